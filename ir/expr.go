@@ -1,0 +1,146 @@
+package ir
+
+import (
+	"math/big"
+)
+
+// Sort is the type of an expression.
+type Sort uint8
+
+const (
+	Int Sort = iota
+	Bool
+	Real
+)
+
+func (s Sort) String() string {
+	switch s {
+	case Int:
+		return "int"
+	case Bool:
+		return "bool"
+	case Real:
+		return "real"
+	}
+	return "?"
+}
+
+// VarKind says what a variable stands for; it decides how a trace shows it.
+type VarKind uint8
+
+const (
+	Local VarKind = iota // a Go value (SSA value or memory cell) of the program
+	Input                // an argument of the entry point (or a value read from one)
+	Column               // the current value of a row symbol's column
+	Ghost                // bookkeeping of the model (flags, snapshots, choices)
+)
+
+// A Var is a program variable. Vars are compared by pointer; Name is unique
+// within a Program.
+type Var struct {
+	Name string
+	Type Sort
+	Kind VarKind
+
+	// For Kind == Column: the row symbol, its table and the column.
+	Row, Table, Col string
+}
+
+// Op is an operator of Unary or Binary.
+type Op uint8
+
+const (
+	OpAdd Op = iota
+	OpSub
+	OpMul
+	OpDiv // integer division truncated toward zero (Go semantics), or real division
+	OpMod // remainder with the sign of the dividend (Go semantics)
+	OpEq
+	OpNe
+	OpLt
+	OpLe
+	OpGt
+	OpGe
+	OpAnd
+	OpOr
+	OpImplies
+	OpNot
+	OpNeg
+)
+
+var opText = [...]string{
+	OpAdd: "+", OpSub: "-", OpMul: "*", OpDiv: "/", OpMod: "%",
+	OpEq: "==", OpNe: "!=", OpLt: "<", OpLe: "<=", OpGt: ">", OpGe: ">=",
+	OpAnd: "&&", OpOr: "||", OpImplies: "=>", OpNot: "!", OpNeg: "-",
+}
+
+func (op Op) String() string { return opText[op] }
+
+// IsComparison reports whether op relates two numbers (or booleans for == and !=).
+func (op Op) IsComparison() bool { return op >= OpEq && op <= OpGe }
+
+// Expr is an expression of the IR. The concrete types are *Var, *IntConst,
+// *RealConst, BoolConst, *Unary, *Binary, *Ite and *ToReal.
+type Expr interface {
+	Sort() Sort
+	String() string
+	exprNode()
+}
+
+// IntConst is an integer literal.
+type IntConst struct{ V *big.Int }
+
+// RealConst is a rational literal.
+type RealConst struct{ V *big.Rat }
+
+// BoolConst is true or false.
+type BoolConst bool
+
+// Unary is !X or -X.
+type Unary struct {
+	Op Op
+	X  Expr
+}
+
+// Binary is X Op Y.
+type Binary struct {
+	Op   Op
+	X, Y Expr
+}
+
+// Ite is "if Cond then Then else Else".
+type Ite struct {
+	Cond, Then, Else Expr
+}
+
+// ToReal converts an Int expression to Real.
+type ToReal struct{ X Expr }
+
+func (v *Var) Sort() Sort       { return v.Type }
+func (*IntConst) Sort() Sort    { return Int }
+func (*RealConst) Sort() Sort   { return Real }
+func (BoolConst) Sort() Sort    { return Bool }
+func (*ToReal) Sort() Sort      { return Real }
+func (e *Ite) Sort() Sort       { return e.Then.Sort() }
+func (e *Unary) Sort() Sort {
+	if e.Op == OpNot {
+		return Bool
+	}
+	return e.X.Sort()
+}
+func (e *Binary) Sort() Sort {
+	switch e.Op {
+	case OpAdd, OpSub, OpMul, OpDiv, OpMod:
+		return e.X.Sort()
+	}
+	return Bool
+}
+
+func (*Var) exprNode()       {}
+func (*IntConst) exprNode()  {}
+func (*RealConst) exprNode() {}
+func (BoolConst) exprNode()  {}
+func (*Unary) exprNode()     {}
+func (*Binary) exprNode()    {}
+func (*Ite) exprNode()       {}
+func (*ToReal) exprNode()    {}

@@ -1,0 +1,140 @@
+package ir
+
+import "sort"
+
+// Loc is a location (node) of a Program's control-flow automaton.
+type Loc int
+
+// An Edge joins two locations and carries one statement.
+type Edge struct {
+	ID       int
+	From, To Loc
+	Stmt     Stmt
+}
+
+// Program is the control-flow automaton of one entry point.
+type Program struct {
+	Name   string // the entry function, as (*ssa.Function).String()
+	Pos    Info   // the entry function's declaration
+	Vars   []*Var
+	Inputs []*Var // the entry's parameters, in order
+
+	Entry, Exit, Error Loc
+	NumLocs            int
+	Edges              []*Edge
+	Out                [][]*Edge // outgoing edges by location
+
+	// Unsupported lists constructs the frontend could not model; a
+	// program with any is reported UNKNOWN.
+	Unsupported []Unsupported
+
+	names map[string]int
+}
+
+// Unsupported is a construct the frontend could not model.
+type Unsupported struct {
+	What string
+	Info
+}
+
+// NewProgram returns a program with entry, exit and error locations.
+func NewProgram(name string) *Program {
+	p := &Program{Name: name, names: map[string]int{}}
+	p.Entry = p.NewLoc()
+	p.Exit = p.NewLoc()
+	p.Error = p.NewLoc()
+	return p
+}
+
+// NewLoc adds a location.
+func (p *Program) NewLoc() Loc {
+	l := Loc(p.NumLocs)
+	p.NumLocs++
+	p.Out = append(p.Out, nil)
+	return l
+}
+
+// AddEdge adds an edge from → to carrying s.
+func (p *Program) AddEdge(from, to Loc, s Stmt) *Edge {
+	e := &Edge{ID: len(p.Edges), From: from, To: to, Stmt: s}
+	p.Edges = append(p.Edges, e)
+	p.Out[from] = append(p.Out[from], e)
+	return e
+}
+
+// NewVar adds a variable; the name is made unique by a numeric suffix.
+func (p *Program) NewVar(name string, sort Sort, kind VarKind) *Var {
+	if p.names == nil {
+		p.names = map[string]int{}
+	}
+	base := name
+	if n := p.names[base]; n > 0 {
+		for {
+			name = base + "#" + itoa(n)
+			n++
+			if p.names[name] == 0 {
+				break
+			}
+		}
+		p.names[base] = n
+	} else {
+		p.names[base] = 1
+	}
+	p.names[name]++
+	v := &Var{Name: name, Type: sort, Kind: kind}
+	p.Vars = append(p.Vars, v)
+	return v
+}
+
+// Unsupport records an unsupported construct.
+func (p *Program) Unsupport(what string, at Info) {
+	p.Unsupported = append(p.Unsupported, Unsupported{What: what, Info: at})
+}
+
+// In returns the incoming edges of every location.
+func (p *Program) In() [][]*Edge {
+	in := make([][]*Edge, p.NumLocs)
+	for _, e := range p.Edges {
+		in[e.To] = append(in[e.To], e)
+	}
+	return in
+}
+
+// Reachable returns the locations reachable from Entry.
+func (p *Program) Reachable() []bool {
+	seen := make([]bool, p.NumLocs)
+	stack := []Loc{p.Entry}
+	seen[p.Entry] = true
+	for len(stack) > 0 {
+		l := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, e := range p.Out[l] {
+			if !seen[e.To] {
+				seen[e.To] = true
+				stack = append(stack, e.To)
+			}
+		}
+	}
+	return seen
+}
+
+// SortedVars returns the program's variables sorted by name.
+func (p *Program) SortedVars() []*Var {
+	out := append([]*Var(nil), p.Vars...)
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	var b [20]byte
+	i := len(b)
+	for n > 0 {
+		i--
+		b[i] = byte('0' + n%10)
+		n /= 10
+	}
+	return string(b[i:])
+}

@@ -1,0 +1,135 @@
+package ir
+
+import (
+	"fmt"
+
+	"github.com/dbverify/dbverify/sqlir"
+)
+
+// StepKind classifies a statement for traces.
+type StepKind string
+
+const (
+	KindSQL    StepKind = "sql"
+	KindBranch StepKind = "branch"
+	KindAssign StepKind = "assign"
+	KindCall   StepKind = "call"
+	KindReturn StepKind = "return"
+	KindModel  StepKind = "model" // introduced by the row model, not by the program
+)
+
+// Info says where a statement comes from: a source position, a step kind
+// and a short text (the Go statement or the SQL).
+type Info struct {
+	File string
+	Line int
+	Kind StepKind
+	Text string
+}
+
+// Position returns "file:line", or "" when unknown.
+func (i Info) Position() string {
+	if i.File == "" {
+		return ""
+	}
+	return fmt.Sprintf("%s:%d", i.File, i.Line)
+}
+
+// Stmt is the statement on an edge.
+type Stmt interface {
+	Source() Info
+	String() string
+	stmtNode()
+}
+
+// Assign is the parallel assignment Lhs[i] := Rhs[i].
+type Assign struct {
+	Lhs []*Var
+	Rhs []Expr
+	Info
+}
+
+// Assume blocks the edge unless Cond holds.
+type Assume struct {
+	Cond Expr
+	Info
+}
+
+// Havoc gives Vars arbitrary values.
+type Havoc struct {
+	Vars []*Var
+	Info
+}
+
+// Tx identifies a transaction object: 0 is "no transaction" (auto-commit).
+type Tx int
+
+// Exec runs a writing statement (UPDATE, INSERT, DELETE).
+// Err is the bool "the call returned a non-nil error" (nil: not observed).
+// Affected, when not nil, receives Result.RowsAffected.
+type Exec struct {
+	SQL      sqlir.Statement
+	Args     []Expr // values of the placeholders, by index; nil entries are unknown
+	Tx       Tx
+	Err      *Var
+	Affected *Var
+	// Targets receive RETURNING values (one per returned column; nil: unused).
+	Targets []*Var
+	Info
+}
+
+// Select reads one row of a SELECT into Targets (one per result column;
+// nil: not scanned). Found is set to whether a row was returned; Err to
+// whether the call failed (including "no rows").
+type Select struct {
+	SQL     *sqlir.Select
+	Args    []Expr
+	Tx      Tx
+	Targets []*Var
+	Err     *Var
+	Info
+}
+
+// TxOp is Begin, Commit or Rollback of transaction Tx.
+type TxOp struct {
+	Op  TxOpKind
+	Tx  Tx
+	Err *Var
+	Info
+}
+
+// TxOpKind is the kind of a TxOp.
+type TxOpKind uint8
+
+const (
+	Begin TxOpKind = iota
+	Commit
+	Rollback
+)
+
+func (k TxOpKind) String() string { return [...]string{"begin", "commit", "rollback"}[k] }
+
+func (s *Assign) Source() Info { return s.Info }
+func (s *Assume) Source() Info { return s.Info }
+func (s *Havoc) Source() Info  { return s.Info }
+func (s *Exec) Source() Info   { return s.Info }
+func (s *Select) Source() Info { return s.Info }
+func (s *TxOp) Source() Info   { return s.Info }
+
+func (*Assign) stmtNode() {}
+func (*Assume) stmtNode() {}
+func (*Havoc) stmtNode()  {}
+func (*Exec) stmtNode()   {}
+func (*Select) stmtNode() {}
+func (*TxOp) stmtNode()   {}
+
+// Modifies returns the variables a plain statement assigns.
+func Modifies(s Stmt) []*Var {
+	switch s := s.(type) {
+	case *Assign:
+		return s.Lhs
+	case *Havoc:
+		return s.Vars
+	}
+	return nil
+}

@@ -1,0 +1,217 @@
+package sqlir
+
+import (
+	"math/big"
+	"strings"
+)
+
+// Expr is a SQL scalar or boolean expression.
+type Expr interface{ sqlExpr() }
+
+// ColRef names a column; Table is the table name (aliases resolved by the
+// parser) or "" when unqualified.
+type ColRef struct{ Table, Name string }
+
+// Param is a placeholder; Index counts from 0.
+type Param struct{ Index int }
+
+// Num is a numeric literal.
+type Num struct {
+	Val   *big.Rat
+	IsInt bool
+}
+
+// Str is a string literal.
+type Str struct{ Val string }
+
+// BoolLit is TRUE or FALSE.
+type BoolLit struct{ Val bool }
+
+// Null is the NULL literal.
+type Null struct{}
+
+// Binary is X Op Y where Op is one of + - * / % = <> < <= > >= AND OR.
+type Binary struct {
+	Op   string
+	X, Y Expr
+}
+
+// Unary is NOT X or -X (Op "NOT" or "-").
+type Unary struct {
+	Op string
+	X  Expr
+}
+
+// IsNull is "X IS NULL" (or IS NOT NULL when Not).
+type IsNull struct {
+	X   Expr
+	Not bool
+}
+
+// Case is CASE WHEN c1 THEN v1 … ELSE e END (Else may be nil, meaning NULL).
+type Case struct {
+	Whens []When
+	Else  Expr
+}
+
+// When is one arm of a Case.
+type When struct{ Cond, Val Expr }
+
+// Unknown is an expression the IR does not model (a function call, a
+// subquery, LIKE, …): the row model gives it an arbitrary value. Params lists
+// the placeholders inside it, so their numbering stays right.
+type Unknown struct {
+	Text   string
+	Params []int
+}
+
+func (*ColRef) sqlExpr()  {}
+func (*Param) sqlExpr()   {}
+func (*Num) sqlExpr()     {}
+func (*Str) sqlExpr()     {}
+func (*BoolLit) sqlExpr() {}
+func (*Null) sqlExpr()    {}
+func (*Binary) sqlExpr()  {}
+func (*Unary) sqlExpr()   {}
+func (*IsNull) sqlExpr()  {}
+func (*Case) sqlExpr()    {}
+func (*Unknown) sqlExpr() {}
+
+// Statement is a parsed SQL statement.
+type Statement interface {
+	// Tables returns the tables the statement reads or writes, lower-cased.
+	Tables() []string
+	sqlStmt()
+}
+
+// Assignment is "Col = Value" in SET.
+type Assignment struct {
+	Col   string
+	Value Expr
+}
+
+// Update is UPDATE Table SET … WHERE Where (Where nil: every row).
+type Update struct {
+	Table string
+	Set   []Assignment
+	Where Expr
+	// Returning lists RETURNING expressions (Postgres), bound to Scan targets.
+	Returning []SelectItem
+}
+
+// Insert is INSERT INTO Table (Columns) VALUES Rows.
+type Insert struct {
+	Table   string
+	Columns []string
+	Rows    [][]Expr
+	// FromSelect is set for INSERT … SELECT: the new rows are arbitrary.
+	FromSelect bool
+	// OnConflict holds ON DUPLICATE KEY UPDATE / ON CONFLICT DO UPDATE
+	// assignments; OnConflictNothing is ON CONFLICT DO NOTHING.
+	OnConflict        []Assignment
+	HasOnConflict     bool
+	OnConflictNothing bool
+	Returning         []SelectItem
+}
+
+// Delete is DELETE FROM Table WHERE Where.
+type Delete struct {
+	Table     string
+	Where     Expr
+	Returning []SelectItem
+}
+
+// SelectItem is one result column of a SELECT; Star is "*" (or "t.*").
+type SelectItem struct {
+	Expr  Expr
+	Alias string
+	Star  bool
+}
+
+// Select is SELECT Columns FROM Table WHERE Where. Joins, grouping and
+// aggregates set Complex: the result values are then arbitrary.
+type Select struct {
+	Table     string
+	Columns   []SelectItem
+	Where     Expr
+	ForUpdate bool
+	// Complex is set when the SELECT reads more than one table, groups, or
+	// aggregates; Reason says which.
+	Complex bool
+	Reason  string
+	// AllTables lists every table read (for Complex selects).
+	AllTables []string
+}
+
+// TxControl is BEGIN, COMMIT or ROLLBACK written as SQL.
+type TxControl struct{ Kind string }
+
+// Other is a statement the IR does not model (DDL, SET, …).
+type Other struct{ Text string }
+
+func (s *Update) Tables() []string { return []string{lower(s.Table)} }
+func (s *Insert) Tables() []string { return []string{lower(s.Table)} }
+func (s *Delete) Tables() []string { return []string{lower(s.Table)} }
+func (s *Select) Tables() []string {
+	if len(s.AllTables) > 0 {
+		out := make([]string, len(s.AllTables))
+		for i, t := range s.AllTables {
+			out[i] = lower(t)
+		}
+		return out
+	}
+	if s.Table == "" {
+		return nil
+	}
+	return []string{lower(s.Table)}
+}
+func (*TxControl) Tables() []string { return nil }
+func (*Other) Tables() []string     { return nil }
+
+func (*Update) sqlStmt()    {}
+func (*Insert) sqlStmt()    {}
+func (*Delete) sqlStmt()    {}
+func (*Select) sqlStmt()    {}
+func (*TxControl) sqlStmt() {}
+func (*Other) sqlStmt()     {}
+
+// IsWrite reports whether s modifies rows.
+func IsWrite(s Statement) bool {
+	switch s.(type) {
+	case *Update, *Insert, *Delete:
+		return true
+	}
+	return false
+}
+
+func lower(s string) string { return strings.ToLower(s) }
+
+// Constraint is a row-level invariant over one table: for every row r of
+// Table, Expr(r) holds. Text is the constraint as the user wrote it.
+type Constraint struct {
+	Name  string // CHECK constraint name, or "" for --constraint
+	Text  string
+	Table string
+	Expr  Expr
+}
+
+// Schema holds what DDL says about tables.
+type Schema struct {
+	Tables map[string]*Table // by lower-case name
+}
+
+// Table is one CREATE TABLE.
+type Table struct {
+	Name    string
+	Columns []Column
+	// Keys lists the primary key and unique keys; each is a list of columns.
+	Keys   [][]string
+	Checks []Constraint
+}
+
+// Column is one column definition.
+type Column struct {
+	Name    string
+	Type    string // as written, lower-case
+	NotNull bool
+}
