@@ -138,3 +138,21 @@ func itoa(n int) string {
 	}
 	return string(b[i:])
 }
+
+// Shell returns a program with p's name, variables, inputs, locations and
+// unsupported constructs but no edges: the start of a transformed copy.
+// New variables of the copy do not clash with p's names.
+func (p *Program) Shell() *Program {
+	q := &Program{
+		Name: p.Name, Pos: p.Pos,
+		Vars: append([]*Var(nil), p.Vars...), Inputs: p.Inputs,
+		Entry: p.Entry, Exit: p.Exit, Error: p.Error,
+		NumLocs: p.NumLocs, Out: make([][]*Edge, p.NumLocs),
+		Unsupported: p.Unsupported,
+		names:       map[string]int{},
+	}
+	for k, v := range p.names {
+		q.names[k] = v
+	}
+	return q
+}

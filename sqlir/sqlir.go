@@ -30,7 +30,8 @@ type BoolLit struct{ Val bool }
 // Null is the NULL literal.
 type Null struct{}
 
-// Binary is X Op Y where Op is one of + - * / % = <> < <= > >= AND OR.
+// Binary is X Op Y where Op is one of + - * / % = <> < <= > >= AND OR,
+// or DIV (MySQL integer division: the quotient truncated toward zero).
 type Binary struct {
 	Op   string
 	X, Y Expr
@@ -112,6 +113,9 @@ type Insert struct {
 	HasOnConflict     bool
 	OnConflictNothing bool
 	Returning         []SelectItem
+	// Replace is MySQL's REPLACE INTO: a row with the same key is deleted
+	// before the new row is inserted.
+	Replace bool
 }
 
 // Delete is DELETE FROM Table WHERE Where.
@@ -135,6 +139,8 @@ type Select struct {
 	Columns   []SelectItem
 	Where     Expr
 	ForUpdate bool
+	// ForShare is LOCK IN SHARE MODE / FOR SHARE (a shared row lock).
+	ForShare bool
 	// Complex is set when the SELECT reads more than one table, groups, or
 	// aggregates; Reason says which.
 	Complex bool
@@ -143,8 +149,16 @@ type Select struct {
 	AllTables []string
 }
 
-// TxControl is BEGIN, COMMIT or ROLLBACK written as SQL.
+// TxControl is BEGIN, COMMIT or ROLLBACK written as SQL; Kind is one of
+// TxBegin, TxCommit, TxRollback.
 type TxControl struct{ Kind string }
+
+// TxControl kinds.
+const (
+	TxBegin    = "BEGIN"
+	TxCommit   = "COMMIT"
+	TxRollback = "ROLLBACK"
+)
 
 // Other is a statement the IR does not model (DDL, SET, …).
 type Other struct{ Text string }

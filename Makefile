@@ -1,0 +1,43 @@
+# dbverify — build, demo, tests, benchmarks.
+GO    ?= go
+BIN   := $(CURDIR)/bin/dbverify
+ATM   := benchmarks/corpus/core
+
+.PHONY: all deps build install demo test bench lint clean
+
+all: build
+
+# deps installs the C library go-z3 links against (Debian's libz3-dev).
+deps:
+	@if ! dpkg -s libz3-dev >/dev/null 2>&1; then \
+		echo "installing libz3-dev"; \
+		SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq libz3-dev; \
+	fi
+
+build: deps
+	$(GO) build -o $(BIN) ./cmd/dbverify
+
+install: deps
+	$(GO) install ./cmd/dbverify
+
+# demo verifies the core paper's ATM withdraw: the guarded version is SAFE,
+# the version without the balance check is UNSAFE with a counterexample.
+demo: build
+	cd $(ATM)/atm_safe && $(BIN) check --schema schema.sql --constraint "Account.balance >= 1000" ./...
+	cd $(ATM)/atm_unsafe && $(BIN) check --schema schema.sql --constraint "Account.balance >= 1000" ./...; \
+		test $$? -eq 1
+
+test: deps
+	$(GO) vet ./...
+	$(GO) test ./...
+
+bench: build
+	$(GO) run ./benchmarks/cmd/bench -bin $(BIN)
+
+lint:
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); exit 1; }
+	$(GO) vet ./...
+
+clean:
+	rm -rf bin
