@@ -1,0 +1,124 @@
+package main
+
+import (
+	"encoding/json"
+	"io"
+
+	"github.com/dbverify/dbverify/pipeline"
+	"github.com/dbverify/dbverify/refine"
+	"github.com/dbverify/dbverify/vcgen"
+)
+
+// The JSON output: exactly one object with the results and statistics.
+
+type jsonReport struct {
+	Results []jsonResult `json:"results"`
+	Stats   jsonStats    `json:"stats"`
+}
+
+type jsonResult struct {
+	Entry          string    `json:"entry"`
+	Constraint     string    `json:"constraint"`
+	Verdict        string    `json:"verdict"`
+	Reason         string    `json:"reason"`
+	Position       string    `json:"position"`
+	Refinements    int       `json:"refinements"`
+	Predicates     []string  `json:"predicates"`
+	Assumptions    []string  `json:"assumptions,omitempty"`
+	Counterexample *jsonCex  `json:"counterexample,omitempty"`
+	SMTQueries     int       `json:"smt_queries"`
+	Seconds        float64   `json:"seconds"`
+	BoolProg       string    `json:"boolprog,omitempty"`
+	IR             string    `json:"ir,omitempty"`
+}
+
+type jsonCex struct {
+	Inputs    map[string]string `json:"inputs"`
+	Rows      []jsonRow         `json:"rows"`
+	Steps     []jsonStep        `json:"steps"`
+	Violation jsonRow           `json:"violation"`
+}
+
+type jsonRow struct {
+	Symbol string            `json:"symbol,omitempty"`
+	Table  string            `json:"table"`
+	Values map[string]string `json:"values"`
+}
+
+type jsonStep struct {
+	Position string            `json:"position"`
+	Kind     string            `json:"kind"`
+	Text     string            `json:"text"`
+	Values   map[string]string `json:"values"`
+}
+
+type jsonStats struct {
+	Entries         int     `json:"entries"`
+	Safe            int     `json:"safe"`
+	Unsafe          int     `json:"unsafe"`
+	Unknown         int     `json:"unknown"`
+	SMTQueries      int     `json:"smt_queries"`
+	Seconds         float64 `json:"seconds"`
+	FrontendSeconds float64 `json:"frontend_seconds"`
+}
+
+func toJSON(rep *pipeline.Report) jsonReport {
+	out := jsonReport{Results: []jsonResult{}}
+	for _, r := range rep.Results {
+		jr := jsonResult{
+			Entry: r.Entry, Constraint: r.Constraint, Verdict: string(r.Verdict),
+			Reason: r.Reason, Position: r.Position, Refinements: r.Refinements,
+			Predicates: r.Predicates, Assumptions: r.Assumptions,
+			SMTQueries: r.SMTQueries, Seconds: r.Seconds,
+			BoolProg: r.BoolProg, IR: r.IR,
+		}
+		if jr.Predicates == nil {
+			jr.Predicates = []string{}
+		}
+		if r.Verdict == refine.Unsafe && r.Trace != nil && r.Trace.Trace != nil {
+			jr.Counterexample = cexJSON(r.Trace.Trace)
+		}
+		out.Results = append(out.Results, jr)
+		switch r.Verdict {
+		case refine.Safe:
+			out.Stats.Safe++
+		case refine.Unsafe:
+			out.Stats.Unsafe++
+		default:
+			out.Stats.Unknown++
+		}
+	}
+	out.Stats.Entries = rep.Entries
+	out.Stats.SMTQueries = rep.SMTQueries
+	out.Stats.Seconds = rep.Seconds
+	out.Stats.FrontendSeconds = rep.FrontendSeconds
+	return out
+}
+
+func cexJSON(t *vcgen.Trace) *jsonCex {
+	c := &jsonCex{Inputs: map[string]string{}, Rows: []jsonRow{}, Steps: []jsonStep{}}
+	for _, in := range t.Inputs {
+		c.Inputs[in.Name] = in.Value
+	}
+	for _, r := range t.Rows {
+		c.Rows = append(c.Rows, jsonRow{Symbol: r.Symbol, Table: r.Table, Values: nonNilMap(r.Values)})
+	}
+	for _, s := range t.Steps {
+		c.Steps = append(c.Steps, jsonStep{Position: s.Position, Kind: s.Kind, Text: s.Text, Values: nonNilMap(s.Values)})
+	}
+	c.Violation = jsonRow{Table: t.Violation.Table, Values: nonNilMap(t.Violation.Values)}
+	return c
+}
+
+func nonNilMap(m map[string]string) map[string]string {
+	if m == nil {
+		return map[string]string{}
+	}
+	return m
+}
+
+func writeJSON(w io.Writer, rep *pipeline.Report) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(toJSON(rep))
+}

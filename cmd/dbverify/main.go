@@ -1,0 +1,156 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/dbverify/dbverify/frontend"
+	"github.com/dbverify/dbverify/pipeline"
+	"github.com/dbverify/dbverify/refine"
+)
+
+// Exit codes.
+const (
+	exitSafe    = 0
+	exitUnsafe  = 1
+	exitUsage   = 2
+	exitUnknown = 3
+)
+
+func main() {
+	os.Exit(run(os.Args, os.Stdout, os.Stderr))
+}
+
+// run is main with its streams and exit code explicit, for tests.
+func run(args []string, stdout, stderr io.Writer) int {
+	code := exitSafe
+	app := &cli.App{
+		Name:      "dbverify",
+		Usage:     "prove Go programs keep their database constraints, or show a run that breaks one",
+		Writer:    stdout,
+		ErrWriter: stderr,
+		Commands: []*cli.Command{
+			checkCommand(&code),
+			exploreCommand(&code),
+		},
+		ExitErrHandler: func(*cli.Context, error) {},
+	}
+	if err := app.Run(args); err != nil {
+		var ec cli.ExitCoder
+		if errors.As(err, &ec) {
+			if msg := err.Error(); msg != "" {
+				fmt.Fprintln(stderr, "dbverify:", msg)
+			}
+			return ec.ExitCode()
+		}
+		fmt.Fprintln(stderr, "dbverify:", err)
+		return exitUsage
+	}
+	return code
+}
+
+func checkCommand(code *int) *cli.Command {
+	return &cli.Command{
+		Name:      "check",
+		Usage:     "verify the entry points of the packages against the constraints",
+		ArgsUsage: "[packages]",
+		Flags: []cli.Flag{
+			&cli.StringSliceFlag{Name: "constraint", Aliases: []string{"c"}, Usage: "row-level constraint as a SQL boolean expression, e.g. \"accounts.balance >= 0\" (repeatable)"},
+			&cli.StringFlag{Name: "table", Usage: "table of constraints written with bare column names"},
+			&cli.StringFlag{Name: "schema", Usage: "DDL file or migrations directory: keys, column types and CHECK constraints"},
+			&cli.StringFlag{Name: "entry", Usage: "verify the functions whose name matches `REGEXP` instead of the discovered entry points"},
+			&cli.StringFlag{Name: "dialect", Usage: "SQL dialect: mysql, sqlite or postgres (default: mysql)"},
+			&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: text, json or sarif"},
+			&cli.IntFlag{Name: "max-refinements", Value: 20, Usage: "refinement limit per result (then UNKNOWN)"},
+			&cli.IntFlag{Name: "timeout", Value: 10000, Usage: "time limit of one SMT query in milliseconds (then UNKNOWN)"},
+			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Usage: "parallel workers (default: number of CPUs)"},
+			&cli.BoolFlag{Name: "fail-on-unknown", Usage: "exit 3 when a result is UNKNOWN (and none is UNSAFE)"},
+			&cli.BoolFlag{Name: "no-infer-key", Usage: "do not treat a column named id as the table's unique key when no schema declares one"},
+			&cli.BoolFlag{Name: "dump-boolprog", Usage: "print the last boolean program of each result"},
+			&cli.BoolFlag{Name: "dump-ir", Usage: "print the lowered IR program of each result"},
+			&cli.BoolFlag{Name: "progress", Usage: "report progress on stderr (default: when stderr is a terminal)"},
+		},
+		Action: func(c *cli.Context) error {
+			format := c.String("format")
+			if format != "text" && format != "json" && format != "sarif" {
+				return cli.Exit(fmt.Sprintf("unknown --format %q (want text, json or sarif)", format), exitUsage)
+			}
+			patterns := c.Args().Slice()
+			if len(patterns) == 0 {
+				patterns = []string{"./..."}
+			}
+			cfg := pipeline.Config{
+				Patterns:       patterns,
+				Constraints:    c.StringSlice("constraint"),
+				Table:          c.String("table"),
+				Schema:         c.String("schema"),
+				Entry:          c.String("entry"),
+				Dialect:        c.String("dialect"),
+				MaxRefinements: c.Int("max-refinements"),
+				TimeoutMS:      c.Int("timeout"),
+				Workers:        c.Int("jobs"),
+				NoInferKey:     c.Bool("no-infer-key"),
+				KeepBoolProg:   c.Bool("dump-boolprog"),
+				KeepIR:         c.Bool("dump-ir"),
+			}
+			stderr := c.App.ErrWriter
+			if c.Bool("progress") || isTerminal(stderr) {
+				cfg.Progress = func(done, total int, r *pipeline.Result) {
+					fmt.Fprintf(stderr, "[%d/%d] %-7s %s (%s) %.2fs\n", done, total, r.Verdict, r.Entry, r.Constraint, r.Seconds)
+				}
+			}
+			rep, err := pipeline.Run(cfg)
+			if err != nil {
+				var le *frontend.LoadError
+				var ue *pipeline.UsageError
+				if errors.As(err, &le) || errors.As(err, &ue) {
+					return cli.Exit(err.Error(), exitUsage)
+				}
+				return cli.Exit(err.Error(), exitUsage)
+			}
+			out := c.App.Writer
+			switch format {
+			case "json":
+				err = writeJSON(out, rep)
+			case "sarif":
+				err = writeSARIF(out, rep)
+			default:
+				writeText(out, rep, cfg)
+			}
+			if err != nil {
+				return cli.Exit(err.Error(), exitUsage)
+			}
+			*code = exitCode(rep, c.Bool("fail-on-unknown"))
+			return nil
+		},
+	}
+}
+
+func exitCode(rep *pipeline.Report, failOnUnknown bool) int {
+	unknown := false
+	for _, r := range rep.Results {
+		switch r.Verdict {
+		case refine.Unsafe:
+			return exitUnsafe
+		case refine.Unknown:
+			unknown = true
+		}
+	}
+	if unknown && failOnUnknown {
+		return exitUnknown
+	}
+	return exitSafe
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}

@@ -1,0 +1,339 @@
+package frontend
+
+import (
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/dbverify/dbverify/ir"
+)
+
+// call translates a call and returns its result. args, when not nil, are
+// the already evaluated arguments (a deferred call); otherwise they are
+// evaluated now.
+func (t *translator) call(f *frame, instr ssa.CallInstruction, c *ssa.CallCommon, pre *deferRec) value {
+	var callee value
+	var args []value
+	if pre != nil {
+		callee, args = pre.callee, pre.args
+	} else {
+		callee = t.val(f, c.Value)
+		for _, a := range c.Args {
+			args = append(args, t.val(f, a))
+		}
+	}
+	if c.IsInvoke() {
+		return t.invoke(f, c, callee, args)
+	}
+	if b, ok := c.Value.(*ssa.Builtin); ok {
+		return t.builtin(f, b, c, args)
+	}
+	if fn, ok := c.Value.(*ssa.Function); ok {
+		if recv, name := sqlMethod(c); name != "" {
+			return t.dbCall(f, instr, c, recv, name, args)
+		}
+		if t.l.inModule(fn) {
+			return t.inline(fn, args, nil)
+		}
+		return t.external(f, fn, c, args)
+	}
+	// A call through a function value.
+	if callee.obj != nil && (callee.obj.kind == objClosure || callee.obj.kind == objFunc) {
+		fn := callee.obj.fn
+		if t.l.inModule(fn) {
+			return t.inline(fn, args, callee.obj.bindings)
+		}
+		if recv, name := sqlMethodOf(fn); name != "" {
+			return t.dbCall(f, instr, c, recv, name, args)
+		}
+		return t.external(f, fn, c, args)
+	}
+	t.unsupported("call through a function value the analysis cannot resolve")
+	return t.fresh("call()", c.Signature().Results())
+}
+
+// sqlMethodOf is sqlMethod for a function value (a method value such as db.Exec).
+func sqlMethodOf(fn *ssa.Function) (string, string) {
+	if fn == nil || fn.Object() == nil {
+		return "", ""
+	}
+	if f, ok := fn.Object().(*types.Func); ok && f.Pkg() != nil && f.Pkg().Path() == "database/sql" {
+		return recvName(f), f.Name()
+	}
+	return "", ""
+}
+
+var dbMethodNames = map[string]bool{
+	"Exec": true, "ExecContext": true, "Query": true, "QueryContext": true,
+	"QueryRow": true, "QueryRowContext": true, "Prepare": true, "PrepareContext": true,
+	"Begin": true, "BeginTx": true, "Commit": true, "Rollback": true,
+}
+
+// invoke translates an interface method call.
+func (t *translator) invoke(f *frame, c *ssa.CallCommon, recv value, args []value) value {
+	m := c.Method
+	results := c.Signature().Results()
+	if isError(c.Value.Type()) && m.Name() == "Error" {
+		return t.fresh("err.Error()", results)
+	}
+	if recv.obj != nil && recv.obj.kind == objResult && m.Name() == "RowsAffected" {
+		errV := t.freshVar("err", ir.Bool, ir.KindCall)
+		return value{tuple: []value{{expr: recv.obj.affected}, {expr: errV}}}
+	}
+	if k, ok := dbObjectKind(c.Value.Type()); ok && k == objResult {
+		return t.fresh(m.Name()+"()", results)
+	}
+	if dbMethodNames[m.Name()] {
+		t.unsupported("database call %s through interface %s (not supported yet)", m.Name(), types.TypeString(c.Value.Type(), nil))
+		return t.fresh(m.Name()+"()", results)
+	}
+	for _, impl := range t.l.implementations(m) {
+		if r := t.l.reach()[impl]; r != nil && (r.UnknownSQL || len(r.Tables) > 0) {
+			t.unsupported("call of %s through interface %s may write the database", m.Name(), types.TypeString(c.Value.Type(), nil))
+			break
+		}
+	}
+	t.escape(append([]value{recv}, args...))
+	return t.fresh(m.Name()+"()", results)
+}
+
+// external models a call of a function outside the module: its results are
+// arbitrary, memory it can reach is havocked, and a database handle passed
+// to it makes the result unknown.
+func (t *translator) external(f *frame, fn *ssa.Function, c *ssa.CallCommon, args []value) value {
+	results := fn.Signature.Results()
+	path := ""
+	if fn.Pkg != nil {
+		path = fn.Pkg.Pkg.Path()
+	} else if fn.Object() != nil && fn.Object().Pkg() != nil {
+		path = fn.Object().Pkg().Path()
+	}
+	name := fn.Name()
+	switch {
+	case path == "errors" && name == "New", path == "fmt" && name == "Errorf":
+		return value{expr: ir.True}
+	case path == "errors" && (name == "Is" || name == "As"):
+		b := t.freshVar(name+"()", ir.Bool, ir.KindCall)
+		if len(args) > 0 && args[0].expr != nil && args[0].expr.Sort() == ir.Bool {
+			t.emit(&ir.Assume{Cond: ir.Implies(b, args[0].expr), Info: t.info(ir.KindModel, "")})
+		}
+		return value{expr: b}
+	case path == "errors" && (name == "Join" || name == "Unwrap"):
+		return t.fresh(name+"()", results)
+	case path == "os" && name == "Exit", path == "log" && (strings.HasPrefix(name, "Fatal") || strings.HasPrefix(name, "Panic")):
+		t.edge(t.p.NewLoc(), &ir.Assume{Cond: ir.True, Info: t.info(ir.KindReturn, "")})
+		t.cur = t.p.NewLoc() // unreachable continuation
+		return t.fresh(name+"()", results)
+	case path == "fmt" && strings.HasPrefix(name, "Sprint"):
+		return t.fresh("fmt."+name+"()", results)
+	case path == "fmt" && (strings.HasPrefix(name, "Print") || strings.HasPrefix(name, "Fprint")),
+		path == "log" && strings.HasPrefix(name, "Print"):
+		return t.fresh(name+"()", results)
+	case path == "context", path == "time", path == "strings", path == "strconv", path == "math", path == "sort", path == "unicode/utf8":
+		return t.fresh(name+"()", results)
+	}
+	for _, a := range args {
+		if a.obj != nil && isDBObj(a.obj.kind) {
+			t.unsupported("database handle passed to %s.%s, which is not analysed", path, name)
+			break
+		}
+	}
+	t.escape(args)
+	return t.fresh(name+"()", results)
+}
+
+func isDBObj(k objKind) bool {
+	switch k {
+	case objDB, objTx, objStmt, objRow, objRows:
+		return true
+	}
+	return false
+}
+
+// escape havocs memory reachable from values handed to unseen code.
+func (t *translator) escape(vals []value) {
+	for _, v := range vals {
+		if v.obj != nil && v.obj.kind == objPtr {
+			t.havocCell(v.obj.cell, 0)
+		}
+	}
+}
+
+// builtin models Go's built-in functions.
+func (t *translator) builtin(f *frame, b *ssa.Builtin, c *ssa.CallCommon, args []value) value {
+	results := c.Signature().Results()
+	switch b.Name() {
+	case "len", "cap":
+		if len(args) == 1 {
+			if args[0].strKnown {
+				return value{expr: ir.IntLit(int64(len(args[0].str)))}
+			}
+			if args[0].obj != nil && args[0].obj.kind == objSlice && args[0].obj.length != nil {
+				return value{expr: args[0].obj.length}
+			}
+		}
+		n := t.freshVar(b.Name()+"()", ir.Int, ir.KindCall)
+		t.emit(&ir.Assume{Cond: ir.Cmp(ir.OpGe, n, ir.IntLit(0)), Info: t.info(ir.KindModel, "")})
+		return value{expr: n}
+	case "min", "max":
+		if len(args) > 0 && args[0].expr != nil {
+			out := args[0].expr
+			for _, a := range args[1:] {
+				if a.expr == nil {
+					return t.fresh(b.Name()+"()", results)
+				}
+				op := ir.OpLt
+				if b.Name() == "max" {
+					op = ir.OpGt
+				}
+				out = ir.IteOf(ir.Cmp(op, a.expr, out), a.expr, out)
+			}
+			return value{expr: out}
+		}
+	case "append":
+		return value{obj: &object{kind: objSlice, length: t.freshLen("append()")}}
+	case "print", "println", "close", "delete", "clear":
+		return value{}
+	}
+	return t.fresh(b.Name()+"()", results)
+}
+
+// initDefers sets the frame's defer flags to false on entry.
+func (t *translator) initDefers(f *frame) {
+	for _, b := range f.fn.Blocks {
+		for _, instr := range b.Instrs {
+			d, ok := instr.(*ssa.Defer)
+			if !ok {
+				continue
+			}
+			rec := &deferRec{instr: d, flag: t.p.NewVar(f.prefix+"$deferred", ir.Bool, ir.Ghost)}
+			f.defers = append(f.defers, rec)
+			if inLoop(b) {
+				t.pos = d.Pos()
+				t.unsupported("defer inside a loop")
+			}
+		}
+	}
+	if len(f.defers) == 0 {
+		return
+	}
+	lhs := make([]*ir.Var, len(f.defers))
+	rhs := make([]ir.Expr, len(f.defers))
+	for i, d := range f.defers {
+		lhs[i], rhs[i] = d.flag, ir.False
+	}
+	t.emit(&ir.Assign{Lhs: lhs, Rhs: rhs, Info: t.info(ir.KindModel, "")})
+}
+
+// inLoop reports whether b can reach itself.
+func inLoop(b *ssa.BasicBlock) bool {
+	seen := map[*ssa.BasicBlock]bool{}
+	stack := append([]*ssa.BasicBlock(nil), b.Succs...)
+	for len(stack) > 0 {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if x == b {
+			return true
+		}
+		if seen[x] {
+			continue
+		}
+		seen[x] = true
+		stack = append(stack, x.Succs...)
+	}
+	return false
+}
+
+// deferCall evaluates the deferred call's function and arguments now and
+// sets its flag.
+func (t *translator) deferCall(f *frame, d *ssa.Defer) {
+	var rec *deferRec
+	for _, r := range f.defers {
+		if r.instr == d {
+			rec = r
+		}
+	}
+	c := d.Common()
+	rec.callee = t.val(f, c.Value)
+	rec.args = nil
+	for _, a := range c.Args {
+		v := t.val(f, a)
+		if v.expr != nil {
+			// Arguments are evaluated at the defer statement: copy them.
+			nv := t.p.NewVar(f.prefix+"$defer_arg", v.expr.Sort(), ir.Local)
+			t.emit(&ir.Assign{Lhs: []*ir.Var{nv}, Rhs: []ir.Expr{v.expr}, Info: t.info(ir.KindAssign, "")})
+			v.expr = nv
+		}
+		rec.args = append(rec.args, v)
+	}
+	rec.done = true
+	t.emit(&ir.Assign{Lhs: []*ir.Var{rec.flag}, Rhs: []ir.Expr{ir.True}, Info: t.info(ir.KindModel, "")})
+}
+
+// pendingDefers is a RunDefers whose calls are emitted once every block of
+// the frame (and so every defer statement) has been translated.
+type pendingDefers struct {
+	from, to ir.Loc
+	pos      token.Pos
+}
+
+// runDefersLater leaves a gap in the current path for the deferred calls.
+func (t *translator) runDefersLater(f *frame, pos token.Pos) {
+	if len(f.defers) == 0 {
+		return
+	}
+	to := t.p.NewLoc()
+	f.pending = append(f.pending, pendingDefers{from: t.cur, to: to, pos: pos})
+	t.cur = to
+}
+
+// fillDefers emits the deferred calls of every RunDefers of the frame.
+func (t *translator) fillDefers(f *frame) {
+	for _, pd := range f.pending {
+		t.cur, t.pos = pd.from, pd.pos
+		t.runDefers(f)
+		t.edge(pd.to, &ir.Assume{Cond: ir.True, Info: t.info(ir.KindModel, "")})
+	}
+}
+
+// runDefers runs the deferred calls whose defer statement executed, last first.
+func (t *translator) runDefers(f *frame) {
+	for i := len(f.defers) - 1; i >= 0; i-- {
+		rec := f.defers[i]
+		if !rec.done {
+			continue // its defer statement is unreachable
+		}
+		saved := t.pos
+		t.pos = rec.instr.Pos()
+		join := t.p.NewLoc()
+		from := t.cur
+		t.emit(&ir.Assume{Cond: rec.flag, Info: t.info(ir.KindCall, "")})
+		t.call(f, rec.instr, rec.instr.Common(), rec)
+		t.edge(join, &ir.Assume{Cond: ir.True, Info: t.info(ir.KindCall, "")})
+		t.cur = from
+		t.edge(join, &ir.Assume{Cond: ir.Not(rec.flag), Info: t.info(ir.KindModel, "")})
+		t.pos = saved
+	}
+}
+
+// goStmt: a goroutine runs concurrently; its database writes are not modelled.
+func (t *translator) goStmt(f *frame, g *ssa.Go) {
+	c := g.Common()
+	var fn *ssa.Function
+	if v, ok := c.Value.(*ssa.Function); ok {
+		fn = v
+	} else if mc, ok := c.Value.(*ssa.MakeClosure); ok {
+		fn = mc.Fn.(*ssa.Function)
+	}
+	if fn == nil || !t.l.inModule(fn) {
+		if fn == nil {
+			t.unsupported("go statement with an unresolved function")
+		}
+		return
+	}
+	if r := t.l.reach()[fn]; r != nil && (r.UnknownSQL || len(r.Tables) > 0) {
+		t.unsupported("goroutine %s may write the database (concurrency is not modelled)", fn.Name())
+	}
+}

@@ -1,0 +1,225 @@
+package frontend
+
+import (
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/dbverify/dbverify/ir"
+	"github.com/dbverify/dbverify/sqlir"
+)
+
+// dbCall translates a call of a database/sql function or method.
+func (t *translator) dbCall(f *frame, instr ssa.CallInstruction, c *ssa.CallCommon, recv, name string, args []value) value {
+	results := c.Signature().Results()
+	var self *object
+	if len(args) > 0 {
+		self = args[0].obj
+	}
+	switch recv {
+	case "DB", "Conn", "Tx":
+		if m, ok := queryMethods[name]; ok {
+			tx := ir.Tx(0)
+			if self != nil && self.kind == objTx {
+				tx = self.tx
+			}
+			var query value
+			if m.query < len(args) {
+				query = args[m.query]
+			}
+			var params value
+			if m.args >= 0 && m.args < len(args) {
+				params = args[m.args]
+			}
+			text, known := query.str, query.strKnown
+			if !known {
+				if s := t.l.sites[instr]; s != nil && s.Known {
+					text, known = s.Query, true
+				}
+			}
+			return t.runSQL(m.kind, tx, text, known, t.sqlArgs(params), results)
+		}
+		switch name {
+		case "Begin", "BeginTx":
+			t.txs++
+			tx := ir.Tx(t.txs)
+			errV := t.p.NewVar("err", ir.Bool, ir.Local)
+			t.emit(&ir.TxOp{Op: ir.Begin, Tx: tx, Err: errV, Info: t.info(ir.KindSQL, "BEGIN")})
+			return value{tuple: []value{{obj: &object{kind: objTx, tx: tx}}, {expr: errV}}}
+		case "Commit", "Rollback":
+			errV := t.p.NewVar("err", ir.Bool, ir.Local)
+			if self == nil || self.kind != objTx || self.tx == 0 {
+				// A transaction begun outside the analysed code: its
+				// statements were checked as they ran.
+				t.emit(&ir.Havoc{Vars: []*ir.Var{errV}, Info: t.info(ir.KindSQL, "")})
+				return value{expr: errV}
+			}
+			op, text := ir.Commit, "COMMIT"
+			if name == "Rollback" {
+				op, text = ir.Rollback, "ROLLBACK"
+			}
+			t.emit(&ir.TxOp{Op: op, Tx: self.tx, Err: errV, Info: t.info(ir.KindSQL, text)})
+			return value{expr: errV}
+		case "Stmt", "StmtContext":
+			st := args[len(args)-1].obj
+			if st != nil && st.kind == objStmt && self != nil && self.kind == objTx {
+				cp := *st
+				cp.tx = self.tx
+				return value{obj: &cp}
+			}
+			return value{obj: st}
+		}
+	case "Stmt":
+		if m, ok := stmtMethods[name]; ok {
+			if self == nil || self.kind != objStmt {
+				t.unsupported("prepared statement %s whose SQL is not known", name)
+				return t.fresh(name+"()", results)
+			}
+			var params value
+			if m.args < len(args) {
+				params = args[m.args]
+			}
+			kind := map[siteKind]siteKind{siteStmtExec: siteExec, siteStmtQuery: siteQuery, siteStmtQueryRow: siteQueryRow}[m.kind]
+			return t.runSQL(kind, self.tx, self.text, self.text != "" || self.sql != nil, t.sqlArgs(params), results)
+		}
+	case "Row", "Rows":
+		switch name {
+		case "Scan":
+			var dests []value
+			if len(args) > 1 {
+				dests = t.sliceElems(args[1])
+			}
+			return t.scan(self, dests, len(args) > 1 && dests == nil)
+		case "Next":
+			return value{expr: t.freshVar("rows.Next()", ir.Bool, ir.KindSQL)}
+		case "NextResultSet":
+			return value{expr: t.freshVar("rows.NextResultSet()", ir.Bool, ir.KindSQL)}
+		}
+	}
+	// Anything else (Close, Ping, Err, SetMaxOpenConns, sql.Open, …):
+	// arbitrary results, no effect on rows.
+	return t.fresh(name+"()", results)
+}
+
+// sqlArgs returns the values bound to the placeholders, from the variadic
+// argument slice (nil entries: unknown).
+func (t *translator) sqlArgs(params value) []ir.Expr {
+	elems := t.sliceElems(params)
+	out := make([]ir.Expr, len(elems))
+	for i, e := range elems {
+		out[i] = e.expr
+	}
+	return out
+}
+
+// sliceElems returns the elements of a slice built from a known array
+// (as the compiler does for variadic arguments), or nil.
+func (t *translator) sliceElems(v value) []value {
+	if v.obj == nil || v.obj.kind != objSlice || v.obj.cell == nil {
+		return nil
+	}
+	c := v.obj.cell
+	out := make([]value, len(c.fields))
+	for i := range c.fields {
+		fc := t.field(c, i)
+		if fc.v != nil {
+			out[i] = value{expr: fc.v}
+		} else if fc.refSet {
+			out[i] = fc.ref
+		}
+	}
+	return out
+}
+
+// runSQL translates Exec, Query, QueryRow and Prepare.
+func (t *translator) runSQL(kind siteKind, tx ir.Tx, text string, known bool, args []ir.Expr, results *types.Tuple) value {
+	if !known {
+		t.unsupported("SQL text is not a compile-time constant")
+		return t.fresh("sql()", results)
+	}
+	stmt, err := t.l.parse(text)
+	if err != nil {
+		t.unsupported("SQL %q: %v", text, err)
+		return t.fresh("sql()", results)
+	}
+	info := t.info(ir.KindSQL, text)
+	switch kind {
+	case siteExec:
+		errV := t.p.NewVar("err", ir.Bool, ir.Local)
+		aff := t.p.NewVar("rowsAffected", ir.Int, ir.Local)
+		if sel, ok := stmt.(*sqlir.Select); ok {
+			t.emit(&ir.Select{SQL: sel, Args: args, Tx: tx, Err: errV, Info: info})
+			t.emit(&ir.Havoc{Vars: []*ir.Var{aff}, Info: info})
+		} else {
+			t.emit(&ir.Exec{SQL: stmt, Args: args, Tx: tx, Err: errV, Affected: aff, Info: info})
+		}
+		return value{tuple: []value{{obj: &object{kind: objResult, affected: aff}}, {expr: errV}}}
+	case siteQuery, siteQueryRow:
+		o := &object{kind: objRows, tx: tx, text: text, args: args}
+		if kind == siteQueryRow {
+			o.kind = objRow
+		}
+		if sel, ok := stmt.(*sqlir.Select); ok {
+			o.sql = sel
+		} else if sqlir.IsWrite(stmt) {
+			// A write run through Query (e.g. with RETURNING): it happens now;
+			// the rows it returns are arbitrary.
+			errV := t.p.NewVar("err", ir.Bool, ir.Local)
+			t.emit(&ir.Exec{SQL: stmt, Args: args, Tx: tx, Err: errV, Info: info})
+		}
+		if kind == siteQueryRow {
+			return value{obj: o}
+		}
+		errV := t.freshVar("err", ir.Bool, ir.KindSQL)
+		return value{tuple: []value{{obj: o}, {expr: errV}}}
+	case sitePrepare:
+		errV := t.freshVar("err", ir.Bool, ir.KindSQL)
+		o := &object{kind: objStmt, tx: tx, text: text, sql: stmt}
+		return value{tuple: []value{{obj: o}, {expr: errV}}}
+	}
+	return t.fresh("sql()", results)
+}
+
+// scan translates Row.Scan and Rows.Scan: the SELECT reads one row into
+// the destinations.
+func (t *translator) scan(src *object, dests []value, unknownDests bool) value {
+	errV := t.p.NewVar("err", ir.Bool, ir.Local)
+	if unknownDests {
+		t.unsupported("Scan destinations passed as a slice the analysis cannot see")
+	}
+	var targets []*ir.Var
+	for _, d := range dests {
+		var tv *ir.Var
+		if d.obj != nil && d.obj.kind == objPtr && d.obj.cell != nil {
+			if d.obj.cell.v != nil {
+				tv = d.obj.cell.v
+			} else {
+				t.havocCell(d.obj.cell, 0)
+			}
+		}
+		targets = append(targets, tv)
+	}
+	if src == nil || (src.kind != objRow && src.kind != objRows) {
+		t.unsupported("Scan of rows whose query is not known")
+		t.havocAll(errV, targets)
+		return value{expr: errV}
+	}
+	sel, ok := src.sql.(*sqlir.Select)
+	if !ok {
+		// Rows of a write with RETURNING, or of SQL not modelled: arbitrary.
+		t.havocAll(errV, targets)
+		return value{expr: errV}
+	}
+	t.emit(&ir.Select{SQL: sel, Args: src.args, Tx: src.tx, Targets: targets, Err: errV, Info: t.info(ir.KindSQL, src.text)})
+	return value{expr: errV}
+}
+
+func (t *translator) havocAll(errV *ir.Var, targets []*ir.Var) {
+	vs := []*ir.Var{errV}
+	for _, v := range targets {
+		if v != nil {
+			vs = append(vs, v)
+		}
+	}
+	t.emit(&ir.Havoc{Vars: vs, Info: t.info(ir.KindSQL, "")})
+}

@@ -1,0 +1,361 @@
+package frontend
+
+import (
+	"go/constant"
+	"go/token"
+	"go/types"
+	"math/big"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/dbverify/dbverify/ir"
+)
+
+// val returns the abstract value of an SSA operand.
+func (t *translator) val(f *frame, v ssa.Value) value {
+	switch v := v.(type) {
+	case *ssa.Const:
+		return t.constant(v)
+	case *ssa.Function:
+		return value{obj: &object{kind: objFunc, fn: v}}
+	case *ssa.Global:
+		return value{obj: &object{kind: objPtr, cell: t.global(v)}}
+	}
+	if x, ok := f.env[v]; ok {
+		return x
+	}
+	// Defined in a block not yet translated (cannot happen in dominator
+	// order) or an operand kind the model does not know: arbitrary.
+	return t.fresh(v.Name(), v.Type())
+}
+
+// global returns the cell of a package-level variable. Its initial content
+// is arbitrary, except that error variables (sentinels) are non-nil.
+func (t *translator) global(g *ssa.Global) *cell {
+	if t.globals == nil {
+		t.globals = map[*ssa.Global]*cell{}
+	}
+	if c, ok := t.globals[g]; ok {
+		return c
+	}
+	elem := g.Type().(*types.Pointer).Elem()
+	c := t.newCell(elem, g.Pkg.Pkg.Name()+"."+g.Name(), true)
+	if isError(elem) {
+		// A package-level error variable is a sentinel: non-nil.
+		c.v.Kind = ir.Ghost
+		t.sentinels = append(t.sentinels, c.v)
+	}
+	t.globals[g] = c
+	return c
+}
+
+// constant translates an SSA constant.
+func (t *translator) constant(c *ssa.Const) value {
+	typ := c.Type()
+	if c.Value == nil {
+		if s, ok := sortOf(typ); ok {
+			return value{expr: ir.Zero(s)} // nil error is "not non-nil"; zero values
+		}
+		return value{obj: &object{kind: objNil}}
+	}
+	switch c.Value.Kind() {
+	case constant.Bool:
+		return value{expr: ir.BoolConst(constant.BoolVal(c.Value))}
+	case constant.String:
+		s := constant.StringVal(c.Value)
+		return value{expr: ir.StringCode(s), str: s, strKnown: true}
+	case constant.Int:
+		if s, ok := sortOf(typ); ok && s == ir.Real {
+			r, _ := new(big.Rat).SetString(c.Value.ExactString())
+			return value{expr: ir.RealLit(r)}
+		}
+		n, ok := new(big.Int).SetString(c.Value.ExactString(), 10)
+		if !ok {
+			return value{expr: ir.IntLit(0)}
+		}
+		return value{expr: ir.BigInt(n)}
+	case constant.Float:
+		r, ok := new(big.Rat).SetString(c.Value.ExactString())
+		if !ok {
+			f, _ := constant.Float64Val(c.Value)
+			r = new(big.Rat).SetFloat64(f)
+		}
+		if s, ok := sortOf(typ); ok && s == ir.Int {
+			return value{expr: ir.BigInt(new(big.Int).Quo(r.Num(), r.Denom()))}
+		}
+		return value{expr: ir.RealLit(r)}
+	}
+	return value{}
+}
+
+// define binds the value of instruction v; a scalar that holds a named Go
+// local is materialised in a variable of that name so traces show it.
+func (t *translator) define(f *frame, v ssa.Value, x value) {
+	if name, ok := f.names[v]; ok && x.expr != nil {
+		if xv, isVar := x.expr.(*ir.Var); !isVar || xv.Kind == ir.Ghost {
+			nv := t.p.NewVar(f.prefix+name, x.expr.Sort(), ir.Local)
+			t.emit(&ir.Assign{Lhs: []*ir.Var{nv}, Rhs: []ir.Expr{x.expr}, Info: t.info(ir.KindAssign, "")})
+			x.expr = nv
+		}
+	}
+	f.env[v] = x
+}
+
+// instr translates a non-terminator instruction.
+func (t *translator) instr(f *frame, instr ssa.Instruction) {
+	switch i := instr.(type) {
+	case *ssa.DebugRef, *ssa.MapUpdate, *ssa.Send:
+		// No effect on the model (map contents and channels are not tracked).
+	case *ssa.Store:
+		t.storeTo(f, i.Addr, t.val(f, i.Val))
+	case *ssa.Call:
+		t.define(f, i, t.call(f, i, i.Common(), nil))
+	case *ssa.Defer:
+		t.deferCall(f, i)
+	case *ssa.Go:
+		t.goStmt(f, i)
+	case *ssa.Alloc:
+		c := t.newCell(i.Type().(*types.Pointer).Elem(), f.prefix+t.nameOf(f, i), false)
+		if i.Heap && c.v != nil {
+			// new(T) and escaping locals start as the zero value.
+			t.emit(&ir.Assign{Lhs: []*ir.Var{c.v}, Rhs: []ir.Expr{ir.Zero(c.v.Type)}, Info: t.info(ir.KindAssign, "")})
+		} else if c.v != nil {
+			t.emit(&ir.Assign{Lhs: []*ir.Var{c.v}, Rhs: []ir.Expr{ir.Zero(c.v.Type)}, Info: t.info(ir.KindAssign, "")})
+		}
+		f.env[i] = value{obj: &object{kind: objPtr, cell: c}}
+	case *ssa.UnOp:
+		t.define(f, i, t.unop(f, i))
+	case *ssa.BinOp:
+		t.define(f, i, t.binop(f, i))
+	case *ssa.FieldAddr:
+		x := t.val(f, i.X)
+		if x.obj != nil && x.obj.kind == objPtr && x.obj.cell.fields != nil {
+			f.env[i] = value{obj: &object{kind: objPtr, cell: t.field(x.obj.cell, i.Field)}}
+			return
+		}
+		f.env[i] = value{obj: &object{kind: objPtr, cell: t.anonCell(i.Type().(*types.Pointer).Elem(), f.prefix+i.Name())}}
+	case *ssa.Field:
+		x := t.val(f, i.X)
+		if i.Field < len(x.fields) {
+			t.define(f, i, x.fields[i.Field])
+			return
+		}
+		t.define(f, i, t.fresh(f.prefix+i.Name(), i.Type()))
+	case *ssa.IndexAddr:
+		t.indexAddr(f, i)
+	case *ssa.Index, *ssa.Lookup, *ssa.Next, *ssa.Range, *ssa.Select, *ssa.MultiConvert, *ssa.SliceToArrayPointer:
+		t.define(f, i.(ssa.Value), t.fresh(f.prefix+i.(ssa.Value).Name(), i.(ssa.Value).Type()))
+	case *ssa.TypeAssert:
+		if i.CommaOk {
+			t.define(f, i, t.fresh(f.prefix+i.Name(), i.Type()))
+			return
+		}
+		x := t.val(f, i.X)
+		if x.expr != nil {
+			if s, ok := sortOf(i.AssertedType); ok && s == x.expr.Sort() {
+				t.define(f, i, x)
+				return
+			}
+		}
+		t.define(f, i, t.fresh(f.prefix+i.Name(), i.Type()))
+	case *ssa.Extract:
+		x := t.val(f, i.Tuple)
+		if i.Index < len(x.tuple) {
+			t.define(f, i, x.tuple[i.Index])
+			return
+		}
+		t.define(f, i, t.fresh(f.prefix+i.Name(), i.Type()))
+	case *ssa.MakeInterface:
+		x := t.val(f, i.X)
+		if isError(i.Type()) {
+			// A concrete value boxed as an error is non-nil, even a nil pointer.
+			t.define(f, i, value{expr: ir.True})
+			return
+		}
+		t.define(f, i, x)
+	case *ssa.ChangeInterface:
+		t.define(f, i, t.val(f, i.X))
+	case *ssa.ChangeType:
+		t.define(f, i, t.val(f, i.X))
+	case *ssa.Convert:
+		t.define(f, i, t.convert(f, i))
+	case *ssa.MakeClosure:
+		var bs []value
+		for _, b := range i.Bindings {
+			bs = append(bs, t.val(f, b))
+		}
+		f.env[i] = value{obj: &object{kind: objClosure, fn: i.Fn.(*ssa.Function), bindings: bs}}
+	case *ssa.MakeSlice, *ssa.MakeMap, *ssa.MakeChan:
+		f.env[i.(ssa.Value)] = value{obj: &object{kind: objSlice, length: t.freshLen(i.(ssa.Value).Name())}}
+	case *ssa.Slice:
+		x := t.val(f, i.X)
+		if x.obj != nil && x.obj.kind == objPtr && x.obj.cell != nil && x.obj.cell.fields != nil && i.Low == nil && i.High == nil {
+			// A slice of a whole array (variadic arguments): elements known.
+			f.env[i] = value{obj: &object{kind: objSlice, cell: x.obj.cell, length: ir.IntLit(int64(len(x.obj.cell.fields)))}}
+			return
+		}
+		f.env[i] = value{obj: &object{kind: objSlice, length: t.freshLen(i.Name())}}
+	default:
+		if v, ok := instr.(ssa.Value); ok {
+			t.define(f, v, t.fresh(f.prefix+v.Name(), v.Type()))
+			return
+		}
+		t.unsupported("Go construct %T", instr)
+	}
+}
+
+// anonCell is a cell for memory the model does not track (a field reached
+// through an unknown pointer): its scalar content is arbitrary.
+func (t *translator) anonCell(typ types.Type, name string) *cell {
+	c := t.newCell(typ, name, true)
+	return c
+}
+
+func (t *translator) storeTo(f *frame, addr ssa.Value, v value) {
+	a := t.val(f, addr)
+	if a.obj != nil && a.obj.kind == objPtr && a.obj.cell != nil {
+		t.store(a.obj.cell, v)
+	}
+	// A store through a pointer the model does not track cannot reach a
+	// tracked cell (tracked cells are only reached through tracked pointers).
+}
+
+func (t *translator) indexAddr(f *frame, i *ssa.IndexAddr) {
+	x := t.val(f, i.X)
+	var c *cell
+	if k, ok := i.Index.(*ssa.Const); ok && x.obj != nil {
+		idx, exact := constant.Int64Val(k.Value)
+		if exact {
+			switch {
+			case x.obj.kind == objPtr && x.obj.cell != nil && x.obj.cell.fields != nil:
+				c = t.field(x.obj.cell, int(idx))
+			case x.obj.kind == objSlice && x.obj.cell != nil:
+				c = t.field(x.obj.cell, int(idx))
+			}
+		}
+	}
+	if c == nil {
+		// An element of a slice or array: arbitrary content.
+		c = t.anonCell(i.Type().(*types.Pointer).Elem(), f.prefix+t.nameOf(f, i.X)+"[i]")
+		if c.v != nil {
+			t.emit(&ir.Havoc{Vars: []*ir.Var{c.v}, Info: t.info(ir.KindAssign, "")})
+		}
+	}
+	f.env[i] = value{obj: &object{kind: objPtr, cell: c}}
+}
+
+func (t *translator) unop(f *frame, i *ssa.UnOp) value {
+	x := t.val(f, i.X)
+	switch i.Op {
+	case token.NOT:
+		if x.expr != nil {
+			return value{expr: ir.Not(x.expr)}
+		}
+	case token.SUB:
+		if x.expr != nil {
+			return value{expr: ir.Neg(x.expr)}
+		}
+	case token.MUL:
+		if x.obj != nil && x.obj.kind == objPtr && x.obj.cell != nil {
+			return t.load(x.obj.cell, f.prefix+t.nameOf(f, i))
+		}
+	}
+	return t.fresh(f.prefix+i.Name(), i.Type())
+}
+
+func (t *translator) binop(f *frame, i *ssa.BinOp) value {
+	x, y := t.val(f, i.X), t.val(f, i.Y)
+	if isString(i.X.Type()) && i.Op == token.ADD {
+		if x.strKnown && y.strKnown {
+			s := x.str + y.str
+			return value{expr: ir.StringCode(s), str: s, strKnown: true}
+		}
+		return t.fresh(f.prefix+i.Name(), i.Type())
+	}
+	if isError(i.X.Type()) || isError(i.Y.Type()) {
+		return t.errCompare(f, i, x, y)
+	}
+	if x.expr == nil || y.expr == nil {
+		return t.fresh(f.prefix+i.Name(), i.Type())
+	}
+	switch i.Op {
+	case token.ADD:
+		return value{expr: ir.Arith(ir.OpAdd, x.expr, y.expr)}
+	case token.SUB:
+		return value{expr: ir.Arith(ir.OpSub, x.expr, y.expr)}
+	case token.MUL:
+		return value{expr: ir.Arith(ir.OpMul, x.expr, y.expr)}
+	case token.QUO:
+		return value{expr: ir.Arith(ir.OpDiv, x.expr, y.expr)}
+	case token.REM:
+		return value{expr: ir.Arith(ir.OpMod, x.expr, y.expr)}
+	case token.EQL:
+		return value{expr: ir.Cmp(ir.OpEq, x.expr, y.expr)}
+	case token.NEQ:
+		return value{expr: ir.Cmp(ir.OpNe, x.expr, y.expr)}
+	case token.LSS:
+		return value{expr: ir.Cmp(ir.OpLt, x.expr, y.expr)}
+	case token.LEQ:
+		return value{expr: ir.Cmp(ir.OpLe, x.expr, y.expr)}
+	case token.GTR:
+		return value{expr: ir.Cmp(ir.OpGt, x.expr, y.expr)}
+	case token.GEQ:
+		return value{expr: ir.Cmp(ir.OpGe, x.expr, y.expr)}
+	}
+	// Bitwise operators and shifts: arbitrary.
+	return t.fresh(f.prefix+i.Name(), i.Type())
+}
+
+// errCompare models err == nil / err != nil exactly and err == sentinel
+// as an arbitrary truth value that implies err is non-nil.
+func (t *translator) errCompare(f *frame, i *ssa.BinOp, x, y value) value {
+	isNil := func(v ssa.Value) bool {
+		c, ok := v.(*ssa.Const)
+		return ok && c.Value == nil
+	}
+	var e ir.Expr
+	switch {
+	case isNil(i.Y) && x.expr != nil:
+		e = x.expr
+	case isNil(i.X) && y.expr != nil:
+		e = y.expr
+	}
+	if e != nil {
+		if i.Op == token.EQL {
+			return value{expr: ir.Not(e)}
+		}
+		return value{expr: e}
+	}
+	// err == ErrX: unknown, but only when err is non-nil.
+	b := t.freshVar(f.prefix+i.Name(), ir.Bool, ir.KindBranch)
+	if x.expr != nil && x.expr.Sort() == ir.Bool {
+		t.emit(&ir.Assume{Cond: ir.Implies(b, x.expr), Info: t.info(ir.KindModel, "")})
+	}
+	if i.Op == token.NEQ {
+		return value{expr: ir.Not(b)}
+	}
+	return value{expr: b}
+}
+
+func (t *translator) convert(f *frame, i *ssa.Convert) value {
+	x := t.val(f, i.X)
+	to, okTo := sortOf(i.Type())
+	from, okFrom := sortOf(i.X.Type())
+	if !okTo || !okFrom || x.expr == nil {
+		return t.fresh(f.prefix+i.Name(), i.Type())
+	}
+	if isString(i.Type()) != isString(i.X.Type()) {
+		return t.fresh(f.prefix+i.Name(), i.Type())
+	}
+	if isString(i.Type()) {
+		return x
+	}
+	switch {
+	case from == to:
+		return value{expr: x.expr}
+	case from == ir.Int && to == ir.Real:
+		return value{expr: ir.AsReal(x.expr)}
+	}
+	// float to int truncates: arbitrary in the model.
+	return t.fresh(f.prefix+i.Name(), i.Type())
+}

@@ -1,0 +1,257 @@
+package frontend
+
+import (
+	"fmt"
+	"go/token"
+	"go/types"
+	"os"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/packages"
+	"golang.org/x/tools/go/ssa"
+	"golang.org/x/tools/go/ssa/ssautil"
+
+	"github.com/dbverify/dbverify/frontend/sqlparse"
+	"github.com/dbverify/dbverify/sqlir"
+)
+
+// Config says what to load.
+type Config struct {
+	Dir      string   // working directory for the patterns ("" = current)
+	Patterns []string // package patterns, e.g. "./..."
+	Dialect  sqlparse.Dialect
+	// MaxInline bounds the depth of inlined calls (default 16).
+	MaxInline int
+}
+
+// Loaded is a loaded, type-checked program in SSA form.
+type Loaded struct {
+	Fset *token.FileSet
+	Prog *ssa.Program
+	Pkgs []*ssa.Package // the packages matched by the patterns
+	cfg  Config
+
+	// module holds the import paths of the packages whose functions are
+	// inlined: every package of the main module that was loaded.
+	module map[*ssa.Package]bool
+
+	sites      map[ssa.CallInstruction]*Site
+	reachCache map[*ssa.Function]*Reach
+	parsed  map[string]parseResult
+	srcLine map[string][]string
+}
+
+type parseResult struct {
+	stmt sqlir.Statement
+	err  error
+}
+
+// LoadError is a problem with the input: a package that does not compile,
+// or SQL that does not parse. Each message has a position.
+type LoadError struct {
+	Msgs []string
+}
+
+func (e *LoadError) Error() string { return strings.Join(e.Msgs, "\n") }
+
+// Load loads and type-checks the packages, builds SSA and finds the
+// database call sites. Compile errors and SQL syntax errors are returned as
+// a *LoadError.
+func Load(cfg Config) (*Loaded, error) {
+	if cfg.MaxInline == 0 {
+		cfg.MaxInline = 16
+	}
+	pkgs, err := loadPackages(cfg.Dir, cfg.Patterns)
+	if err != nil {
+		return nil, err
+	}
+	matched := map[string]bool{}
+	for _, p := range pkgs {
+		matched[p.PkgPath] = true
+	}
+	// Packages of the same module that the matched ones import come from
+	// export data (no bodies): load them from source too, so that calls
+	// into them are inlined.
+	mods := map[string]bool{}
+	for _, p := range pkgs {
+		if p.Module != nil {
+			mods[p.Module.Path] = true
+		}
+	}
+	var extra []string
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		if !matched[p.PkgPath] && p.Syntax == nil && inModules(p, mods) {
+			extra = append(extra, p.PkgPath)
+		}
+	})
+	if len(extra) > 0 {
+		all, err := loadPackages(cfg.Dir, append(append([]string(nil), cfg.Patterns...), extra...))
+		if err != nil {
+			return nil, err
+		}
+		pkgs = all
+	}
+	var msgs []string
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		for _, e := range p.Errors {
+			msgs = append(msgs, e.Error())
+		}
+	})
+	if len(pkgs) == 0 {
+		msgs = append(msgs, fmt.Sprintf("no Go packages match %s", strings.Join(cfg.Patterns, " ")))
+	}
+	if len(msgs) > 0 {
+		return nil, &LoadError{Msgs: dedupe(msgs)}
+	}
+	prog, ssaPkgs := ssautil.AllPackages(pkgs, ssa.GlobalDebug|ssa.InstantiateGenerics)
+	prog.Build()
+	l := &Loaded{
+		Fset: prog.Fset, Prog: prog, cfg: cfg,
+		module:  map[*ssa.Package]bool{},
+		sites:   map[ssa.CallInstruction]*Site{},
+		parsed:  map[string]parseResult{},
+		srcLine: map[string][]string{},
+	}
+	for i, p := range pkgs {
+		if ssaPkgs[i] == nil {
+			continue
+		}
+		if matched[p.PkgPath] {
+			l.Pkgs = append(l.Pkgs, ssaPkgs[i])
+		}
+		if p.Syntax != nil && inModules(p, mods) {
+			l.module[ssaPkgs[i]] = true
+		}
+	}
+	if err := l.findSites(); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// loadMode loads syntax and types for the requested packages and only
+// types (from export data, fast) for their dependencies.
+const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles |
+	packages.NeedImports | packages.NeedTypes | packages.NeedTypesSizes |
+	packages.NeedSyntax | packages.NeedTypesInfo | packages.NeedModule
+
+func loadPackages(dir string, patterns []string) ([]*packages.Package, error) {
+	pkgs, err := packages.Load(&packages.Config{Mode: loadMode, Dir: dir, Tests: false}, patterns...)
+	if err != nil {
+		return nil, fmt.Errorf("loading %s: %w", strings.Join(patterns, " "), err)
+	}
+	return pkgs, nil
+}
+
+func inModules(p *packages.Package, mods map[string]bool) bool {
+	return p.Module != nil && mods[p.Module.Path]
+}
+
+func dedupe(xs []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, x := range xs {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// inModule reports whether fn's body belongs to the loaded module (and so
+// is inlined rather than modelled).
+func (l *Loaded) inModule(fn *ssa.Function) bool {
+	if fn == nil || fn.Blocks == nil {
+		return false
+	}
+	for f := fn; f != nil; f = f.Parent() {
+		if f.Pkg != nil {
+			return l.module[f.Pkg]
+		}
+		if f.Origin() != nil && f.Origin().Pkg != nil {
+			return l.module[f.Origin().Pkg]
+		}
+	}
+	return false
+}
+
+// Functions returns every function with a body in the matched packages,
+// including methods and anonymous functions, sorted by name.
+func (l *Loaded) Functions() []*ssa.Function {
+	var out []*ssa.Function
+	seen := map[*ssa.Function]bool{}
+	var add func(fn *ssa.Function)
+	add = func(fn *ssa.Function) {
+		if fn == nil || seen[fn] || fn.Blocks == nil {
+			return
+		}
+		seen[fn] = true
+		out = append(out, fn)
+		for _, a := range fn.AnonFuncs {
+			add(a)
+		}
+	}
+	for _, p := range l.Pkgs {
+		for _, m := range p.Members {
+			switch m := m.(type) {
+			case *ssa.Function:
+				add(m)
+			case *ssa.Type:
+				for _, t := range []types.Type{m.Type(), types.NewPointer(m.Type())} {
+					ms := l.Prog.MethodSets.MethodSet(t)
+					for i := 0; i < ms.Len(); i++ {
+						f := l.Prog.MethodValue(ms.At(i))
+						if f != nil && f.Pkg == p {
+							add(f)
+						}
+					}
+				}
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].String() < out[j].String() })
+	return out
+}
+
+// position returns file and line of pos, with the file relative to the
+// working directory when possible.
+func (l *Loaded) position(pos token.Pos) (string, int) {
+	if !pos.IsValid() {
+		return "", 0
+	}
+	p := l.Fset.Position(pos)
+	return l.relFile(p.Filename), p.Line
+}
+
+func (l *Loaded) relFile(name string) string {
+	dir := l.cfg.Dir
+	if dir == "" {
+		dir, _ = os.Getwd()
+	}
+	if dir != "" && strings.HasPrefix(name, dir+string(os.PathSeparator)) {
+		return name[len(dir)+1:]
+	}
+	return name
+}
+
+// sourceLine returns the trimmed text of a source line.
+func (l *Loaded) sourceLine(pos token.Pos) string {
+	if !pos.IsValid() {
+		return ""
+	}
+	p := l.Fset.Position(pos)
+	lines, ok := l.srcLine[p.Filename]
+	if !ok {
+		data, err := os.ReadFile(p.Filename)
+		if err == nil {
+			lines = strings.Split(string(data), "\n")
+		}
+		l.srcLine[p.Filename] = lines
+	}
+	if p.Line-1 < len(lines) && p.Line >= 1 {
+		return strings.TrimSpace(lines[p.Line-1])
+	}
+	return ""
+}

@@ -1,0 +1,140 @@
+package frontend
+
+import (
+	"fmt"
+	"go/types"
+
+	"github.com/dbverify/dbverify/ir"
+)
+
+// newCell returns a memory cell for a value of type typ. Input cells are
+// reached through parameters: their scalar content starts as an input.
+func (t *translator) newCell(typ types.Type, name string, input bool) *cell {
+	c := &cell{typ: typ, name: name, input: input}
+	if s, ok := sortOf(typ); ok {
+		kind := ir.Local
+		if input {
+			kind = ir.Input
+		}
+		c.v = t.p.NewVar(name, s, kind)
+		return c
+	}
+	switch u := typ.Underlying().(type) {
+	case *types.Struct:
+		c.fields = make([]*cell, u.NumFields())
+	case *types.Array:
+		if u.Len() <= 64 {
+			c.fields = make([]*cell, u.Len())
+		}
+	}
+	return c
+}
+
+// field returns the i-th field (or element) cell of c, creating it on
+// first use.
+func (t *translator) field(c *cell, i int) *cell {
+	if i < 0 || i >= len(c.fields) {
+		return nil
+	}
+	if c.fields[i] == nil {
+		var typ types.Type
+		var name string
+		switch u := c.typ.Underlying().(type) {
+		case *types.Struct:
+			typ, name = u.Field(i).Type(), c.name+"."+u.Field(i).Name()
+		case *types.Array:
+			typ, name = u.Elem(), fmt.Sprintf("%s[%d]", c.name, i)
+		}
+		c.fields[i] = t.newCell(typ, name, c.input)
+	}
+	return c.fields[i]
+}
+
+// load reads a cell. A scalar is copied into a new variable, so later
+// stores do not change the loaded value.
+func (t *translator) load(c *cell, name string) value {
+	if c.v != nil {
+		v := t.p.NewVar(name, c.v.Type, ir.Local)
+		if c.input {
+			// Reading an input cell: name the copy after the Go expression.
+			v.Kind = ir.Input
+		}
+		t.emit(&ir.Assign{Lhs: []*ir.Var{v}, Rhs: []ir.Expr{c.v}, Info: t.info(ir.KindAssign, "")})
+		return value{expr: v}
+	}
+	if c.fields != nil {
+		fs := make([]value, len(c.fields))
+		for i := range fs {
+			fs[i] = t.load(t.field(c, i), name)
+		}
+		return value{fields: fs}
+	}
+	if !c.refSet && c.input {
+		c.ref, c.refSet = t.input(c.name, c.typ, 1), true
+	}
+	if !c.refSet {
+		return value{}
+	}
+	return c.ref
+}
+
+// store writes v into c.
+func (t *translator) store(c *cell, v value) {
+	if c.v != nil {
+		x := v.expr
+		if x == nil {
+			t.emit(&ir.Havoc{Vars: []*ir.Var{c.v}, Info: t.info(ir.KindAssign, "")})
+			return
+		}
+		t.emit(&ir.Assign{Lhs: []*ir.Var{c.v}, Rhs: []ir.Expr{convertSort(x, c.v.Type)}, Info: t.info(ir.KindAssign, "")})
+		return
+	}
+	if c.fields != nil {
+		for i := range c.fields {
+			var fv value
+			if i < len(v.fields) {
+				fv = v.fields[i]
+			}
+			t.store(t.field(c, i), fv)
+		}
+		return
+	}
+	switch {
+	case !c.refSet:
+		c.ref, c.refSet = v, true
+	case !sameValue(c.ref, v):
+		// Flow-insensitive object content: two different objects make it unknown.
+		c.ref = mergeRef(c.ref, v)
+	}
+}
+
+func mergeRef(a, b value) value {
+	if a.obj != nil && a.obj.kind == objNil {
+		return b
+	}
+	if b.obj != nil && b.obj.kind == objNil {
+		return a
+	}
+	if a.expr != nil && b.expr != nil {
+		return value{expr: b.expr} // scalars boxed in interfaces: last store
+	}
+	return value{}
+}
+
+// havocCell gives every scalar reachable in c an arbitrary value: the cell
+// was passed to code the model does not see.
+func (t *translator) havocCell(c *cell, depth int) {
+	if c == nil || depth > 4 {
+		return
+	}
+	if c.v != nil {
+		t.emit(&ir.Havoc{Vars: []*ir.Var{c.v}, Info: t.info(ir.KindCall, "")})
+		return
+	}
+	for i := range c.fields {
+		t.havocCell(t.field(c, i), depth+1)
+	}
+	if c.refSet && c.ref.obj != nil && c.ref.obj.kind == objPtr {
+		t.havocCell(c.ref.obj.cell, depth+1)
+	}
+}

@@ -1,0 +1,45 @@
+package frontend
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/dbverify/dbverify/frontend/sqlparse"
+	"github.com/dbverify/dbverify/sqlir"
+)
+
+// errUnsupportedSQL marks SQL that parses in some dialect but that the
+// configured one does not model yet; it makes a verdict UNKNOWN, not a load
+// error.
+type errUnsupportedSQL struct{ why string }
+
+func (e *errUnsupportedSQL) Error() string { return e.why }
+
+// parse parses query once and caches the result.
+func (l *Loaded) parse(query string) (sqlir.Statement, error) {
+	if r, ok := l.parsed[query]; ok {
+		return r.stmt, r.err
+	}
+	var r parseResult
+	if l.cfg.Dialect == sqlparse.MySQL && dollarParam.MatchString(query) {
+		r.err = &errUnsupportedSQL{why: "Postgres-style $n placeholders (Postgres is not supported yet)"}
+	} else {
+		r.stmt, r.err = sqlparse.Parse(l.cfg.Dialect, query)
+	}
+	if r.err == nil {
+		if o, ok := r.stmt.(*sqlir.Other); ok {
+			r.err = &errUnsupportedSQL{why: fmt.Sprintf("SQL statement not modelled: %s", o.Text)}
+			r.stmt = nil
+		}
+	}
+	l.parsed[query] = r
+	return r.stmt, r.err
+}
+
+func asParseError(err error) *sqlparse.ParseError {
+	var pe *sqlparse.ParseError
+	if errors.As(err, &pe) {
+		return pe
+	}
+	return nil
+}

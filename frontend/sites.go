@@ -1,0 +1,433 @@
+package frontend
+
+import (
+	"fmt"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"regexp"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+	"golang.org/x/tools/go/ssa/ssautil"
+
+	"github.com/dbverify/dbverify/sqlir"
+)
+
+// dbMethod describes a database/sql method that runs SQL.
+type dbMethod struct {
+	kind  siteKind
+	query int // index of the query argument (receiver is 0), -1: none
+	args  int // index of the variadic arguments, -1: none
+}
+
+type siteKind uint8
+
+const (
+	siteExec siteKind = iota
+	siteQuery
+	siteQueryRow
+	sitePrepare
+	siteStmtExec // (*Stmt).Exec…: SQL from the statement
+	siteStmtQuery
+	siteStmtQueryRow
+)
+
+var queryMethods = map[string]dbMethod{
+	"Exec": {siteExec, 1, 2}, "ExecContext": {siteExec, 2, 3},
+	"Query": {siteQuery, 1, 2}, "QueryContext": {siteQuery, 2, 3},
+	"QueryRow": {siteQueryRow, 1, 2}, "QueryRowContext": {siteQueryRow, 2, 3},
+	"Prepare": {sitePrepare, 1, -1}, "PrepareContext": {sitePrepare, 2, -1},
+}
+
+var stmtMethods = map[string]dbMethod{
+	"Exec": {siteStmtExec, -1, 1}, "ExecContext": {siteStmtExec, -1, 2},
+	"Query": {siteStmtQuery, -1, 1}, "QueryContext": {siteStmtQuery, -1, 2},
+	"QueryRow": {siteStmtQueryRow, -1, 1}, "QueryRowContext": {siteStmtQueryRow, -1, 2},
+}
+
+// Site is a call that runs SQL given as text.
+type Site struct {
+	Call  ssa.CallInstruction
+	Kind  siteKind
+	Query string // the SQL text, when constant
+	Known bool   // Query is known
+	Stmt  sqlir.Statement
+	Err   error // why Stmt is nil (unsupported dialect feature)
+	File  string
+	Line  int
+}
+
+// sqlMethod returns the database/sql receiver type name and method of a
+// static call, or "", "".
+func sqlMethod(c *ssa.CallCommon) (recv, name string) {
+	fn := c.StaticCallee()
+	if fn == nil || fn.Pkg == nil || fn.Pkg.Pkg.Path() != "database/sql" {
+		if fn != nil && fn.Origin() == nil && fn.Object() != nil {
+			if f, ok := fn.Object().(*types.Func); ok && f.Pkg() != nil && f.Pkg().Path() == "database/sql" {
+				return recvName(f), f.Name()
+			}
+		}
+		return "", ""
+	}
+	if f, ok := fn.Object().(*types.Func); ok {
+		return recvName(f), f.Name()
+	}
+	return "", fn.Name()
+}
+
+func recvName(f *types.Func) string {
+	sig := f.Type().(*types.Signature)
+	if sig.Recv() == nil {
+		return ""
+	}
+	t := sig.Recv().Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if n, ok := t.(*types.Named); ok {
+		return n.Obj().Name()
+	}
+	return ""
+}
+
+var dollarParam = regexp.MustCompile(`\$[0-9]+`)
+
+// findSites records every call that passes SQL text and parses the text.
+// SQL that does not parse is a LoadError.
+func (l *Loaded) findSites() error {
+	var msgs []string
+	for _, fn := range l.allModuleFunctions() {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				call, ok := instr.(ssa.CallInstruction)
+				if !ok {
+					continue
+				}
+				recv, name := sqlMethod(call.Common())
+				m, ok := queryMethods[name]
+				if !ok || (recv != "DB" && recv != "Tx" && recv != "Conn") {
+					continue
+				}
+				site := &Site{Call: call, Kind: m.kind}
+				site.File, site.Line = l.position(call.Pos())
+				args := call.Common().Args
+				if m.query < len(args) {
+					site.Query, site.Known = constString(args[m.query])
+				}
+				if site.Known {
+					site.Stmt, site.Err = l.parse(site.Query)
+					if pe := asParseError(site.Err); pe != nil {
+						msgs = append(msgs, fmt.Sprintf("%s:%d: SQL does not parse: %v", site.File, site.Line, site.Err))
+					}
+				}
+				l.sites[call] = site
+			}
+		}
+	}
+	if len(msgs) > 0 {
+		sort.Strings(msgs)
+		return &LoadError{Msgs: msgs}
+	}
+	return nil
+}
+
+// allModuleFunctions returns the functions with bodies of every module package.
+func (l *Loaded) allModuleFunctions() []*ssa.Function {
+	var out []*ssa.Function
+	for fn := range ssautil.AllFunctions(l.Prog) {
+		if l.inModule(fn) {
+			out = append(out, fn)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].String() < out[j].String() })
+	return out
+}
+
+// constString resolves v to a constant string: a constant, or the
+// concatenation of constants.
+func constString(v ssa.Value) (string, bool) {
+	switch v := v.(type) {
+	case *ssa.Const:
+		if v.Value != nil && v.Value.Kind() == constant.String {
+			return constant.StringVal(v.Value), true
+		}
+	case *ssa.BinOp:
+		if v.Op == token.ADD {
+			a, ok1 := constString(v.X)
+			b, ok2 := constString(v.Y)
+			if ok1 && ok2 {
+				return a + b, true
+			}
+		}
+	case *ssa.ChangeType:
+		return constString(v.X)
+	case *ssa.Convert:
+		if isString(v.X.Type()) {
+			return constString(v.X)
+		}
+	}
+	return "", false
+}
+
+func isString(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsString != 0
+}
+
+// writes reports which tables a function writes directly, and whether it
+// runs SQL whose text is not known.
+func (l *Loaded) writes(fn *ssa.Function) (tables map[string]bool, unknownSQL bool) {
+	tables = map[string]bool{}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			if c := call.Common(); c.IsInvoke() && dbMethodNames[c.Method.Name()] {
+				// SQL through an interface (sqlc's DBTX): not modelled yet,
+				// but it may write anything.
+				unknownSQL = true
+				continue
+			}
+			s := l.sites[call]
+			if s == nil {
+				continue
+			}
+			if !s.Known || s.Stmt == nil {
+				unknownSQL = true
+				continue
+			}
+			if sqlir.IsWrite(s.Stmt) {
+				for _, t := range s.Stmt.Tables() {
+					tables[t] = true
+				}
+			}
+		}
+	}
+	return tables, unknownSQL
+}
+
+// callees returns the module functions fn may call: static callees,
+// its closures, and module methods an interface call may dispatch to.
+func (l *Loaded) callees(fn *ssa.Function) []*ssa.Function {
+	var out []*ssa.Function
+	out = append(out, fn.AnonFuncs...)
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			var c *ssa.CallCommon
+			switch instr := instr.(type) {
+			case ssa.CallInstruction:
+				c = instr.Common()
+			case *ssa.MakeClosure:
+				if f, ok := instr.Fn.(*ssa.Function); ok {
+					out = append(out, f)
+				}
+				continue
+			default:
+				// Function values taken as operands (method values, funcs).
+				for _, op := range instr.Operands(nil) {
+					if f, ok := (*op).(*ssa.Function); ok && l.inModule(f) {
+						out = append(out, f)
+					}
+				}
+				continue
+			}
+			if f := c.StaticCallee(); f != nil {
+				if l.inModule(f) {
+					out = append(out, f)
+				}
+			} else if c.IsInvoke() {
+				out = append(out, l.implementations(c.Method)...)
+			}
+			for _, a := range c.Args {
+				if f, ok := a.(*ssa.Function); ok && l.inModule(f) {
+					out = append(out, f)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// implementations returns the module methods that implement m.
+func (l *Loaded) implementations(m *types.Func) []*ssa.Function {
+	iface, ok := m.Type().(*types.Signature).Recv().Type().Underlying().(*types.Interface)
+	if !ok {
+		return nil
+	}
+	var out []*ssa.Function
+	for p := range l.module {
+		for _, mem := range p.Members {
+			tm, ok := mem.(*ssa.Type)
+			if !ok {
+				continue
+			}
+			for _, t := range []types.Type{tm.Type(), types.NewPointer(tm.Type())} {
+				if _, isIface := t.Underlying().(*types.Interface); isIface {
+					continue
+				}
+				if !types.Implements(t, iface) {
+					continue
+				}
+				sel := l.Prog.MethodSets.MethodSet(t).Lookup(m.Pkg(), m.Name())
+				if sel == nil {
+					continue
+				}
+				if f := l.Prog.MethodValue(sel); f != nil && l.inModule(f) {
+					out = append(out, f)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// Reach describes what a function can do to the database, directly or
+// through its callees.
+type Reach struct {
+	Tables     map[string]bool // tables it may write
+	UnknownSQL bool            // it may run SQL whose text is not known
+}
+
+// reach computes Reach for every module function (a fixpoint over callees).
+func (l *Loaded) reach() map[*ssa.Function]*Reach {
+	if l.reachCache != nil {
+		return l.reachCache
+	}
+	fns := l.allModuleFunctions()
+	r := map[*ssa.Function]*Reach{}
+	calls := map[*ssa.Function][]*ssa.Function{}
+	for _, fn := range fns {
+		t, u := l.writes(fn)
+		r[fn] = &Reach{Tables: t, UnknownSQL: u}
+		calls[fn] = l.callees(fn)
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, fn := range fns {
+			me := r[fn]
+			for _, c := range calls[fn] {
+				rc := r[c]
+				if rc == nil {
+					continue
+				}
+				for t := range rc.Tables {
+					if !me.Tables[t] {
+						me.Tables[t] = true
+						changed = true
+					}
+				}
+				if rc.UnknownSQL && !me.UnknownSQL {
+					me.UnknownSQL = true
+					changed = true
+				}
+			}
+		}
+	}
+	l.reachCache = r
+	return r
+}
+
+// Entries returns the entry points for constraints on tables: functions of
+// the matched packages that may write one of the tables (or run unknown
+// SQL) and that no other module function calls. If match is not nil, every
+// matched-package function whose name it matches is an entry instead.
+func (l *Loaded) Entries(tables []string, match *regexp.Regexp) []*ssa.Function {
+	want := map[string]bool{}
+	for _, t := range tables {
+		want[strings.ToLower(t)] = true
+	}
+	reach := l.reach()
+	called := map[*ssa.Function]bool{}
+	for _, fn := range l.allModuleFunctions() {
+		for _, c := range l.callees(fn) {
+			if c != fn {
+				called[c] = true
+			}
+		}
+	}
+	var out []*ssa.Function
+	for _, fn := range l.Functions() {
+		if fn.Parent() != nil || fn.Synthetic != "" {
+			continue
+		}
+		if match != nil {
+			if match.MatchString(fn.String()) {
+				out = append(out, fn)
+			}
+			continue
+		}
+		if called[fn] {
+			continue
+		}
+		rc := reach[fn]
+		if rc == nil {
+			continue
+		}
+		relevant := rc.UnknownSQL
+		for t := range rc.Tables {
+			if want[t] {
+				relevant = true
+			}
+		}
+		if relevant {
+			out = append(out, fn)
+		}
+	}
+	return out
+}
+
+// ReachesWrite reports whether fn may write table (or run unknown SQL).
+func (l *Loaded) ReachesWrite(fn *ssa.Function, table string) bool {
+	rc := l.reach()[fn]
+	return rc != nil && (rc.UnknownSQL || rc.Tables[strings.ToLower(table)])
+}
+
+// Tables returns every table a module function writes or reads by SQL
+// with known text.
+func (l *Loaded) Tables() []string {
+	set := map[string]bool{}
+	for _, s := range l.sites {
+		if s.Stmt != nil {
+			for _, t := range s.Stmt.Tables() {
+				set[t] = true
+			}
+		}
+	}
+	var out []string
+	for t := range set {
+		out = append(out, t)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// EntryName names a function the way Go's runtime and profilers do:
+// "example.com/bank.Withdraw", "example.com/shop.(*Store).Reserve",
+// "example.com/shop.Store.Total", closures with their $n suffix.
+func EntryName(fn *ssa.Function) string {
+	if fn.Parent() != nil {
+		return EntryName(fn.Parent()) + fn.Name()[len(fn.Parent().Name()):]
+	}
+	recv := fn.Signature.Recv()
+	if recv == nil || fn.Pkg == nil {
+		return fn.String()
+	}
+	t := recv.Type()
+	ptr := false
+	if p, ok := t.(*types.Pointer); ok {
+		t, ptr = p.Elem(), true
+	}
+	n, ok := t.(*types.Named)
+	if !ok || n.Obj().Pkg() == nil {
+		return fn.String()
+	}
+	name := n.Obj().Name()
+	if ptr {
+		name = "(*" + name + ")"
+	}
+	return n.Obj().Pkg().Path() + "." + name + "." + fn.Name()
+}

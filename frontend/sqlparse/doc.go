@@ -1,0 +1,38 @@
+// Package sqlparse turns SQL text into the small SQL IR of package sqlir.
+//
+// It provides three entry points:
+//
+//   - Parse (and ParseDetailed) parse one statement of a Go program's SQL in a
+//     given Dialect into a sqlir.Statement. MySQL (and SQLite, which shares
+//     the "?" placeholder syntax) is parsed with github.com/xwb1989/sqlparser;
+//     Postgres will get its own parser behind the same API.
+//   - ParseConstraint parses a user-written invariant such as
+//     "accounts.balance >= 0" into a sqlir.Constraint, using the same
+//     expression translation as a WHERE clause.
+//   - ParseSchema and LoadSchema read DDL (a file, or a migration directory
+//     in golang-migrate, goose, sql-migrate or dbmate layout) and collect the
+//     columns, keys and CHECK constraints of every table.
+//
+// Format prints a sqlir expression back as SQL for traces and messages.
+//
+// # Soundness conventions
+//
+// Nothing the parser does not understand is dropped. An expression it
+// cannot model becomes sqlir.Unknown (an arbitrary value) that records the
+// placeholders inside it; a statement it cannot model is either sqlir.Other
+// (statements that cannot change rows: DDL, SET, SHOW, …) or an error
+// (*ParseError for syntax errors, *UnsupportedError for statements that may
+// write rows in a way the IR cannot express, e.g. CALL or a multi-table
+// UPDATE that assigns columns of two tables). Where a write is only partly
+// understood, the unknown part is over-approximated: UPDATE … LIMIT n and
+// multi-table UPDATE/DELETE get an extra Unknown conjunct in Where, so the
+// row model may or may not apply them to each row that satisfies the rest.
+//
+// # Placeholders
+//
+// "?" placeholders are numbered from 0 in the order they appear in the
+// query text. Named placeholders (":name", as rewritten by sqlx) are
+// numbered from 0 in the order of each name's first appearance, so a name
+// used twice is one parameter; ParseDetailed reports the names by index.
+// A query may not mix both styles.
+package sqlparse

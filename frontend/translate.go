@@ -1,0 +1,550 @@
+package frontend
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"sort"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/dbverify/dbverify/ir"
+)
+
+// translator builds the IR program of one entry point.
+type translator struct {
+	l     *Loaded
+	p     *ir.Program
+	stack []*ssa.Function // functions being inlined, innermost last
+	txs   int             // transactions begun so far (ids 1…)
+	cur   ir.Loc          // where the next edge starts
+	pos   token.Pos       // position of the instruction being translated
+
+	globals   map[*ssa.Global]*cell
+	sentinels []*ir.Var // package-level error variables: non-nil
+}
+
+// frame is one inlined activation of a function.
+type frame struct {
+	fn      *ssa.Function
+	env     map[ssa.Value]value
+	start   map[*ssa.BasicBlock]ir.Loc
+	end     map[*ssa.BasicBlock]ir.Loc
+	ret     ir.Loc
+	results []*ir.Var // scalar result variables (nil for non-scalars)
+	objRes  []value   // non-scalar results, merged over the returns
+	objSet  []bool
+	defers  []*deferRec
+	pending []pendingDefers
+	names   map[ssa.Value]string
+	prefix  string
+}
+
+type deferRec struct {
+	instr  *ssa.Defer
+	flag   *ir.Var
+	callee value
+	args   []value
+	done   bool // the defer statement has been translated
+}
+
+// Translate builds the IR program of entry fn. Constructs it cannot model
+// soundly are listed in the program's Unsupported.
+func (l *Loaded) Translate(fn *ssa.Function) *ir.Program {
+	t := &translator{l: l, p: ir.NewProgram(EntryName(fn))}
+	file, line := l.position(fn.Pos())
+	t.p.Pos = ir.Info{File: file, Line: line, Kind: ir.KindCall, Text: "func " + fn.Name()}
+	t.cur = t.p.Entry
+	t.pos = fn.Pos()
+	args := make([]value, len(fn.Params))
+	for i, prm := range fn.Params {
+		args[i] = t.input(prm.Name(), prm.Type(), 0)
+	}
+	var bindings []value
+	for _, fv := range fn.FreeVars {
+		bindings = append(bindings, t.input(fv.Name(), fv.Type(), 0))
+	}
+	t.inline(fn, args, bindings)
+	t.edge(t.p.Exit, &ir.Assume{Cond: ir.True, Info: t.info(ir.KindReturn, "")})
+	if len(t.sentinels) > 0 {
+		// Package-level error variables hold sentinel errors: non-nil.
+		entry := t.p.NewLoc()
+		rhs := make([]ir.Expr, len(t.sentinels))
+		for i := range rhs {
+			rhs[i] = ir.True
+		}
+		t.p.AddEdge(entry, t.p.Entry, &ir.Assign{Lhs: t.sentinels, Rhs: rhs, Info: ir.Info{Kind: ir.KindModel, Text: "sentinel errors are non-nil"}})
+		t.p.Entry = entry
+	}
+	return t.p
+}
+
+// info describes the instruction being translated.
+func (t *translator) info(kind ir.StepKind, text string) ir.Info {
+	file, line := t.l.position(t.pos)
+	if text == "" {
+		text = t.l.sourceLine(t.pos)
+	}
+	return ir.Info{File: file, Line: line, Kind: kind, Text: text}
+}
+
+// edge adds an edge from the current location to `to` and moves there.
+func (t *translator) edge(to ir.Loc, s ir.Stmt) {
+	t.p.AddEdge(t.cur, to, s)
+	t.cur = to
+}
+
+// emit adds s on a new edge.
+func (t *translator) emit(s ir.Stmt) {
+	t.edge(t.p.NewLoc(), s)
+}
+
+func (t *translator) unsupported(format string, args ...any) {
+	t.p.Unsupport(fmt.Sprintf(format, args...), t.info("", ""))
+}
+
+// freshVar returns a new variable with an arbitrary value (a Havoc edge).
+func (t *translator) freshVar(name string, s ir.Sort, kind ir.StepKind) *ir.Var {
+	v := t.p.NewVar(name, s, ir.Local)
+	t.emit(&ir.Havoc{Vars: []*ir.Var{v}, Info: t.info(kind, "")})
+	return v
+}
+
+// fresh returns an arbitrary value of type typ.
+func (t *translator) fresh(name string, typ types.Type) value {
+	if s, ok := sortOf(typ); ok {
+		return value{expr: t.freshVar(name, s, ir.KindCall)}
+	}
+	switch u := typ.Underlying().(type) {
+	case *types.Struct:
+		fs := make([]value, u.NumFields())
+		for i := range fs {
+			fs[i] = t.fresh(name+"."+u.Field(i).Name(), u.Field(i).Type())
+		}
+		return value{fields: fs}
+	case *types.Tuple:
+		ts := make([]value, u.Len())
+		for i := range ts {
+			ts[i] = t.fresh(name, u.At(i).Type())
+		}
+		return value{tuple: ts}
+	case *types.Slice, *types.Map, *types.Array:
+		return value{obj: &object{kind: objSlice, length: t.freshLen(name)}}
+	}
+	return value{}
+}
+
+func (t *translator) freshLen(name string) ir.Expr {
+	n := t.freshVar("len("+name+")", ir.Int, ir.KindCall)
+	t.emit(&ir.Assume{Cond: ir.Cmp(ir.OpGe, n, ir.IntLit(0)), Info: t.info(ir.KindModel, "")})
+	return n
+}
+
+// input returns the value of an entry argument (or of memory reached from
+// one): arbitrary, named after the Go expression.
+func (t *translator) input(name string, typ types.Type, depth int) value {
+	if s, ok := sortOf(typ); ok {
+		v := t.p.NewVar(name, s, ir.Input)
+		if depth == 0 {
+			t.p.Inputs = append(t.p.Inputs, v)
+		}
+		return value{expr: v}
+	}
+	if k, ok := dbObjectKind(typ); ok {
+		return value{obj: &object{kind: k}}
+	}
+	switch u := typ.Underlying().(type) {
+	case *types.Pointer:
+		if depth > 6 {
+			return value{}
+		}
+		c := t.newCell(u.Elem(), name, true)
+		return value{obj: &object{kind: objPtr, cell: c}}
+	case *types.Struct:
+		if depth > 6 {
+			return value{}
+		}
+		fs := make([]value, u.NumFields())
+		for i := range fs {
+			fs[i] = t.input(name+"."+u.Field(i).Name(), u.Field(i).Type(), depth+1)
+		}
+		return value{fields: fs}
+	case *types.Slice, *types.Map, *types.Array:
+		n := t.p.NewVar("len("+name+")", ir.Int, ir.Input)
+		t.emit(&ir.Assume{Cond: ir.Cmp(ir.OpGe, n, ir.IntLit(0)), Info: t.info(ir.KindModel, "")})
+		return value{obj: &object{kind: objSlice, length: n}}
+	}
+	return value{}
+}
+
+// sortOf returns the IR sort of a scalar Go type: integers and strings are
+// Int, floats Real, booleans and error values Bool.
+func sortOf(typ types.Type) (ir.Sort, bool) {
+	if isError(typ) {
+		return ir.Bool, true
+	}
+	b, ok := typ.Underlying().(*types.Basic)
+	if !ok {
+		return 0, false
+	}
+	switch {
+	case b.Info()&types.IsBoolean != 0:
+		return ir.Bool, true
+	case b.Info()&types.IsInteger != 0, b.Info()&types.IsString != 0:
+		return ir.Int, true
+	case b.Info()&types.IsFloat != 0:
+		return ir.Real, true
+	}
+	return 0, false
+}
+
+var errorType = types.Universe.Lookup("error").Type()
+
+func isError(t types.Type) bool { return types.Identical(t, errorType) }
+
+// dbObjectKind classifies database/sql handle types.
+func dbObjectKind(t types.Type) (objKind, bool) {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := t.(*types.Named)
+	if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != "database/sql" {
+		return 0, false
+	}
+	switch n.Obj().Name() {
+	case "DB", "Conn":
+		return objDB, true
+	case "Tx":
+		return objTx, true
+	case "Stmt":
+		return objStmt, true
+	case "Row":
+		return objRow, true
+	case "Rows":
+		return objRows, true
+	case "Result":
+		return objResult, true
+	}
+	return 0, false
+}
+
+// inline translates a call of fn at the current location and returns its
+// result; afterwards t.cur is where execution continues.
+func (t *translator) inline(fn *ssa.Function, args, bindings []value) value {
+	for _, g := range t.stack {
+		if g == fn {
+			t.unsupported("recursive call of %s", fn.Name())
+			return t.fresh(fn.Name()+"()", fn.Signature.Results())
+		}
+	}
+	if len(t.stack) >= t.l.cfg.MaxInline {
+		t.unsupported("call depth limit %d reached at %s", t.l.cfg.MaxInline, fn.Name())
+		return t.fresh(fn.Name()+"()", fn.Signature.Results())
+	}
+	t.stack = append(t.stack, fn)
+	defer func() { t.stack = t.stack[:len(t.stack)-1] }()
+
+	f := &frame{
+		fn: fn, env: map[ssa.Value]value{},
+		start: map[*ssa.BasicBlock]ir.Loc{}, end: map[*ssa.BasicBlock]ir.Loc{},
+		ret: t.p.NewLoc(), names: debugNames(fn),
+	}
+	if len(t.stack) > 1 {
+		f.prefix = fn.Name() + "."
+		if fn.Parent() != nil {
+			f.prefix = fn.Parent().Name() + "$func."
+		}
+	}
+	for i, prm := range fn.Params {
+		if i < len(args) {
+			f.env[prm] = args[i]
+		}
+	}
+	for i, fv := range fn.FreeVars {
+		if i < len(bindings) {
+			f.env[fv] = bindings[i]
+		}
+	}
+	res := fn.Signature.Results()
+	f.results = make([]*ir.Var, res.Len())
+	f.objRes = make([]value, res.Len())
+	f.objSet = make([]bool, res.Len())
+	for i := 0; i < res.Len(); i++ {
+		if s, ok := sortOf(res.At(i).Type()); ok {
+			name := res.At(i).Name()
+			if name == "" {
+				name = fmt.Sprintf("ret%d", i)
+			}
+			f.results[i] = t.p.NewVar(fn.Name()+"."+name, s, ir.Local)
+		}
+	}
+	if fn.Blocks == nil {
+		t.unsupported("function %s has no body", fn.Name())
+		return t.fresh(fn.Name()+"()", res)
+	}
+	// Defer flags start false.
+	t.initDefers(f)
+	for _, b := range fn.Blocks {
+		f.start[b] = t.p.NewLoc()
+	}
+	t.edge(f.start[fn.Blocks[0]], &ir.Assume{Cond: ir.True, Info: t.info(ir.KindCall, "")})
+	for _, b := range fn.DomPreorder() {
+		t.block(f, b)
+	}
+	for _, b := range fn.Blocks {
+		t.terminator(f, b)
+	}
+	t.fillDefers(f)
+	t.cur = f.ret
+	var out []value
+	for i := 0; i < res.Len(); i++ {
+		if f.results[i] != nil {
+			out = append(out, value{expr: f.results[i]})
+		} else {
+			out = append(out, f.objRes[i])
+		}
+	}
+	switch len(out) {
+	case 0:
+		return value{}
+	case 1:
+		return out[0]
+	}
+	return value{tuple: out}
+}
+
+// debugNames maps SSA values to the Go local variables they hold.
+func debugNames(fn *ssa.Function) map[ssa.Value]string {
+	names := map[ssa.Value]string{}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			d, ok := instr.(*ssa.DebugRef)
+			if !ok {
+				continue
+			}
+			if d.IsAddr {
+				// The address of a local: name its cell.
+				if _, isAlloc := d.X.(*ssa.Alloc); !isAlloc {
+					continue
+				}
+			}
+			if id, ok := d.Expr.(*ast.Ident); ok {
+				if v, ok := d.Object().(*types.Var); ok && !v.IsField() {
+					names[d.X] = id.Name
+				}
+			}
+		}
+	}
+	return names
+}
+
+// block translates the instructions of b up to its terminator.
+func (t *translator) block(f *frame, b *ssa.BasicBlock) {
+	t.cur = f.start[b]
+	for _, instr := range b.Instrs {
+		if instr.Pos().IsValid() {
+			t.pos = instr.Pos()
+		}
+		switch instr := instr.(type) {
+		case *ssa.Phi:
+			t.phi(f, instr)
+		case *ssa.If, *ssa.Jump:
+			// edges in terminator
+		case *ssa.RunDefers:
+			t.runDefersLater(f, instr.Pos())
+		case *ssa.Return:
+			t.ret(f, instr)
+		case *ssa.Panic:
+			t.edge(t.p.NewLoc(), &ir.Assume{Cond: ir.True, Info: t.info(ir.KindReturn, "panic")})
+		default:
+			t.instr(f, instr)
+		}
+	}
+	f.end[b] = t.cur
+}
+
+// phi binds a φ-node: a variable assigned on the incoming edges for
+// scalars; for objects the common value of the incoming edges.
+func (t *translator) phi(f *frame, p *ssa.Phi) {
+	if s, ok := sortOf(p.Type()); ok {
+		f.env[p] = value{expr: t.p.NewVar(f.prefix+t.nameOf(f, p), s, ir.Local)}
+		return
+	}
+	var got value
+	set := false
+	for _, e := range p.Edges {
+		v, ok := t.peek(f, e)
+		if !ok {
+			continue
+		}
+		if !set {
+			got, set = v, true
+		} else if !sameValue(got, v) {
+			got = value{}
+		}
+	}
+	f.env[p] = got
+}
+
+func sameValue(a, b value) bool {
+	if a.obj != nil || b.obj != nil {
+		if a.obj == nil || b.obj == nil {
+			return false
+		}
+		if a.obj == b.obj {
+			return true
+		}
+		return a.obj.kind == b.obj.kind && a.obj.kind == objDB
+	}
+	return a.strKnown && b.strKnown && a.str == b.str
+}
+
+func (t *translator) nameOf(f *frame, v ssa.Value) string {
+	if n, ok := f.names[v]; ok {
+		return n
+	}
+	return v.Name()
+}
+
+// peek returns the value of v if it is already known, without emitting.
+func (t *translator) peek(f *frame, v ssa.Value) (value, bool) {
+	switch v.(type) {
+	case *ssa.Const, *ssa.Function, *ssa.Global:
+		return t.val(f, v), true
+	}
+	x, ok := f.env[v]
+	return x, ok
+}
+
+// terminator adds the edges leaving block b (If and Jump), with the
+// φ-assignments of the successor.
+func (t *translator) terminator(f *frame, b *ssa.BasicBlock) {
+	if len(b.Instrs) == 0 {
+		return
+	}
+	last := b.Instrs[len(b.Instrs)-1]
+	t.cur = f.end[b]
+	switch last := last.(type) {
+	case *ssa.Jump:
+		t.pos = lastPos(b)
+		t.phiMoves(f, b, b.Succs[0])
+	case *ssa.If:
+		t.pos = condPos(last, b)
+		cond := asBool(t.val(f, last.Cond).expr)
+		from := t.cur
+		for i, c := range []ir.Expr{cond, ir.Not(cond)} {
+			t.cur = from
+			t.emit(&ir.Assume{Cond: c, Info: t.info(ir.KindBranch, "")})
+			t.phiMoves(f, b, b.Succs[i])
+		}
+	}
+}
+
+func lastPos(b *ssa.BasicBlock) token.Pos {
+	for i := len(b.Instrs) - 1; i >= 0; i-- {
+		if p := b.Instrs[i].Pos(); p.IsValid() {
+			return p
+		}
+	}
+	return token.NoPos
+}
+
+func condPos(i *ssa.If, b *ssa.BasicBlock) token.Pos {
+	if p := i.Cond.Pos(); p.IsValid() {
+		return p
+	}
+	return lastPos(b)
+}
+
+func asBool(e ir.Expr) ir.Expr {
+	if e == nil {
+		return ir.True
+	}
+	return e
+}
+
+// phiMoves assigns succ's scalar φ-nodes for the edge from b and jumps to succ.
+func (t *translator) phiMoves(f *frame, b, succ *ssa.BasicBlock) {
+	idx := -1
+	for i, p := range succ.Preds {
+		if p == b {
+			idx = i
+		}
+	}
+	var lhs []*ir.Var
+	var rhs []ir.Expr
+	for _, instr := range succ.Instrs {
+		p, ok := instr.(*ssa.Phi)
+		if !ok {
+			break
+		}
+		v, ok := f.env[p].expr.(*ir.Var)
+		if !ok || idx < 0 {
+			continue
+		}
+		x := t.val(f, p.Edges[idx]).expr
+		if x == nil {
+			x = t.freshVar(v.Name, v.Type, ir.KindAssign)
+		}
+		lhs = append(lhs, v)
+		rhs = append(rhs, convertSort(x, v.Type))
+	}
+	if len(lhs) > 0 {
+		t.emit(&ir.Assign{Lhs: lhs, Rhs: rhs, Info: t.info(ir.KindAssign, "")})
+	}
+	t.edge(f.start[succ], &ir.Assume{Cond: ir.True, Info: t.info(ir.KindAssign, "")})
+}
+
+// convertSort makes x fit sort s (ints into reals; anything else unchanged).
+func convertSort(x ir.Expr, s ir.Sort) ir.Expr {
+	if s == ir.Real && x.Sort() == ir.Int {
+		return ir.AsReal(x)
+	}
+	return x
+}
+
+// ret assigns the results and leaves the frame.
+func (t *translator) ret(f *frame, r *ssa.Return) {
+	var lhs []*ir.Var
+	var rhs []ir.Expr
+	for i, res := range r.Results {
+		v := t.val(f, res)
+		if f.results[i] != nil {
+			x := v.expr
+			if x == nil {
+				x = t.freshVar(f.results[i].Name, f.results[i].Type, ir.KindReturn)
+			}
+			lhs = append(lhs, f.results[i])
+			rhs = append(rhs, convertSort(x, f.results[i].Type))
+			continue
+		}
+		if !f.objSet[i] {
+			f.objRes[i], f.objSet[i] = v, true
+		} else if !sameValue(f.objRes[i], v) {
+			if f.objRes[i].obj != nil && v.obj != nil && v.obj.kind == objNil {
+				continue // keep the non-nil one; nil results go with errors
+			}
+			if v.obj != nil && f.objRes[i].obj != nil && f.objRes[i].obj.kind == objNil {
+				f.objRes[i] = v
+				continue
+			}
+			f.objRes[i] = value{}
+		}
+	}
+	info := t.info(ir.KindReturn, "")
+	if len(lhs) > 0 {
+		t.emit(&ir.Assign{Lhs: lhs, Rhs: rhs, Info: info})
+	}
+	t.edge(f.ret, &ir.Assume{Cond: ir.True, Info: info})
+}
+
+// sortedKeys is a helper for deterministic iteration.
+func sortedKeys(m map[string]bool) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,85 @@
+package frontend
+
+import (
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/dbverify/dbverify/ir"
+	"github.com/dbverify/dbverify/sqlir"
+)
+
+// value is the abstract value of an SSA value during translation.
+// Exactly one of its fields describes it; the zero value is "opaque": a
+// value the model does not track (a context, a logger, a slice element).
+type value struct {
+	// scalar: an int, bool, float or string (as its code), or an error (as
+	// "is non-nil").
+	expr ir.Expr
+	// str is the text of a constant string (strKnown).
+	str      string
+	strKnown bool
+
+	obj *object // a database object, memory cell pointer, closure, …
+
+	fields []value // a struct value
+	tuple  []value // a multi-value result
+}
+
+func (v value) isScalar() bool { return v.expr != nil }
+
+// objKind says what an object is.
+type objKind uint8
+
+const (
+	objDB      objKind = iota // *sql.DB or *sql.Conn: runs auto-committed statements
+	objTx                     // *sql.Tx
+	objStmt                   // *sql.Stmt
+	objRow                    // *sql.Row
+	objRows                   // *sql.Rows
+	objResult                 // sql.Result
+	objPtr                    // pointer to a memory cell
+	objClosure                // a function value with bound free variables
+	objFunc                   // a function value without bindings
+	objNil                    // the nil pointer
+	objSlice                  // a slice, array or map (elements arbitrary)
+)
+
+type object struct {
+	kind objKind
+
+	// objTx: which transaction; objDB/objStmt/objRow/objRows: the
+	// transaction they run in (0: none).
+	tx ir.Tx
+
+	// objStmt/objRow/objRows: the statement and its arguments.
+	sql   sqlir.Statement
+	text  string
+	args  []ir.Expr
+	unsup string // why sql is nil
+
+	// objResult: RowsAffected.
+	affected *ir.Var
+
+	// objPtr: the cell.
+	cell *cell
+
+	// objClosure/objFunc.
+	fn       *ssa.Function
+	bindings []value
+
+	// objSlice: its length.
+	length ir.Expr
+}
+
+// cell is a memory location: a scalar variable, a struct's fields, or an
+// object reference.
+type cell struct {
+	typ    types.Type
+	v      *ir.Var // scalar content
+	fields []*cell // struct content
+	ref    value   // object content (flow-insensitive; conflicting stores make it opaque)
+	refSet bool
+	name   string
+	input  bool // reached through a parameter: initial content is an input
+}

@@ -1,0 +1,293 @@
+package pipeline
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/dbverify/dbverify/dbmodel"
+	"github.com/dbverify/dbverify/frontend"
+	"github.com/dbverify/dbverify/frontend/sqlparse"
+	"github.com/dbverify/dbverify/ir"
+	"github.com/dbverify/dbverify/refine"
+	"github.com/dbverify/dbverify/smt"
+	"github.com/dbverify/dbverify/sqlir"
+)
+
+// Config is one dbverify run.
+type Config struct {
+	Dir         string
+	Patterns    []string
+	Constraints []string // as the user wrote them
+	Table       string   // default table for bare column names
+	Schema      string   // file or directory of DDL ("" = none)
+	Entry       string   // regexp overriding entry discovery ("" = none)
+	Dialect     string   // "" = mysql
+
+	MaxRefinements int
+	NoInferKey     bool
+	KeepBoolProg   bool
+	KeepIR         bool
+	Workers        int // 0 = GOMAXPROCS
+	TimeoutMS      int // per SMT check; 0 = none
+
+	// Progress, if set, is called after each (entry, constraint) is done.
+	Progress func(done, total int, r *Result)
+}
+
+// UsageError is a problem with the command line or its inputs (a bad
+// constraint, a schema that does not parse): exit code 2.
+type UsageError struct{ Err error }
+
+func (e *UsageError) Error() string { return e.Err.Error() }
+func (e *UsageError) Unwrap() error { return e.Err }
+
+// Result is the verdict for one (entry, constraint).
+type Result struct {
+	Entry       string
+	Constraint  string
+	Verdict     refine.Verdict
+	Reason      string
+	Position    string
+	Refinements int
+	Predicates  []string
+	Assumptions []string
+	Trace       *refine.Result // the CEGAR result (trace, stats); nil if not run
+	IR          string         // lowered program, if KeepIR
+	BoolProg    string         // last boolean program, if KeepBoolProg
+	Seconds     float64
+	SMTQueries  int
+}
+
+// Report is the outcome of a run.
+type Report struct {
+	Results []*Result
+	Entries int
+	Seconds float64
+	// FrontendSeconds is the time spent loading and building SSA.
+	FrontendSeconds float64
+	SMTQueries      int
+}
+
+// Run runs the pipeline. Errors are a *frontend.LoadError or *UsageError
+// (exit 2) or an internal error.
+func Run(cfg Config) (*Report, error) {
+	start := time.Now()
+	if len(cfg.Constraints) == 0 && cfg.Schema == "" {
+		return nil, &UsageError{errors.New("no constraint: pass --constraint EXPR (or --schema with CHECK constraints)")}
+	}
+	dialect := sqlparse.MySQL
+	if cfg.Dialect != "" {
+		d, err := sqlparse.ParseDialect(cfg.Dialect)
+		if err != nil {
+			return nil, &UsageError{err}
+		}
+		dialect = d
+	}
+	var schema *sqlir.Schema
+	if cfg.Schema != "" {
+		s, err := sqlparse.LoadSchema(cfg.Schema)
+		if err != nil {
+			return nil, &UsageError{fmt.Errorf("schema: %w", err)}
+		}
+		schema = s
+	}
+	var entryRE *regexp.Regexp
+	if cfg.Entry != "" {
+		re, err := regexp.Compile(cfg.Entry)
+		if err != nil {
+			return nil, &UsageError{fmt.Errorf("--entry: %w", err)}
+		}
+		entryRE = re
+	}
+	loaded, err := frontend.Load(frontend.Config{Dir: cfg.Dir, Patterns: cfg.Patterns, Dialect: dialect})
+	if err != nil {
+		return nil, err
+	}
+	rep := &Report{FrontendSeconds: time.Since(start).Seconds()}
+	constraints, err := resolveConstraints(cfg, schema, loaded)
+	if err != nil {
+		return nil, err
+	}
+
+	// Translate every entry once (the frontend is not safe for concurrent use).
+	var tables []string
+	for _, c := range constraints {
+		tables = append(tables, c.Table)
+	}
+	entries := loaded.Entries(tables, entryRE)
+	rep.Entries = len(entries)
+	type job struct {
+		entry string
+		prog  *ir.Program
+		c     *sqlir.Constraint
+	}
+	var jobs []job
+	for _, fn := range entries {
+		prog := loaded.Translate(fn)
+		for _, c := range constraints {
+			if entryRE == nil && !loaded.ReachesWrite(fn, c.Table) {
+				continue
+			}
+			jobs = append(jobs, job{frontend.EntryName(fn), prog, c})
+		}
+	}
+
+	results := make([]*Result, len(jobs))
+	workers := cfg.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	if workers > len(jobs) {
+		workers = len(jobs)
+	}
+	var mu sync.Mutex
+	done := 0
+	next := make(chan int)
+	var wg sync.WaitGroup
+	var werr error
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			solver, err := smt.NewSolver(cfg.TimeoutMS)
+			if err != nil {
+				mu.Lock()
+				werr = fmt.Errorf("starting Z3: %w", err)
+				mu.Unlock()
+				for range next {
+				}
+				return
+			}
+			defer solver.Close()
+			for i := range next {
+				j := jobs[i]
+				r := verify(j.entry, j.prog, j.c, schema, solver, cfg)
+				mu.Lock()
+				results[i] = r
+				done++
+				if cfg.Progress != nil {
+					cfg.Progress(done, len(jobs), r)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for i := range jobs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if werr != nil {
+		return nil, werr
+	}
+	for _, r := range results {
+		rep.SMTQueries += r.SMTQueries
+	}
+	rep.Results = results
+	rep.Seconds = time.Since(start).Seconds()
+	return rep, nil
+}
+
+// verify decides one (entry, constraint).
+func verify(entry string, prog *ir.Program, c *sqlir.Constraint, schema *sqlir.Schema, s *smt.Solver, cfg Config) *Result {
+	start := time.Now()
+	r := &Result{Entry: entry, Constraint: c.Text}
+	if c.Name != "" {
+		r.Constraint = c.Name + ": " + c.Text
+	}
+	defer func() { r.Seconds = time.Since(start).Seconds() }()
+	if len(prog.Unsupported) > 0 {
+		r.Verdict = refine.Unknown
+		var parts []string
+		for _, u := range prog.Unsupported {
+			parts = append(parts, fmt.Sprintf("%s at %s", u.What, u.Position()))
+		}
+		r.Reason = "unsupported: " + strings.Join(dedupe(parts), "; ")
+		r.Position = prog.Unsupported[0].Position()
+		return r
+	}
+	low, err := dbmodel.Lower(prog, c, dbmodel.Options{Schema: schema, NoInferKey: cfg.NoInferKey})
+	if err != nil {
+		r.Verdict, r.Reason = refine.Unknown, "internal: "+err.Error()
+		return r
+	}
+	r.Assumptions = low.Assumptions
+	if cfg.KeepIR {
+		r.IR = low.Program.String()
+	}
+	max := cfg.MaxRefinements
+	if max == 0 {
+		max = 20
+	}
+	res := refine.Check(low.Program, s, refine.Options{MaxRefinements: max, KeepBoolProg: cfg.KeepBoolProg})
+	r.Trace = res
+	r.Verdict, r.Reason, r.Position = res.Verdict, res.Reason, res.Position
+	r.Refinements, r.Predicates = res.Refinements, res.Predicates
+	r.BoolProg = res.BoolProg
+	r.SMTQueries = res.Stats.SMTQueries
+	return r
+}
+
+func dedupe(xs []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, x := range xs {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// resolveConstraints parses --constraint flags and, when none is given,
+// takes the schema's CHECK constraints.
+func resolveConstraints(cfg Config, schema *sqlir.Schema, l *frontend.Loaded) ([]*sqlir.Constraint, error) {
+	var out []*sqlir.Constraint
+	for _, text := range cfg.Constraints {
+		c, err := sqlparse.ParseConstraint(text, cfg.Table)
+		if err != nil && cfg.Table == "" {
+			// Bare columns: the table is clear if exactly one table the
+			// program uses has them all.
+			if t := guessTable(text, l, schema); t != "" {
+				c, err = sqlparse.ParseConstraint(text, t)
+			}
+		}
+		if err != nil {
+			return nil, &UsageError{err}
+		}
+		out = append(out, c)
+	}
+	if len(out) == 0 && schema != nil {
+		var names []string
+		for n := range schema.Tables {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			for i := range schema.Tables[n].Checks {
+				ck := schema.Tables[n].Checks[i]
+				out = append(out, &ck)
+			}
+		}
+		if len(out) == 0 {
+			return nil, &UsageError{fmt.Errorf("schema %s has no CHECK constraints and no --constraint was given", cfg.Schema)}
+		}
+	}
+	return out, nil
+}
+
+// guessTable returns the only table the program uses, if there is one.
+func guessTable(text string, l *frontend.Loaded, schema *sqlir.Schema) string {
+	tables := l.Tables()
+	if len(tables) == 1 {
+		return tables[0]
+	}
+	return ""
+}
