@@ -55,10 +55,6 @@ func (t *translator) field(c *cell, i int) *cell {
 func (t *translator) load(c *cell, name string) value {
 	if c.v != nil {
 		v := t.p.NewVar(name, c.v.Type, ir.Local)
-		if c.input {
-			// Reading an input cell: name the copy after the Go expression.
-			v.Kind = ir.Input
-		}
 		t.emit(&ir.Assign{Lhs: []*ir.Var{v}, Rhs: []ir.Expr{c.v}, Info: t.info(ir.KindAssign, "")})
 		return value{expr: v}
 	}

@@ -34,5 +34,27 @@
 // query text. Named placeholders (":name", as rewritten by sqlx) are
 // numbered from 0 in the order of each name's first appearance, so a name
 // used twice is one parameter; ParseDetailed reports the names by index.
-// A query may not mix both styles.
+// A query may not mix both styles. Format and the Text of Unknown nodes print
+// parameter i as "$<i+1>" whatever the query's style, so messages are
+// unambiguous.
+//
+// # Names
+//
+// Table and column names keep the spelling of the query; compare them
+// case-insensitively (sqlir.Statement.Tables lower-cases). A database
+// qualifier (db.accounts) is dropped. Column qualifiers are resolved through
+// table aliases to the table name; unqualified columns have Table "". A
+// SELECT item "*" or "t.*" has Star set and Expr &sqlir.ColRef{Table: t or
+// "", Name: "*"}.
+//
+// # Semantics folded into the IR
+//
+// BETWEEN, IN (list), row-value equality, IS [NOT] TRUE/FALSE, simple CASE,
+// COALESCE, IFNULL, IF, NULLIF, ABS, GREATEST and LEAST are rewritten into
+// comparisons, AND/OR/NOT and searched CASE with the same three-valued
+// meaning. In the MySQL dialect a later SET assignment sees the new value of
+// an earlier one; Update.Set and Insert.OnConflict are rewritten so that
+// every right-hand side refers to the old row (simultaneous assignment).
+// VALUES(col) in ON DUPLICATE KEY UPDATE of a one-row INSERT is replaced by
+// the inserted value. The IR never shares subtrees.
 package sqlparse

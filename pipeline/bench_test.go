@@ -1,0 +1,62 @@
+package pipeline
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// BenchmarkCorpus runs the whole pipeline on each fast corpus case and
+// reports the time per (entry, constraint) and the SMT queries it took:
+//
+//	go test -run XXX -bench Corpus ./pipeline
+func BenchmarkCorpus(b *testing.B) {
+	root := filepath.Join("..", "benchmarks", "corpus")
+	var dirs []string
+	filepath.Walk(root, func(path string, info os.FileInfo, err error) error {
+		if err == nil && info.Name() == "expect.json" {
+			dirs = append(dirs, filepath.Dir(path))
+		}
+		return nil
+	})
+	for _, dir := range dirs {
+		var exp struct {
+			Args []string `json:"args"`
+			Fast bool     `json:"fast"`
+		}
+		data, err := os.ReadFile(filepath.Join(dir, "expect.json"))
+		if err != nil || json.Unmarshal(data, &exp) != nil || !exp.Fast {
+			continue
+		}
+		abs, _ := filepath.Abs(dir)
+		cfg := Config{Dir: abs, Patterns: []string{"./..."}, Workers: 1}
+		for i := 0; i+1 < len(exp.Args); i += 2 {
+			switch exp.Args[i] {
+			case "--constraint":
+				cfg.Constraints = append(cfg.Constraints, exp.Args[i+1])
+			case "--schema":
+				cfg.Schema = filepath.Join(abs, exp.Args[i+1])
+			case "--table":
+				cfg.Table = exp.Args[i+1]
+			}
+		}
+		name := strings.TrimPrefix(filepath.ToSlash(dir), filepath.ToSlash(root)+"/")
+		b.Run(name, func(b *testing.B) {
+			queries, results := 0, 0
+			for i := 0; i < b.N; i++ {
+				rep, err := Run(cfg)
+				if err != nil {
+					b.Fatal(err)
+				}
+				queries += rep.SMTQueries
+				results += len(rep.Results)
+			}
+			if results > 0 {
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(results), "ns/entry")
+				b.ReportMetric(float64(queries)/float64(results), "smt-queries/entry")
+			}
+		})
+	}
+}
