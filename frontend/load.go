@@ -38,8 +38,8 @@ type Loaded struct {
 
 	sites      map[ssa.CallInstruction]*Site
 	reachCache map[*ssa.Function]*Reach
-	parsed  map[string]parseResult
-	srcLine map[string][]string
+	parsed     map[string]parseResult
+	srcLine    map[string][]string
 }
 
 type parseResult struct {

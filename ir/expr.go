@@ -29,10 +29,10 @@ func (s Sort) String() string {
 type VarKind uint8
 
 const (
-	Local VarKind = iota // a Go value (SSA value or memory cell) of the program
-	Input                // an argument of the entry point (or a value read from one)
-	Column               // the current value of a row symbol's column
-	Ghost                // bookkeeping of the model (flags, snapshots, choices)
+	Local  VarKind = iota // a Go value (SSA value or memory cell) of the program
+	Input                 // an argument of the entry point (or a value read from one)
+	Column                // the current value of a row symbol's column
+	Ghost                 // bookkeeping of the model (flags, snapshots, choices)
 )
 
 // A Var is a program variable. Vars are compared by pointer; Name is unique
@@ -116,12 +116,12 @@ type Ite struct {
 // ToReal converts an Int expression to Real.
 type ToReal struct{ X Expr }
 
-func (v *Var) Sort() Sort       { return v.Type }
-func (*IntConst) Sort() Sort    { return Int }
-func (*RealConst) Sort() Sort   { return Real }
-func (BoolConst) Sort() Sort    { return Bool }
-func (*ToReal) Sort() Sort      { return Real }
-func (e *Ite) Sort() Sort       { return e.Then.Sort() }
+func (v *Var) Sort() Sort     { return v.Type }
+func (*IntConst) Sort() Sort  { return Int }
+func (*RealConst) Sort() Sort { return Real }
+func (BoolConst) Sort() Sort  { return Bool }
+func (*ToReal) Sort() Sort    { return Real }
+func (e *Ite) Sort() Sort     { return e.Then.Sort() }
 func (e *Unary) Sort() Sort {
 	if e.Op == OpNot {
 		return Bool

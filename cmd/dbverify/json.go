@@ -17,19 +17,19 @@ type jsonReport struct {
 }
 
 type jsonResult struct {
-	Entry          string    `json:"entry"`
-	Constraint     string    `json:"constraint"`
-	Verdict        string    `json:"verdict"`
-	Reason         string    `json:"reason"`
-	Position       string    `json:"position"`
-	Refinements    int       `json:"refinements"`
-	Predicates     []string  `json:"predicates"`
-	Assumptions    []string  `json:"assumptions,omitempty"`
-	Counterexample *jsonCex  `json:"counterexample,omitempty"`
-	SMTQueries     int       `json:"smt_queries"`
-	Seconds        float64   `json:"seconds"`
-	BoolProg       string    `json:"boolprog,omitempty"`
-	IR             string    `json:"ir,omitempty"`
+	Entry          string   `json:"entry"`
+	Constraint     string   `json:"constraint"`
+	Verdict        string   `json:"verdict"`
+	Reason         string   `json:"reason"`
+	Position       string   `json:"position"`
+	Refinements    int      `json:"refinements"`
+	Predicates     []string `json:"predicates"`
+	Assumptions    []string `json:"assumptions,omitempty"`
+	Counterexample *jsonCex `json:"counterexample,omitempty"`
+	SMTQueries     int      `json:"smt_queries"`
+	Seconds        float64  `json:"seconds"`
+	BoolProg       string   `json:"boolprog,omitempty"`
+	IR             string   `json:"ir,omitempty"`
 }
 
 type jsonCex struct {
