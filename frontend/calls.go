@@ -25,7 +25,7 @@ func (t *translator) call(f *frame, instr ssa.CallInstruction, c *ssa.CallCommon
 		}
 	}
 	if c.IsInvoke() {
-		return t.invoke(f, c, callee, args)
+		return t.invoke(f, instr, c, callee, args)
 	}
 	if b, ok := c.Value.(*ssa.Builtin); ok {
 		return t.builtin(f, b, c, args)
@@ -72,7 +72,7 @@ var dbMethodNames = map[string]bool{
 }
 
 // invoke translates an interface method call.
-func (t *translator) invoke(f *frame, c *ssa.CallCommon, recv value, args []value) value {
+func (t *translator) invoke(f *frame, instr ssa.CallInstruction, c *ssa.CallCommon, recv value, args []value) value {
 	m := c.Method
 	results := c.Signature().Results()
 	if isError(c.Value.Type()) && m.Name() == "Error" {
@@ -84,6 +84,11 @@ func (t *translator) invoke(f *frame, c *ssa.CallCommon, recv value, args []valu
 	}
 	if k, ok := dbObjectKind(c.Value.Type()); ok && k == objResult {
 		return t.fresh(m.Name()+"()", results)
+	}
+	if recv.obj != nil && isDBObj(recv.obj.kind) {
+		// An interface (sqlc's DBTX) holding a database handle we know.
+		name := map[objKind]string{objDB: "DB", objTx: "Tx", objStmt: "Stmt", objRow: "Row", objRows: "Rows"}[recv.obj.kind]
+		return t.dbCall(f, instr, c, name, m.Name(), append([]value{recv}, args...))
 	}
 	if dbMethodNames[m.Name()] {
 		t.unsupported("database call %s through interface %s (not supported yet)", m.Name(), types.TypeString(c.Value.Type(), nil))

@@ -2,6 +2,7 @@ package frontend
 
 import (
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -139,10 +140,10 @@ func (t *translator) runSQL(kind siteKind, tx ir.Tx, text string, known bool, ar
 	}
 	stmt, err := t.l.parse(text)
 	if err != nil {
-		t.unsupported("SQL %q: %v", text, err)
+		t.unsupported("SQL %q: %v", compactSQL(text), err)
 		return t.fresh("sql()", results)
 	}
-	info := t.info(ir.KindSQL, text)
+	info := t.info(ir.KindSQL, compactSQL(text))
 	switch kind {
 	case siteExec:
 		errV := t.p.NewVar("err", ir.Bool, ir.Local)
@@ -210,7 +211,7 @@ func (t *translator) scan(src *object, dests []value, unknownDests bool) value {
 		t.havocAll(errV, targets)
 		return value{expr: errV}
 	}
-	t.emit(&ir.Select{SQL: sel, Args: src.args, Tx: src.tx, Targets: targets, Err: errV, Info: t.info(ir.KindSQL, src.text)})
+	t.emit(&ir.Select{SQL: sel, Args: src.args, Tx: src.tx, Targets: targets, Err: errV, Info: t.info(ir.KindSQL, compactSQL(src.text))})
 	return value{expr: errV}
 }
 
@@ -222,4 +223,17 @@ func (t *translator) havocAll(errV *ir.Var, targets []*ir.Var) {
 		}
 	}
 	t.emit(&ir.Havoc{Vars: vs, Info: t.info(ir.KindSQL, "")})
+}
+
+// compactSQL returns query on one line for traces and messages: comment
+// lines dropped, runs of white space collapsed.
+func compactSQL(query string) string {
+	var parts []string
+	for _, line := range strings.Split(query, "\n") {
+		if i := strings.Index(line, "--"); i >= 0 && !strings.Contains(line[:i], "'") {
+			line = line[:i]
+		}
+		parts = append(parts, strings.Fields(line)...)
+	}
+	return strings.Join(parts, " ")
 }

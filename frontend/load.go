@@ -20,7 +20,7 @@ import (
 type Config struct {
 	Dir      string   // working directory for the patterns ("" = current)
 	Patterns []string // package patterns, e.g. "./..."
-	Dialect  sqlparse.Dialect
+	Dialect  string   // "mysql", "sqlite", "postgres"; "" = detect
 	// MaxInline bounds the depth of inlined calls (default 16).
 	MaxInline int
 }
@@ -31,6 +31,10 @@ type Loaded struct {
 	Prog *ssa.Program
 	Pkgs []*ssa.Package // the packages matched by the patterns
 	cfg  Config
+
+	// Dialect is the SQL dialect used to parse queries, DialectSource why.
+	Dialect       sqlparse.Dialect
+	DialectSource string
 
 	// module holds the import paths of the packages whose functions are
 	// inlined: every package of the main module that was loaded.

@@ -21,10 +21,9 @@ func (l *Loaded) parse(query string) (sqlir.Statement, error) {
 		return r.stmt, r.err
 	}
 	var r parseResult
-	if l.cfg.Dialect == sqlparse.MySQL && dollarParam.MatchString(query) {
-		r.err = &errUnsupportedSQL{why: "Postgres-style $n placeholders (Postgres is not supported yet)"}
-	} else {
-		r.stmt, r.err = sqlparse.Parse(l.cfg.Dialect, query)
+	r.stmt, r.err = sqlparse.Parse(l.Dialect, query)
+	if errors.Is(r.err, sqlparse.ErrUnsupportedDialect) {
+		r.err = &errUnsupportedSQL{why: r.err.Error()}
 	}
 	if r.err == nil {
 		if o, ok := r.stmt.(*sqlir.Other); ok {

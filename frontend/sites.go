@@ -12,6 +12,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 	"golang.org/x/tools/go/ssa/ssautil"
 
+	"github.com/dbverify/dbverify/frontend/sqlparse"
 	"github.com/dbverify/dbverify/sqlir"
 )
 
@@ -94,10 +95,35 @@ func recvName(f *types.Func) string {
 
 var dollarParam = regexp.MustCompile(`\$[0-9]+`)
 
-// findSites records every call that passes SQL text and parses the text.
-// SQL that does not parse is a LoadError.
+// siteMethod returns the query method a call uses: a database/sql method
+// on *DB, *Tx or *Conn, or a method of the same name and shape called
+// through an interface (sqlc's DBTX). The indexes are into c.Args.
+func siteMethod(c *ssa.CallCommon) (dbMethod, bool) {
+	if c.IsInvoke() {
+		m, ok := queryMethods[c.Method.Name()]
+		if !ok {
+			return m, false
+		}
+		// c.Args has no receiver: shift the indexes.
+		m.query--
+		if m.args >= 0 {
+			m.args--
+		}
+		sig := c.Signature()
+		if m.query < 0 || m.query >= sig.Params().Len() || !isString(sig.Params().At(m.query).Type()) {
+			return m, false
+		}
+		return m, true
+	}
+	recv, name := sqlMethod(c)
+	m, ok := queryMethods[name]
+	return m, ok && (recv == "DB" || recv == "Tx" || recv == "Conn")
+}
+
+// findSites records every call that passes SQL text, picks the dialect
+// and parses the text. SQL that does not parse is a LoadError.
 func (l *Loaded) findSites() error {
-	var msgs []string
+	var order []*Site
 	for _, fn := range l.allModuleFunctions() {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
@@ -105,9 +131,8 @@ func (l *Loaded) findSites() error {
 				if !ok {
 					continue
 				}
-				recv, name := sqlMethod(call.Common())
-				m, ok := queryMethods[name]
-				if !ok || (recv != "DB" && recv != "Tx" && recv != "Conn") {
+				m, ok := siteMethod(call.Common())
+				if !ok {
 					continue
 				}
 				site := &Site{Call: call, Kind: m.kind}
@@ -116,14 +141,20 @@ func (l *Loaded) findSites() error {
 				if m.query < len(args) {
 					site.Query, site.Known = constString(args[m.query])
 				}
-				if site.Known {
-					site.Stmt, site.Err = l.parse(site.Query)
-					if pe := asParseError(site.Err); pe != nil {
-						msgs = append(msgs, fmt.Sprintf("%s:%d: SQL does not parse: %v", site.File, site.Line, site.Err))
-					}
-				}
 				l.sites[call] = site
+				order = append(order, site)
 			}
+		}
+	}
+	l.chooseDialect(order)
+	var msgs []string
+	for _, site := range order {
+		if !site.Known {
+			continue
+		}
+		site.Stmt, site.Err = l.parse(site.Query)
+		if pe := asParseError(site.Err); pe != nil {
+			msgs = append(msgs, fmt.Sprintf("%s:%d: SQL does not parse (%s): %v", site.File, site.Line, l.Dialect, site.Err))
 		}
 	}
 	if len(msgs) > 0 {
@@ -131,6 +162,43 @@ func (l *Loaded) findSites() error {
 		return &LoadError{Msgs: msgs}
 	}
 	return nil
+}
+
+// driverDialects maps driver import paths to their SQL dialect.
+var driverDialects = map[string]sqlparse.Dialect{
+	"github.com/lib/pq":               sqlparse.Postgres,
+	"github.com/jackc/pgx":            sqlparse.Postgres,
+	"github.com/jackc/pgx/v4":         sqlparse.Postgres,
+	"github.com/jackc/pgx/v5":         sqlparse.Postgres,
+	"github.com/jackc/pgx/v4/stdlib":  sqlparse.Postgres,
+	"github.com/jackc/pgx/v5/stdlib":  sqlparse.Postgres,
+	"github.com/jackc/pgx/v5/pgxpool": sqlparse.Postgres,
+	"github.com/go-sql-driver/mysql":  sqlparse.MySQL,
+	"modernc.org/sqlite":              sqlparse.SQLite,
+	"github.com/mattn/go-sqlite3":     sqlparse.SQLite,
+}
+
+// chooseDialect sets l.Dialect: --dialect if given, else the driver the
+// program imports, else Postgres if the SQL uses $n placeholders, else MySQL.
+func (l *Loaded) chooseDialect(sites []*Site) {
+	if l.cfg.Dialect != "" {
+		d, _ := sqlparse.ParseDialect(l.cfg.Dialect)
+		l.Dialect, l.DialectSource = d, "--dialect"
+		return
+	}
+	for _, p := range l.Prog.AllPackages() {
+		if d, ok := driverDialects[p.Pkg.Path()]; ok {
+			l.Dialect, l.DialectSource = d, "driver "+p.Pkg.Path()
+			return
+		}
+	}
+	for _, s := range sites {
+		if s.Known && dollarParam.MatchString(s.Query) {
+			l.Dialect, l.DialectSource = sqlparse.Postgres, "$n placeholders in the SQL"
+			return
+		}
+	}
+	l.Dialect, l.DialectSource = sqlparse.MySQL, "default"
 }
 
 // allModuleFunctions returns the functions with bodies of every module package.

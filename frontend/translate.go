@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"sort"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -154,6 +155,12 @@ func (t *translator) input(name string, typ types.Type, depth int) value {
 	if k, ok := dbObjectKind(typ); ok {
 		return value{obj: &object{kind: k}}
 	}
+	if isDBInterface(typ) {
+		// A DBTX-like interface handed in from outside: a connection (or a
+		// transaction begun by the caller) whose statements take effect
+		// as they run.
+		return value{obj: &object{kind: objDB}}
+	}
 	switch u := typ.Underlying().(type) {
 	case *types.Pointer:
 		if depth > 6 {
@@ -227,6 +234,28 @@ func dbObjectKind(t types.Type) (objKind, bool) {
 		return objResult, true
 	}
 	return 0, false
+}
+
+// isDBInterface reports whether typ is an interface with a database/sql
+// shaped query method (ExecContext(ctx, query string, …), …), such as
+// sqlc's DBTX.
+func isDBInterface(typ types.Type) bool {
+	it, ok := typ.Underlying().(*types.Interface)
+	if !ok {
+		return false
+	}
+	for i := 0; i < it.NumMethods(); i++ {
+		m := it.Method(i)
+		q, ok := queryMethods[m.Name()]
+		if !ok {
+			continue
+		}
+		params := m.Type().(*types.Signature).Params()
+		if q.query-1 < params.Len() && isString(params.At(q.query-1).Type()) {
+			return true
+		}
+	}
+	return false
 }
 
 // inline translates a call of fn at the current location and returns its
@@ -403,6 +432,9 @@ func sameValue(a, b value) bool {
 func (t *translator) nameOf(f *frame, v ssa.Value) string {
 	if n, ok := f.names[v]; ok {
 		return n
+	}
+	if a, ok := v.(*ssa.Alloc); ok && a.Comment != "" && !strings.ContainsAny(a.Comment, " ()") {
+		return a.Comment
 	}
 	return v.Name()
 }

@@ -81,13 +81,10 @@ func Run(cfg Config) (*Report, error) {
 	if len(cfg.Constraints) == 0 && cfg.Schema == "" {
 		return nil, &UsageError{errors.New("no constraint: pass --constraint EXPR (or --schema with CHECK constraints)")}
 	}
-	dialect := sqlparse.MySQL
 	if cfg.Dialect != "" {
-		d, err := sqlparse.ParseDialect(cfg.Dialect)
-		if err != nil {
+		if _, err := sqlparse.ParseDialect(cfg.Dialect); err != nil {
 			return nil, &UsageError{err}
 		}
-		dialect = d
 	}
 	var schema *sqlir.Schema
 	if cfg.Schema != "" {
@@ -105,7 +102,7 @@ func Run(cfg Config) (*Report, error) {
 		}
 		entryRE = re
 	}
-	loaded, err := frontend.Load(frontend.Config{Dir: cfg.Dir, Patterns: cfg.Patterns, Dialect: dialect})
+	loaded, err := frontend.Load(frontend.Config{Dir: cfg.Dir, Patterns: cfg.Patterns, Dialect: cfg.Dialect})
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,164 @@
+package frontend
+
+import (
+	"errors"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/dbverify/dbverify/frontend/sqlparse"
+	"github.com/dbverify/dbverify/ir"
+)
+
+func load(t *testing.T, pkg string) *Loaded {
+	t.Helper()
+	dir, _ := filepath.Abs(filepath.Join("testdata", "src"))
+	l, err := Load(Config{Dir: dir, Patterns: []string{"./" + pkg}})
+	if err != nil {
+		t.Fatalf("Load(%s): %v", pkg, err)
+	}
+	return l
+}
+
+func entryNames(l *Loaded, tables ...string) []string {
+	var out []string
+	for _, fn := range l.Entries(tables, nil) {
+		out = append(out, EntryName(fn))
+	}
+	sort.Strings(out)
+	return out
+}
+
+func TestEntries(t *testing.T) {
+	l := load(t, "entries")
+	tests := []struct {
+		tables []string
+		want   []string
+	}{
+		{[]string{"accounts"}, []string{"example.com/fe/entries.(*Store).Withdraw", "example.com/fe/entries.Deposit"}},
+		{[]string{"audit"}, []string{"example.com/fe/entries.Audit"}},
+		{[]string{"ACCOUNTS", "audit"}, []string{"example.com/fe/entries.(*Store).Withdraw", "example.com/fe/entries.Audit", "example.com/fe/entries.Deposit"}},
+		{[]string{"other"}, nil},
+	}
+	for _, tt := range tests {
+		got := entryNames(l, tt.tables...)
+		if strings.Join(got, ",") != strings.Join(tt.want, ",") {
+			t.Errorf("Entries(%v) = %v, want %v", tt.tables, got, tt.want)
+		}
+	}
+}
+
+// translate returns the IR of the entry whose name ends in suffix.
+func translate(t *testing.T, l *Loaded, suffix string) *ir.Program {
+	t.Helper()
+	for _, fn := range l.Functions() {
+		if strings.HasSuffix(EntryName(fn), suffix) {
+			p := l.Translate(fn)
+			if err := ir.Sanity(p); err != nil {
+				t.Fatalf("%s: IR fails its sanity check: %v", suffix, err)
+			}
+			return p
+		}
+	}
+	t.Fatalf("no function %s", suffix)
+	return nil
+}
+
+func TestTranslateModelsCallsAndErrors(t *testing.T) {
+	l := load(t, "entries")
+	p := translate(t, l, ".(*Store).Withdraw")
+	text := p.String()
+	for _, want := range []string{
+		// The helper's condition flows into the branch on its error.
+		"assume amt <= 0",
+		// The debit is found through the inlined helper, with its arguments bound.
+		`exec "UPDATE accounts SET balance = balance - ? WHERE id = ? AND balance >= ?" args(amt, id, amt)`,
+		// Sentinel errors are non-nil.
+		"entries.ErrInvalid := true",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("IR of Withdraw lacks %q:\n%s", want, text)
+		}
+	}
+	if len(p.Unsupported) > 0 {
+		t.Errorf("Withdraw: unexpected unsupported constructs %v", p.Unsupported)
+	}
+	if len(p.Inputs) != 2 || p.Inputs[0].Name != "id" || p.Inputs[1].Name != "amt" {
+		t.Errorf("inputs = %v, want id, amt", p.Inputs)
+	}
+	// The closure is inlined into Deposit.
+	if d := translate(t, l, ".Deposit").String(); !strings.Contains(d, `exec "UPDATE accounts SET balance = balance + ? WHERE id = ?" args(Deposit$func.amt, Deposit$func.id)`) {
+		t.Errorf("IR of Deposit lacks the closure's UPDATE:\n%s", d)
+	}
+}
+
+func TestSQLThroughWrapper(t *testing.T) {
+	p := translate(t, load(t, "wrapper"), ".Charge")
+	if !strings.Contains(p.String(), `exec "UPDATE accounts SET balance = balance - ? WHERE id = ?" args(fee, id)`) {
+		t.Errorf("the wrapper's query and arguments are not resolved:\n%s", p)
+	}
+}
+
+func TestUnsupportedIsReportedWithPosition(t *testing.T) {
+	l := load(t, "unsupported")
+	tests := []struct {
+		entry, what, pos string
+	}{
+		{".Retry", "recursive call of Retry", "unsupported.go:15"},
+		{".Dynamic", "SQL text is not a compile-time constant", "unsupported.go:22"},
+		{".Async", "goroutine bump may write the database", "unsupported.go:32"},
+		{".Handoff", "call through a function value", "unsupported.go:40"},
+	}
+	for _, tt := range tests {
+		p := translate(t, l, tt.entry)
+		found := false
+		for _, u := range p.Unsupported {
+			if strings.Contains(u.What, tt.what) && strings.HasSuffix(u.Position(), tt.pos) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%s: want unsupported %q at %s, got %v", tt.entry, tt.what, tt.pos, p.Unsupported)
+		}
+	}
+}
+
+func TestDeferInLoopIsUnsupported(t *testing.T) {
+	p := translate(t, load(t, "deferloop"), ".Each")
+	if len(p.Unsupported) == 0 || !strings.Contains(p.Unsupported[0].What, "defer inside a loop") {
+		t.Errorf("want 'defer inside a loop', got %v", p.Unsupported)
+	}
+}
+
+func TestDialectDetection(t *testing.T) {
+	if l := load(t, "dialect"); l.Dialect != sqlparse.Postgres {
+		t.Errorf("dialect of $n SQL = %v (%s), want postgres", l.Dialect, l.DialectSource)
+	}
+	if l := load(t, "entries"); l.Dialect != sqlparse.MySQL {
+		t.Errorf("dialect of ? SQL = %v (%s), want mysql", l.Dialect, l.DialectSource)
+	}
+}
+
+func TestLoadErrors(t *testing.T) {
+	dir, _ := filepath.Abs(filepath.Join("testdata", "src"))
+	tests := []struct {
+		pkg  string
+		want []string
+	}{
+		{"badsql", []string{"badsql.go:8", "SQL does not parse", "column 22"}},
+		{"broken", []string{"broken.go:8", "cannot use"}},
+	}
+	for _, tt := range tests {
+		_, err := Load(Config{Dir: dir, Patterns: []string{"./" + tt.pkg}})
+		var le *LoadError
+		if !errors.As(err, &le) {
+			t.Fatalf("Load(%s) = %v, want a *LoadError", tt.pkg, err)
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("Load(%s) error %q lacks %q", tt.pkg, err, w)
+			}
+		}
+	}
+}

@@ -1,0 +1,3 @@
+module example.com/fe
+
+go 1.22

@@ -1,0 +1,41 @@
+// Package unsupported uses constructs dbverify cannot model soundly.
+package unsupported
+
+import (
+	"database/sql"
+	"fmt"
+)
+
+// Retry recurses.
+func Retry(db *sql.DB, id, amt int64, n int) error {
+	if n == 0 {
+		return nil
+	}
+	if _, err := db.Exec("UPDATE accounts SET balance = balance - ? WHERE id = ? AND balance >= ?", amt, id, amt); err != nil {
+		return Retry(db, id, amt, n-1)
+	}
+	return nil
+}
+
+// Dynamic builds its SQL at run time.
+func Dynamic(db *sql.DB, table string, amt int64) error {
+	_, err := db.Exec(fmt.Sprintf("UPDATE %s SET balance = balance - ?", table), amt)
+	return err
+}
+
+func bump(db *sql.DB, id int64) {
+	db.Exec("UPDATE accounts SET balance = balance - 1 WHERE id = ?", id)
+}
+
+// Async writes in a goroutine.
+func Async(db *sql.DB, id int64) {
+	go bump(db, id)
+}
+
+// Handoff passes the database to code the analysis does not see.
+func Handoff(db *sql.DB, f func(*sql.DB) error) error {
+	if _, err := db.Exec("UPDATE accounts SET balance = 0 WHERE id = 1"); err != nil {
+		return err
+	}
+	return f(db)
+}
