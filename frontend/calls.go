@@ -131,6 +131,8 @@ func (t *translator) external(f *frame, fn *ssa.Function, c *ssa.CallCommon, arg
 		t.edge(t.p.NewLoc(), &ir.Assume{Cond: ir.True, Info: t.info(ir.KindReturn, "")})
 		t.cur = t.p.NewLoc() // unreachable continuation
 		return t.fresh(name+"()", results)
+	case path == "fmt" && name == "Sprintf":
+		return t.sprintf(args)
 	case path == "fmt" && strings.HasPrefix(name, "Sprint"):
 		return t.fresh("fmt."+name+"()", results)
 	case path == "fmt" && (strings.HasPrefix(name, "Print") || strings.HasPrefix(name, "Fprint")),

@@ -32,13 +32,23 @@ func (t *translator) dbCall(f *frame, instr ssa.CallInstruction, c *ssa.CallComm
 			if m.args >= 0 && m.args < len(args) {
 				params = args[m.args]
 			}
-			text, known := query.str, query.strKnown
-			if !known {
+			texts := query.texts()
+			if texts == nil {
 				if s := t.l.sites[instr]; s != nil && s.Known {
-					text, known = s.Query, true
+					texts = []string{s.Query}
 				}
 			}
-			return t.runSQL(m.kind, tx, text, known, t.sqlArgs(params), results)
+			sqlArgs := t.sqlArgs(params)
+			switch len(texts) {
+			case 0:
+				return t.runSQL(m.kind, tx, "", false, sqlArgs, results)
+			case 1:
+				return t.runSQL(m.kind, tx, texts[0], true, sqlArgs, results)
+			}
+			// One of several constant texts: each is verified on its branch.
+			return t.forkTexts(query.expr, texts, func(text string) value {
+				return t.runSQL(m.kind, tx, text, true, sqlArgs, results)
+			})
 		}
 		switch name {
 		case "Begin", "BeginTx":
@@ -71,6 +81,11 @@ func (t *translator) dbCall(f *frame, instr ssa.CallInstruction, c *ssa.CallComm
 			return value{obj: st}
 		}
 	case "Stmt":
+		if _, ok := stmtMethods[name]; ok && self != nil && self.alts != nil {
+			return t.forAlts(self, func(o *object) value {
+				return t.dbCall(f, instr, c, recv, name, append([]value{{obj: o}}, args[1:]...))
+			})
+		}
 		if m, ok := stmtMethods[name]; ok {
 			if self == nil || self.kind != objStmt {
 				t.unsupported("prepared statement %s whose SQL is not known", name)
@@ -89,6 +104,9 @@ func (t *translator) dbCall(f *frame, instr ssa.CallInstruction, c *ssa.CallComm
 			var dests []value
 			if len(args) > 1 {
 				dests = t.sliceElems(args[1])
+			}
+			if self != nil && self.alts != nil {
+				return t.forAlts(self, func(o *object) value { return t.scan(o, dests, len(args) > 1 && dests == nil) })
 			}
 			return t.scan(self, dests, len(args) > 1 && dests == nil)
 		case "Next":
@@ -143,6 +161,7 @@ func (t *translator) runSQL(kind siteKind, tx ir.Tx, text string, known bool, ar
 		t.unsupported("SQL %q: %v", compactSQL(text), err)
 		return t.fresh("sql()", results)
 	}
+	stmt, args = t.bindMarkers(stmt, args)
 	info := t.info(ir.KindSQL, compactSQL(text))
 	switch kind {
 	case siteExec:

@@ -9,6 +9,7 @@ import (
 
 	"github.com/dbverify/dbverify/frontend/sqlparse"
 	"github.com/dbverify/dbverify/ir"
+	"github.com/dbverify/dbverify/sqlir"
 )
 
 func load(t *testing.T, pkg string) *Loaded {
@@ -158,6 +159,50 @@ func TestLoadErrors(t *testing.T) {
 		for _, w := range tt.want {
 			if !strings.Contains(err.Error(), w) {
 				t.Errorf("Load(%s) error %q lacks %q", tt.pkg, err, w)
+			}
+		}
+	}
+}
+
+func TestSQLFromSeveralConstants(t *testing.T) {
+	l := load(t, "strs")
+	tests := []struct {
+		entry string
+		want  []string // in the IR
+		unsup string   // "" = none expected
+	}{
+		{".Debit", []string{
+			`exec "UPDATE checking SET balance = balance - ? WHERE id = ?" args(amt, id)`,
+			`exec "UPDATE savings SET balance = balance - ? WHERE id = ?" args(amt, id)`,
+		}, ""},
+		{".Fee", []string{
+			`exec "UPDATE archive SET balance = balance - __dbv_fmt0__ WHERE id = ?" args(id, fee)`,
+			`exec "UPDATE accounts SET balance = balance - __dbv_fmt0__ WHERE id = ?" args(id, fee)`,
+		}, ""},
+		{".Named", nil, "SQL text is not a compile-time constant"},
+	}
+	for _, tt := range tests {
+		p := translate(t, l, tt.entry)
+		text := p.String()
+		for _, w := range tt.want {
+			if !strings.Contains(text, w) {
+				t.Errorf("%s: IR lacks %q:\n%s", tt.entry, w, text)
+			}
+		}
+		switch {
+		case tt.unsup == "" && len(p.Unsupported) > 0:
+			t.Errorf("%s: unexpected unsupported %v", tt.entry, p.Unsupported)
+		case tt.unsup != "" && (len(p.Unsupported) == 0 || !strings.Contains(p.Unsupported[0].What, tt.unsup)):
+			t.Errorf("%s: want unsupported %q, got %v", tt.entry, tt.unsup, p.Unsupported)
+		}
+	}
+	// The marker is bound to the formatted value, as a placeholder.
+	p := translate(t, l, ".Fee")
+	for _, e := range p.Edges {
+		if x, ok := e.Stmt.(*ir.Exec); ok {
+			u := x.SQL.(*sqlir.Update)
+			if got := sqlparse.Format(u.Set[0].Value); got != "balance - $2" {
+				t.Errorf("SET value = %s, want balance - $2 (the fee bound as a parameter)", got)
 			}
 		}
 	}

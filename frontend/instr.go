@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"math/big"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -269,6 +270,9 @@ func (t *translator) binop(f *frame, i *ssa.BinOp) value {
 		if x.strKnown && y.strKnown {
 			s := x.str + y.str
 			return value{expr: ir.StringCode(s), str: s, strKnown: true}
+		}
+		if texts, conds, ok := product([]value{x, y}, func(ss []string) string { return strings.Join(ss, "") }); ok {
+			return t.strChoice(f.prefix+t.nameOf(f, i), texts, conds)
 		}
 		return t.fresh(f.prefix+i.Name(), i.Type())
 	}

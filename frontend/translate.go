@@ -24,6 +24,7 @@ type translator struct {
 
 	globals   map[*ssa.Global]*cell
 	sentinels []*ir.Var // package-level error variables: non-nil
+	markers   []ir.Expr // values of numbers formatted into SQL (see strings.go)
 }
 
 // frame is one inlined activation of a function.
@@ -36,6 +37,8 @@ type frame struct {
 	results []*ir.Var // scalar result variables (nil for non-scalars)
 	objRes  []value   // non-scalar results, merged over the returns
 	objSet  []bool
+	texts   [][]string // string results: the constants returned (nil: unknown)
+	textOK  []bool
 	defers  []*deferRec
 	pending []pendingDefers
 	names   map[ssa.Value]string
@@ -299,6 +302,11 @@ func (t *translator) inline(fn *ssa.Function, args, bindings []value) value {
 	f.results = make([]*ir.Var, res.Len())
 	f.objRes = make([]value, res.Len())
 	f.objSet = make([]bool, res.Len())
+	f.texts = make([][]string, res.Len())
+	f.textOK = make([]bool, res.Len())
+	for i := range f.textOK {
+		f.textOK[i] = isString(res.At(i).Type())
+	}
 	for i := 0; i < res.Len(); i++ {
 		if s, ok := sortOf(res.At(i).Type()); ok {
 			name := res.At(i).Name()
@@ -329,7 +337,11 @@ func (t *translator) inline(fn *ssa.Function, args, bindings []value) value {
 	var out []value
 	for i := 0; i < res.Len(); i++ {
 		if f.results[i] != nil {
-			out = append(out, value{expr: f.results[i]})
+			v := value{expr: f.results[i]}
+			if f.textOK[i] && len(f.texts[i]) > 0 && len(f.texts[i]) <= maxAlts {
+				v.alts = dedupeStrings(f.texts[i])
+			}
+			out = append(out, v)
 		} else {
 			out = append(out, f.objRes[i])
 		}
@@ -397,7 +409,19 @@ func (t *translator) block(f *frame, b *ssa.BasicBlock) {
 // scalars; for objects the common value of the incoming edges.
 func (t *translator) phi(f *frame, p *ssa.Phi) {
 	if s, ok := sortOf(p.Type()); ok {
-		f.env[p] = value{expr: t.p.NewVar(f.prefix+t.nameOf(f, p), s, ir.Local)}
+		v := value{expr: t.p.NewVar(f.prefix+t.nameOf(f, p), s, ir.Local)}
+		if isString(p.Type()) {
+			v.alts = t.phiTexts(f, p)
+		}
+		f.env[p] = v
+		return
+	}
+	switch p.Type().Underlying().(type) {
+	case *types.Slice, *types.Map, *types.Array:
+		// A slice that may grow around a loop: its length is a variable
+		// assigned on the incoming edges (phiMoves).
+		n := t.p.NewVar("len("+f.prefix+t.nameOf(f, p)+")", ir.Int, ir.Local)
+		f.env[p] = value{obj: &object{kind: objSlice, length: n}}
 		return
 	}
 	var got value
@@ -405,7 +429,9 @@ func (t *translator) phi(f *frame, p *ssa.Phi) {
 	for _, e := range p.Edges {
 		v, ok := t.peek(f, e)
 		if !ok {
-			continue
+			// Defined later (a loop back edge): the value is not known here.
+			got, set = value{}, true
+			break
 		}
 		if !set {
 			got, set = v, true
@@ -414,6 +440,24 @@ func (t *translator) phi(f *frame, p *ssa.Phi) {
 		}
 	}
 	f.env[p] = got
+}
+
+// phiTexts returns the constant texts a string φ may have, if every
+// incoming value is one of known constants.
+func (t *translator) phiTexts(f *frame, p *ssa.Phi) []string {
+	var out []string
+	for _, e := range p.Edges {
+		v, ok := t.peek(f, e)
+		if !ok || v.texts() == nil {
+			return nil
+		}
+		out = append(out, v.texts()...)
+	}
+	out = dedupeStrings(out)
+	if len(out) > maxAlts {
+		return nil
+	}
+	return out
 }
 
 func sameValue(a, b value) bool {
@@ -511,7 +555,22 @@ func (t *translator) phiMoves(f *frame, b, succ *ssa.BasicBlock) {
 		if !ok {
 			break
 		}
-		v, ok := f.env[p].expr.(*ir.Var)
+		pv := f.env[p]
+		if pv.obj != nil && pv.obj.kind == objSlice && idx >= 0 {
+			// The length of a slice φ.
+			n := pv.obj.length.(*ir.Var)
+			in := t.val(f, p.Edges[idx])
+			x := ir.Expr(nil)
+			if in.obj != nil && in.obj.length != nil {
+				x = in.obj.length
+			} else {
+				x = t.freshLen(n.Name)
+			}
+			lhs = append(lhs, n)
+			rhs = append(rhs, x)
+			continue
+		}
+		v, ok := pv.expr.(*ir.Var)
 		if !ok || idx < 0 {
 			continue
 		}
@@ -543,6 +602,11 @@ func (t *translator) ret(f *frame, r *ssa.Return) {
 	for i, res := range r.Results {
 		v := t.val(f, res)
 		if f.results[i] != nil {
+			if ts := v.texts(); ts != nil && f.textOK[i] {
+				f.texts[i] = append(f.texts[i], ts...)
+			} else {
+				f.textOK[i] = false
+			}
 			x := v.expr
 			if x == nil {
 				x = t.freshVar(f.results[i].Name, f.results[i].Type, ir.KindReturn)

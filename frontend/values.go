@@ -19,6 +19,8 @@ type value struct {
 	// str is the text of a constant string (strKnown).
 	str      string
 	strKnown bool
+	// alts: the string is one of these constants; expr (its code) says which.
+	alts []string
 
 	obj *object // a database object, memory cell pointer, closure, …
 
@@ -70,6 +72,11 @@ type object struct {
 
 	// objSlice: its length.
 	length ir.Expr
+
+	// alts: the object is one of these, alts[i] when altConds[i] holds
+	// (statements whose SQL text is one of several constants).
+	alts     []*object
+	altConds []ir.Expr
 }
 
 // cell is a memory location: a scalar variable, a struct's fields, or an

@@ -96,7 +96,8 @@ type Update struct {
 	Table string
 	Set   []Assignment
 	Where Expr
-	// Returning lists RETURNING expressions (Postgres), bound to Scan targets.
+	// Returning lists RETURNING expressions (Postgres), bound to Scan
+	// targets; they are evaluated on the updated row (new values).
 	Returning []SelectItem
 }
 
@@ -112,7 +113,15 @@ type Insert struct {
 	OnConflict        []Assignment
 	HasOnConflict     bool
 	OnConflictNothing bool
-	Returning         []SelectItem
+	// ConflictColumns are the columns of Postgres "ON CONFLICT (cols)" (nil
+	// when not given or not plain columns); ConflictConstraint is the name
+	// in "ON CONFLICT ON CONSTRAINT name". Both are informative: the key
+	// that conflicts is one of the table's unique keys.
+	ConflictColumns    []string
+	ConflictConstraint string
+	// Returning lists RETURNING expressions (Postgres), evaluated on the
+	// row as inserted (or as updated by ON CONFLICT DO UPDATE).
+	Returning []SelectItem
 	// Replace is MySQL's REPLACE INTO: a row with the same key is deleted
 	// before the new row is inserted.
 	Replace bool
@@ -120,8 +129,10 @@ type Insert struct {
 
 // Delete is DELETE FROM Table WHERE Where.
 type Delete struct {
-	Table     string
-	Where     Expr
+	Table string
+	Where Expr
+	// Returning lists RETURNING expressions (Postgres), evaluated on the
+	// deleted row.
 	Returning []SelectItem
 }
 
@@ -212,6 +223,9 @@ type Constraint struct {
 // Schema holds what DDL says about tables.
 type Schema struct {
 	Tables map[string]*Table // by lower-case name
+	// Warnings lists what the loader skipped (e.g. a CHECK it could not
+	// turn into a Constraint), as "file:line: message".
+	Warnings []string
 }
 
 // Table is one CREATE TABLE.

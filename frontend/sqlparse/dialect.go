@@ -15,12 +15,14 @@ const (
 	MySQL Dialect = iota
 	// SQLite is parsed with the MySQL grammar ("?" placeholders).
 	SQLite
-	// Postgres ("$1" placeholders) is not implemented yet: Parse returns
-	// an error wrapping ErrUnsupportedDialect.
+	// Postgres: "$1" placeholders, parsed with the real Postgres parser
+	// (github.com/pganalyze/pg_query_go/v6).
 	Postgres
 )
 
 // ErrUnsupportedDialect is wrapped by errors for dialects without a parser.
+// MySQL, SQLite and Postgres all have one; it is kept for callers that
+// test for it.
 var ErrUnsupportedDialect = errors.New("SQL dialect not supported yet")
 
 // String returns the dialect's lower-case name.

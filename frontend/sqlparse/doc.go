@@ -5,7 +5,8 @@
 //   - Parse (and ParseDetailed) parse one statement of a Go program's SQL in a
 //     given Dialect into a sqlir.Statement. MySQL (and SQLite, which shares
 //     the "?" placeholder syntax) is parsed with github.com/xwb1989/sqlparser;
-//     Postgres will get its own parser behind the same API.
+//     Postgres with the real Postgres parser, github.com/pganalyze/pg_query_go
+//     (cgo). Both produce the same IR with the same error types.
 //   - ParseConstraint parses a user-written invariant such as
 //     "accounts.balance >= 0" into a sqlir.Constraint, using the same
 //     expression translation as a WHERE clause.
@@ -34,9 +35,10 @@
 // query text. Named placeholders (":name", as rewritten by sqlx) are
 // numbered from 0 in the order of each name's first appearance, so a name
 // used twice is one parameter; ParseDetailed reports the names by index.
-// A query may not mix both styles. Format and the Text of Unknown nodes print
-// parameter i as "$<i+1>" whatever the query's style, so messages are
-// unambiguous.
+// A query may not mix both styles. In the Postgres dialect "$n" is
+// parameter n-1: a "$1" used twice is one parameter, and NumParams is the
+// highest n. Format and the Text of Unknown nodes print parameter i as
+// "$<i+1>" whatever the query's style, so messages are unambiguous.
 //
 // # Names
 //
@@ -57,4 +59,81 @@
 // every right-hand side refers to the old row (simultaneous assignment).
 // VALUES(col) in ON DUPLICATE KEY UPDATE of a one-row INSERT is replaced by
 // the inserted value. The IR never shares subtrees.
+//
+// # Postgres
+//
+// Postgres names are case-folded by the parser (unquoted names are
+// lower-case, quoted ones keep their spelling), and qualifiers resolve
+// through aliases exactly; a schema qualifier (public.accounts) is dropped.
+// Besides the rewrites above, IS [NOT] DISTINCT FROM, x op ANY/ALL
+// (ARRAY[…]), BETWEEN SYMMETRIC, IS [NOT] UNKNOWN and ROW(…) IS [NOT] NULL
+// are folded too; GREATEST and LEAST follow Postgres (NULL arguments are
+// ignored). Unknown texts are deparsed Postgres SQL.
+//
+// Casts (x::type, CAST(x AS type)): a placeholder keeps its value (the
+// driver binds the Go argument as that type); a literal is converted when
+// that is exact ('5'::int is 5, '1.5'::numeric is 1.5, 'new'::mood is the
+// string); a column or other expression cast to a numeric, text, boolean or
+// user-defined (enum, domain) type without length or precision keeps its
+// value — the parser knows no column types, so a rounding integer cast of a
+// numeric column is not noticed. Other casts (to dates, times, json, arrays,
+// varchar(n), numeric(p,s), …) are Unknown.
+//
+// RETURNING lists become Update/Insert/Delete.Returning (a SelectItem per
+// entry; "*" and "t.*" have Star set). They are evaluated on the row after
+// the statement: the new values for UPDATE and for INSERT (including a row
+// updated by ON CONFLICT DO UPDATE; ON CONFLICT DO NOTHING returns nothing
+// for a skipped row), the deleted row for DELETE.
+//
+// INSERT … ON CONFLICT DO UPDATE sets HasOnConflict and OnConflict; DO
+// NOTHING sets OnConflictNothing (as MySQL's INSERT IGNORE does);
+// ConflictColumns / ConflictConstraint record the conflict target. In the
+// assignments, columns (unqualified, or qualified with the table or its
+// alias) are the existing row's; EXCLUDED.col is replaced by the inserted
+// value for a one-row VALUES insert that lists col, and is Unknown
+// otherwise (a default, INSERT … SELECT, several rows). A WHERE on the
+// action becomes part of each assignment: col = CASE WHEN cond THEN value
+// ELSE col END. DEFAULT in VALUES or SET is Unknown; INSERT … DEFAULT
+// VALUES is one row with no columns.
+//
+// UPDATE … FROM and DELETE … USING are over-approximated like MySQL's
+// multi-table statements: only columns qualified with the target table (or
+// its alias) keep their meaning in SET, WHERE and RETURNING (others are
+// Unknown, and a bare "*" in RETURNING becomes one Unknown item); WHERE
+// keeps the conjuncts over the target's columns and adds an Unknown "joined
+// with …" conjunct.
+//
+// SELECT: LIMIT, OFFSET, FETCH and ORDER BY are ignored for a single-table
+// read; FOR UPDATE and FOR NO KEY UPDATE set ForUpdate, FOR SHARE and FOR
+// KEY SHARE set ForShare. Joins, GROUP BY, HAVING, aggregates, window
+// functions, DISTINCT [ON], UNION/INTERSECT/EXCEPT, WITH, subqueries and
+// functions in FROM set Complex with Reason and AllTables (WITH query names
+// are not tables).
+//
+// Statements: BEGIN/START TRANSACTION, COMMIT/END and ROLLBACK/ABORT are
+// TxControl. TRUNCATE of one table (without CASCADE) is a Delete with nil
+// Where — exactly what it does to the rows, and it cannot break a row-level
+// constraint. SAVEPOINT, RELEASE, SET, SHOW, LOCK, PREPARE, COPY … TO,
+// EXPLAIN (without ANALYZE of a write), SELECT … INTO, CREATE TABLE AS and
+// all DDL are Other. *UnsupportedError (with Tables when known): CALL, DO,
+// EXECUTE, MERGE, COPY … FROM, data-modifying statements inside WITH (or
+// COPY, EXPLAIN ANALYZE, CREATE TABLE AS), TRUNCATE of several tables or
+// with CASCADE, ROLLBACK TO SAVEPOINT, COMMIT/ROLLBACK AND CHAIN and
+// two-phase commit. Syntax errors are *ParseError with the byte Offset of
+// the token Postgres stopped at (pg_query's character position converted),
+// Msg such as "syntax error" or "unterminated quoted string", and Near the
+// token; a query holding more than one statement is a *ParseError at the
+// second one. As in MySQL, a function call in a SELECT is a value only (its
+// side effects, if any, are not modelled).
+//
+// # Schemas
+//
+// The DDL reader is dialect-neutral (a tolerant scanner). A CHECK body is
+// parsed with the MySQL expression grammar after Postgres casts and quoted
+// names are neutralised; when that fails with a syntax error (or the body
+// uses "||", which is OR for MySQL but concatenation for Postgres) it is
+// parsed with the Postgres grammar instead. A CHECK the Postgres grammar
+// parses but that is no row-level constraint (a subquery, another table, …)
+// is skipped with a message in sqlir.Schema.Warnings; a CHECK neither
+// grammar parses is an error.
 package sqlparse

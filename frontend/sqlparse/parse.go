@@ -19,7 +19,9 @@ type Result struct {
 	// NumParams-1, and a Go call must bind this many arguments.
 	NumParams int
 	// ParamNames[i] is the name (without ':') of parameter i when the query
-	// uses named placeholders; nil for "?" placeholders.
+	// uses named placeholders; nil for "?" and Postgres "$n" placeholders.
+	// For Postgres NumParams is the highest n of any "$n" in the query
+	// (wherever it occurs, LIMIT included), and $n is parameter n-1.
 	ParamNames []string
 }
 
@@ -30,7 +32,8 @@ type Result struct {
 // ROLLBACK become *sqlir.TxControl; statements that cannot change rows (DDL,
 // SET, SHOW, SAVEPOINT, …) become *sqlir.Other. Errors are *ParseError for
 // syntax errors, *UnsupportedError for statements that may write rows in a
-// way the IR cannot express, and plain errors otherwise.
+// way the IR cannot express, and plain errors otherwise. The package
+// documentation lists what each dialect maps where.
 func Parse(d Dialect, query string) (sqlir.Statement, error) {
 	r, err := ParseDetailed(d, query)
 	if err != nil {
@@ -46,7 +49,7 @@ func ParseDetailed(d Dialect, query string) (res *Result, err error) {
 	case MySQL, SQLite:
 		return parseMySQL(d, query)
 	case Postgres:
-		return nil, fmt.Errorf("parse %s query: %w", d, ErrUnsupportedDialect)
+		return parsePostgres(query)
 	}
 	return nil, fmt.Errorf("parse query: unknown dialect %v", d)
 }

@@ -37,7 +37,10 @@ func ParseSchema(ddl string) (*sqlir.Schema, error) {
 // constraints), DROP TABLE, DROP INDEX and RENAME TABLE. Other statements
 // are skipped. A CREATE or ALTER TABLE that cannot be understood, or a
 // CHECK expression that does not parse, is an error (*SchemaError with
-// file and line). Anonymous checks are named "<table>_check<N>".
+// file and line). CHECK bodies in Postgres-only syntax (~*, IS DISTINCT
+// FROM, …) are parsed with the Postgres grammar; one that parses but is no
+// row-level constraint is skipped and reported in Schema.Warnings.
+// Anonymous checks are named "<table>_check<N>".
 //
 // Keys are only recorded when certain: expression keys, partial unique
 // indexes and deferrable constraints are left out (fewer keys is the safe
@@ -130,7 +133,8 @@ func (t *tableDef) col(name string) int {
 }
 
 type schemaBuilder struct {
-	tables map[string]*tableDef
+	tables   map[string]*tableDef
+	warnings []string
 }
 
 func newSchemaBuilder() *schemaBuilder {
@@ -138,7 +142,7 @@ func newSchemaBuilder() *schemaBuilder {
 }
 
 func (b *schemaBuilder) schema() *sqlir.Schema {
-	s := &sqlir.Schema{Tables: map[string]*sqlir.Table{}}
+	s := &sqlir.Schema{Tables: map[string]*sqlir.Table{}, Warnings: append([]string(nil), b.warnings...)}
 	for k, td := range b.tables {
 		t := &sqlir.Table{Name: td.name, Columns: append([]sqlir.Column(nil), td.cols...)}
 		var seen []map[string]bool
@@ -690,8 +694,33 @@ func (b *schemaBuilder) addChecks(ctx *stmtCtx, td *tableDef, pending []pendingC
 		prepared := b.prepareCheck(raw, pc.body, pc.open+1, td)
 		lead := len(prepared) - len(strings.TrimLeft(prepared, " \t\r\n"))
 		c, err := ParseConstraint(strings.TrimSpace(prepared), td.name)
+		var pe *ParseError
+		switch {
+		case err == nil && hasConcat(pc.body):
+			// "||" is OR for MySQL but string concatenation for Postgres
+			// (and SQLite): prefer the Postgres reading when it parses.
+			if pgc, perr := parsePgConstraint(text, td.name); perr == nil {
+				c = pgc
+			}
+		case errors.As(err, &pe):
+			// Postgres-only syntax (~*, ::type, …): try the Postgres grammar.
+			pgc, perr := parsePgConstraint(text, td.name)
+			var pgpe *ParseError
+			switch {
+			case perr == nil:
+				c, err = pgc, nil
+			case !errors.As(perr, &pgpe):
+				// Postgres parses it but it is no row-level constraint:
+				// skip this CHECK rather than the whole schema.
+				if pc.name == "" {
+					td.anon++
+				}
+				b.warnings = append(b.warnings, ctx.errAt(pc.pos, "table %s: CHECK (%s) skipped: %s",
+					td.name, strings.Join(strings.Fields(text), " "), unwrapConstraintErr(perr, text)).Error())
+				continue
+			}
+		}
 		if err != nil {
-			var pe *ParseError
 			if errors.As(err, &pe) {
 				pos := pc.open + 1 + lead + pe.Offset
 				if strings.Contains(text, "\n") { // the line is exact; show the check on one line
@@ -721,6 +750,16 @@ func (b *schemaBuilder) addChecks(ctx *stmtCtx, td *tableDef, pending []pendingC
 		td.checks = append(td.checks, checkDef{names: names, c: *c})
 	}
 	return nil
+}
+
+// hasConcat reports a "||" operator among toks.
+func hasConcat(toks []tok) bool {
+	for k := 0; k+1 < len(toks); k++ {
+		if toks[k].isPunct("|") && toks[k+1].isPunct("|") && toks[k].end == toks[k+1].pos {
+			return true
+		}
+	}
+	return false
 }
 
 // unwrapConstraintErr drops the `constraint "…": ` prefix that repeats the

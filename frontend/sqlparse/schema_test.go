@@ -162,7 +162,7 @@ func TestParseSchemaErrors(t *testing.T) {
 		{"no name", "CREATE TABLE (a int)", "line 1: CREATE TABLE: expected a table name"},
 		{"check without parens", "CREATE TABLE t (a int);\nALTER TABLE t ADD CHECK a > 0;", "line 2: table t: CHECK without a parenthesised condition"},
 		{"alter without action", "ALTER TABLE t", "line 1: ALTER TABLE t: no action"},
-		{"postgres regex check", "\n\nALTER TABLE t ADD CONSTRAINT c CHECK (x ~* 'a')", `line 3: table t: CHECK (x ~* 'a'): syntax error at column 3 near "~"`},
+		{"bad postgres regex check", "\n\nALTER TABLE t ADD CONSTRAINT c CHECK (x ~* 'a' AND)", `line 3: table t: CHECK (x ~* 'a' AND): syntax error at column 3 near "~"`},
 		{"unterminated string", "CREATE TABLE t (a text DEFAULT 'x)", "line 1: CREATE TABLE: unterminated string at offset 31"},
 	}
 	for _, tt := range tests {

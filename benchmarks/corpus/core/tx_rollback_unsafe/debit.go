@@ -1,0 +1,43 @@
+// Package tx_rollback_unsafe debits accounts inside a transaction and rolls
+// back when the account is overdrawn.
+package tx_rollback_unsafe
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+)
+
+var ErrInsufficientFunds = errors.New("accounts: insufficient funds")
+
+const (
+	debitAccount  = "UPDATE accounts SET balance = balance - ? WHERE id = ?"
+	selectBalance = "SELECT balance FROM accounts WHERE id = ?"
+)
+
+// Store is the account repository.
+type Store struct{ db *sql.DB }
+
+// Debit takes amt from account id and returns the new balance.
+func (s *Store) Debit(ctx context.Context, id, amt int64) (int64, error) {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, err
+	}
+	defer tx.Rollback()
+
+	var bal int64
+	if err := tx.QueryRowContext(ctx, selectBalance, id).Scan(&bal); err != nil {
+		return 0, err
+	}
+	if _, err := tx.ExecContext(ctx, debitAccount, amt, id); err != nil {
+		return 0, err
+	}
+	if bal < 0 {
+		return 0, ErrInsufficientFunds // the deferred Rollback discards the debit
+	}
+	if err := tx.Commit(); err != nil {
+		return 0, err
+	}
+	return bal - amt, nil
+}
