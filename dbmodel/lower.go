@@ -16,6 +16,10 @@ type Options struct {
 	// NoInferKey disables treating a column named "id" as the key when the
 	// schema declares none.
 	NoInferKey bool
+	// Facts are --assume expressions: over a table, they hold for every
+	// row of the initial database; with Table "", over the entry's
+	// parameters.
+	Facts []*sqlir.Constraint
 }
 
 // Result is a lowered program and what the model assumed to build it.
@@ -66,6 +70,7 @@ type lowerer struct {
 	txs     map[ir.Tx]*txState
 	res     *Result
 	fresh   []*ir.Var // havoc before the statement being emitted
+	opt     Options
 }
 
 // Lower returns p with every database operation replaced by its meaning in
@@ -74,7 +79,7 @@ func Lower(p *ir.Program, c *sqlir.Constraint, opt Options) (*Result, error) {
 	m := &lowerer{
 		src: p, c: c, table: strings.ToLower(c.Table),
 		colSort: map[string]ir.Sort{}, selSym: map[*ir.Select]*symbol{},
-		txs: map[ir.Tx]*txState{}, res: &Result{},
+		txs: map[ir.Tx]*txState{}, res: &Result{}, opt: opt,
 	}
 	m.p = p.Shell()
 	m.collectColumns(opt)
@@ -137,6 +142,11 @@ func (m *lowerer) collectColumns(opt Options) {
 		}
 	}
 	walk(m.c.Expr)
+	for _, f := range opt.Facts {
+		if m.onTable(f.Table) {
+			walk(f.Expr)
+		}
+	}
 	for _, e := range m.src.Edges {
 		switch s := e.Stmt.(type) {
 		case *ir.Exec:
@@ -318,10 +328,90 @@ func (m *lowerer) prologue(from, to ir.Loc) {
 	}
 	em.assign(lhs, rhs)
 	m.fresh = nil
-	psi := m.psi(m.r)
+	psi := m.initial(m.r)
+	inputs := m.inputFacts()
 	em.havoc(m.takeFresh()...)
 	em.assume(psi)
+	em.assume(inputs)
 	em.jump(to)
+}
+
+// initial returns what holds of a row of the initial database: ψ and the
+// facts about the constrained table.
+func (m *lowerer) initial(x *symbol) ir.Expr {
+	out := []ir.Expr{m.psi(x)}
+	for _, f := range m.opt.Facts {
+		if m.onTable(f.Table) {
+			out = append(out, asBool(m.expr(f.Expr, x, nil)))
+		}
+	}
+	return ir.And(out...)
+}
+
+// inputFacts returns the facts about the entry's parameters.
+func (m *lowerer) inputFacts() ir.Expr {
+	params := &symbol{cols: map[string]*ir.Var{}}
+	for _, v := range m.src.Inputs {
+		params.cols[strings.ToLower(v.Name)] = v
+	}
+	var out []ir.Expr
+	for _, f := range m.opt.Facts {
+		if f.Table == "" {
+			out = append(out, asBool(m.expr(f.Expr, params, nil)))
+		}
+	}
+	return ir.And(out...)
+}
+
+// otherTableFacts returns the facts about table (not the constrained one)
+// that a row read into targets satisfies, when the entry never writes that
+// table (so its rows are as they were initially).
+func (m *lowerer) otherTableFacts(s *ir.Select) ir.Expr {
+	if s.SQL.Complex || m.writesTable(s.SQL.Table) {
+		return ir.True
+	}
+	row := &symbol{cols: map[string]*ir.Var{}}
+	for i, it := range s.SQL.Columns {
+		if c, ok := it.Expr.(*sqlir.ColRef); ok && !it.Star && i < len(s.Targets) && s.Targets[i] != nil {
+			row.cols[strings.ToLower(c.Name)] = s.Targets[i]
+		}
+	}
+	var out []ir.Expr
+	for _, f := range m.opt.Facts {
+		if !strings.EqualFold(f.Table, s.SQL.Table) || !m.covered(f.Expr, row) {
+			continue
+		}
+		out = append(out, asBool(m.expr(f.Expr, row, nil)))
+	}
+	return ir.And(out...)
+}
+
+// covered reports whether every column e uses is a column of row.
+func (m *lowerer) covered(e sqlir.Expr, row *symbol) bool {
+	ok := true
+	sqlir.Rewrite(e, func(x sqlir.Expr) (sqlir.Expr, bool) {
+		if c, isCol := x.(*sqlir.ColRef); isCol {
+			if _, has := row.cols[strings.ToLower(c.Name)]; !has {
+				ok = false
+			}
+		}
+		return nil, false
+	})
+	return ok
+}
+
+// writesTable reports whether the program writes table.
+func (m *lowerer) writesTable(table string) bool {
+	for _, e := range m.src.Edges {
+		if s, ok := e.Stmt.(*ir.Exec); ok && sqlir.IsWrite(s.SQL) {
+			for _, t := range s.SQL.Tables() {
+				if strings.EqualFold(t, table) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 func (m *lowerer) takeFresh() []*ir.Var {
@@ -639,8 +729,10 @@ func (m *lowerer) lowerSelect(e *ir.Edge, s *ir.Select) {
 	targets := nonNil(s.Targets)
 	x := m.selSym[s]
 	if x == nil {
-		// Another table, or a join/aggregate: arbitrary results.
+		// Another table, or a join/aggregate: arbitrary results, except for
+		// what --assume says of that table's rows.
 		em := m.errFork(e, s.Info, s.Err, targets...)
+		em.assume(m.otherTableFacts(s))
 		em.jump(e.To)
 		return
 	}
@@ -671,7 +763,7 @@ func (m *lowerer) lowerSelect(e *ir.Edge, s *ir.Select) {
 			aliased = append(aliased, same)
 		}
 	}
-	facts = append(facts, ir.Or(append([]ir.Expr{m.dirty, m.psi(x)}, aliased...)...))
+	facts = append(facts, ir.Or(append([]ir.Expr{m.dirty, m.initial(x)}, aliased...)...))
 	em.havoc(m.takeFresh()...)
 	for _, f := range facts {
 		em.assume(f)

@@ -27,6 +27,10 @@ type Config struct {
 	Table       string   // default table for bare column names
 	Schema      string   // file or directory of DDL ("" = none)
 	Entry       string   // regexp overriding entry discovery ("" = none)
+	// Assume lists facts: over a table's columns (qualified, e.g.
+	// "products.price >= 0") they hold for the initial database; over bare
+	// names, for the entry's parameters ("amount > 0").
+	Assume []string
 	Dialect     string   // "" = mysql
 
 	MaxRefinements int
@@ -111,6 +115,10 @@ func Run(cfg Config) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	facts, err := parseFacts(cfg.Assume)
+	if err != nil {
+		return nil, err
+	}
 
 	// Translate every entry once (the frontend is not safe for concurrent use).
 	var tables []string
@@ -164,7 +172,7 @@ func Run(cfg Config) (*Report, error) {
 			defer solver.Close()
 			for i := range next {
 				j := jobs[i]
-				r := verify(j.entry, j.prog, j.c, schema, solver, cfg)
+				r := verify(j.entry, j.prog, j.c, schema, facts, solver, cfg)
 				mu.Lock()
 				results[i] = r
 				done++
@@ -192,7 +200,7 @@ func Run(cfg Config) (*Report, error) {
 }
 
 // verify decides one (entry, constraint).
-func verify(entry string, prog *ir.Program, c *sqlir.Constraint, schema *sqlir.Schema, s *smt.Solver, cfg Config) *Result {
+func verify(entry string, prog *ir.Program, c *sqlir.Constraint, schema *sqlir.Schema, facts []*sqlir.Constraint, s *smt.Solver, cfg Config) *Result {
 	start := time.Now()
 	r := &Result{Entry: entry, Constraint: c.Text}
 	if c.Name != "" {
@@ -209,7 +217,7 @@ func verify(entry string, prog *ir.Program, c *sqlir.Constraint, schema *sqlir.S
 		r.Position = prog.Unsupported[0].Position()
 		return r
 	}
-	low, err := dbmodel.Lower(prog, c, dbmodel.Options{Schema: schema, NoInferKey: cfg.NoInferKey})
+	low, err := dbmodel.Lower(prog, c, dbmodel.Options{Schema: schema, NoInferKey: cfg.NoInferKey, Facts: facts})
 	if err != nil {
 		r.Verdict, r.Reason = refine.Unknown, "internal: "+err.Error()
 		return r
@@ -276,6 +284,29 @@ func resolveConstraints(cfg Config, schema *sqlir.Schema, l *frontend.Loaded) ([
 		if len(out) == 0 {
 			return nil, &UsageError{fmt.Errorf("schema %s has no CHECK constraints and no --constraint was given", cfg.Schema)}
 		}
+	}
+	return out, nil
+}
+
+// parseFacts parses --assume expressions. A fact whose columns are
+// qualified is about that table; one with bare names is about the entry's
+// parameters (Table "").
+func parseFacts(texts []string) ([]*sqlir.Constraint, error) {
+	const params = "__parameters__"
+	var out []*sqlir.Constraint
+	for _, text := range texts {
+		f, err := sqlparse.ParseConstraint(text, "")
+		if err != nil {
+			// No table named: a fact about the parameters.
+			f, err = sqlparse.ParseConstraint(text, params)
+		}
+		if err != nil {
+			return nil, &UsageError{fmt.Errorf("--assume: %w", err)}
+		}
+		if f.Table == params {
+			f.Table = ""
+		}
+		out = append(out, f)
 	}
 	return out, nil
 }
