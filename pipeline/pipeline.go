@@ -30,8 +30,8 @@ type Config struct {
 	// Assume lists facts: over a table's columns (qualified, e.g.
 	// "products.price >= 0") they hold for the initial database; over bare
 	// names, for the entry's parameters ("amount > 0").
-	Assume []string
-	Dialect     string   // "" = mysql
+	Assume  []string
+	Dialect string // "" = mysql
 
 	MaxRefinements int
 	NoInferKey     bool
