@@ -141,6 +141,13 @@ func (m *lowerer) collectColumns(opt Options) {
 			}
 		}
 	}
+	walkItems := func(items []sqlir.SelectItem) {
+		for _, it := range items {
+			if it.Expr != nil && !it.Star {
+				walk(it.Expr)
+			}
+		}
+	}
 	walk(m.c.Expr)
 	for _, f := range opt.Facts {
 		if m.onTable(f.Table) {
@@ -160,6 +167,7 @@ func (m *lowerer) collectColumns(opt Options) {
 					if q.Where != nil {
 						walk(q.Where)
 					}
+					walkItems(q.Returning)
 				}
 			case *sqlir.Insert:
 				if m.onTable(q.Table) {
@@ -168,7 +176,9 @@ func (m *lowerer) collectColumns(opt Options) {
 					}
 					for _, a := range q.OnConflict {
 						add(a.Col)
+						walk(a.Value)
 					}
+					walkItems(q.Returning)
 				}
 			case *sqlir.Delete:
 				if m.onTable(q.Table) && q.Where != nil {
@@ -472,7 +482,7 @@ func (m *lowerer) lowerExec(e *ir.Edge, s *ir.Exec) error {
 		}
 		m.res.Writes++
 		em := m.errFork(e, info, s.Err, append(affected, targets...)...)
-		m.update(em, q.Set, q.Where, s.Args, s.Affected)
+		m.update(em, q.Set, q.Where, s.Args, s.Affected, q.Returning, s.Targets)
 		if s.Tx == 0 {
 			m.check(em)
 		}
@@ -487,7 +497,7 @@ func (m *lowerer) lowerExec(e *ir.Edge, s *ir.Exec) error {
 		if s.Affected != nil {
 			em.assume(ir.Cmp(ir.OpGe, s.Affected, ir.IntLit(0)))
 		}
-		m.insert(em, q, s.Args)
+		m.insert(em, q, s.Args, s.Targets)
 		if s.Tx == 0 {
 			m.check(em)
 		}
@@ -623,7 +633,9 @@ func (m *lowerer) symKey(x *symbol) []ir.Expr {
 }
 
 // update applies SET … WHERE … to every live symbol.
-func (m *lowerer) update(em *emitter, set []sqlir.Assignment, where sqlir.Expr, args []ir.Expr, affected *ir.Var) {
+// update applies SET … WHERE … to every live symbol; RETURNING targets
+// get the updated row's values when the WHERE pins the key.
+func (m *lowerer) update(em *emitter, set []sqlir.Assignment, where sqlir.Expr, args []ir.Expr, affected *ir.Var, ret []sqlir.SelectItem, targets []*ir.Var) {
 	var lhs []*ir.Var
 	var rhs []ir.Expr
 	var matched []ir.Expr
@@ -641,7 +653,8 @@ func (m *lowerer) update(em *emitter, set []sqlir.Assignment, where sqlir.Expr, 
 	// dirty: unless the WHERE pins the key to a live symbol, rows the
 	// symbols do not track may have changed.
 	touchedTracked := ir.Expr(ir.False)
-	if kv := m.keyValue(where, args); kv != nil {
+	kv := m.keyValue(where, args)
+	if kv != nil {
 		var alts []ir.Expr
 		for _, x := range m.syms {
 			alts = append(alts, ir.And(x.isLive(), x.exists, m.keyEq(x, kv)))
@@ -662,20 +675,32 @@ func (m *lowerer) update(em *emitter, set []sqlir.Assignment, where sqlir.Expr, 
 		}
 		em.assume(ir.And(cs...))
 	}
+	var conds []ir.Expr
+	if kv != nil && len(targets) > 0 {
+		// At most one row matches; remember which, to bind RETURNING.
+		var ml []*ir.Var
+		var mr []ir.Expr
+		for _, mt := range matched {
+			v := m.p.NewVar("$matched", ir.Bool, ir.Ghost)
+			ml = append(ml, v)
+			mr = append(mr, mt)
+			conds = append(conds, v)
+		}
+		em.assign(ml, mr)
+	}
 	em.assign(lhs, rhs)
+	if conds != nil {
+		m.bindReturning(em, ret, targets, m.syms, conds, args)
+	}
 }
 
-func (m *lowerer) insert(em *emitter, q *sqlir.Insert, args []ir.Expr) {
+func (m *lowerer) insert(em *emitter, q *sqlir.Insert, args []ir.Expr, targets []*ir.Var) {
 	rows := q.Rows
 	if q.FromSelect {
 		rows = [][]sqlir.Expr{nil}
 	}
-	for _, row := range rows {
-		// Either r is the new row, or the new row is untracked.
-		choice := m.p.NewVar("$r_is_new", ir.Bool, ir.Ghost)
-		em.havoc(choice)
-		other := em.fork(ir.Not(choice))
-		// r becomes the new row.
+	for ri, row := range rows {
+		// The new row's values, in ghost variables (defaults arbitrary).
 		vals := map[string]ir.Expr{}
 		if !q.FromSelect {
 			for i, c := range q.Columns {
@@ -684,10 +709,12 @@ func (m *lowerer) insert(em *emitter, q *sqlir.Insert, args []ir.Expr) {
 				}
 			}
 		}
+		newRow := &symbol{name: "new", cols: map[string]*ir.Var{}}
 		var lhs []*ir.Var
 		var rhs []ir.Expr
 		for _, c := range m.cols {
-			v := m.r.cols[c]
+			v := m.p.NewVar("new."+c, m.colSort[c], ir.Ghost)
+			newRow.cols[c] = v
 			val, ok := vals[c]
 			if !ok {
 				val = m.freshVar("$default_"+c, v.Type)
@@ -695,34 +722,96 @@ func (m *lowerer) insert(em *emitter, q *sqlir.Insert, args []ir.Expr) {
 			lhs = append(lhs, v)
 			rhs = append(rhs, m.convert(val, v.Type))
 		}
+		em.havoc(m.takeFresh()...)
+		em.assign(lhs, rhs)
+		if ri == len(rows)-1 && !q.HasOnConflict && !q.OnConflictNothing {
+			// RETURNING sees the inserted row.
+			m.bindReturning(em, q.Returning, targets, []*symbol{newRow}, []ir.Expr{ir.True}, args)
+		}
+		// Either r is the new row, or the new row is untracked.
+		choice := m.p.NewVar("$r_is_new", ir.Bool, ir.Ghost)
+		em.havoc(choice)
+		other := em.fork(ir.Not(choice))
+		lhs, rhs = nil, nil
+		for _, c := range m.cols {
+			lhs = append(lhs, m.r.cols[c])
+			rhs = append(rhs, newRow.cols[c])
+		}
 		lhs = append(lhs, m.r.exists, m.dirty, m.written)
 		rhs = append(rhs, ir.True, ir.Or(m.dirty, m.written), ir.True)
-		em.havoc(m.takeFresh()...)
 		em.assign(lhs, rhs)
 		join := m.p.NewLoc()
 		em.jump(join)
-		// The new row is not r: later reads cannot rely on ψ.
-		other.assign([]*ir.Var{m.dirty, m.written}, []ir.Expr{ir.True, ir.True})
-		if q.HasOnConflict && !q.OnConflictNothing {
-			// or the key existed and the conflict assignments update it.
-			conflict := other.fork(ir.Not(choice))
-			var where sqlir.Expr
-			if len(m.key) > 0 && !q.FromSelect {
-				for i, c := range q.Columns {
-					if strings.EqualFold(c, m.key[0]) && len(m.key) == 1 && i < len(row) {
-						where = &sqlir.Binary{Op: "=", X: &sqlir.ColRef{Name: c}, Y: row[i]}
-					}
-				}
+		if q.HasOnConflict || q.OnConflictNothing {
+			// Or the key existed: nothing happens, or the conflict
+			// assignments update the existing row.
+			conflicted := m.p.NewVar("$conflict", ir.Bool, ir.Ghost)
+			other.havoc(conflicted)
+			conflict := other.fork(conflicted)
+			if q.HasOnConflict && !q.OnConflictNothing {
+				m.update(conflict, q.OnConflict, m.conflictWhere(q, row), args, nil, nil, nil)
 			}
-			if where == nil {
-				where = &sqlir.Unknown{Text: "the conflicting row"}
-			}
-			m.update(conflict, q.OnConflict, where, args, nil)
 			conflict.jump(join)
 		}
+		// The new row is not r: later reads cannot rely on ψ.
+		other.assign([]*ir.Var{m.dirty, m.written}, []ir.Expr{ir.True, ir.True})
 		other.jump(join)
 		em.cur = join
 	}
+}
+
+// conflictWhere returns the condition that selects the row an INSERT
+// conflicts with: the key (or the conflict columns) equal to the inserted
+// values, when known; otherwise an arbitrary row.
+func (m *lowerer) conflictWhere(q *sqlir.Insert, row []sqlir.Expr) sqlir.Expr {
+	cols := q.ConflictColumns
+	if len(cols) == 0 {
+		cols = m.key
+	}
+	var where sqlir.Expr
+	for _, k := range cols {
+		found := false
+		for i, c := range q.Columns {
+			if strings.EqualFold(c, k) && i < len(row) && !q.FromSelect {
+				eq := &sqlir.Binary{Op: "=", X: &sqlir.ColRef{Name: c}, Y: row[i]}
+				if where == nil {
+					where = eq
+				} else {
+					where = &sqlir.Binary{Op: "AND", X: where, Y: eq}
+				}
+				found = true
+			}
+		}
+		if !found {
+			return &sqlir.Unknown{Text: "the conflicting row"}
+		}
+	}
+	if where == nil {
+		return &sqlir.Unknown{Text: "the conflicting row"}
+	}
+	return where
+}
+
+// bindReturning constrains the RETURNING targets: when conds[i] holds, the
+// returned row is rows[i] (in its current state).
+func (m *lowerer) bindReturning(em *emitter, items []sqlir.SelectItem, targets []*ir.Var, rows []*symbol, conds []ir.Expr, args []ir.Expr) {
+	if len(targets) == 0 {
+		return
+	}
+	var facts []ir.Expr
+	for i, x := range rows {
+		var eqs []ir.Expr
+		for j, it := range items {
+			if j >= len(targets) || targets[j] == nil || it.Star || it.Expr == nil {
+				continue
+			}
+			val := m.expr(it.Expr, x, args)
+			eqs = append(eqs, ir.Eq(targets[j], m.convert(val, targets[j].Type)))
+		}
+		facts = append(facts, ir.Implies(conds[i], ir.And(eqs...)))
+	}
+	em.havoc(m.takeFresh()...)
+	em.assume(ir.And(facts...))
 }
 
 func (m *lowerer) lowerSelect(e *ir.Edge, s *ir.Select) {

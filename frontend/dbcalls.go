@@ -1,6 +1,7 @@
 package frontend
 
 import (
+	"fmt"
 	"go/types"
 	"strings"
 
@@ -182,13 +183,21 @@ func (t *translator) runSQL(kind siteKind, tx ir.Tx, text string, known bool, ar
 		if sel, ok := stmt.(*sqlir.Select); ok {
 			o.sql = sel
 		} else if sqlir.IsWrite(stmt) {
-			// A write run through Query (e.g. with RETURNING): it happens now;
-			// the rows it returns are arbitrary.
-			errV := t.p.NewVar("err", ir.Bool, ir.Local)
-			t.emit(&ir.Exec{SQL: stmt, Args: args, Tx: tx, Err: errV, Info: info})
+			// A write run through Query (with RETURNING): it happens now; a
+			// single-row read gets the returned row's values.
+			o.execErr = t.p.NewVar("err", ir.Bool, ir.Local)
+			items, noRow := returning(stmt)
+			for i := range items {
+				o.returned = append(o.returned, t.p.NewVar(fmt.Sprintf("returned%d", i), ir.Int, ir.Local))
+			}
+			o.noRowOK = noRow
+			t.emit(&ir.Exec{SQL: stmt, Args: args, Tx: tx, Err: o.execErr, Targets: o.returned, Info: info})
 		}
 		if kind == siteQueryRow {
 			return value{obj: o}
+		}
+		if o.execErr != nil {
+			return value{tuple: []value{{obj: o}, {expr: o.execErr}}}
 		}
 		errV := t.freshVar("err", ir.Bool, ir.KindSQL)
 		return value{tuple: []value{{obj: o}, {expr: errV}}}
@@ -224,6 +233,9 @@ func (t *translator) scan(src *object, dests []value, unknownDests bool) value {
 		t.havocAll(errV, targets)
 		return value{expr: errV}
 	}
+	if src.execErr != nil && src.kind == objRow {
+		return t.scanReturned(src, targets, errV)
+	}
 	sel, ok := src.sql.(*sqlir.Select)
 	if !ok {
 		// Rows of a write with RETURNING, or of SQL not modelled: arbitrary.
@@ -255,4 +267,58 @@ func compactSQL(query string) string {
 		parts = append(parts, strings.Fields(line)...)
 	}
 	return strings.Join(parts, " ")
+}
+
+// returning returns the RETURNING items of a write and whether it may
+// return no row.
+func returning(stmt sqlir.Statement) ([]sqlir.SelectItem, bool) {
+	switch q := stmt.(type) {
+	case *sqlir.Update:
+		return q.Returning, true
+	case *sqlir.Delete:
+		return q.Returning, true
+	case *sqlir.Insert:
+		return q.Returning, q.OnConflictNothing || q.FromSelect
+	}
+	return nil, true
+}
+
+// scanReturned is Row.Scan of a write with RETURNING: it fails if the write
+// failed (or returned no row), else the targets get the returned values.
+func (t *translator) scanReturned(src *object, targets []*ir.Var, errV *ir.Var) value {
+	info := t.info(ir.KindSQL, "")
+	failed := ir.Expr(src.execErr)
+	if src.noRowOK {
+		noRow := t.p.NewVar("noRows", ir.Bool, ir.Local)
+		t.emit(&ir.Havoc{Vars: []*ir.Var{noRow}, Info: info})
+		failed = ir.Or(failed, noRow)
+	}
+	t.emit(&ir.Assign{Lhs: []*ir.Var{errV}, Rhs: []ir.Expr{failed}, Info: info})
+	var lhs []*ir.Var
+	var rhs []ir.Expr
+	var unknown []*ir.Var
+	for i, tv := range targets {
+		if tv == nil {
+			continue
+		}
+		if i < len(src.returned) && tv.Type != ir.Bool {
+			lhs = append(lhs, tv)
+			rhs = append(rhs, convertSort(src.returned[i], tv.Type))
+		} else {
+			unknown = append(unknown, tv)
+		}
+	}
+	join := t.p.NewLoc()
+	from := t.cur
+	t.emit(&ir.Assume{Cond: ir.Not(errV), Info: info})
+	if len(unknown) > 0 {
+		t.emit(&ir.Havoc{Vars: unknown, Info: info})
+	}
+	if len(lhs) > 0 {
+		t.emit(&ir.Assign{Lhs: lhs, Rhs: rhs, Info: info})
+	}
+	t.edge(join, &ir.Assume{Cond: ir.True, Info: info})
+	t.cur = from
+	t.edge(join, &ir.Assume{Cond: errV, Info: info})
+	return value{expr: errV}
 }

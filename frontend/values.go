@@ -60,6 +60,13 @@ type object struct {
 	args  []ir.Expr
 	unsup string // why sql is nil
 
+	// objRow/objRows of a write with RETURNING: the write's error and the
+	// returned row's values (single-row reads bind them); noRowOK says the
+	// statement may return no row (UPDATE/DELETE, ON CONFLICT DO NOTHING).
+	execErr  *ir.Var
+	returned []*ir.Var
+	noRowOK  bool
+
 	// objResult: RowsAffected.
 	affected *ir.Var
 
