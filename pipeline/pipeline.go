@@ -39,6 +39,13 @@ type Config struct {
 	KeepIR         bool
 	Workers        int // 0 = GOMAXPROCS
 	TimeoutMS      int // per SMT check; 0 = none
+	// TimeLimit bounds each (entry, constraint); 0 = none.
+	TimeLimit time.Duration
+	// Engine is "fixpoint" (default) or "paths", the seed paper's path
+	// enumeration (a baseline for the scaling study), listing at most
+	// MaxPaths paths per abstraction.
+	Engine   string
+	MaxPaths int
 
 	// Progress, if set, is called after each (entry, constraint) is done.
 	Progress func(done, total int, r *Result)
@@ -84,6 +91,9 @@ func Run(cfg Config) (*Report, error) {
 	start := time.Now()
 	if len(cfg.Constraints) == 0 && cfg.Schema == "" {
 		return nil, &UsageError{errors.New("no constraint: pass --constraint EXPR (or --schema with CHECK constraints)")}
+	}
+	if cfg.Engine != "" && cfg.Engine != "fixpoint" && cfg.Engine != "paths" {
+		return nil, &UsageError{fmt.Errorf("unknown engine %q (want fixpoint or paths)", cfg.Engine)}
 	}
 	if cfg.Dialect != "" {
 		if _, err := sqlparse.ParseDialect(cfg.Dialect); err != nil {
@@ -230,7 +240,17 @@ func verify(entry string, prog *ir.Program, c *sqlir.Constraint, schema *sqlir.S
 	if max == 0 {
 		max = 20
 	}
-	res := refine.Check(low.Program, s, refine.Options{MaxRefinements: max, KeepBoolProg: cfg.KeepBoolProg})
+	opt := refine.Options{MaxRefinements: max, KeepBoolProg: cfg.KeepBoolProg, Timeout: cfg.TimeLimit}
+	var res *refine.Result
+	if cfg.Engine == "paths" {
+		maxPaths := cfg.MaxPaths
+		if maxPaths == 0 {
+			maxPaths = 100000
+		}
+		res = refine.CheckPaths(low.Program, s, opt, maxPaths)
+	} else {
+		res = refine.Check(low.Program, s, opt)
+	}
 	r.Trace = res
 	r.Verdict, r.Reason, r.Position = res.Verdict, res.Reason, res.Position
 	r.Refinements, r.Predicates = res.Refinements, res.Predicates

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -68,6 +69,9 @@ func checkCommand(code *int) *cli.Command {
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: text, json or sarif"},
 			&cli.IntFlag{Name: "max-refinements", Value: 20, Usage: "refinement limit per result (then UNKNOWN)"},
 			&cli.IntFlag{Name: "timeout", Value: 10000, Usage: "time limit of one SMT query in milliseconds (then UNKNOWN)"},
+			&cli.DurationFlag{Name: "time-limit", Value: 120 * time.Second, Usage: "time limit of one (entry, constraint) verification (then UNKNOWN); 0 for none"},
+			&cli.StringFlag{Name: "engine", Value: "fixpoint", Usage: "abstract checker: fixpoint (reachability over abstract states) or paths (the seed paper's path enumeration, a baseline)"},
+			&cli.IntFlag{Name: "max-paths", Value: 100000, Usage: "paths the paths engine lists per abstraction (then UNKNOWN)"},
 			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Usage: "parallel workers (default: number of CPUs)"},
 			&cli.BoolFlag{Name: "fail-on-unknown", Usage: "exit 3 when a result is UNKNOWN (and none is UNSAFE)"},
 			&cli.BoolFlag{Name: "no-infer-key", Usage: "do not treat a column named id as the table's unique key when no schema declares one"},
@@ -94,6 +98,9 @@ func checkCommand(code *int) *cli.Command {
 				Dialect:        c.String("dialect"),
 				MaxRefinements: c.Int("max-refinements"),
 				TimeoutMS:      c.Int("timeout"),
+				TimeLimit:      c.Duration("time-limit"),
+				Engine:         c.String("engine"),
+				MaxPaths:       c.Int("max-paths"),
 				Workers:        c.Int("jobs"),
 				NoInferKey:     c.Bool("no-infer-key"),
 				KeepBoolProg:   c.Bool("dump-boolprog"),

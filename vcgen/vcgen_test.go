@@ -1,0 +1,216 @@
+package vcgen
+
+import (
+	"math/big"
+	"strings"
+	"testing"
+
+	"github.com/dbverify/dbverify/ir"
+	"github.com/dbverify/dbverify/smt"
+)
+
+func lit(n int64) ir.Expr { return ir.IntLit(n) }
+
+// mapModel is a Model given by hand.
+type mapModel map[string]int64
+
+func (m mapModel) Value(v *ir.Var) (ir.Value, bool) {
+	n, ok := m[v.Name]
+	if !ok {
+		return ir.Value{}, false
+	}
+	if v.Type == ir.Bool {
+		return ir.BoolValue(n != 0), true
+	}
+	return ir.NumValue(v.Type, big.NewRat(n, 1)), true
+}
+
+// prog is
+//
+//	L0 -> L3: x := x + 1        (a.go:1)
+//	L3 -> L4: assume x > 0      (a.go:2)
+//	L4 -> L5: havoc x, y        (a.go:3)
+//	L5 -> ERR: assume x < y     (a.go:4)
+func prog() (*ir.Program, []*ir.Edge, *ir.Var, *ir.Var) {
+	p := ir.NewProgram("p")
+	x := p.NewVar("x", ir.Int, ir.Input)
+	y := p.NewVar("y", ir.Int, ir.Local)
+	p.Inputs = []*ir.Var{x}
+	l3, l4, l5 := p.NewLoc(), p.NewLoc(), p.NewLoc()
+	at := func(n int, k ir.StepKind, text string) ir.Info {
+		return ir.Info{File: "a.go", Line: n, Kind: k, Text: text}
+	}
+	path := []*ir.Edge{
+		p.AddEdge(p.Entry, l3, &ir.Assign{Lhs: []*ir.Var{x}, Rhs: []ir.Expr{ir.Add(x, lit(1))}, Info: at(1, ir.KindAssign, "x++")}),
+		p.AddEdge(l3, l4, &ir.Assume{Cond: ir.Cmp(ir.OpGt, x, lit(0)), Info: at(2, ir.KindBranch, "if x > 0")}),
+		p.AddEdge(l4, l5, &ir.Havoc{Vars: []*ir.Var{x, y}, Info: at(3, ir.KindCall, "x, y = f()")}),
+		p.AddEdge(l5, p.Error, &ir.Assume{Cond: ir.Cmp(ir.OpLt, x, y), Info: at(4, ir.KindBranch, "if x < y")}),
+	}
+	return p, path, x, y
+}
+
+func TestRenaming(t *testing.T) {
+	p, path, x, y := prog()
+	pf, err := Build(p, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, st := range pf.Steps {
+		got = append(got, st.Constraint.String())
+	}
+	want := []string{"x@1 == (x@0 + 1)", "x@1 > 0", "true", "x@2 < y@1"}
+	if strings.Join(got, "; ") != strings.Join(want, "; ") {
+		t.Errorf("steps %q, want %q", got, want)
+	}
+	if v := pf.Init[x]; v == nil || v.Name != "x@0" {
+		t.Errorf("Init[x] = %v", v)
+	}
+	if _, ok := pf.Init[y]; ok {
+		t.Errorf("y is defined before any use: no version 0 expected")
+	}
+	x2 := pf.Steps[2].After[x]
+	if o := pf.Origin[x2]; o.Orig != x || o.N != 2 || x2.Kind != ir.Input || x2.Type != ir.Int {
+		t.Errorf("x@2: origin %+v, kind %v", o, x2.Kind)
+	}
+	if b := pf.Before(1)[x]; b.Name != "x@1" {
+		t.Errorf("before step 1, x is %s", b.Name)
+	}
+	if got := pf.Formula().String(); !strings.Contains(got, "x@2 < y@1") {
+		t.Errorf("formula %s", got)
+	}
+}
+
+func TestValidate(t *testing.T) {
+	p, path, _, _ := prog()
+	pf, err := Build(p, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := mapModel{"x@0": 4, "x@1": 5, "x@2": 1, "y@1": 2}
+	if err := Validate(pf, good); err != nil {
+		t.Errorf("good model rejected: %v", err)
+	}
+	for name, m := range map[string]mapModel{
+		"wrong assignment": {"x@0": 4, "x@1": 6, "x@2": 1, "y@1": 2},
+		"failed assume":    {"x@0": -1, "x@1": 0, "x@2": 1, "y@1": 2},
+		"not at error":     {"x@0": 4, "x@1": 5, "x@2": 3, "y@1": 2},
+		"missing value":    {"x@0": 4, "x@1": 5, "x@2": 1},
+	} {
+		if err := Validate(pf, m); err == nil {
+			t.Errorf("%s: model accepted", name)
+		}
+	}
+	short, err := Build(p, path[:2])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Validate(short, good); err == nil || !strings.Contains(err.Error(), "error location") {
+		t.Errorf("path not reaching Error accepted: %v", err)
+	}
+}
+
+func TestBuildErrors(t *testing.T) {
+	p, path, _, _ := prog()
+	if _, err := Build(p, []*ir.Edge{path[0], path[2]}); err == nil {
+		t.Error("broken path accepted")
+	}
+	q := ir.NewProgram("raw")
+	e := q.AddEdge(q.Entry, q.Error, &ir.TxOp{Op: ir.Commit})
+	if _, err := Build(q, []*ir.Edge{e}); err == nil || !strings.Contains(err.Error(), "lowered") {
+		t.Errorf("unlowered statement: %v", err)
+	}
+}
+
+// TestTrace builds a path over row symbols, solves it with Z3, validates
+// the model and reads the trace.
+func TestTrace(t *testing.T) {
+	p := ir.NewProgram("shop.Buy")
+	qty := p.NewVar("qty", ir.Int, ir.Input)
+	p.Inputs = []*ir.Var{qty}
+	col := func(row, c string, kind ir.VarKind, s ir.Sort) *ir.Var {
+		v := p.NewVar(row+"."+c, s, kind)
+		v.Row, v.Table, v.Col = row, "items", c
+		return v
+	}
+	rstock := col("r", "stock", ir.Column, ir.Int)
+	rexists := col("r", "$exists", ir.Ghost, ir.Bool)
+	sstock := col("s1", "stock", ir.Column, ir.Int)
+	sid := col("s1", "id", ir.Column, ir.Int)
+	rid := col("r", "id", ir.Column, ir.Int)
+	n := p.NewVar("n", ir.Int, ir.Local)
+	dirty := p.NewVar("$dirty", ir.Bool, ir.Ghost)
+	psi := func(v ir.Expr) ir.Expr { return ir.Cmp(ir.OpGe, v, lit(0)) }
+	var path []*ir.Edge
+	cur := p.Entry
+	step := func(to ir.Loc, s ir.Stmt) {
+		path = append(path, p.AddEdge(cur, to, s))
+		cur = to
+	}
+	sel := ir.Info{File: "buy.go", Line: 10, Kind: ir.KindSQL, Text: "SELECT stock FROM items WHERE id = 7"}
+	upd := ir.Info{File: "buy.go", Line: 12, Kind: ir.KindSQL, Text: "UPDATE items SET stock = stock - ? WHERE id = 7"}
+	step(p.NewLoc(), &ir.Assume{Cond: ir.And(rexists, psi(rstock)), Info: ir.Info{Kind: ir.KindModel}})
+	step(p.NewLoc(), &ir.Havoc{Vars: []*ir.Var{sid, sstock}, Info: sel})
+	step(p.NewLoc(), &ir.Assume{Cond: ir.And(ir.Eq(sid, lit(7)), psi(sstock)), Info: ir.Info{Kind: ir.KindModel, File: "buy.go", Line: 10}})
+	step(p.NewLoc(), &ir.Assign{Lhs: []*ir.Var{n, dirty}, Rhs: []ir.Expr{sstock, ir.True}, Info: sel})
+	step(p.NewLoc(), &ir.Assume{Cond: ir.Cmp(ir.OpGt, qty, lit(0)), Info: ir.Info{File: "buy.go", Line: 11, Kind: ir.KindBranch, Text: "if qty > 0"}})
+	step(p.NewLoc(), &ir.Assign{Lhs: []*ir.Var{rstock}, Rhs: []ir.Expr{ir.IteOf(ir.Eq(rid, lit(7)), ir.Sub(rstock, qty), rstock)}, Info: upd})
+	step(p.Error, &ir.Assume{Cond: ir.And(rexists, ir.Not(psi(rstock))), Info: upd})
+
+	pf, err := Build(p, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := smt.NewSolver(10000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.Assert(pf.Formula()); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := s.Check(); err != nil || r != smt.Sat {
+		t.Fatalf("check: %v %v", r, err)
+	}
+	m, err := s.Model()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Validate(pf, m); err != nil {
+		t.Fatalf("Z3's model fails validation: %v", err)
+	}
+	tr, err := BuildTrace(pf, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("\n%s", tr)
+	if len(tr.Inputs) != 1 || tr.Inputs[0].Name != "qty" {
+		t.Errorf("inputs %+v", tr.Inputs)
+	}
+	if len(tr.Rows) != 2 || tr.Rows[0].Symbol != "r" || tr.Rows[1].Symbol != "s1" {
+		t.Fatalf("rows %+v", tr.Rows)
+	}
+	if _, ok := tr.Rows[0].Values["$exists"]; ok {
+		t.Errorf("ghost column shown: %v", tr.Rows[0].Values)
+	}
+	if tr.Rows[0].Values["id"] != "7" || tr.Rows[1].Values["id"] != "7" || tr.Rows[0].Table != "items" {
+		t.Errorf("rows %+v", tr.Rows)
+	}
+	var steps []string
+	for _, st := range tr.Steps {
+		steps = append(steps, st.Position+" "+st.Kind)
+	}
+	if got := strings.Join(steps, ", "); got != "buy.go:10 sql, buy.go:11 branch, buy.go:12 sql" {
+		t.Errorf("steps %s", got)
+	}
+	if v := tr.Steps[0].Values; v["n"] != tr.Rows[1].Values["stock"] || v["s1.stock"] == "" {
+		t.Errorf("select step values %v (s1 %v)", v, tr.Rows[1].Values)
+	}
+	if _, ok := tr.Steps[0].Values["$dirty"]; ok {
+		t.Errorf("ghost variable in step values: %v", tr.Steps[0].Values)
+	}
+	stock, _ := new(big.Int).SetString(tr.Violation.Values["stock"], 10)
+	if stock == nil || stock.Sign() >= 0 || tr.Steps[2].Values["r.stock"] != tr.Violation.Values["stock"] {
+		t.Errorf("violation %+v, update step %v", tr.Violation, tr.Steps[2].Values)
+	}
+}
