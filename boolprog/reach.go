@@ -1,6 +1,10 @@
 package boolprog
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+	"time"
+)
 
 // Reach searches the abstract state space from Entry (every variable
 // unknown) for Error. It returns a shortest trace, or nil if Error is
@@ -28,10 +32,33 @@ import "fmt"
 // into locations from which Error is unreachable in the CFG are not
 // followed.
 func Reach(p *Program) (*Trace, Stats) {
+	t, st, _ := ReachWithin(p, Limits{})
+	return t, st
+}
+
+// Limits bound a search; zero fields mean no bound.
+type Limits struct {
+	MaxStates int
+	Deadline  time.Time
+}
+
+// ErrLimit is returned by ReachWithin when a limit stops the search.
+var ErrLimit = errors.New("boolprog: search limit reached")
+
+// ReachWithin is Reach with limits: when the search explores more than
+// lim.MaxStates states or passes lim.Deadline it stops and returns an
+// error wrapping ErrLimit (the answer is then unknown).
+func ReachWithin(p *Program, lim Limits) (*Trace, Stats, error) {
 	c := newChecker(p)
 	c.add(p.Entry, -1, nil, make([]Value, c.n))
 	cur := make([]Value, c.n)
 	for i := 0; i < len(c.nodes) && c.found < 0; i++ {
+		if lim.MaxStates > 0 && len(c.nodes) > lim.MaxStates {
+			return nil, Stats{States: len(c.nodes)}, fmt.Errorf("%w: %d abstract states", ErrLimit, len(c.nodes))
+		}
+		if !lim.Deadline.IsZero() && i%1024 == 0 && time.Now().After(lim.Deadline) {
+			return nil, Stats{States: len(c.nodes)}, fmt.Errorf("%w: time limit after %d abstract states", ErrLimit, len(c.nodes))
+		}
 		nd := c.nodes[i]
 		if nd.loc == p.Error {
 			break // only when Entry == Error
@@ -50,9 +77,9 @@ func Reach(p *Program) (*Trace, Stats) {
 	}
 	st := Stats{States: len(c.nodes)}
 	if c.found < 0 {
-		return nil, st
+		return nil, st, nil
 	}
-	return c.trace(c.found), st
+	return c.trace(c.found), st, nil
 }
 
 // node is one explored (location, state) pair with its BFS parent.

@@ -155,8 +155,15 @@ func Check(p *ir.Program, s *smt.Solver, opt Options) (res *Result) {
 		if late() {
 			return res.fail(fmt.Sprintf("time limit %s reached", opt.Timeout))
 		}
-		tr, st := boolprog.Reach(a.Prog)
+		lim := boolprog.Limits{MaxStates: opt.MaxStates}
+		if opt.Timeout > 0 {
+			lim.Deadline = start.Add(opt.Timeout)
+		}
+		tr, st, err := boolprog.ReachWithin(a.Prog, lim)
 		res.Stats.States += st.States
+		if err != nil {
+			return res.fail(fmt.Sprintf("%v with %d predicates", err, len(a.Preds)))
+		}
 		if tr == nil {
 			res.Verdict = Safe
 			return res
