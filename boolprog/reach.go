@@ -82,6 +82,11 @@ func ReachWithin(p *Program, lim Limits) (*Trace, Stats, error) {
 	return c.trace(c.found), st, nil
 }
 
+// splitBudget bounds the completions one statement may split a state into;
+// past it, undecided conditions and values stay Top (sound: more states,
+// never fewer).
+const splitBudget = 1 << 12
+
 // node is one explored (location, state) pair with its BFS parent.
 type node struct {
 	loc, parent int
@@ -90,6 +95,7 @@ type node struct {
 }
 
 type checker struct {
+	budget   int // splits left for the statement being applied
 	p        *Program
 	n        int // number of variables
 	out      [][]*Edge
@@ -181,6 +187,7 @@ func (c *checker) emit(s []Value) {
 
 // post emits the successors of s (which it may modify temporarily) under st.
 func (c *checker) post(st Stmt, s []Value) {
+	c.budget = splitBudget
 	switch st := st.(type) {
 	case nil, Skip, *Skip:
 		c.emit(s)
@@ -204,6 +211,13 @@ func (c *checker) assume(cond Expr, s []Value) {
 	case True:
 		c.emit(s)
 	case Top:
+		if c.budget <= 0 {
+			// Too many completions: keep the state unfiltered (an
+			// over-approximation, so still sound).
+			c.emit(s)
+			return
+		}
+		c.budget--
 		s[sp] = True
 		c.assume(cond, s)
 		s[sp] = False
@@ -230,7 +244,8 @@ func (c *checker) assign(a *Assign, s []Value) {
 			}
 		}
 	}
-	if split >= 0 {
+	if split >= 0 && c.budget > 0 {
+		c.budget--
 		s[split] = True
 		c.assign(a, s)
 		s[split] = False
