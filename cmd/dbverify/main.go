@@ -69,7 +69,7 @@ func checkCommand(code *int) *cli.Command {
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: text, json or sarif"},
 			&cli.IntFlag{Name: "max-refinements", Value: 20, Usage: "refinement limit per result (then UNKNOWN)"},
 			&cli.IntFlag{Name: "timeout", Value: 10000, Usage: "time limit of one SMT query in milliseconds (then UNKNOWN)"},
-			&cli.DurationFlag{Name: "time-limit", Value: 120 * time.Second, Usage: "time limit of one (entry, constraint) verification (then UNKNOWN); 0 for none"},
+			&cli.DurationFlag{Name: "time-limit", Value: 60 * time.Second, Usage: "time limit of one (entry, constraint) verification (then UNKNOWN); 0 for none"},
 			&cli.StringFlag{Name: "engine", Value: "fixpoint", Usage: "abstract checker: fixpoint (reachability over abstract states) or paths (the seed paper's path enumeration, a baseline)"},
 			&cli.IntFlag{Name: "max-paths", Value: 100000, Usage: "paths the paths engine lists per abstraction (then UNKNOWN)"},
 			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Usage: "parallel workers (default: number of CPUs)"},
