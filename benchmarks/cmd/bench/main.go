@@ -1,0 +1,203 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"time"
+
+	"github.com/dbverify/dbverify/benchmarks/harness"
+)
+
+// config is the command line.
+type config struct {
+	bin            string
+	corpus         string
+	out            string
+	plot           string
+	filter         string
+	engine         string
+	scaling        bool
+	frontendRef    bool
+	timeout        time.Duration
+	scalingTimeout time.Duration
+	scalingBudget  time.Duration
+	scalingMaxN    int
+}
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	var cfg config
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&cfg.bin, "bin", "", "path to the dbverify binary (default: build ./cmd/dbverify into a temporary directory)")
+	fs.StringVar(&cfg.corpus, "corpus", "", "corpus directory (default: benchmarks/corpus of the module root)")
+	fs.StringVar(&cfg.out, "out", "", "results file to write (default: benchmarks/RESULTS.md of the module root; \"-\" = none)")
+	fs.StringVar(&cfg.plot, "plot", "", "scaling plot to write, .svg or .png (default: scaling.svg next to -out)")
+	fs.StringVar(&cfg.filter, "filter", "", "only run the cases whose name (e.g. core/atm_safe) matches this regexp")
+	fs.StringVar(&cfg.engine, "engine", "", "dbverify --engine for the corpus (fixpoint or paths; default: the tool's)")
+	fs.BoolVar(&cfg.scaling, "scaling", true, "run the scaling study")
+	fs.BoolVar(&cfg.frontendRef, "frontend", true, "time the reference front end (go/packages + SSA) on every case")
+	fs.DurationVar(&cfg.timeout, "timeout", 2*time.Minute, "time limit of one corpus case")
+	fs.DurationVar(&cfg.scalingTimeout, "scaling-timeout", 60*time.Second, "time limit of one scaling run")
+	fs.DurationVar(&cfg.scalingBudget, "scaling-budget", 150*time.Second, "time limit of each of the three scaling studies (N, M, D): later sizes are skipped (0 = none)")
+	fs.IntVar(&cfg.scalingMaxN, "scaling-max-n", 24, "largest N of the sequential-updates study")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "bench: unexpected arguments %q\n", fs.Args())
+		return 2
+	}
+	code, err := bench(cfg, stdout, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "bench:", err)
+		return 2
+	}
+	return code
+}
+
+func bench(cfg config, stdout, stderr io.Writer) (int, error) {
+	var filter *regexp.Regexp
+	if cfg.filter != "" {
+		re, err := regexp.Compile(cfg.filter)
+		if err != nil {
+			return 0, fmt.Errorf("-filter: %w", err)
+		}
+		filter = re
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return 0, err
+	}
+	var root string
+	if cfg.bin == "" || cfg.corpus == "" || cfg.out == "" {
+		root, err = harness.ModuleRoot(wd)
+		if err != nil {
+			return 0, err
+		}
+	}
+	if cfg.corpus == "" {
+		cfg.corpus = filepath.Join(root, "benchmarks", "corpus")
+	}
+	if cfg.out == "" {
+		cfg.out = filepath.Join(root, "benchmarks", "RESULTS.md")
+	}
+	if cfg.plot == "" {
+		dir := "."
+		if cfg.out != "-" {
+			dir = filepath.Dir(cfg.out)
+		}
+		cfg.plot = filepath.Join(dir, "scaling.svg")
+	}
+	if cfg.bin == "" {
+		tmp, err := os.MkdirTemp("", "dbverify-bench-")
+		if err != nil {
+			return 0, err
+		}
+		defer os.RemoveAll(tmp)
+		fmt.Fprintln(stderr, "bench: building ./cmd/dbverify")
+		if cfg.bin, err = harness.BuildBinary(root, tmp); err != nil {
+			return 0, err
+		}
+	} else if cfg.bin, err = filepath.Abs(cfg.bin); err != nil {
+		return 0, err
+	}
+
+	cases, err := harness.LoadCases(cfg.corpus)
+	if err != nil {
+		return 0, err
+	}
+	if filter != nil {
+		var kept []*harness.Case
+		for _, c := range cases {
+			if filter.MatchString(c.Name) {
+				kept = append(kept, c)
+			}
+		}
+		cases = kept
+		if len(cases) == 0 {
+			return 0, fmt.Errorf("-filter %q matches no case", cfg.filter)
+		}
+	}
+
+	started := time.Now()
+	opts := harness.Options{Engine: cfg.engine, Timeout: cfg.timeout, FrontendReference: cfg.frontendRef}
+	var runs []*harness.CaseRun
+	for i, c := range cases {
+		r := harness.Run(cfg.bin, c, opts)
+		status := "ok"
+		if r.Failed() {
+			status = "FAIL"
+		}
+		fmt.Fprintf(stderr, "[%d/%d] %-45s %6.2fs %s\n", i+1, len(cases), c.Name, r.Inv.Wall.Seconds(), status)
+		if r.FrontendErr != nil {
+			fmt.Fprintf(stderr, "        reference front end: %v\n", r.FrontendErr)
+		}
+		runs = append(runs, r)
+	}
+	totals := harness.Score(runs)
+
+	writeTable(stdout, runs)
+	fmt.Fprintln(stdout)
+	writeDisagreements(stdout, runs, false)
+	writeTotals(stdout, totals, false)
+
+	var scaling *harness.ScalingReport
+	var plotErr error
+	if cfg.scaling {
+		sopts := harness.ScalingOptions{
+			Timeout: cfg.scalingTimeout,
+			Budget:  cfg.scalingBudget,
+			Log:     stderr,
+		}
+		for n := 2; n <= cfg.scalingMaxN; n++ {
+			sopts.Ns = append(sopts.Ns, n)
+		}
+		scaling, err = harness.RunScaling(cfg.bin, sopts)
+		if err != nil {
+			return 0, fmt.Errorf("scaling: %w", err)
+		}
+		fmt.Fprintln(stdout)
+		writeScaling(stdout, scaling, "", false)
+		plotErr = writePlot(cfg.plot, scaling)
+		if plotErr != nil {
+			fmt.Fprintln(stderr, "bench: plot:", plotErr)
+		} else {
+			fmt.Fprintln(stdout, "plot:", cfg.plot)
+		}
+	}
+
+	if cfg.out != "-" {
+		m, err := collectMachine(cfg.bin)
+		if err != nil {
+			fmt.Fprintln(stderr, "bench: machine description:", err)
+		}
+		plotLink := ""
+		if scaling != nil && plotErr == nil {
+			if rel, err := filepath.Rel(filepath.Dir(cfg.out), cfg.plot); err == nil {
+				plotLink = filepath.ToSlash(rel)
+			} else {
+				plotLink = cfg.plot
+			}
+		}
+		doc := resultsMarkdown(resultsDoc{
+			date: started, machine: m, cfg: cfg, runs: runs, totals: totals,
+			scaling: scaling, plotLink: plotLink, elapsed: time.Since(started),
+		})
+		if err := os.WriteFile(cfg.out, []byte(doc), 0o644); err != nil {
+			return 0, err
+		}
+		fmt.Fprintln(stdout, "results:", cfg.out)
+	}
+	if totals.Failed() {
+		return 1, nil
+	}
+	return 0, nil
+}
