@@ -54,7 +54,7 @@ func ReachWithin(p *Program, lim Limits) (*Trace, Stats, error) {
 	cur := make([]Value, c.n)
 	for i := 0; i < len(c.nodes) && c.found < 0; i++ {
 		if lim.MaxStates > 0 && len(c.nodes) > lim.MaxStates {
-			return nil, Stats{States: len(c.nodes)}, fmt.Errorf("%w: %d abstract states", ErrLimit, len(c.nodes))
+			return nil, Stats{States: len(c.nodes)}, fmt.Errorf("%w: abstract state limit %d reached", ErrLimit, lim.MaxStates)
 		}
 		if !lim.Deadline.IsZero() && i%1024 == 0 && time.Now().After(lim.Deadline) {
 			return nil, Stats{States: len(c.nodes)}, fmt.Errorf("%w: time limit after %d abstract states", ErrLimit, len(c.nodes))

@@ -8,7 +8,6 @@ import (
 	"github.com/dbverify/dbverify/boolprog"
 	"github.com/dbverify/dbverify/ir"
 	"github.com/dbverify/dbverify/smt"
-	"github.com/dbverify/dbverify/vcgen"
 )
 
 // CheckPaths is the seed paper's algorithm, kept as a baseline for the
@@ -86,42 +85,9 @@ func CheckPaths(p *ir.Program, s *smt.Solver, opt Options, maxPaths int) (res *R
 		if err != nil {
 			return res.fail("internal: " + err.Error())
 		}
-		pf, err := vcgen.Build(p, path)
-		if err != nil {
-			return res.fail("internal: " + err.Error())
-		}
-		fe, err := feasible(s, pf)
-		if err != nil {
-			return res.fail("solver: " + err.Error())
-		}
-		switch fe.result {
-		case smt.Unknown:
-			return res.fail("solver answered unknown on the path through " + where(path[fe.step]))
-		case smt.Sat:
-			if err := vcgen.Validate(pf, fe.model); err != nil {
-				return res.fail("internal: counterexample failed validation: " + err.Error())
-			}
-			t, err := vcgen.BuildTrace(pf, fe.model)
-			if err != nil {
-				return res.fail("internal: " + err.Error())
-			}
-			res.Verdict, res.Trace = Unsafe, t
-			res.Position = path[len(path)-1].Stmt.Source().Position()
+		if done := res.concretize(p, s, path, preds, opt); done {
 			return res
 		}
-		if res.Refinements >= opt.MaxRefinements {
-			return res.fail(fmt.Sprintf("refinement limit %d reached", opt.MaxRefinements))
-		}
-		added := 0
-		for _, e := range NewPredicates(path[:fe.step+1]) {
-			if preds.add(e) {
-				added++
-			}
-		}
-		if added == 0 {
-			return res.fail("refinement found no new predicate at " + where(path[fe.step]))
-		}
-		res.Refinements++
 	}
 }
 

@@ -172,52 +172,67 @@ func Check(p *ir.Program, s *smt.Solver, opt Options) (res *Result) {
 		if err != nil {
 			return res.fail("internal: " + err.Error())
 		}
-		pf, err := vcgen.Build(p, path)
-		if err != nil {
-			return res.fail("internal: " + err.Error())
-		}
-		fe, err := feasible(s, pf)
-		if err != nil {
-			return res.fail("solver: " + err.Error())
-		}
-		switch fe.result {
-		case smt.Unknown:
-			r := res.fail(fmt.Sprintf("solver answered unknown (%s) on the path through %s", s.ReasonUnknown(), where(path[fe.step])))
-			r.Position = path[fe.step].Stmt.Source().Position()
-			return r
-		case smt.Sat:
-			if err := vcgen.Validate(pf, fe.model); err != nil {
-				return res.fail("internal: counterexample failed validation: " + err.Error())
-			}
-			t, err := vcgen.BuildTrace(pf, fe.model)
-			if err != nil {
-				return res.fail("internal: " + err.Error())
-			}
-			res.Verdict = Unsafe
-			res.Trace = t
-			if len(path) > 0 {
-				res.Position = path[len(path)-1].Stmt.Source().Position()
-			}
+		if done := res.concretize(p, s, path, preds, opt); done {
 			return res
 		}
-		// Spurious: refine with the shortest infeasible prefix.
-		if res.Refinements >= opt.MaxRefinements {
-			return res.fail(fmt.Sprintf("refinement limit %d reached", opt.MaxRefinements))
-		}
-		if st.States > opt.MaxStates {
-			return res.fail(fmt.Sprintf("abstract state limit reached: %d states with %d predicates", st.States, len(a.Preds)))
-		}
-		added := 0
-		for _, e := range NewPredicates(path[:fe.step+1]) {
-			if preds.add(e) {
-				added++
-			}
-		}
-		if added == 0 {
-			return res.fail(fmt.Sprintf("refinement found no new predicate: the abstract counterexample is infeasible at %s, but the predicates of its prefix are all tracked", where(path[fe.step])))
-		}
-		res.Refinements++
 	}
+}
+
+// concretize replays an abstract counterexample on the concrete program:
+// feasible, it makes res UNSAFE with the validated trace; infeasible, it
+// adds the predicates of the shortest infeasible prefix and counts a
+// refinement. It reports whether res is final (UNSAFE, or UNKNOWN because
+// the solver gave up, a limit was reached or nothing new was found).
+func (res *Result) concretize(p *ir.Program, s *smt.Solver, path []*ir.Edge, preds *predSet, opt Options) (done bool) {
+	pf, err := vcgen.Build(p, path)
+	if err != nil {
+		res.fail("internal: " + err.Error())
+		return true
+	}
+	fe, err := feasible(s, pf)
+	if err != nil {
+		res.fail("solver: " + err.Error())
+		return true
+	}
+	switch fe.result {
+	case smt.Unknown:
+		res.fail(fmt.Sprintf("solver answered unknown (%s) on the path through %s", s.ReasonUnknown(), where(path[fe.step])))
+		res.Position = path[fe.step].Stmt.Source().Position()
+		return true
+	case smt.Sat:
+		if err := vcgen.Validate(pf, fe.model); err != nil {
+			res.fail("internal: counterexample failed validation: " + err.Error())
+			return true
+		}
+		t, err := vcgen.BuildTrace(pf, fe.model)
+		if err != nil {
+			res.fail("internal: " + err.Error())
+			return true
+		}
+		res.Verdict = Unsafe
+		res.Trace = t
+		if len(path) > 0 {
+			res.Position = path[len(path)-1].Stmt.Source().Position()
+		}
+		return true
+	}
+	// Spurious: refine with the shortest infeasible prefix.
+	if res.Refinements >= opt.MaxRefinements {
+		res.fail(fmt.Sprintf("refinement limit %d reached", opt.MaxRefinements))
+		return true
+	}
+	added := 0
+	for _, e := range NewPredicates(path[:fe.step+1]) {
+		if preds.add(e) {
+			added++
+		}
+	}
+	if added == 0 {
+		res.fail(fmt.Sprintf("refinement found no new predicate: the abstract counterexample is infeasible at %s, but the predicates of its prefix are all tracked", where(path[fe.step])))
+		return true
+	}
+	res.Refinements++
+	return false
 }
 
 func unknown(reason string) *Result {
