@@ -306,8 +306,14 @@ func TestCrossover(t *testing.T) {
 	if n, ok := rep.Crossover(10); ok {
 		t.Errorf("Crossover = %d, true; want none", n)
 	}
+	if n, ratio, bound, ok := rep.MaxRatio(); !ok || n != 3 || bound || ratio < 9.99 || ratio > 10.01 {
+		t.Errorf("MaxRatio = %d, %v, %v, %v; want 3, 10, false, true", n, ratio, bound, ok)
+	}
 	rep.Points = append(rep.Points, pt(5, EngineFixpoint, time.Second, false), pt(5, EnginePaths, 0, true))
 	if n, ok := rep.Crossover(10); !ok || n != 5 {
 		t.Errorf("with a paths timeout: Crossover = %d, %v; want 5, true", n, ok)
+	}
+	if n, ratio, bound, ok := rep.MaxRatio(); !ok || n != 5 || !bound || ratio != 60 {
+		t.Errorf("with a paths timeout: MaxRatio = %d, %v, %v, %v; want 5, 60, true, true", n, ratio, bound, ok)
 	}
 }

@@ -301,3 +301,32 @@ func (r *ScalingReport) Crossover(factor float64) (n int, ok bool) {
 	}
 	return 0, false
 }
+
+// MaxRatio returns the N of the sequential study with the largest ratio of
+// the paths engine's verification time to the fixpoint engine's, and the
+// ratio. bound is true when paths timed out there, so that the ratio (the
+// timeout over the fixpoint time) is a lower bound. ok is false when no N
+// has both times.
+func (r *ScalingReport) MaxRatio() (n int, ratio float64, bound, ok bool) {
+	for _, x := range r.Sizes(StudySequential) {
+		fp, ok1 := r.Point(StudySequential, x, EngineFixpoint)
+		pp, ok2 := r.Point(StudySequential, x, EnginePaths)
+		if !ok1 || !ok2 || !fp.Done() || fp.Verify <= 0 {
+			continue
+		}
+		var q float64
+		var b bool
+		switch {
+		case pp.Done():
+			q = float64(pp.Verify) / float64(fp.Verify)
+		case pp.TimedOut:
+			q, b = float64(r.Options.Timeout)/float64(fp.Verify), true
+		default:
+			continue
+		}
+		if !ok || q > ratio {
+			n, ratio, bound, ok = x, q, b, true
+		}
+	}
+	return n, ratio, bound, ok
+}

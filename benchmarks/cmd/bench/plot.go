@@ -115,8 +115,9 @@ func studyPlot(rep *harness.ScalingReport, study, title, xlabel string) (*plot.P
 	return p, nil
 }
 
-// writePlot renders time vs N and time vs M (and time vs D) side by side
-// into path; the extension (.svg or .png) picks the format.
+// writePlot renders time vs N, time vs M and time vs D side by side into
+// path (a study without a finished run is left out); the extension (.svg
+// or .png) picks the format.
 func writePlot(path string, rep *harness.ScalingReport) error {
 	var row []*plot.Plot
 	for _, s := range []struct{ study, title, x string }{
@@ -126,12 +127,12 @@ func writePlot(path string, rep *harness.ScalingReport) error {
 	} {
 		p, err := studyPlot(rep, s.study, s.title, s.x)
 		if err != nil {
-			if s.study == harness.StudyLoops {
-				continue // optional third panel
-			}
-			return err
+			continue // no data: leave the panel out
 		}
 		row = append(row, p)
+	}
+	if len(row) == 0 {
+		return fmt.Errorf("no finished scaling run to plot")
 	}
 	width := vg.Length(len(row)) * 4.5 * vg.Inch
 	height := 4 * vg.Inch

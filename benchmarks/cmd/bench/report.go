@@ -296,7 +296,15 @@ func crossoverLine(rep *harness.ScalingReport) string {
 	if n, ok := rep.Crossover(10); ok {
 		return fmt.Sprintf("first N where the paths engine's verification time exceeds 10× the fixpoint engine's: N = %d", n)
 	}
-	return "the paths engine's verification time never exceeded 10× the fixpoint engine's in the measured range"
+	s := "the paths engine's verification time never exceeded 10× the fixpoint engine's in the measured range"
+	if n, ratio, bound, ok := rep.MaxRatio(); ok {
+		if bound {
+			s += fmt.Sprintf("; the largest ratio is at N = %d, where paths timed out (> %.0fs): more than %.1f×", n, rep.Options.Timeout.Seconds(), ratio)
+		} else {
+			s += fmt.Sprintf("; the largest ratio is %.1f× at N = %d", ratio, n)
+		}
+	}
+	return s
 }
 
 func skippedNotes(rep *harness.ScalingReport) []string {
@@ -306,7 +314,12 @@ func skippedNotes(rep *harness.ScalingReport) []string {
 		var note string
 		switch {
 		case p.Skipped != "":
-			note = fmt.Sprintf("%s engine, %s study: not run beyond — %s", p.Engine, p.Study, p.Skipped)
+			key := p.Engine + "\x00" + p.Study + "\x00" + p.Skipped
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+			note = fmt.Sprintf("%s engine: %s = %d and larger not run (%s)", p.Engine, p.Study, p.X, p.Skipped)
 		case p.Err != "":
 			note = fmt.Sprintf("%s engine, %s = %d: %s", p.Engine, p.Study, p.X, p.Err)
 		case p.Done() && !p.OK:
