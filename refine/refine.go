@@ -221,10 +221,21 @@ func (res *Result) concretize(p *ir.Program, s *smt.Solver, path []*ir.Edge, pre
 		res.fail(fmt.Sprintf("refinement limit %d reached", opt.MaxRefinements))
 		return true
 	}
+	// First the cheap predicates (the conditions the prefix assumes), then,
+	// when they do not remove the spurious path, the whole WP chain: the
+	// chain's atoms grow with the number of updates it crosses, so adding
+	// them only when needed keeps predicate sets small.
 	added := 0
-	for _, e := range NewPredicates(path[:fe.step+1]) {
+	for _, e := range assumedAtoms(path[:fe.step+1]) {
 		if preds.add(e) {
 			added++
+		}
+	}
+	if added == 0 {
+		for _, e := range NewPredicates(path[:fe.step+1]) {
+			if preds.add(e) {
+				added++
+			}
 		}
 	}
 	if added == 0 {
@@ -424,6 +435,17 @@ func fourierMotzkin(chain []ir.Expr, x *ir.Var, one map[*ir.Var]bool) []ir.Expr 
 			if le, ge, ok := abstraction.Combine(with[i], with[j], x); ok {
 				out = append(out, le, ge)
 			}
+		}
+	}
+	return out
+}
+
+// assumedAtoms returns the atoms of the conditions the prefix assumes.
+func assumedAtoms(prefix []*ir.Edge) []ir.Expr {
+	var out []ir.Expr
+	for _, e := range prefix {
+		if a, ok := e.Stmt.(*ir.Assume); ok {
+			out = append(out, ir.Atoms(a.Cond)...)
 		}
 	}
 	return out
