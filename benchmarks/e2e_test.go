@@ -57,6 +57,43 @@ func testMain(m *testing.M) int {
 	return m.Run()
 }
 
+// recordInputs opens every source, module, SQL and expect.json file of
+// the module (the corpus and testdata included). The binary under test is
+// built from them and reads them in another process, which `go test`
+// cannot see; opening them here puts them into the test's recorded inputs,
+// so that a cached result is reused only while they are unchanged.
+func recordInputs(t *testing.T) {
+	t.Helper()
+	root, err := harness.ModuleRoot(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if path != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "bin") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		switch filepath.Ext(path) {
+		case ".go", ".mod", ".sum", ".sql", ".json":
+			f, err := os.Open(path)
+			if err != nil {
+				return err
+			}
+			return f.Close()
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// binary returns the dbverify binary TestMain built.
 func binary(t *testing.T) string {
 	t.Helper()
 	bin := os.Getenv(binEnv)
@@ -209,6 +246,7 @@ func checkCounterexample(t *testing.T, e harness.Expectation, r *harness.Result)
 
 // TestCorpusFast checks every corpus case marked "fast": true.
 func TestCorpusFast(t *testing.T) {
+	recordInputs(t)
 	cases, err := harness.LoadCases(corpusDir(t))
 	if err != nil {
 		t.Fatal(err)
@@ -257,6 +295,7 @@ func wantUsageError(t *testing.T, inv *harness.Invocation) string {
 // TestBadInput checks that bad programs and bad command lines are usage
 // errors (exit 2) with a message that says where the problem is.
 func TestBadInput(t *testing.T) {
+	recordInputs(t)
 	t.Run("package does not compile", func(t *testing.T) {
 		dir := badDir(t, "nocompile")
 		line := lineOf(t, filepath.Join(dir, "nocompile.go"), `"ten thousand"`)
@@ -298,6 +337,7 @@ func TestBadInput(t *testing.T) {
 // TestSARIF checks that --format sarif is SARIF 2.1.0 JSON with one error
 // result per UNSAFE verdict of the same run in JSON.
 func TestSARIF(t *testing.T) {
+	recordInputs(t)
 	dir := badDir(t, "good")
 	c, err := harness.ReadCase(dir, "testdata/bad/good")
 	if err != nil {
@@ -355,6 +395,7 @@ func TestSARIF(t *testing.T) {
 // TestFailOnUnknown checks that --fail-on-unknown turns an UNKNOWN verdict
 // into exit code 3, on a corpus case whose expect.json says UNKNOWN.
 func TestFailOnUnknown(t *testing.T) {
+	recordInputs(t)
 	c, err := harness.ReadCase(filepath.Join(corpusDir(t), "bank", "retry_recursive_safe"), "bank/retry_recursive_safe")
 	if err != nil {
 		t.Fatal(err)

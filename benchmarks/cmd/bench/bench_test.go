@@ -92,7 +92,7 @@ func TestResultsMarkdown(t *testing.T) {
 		"2025-01-02", "Linux 6 x86_64", "CPU, 2 cores", "go1.26", "libz3-dev 4.8",
 		"| core/x | F | t.a >= 0 | SAFE | SAFE |",
 		"| core/x | G | t.a >= 0 | UNSAFE | UNKNOWN |", "refinement limit",
-		"decided 50.0% (1 of 2)", "score 2 of 3", "3.00×",
+		"decided 50.0% (1 of 2)", "score 2 (max possible 3", "3.00×",
 		"N = 5", "![verification time", "(scaling.svg)", "timeout (60s)",
 	} {
 		if !strings.Contains(doc, want) {

@@ -192,7 +192,7 @@ func totalsLines(t harness.Totals) []string {
 		fmt.Sprintf("correct %d (of which improved %d), wrong %d (wrong SAFE %d, wrong UNSAFE %d), undecided %d, missing %d, unexpected %d, errors %d, check failures %d",
 			t.Correct, t.Improved, t.Wrong, t.WrongSafe, t.WrongUnsafe, t.Undecided, t.Missing, t.Unexpected, t.Errors, t.CheckFailures),
 		fmt.Sprintf("decided %.1f%% (%d of %d)", t.DecidedPercent(), t.Decided, t.Expectations),
-		fmt.Sprintf("score %d of %d possible today (%d if every UNKNOWN-today expectation were decided)", t.Score, t.MaxScoreToday, t.MaxScore),
+		fmt.Sprintf("score %d (max possible %d, every expectation decided as its final verdict; %d for exactly the verdicts expected today)", t.Score, t.MaxScore, t.MaxScoreToday),
 		fmt.Sprintf("time: dbverify %ss wall in total (its own front end %ss)", secs(t.Time), secs(t.ToolFrontend)),
 	}
 	if t.FrontendRef > 0 {
@@ -266,6 +266,9 @@ func scalingTable(rep *harness.ScalingReport, study, label string) *table {
 		t.header = append(t.header, engines[1]+" / "+engines[0])
 	}
 	for _, x := range rep.Sizes(study) {
+		if allSkipped(rep, study, x) {
+			continue // listed in the notes under the table
+		}
 		row := []string{fmt.Sprint(x)}
 		if study == harness.StudySequential {
 			row = append(row, fmt.Sprint(uint64(1)<<uint(x)))
@@ -290,6 +293,16 @@ func scalingTable(rep *harness.ScalingReport, study, label string) *table {
 		t.add(row...)
 	}
 	return t
+}
+
+// allSkipped reports whether no engine ran on size x of the study.
+func allSkipped(rep *harness.ScalingReport, study string, x int) bool {
+	for _, e := range rep.Options.Engines {
+		if p, ok := rep.Point(study, x, e); ok && p.Skipped == "" {
+			return false
+		}
+	}
+	return true
 }
 
 func crossoverLine(rep *harness.ScalingReport) string {
