@@ -34,8 +34,10 @@ type ScalingOptions struct {
 	Ds      []int         // default: 1..4
 	Timeout time.Duration // per dbverify run; default 60s
 	// EngineArgs are extra arguments per engine. The default lifts the
-	// paths engine's cap on listed paths (--max-paths 1000000000) so that
-	// the per-run timeout, not the cap, stops it.
+	// caps that would turn a long run into UNKNOWN, so that the per-run
+	// timeout, not a cap, stops an engine: --max-refinements 1000 for both
+	// (the sequential study needs one refinement per update, more than the
+	// default 20 for N > 20) and --max-paths 1000000000 for paths.
 	EngineArgs map[string][]string
 	// Budget bounds each of the three studies (N, M, D): the points of a
 	// study not started when its budget is spent are recorded as skipped.
@@ -67,7 +69,10 @@ func (o *ScalingOptions) defaults() {
 		o.Timeout = 60 * time.Second
 	}
 	if o.EngineArgs == nil {
-		o.EngineArgs = map[string][]string{EnginePaths: {"--max-paths", "1000000000"}}
+		o.EngineArgs = map[string][]string{
+			EngineFixpoint: {"--max-refinements", "1000"},
+			EnginePaths:    {"--max-refinements", "1000", "--max-paths", "1000000000"},
+		}
 	}
 }
 
