@@ -31,8 +31,9 @@ func (t *translator) call(f *frame, instr ssa.CallInstruction, c *ssa.CallCommon
 		return t.builtin(f, b, c, args)
 	}
 	if fn, ok := c.Value.(*ssa.Function); ok {
-		if recv, name := sqlMethod(c); name != "" {
-			return t.dbCall(f, instr, c, recv, name, args)
+		if a, ok := staticAPICall(fn, c.Signature()); ok {
+			a.argTypes = argTypes(c)
+			return t.dbCall(f, instr, a, args, c.Signature().Results())
 		}
 		if t.l.inModule(fn) {
 			return t.inline(fn, args, nil)
@@ -45,8 +46,12 @@ func (t *translator) call(f *frame, instr ssa.CallInstruction, c *ssa.CallCommon
 		if t.l.inModule(fn) {
 			return t.inline(fn, args, callee.obj.bindings)
 		}
-		if recv, name := sqlMethodOf(fn); name != "" {
-			return t.dbCall(f, instr, c, recv, name, args)
+		if a, ok := staticAPICall(fn, nil); ok {
+			// A method value such as db.Exec: the receiver is bound.
+			if len(callee.obj.bindings) > 0 {
+				args = append([]value{callee.obj.bindings[0]}, args...)
+			}
+			return t.dbCall(f, instr, a, args, c.Signature().Results())
 		}
 		return t.external(f, fn, c, args)
 	}
@@ -54,15 +59,21 @@ func (t *translator) call(f *frame, instr ssa.CallInstruction, c *ssa.CallCommon
 	return t.fresh("call()", c.Signature().Results())
 }
 
-// sqlMethodOf is sqlMethod for a function value (a method value such as db.Exec).
-func sqlMethodOf(fn *ssa.Function) (string, string) {
-	if fn == nil || fn.Object() == nil {
-		return "", ""
+// argTypes returns the types of a call's arguments, looking through the
+// conversion to an interface (sqlx takes its struct arguments as any).
+func argTypes(c *ssa.CallCommon) []types.Type {
+	var out []types.Type
+	if c.IsInvoke() {
+		out = append(out, c.Value.Type())
 	}
-	if f, ok := fn.Object().(*types.Func); ok && f.Pkg() != nil && f.Pkg().Path() == "database/sql" {
-		return recvName(f), f.Name()
+	for _, a := range c.Args {
+		if mi, ok := a.(*ssa.MakeInterface); ok {
+			out = append(out, mi.X.Type())
+			continue
+		}
+		out = append(out, a.Type())
 	}
-	return "", ""
+	return out
 }
 
 var dbMethodNames = map[string]bool{
@@ -86,9 +97,11 @@ func (t *translator) invoke(f *frame, instr ssa.CallInstruction, c *ssa.CallComm
 		return t.fresh(m.Name()+"()", results)
 	}
 	if recv.obj != nil && isDBObj(recv.obj.kind) {
-		// An interface (sqlc's DBTX) holding a database handle we know.
-		name := map[objKind]string{objDB: "DB", objTx: "Tx", objStmt: "Stmt", objRow: "Row", objRows: "Rows"}[recv.obj.kind]
-		return t.dbCall(f, instr, c, name, m.Name(), append([]value{recv}, args...))
+		// An interface (sqlc's DBTX, pgx.Tx, pgx.Rows) holding a database
+		// handle we know.
+		a := newAPICall(recv.obj.kind, m.Name(), c.Signature(), 0, 1)
+		a.argTypes = argTypes(c)
+		return t.dbCall(f, instr, a, append([]value{recv}, args...), results)
 	}
 	if dbMethodNames[m.Name()] {
 		t.unsupported("database call %s through interface %s (not supported yet)", m.Name(), types.TypeString(c.Value.Type(), nil))
@@ -116,6 +129,9 @@ func (t *translator) external(f *frame, fn *ssa.Function, c *ssa.CallCommon, arg
 		path = fn.Object().Pkg().Path()
 	}
 	name := fn.Name()
+	if v, ok := t.decimalCall(path, name, fn, args); ok {
+		return v
+	}
 	switch {
 	case path == "errors" && name == "New", path == "fmt" && name == "Errorf":
 		return value{expr: ir.True}
@@ -142,11 +158,13 @@ func (t *translator) external(f *frame, fn *ssa.Function, c *ssa.CallCommon, arg
 		return t.fresh(name+"()", results)
 	}
 	for _, a := range args {
-		if a.obj != nil && isDBObj(a.obj.kind) {
+		if a.obj != nil && (a.obj.kind == objDB || a.obj.kind == objTx || a.obj.kind == objStmt) {
+			// (Rows and rows read elsewhere change no row.)
 			t.unsupported("database handle passed to %s.%s, which is not analysed", path, name)
 			break
 		}
 	}
+	t.callbacks(args, path+"."+name)
 	t.escape(args)
 	return t.fresh(name+"()", results)
 }

@@ -11,54 +11,56 @@ import (
 	"github.com/dbverify/dbverify/sqlir"
 )
 
-// dbCall translates a call of a database/sql function or method.
-func (t *translator) dbCall(f *frame, instr ssa.CallInstruction, c *ssa.CallCommon, recv, name string, args []value) value {
-	results := c.Signature().Results()
+// dbCall translates a call of a modelled library method or function
+// (see api.go). args are the call's arguments, the receiver first.
+func (t *translator) dbCall(f *frame, instr ssa.CallInstruction, a apiCall, args []value, results *types.Tuple) value {
 	var self *object
-	if len(args) > 0 {
-		self = args[0].obj
+	if a.self >= 0 && a.self < len(args) {
+		self = args[a.self].obj
 	}
-	switch recv {
-	case "DB", "Conn", "Tx":
-		if m, ok := queryMethods[name]; ok {
-			tx := ir.Tx(0)
-			if self != nil && self.kind == objTx {
-				tx = self.tx
-			}
-			var query value
-			if m.query < len(args) {
-				query = args[m.query]
-			}
-			var params value
-			if m.args >= 0 && m.args < len(args) {
-				params = args[m.args]
-			}
-			texts := query.texts()
-			if texts == nil {
-				if s := t.l.sites[instr]; s != nil && s.Known {
-					texts = []string{s.Query}
-				}
-			}
-			sqlArgs := t.sqlArgs(params)
-			switch len(texts) {
-			case 0:
-				return t.runSQL(m.kind, tx, "", false, sqlArgs, results)
-			case 1:
-				return t.runSQL(m.kind, tx, texts[0], true, sqlArgs, results)
-			}
-			// One of several constant texts: each is verified on its branch.
-			return t.forkTexts(query.expr, texts, func(text string) value {
-				return t.runSQL(m.kind, tx, text, true, sqlArgs, results)
-			})
+	if self != nil && self.alts != nil && (a.kind == objStmt || a.kind == objRow || a.kind == objRows) {
+		return t.forAlts(self, func(o *object) value {
+			alt := append([]value(nil), args...)
+			alt[a.self] = value{obj: o}
+			return t.dbCall(f, instr, a, alt, results)
+		})
+	}
+	arg := func(i int) value {
+		if i >= 0 && i < len(args) {
+			return args[i]
 		}
-		switch name {
-		case "Begin", "BeginTx":
+		return value{}
+	}
+	switch a.kind {
+	case objDB, objTx:
+		tx := ir.Tx(0)
+		if self != nil && self.kind == objTx {
+			tx = self.tx
+		}
+		if a.op != opNone && a.query >= 0 {
+			if a.pkg != "" && strings.HasPrefix(a.pkg, "github.com/jackc/") && a.op == opPrepare {
+				t.unsupported("pgx %s (statements prepared by name)", a.name)
+				return t.fresh(a.name+"()", results)
+			}
+			return t.sqlCall(f, instr, a, tx, arg, results)
+		}
+		switch {
+		case beginNames[a.name]:
+			if self != nil && self.kind == objTx {
+				t.unsupported("nested transaction (%s on a transaction: a savepoint)", a.name)
+				return t.fresh(a.name+"()", results)
+			}
 			t.txs++
-			tx := ir.Tx(t.txs)
+			id := ir.Tx(t.txs)
 			errV := t.p.NewVar("err", ir.Bool, ir.Local)
-			t.emit(&ir.TxOp{Op: ir.Begin, Tx: tx, Err: errV, Info: t.info(ir.KindSQL, "BEGIN")})
-			return value{tuple: []value{{obj: &object{kind: objTx, tx: tx}}, {expr: errV}}}
-		case "Commit", "Rollback":
+			t.emit(&ir.TxOp{Op: ir.Begin, Tx: id, Err: errV, Info: t.info(ir.KindSQL, "BEGIN")})
+			txv := value{obj: &object{kind: objTx, tx: id}}
+			if a.must() {
+				t.panicIf(errV)
+				return txv
+			}
+			return value{tuple: []value{txv, {expr: errV}}}
+		case a.name == "Commit" || a.name == "Rollback":
 			errV := t.p.NewVar("err", ir.Bool, ir.Local)
 			if self == nil || self.kind != objTx || self.tx == 0 {
 				// A transaction begun outside the analysed code: its
@@ -67,12 +69,13 @@ func (t *translator) dbCall(f *frame, instr ssa.CallInstruction, c *ssa.CallComm
 				return value{expr: errV}
 			}
 			op, text := ir.Commit, "COMMIT"
-			if name == "Rollback" {
+			if a.name == "Rollback" {
 				op, text = ir.Rollback, "ROLLBACK"
 			}
 			t.emit(&ir.TxOp{Op: op, Tx: self.tx, Err: errV, Info: t.info(ir.KindSQL, text)})
 			return value{expr: errV}
-		case "Stmt", "StmtContext":
+		case a.name == "Stmt" || a.name == "StmtContext" || a.name == "Stmtx" || a.name == "StmtxContext" ||
+			a.name == "NamedStmt" || a.name == "NamedStmtContext":
 			st := args[len(args)-1].obj
 			if st != nil && st.kind == objStmt && self != nil && self.kind == objTx {
 				cp := *st
@@ -80,45 +83,169 @@ func (t *translator) dbCall(f *frame, instr ssa.CallInstruction, c *ssa.CallComm
 				return value{obj: &cp}
 			}
 			return value{obj: st}
+		case a.name == "Rebind":
+			if a.query >= 0 {
+				return arg(a.query)
+			}
+		case a.name == "Conn" || a.name == "Connx" || a.name == "Acquire":
+			// A connection of the pool (or a transaction's own): statements
+			// on it run like the handle's.
+			h := value{obj: &object{kind: objDB, tx: tx}}
+			if self != nil && self.kind == objTx {
+				h = value{obj: self}
+			}
+			if results.Len() == 2 {
+				return value{tuple: []value{h, {expr: t.freshVar("err", ir.Bool, ir.KindSQL)}}}
+			}
+			return h
+		case a.name == "SendBatch" || a.name == "CopyFrom" || a.name == "LargeObjects":
+			t.unsupported("%s (pgx batches, COPY and large objects are not modelled)", a.name)
+			return t.fresh(a.name+"()", results)
+		case a.name == "MustExec" || a.name == "LoadFile" || a.name == "LoadFileContext":
+			t.unsupported("%s (SQL not known)", a.name)
+			return t.fresh(a.name+"()", results)
 		}
-	case "Stmt":
-		if _, ok := stmtMethods[name]; ok && self != nil && self.alts != nil {
-			return t.forAlts(self, func(o *object) value {
-				return t.dbCall(f, instr, c, recv, name, append([]value{{obj: o}}, args[1:]...))
-			})
-		}
-		if m, ok := stmtMethods[name]; ok {
+	case objStmt:
+		if a.op == opExec || a.op == opQuery || a.op == opQueryRow || a.op == opGet || a.op == opSelect {
 			if self == nil || self.kind != objStmt {
-				t.unsupported("prepared statement %s whose SQL is not known", name)
-				return t.fresh(name+"()", results)
+				t.unsupported("prepared statement %s whose SQL is not known", a.name)
+				return t.fresh(a.name+"()", results)
 			}
-			var params value
-			if m.args < len(args) {
-				params = args[m.args]
-			}
-			kind := map[siteKind]siteKind{siteStmtExec: siteExec, siteStmtQuery: siteQuery, siteStmtQueryRow: siteQueryRow}[m.kind]
-			return t.runSQL(kind, self.tx, self.text, self.text != "" || self.sql != nil, t.sqlArgs(params), results)
+			return t.stmtCall(f, instr, a, self, arg, results)
 		}
-	case "Row", "Rows":
-		switch name {
+	case objRow, objRows:
+		switch a.name {
 		case "Scan":
 			var dests []value
 			if len(args) > 1 {
-				dests = t.sliceElems(args[1])
-			}
-			if self != nil && self.alts != nil {
-				return t.forAlts(self, func(o *object) value { return t.scan(o, dests, len(args) > 1 && dests == nil) })
+				dests = t.sliceElems(args[len(args)-1])
 			}
 			return t.scan(self, dests, len(args) > 1 && dests == nil)
+		case "StructScan":
+			return t.structScan(self, arg(1))
 		case "Next":
 			return value{expr: t.freshVar("rows.Next()", ir.Bool, ir.KindSQL)}
 		case "NextResultSet":
 			return value{expr: t.freshVar("rows.NextResultSet()", ir.Bool, ir.KindSQL)}
 		}
+		// Reading rows (MapScan, SliceScan, pgx.CollectRows, Values, …)
+		// changes no row: arbitrary results.
+		t.escape(args[1:])
+	case objResult:
+		if a.name == "RowsAffected" && self != nil && self.kind == objResult && self.affected != nil {
+			if results.Len() == 2 {
+				errV := t.freshVar("err", ir.Bool, ir.KindCall)
+				return value{tuple: []value{{expr: self.affected}, {expr: errV}}}
+			}
+			return value{expr: self.affected}
+		}
+	case objNil:
+		return t.libFunction(f, instr, a, args, results)
 	}
 	// Anything else (Close, Ping, Err, SetMaxOpenConns, sql.Open, …):
 	// arbitrary results, no effect on rows.
-	return t.fresh(name+"()", results)
+	return t.fresh(a.name+"()", results)
+}
+
+// sqlCall translates a call that runs SQL text on a connection or
+// transaction: Exec, Query, QueryRow, Prepare and sqlx's Get, Select,
+// NamedExec, NamedQuery, PrepareNamed.
+func (t *translator) sqlCall(f *frame, instr ssa.CallInstruction, a apiCall, tx ir.Tx, arg func(int) value, results *types.Tuple) value {
+	query := arg(a.query)
+	texts := query.texts()
+	if texts == nil {
+		if s := t.l.sites[instr]; s != nil && s.Known {
+			texts = []string{s.Query}
+		}
+	}
+	run := func(text string, known bool) value {
+		stmtArgs := t.sqlArgs(arg(a.params))
+		var names []string
+		if a.op == opNamedExec || a.op == opNamedQuery || a.op == opPrepareNamed {
+			text, names = t.l.compileNamed(text)
+			stmtArgs = t.namedArgs(arg(a.named), a.argType(a.named), names)
+		}
+		switch a.op {
+		case opExec:
+			v := t.runSQL(opExec, tx, text, known, stmtArgs, results)
+			if a.must() {
+				return t.mustResult(v)
+			}
+			return v
+		case opNamedExec:
+			return t.runSQL(opExec, tx, text, known, stmtArgs, results)
+		case opQuery, opNamedQuery:
+			return t.runSQL(opQuery, tx, text, known, stmtArgs, results)
+		case opQueryRow:
+			return t.runSQL(opQueryRow, tx, text, known, stmtArgs, results)
+		case opPrepare, opPrepareNamed:
+			v := t.runSQL(opPrepare, tx, text, known, stmtArgs, results)
+			if names != nil && len(v.tuple) > 0 && v.tuple[0].obj != nil {
+				v.tuple[0].obj.names = names
+			}
+			return v
+		case opGet:
+			row := t.runSQL(opQueryRow, tx, text, known, stmtArgs, nil)
+			return t.structScan(row.obj, arg(a.dest))
+		case opSelect:
+			return t.selectInto(t.runSQL(opQuery, tx, text, known, stmtArgs, nil), arg(a.dest))
+		}
+		return t.fresh(a.name+"()", results)
+	}
+	switch len(texts) {
+	case 0:
+		return run("", false)
+	case 1:
+		return run(texts[0], true)
+	}
+	// One of several constant texts: each is verified on its branch.
+	return t.forkTexts(query.expr, texts, func(text string) value { return run(text, true) })
+}
+
+// stmtCall runs a prepared statement (sqlx's NamedStmt binds its :name
+// parameters from a struct or map).
+func (t *translator) stmtCall(f *frame, instr ssa.CallInstruction, a apiCall, st *object, arg func(int) value, results *types.Tuple) value {
+	known := st.text != "" || st.sql != nil
+	stmtArgs := t.sqlArgs(arg(a.params))
+	if st.names != nil {
+		stmtArgs = t.namedArgs(arg(a.named), a.argType(a.named), st.names)
+	}
+	switch a.op {
+	case opExec:
+		v := t.runSQL(opExec, st.tx, st.text, known, stmtArgs, results)
+		if a.must() {
+			return t.mustResult(v)
+		}
+		return v
+	case opQuery:
+		return t.runSQL(opQuery, st.tx, st.text, known, stmtArgs, results)
+	case opQueryRow:
+		return t.runSQL(opQueryRow, st.tx, st.text, known, stmtArgs, results)
+	case opGet:
+		row := t.runSQL(opQueryRow, st.tx, st.text, known, stmtArgs, nil)
+		return t.structScan(row.obj, arg(a.dest))
+	case opSelect:
+		return t.selectInto(t.runSQL(opQuery, st.tx, st.text, known, stmtArgs, nil), arg(a.dest))
+	}
+	return t.fresh(a.name+"()", results)
+}
+
+// mustResult is a Must variant's result: the call panics when it fails.
+func (t *translator) mustResult(v value) value {
+	if len(v.tuple) == 2 && v.tuple[1].expr != nil {
+		t.panicIf(v.tuple[1].expr)
+		return v.tuple[0]
+	}
+	return v
+}
+
+// panicIf ends the path where cond holds (the call panics; its effects
+// up to there were checked as they happened).
+func (t *translator) panicIf(cond ir.Expr) {
+	from := t.cur
+	t.edge(t.p.NewLoc(), &ir.Assume{Cond: cond, Info: t.info(ir.KindReturn, "panic")})
+	t.cur = from
+	t.emit(&ir.Assume{Cond: ir.Not(cond), Info: t.info(ir.KindBranch, "")})
 }
 
 // sqlArgs returns the values bound to the placeholders, from the variadic
@@ -152,20 +279,20 @@ func (t *translator) sliceElems(v value) []value {
 }
 
 // runSQL translates Exec, Query, QueryRow and Prepare.
-func (t *translator) runSQL(kind siteKind, tx ir.Tx, text string, known bool, args []ir.Expr, results *types.Tuple) value {
+func (t *translator) runSQL(kind sqlOp, tx ir.Tx, text string, known bool, args []ir.Expr, results *types.Tuple) value {
 	if !known {
 		t.unsupported("SQL text is not a compile-time constant")
-		return t.fresh("sql()", results)
+		return t.freshResults("sql()", results)
 	}
 	stmt, err := t.l.parse(text)
 	if err != nil {
 		t.unsupported("SQL %q: %v", compactSQL(text), err)
-		return t.fresh("sql()", results)
+		return t.freshResults("sql()", results)
 	}
 	stmt, args = t.bindMarkers(stmt, args)
 	info := t.info(ir.KindSQL, compactSQL(text))
 	switch kind {
-	case siteExec:
+	case opExec:
 		errV := t.p.NewVar("err", ir.Bool, ir.Local)
 		aff := t.p.NewVar("rowsAffected", ir.Int, ir.Local)
 		if sel, ok := stmt.(*sqlir.Select); ok {
@@ -175,9 +302,9 @@ func (t *translator) runSQL(kind siteKind, tx ir.Tx, text string, known bool, ar
 			t.emit(&ir.Exec{SQL: stmt, Args: args, Tx: tx, Err: errV, Affected: aff, Info: info})
 		}
 		return value{tuple: []value{{obj: &object{kind: objResult, affected: aff}}, {expr: errV}}}
-	case siteQuery, siteQueryRow:
+	case opQuery, opQueryRow:
 		o := &object{kind: objRows, tx: tx, text: text, args: args}
-		if kind == siteQueryRow {
+		if kind == opQueryRow {
 			o.kind = objRow
 		}
 		if sel, ok := stmt.(*sqlir.Select); ok {
@@ -193,7 +320,7 @@ func (t *translator) runSQL(kind siteKind, tx ir.Tx, text string, known bool, ar
 			o.noRowOK = noRow
 			t.emit(&ir.Exec{SQL: stmt, Args: args, Tx: tx, Err: o.execErr, Targets: o.returned, Info: info})
 		}
-		if kind == siteQueryRow {
+		if kind == opQueryRow {
 			return value{obj: o}
 		}
 		if o.execErr != nil {
@@ -201,12 +328,12 @@ func (t *translator) runSQL(kind siteKind, tx ir.Tx, text string, known bool, ar
 		}
 		errV := t.freshVar("err", ir.Bool, ir.KindSQL)
 		return value{tuple: []value{{obj: o}, {expr: errV}}}
-	case sitePrepare:
+	case opPrepare:
 		errV := t.freshVar("err", ir.Bool, ir.KindSQL)
 		o := &object{kind: objStmt, tx: tx, text: text, sql: stmt}
 		return value{tuple: []value{{obj: o}, {expr: errV}}}
 	}
-	return t.fresh("sql()", results)
+	return t.freshResults("sql()", results)
 }
 
 // scan translates Row.Scan and Rows.Scan: the SELECT reads one row into

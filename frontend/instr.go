@@ -134,6 +134,13 @@ func (t *translator) instr(f *frame, instr ssa.Instruction) {
 			f.env[i] = value{obj: &object{kind: objPtr, cell: t.field(x.obj.cell, i.Field)}}
 			return
 		}
+		if x.obj != nil && isDBObj(x.obj.kind) {
+			// The handle a library type embeds (sqlx.Tx embeds *sql.Tx):
+			// promoted methods run on the same connection or transaction.
+			c := &cell{typ: i.Type().(*types.Pointer).Elem(), name: f.prefix + i.Name(), ref: x, refSet: true}
+			f.env[i] = value{obj: &object{kind: objPtr, cell: c}}
+			return
+		}
 		f.env[i] = value{obj: &object{kind: objPtr, cell: t.anonCell(i.Type().(*types.Pointer).Elem(), f.prefix+i.Name())}}
 	case *ssa.Field:
 		x := t.val(f, i.X)
@@ -257,6 +264,9 @@ func (t *translator) unop(f *frame, i *ssa.UnOp) value {
 			return value{expr: ir.Neg(x.expr)}
 		}
 	case token.MUL:
+		if g, ok := i.X.(*ssa.Global); ok && isDecimalZero(g) {
+			return value{expr: ir.Zero(ir.Real)}
+		}
 		if x.obj != nil && x.obj.kind == objPtr && x.obj.cell != nil {
 			return t.load(x.obj.cell, f.prefix+t.nameOf(f, i))
 		}
@@ -281,6 +291,16 @@ func (t *translator) binop(f *frame, i *ssa.BinOp) value {
 	}
 	if x.expr == nil || y.expr == nil {
 		return t.fresh(f.prefix+i.Name(), i.Type())
+	}
+	if isDecimal(i.X.Type()) && (i.Op == token.EQL || i.Op == token.NEQ) {
+		// == on Decimal structs compares their big.Int pointers: true
+		// only for equal numbers, but equal numbers may compare false.
+		b := t.freshVar(f.prefix+i.Name(), ir.Bool, ir.KindBranch)
+		t.emit(&ir.Assume{Cond: ir.Implies(b, ir.Cmp(ir.OpEq, x.expr, y.expr)), Info: t.info(ir.KindModel, "")})
+		if i.Op == token.NEQ {
+			return value{expr: ir.Not(b)}
+		}
+		return value{expr: b}
 	}
 	switch i.Op {
 	case token.ADD:
@@ -359,7 +379,9 @@ func (t *translator) convert(f *frame, i *ssa.Convert) value {
 		return value{expr: x.expr}
 	case from == ir.Int && to == ir.Real:
 		return value{expr: ir.AsReal(x.expr)}
+	case from == ir.Real && to == ir.Int:
+		// float to int truncates toward zero.
+		return value{expr: t.truncate(x.expr, f.prefix+i.Name())}
 	}
-	// float to int truncates: arbitrary in the model.
 	return t.fresh(f.prefix+i.Name(), i.Type())
 }

@@ -23,6 +23,9 @@ type Config struct {
 	Dialect  string   // "mysql", "sqlite", "postgres"; "" = detect
 	// MaxInline bounds the depth of inlined calls (default 16).
 	MaxInline int
+	// Schema, when known, gives the columns of `SELECT *` for sqlx's
+	// struct scans.
+	Schema *sqlir.Schema
 }
 
 // Loaded is a loaded, type-checked program in SSA form.
@@ -42,8 +45,10 @@ type Loaded struct {
 
 	sites      map[ssa.CallInstruction]*Site
 	reachCache map[*ssa.Function]*Reach
-	parsed     map[string]parseResult
-	srcLine    map[string][]string
+	// escapeCache holds escapingFuncs.
+	escapeCache map[*ssa.Function]bool
+	parsed      map[string]parseResult
+	srcLine     map[string][]string
 }
 
 type parseResult struct {

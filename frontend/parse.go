@@ -3,6 +3,7 @@ package frontend
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/dbverify/dbverify/frontend/sqlparse"
 	"github.com/dbverify/dbverify/sqlir"
@@ -22,6 +23,12 @@ func (l *Loaded) parse(query string) (sqlir.Statement, error) {
 	}
 	var r parseResult
 	r.stmt, r.err = sqlparse.Parse(l.Dialect, query)
+	if r.err != nil && l.Dialect == sqlparse.Postgres && strings.Contains(query, "?") {
+		// `?` placeholders rebound to $n at run time (sqlx's Rebind).
+		if stmt, err := sqlparse.Parse(l.Dialect, rebindDollar(query)); err == nil {
+			r.stmt, r.err = stmt, nil
+		}
+	}
 	if errors.Is(r.err, sqlparse.ErrUnsupportedDialect) {
 		r.err = &errUnsupportedSQL{why: r.err.Error()}
 	}

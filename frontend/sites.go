@@ -16,42 +16,10 @@ import (
 	"github.com/dbverify/dbverify/sqlir"
 )
 
-// dbMethod describes a database/sql method that runs SQL.
-type dbMethod struct {
-	kind  siteKind
-	query int // index of the query argument (receiver is 0), -1: none
-	args  int // index of the variadic arguments, -1: none
-}
-
-type siteKind uint8
-
-const (
-	siteExec siteKind = iota
-	siteQuery
-	siteQueryRow
-	sitePrepare
-	siteStmtExec // (*Stmt).Exec…: SQL from the statement
-	siteStmtQuery
-	siteStmtQueryRow
-)
-
-var queryMethods = map[string]dbMethod{
-	"Exec": {siteExec, 1, 2}, "ExecContext": {siteExec, 2, 3},
-	"Query": {siteQuery, 1, 2}, "QueryContext": {siteQuery, 2, 3},
-	"QueryRow": {siteQueryRow, 1, 2}, "QueryRowContext": {siteQueryRow, 2, 3},
-	"Prepare": {sitePrepare, 1, -1}, "PrepareContext": {sitePrepare, 2, -1},
-}
-
-var stmtMethods = map[string]dbMethod{
-	"Exec": {siteStmtExec, -1, 1}, "ExecContext": {siteStmtExec, -1, 2},
-	"Query": {siteStmtQuery, -1, 1}, "QueryContext": {siteStmtQuery, -1, 2},
-	"QueryRow": {siteStmtQueryRow, -1, 1}, "QueryRowContext": {siteStmtQueryRow, -1, 2},
-}
-
 // Site is a call that runs SQL given as text.
 type Site struct {
 	Call  ssa.CallInstruction
-	Kind  siteKind
+	Named bool   // sqlx :name parameters
 	Query string // the SQL text, when constant
 	Known bool   // Query is known
 	Stmt  sqlir.Statement
@@ -60,64 +28,57 @@ type Site struct {
 	Line  int
 }
 
-// sqlMethod returns the database/sql receiver type name and method of a
-// static call, or "", "".
-func sqlMethod(c *ssa.CallCommon) (recv, name string) {
-	fn := c.StaticCallee()
-	if fn == nil || fn.Pkg == nil || fn.Pkg.Pkg.Path() != "database/sql" {
-		if fn != nil && fn.Origin() == nil && fn.Object() != nil {
-			if f, ok := fn.Object().(*types.Func); ok && f.Pkg() != nil && f.Pkg().Path() == "database/sql" {
-				return recvName(f), f.Name()
-			}
-		}
-		return "", ""
-	}
-	if f, ok := fn.Object().(*types.Func); ok {
-		return recvName(f), f.Name()
-	}
-	return "", fn.Name()
-}
-
-func recvName(f *types.Func) string {
-	sig := f.Type().(*types.Signature)
-	if sig.Recv() == nil {
-		return ""
-	}
-	t := sig.Recv().Type()
-	if p, ok := t.(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	if n, ok := t.(*types.Named); ok {
-		return n.Obj().Name()
-	}
-	return ""
-}
-
 var dollarParam = regexp.MustCompile(`\$[0-9]+`)
 
-// siteMethod returns the query method a call uses: a database/sql method
-// on *DB, *Tx or *Conn, or a method of the same name and shape called
-// through an interface (sqlc's DBTX). The indexes are into c.Args.
-func siteMethod(c *ssa.CallCommon) (dbMethod, bool) {
+// siteAPI returns the library call c is when it runs SQL text given as
+// an argument: a method of a modelled library, a sqlx package function,
+// or a method of the same shape called through an interface (sqlc's
+// DBTX). The indexes are into c.Args.
+func siteAPI(c *ssa.CallCommon) (apiCall, bool) {
+	var a apiCall
 	if c.IsInvoke() {
-		m, ok := queryMethods[c.Method.Name()]
-		if !ok {
-			return m, false
+		if sqlOps[c.Method.Name()] == opNone || !resultsLookDB(c.Signature()) {
+			return a, false
 		}
-		// c.Args has no receiver: shift the indexes.
-		m.query--
-		if m.args >= 0 {
-			m.args--
+		a = newAPICall(objDB, c.Method.Name(), c.Signature(), -1, 0)
+	} else if fn := c.StaticCallee(); fn != nil {
+		var ok bool
+		if a, ok = staticAPICall(fn, c.Signature()); !ok {
+			return a, false
 		}
-		sig := c.Signature()
-		if m.query < 0 || m.query >= sig.Params().Len() || !isString(sig.Params().At(m.query).Type()) {
-			return m, false
-		}
-		return m, true
+	} else {
+		return a, false
 	}
-	recv, name := sqlMethod(c)
-	m, ok := queryMethods[name]
-	return m, ok && (recv == "DB" || recv == "Tx" || recv == "Conn")
+	return a, a.op != opNone && a.query >= 0 && (a.kind == objDB || a.kind == objTx)
+}
+
+// resultsLookDB reports whether an interface method's results look like a
+// database library's: (X, error) or Row where X or Row is a handle type or
+// has a Scan, Next or RowsAffected method; or a lone error (sqlx's Get).
+func resultsLookDB(sig *types.Signature) bool {
+	res := sig.Results()
+	dbLike := func(t types.Type) bool {
+		if _, ok := dbObjectKind(t); ok {
+			return true
+		}
+		ms := types.NewMethodSet(t)
+		if _, isPtr := t.(*types.Pointer); !isPtr && !types.IsInterface(t) {
+			ms = types.NewMethodSet(types.NewPointer(t))
+		}
+		for _, name := range []string{"Scan", "Next", "RowsAffected"} {
+			if ms.Lookup(nil, name) != nil {
+				return true
+			}
+		}
+		return false
+	}
+	switch res.Len() {
+	case 1:
+		return isError(res.At(0).Type()) || dbLike(res.At(0).Type())
+	case 2:
+		return isError(res.At(1).Type()) && dbLike(res.At(0).Type())
+	}
+	return false
 }
 
 // findSites records every call that passes SQL text, picks the dialect
@@ -131,15 +92,15 @@ func (l *Loaded) findSites() error {
 				if !ok {
 					continue
 				}
-				m, ok := siteMethod(call.Common())
+				a, ok := siteAPI(call.Common())
 				if !ok {
 					continue
 				}
-				site := &Site{Call: call, Kind: m.kind}
+				site := &Site{Call: call, Named: a.op == opNamedExec || a.op == opNamedQuery || a.op == opPrepareNamed}
 				site.File, site.Line = l.position(call.Pos())
 				args := call.Common().Args
-				if m.query < len(args) {
-					site.Query, site.Known = constString(args[m.query])
+				if a.query < len(args) {
+					site.Query, site.Known = constString(args[a.query])
 				}
 				l.sites[call] = site
 				order = append(order, site)
@@ -152,7 +113,11 @@ func (l *Loaded) findSites() error {
 		if !site.Known {
 			continue
 		}
-		site.Stmt, site.Err = l.parse(site.Query)
+		text := site.Query
+		if site.Named {
+			text, _ = l.compileNamed(text)
+		}
+		site.Stmt, site.Err = l.parse(text)
 		if pe := asParseError(site.Err); pe != nil {
 			msgs = append(msgs, fmt.Sprintf("%s:%d: SQL does not parse (%s): %v", site.File, site.Line, l.Dialect, site.Err))
 		}
@@ -252,12 +217,6 @@ func (l *Loaded) writes(fn *ssa.Function) (tables map[string]bool, unknownSQL bo
 		for _, instr := range b.Instrs {
 			call, ok := instr.(ssa.CallInstruction)
 			if !ok {
-				continue
-			}
-			if c := call.Common(); c.IsInvoke() && dbMethodNames[c.Method.Name()] {
-				// SQL through an interface (sqlc's DBTX): not modelled yet,
-				// but it may write anything.
-				unknownSQL = true
 				continue
 			}
 			s := l.sites[call]
@@ -417,18 +376,19 @@ func (l *Loaded) Entries(tables []string, match *regexp.Regexp) []*ssa.Function 
 			}
 		}
 	}
+	escaping := l.escapingFuncs()
 	var out []*ssa.Function
 	for _, fn := range l.Functions() {
-		if fn.Parent() != nil || fn.Synthetic != "" {
+		if fn.Synthetic != "" || (fn.Parent() != nil && !escaping[fn]) {
 			continue
 		}
 		if match != nil {
-			if match.MatchString(fn.String()) {
+			if match.MatchString(fn.String()) || match.MatchString(EntryName(fn)) {
 				out = append(out, fn)
 			}
 			continue
 		}
-		if called[fn] {
+		if called[fn] && !escaping[fn] {
 			continue
 		}
 		rc := reach[fn]
@@ -446,6 +406,85 @@ func (l *Loaded) Entries(tables []string, match *regexp.Regexp) []*ssa.Function 
 		}
 	}
 	return out
+}
+
+// escapingFuncs returns the module functions whose value is passed to
+// code outside the module (an HTTP router, a job queue, errgroup.Go): that
+// code may call them at any time, so each is an entry point of its own.
+func (l *Loaded) escapingFuncs() map[*ssa.Function]bool {
+	if l.escapeCache != nil {
+		return l.escapeCache
+	}
+	out := map[*ssa.Function]bool{}
+	for _, fn := range l.allModuleFunctions() {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				call, ok := instr.(ssa.CallInstruction)
+				if !ok {
+					continue
+				}
+				c := call.Common()
+				if callee := c.StaticCallee(); callee != nil {
+					if l.inModule(callee) {
+						continue
+					}
+					if a, ok := staticAPICall(callee, nil); ok && (a.name == "BeginFunc" || a.name == "BeginTxFunc") {
+						continue // modelled: the function runs inside the call
+					}
+				} else if c.IsInvoke() && len(l.implementations(c.Method)) > 0 {
+					continue // dispatched to module code, inlined there
+				} else if !c.IsInvoke() {
+					continue // a function value: resolved when translated
+				}
+				for _, a := range c.Args {
+					if f := l.funcOf(a); f != nil && l.inModule(f) {
+						out[f] = true
+					}
+				}
+			}
+		}
+	}
+	l.escapeCache = out
+	return out
+}
+
+// funcOf returns the function a value denotes: a function, a closure, or
+// a bound method (db.handle), through conversions to func types and
+// interfaces; nil for anything else.
+func (l *Loaded) funcOf(v ssa.Value) *ssa.Function {
+	for {
+		switch x := v.(type) {
+		case *ssa.MakeInterface:
+			v = x.X
+			continue
+		case *ssa.ChangeType:
+			v = x.X
+			continue
+		case *ssa.Convert:
+			v = x.X
+			continue
+		case *ssa.MakeClosure:
+			fn, _ := x.Fn.(*ssa.Function)
+			return l.unwrap(fn)
+		case *ssa.Function:
+			return l.unwrap(x)
+		}
+		return nil
+	}
+}
+
+// unwrap maps a synthetic method wrapper (bound method, thunk) to the
+// method it calls.
+func (l *Loaded) unwrap(fn *ssa.Function) *ssa.Function {
+	if fn == nil || fn.Synthetic == "" {
+		return fn
+	}
+	if f, ok := fn.Object().(*types.Func); ok {
+		if m := l.Prog.FuncValue(f); m != nil {
+			return m
+		}
+	}
+	return fn
 }
 
 // ReachesWrite reports whether fn may write table (or run unknown SQL).

@@ -189,10 +189,14 @@ func (t *translator) input(name string, typ types.Type, depth int) value {
 }
 
 // sortOf returns the IR sort of a scalar Go type: integers and strings are
-// Int, floats Real, booleans and error values Bool.
+// Int, floats and shopspring/decimal.Decimal Real, booleans and error
+// values Bool.
 func sortOf(typ types.Type) (ir.Sort, bool) {
 	if isError(typ) {
 		return ir.Bool, true
+	}
+	if isDecimal(typ) {
+		return ir.Real, true
 	}
 	b, ok := typ.Underlying().(*types.Basic)
 	if !ok {
@@ -212,54 +216,6 @@ func sortOf(typ types.Type) (ir.Sort, bool) {
 var errorType = types.Universe.Lookup("error").Type()
 
 func isError(t types.Type) bool { return types.Identical(t, errorType) }
-
-// dbObjectKind classifies database/sql handle types.
-func dbObjectKind(t types.Type) (objKind, bool) {
-	if p, ok := t.(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	n, ok := t.(*types.Named)
-	if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != "database/sql" {
-		return 0, false
-	}
-	switch n.Obj().Name() {
-	case "DB", "Conn":
-		return objDB, true
-	case "Tx":
-		return objTx, true
-	case "Stmt":
-		return objStmt, true
-	case "Row":
-		return objRow, true
-	case "Rows":
-		return objRows, true
-	case "Result":
-		return objResult, true
-	}
-	return 0, false
-}
-
-// isDBInterface reports whether typ is an interface with a database/sql
-// shaped query method (ExecContext(ctx, query string, …), …), such as
-// sqlc's DBTX.
-func isDBInterface(typ types.Type) bool {
-	it, ok := typ.Underlying().(*types.Interface)
-	if !ok {
-		return false
-	}
-	for i := 0; i < it.NumMethods(); i++ {
-		m := it.Method(i)
-		q, ok := queryMethods[m.Name()]
-		if !ok {
-			continue
-		}
-		params := m.Type().(*types.Signature).Params()
-		if q.query-1 < params.Len() && isString(params.At(q.query-1).Type()) {
-			return true
-		}
-	}
-	return false
-}
 
 // inline translates a call of fn at the current location and returns its
 // result; afterwards t.cur is where execution continues.

@@ -59,6 +59,8 @@ type object struct {
 	text  string
 	args  []ir.Expr
 	unsup string // why sql is nil
+	// names are the :name parameters of a sqlx NamedStmt, in order.
+	names []string
 
 	// objRow/objRows of a write with RETURNING: the write's error and the
 	// returned row's values (single-row reads bind them); noRowOK says the

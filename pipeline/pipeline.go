@@ -116,7 +116,7 @@ func Run(cfg Config) (*Report, error) {
 		}
 		entryRE = re
 	}
-	loaded, err := frontend.Load(frontend.Config{Dir: cfg.Dir, Patterns: cfg.Patterns, Dialect: cfg.Dialect})
+	loaded, err := frontend.Load(frontend.Config{Dir: cfg.Dir, Patterns: cfg.Patterns, Dialect: cfg.Dialect, Schema: schema})
 	if err != nil {
 		return nil, err
 	}
