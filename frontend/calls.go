@@ -107,14 +107,73 @@ func (t *translator) invoke(f *frame, instr ssa.CallInstruction, c *ssa.CallComm
 		t.unsupported("database call %s through interface %s (not supported yet)", m.Name(), types.TypeString(c.Value.Type(), nil))
 		return t.fresh(m.Name()+"()", results)
 	}
-	for _, impl := range t.l.implementations(m) {
-		if r := t.l.reach()[impl]; r != nil && (r.UnknownSQL || len(r.Tables) > 0) {
-			t.unsupported("call of %s through interface %s may write the database", m.Name(), types.TypeString(c.Value.Type(), nil))
-			break
+	if recv.dyn != nil {
+		// The dynamic type is known: call its method.
+		if sel := t.l.Prog.MethodSets.MethodSet(recv.dyn).Lookup(m.Pkg(), m.Name()); sel != nil {
+			if fn := t.l.Prog.MethodValue(sel); fn != nil && t.l.inModule(fn) {
+				r := recv
+				r.dyn = nil
+				return t.inline(fn, append([]value{r}, args...), nil)
+			}
 		}
 	}
-	t.escape(append([]value{recv}, args...))
-	return t.fresh(m.Name()+"()", results)
+	impls := t.l.implementations(m)
+	writes := false
+	for _, impl := range impls {
+		if r := t.l.reach()[impl]; r != nil && (r.UnknownSQL || len(r.Tables) > 0) {
+			writes = true
+		}
+	}
+	if !writes {
+		t.escape(append([]value{recv}, args...))
+		return t.fresh(m.Name()+"()", results)
+	}
+	return t.dispatch(m, recv, args, impls, results)
+}
+
+// dispatch calls an interface method whose dynamic type is not known:
+// one of the module's implementations runs (a class-hierarchy call graph).
+// A receiver the model cannot match to an implementation's type is an
+// arbitrary value of that type.
+func (t *translator) dispatch(m *types.Func, recv value, args []value, impls []*ssa.Function, results *types.Tuple) value {
+	choice := t.freshVar(m.Name()+"$impl", ir.Int, ir.KindModel)
+	from := t.cur
+	var outs []value
+	var ends []ir.Loc
+	var conds []ir.Expr
+	pos := t.pos
+	for i, impl := range impls {
+		t.cur, t.pos = from, pos
+		cond := ir.Eq(choice, ir.IntLit(int64(i)))
+		if i == len(impls)-1 {
+			cond = ir.Cmp(ir.OpGe, choice, ir.IntLit(int64(i)))
+		}
+		if i == 0 && len(impls) > 1 {
+			cond = ir.Cmp(ir.OpLe, choice, ir.IntLit(0))
+		}
+		t.emit(&ir.Assume{Cond: cond, Info: t.info(ir.KindCall, "")})
+		rt := impl.Signature.Recv().Type()
+		r := recv
+		r.dyn = nil
+		if !recvFits(r, rt) {
+			r = t.input(m.Name()+".recv", rt, 1)
+		}
+		outs = append(outs, t.inline(impl, append([]value{r}, args...), nil))
+		ends = append(ends, t.cur)
+		conds = append(conds, cond)
+	}
+	t.pos = pos
+	if len(outs) == 1 {
+		return outs[0]
+	}
+	return t.merge(outs, ends, conds)
+}
+
+// recvFits reports whether v can be the receiver of type rt: a pointer to
+// a cell of the pointed-to type.
+func recvFits(v value, rt types.Type) bool {
+	p, ok := rt.(*types.Pointer)
+	return ok && v.obj != nil && v.obj.kind == objPtr && v.obj.cell != nil && types.Identical(v.obj.cell.typ, p.Elem())
 }
 
 // external models a call of a function outside the module: its results are

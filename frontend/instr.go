@@ -76,6 +76,9 @@ func (t *translator) constant(c *ssa.Const) value {
 		}
 		return value{expr: ir.BigInt(n)}
 	case constant.Float:
+		if r, ok := floatLit(c.Value, typ); ok {
+			return value{expr: ir.RealLit(r)}
+		}
 		r, ok := new(big.Rat).SetString(c.Value.ExactString())
 		if !ok {
 			f, _ := constant.Float64Val(c.Value)
@@ -179,6 +182,9 @@ func (t *translator) instr(f *frame, instr ssa.Instruction) {
 			// A concrete value boxed as an error is non-nil, even a nil pointer.
 			t.define(f, i, value{expr: ir.True})
 			return
+		}
+		if x.expr == nil {
+			x.dyn = i.X.Type() // the dynamic type, for method calls on it
 		}
 		t.define(f, i, x)
 	case *ssa.ChangeInterface:

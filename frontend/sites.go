@@ -241,7 +241,6 @@ func (l *Loaded) writes(fn *ssa.Function) (tables map[string]bool, unknownSQL bo
 // its closures, and module methods an interface call may dispatch to.
 func (l *Loaded) callees(fn *ssa.Function) []*ssa.Function {
 	var out []*ssa.Function
-	out = append(out, fn.AnonFuncs...)
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			var c *ssa.CallCommon
@@ -249,7 +248,7 @@ func (l *Loaded) callees(fn *ssa.Function) []*ssa.Function {
 			case ssa.CallInstruction:
 				c = instr.Common()
 			case *ssa.MakeClosure:
-				if f, ok := instr.Fn.(*ssa.Function); ok {
+				if f, ok := instr.Fn.(*ssa.Function); ok && !l.passedOut(instr) {
 					out = append(out, f)
 				}
 				continue
@@ -270,7 +269,7 @@ func (l *Loaded) callees(fn *ssa.Function) []*ssa.Function {
 				out = append(out, l.implementations(c.Method)...)
 			}
 			for _, a := range c.Args {
-				if f, ok := a.(*ssa.Function); ok && l.inModule(f) {
+				if f, ok := a.(*ssa.Function); ok && l.inModule(f) && !l.passedOut(f) {
 					out = append(out, f)
 				}
 			}
@@ -285,7 +284,11 @@ func (l *Loaded) implementations(m *types.Func) []*ssa.Function {
 	if !ok {
 		return nil
 	}
+	if out, ok := l.implCache[m]; ok {
+		return out
+	}
 	var out []*ssa.Function
+	seen := map[*ssa.Function]bool{}
 	for p := range l.module {
 		for _, mem := range p.Members {
 			tm, ok := mem.(*ssa.Type)
@@ -303,12 +306,16 @@ func (l *Loaded) implementations(m *types.Func) []*ssa.Function {
 				if sel == nil {
 					continue
 				}
-				if f := l.Prog.MethodValue(sel); f != nil && l.inModule(f) {
+				f := l.unwrap(l.Prog.MethodValue(sel))
+				if f != nil && l.inModule(f) && !seen[f] {
+					seen[f] = true
 					out = append(out, f)
 				}
 			}
 		}
 	}
+	sort.Slice(out, func(i, j int) bool { return out[i].String() < out[j].String() })
+	l.implCache[m] = out
 	return out
 }
 
@@ -446,6 +453,41 @@ func (l *Loaded) escapingFuncs() map[*ssa.Function]bool {
 	}
 	l.escapeCache = out
 	return out
+}
+
+// passedOut reports whether every use of v is as an argument of a call of
+// code outside the module (through conversions): the function is then an
+// entry point of its own, not a callee.
+func (l *Loaded) passedOut(v ssa.Value) bool {
+	refs := v.Referrers()
+	if refs == nil || len(*refs) == 0 {
+		return false
+	}
+	for _, r := range *refs {
+		switch r := r.(type) {
+		case *ssa.DebugRef:
+		case *ssa.MakeInterface:
+			if !l.passedOut(r) {
+				return false
+			}
+		case *ssa.ChangeType:
+			if !l.passedOut(r) {
+				return false
+			}
+		case ssa.CallInstruction:
+			c := r.Common()
+			callee := c.StaticCallee()
+			if callee == nil || l.inModule(callee) || c.Value == v {
+				return false
+			}
+			if a, ok := staticAPICall(callee, nil); ok && (a.name == "BeginFunc" || a.name == "BeginTxFunc") {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // funcOf returns the function a value denotes: a function, a closure, or

@@ -26,6 +26,10 @@ type value struct {
 
 	fields []value // a struct value
 	tuple  []value // a multi-value result
+
+	// dyn is the dynamic type of an interface value made from a known
+	// concrete value (nil: unknown).
+	dyn types.Type
 }
 
 func (v value) isScalar() bool { return v.expr != nil }

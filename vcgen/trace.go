@@ -83,10 +83,11 @@ func BuildTrace(pf *PathFormula, m Model) (*Trace, error) {
 			inputs = append(inputs, v)
 		}
 	}
+	read := pf.readVars()
 	for _, v := range p.Vars {
 		// Other inputs (fields and elements reached through parameters)
 		// only when the path reads them.
-		if _, onPath := first[v]; v.Kind == ir.Input && !seen[v] && onPath {
+		if _, onPath := first[v]; v.Kind == ir.Input && !seen[v] && onPath && read[v] {
 			seen[v] = true
 			inputs = append(inputs, v)
 		}
@@ -187,6 +188,10 @@ func BuildTrace(pf *PathFormula, m Model) (*Trace, error) {
 				// of rows the path no longer uses would only be noise.
 				continue
 			}
+			if isHavoc && o.Kind != ir.Column && !read[o] {
+				// Memory an unseen callee may change, never read again.
+				continue
+			}
 			s, err := val(d)
 			if err != nil {
 				return nil, err
@@ -224,6 +229,23 @@ func BuildTrace(pf *PathFormula, m Model) (*Trace, error) {
 // the path mentions: version 0 if a step reads it before any step defines
 // it, otherwise the first version defined. Within a step, reads come
 // before definitions.
+// readVars returns the program variables the path reads: those in an
+// assignment's right-hand side or an assumed condition.
+func (pf *PathFormula) readVars() map[*ir.Var]bool {
+	read := map[*ir.Var]bool{}
+	for _, st := range pf.Steps {
+		switch s := st.Edge.Stmt.(type) {
+		case *ir.Assign:
+			for _, e := range s.Rhs {
+				ir.CollectVars(e, read)
+			}
+		case *ir.Assume:
+			ir.CollectVars(s.Cond, read)
+		}
+	}
+	return read
+}
+
 func (pf *PathFormula) firstVersions() map[*ir.Var]*ir.Var {
 	first := map[*ir.Var]*ir.Var{}
 	for _, st := range pf.Steps {

@@ -54,6 +54,9 @@ func writeTrace(w io.Writer, t *vcgen.Trace) {
 	for _, in := range t.Inputs {
 		ins = append(ins, in.Name+" = "+in.Value)
 	}
+	if len(ins) == 0 {
+		ins = []string{"(none the path depends on)"}
+	}
 	fmt.Fprintf(w, "  inputs:    %s\n", strings.Join(ins, ", "))
 	for _, r := range t.Rows {
 		fmt.Fprintf(w, "  row %-5s %s: %s\n", r.Symbol, r.Table, kv(r.Values))
