@@ -1,9 +1,11 @@
 package frontend
 
 import (
+	"go/constant"
 	"go/types"
 	"math/big"
 	"regexp"
+	"strconv"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -308,9 +310,11 @@ func (t *translator) truncate(x ir.Expr, name string) ir.Expr {
 	zero := ir.Zero(ir.Real)
 	one := ir.RealLit(big.NewRat(1, 1))
 	nonneg := ir.Cmp(ir.OpGe, x, zero)
+	// The sign facts are implied by the bounds (i is an integer) but
+	// stated on their own they give the refinement simple predicates.
 	cond := ir.And(
-		ir.Implies(nonneg, ir.And(ir.Cmp(ir.OpLe, ri, x), ir.Cmp(ir.OpLt, x, ir.Add(ri, one)))),
-		ir.Implies(ir.Not(nonneg), ir.And(ir.Cmp(ir.OpLe, x, ri), ir.Cmp(ir.OpLt, ir.Sub(ri, one), x))),
+		ir.Implies(nonneg, ir.And(ir.Cmp(ir.OpGe, i, ir.IntLit(0)), ir.Cmp(ir.OpLe, ri, x), ir.Cmp(ir.OpLt, x, ir.Add(ri, one)))),
+		ir.Implies(ir.Not(nonneg), ir.And(ir.Cmp(ir.OpLe, i, ir.IntLit(0)), ir.Cmp(ir.OpLe, x, ri), ir.Cmp(ir.OpLt, ir.Sub(ri, one), x))),
 	)
 	t.emit(&ir.Assume{Cond: cond, Info: t.info(ir.KindModel, "")})
 	return i
@@ -349,4 +353,27 @@ func (t *translator) rounded(x, unit ir.Expr, mode, name string) ir.Expr {
 	}
 	t.emit(&ir.Assume{Cond: cond, Info: t.info(ir.KindModel, "")})
 	return r
+}
+
+// floatLit returns the value of a float32 or float64 constant as the
+// shortest decimal that rounds to it (what strconv and
+// decimal.NewFromFloat print), not its binary fraction: the model treats
+// floats as the reals their source literals denote.
+func floatLit(v constant.Value, typ types.Type) (*big.Rat, bool) {
+	b, ok := typ.Underlying().(*types.Basic)
+	if !ok {
+		return nil, false
+	}
+	var text string
+	switch b.Kind() {
+	case types.Float64:
+		f, _ := constant.Float64Val(v)
+		text = strconv.FormatFloat(f, 'g', -1, 64)
+	case types.Float32:
+		f, _ := constant.Float32Val(v)
+		text = strconv.FormatFloat(float64(f), 'g', -1, 32)
+	default:
+		return nil, false
+	}
+	return new(big.Rat).SetString(text)
 }
