@@ -28,6 +28,9 @@ var decimalLitRE = regexp.MustCompile(`^-?[0-9]{1,30}(\.[0-9]{1,30})?$`)
 
 // isDecimal reports whether typ is decimal.Decimal (or an alias of it).
 func isDecimal(typ types.Type) bool {
+	if typ == nil {
+		return false
+	}
 	n, ok := types.Unalias(typ).(*types.Named)
 	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == decimalPkg && n.Obj().Name() == "Decimal"
 }
@@ -57,14 +60,11 @@ func (t *translator) decimalCall(path, name string, fn *ssa.Function, args []val
 		return value{}, false
 	}
 	sig := fn.Signature
-	if recv := sig.Recv(); recv != nil {
-		// A value method, or its wrapper for a *Decimal receiver (every
-		// method modelled has a value receiver).
-		rt := recv.Type()
-		if p, ok := rt.(*types.Pointer); ok {
-			rt = p.Elem()
-		}
-		if isDecimal(rt) && len(args) == sig.Params().Len()+1 {
+	if sig.Recv() != nil {
+		// A method with a Decimal (value) receiver, called directly or
+		// through its wrapper for *Decimal; methods with a pointer
+		// receiver (Scan, UnmarshalJSON, …) change it and are not modelled.
+		if isDecimal(declaredRecv(fn)) && len(args) == sig.Params().Len()+1 {
 			if v, ok := t.decimalMethod(name, sig, args); ok {
 				return v, true
 			}
@@ -76,7 +76,25 @@ func (t *translator) decimalCall(path, name string, fn *ssa.Function, args []val
 	}
 	// Not modelled: arbitrary results; memory handed over may change.
 	t.escape(args)
-	return t.fresh("decimal."+name+"()", sig.Results()), true
+	res := sig.Results()
+	if res.Len() == 1 {
+		// A single result is the call's value itself, not a tuple.
+		return t.fresh("decimal."+name+"()", res.At(0).Type()), true
+	}
+	return t.fresh("decimal."+name+"()", res), true
+}
+
+// declaredRecv returns the receiver type of the method fn is or wraps
+// (nil for a function).
+func declaredRecv(fn *ssa.Function) types.Type {
+	m, ok := fn.Object().(*types.Func)
+	if !ok {
+		return nil
+	}
+	if r := m.Type().(*types.Signature).Recv(); r != nil {
+		return r.Type()
+	}
+	return nil
 }
 
 // decimalFunc models the package-level functions of the decimal package.

@@ -5,7 +5,8 @@
 //
 // What the translation models:
 //
-//   - int, bool and float values and their arithmetic and comparisons;
+//   - int, bool, float and decimal values and their arithmetic and
+//     comparisons (floats and decimals as reals, see below);
 //     strings as uninterpreted integers (constants keep their text, so SQL
 //     built from constants and constant concatenation is known);
 //   - error values as the boolean "is non-nil": errors.New, fmt.Errorf and
@@ -16,6 +17,22 @@
 //     up to a depth bound, and defer;
 //   - *sql.DB, *sql.Conn, *sql.Tx, *sql.Stmt, *sql.Row, *sql.Rows and
 //     sql.Result operations.
+//
+// Floats and decimals are reals. float32, float64 and
+// github.com/shopspring/decimal.Decimal values are IR reals, and float
+// arithmetic is exact real arithmetic: this is an assumption, not an
+// over-approximation. Rounding, overflow to ±Inf and NaN are not modelled,
+// a float constant is the shortest decimal that rounds to it (0.1 is 1/10),
+// so a verdict may be wrong for a program whose outcome depends on
+// rounding error (0.1+0.2 == 0.3 is true in the model). Decimal arithmetic
+// the library computes exactly (Add, Sub, Mul, Neg, Abs, comparisons) is
+// exact in the model too; rounding methods with a constant precision
+// (Round, Truncate, Floor, IntPart, …) and float-to-integer conversions
+// give a value within one rounding unit of their argument, on the side
+// the rounding mode allows; other decimal operations (Div, Pow, String,
+// Float64, …) give arbitrary values. == on two Decimal structs compares
+// their representation: true only for equal numbers, otherwise unknown.
+// decimal.Zero is taken to stay 0.
 //
 // Everything else is either over-approximated (a call outside the module
 // gets arbitrary results; slices and maps give arbitrary elements) or, when

@@ -1,6 +1,7 @@
 package frontend
 
 import (
+	"fmt"
 	"go/constant"
 	"go/token"
 	"go/types"
@@ -154,7 +155,22 @@ func (t *translator) instr(f *frame, instr ssa.Instruction) {
 		t.define(f, i, t.fresh(f.prefix+i.Name(), i.Type()))
 	case *ssa.IndexAddr:
 		t.indexAddr(f, i)
-	case *ssa.Index, *ssa.Lookup, *ssa.Next, *ssa.Range, *ssa.Select, *ssa.MultiConvert, *ssa.SliceToArrayPointer:
+	case *ssa.Index, *ssa.Lookup, *ssa.Next:
+		v := t.fresh(f.prefix+i.(ssa.Value).Name(), i.(ssa.Value).Type())
+		var x ssa.Value
+		switch i := i.(type) {
+		case *ssa.Index:
+			x = i.X
+		case *ssa.Lookup:
+			x = i.X
+		case *ssa.Next:
+			x = i.Iter.(*ssa.Range).X
+		}
+		if xv := t.val(f, x); (xv.obj == nil || !xv.obj.arbitrary) && !isString(x.Type()) {
+			markValueApprox(v, t.elementWhy(f, x))
+		}
+		t.define(f, i.(ssa.Value), v)
+	case *ssa.Range, *ssa.Select, *ssa.MultiConvert, *ssa.SliceToArrayPointer:
 		t.define(f, i.(ssa.Value), t.fresh(f.prefix+i.(ssa.Value).Name(), i.(ssa.Value).Type()))
 	case *ssa.TypeAssert:
 		if i.CommaOk {
@@ -208,7 +224,7 @@ func (t *translator) instr(f *frame, instr ssa.Instruction) {
 			f.env[i] = value{obj: &object{kind: objSlice, cell: x.obj.cell, length: ir.IntLit(int64(len(x.obj.cell.fields)))}}
 			return
 		}
-		f.env[i] = value{obj: &object{kind: objSlice, length: t.freshLen(i.Name())}}
+		f.env[i] = value{obj: &object{kind: objSlice, length: t.freshLen(i.Name()), arbitrary: x.obj != nil && x.obj.arbitrary}}
 	default:
 		if v, ok := instr.(ssa.Value); ok {
 			t.define(f, v, t.fresh(f.prefix+v.Name(), v.Type()))
@@ -234,6 +250,25 @@ func (t *translator) storeTo(f *frame, addr ssa.Value, v value) {
 	// tracked cell (tracked cells are only reached through tracked pointers).
 }
 
+// elementWhy describes an element of container x for ir.Var.Approx.
+func (t *translator) elementWhy(f *frame, x ssa.Value) string {
+	file, line := t.l.position(t.pos)
+	return fmt.Sprintf("an element of %s (%s:%d), which the model does not track", t.nameOf(f, x), file, line)
+}
+
+// markValueApprox marks the scalars of v as approximations.
+func markValueApprox(v value, why string) {
+	if x, ok := v.expr.(*ir.Var); ok {
+		x.Approx = why
+	}
+	for _, fv := range v.fields {
+		markValueApprox(fv, why)
+	}
+	for _, tv := range v.tuple {
+		markValueApprox(tv, why)
+	}
+}
+
 func (t *translator) indexAddr(f *frame, i *ssa.IndexAddr) {
 	x := t.val(f, i.X)
 	var c *cell
@@ -251,6 +286,9 @@ func (t *translator) indexAddr(f *frame, i *ssa.IndexAddr) {
 	if c == nil {
 		// An element of a slice or array: arbitrary content.
 		c = t.anonCell(i.Type().(*types.Pointer).Elem(), f.prefix+t.nameOf(f, i.X)+"[i]")
+		if x.obj == nil || !x.obj.arbitrary {
+			t.markApprox(c, t.elementWhy(f, i.X))
+		}
 		if c.v != nil {
 			t.emit(&ir.Havoc{Vars: []*ir.Var{c.v}, Info: t.info(ir.KindAssign, "")})
 		}

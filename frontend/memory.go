@@ -46,8 +46,20 @@ func (t *translator) field(c *cell, i int) *cell {
 			typ, name = u.Elem(), fmt.Sprintf("%s[%d]", c.name, i)
 		}
 		c.fields[i] = t.newCell(typ, name, c.input)
+		t.markApprox(c.fields[i], c.approx)
 	}
 	return c.fields[i]
+}
+
+// markApprox records that c stands for an element the model does not track.
+func (t *translator) markApprox(c *cell, why string) {
+	if why == "" {
+		return
+	}
+	c.approx = why
+	if c.v != nil {
+		c.v.Approx = why
+	}
 }
 
 // load reads a cell. A scalar is copied into a new variable, so later

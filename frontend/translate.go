@@ -134,7 +134,7 @@ func (t *translator) fresh(name string, typ types.Type) value {
 		}
 		return value{tuple: ts}
 	case *types.Slice, *types.Map, *types.Array:
-		return value{obj: &object{kind: objSlice, length: t.freshLen(name)}}
+		return value{obj: &object{kind: objSlice, length: t.freshLen(name), arbitrary: true}}
 	}
 	return value{}
 }
@@ -183,7 +183,7 @@ func (t *translator) input(name string, typ types.Type, depth int) value {
 	case *types.Slice, *types.Map, *types.Array:
 		n := t.p.NewVar("len("+name+")", ir.Int, ir.Input)
 		t.emit(&ir.Assume{Cond: ir.Cmp(ir.OpGe, n, ir.IntLit(0)), Info: t.info(ir.KindModel, "")})
-		return value{obj: &object{kind: objSlice, length: n}}
+		return value{obj: &object{kind: objSlice, length: n, arbitrary: true}}
 	}
 	return value{}
 }
@@ -377,7 +377,16 @@ func (t *translator) phi(f *frame, p *ssa.Phi) {
 		// A slice that may grow around a loop: its length is a variable
 		// assigned on the incoming edges (phiMoves).
 		n := t.p.NewVar("len("+f.prefix+t.nameOf(f, p)+")", ir.Int, ir.Local)
-		f.env[p] = value{obj: &object{kind: objSlice, length: n}}
+		arbitrary := true
+		for _, e := range p.Edges {
+			if _, isConst := e.(*ssa.Const); isConst {
+				continue // nil
+			}
+			if ev, ok := f.env[e]; !ok || ev.obj == nil || !ev.obj.arbitrary {
+				arbitrary = false
+			}
+		}
+		f.env[p] = value{obj: &object{kind: objSlice, length: n, arbitrary: arbitrary}}
 		return
 	}
 	var got value

@@ -83,8 +83,11 @@ type object struct {
 	fn       *ssa.Function
 	bindings []value
 
-	// objSlice: its length.
-	length ir.Expr
+	// objSlice: its length; arbitrary says its elements are truly
+	// arbitrary (an input, a result of code not analysed), not contents the
+	// program built that the model does not track.
+	length    ir.Expr
+	arbitrary bool
 
 	// alts: the object is one of these, alts[i] when altConds[i] holds
 	// (statements whose SQL text is one of several constants).
@@ -102,4 +105,6 @@ type cell struct {
 	refSet bool
 	name   string
 	input  bool // reached through a parameter: initial content is an input
+	// approx: the content stands for an untracked element (see ir.Var.Approx).
+	approx string
 }

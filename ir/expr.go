@@ -44,6 +44,12 @@ type Var struct {
 
 	// For Kind == Column: the row symbol, its table and the column.
 	Row, Table, Col string
+
+	// Approx, when set, says why the variable's arbitrary value
+	// over-approximates what the program can hold (an element of a slice
+	// the program filled, with its position): a counterexample that reads
+	// it may be spurious.
+	Approx string
 }
 
 // Op is an operator of Unary or Binary.

@@ -209,6 +209,19 @@ func (res *Result) concretize(p *ir.Program, s *smt.Solver, path []*ir.Edge, pre
 			res.fail("internal: " + err.Error())
 			return true
 		}
+		if notes := pf.ApproxReads(); len(notes) > 0 {
+			// The path's feasibility rests on a value the model only
+			// over-approximates: the trace may be impossible.
+			more := ""
+			if len(notes) > 1 {
+				more = fmt.Sprintf(" (and %d more)", len(notes)-1)
+			}
+			res.fail(fmt.Sprintf("a counterexample was found, but it reads %s%s: it may be spurious", notes[0], more))
+			if len(path) > 0 {
+				res.Position = path[len(path)-1].Stmt.Source().Position()
+			}
+			return true
+		}
 		res.Verdict = Unsafe
 		res.Trace = t
 		if len(path) > 0 {

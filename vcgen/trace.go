@@ -229,6 +229,35 @@ func BuildTrace(pf *PathFormula, m Model) (*Trace, error) {
 // the path mentions: version 0 if a step reads it before any step defines
 // it, otherwise the first version defined. Within a step, reads come
 // before definitions.
+// ApproxReads returns why the path's counterexample may be spurious: the
+// Approx notes of the over-approximated variables it reads (ir.Var.Approx),
+// in path order, each once.
+func (pf *PathFormula) ApproxReads() []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, st := range pf.Steps {
+		vars := map[*ir.Var]bool{}
+		switch s := st.Edge.Stmt.(type) {
+		case *ir.Assign:
+			for _, e := range s.Rhs {
+				ir.CollectVars(e, vars)
+			}
+		case *ir.Assume:
+			ir.CollectVars(s.Cond, vars)
+		}
+		var notes []string
+		for v := range vars {
+			if v.Approx != "" && !seen[v.Approx] {
+				seen[v.Approx] = true
+				notes = append(notes, v.Approx)
+			}
+		}
+		sort.Strings(notes)
+		out = append(out, notes...)
+	}
+	return out
+}
+
 // readVars returns the program variables the path reads: those in an
 // assignment's right-hand side or an assumed condition.
 func (pf *PathFormula) readVars() map[*ir.Var]bool {
