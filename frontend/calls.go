@@ -1,6 +1,7 @@
 package frontend
 
 import (
+	"fmt"
 	"go/token"
 	"go/types"
 	"strings"
@@ -118,6 +119,24 @@ func (t *translator) invoke(f *frame, instr ssa.CallInstruction, c *ssa.CallComm
 		}
 	}
 	impls := t.l.implementations(m)
+	// A method that calls itself through the interface (a decorator
+	// wrapping another implementation) is assumed to wrap a different one.
+	var others []*ssa.Function
+	for _, impl := range impls {
+		onStack := false
+		for _, g := range t.stack {
+			if g == impl {
+				onStack = true
+			}
+		}
+		if !onStack {
+			others = append(others, impl)
+		}
+	}
+	if len(others) > 0 && len(others) < len(impls) {
+		t.p.Assume(fmt.Sprintf("%s wraps another implementation of %s, not itself", EntryName(t.stack[len(t.stack)-1]), m.Name()))
+		impls = others
+	}
 	writes := false
 	for _, impl := range impls {
 		if r := t.l.reach()[impl]; r != nil && (r.UnknownSQL || len(r.Tables) > 0) {

@@ -206,6 +206,10 @@ func (t *translator) sqlCall(f *frame, instr ssa.CallInstruction, a apiCall, tx 
 // parameters from a struct or map).
 func (t *translator) stmtCall(f *frame, instr ssa.CallInstruction, a apiCall, st *object, arg func(int) value, results *types.Tuple) value {
 	known := st.text != "" || st.sql != nil
+	if !known {
+		t.unsupported("%s on a prepared statement whose SQL is not known here (prepared outside this entry point)", a.name)
+		return t.fresh(a.name+"()", results)
+	}
 	stmtArgs := t.sqlArgs(arg(a.params))
 	if st.names != nil {
 		stmtArgs = t.namedArgs(arg(a.named), a.argType(a.named), st.names)
@@ -287,6 +291,10 @@ func (t *translator) runSQL(kind sqlOp, tx ir.Tx, text string, known bool, args 
 	stmt, err := t.l.parse(text)
 	if err != nil {
 		t.unsupported("SQL %q: %v", compactSQL(text), err)
+		return t.freshResults("sql()", results)
+	}
+	if fns := userFunctions(stmt); len(fns) > 0 {
+		t.unsupported("SQL %q calls %s, which may read or write any table (functions other than SQL built-ins are not modelled)", compactSQL(text), strings.Join(fns, ", "))
 		return t.freshResults("sql()", results)
 	}
 	stmt, args = t.bindMarkers(stmt, args)
@@ -428,7 +436,9 @@ func (t *translator) scanReturned(src *object, targets []*ir.Var, errV *ir.Var) 
 		if tv == nil {
 			continue
 		}
-		if i < len(src.returned) && tv.Type != ir.Bool {
+		// (A returned value is modelled as an integer: a real target may
+		// get a fraction, so it is arbitrary.)
+		if i < len(src.returned) && tv.Type != ir.Bool && !(tv.Type == ir.Real && src.returned[i].Type == ir.Int) {
 			lhs = append(lhs, tv)
 			rhs = append(rhs, convertSort(src.returned[i], tv.Type))
 		} else {

@@ -20,8 +20,8 @@
 //
 // Floats and decimals are reals. float32, float64 and
 // github.com/shopspring/decimal.Decimal values are IR reals, and float
-// arithmetic is exact real arithmetic: this is an assumption, not an
-// over-approximation. Rounding, overflow to ±Inf and NaN are not modelled,
+// arithmetic, integer-to-float conversions and decimal.NewFromFloat are
+// exact: this is an assumption, not an over-approximation. Rounding, overflow to ±Inf and NaN are not modelled,
 // a float constant is the shortest decimal that rounds to it (0.1 is 1/10),
 // so a verdict may be wrong for a program whose outcome depends on
 // rounding error (0.1+0.2 == 0.3 is true in the model). Decimal arithmetic

@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"math/big"
+	"sort"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -256,6 +257,52 @@ func (t *translator) elementWhy(f *frame, x ssa.Value) string {
 	return fmt.Sprintf("an element of %s (%s:%d), which the model does not track", t.nameOf(f, x), file, line)
 }
 
+// inputElement records a read of an element of an input slice. Each read
+// instruction gets its own arbitrary element, which is exact while a
+// single instruction reads the slice; once a second one does, two reads
+// of the same index could disagree, so every element read is marked as an
+// approximation.
+func (t *translator) inputElement(f *frame, i *ssa.IndexAddr, o *object, c *cell) {
+	if t.elemSites == nil {
+		t.elemSites = map[*object]map[*ssa.IndexAddr]string{}
+		t.elemCells = map[*object][]*cell{}
+	}
+	sites := t.elemSites[o]
+	if sites == nil {
+		sites = map[*ssa.IndexAddr]string{}
+		t.elemSites[o] = sites
+	}
+	file, line := t.l.position(i.Pos())
+	sites[i] = fmt.Sprintf("%s:%d", file, line)
+	t.elemCells[o] = append(t.elemCells[o], c)
+	if len(sites) < 2 {
+		return
+	}
+	var where []string
+	for _, s := range sites {
+		where = append(where, s)
+	}
+	sort.Strings(where)
+	why := fmt.Sprintf("an element of %s read at %s (each read gets its own arbitrary element)", t.nameOf(f, i.X), strings.Join(where, " and "))
+	for _, ec := range t.elemCells[o] {
+		t.markApproxDeep(ec, why, 0)
+	}
+}
+
+// markApproxDeep marks c and every cell it holds.
+func (t *translator) markApproxDeep(c *cell, why string, depth int) {
+	if c == nil || depth > 4 {
+		return
+	}
+	t.markApprox(c, why)
+	for _, fc := range c.fields {
+		t.markApproxDeep(fc, why, depth+1)
+	}
+	if c.refSet && c.ref.obj != nil && c.ref.obj.kind == objPtr {
+		t.markApproxDeep(c.ref.obj.cell, why, depth+1)
+	}
+}
+
 // markValueApprox marks the scalars of v as approximations.
 func markValueApprox(v value, why string) {
 	if x, ok := v.expr.(*ir.Var); ok {
@@ -288,10 +335,15 @@ func (t *translator) indexAddr(f *frame, i *ssa.IndexAddr) {
 		c = t.anonCell(i.Type().(*types.Pointer).Elem(), f.prefix+t.nameOf(f, i.X)+"[i]")
 		if x.obj == nil || !x.obj.arbitrary {
 			t.markApprox(c, t.elementWhy(f, i.X))
+		} else {
+			t.inputElement(f, i, x.obj, c)
 		}
-		if c.v != nil {
-			t.emit(&ir.Havoc{Vars: []*ir.Var{c.v}, Info: t.info(ir.KindAssign, "")})
+		// A new element each time the instruction runs (every scalar of a
+		// struct element, and of what a pointer element points to, too).
+		if c.v == nil && c.fields == nil {
+			t.load(c, c.name)
 		}
+		t.havocCell(c, 0)
 	}
 	f.env[i] = value{obj: &object{kind: objPtr, cell: c}}
 }
@@ -345,6 +397,20 @@ func (t *translator) binop(f *frame, i *ssa.BinOp) value {
 			return value{expr: ir.Not(b)}
 		}
 		return value{expr: b}
+	}
+	if b, ok := i.Type().Underlying().(*types.Basic); ok && b.Info()&types.IsInteger != 0 &&
+		(i.Op == token.ADD || i.Op == token.SUB || i.Op == token.MUL) {
+		if _, xc := i.X.(*ssa.Const); !xc {
+			if _, yc := i.Y.(*ssa.Const); (!yc || i.Op != token.MUL) && !t.overflowNoted {
+				t.overflowNoted = true
+				// Integers are mathematical: a wrap-around is not modelled.
+				file, line := t.l.position(i.Pos())
+				if line == 0 {
+					file, line = t.l.position(t.pos)
+				}
+				t.p.Assume(fmt.Sprintf("Go integer arithmetic does not overflow (%s at %s:%d, and any other)", b.Name(), file, line))
+			}
+		}
 	}
 	switch i.Op {
 	case token.ADD:

@@ -3,6 +3,7 @@ package frontend
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/dbverify/dbverify/frontend/sqlparse"
@@ -29,6 +30,10 @@ func (l *Loaded) parse(query string) (sqlir.Statement, error) {
 			r.stmt, r.err = stmt, nil
 		}
 	}
+	if pe := asParseError(r.err); pe != nil && pe.Msg == "more than one statement in one query" {
+		// Valid SQL (a script), just not one statement: not modelled.
+		r.err = &errUnsupportedSQL{why: "several statements in one query (" + pe.Error() + ")"}
+	}
 	if errors.Is(r.err, sqlparse.ErrUnsupportedDialect) {
 		r.err = &errUnsupportedSQL{why: r.err.Error()}
 	}
@@ -48,4 +53,59 @@ func asParseError(err error) *sqlparse.ParseError {
 		return pe
 	}
 	return nil
+}
+
+// sqlFunction matches a function call in an expression's text.
+var sqlFunction = regexp.MustCompile(`([A-Za-z_][A-Za-z0-9_.]*)\s*\(`)
+
+// builtinSQL lists functions and keywords that read no table and write
+// nothing (lower case, without schema).
+var builtinSQL = map[string]bool{}
+
+func init() {
+	for _, f := range strings.Fields(`
+		abs avg bit_length btrim cardinality case cast ceil ceiling char_length character_length chr
+		coalesce concat concat_ws count cume_dist current_date current_time current_timestamp curdate curtime
+		date date_add date_format date_part date_sub date_trunc datediff day dayofweek decode dense_rank
+		encode exists exp extract first_value floor format from_unixtime gen_random_uuid generate_series
+		greatest hour if ifnull in initcap instr interval isnull json_agg json_array json_build_array
+		json_build_object json_extract json_object jsonb_agg jsonb_build_array jsonb_build_object
+		jsonb_set lag last_value lead least left length ln localtime localtimestamp locate log log10
+		lower lpad ltrim make_interval max md5 min minute mod month now nullif nvl octet_length over
+		position pow power random rank regexp_replace repeat replace reverse right round row_number
+		rpad rtrim second sha1 sha2 sign sqrt statement_timestamp string_agg strftime substr
+		substring sum timestamp timestampdiff to_char to_date to_number to_timestamp transaction_timestamp
+		trim trunc truncate unix_timestamp unixepoch upper utc_timestamp uuid uuid_generate_v4 values
+		week year any all some array array_agg array_length unnest row nextval currval setval
+		clock_timestamp age datetime julianday printf char int integer bigint numeric decimal float real
+		text varchar boolean filter within group partition`) {
+		builtinSQL[f] = true
+	}
+}
+
+// userFunctions returns the functions stmt calls that are not SQL
+// built-ins: user-defined functions may read or write any table.
+func userFunctions(stmt sqlir.Statement) []string {
+	var out []string
+	seen := map[string]bool{}
+	sqlir.RewriteStatement(stmt, func(e sqlir.Expr) (sqlir.Expr, bool) {
+		u, ok := e.(*sqlir.Unknown)
+		if !ok {
+			return nil, false
+		}
+		for _, m := range sqlFunction.FindAllStringSubmatch(u.Text, -1) {
+			name := strings.ToLower(m[1])
+			if i := strings.LastIndex(name, "."); i >= 0 {
+				if strings.HasPrefix(name, "pg_catalog.") {
+					name = name[i+1:]
+				}
+			}
+			if !builtinSQL[name] && !seen[name] {
+				seen[name] = true
+				out = append(out, m[1])
+			}
+		}
+		return nil, false
+	})
+	return out
 }

@@ -221,11 +221,17 @@ func (l *Loaded) writes(fn *ssa.Function) (tables map[string]bool, unknownSQL bo
 			}
 			s := l.sites[call]
 			if s == nil {
+				if l.mayRunUnknownSQL(call.Common()) {
+					unknownSQL = true
+				}
 				continue
 			}
 			if !s.Known || s.Stmt == nil {
 				unknownSQL = true
 				continue
+			}
+			if len(userFunctions(s.Stmt)) > 0 {
+				unknownSQL = true // a function may write any table
 			}
 			if sqlir.IsWrite(s.Stmt) {
 				for _, t := range s.Stmt.Tables() {
@@ -235,6 +241,50 @@ func (l *Loaded) writes(fn *ssa.Function) (tables map[string]bool, unknownSQL bo
 		}
 	}
 	return tables, unknownSQL
+}
+
+// mayRunUnknownSQL reports whether a call that passes no SQL text may
+// still run SQL the front end cannot see: a prepared statement executed,
+// a pgx batch or COPY, or a database handle handed to code outside the
+// module (a query builder, a migration tool).
+func (l *Loaded) mayRunUnknownSQL(c *ssa.CallCommon) bool {
+	callee := c.StaticCallee()
+	if callee != nil && l.inModule(callee) {
+		return false
+	}
+	if callee != nil {
+		if a, ok := staticAPICall(callee, c.Signature()); ok {
+			switch {
+			case a.kind == objStmt && a.op != opNone:
+				return true
+			case a.name == "SendBatch" || a.name == "CopyFrom" || a.name == "LoadFile" || a.name == "LoadFileContext":
+				return true
+			}
+			return false
+		}
+	} else if c.IsInvoke() {
+		if k, ok := dbObjectKind(c.Value.Type()); ok {
+			return k == objTx && (c.Method.Name() == "SendBatch" || c.Method.Name() == "CopyFrom")
+		}
+		if isDBInterface(c.Value.Type()) || len(l.implementations(c.Method)) > 0 {
+			return false
+		}
+	} else {
+		return false
+	}
+	for _, a := range c.Args {
+		t := a.Type()
+		if mi, ok := a.(*ssa.MakeInterface); ok {
+			t = mi.X.Type()
+		}
+		if k, ok := dbObjectKind(t); ok && (k == objDB || k == objTx || k == objStmt) {
+			return true
+		}
+		if isDBInterface(t) {
+			return true
+		}
+	}
+	return false
 }
 
 // callees returns the module functions fn may call: static callees,
@@ -299,7 +349,7 @@ func (l *Loaded) implementations(m *types.Func) []*ssa.Function {
 				if _, isIface := t.Underlying().(*types.Interface); isIface {
 					continue
 				}
-				if !types.Implements(t, iface) {
+				if !types.Implements(t, iface) || isMock(tm.Type()) {
 					continue
 				}
 				sel := l.Prog.MethodSets.MethodSet(t).Lookup(m.Pkg(), m.Name())
@@ -317,6 +367,35 @@ func (l *Loaded) implementations(m *types.Func) []*ssa.Function {
 	sort.Slice(out, func(i, j int) bool { return out[i].String() < out[j].String() })
 	l.implCache[m] = out
 	return out
+}
+
+// mockPackages are the packages of test-double generators: a type with a
+// field from one (gomock's Controller, testify's Mock) is a mock that
+// tests create, never the dynamic type of an interface in a real run.
+var mockPackages = map[string]bool{
+	"github.com/golang/mock/gomock":      true,
+	"go.uber.org/mock/gomock":            true,
+	"github.com/stretchr/testify/mock":   true,
+	"github.com/gojuno/minimock/v3":      true,
+	"github.com/vektra/mockery/v2/mocks": true,
+}
+
+// isMock reports whether t is a generated test double.
+func isMock(t types.Type) bool {
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		ft := st.Field(i).Type()
+		if p, ok := ft.(*types.Pointer); ok {
+			ft = p.Elem()
+		}
+		if n, ok := ft.(*types.Named); ok && n.Obj().Pkg() != nil && mockPackages[n.Obj().Pkg().Path()] {
+			return true
+		}
+	}
+	return false
 }
 
 // Reach describes what a function can do to the database, directly or
@@ -390,7 +469,15 @@ func (l *Loaded) Entries(tables []string, match *regexp.Regexp) []*ssa.Function 
 			continue
 		}
 		if match != nil {
-			if match.MatchString(fn.String()) || match.MatchString(EntryName(fn)) {
+			// The full name, or the name within its package ("Dec",
+			// "(*Store).Dec", "Store.Dec") for patterns such as ^Dec$.
+			name := EntryName(fn)
+			short := name
+			if fn.Pkg != nil {
+				short = strings.TrimPrefix(name, fn.Pkg.Pkg.Path()+".")
+			}
+			plain := strings.NewReplacer("(*", "", ")", "").Replace(short)
+			if match.MatchString(fn.String()) || match.MatchString(name) || match.MatchString(short) || match.MatchString(plain) || match.MatchString(fn.Name()) {
 				out = append(out, fn)
 			}
 			continue
@@ -527,6 +614,18 @@ func (l *Loaded) unwrap(fn *ssa.Function) *ssa.Function {
 		}
 	}
 	return fn
+}
+
+// RunsUnknownSQL reports whether some module function may run SQL whose
+// text is not known (built at run time, prepared elsewhere, run by a
+// library).
+func (l *Loaded) RunsUnknownSQL() bool {
+	for _, r := range l.reach() {
+		if r.UnknownSQL {
+			return true
+		}
+	}
+	return false
 }
 
 // ReachesWrite reports whether fn may write table (or run unknown SQL).

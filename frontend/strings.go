@@ -133,7 +133,7 @@ func (t *translator) sprintf(args []value) value {
 			parts = append(parts, a)
 		case a.texts() != nil && kind == 'q' && a.strKnown:
 			parts = append(parts, constStr(strconv.Quote(a.str)))
-		case a.expr != nil && a.texts() == nil && a.expr.Sort() != ir.Bool && (kind == 'd' || kind == 'v' || kind == 'f' || kind == 'g'):
+		case a.expr != nil && a.texts() == nil && exactNumberVerb(verb, a.expr.Sort()):
 			parts = append(parts, constStr(t.marker(a.expr)))
 		default:
 			return value{expr: t.freshVar("fmt.Sprintf()", ir.Int, ir.KindCall)}
@@ -145,6 +145,23 @@ func (t *translator) sprintf(args []value) value {
 		return value{expr: t.freshVar("fmt.Sprintf()", ir.Int, ir.KindCall)}
 	}
 	return t.strChoice("fmt.Sprintf()", texts, conds)
+}
+
+// exactNumberVerb reports whether verb prints a number of sort s as its
+// exact value: %d or %v of an integer, %v or %g of a real, with no
+// precision (%.2f rounds) and no base other than ten.
+func exactNumberVerb(verb string, s ir.Sort) bool {
+	kind := verb[len(verb)-1]
+	if strings.ContainsAny(verb, ".#*[") {
+		return false
+	}
+	switch s {
+	case ir.Int:
+		return kind == 'd' || kind == 'v'
+	case ir.Real:
+		return kind == 'v' || kind == 'g'
+	}
+	return false
 }
 
 func constStr(s string) value { return value{expr: ir.StringCode(s), str: s, strKnown: true} }

@@ -25,6 +25,13 @@ type translator struct {
 	globals   map[*ssa.Global]*cell
 	sentinels []*ir.Var // package-level error variables: non-nil
 	markers   []ir.Expr // values of numbers formatted into SQL (see strings.go)
+
+	// Elements read from input slices: the read instructions (with their
+	// positions) and the element cells, per slice (see inputElement).
+	elemSites map[*object]map[*ssa.IndexAddr]string
+	elemCells map[*object][]*cell
+
+	overflowNoted bool // the no-overflow assumption is recorded
 }
 
 // frame is one inlined activation of a function.
@@ -37,12 +44,18 @@ type frame struct {
 	results []*ir.Var // scalar result variables (nil for non-scalars)
 	objRes  []value   // non-scalar results, merged over the returns
 	objSet  []bool
-	texts   [][]string // string results: the constants returned (nil: unknown)
-	textOK  []bool
-	defers  []*deferRec
-	pending []pendingDefers
-	names   map[ssa.Value]string
-	prefix  string
+	// structRes lists the struct results, whose objRes holds one variable
+	// per scalar field (see structResult).
+	structRes []int
+	// structObj merges the non-scalar fields of struct results over the
+	// returns, by field path (the first value, or opaque if they differ).
+	structObj map[string]value
+	texts     [][]string // string results: the constants returned (nil: unknown)
+	textOK    []bool
+	defers    []*deferRec
+	pending   []pendingDefers
+	names     map[ssa.Value]string
+	prefix    string
 }
 
 type deferRec struct {
@@ -71,6 +84,24 @@ func (l *Loaded) Translate(fn *ssa.Function) *ir.Program {
 	}
 	t.inline(fn, args, bindings)
 	t.edge(t.p.Exit, &ir.Assume{Cond: ir.True, Info: t.info(ir.KindReturn, "")})
+	var inputs []*ir.Var
+	params := map[*ir.Var]bool{}
+	for _, v := range t.p.Inputs {
+		params[v] = true // (havocked by the row model's prologue, before the --assume facts)
+	}
+	for _, v := range t.p.Vars {
+		if v.Kind == ir.Input && !params[v] {
+			inputs = append(inputs, v)
+		}
+	}
+	if len(inputs) > 0 {
+		// Inputs (parameters and what they reach) are arbitrary on entry:
+		// an explicit havoc lets the abstraction start from consistent
+		// values of predicates that relate them.
+		entry := t.p.NewLoc()
+		t.p.AddEdge(entry, t.p.Entry, &ir.Havoc{Vars: inputs, Info: ir.Info{Kind: ir.KindModel, Text: "inputs are arbitrary"}})
+		t.p.Entry = entry
+	}
 	if len(t.sentinels) > 0 {
 		// Package-level error variables hold sentinel errors: non-nil.
 		entry := t.p.NewLoc()
@@ -270,6 +301,15 @@ func (t *translator) inline(fn *ssa.Function, args, bindings []value) value {
 				name = fmt.Sprintf("ret%d", i)
 			}
 			f.results[i] = t.p.NewVar(fn.Name()+"."+name, s, ir.Local)
+		} else if st, ok := res.At(i).Type().Underlying().(*types.Struct); ok {
+			// A struct result: one variable per scalar field, assigned at
+			// every return (like a scalar result).
+			name := res.At(i).Name()
+			if name == "" {
+				name = fmt.Sprintf("ret%d", i)
+			}
+			f.objRes[i], f.objSet[i] = t.structResult(fn.Name()+"."+name, st, 0), true
+			f.structRes = append(f.structRes, i)
 		}
 	}
 	if fn.Blocks == nil {
@@ -298,6 +338,8 @@ func (t *translator) inline(fn *ssa.Function, args, bindings []value) value {
 				v.alts = dedupeStrings(f.texts[i])
 			}
 			out = append(out, v)
+		} else if f.isStructRes(i) {
+			out = append(out, f.structOut(fmt.Sprint(i), f.objRes[i]))
 		} else {
 			out = append(out, f.objRes[i])
 		}
@@ -580,6 +622,10 @@ func (t *translator) ret(f *frame, r *ssa.Return) {
 			rhs = append(rhs, convertSort(x, f.results[i].Type))
 			continue
 		}
+		if f.isStructRes(i) {
+			t.assignStruct(f, fmt.Sprint(i), f.objRes[i], v, &lhs, &rhs)
+			continue
+		}
 		if !f.objSet[i] {
 			f.objRes[i], f.objSet[i] = v, true
 		} else if !sameValue(f.objRes[i], v) {
@@ -598,6 +644,83 @@ func (t *translator) ret(f *frame, r *ssa.Return) {
 		t.emit(&ir.Assign{Lhs: lhs, Rhs: rhs, Info: info})
 	}
 	t.edge(f.ret, &ir.Assume{Cond: ir.True, Info: info})
+}
+
+func (f *frame) isStructRes(i int) bool {
+	for _, j := range f.structRes {
+		if j == i {
+			return true
+		}
+	}
+	return false
+}
+
+// structResult returns a struct value whose scalar fields are new
+// variables (nested structs alike); other fields are opaque.
+func (t *translator) structResult(name string, st *types.Struct, depth int) value {
+	fs := make([]value, st.NumFields())
+	for i := range fs {
+		fname := name + "." + st.Field(i).Name()
+		ft := st.Field(i).Type()
+		if s, ok := sortOf(ft); ok {
+			fs[i] = value{expr: t.p.NewVar(fname, s, ir.Local)}
+		} else if sub, ok := ft.Underlying().(*types.Struct); ok && depth < 4 {
+			fs[i] = t.structResult(fname, sub, depth+1)
+		}
+	}
+	return value{fields: fs}
+}
+
+// assignStruct assigns the scalar fields of returned value v to the
+// result variables of tmpl (arbitrary where v's field is unknown) and
+// merges its other fields into f.structObj.
+func (t *translator) assignStruct(f *frame, path string, tmpl, v value, lhs *[]*ir.Var, rhs *[]ir.Expr) {
+	for i, fv := range tmpl.fields {
+		var x value
+		if i < len(v.fields) {
+			x = v.fields[i]
+		}
+		key := path + "." + fmt.Sprint(i)
+		switch {
+		case fv.expr == nil && fv.fields == nil:
+			if f.structObj == nil {
+				f.structObj = map[string]value{}
+			}
+			if old, ok := f.structObj[key]; !ok {
+				f.structObj[key] = x
+			} else if !sameValue(old, x) {
+				f.structObj[key] = value{}
+			}
+		case fv.expr != nil:
+			r := fv.expr.(*ir.Var)
+			e := x.expr
+			if e == nil {
+				e = t.freshVar(r.Name, r.Type, ir.KindReturn)
+			}
+			*lhs = append(*lhs, r)
+			*rhs = append(*rhs, convertSort(e, r.Type))
+		case fv.fields != nil:
+			t.assignStruct(f, key, fv, x, lhs, rhs)
+		}
+	}
+}
+
+// structOut returns a struct result: tmpl with its non-scalar fields
+// replaced by their merged values.
+func (f *frame) structOut(path string, tmpl value) value {
+	out := value{fields: make([]value, len(tmpl.fields))}
+	for i, fv := range tmpl.fields {
+		key := path + "." + fmt.Sprint(i)
+		switch {
+		case fv.expr != nil:
+			out.fields[i] = fv
+		case fv.fields != nil:
+			out.fields[i] = f.structOut(key, fv)
+		default:
+			out.fields[i] = f.structObj[key]
+		}
+	}
+	return out
 }
 
 // sortedKeys is a helper for deterministic iteration.

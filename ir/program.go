@@ -28,7 +28,21 @@ type Program struct {
 	// program with any is reported UNKNOWN.
 	Unsupported []Unsupported
 
+	// Assumptions says, in words, what the frontend assumed beyond the
+	// code (each once).
+	Assumptions []string
+
 	names map[string]int
+}
+
+// Assume records an assumption (once).
+func (p *Program) Assume(text string) {
+	for _, a := range p.Assumptions {
+		if a == text {
+			return
+		}
+	}
+	p.Assumptions = append(p.Assumptions, text)
 }
 
 // Unsupported is a construct the frontend could not model.
@@ -148,8 +162,8 @@ func (p *Program) Shell() *Program {
 		Vars: append([]*Var(nil), p.Vars...), Inputs: p.Inputs,
 		Entry: p.Entry, Exit: p.Exit, Error: p.Error,
 		NumLocs: p.NumLocs, Out: make([][]*Edge, p.NumLocs),
-		Unsupported: p.Unsupported,
-		names:       map[string]int{},
+		Unsupported: p.Unsupported, Assumptions: p.Assumptions,
+		names: map[string]int{},
 	}
 	for k, v := range p.names {
 		q.names[k] = v

@@ -1,0 +1,53 @@
+// Package mysql_receive_upsert_unsafe books goods received at a warehouse dock
+// into per-warehouse stock levels (MySQL).
+package mysql_receive_upsert_unsafe
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+
+	_ "github.com/go-sql-driver/mysql"
+)
+
+var ErrInvalidQuantity = errors.New("receiving: quantity must not be zero")
+
+const (
+	// A SKU seen for the first time in a warehouse gets a new row (the
+	// unique key is (warehouse_id, sku)); otherwise the received quantity is
+	// added to what is on hand.
+	addStockSQL = "INSERT INTO `stock_levels` (`warehouse_id`, `sku`, `on_hand`) VALUES (?, ?, ?) " +
+		"ON DUPLICATE KEY UPDATE `on_hand` = `on_hand` + VALUES(`on_hand`), `updated_at` = NOW()"
+
+	logMovementSQL = "INSERT INTO `stock_movements` SET `warehouse_id` = ?, `sku` = ?, `delta` = ?, `reason` = IF(? > 0, 'received', 'damaged')"
+)
+
+// Receiving books received goods into stock.
+type Receiving struct {
+	db *sql.DB
+}
+
+func NewReceiving(db *sql.DB) *Receiving { return &Receiving{db: db} }
+
+// Receive books qty units of sku into warehouseID and logs the movement,
+// atomically. A negative qty books a correction (goods found damaged at the
+// dock after they were received).
+func (r *Receiving) Receive(ctx context.Context, warehouseID int64, sku string, qty int64) error {
+	if qty == 0 {
+		return ErrInvalidQuantity
+	}
+	tx, err := r.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+
+	if _, err := tx.ExecContext(ctx, addStockSQL, warehouseID, sku, qty); err != nil {
+		return fmt.Errorf("receiving: add stock of %s: %w", sku, err)
+	}
+	if _, err := tx.ExecContext(ctx, logMovementSQL, warehouseID, sku, qty, qty); err != nil {
+		return fmt.Errorf("receiving: log movement: %w", err)
+	}
+	return tx.Commit()
+}

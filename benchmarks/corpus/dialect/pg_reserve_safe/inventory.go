@@ -1,0 +1,84 @@
+// Package pg_reserve_safe is the stock-reservation repository of a
+// warehouse service backed by PostgreSQL.
+package pg_reserve_safe
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+
+	_ "github.com/lib/pq"
+)
+
+var (
+	ErrInvalidQuantity = errors.New("inventory: quantity must be positive")
+	ErrUnknownProduct  = errors.New("inventory: unknown product")
+	ErrOutOfStock      = errors.New("inventory: not enough stock")
+)
+
+// Reservation is stock set aside for an order.
+type Reservation struct {
+	ID        int64
+	OrderID   int64
+	ProductID int64
+	Quantity  int
+	Remaining int64 // stock left after the reservation
+}
+
+const (
+	lockProductSQL = `SELECT stock FROM products WHERE id = $1 FOR UPDATE`
+
+	takeStockSQL = `UPDATE products
+SET stock = stock - $1::int, updated_at = now()
+WHERE id = $2
+RETURNING stock`
+
+	insertReservationSQL = `INSERT INTO reservations (order_id, product_id, quantity)
+VALUES ($1, $2, $3::int)
+RETURNING id`
+)
+
+// InventoryRepo reserves stock for orders.
+type InventoryRepo struct {
+	db *sql.DB
+}
+
+func NewInventoryRepo(db *sql.DB) *InventoryRepo { return &InventoryRepo{db: db} }
+
+// Reserve sets qty units of productID aside for orderID. The product row is
+// locked while its stock is checked and decremented.
+func (r *InventoryRepo) Reserve(ctx context.Context, orderID, productID int64, qty int) (*Reservation, error) {
+	if qty <= 0 {
+		return nil, ErrInvalidQuantity
+	}
+	tx, err := r.db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, fmt.Errorf("reserve: begin: %w", err)
+	}
+	defer tx.Rollback()
+
+	var stock int64
+	err = tx.QueryRowContext(ctx, lockProductSQL, productID).Scan(&stock)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, ErrUnknownProduct
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reserve: lock product %d: %w", productID, err)
+	}
+	if stock < int64(qty) {
+		return nil, ErrOutOfStock
+	}
+
+	res := &Reservation{OrderID: orderID, ProductID: productID, Quantity: qty}
+	if err := tx.QueryRowContext(ctx, takeStockSQL, qty, productID).Scan(&res.Remaining); err != nil {
+		return nil, fmt.Errorf("reserve: take stock: %w", err)
+	}
+	if err := tx.QueryRowContext(ctx, insertReservationSQL, orderID, productID, qty).Scan(&res.ID); err != nil {
+		return nil, fmt.Errorf("reserve: insert reservation: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, fmt.Errorf("reserve: commit: %w", err)
+	}
+	return res, nil
+}

@@ -1,0 +1,2 @@
+DROP TABLE gift_card_redemptions;
+DROP TABLE gift_cards;

@@ -1,0 +1,2 @@
+DROP TABLE IF EXISTS account_entries;
+DROP TABLE IF EXISTS accounts;
