@@ -91,7 +91,9 @@ func Load(cfg Config) (*Loaded, error) {
 	}
 	var extra []string
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
-		if !matched[p.PkgPath] && p.Syntax == nil && inModules(p, mods) {
+		// (A dependency may come with syntax but types from export data,
+		// which SSA cannot build from: reload every one.)
+		if !matched[p.PkgPath] && inModules(p, mods) {
 			extra = append(extra, p.PkgPath)
 		}
 	})

@@ -454,8 +454,18 @@ func (l *Loaded) Entries(tables []string, match *regexp.Regexp) []*ssa.Function 
 		want[strings.ToLower(t)] = true
 	}
 	reach := l.reach()
+	// Calls from the matched packages only: a function that only code
+	// outside them calls (gRPC handlers a generated package dispatches to,
+	// when only the service package is checked) is an entry.
+	matched := map[*ssa.Package]bool{}
+	for _, p := range l.Pkgs {
+		matched[p] = true
+	}
 	called := map[*ssa.Function]bool{}
 	for _, fn := range l.allModuleFunctions() {
+		if !matched[fn.Package()] {
+			continue
+		}
 		for _, c := range l.callees(fn) {
 			if c != fn {
 				called[c] = true
