@@ -3,6 +3,7 @@ package frontend
 import (
 	"fmt"
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"sort"
@@ -113,6 +114,25 @@ func (l *Loaded) Translate(fn *ssa.Function) *ir.Program {
 		t.p.Entry = entry
 	}
 	return t.p
+}
+
+// noteStrings records the string constants of fn for traces
+// (ir.Program.Strings).
+func (t *translator) noteStrings(fn *ssa.Function) {
+	if t.p.Strings == nil {
+		t.p.Strings = map[string]string{}
+	}
+	var ops []*ssa.Value
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			for _, op := range instr.Operands(ops[:0]) {
+				if c, ok := (*op).(*ssa.Const); ok && c.Value != nil && c.Value.Kind() == constant.String {
+					s := constant.StringVal(c.Value)
+					t.p.Strings[ir.StringCode(s).V.String()] = s
+				}
+			}
+		}
+	}
 }
 
 // info describes the instruction being translated.
@@ -263,6 +283,7 @@ func (t *translator) inline(fn *ssa.Function, args, bindings []value) value {
 	}
 	t.stack = append(t.stack, fn)
 	defer func() { t.stack = t.stack[:len(t.stack)-1] }()
+	t.noteStrings(fn)
 
 	f := &frame{
 		fn: fn, env: map[ssa.Value]value{},

@@ -32,6 +32,10 @@ type Program struct {
 	// code (each once).
 	Assumptions []string
 
+	// Strings maps the codes of the program's string constants (see
+	// StringCode, as decimal text) back to the strings, for traces.
+	Strings map[string]string
+
 	names map[string]int
 }
 
@@ -162,7 +166,7 @@ func (p *Program) Shell() *Program {
 		Vars: append([]*Var(nil), p.Vars...), Inputs: p.Inputs,
 		Entry: p.Entry, Exit: p.Exit, Error: p.Error,
 		NumLocs: p.NumLocs, Out: make([][]*Edge, p.NumLocs),
-		Unsupported: p.Unsupported, Assumptions: p.Assumptions,
+		Unsupported: p.Unsupported, Assumptions: p.Assumptions, Strings: p.Strings,
 		names: map[string]int{},
 	}
 	for k, v := range p.names {

@@ -3,6 +3,7 @@ package vcgen
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/dbverify/dbverify/ir"
@@ -63,6 +64,9 @@ func BuildTrace(pf *PathFormula, m Model) (*Trace, error) {
 		x, err := ir.Eval(v, m.Value)
 		if err != nil {
 			return "", fmt.Errorf("vcgen: trace: %v", err)
+		}
+		if s, ok := p.Strings[x.String()]; ok && v.Type == ir.Int {
+			return strconv.Quote(s), nil // a string constant's code
 		}
 		return x.String(), nil
 	}
