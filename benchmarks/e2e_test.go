@@ -327,6 +327,12 @@ func TestBadInput(t *testing.T) {
 			t.Errorf("column %d is outside %q (1..%d):\n%s", col, constraint, len(constraint)+1, msg)
 		}
 	})
+	t.Run("constraint on a table the program does not use", func(t *testing.T) {
+		msg := wantUsageError(t, dbverify(t, badDir(t, "good"), "check", "--format", "json", "--constraint", "acounts.balance >= 0", "./..."))
+		if !strings.Contains(msg, "acounts") || !strings.Contains(msg, "accounts") {
+			t.Errorf("message does not name the unknown table and the tables used:\n%s", msg)
+		}
+	})
 	t.Run("unknown format", func(t *testing.T) {
 		msg := wantUsageError(t, dbverify(t, badDir(t, "good"), "check", "--format", "yaml", "--constraint", "accounts.balance >= 0", "./..."))
 		if !strings.Contains(msg, "format") {

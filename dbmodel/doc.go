@@ -7,9 +7,12 @@
 //   - r, the watched row: arbitrary, existing and satisfying ψ on entry.
 //     If any row can be made to break ψ, some choice of r is broken.
 //   - s1, s2, …: one per SELECT site of T, re-bound at each execution. A
-//     fresh symbol satisfies the SELECT's WHERE. When T has a known key, a
-//     symbol with the same key as a live symbol is that row (all columns
-//     equal). Otherwise it satisfies ψ unless the program has already
+//     fresh symbol satisfies the SELECT's WHERE. T's keys are every PRIMARY
+//     KEY and UNIQUE key the schema declares (without one, a column named
+//     id): a symbol that agrees with a live symbol on all columns of some
+//     key is that row (all columns equal); a key column that may be NULL
+//     counts only where both symbols are known to hold a value (NULLs do
+//     not collide). Otherwise it satisfies ψ unless the program has already
 //     written rows the symbols do not track (the ghost "dirty").
 //
 // Every UPDATE applies to every live symbol (x.c := WHERE(x) ? e(x) : x.c),
@@ -19,6 +22,13 @@
 // auto-committed writes are checked right away. A check is a branch to the
 // program's Error location on r.$exists ∧ ¬ψ(r).
 //
+// Values are never NULL in the model, except where the model cannot tell:
+// an expression over NOT NULL columns, placeholders bound to Go values and
+// literals is not NULL (so IS NULL is false and GREATEST/LEAST are max and
+// min); whether any other value IS NULL is arbitrary.
+//
 // Tables other than T are not modelled: their SELECTs return arbitrary
-// values and their writes cannot affect ψ.
+// values, except that a row of a table the entry never writes satisfies
+// the facts (Options.Facts) about that table, and their writes cannot
+// affect ψ.
 package dbmodel

@@ -13,10 +13,8 @@ import (
 func (m *lowerer) expr(e sqlir.Expr, x *symbol, args []ir.Expr) ir.Expr {
 	switch e := e.(type) {
 	case *sqlir.ColRef:
-		if x != nil && (e.Table == "" || m.onTable(e.Table)) {
-			if v, ok := x.cols[strings.ToLower(e.Name)]; ok {
-				return v
-			}
+		if v := m.column(e, x); v != nil {
+			return v
 		}
 		return m.freshVar("$col_"+e.Name, ir.Int)
 	case *sqlir.Param:
@@ -76,7 +74,14 @@ func (m *lowerer) expr(e sqlir.Expr, x *symbol, args []ir.Expr) ir.Expr {
 		}
 		return m.freshVar("$expr", ir.Int)
 	case *sqlir.IsNull:
-		// Values are never NULL in the model unless unknown: an arbitrary truth value.
+		switch {
+		case m.neverNull(e.X, x, args):
+			return ir.BoolConst(e.Not)
+		case isNullLit(e.X):
+			return ir.BoolConst(!e.Not)
+		}
+		// A value that may be NULL: the model does not track NULLs, so
+		// whether it is one is arbitrary.
 		return m.freshVar("$isnull", ir.Bool)
 	case *sqlir.Case:
 		var out ir.Expr
@@ -95,6 +100,77 @@ func (m *lowerer) expr(e sqlir.Expr, x *symbol, args []ir.Expr) ir.Expr {
 	}
 	// sqlir.Unknown and anything new: arbitrary.
 	return m.freshVar("$unknown", ir.Int)
+}
+
+// column returns the variable of row x that c names: c is unqualified or
+// qualified with x's table, and x has the column. nil otherwise.
+func (m *lowerer) column(c *sqlir.ColRef, x *symbol) *ir.Var {
+	if x == nil || (c.Table != "" && !strings.EqualFold(c.Table, x.table)) {
+		return nil
+	}
+	return x.cols[strings.ToLower(c.Name)]
+}
+
+// neverNull reports whether e, evaluated on row x with placeholders bound
+// to args, cannot be NULL: it is built from literals, columns of x declared
+// NOT NULL (or known non-NULL for x), placeholders bound to Go values (a
+// Go int, string, float, bool or decimal is never NULL; pointers, sql.Null*
+// and interfaces are not bound), and operators that give NULL only on a
+// NULL operand. Division and modulo may give NULL (MySQL: by zero).
+func (m *lowerer) neverNull(e sqlir.Expr, x *symbol, args []ir.Expr) bool {
+	switch e := e.(type) {
+	case *sqlir.Num, *sqlir.Str, *sqlir.BoolLit, *sqlir.IsNull:
+		return true
+	case *sqlir.ColRef:
+		if m.column(e, x) == nil {
+			return false
+		}
+		name := strings.ToLower(e.Name)
+		return x.nonNull[name] || m.notNullColumn(x.table, name)
+	case *sqlir.Param:
+		return e.Index < len(args) && args[e.Index] != nil
+	case *sqlir.Unary:
+		return m.neverNull(e.X, x, args)
+	case *sqlir.Binary:
+		switch strings.ToUpper(e.Op) {
+		case "AND", "OR", "+", "-", "*", "=", "<>", "!=", "<", "<=", ">", ">=":
+			return m.neverNull(e.X, x, args) && m.neverNull(e.Y, x, args)
+		}
+		return false
+	case *sqlir.Case:
+		for _, w := range e.Whens {
+			if !m.neverTrue(w.Cond, x, args) && !m.neverNull(w.Val, x, args) {
+				return false
+			}
+		}
+		return e.Else != nil && m.neverNull(e.Else, x, args)
+	}
+	return false
+}
+
+// neverTrue reports whether condition c is never TRUE on row x: FALSE, a
+// never-NULL value tested IS NULL, or a combination of those (the dead
+// arms of the CASEs that COALESCE, GREATEST and LEAST are rewritten into).
+func (m *lowerer) neverTrue(c sqlir.Expr, x *symbol, args []ir.Expr) bool {
+	switch c := c.(type) {
+	case *sqlir.BoolLit:
+		return !c.Val
+	case *sqlir.IsNull:
+		return !c.Not && m.neverNull(c.X, x, args)
+	case *sqlir.Binary:
+		switch strings.ToUpper(c.Op) {
+		case "OR":
+			return m.neverTrue(c.X, x, args) && m.neverTrue(c.Y, x, args)
+		case "AND":
+			return m.neverTrue(c.X, x, args) || m.neverTrue(c.Y, x, args)
+		}
+	}
+	return false
+}
+
+func isNullLit(e sqlir.Expr) bool {
+	_, ok := e.(*sqlir.Null)
+	return ok
 }
 
 // asBool turns a SQL value into a truth value (non-zero is true).

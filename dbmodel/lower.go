@@ -25,9 +25,12 @@ type Options struct {
 // Result is a lowered program and what the model assumed to build it.
 type Result struct {
 	Program *ir.Program
-	// Key lists the key columns of the constrained table used for row
-	// aliasing (nil: none known, any two symbols may be different rows).
-	Key []string
+	// Keys lists the keys of the constrained table used for row aliasing,
+	// each a list of columns (nil: none known, any two symbols may be
+	// different rows). Two symbols that agree on every column of one key
+	// are the same row (for a key with a column that may be NULL, only
+	// when both are known not to be NULL there).
+	Keys [][]string
 	// Assumptions says, in words, what the model assumed beyond the code
 	// (e.g. an inferred key); reports show them.
 	Assumptions []string
@@ -37,10 +40,17 @@ type Result struct {
 
 // symbol is a row symbol: its columns, existence flag and liveness.
 type symbol struct {
-	name   string
+	name string
+	// table is the (lower-case) table the row belongs to; "" for the
+	// pseudo-row of the entry's parameters (facts over bare names).
+	table  string
 	cols   map[string]*ir.Var
 	exists *ir.Var
 	live   *ir.Var // nil for r: always live
+	// nonNull lists columns known not to be NULL whenever the symbol is
+	// bound (beyond the schema's NOT NULL): a SELECT symbol's WHERE
+	// compares them, and the program never assigns them.
+	nonNull map[string]bool
 }
 
 func (x *symbol) isLive() ir.Expr {
@@ -61,16 +71,23 @@ type lowerer struct {
 	table   string
 	colSort map[string]ir.Sort
 	cols    []string
-	key     []string
-	r       *symbol
-	syms    []*symbol // r first
-	selSym  map[*ir.Select]*symbol
-	dirty   *ir.Var
-	written *ir.Var
-	txs     map[ir.Tx]*txState
-	res     *Result
-	fresh   []*ir.Var // havoc before the statement being emitted
-	opt     Options
+	// keys are the keys used for aliasing and for "the WHERE pins one
+	// row"; allKeys are every unique key of the table (also those over
+	// columns the program never mentions), for ON DUPLICATE KEY.
+	keys    [][]string
+	allKeys [][]string
+	// nullableKey lists key columns that may hold NULL (a UNIQUE column
+	// not declared NOT NULL): they identify a row only where known set.
+	nullableKey map[string]bool
+	r           *symbol
+	syms        []*symbol // r first
+	selSym      map[*ir.Select]*symbol
+	dirty       *ir.Var
+	written     *ir.Var
+	txs         map[ir.Tx]*txState
+	res         *Result
+	fresh       []*ir.Var // havoc before the statement being emitted
+	opt         Options
 }
 
 // Lower returns p with every database operation replaced by its meaning in
@@ -78,7 +95,7 @@ type lowerer struct {
 func Lower(p *ir.Program, c *sqlir.Constraint, opt Options) (*Result, error) {
 	m := &lowerer{
 		src: p, c: c, table: strings.ToLower(c.Table),
-		colSort: map[string]ir.Sort{}, selSym: map[*ir.Select]*symbol{},
+		colSort: map[string]ir.Sort{}, selSym: map[*ir.Select]*symbol{}, nullableKey: map[string]bool{},
 		txs: map[ir.Tx]*txState{}, res: &Result{}, opt: opt,
 	}
 	m.p = p.Shell()
@@ -102,7 +119,7 @@ func Lower(p *ir.Program, c *sqlir.Constraint, opt Options) (*Result, error) {
 		return nil, fmt.Errorf("row model of %s: %w", p.Name, err)
 	}
 	m.res.Program = m.p
-	m.res.Key = m.key
+	m.res.Keys = m.keys
 	return m.res, nil
 }
 
@@ -257,32 +274,88 @@ func usesRealArg(e sqlir.Expr, args []ir.Expr) bool {
 	return false
 }
 
+// chooseKey picks the keys of the constrained table. Every key the schema
+// declares (PRIMARY KEY and each UNIQUE) identifies a row. The first one
+// (the primary key when there is one) is always modelled, so that
+// counterexamples show it; another is modelled when the program mentions
+// all its columns (a key over columns nothing constrains adds no
+// precision). Without a schema key, a column named "id" the program
+// mentions is taken as the key (never NULL, as a primary key), unless
+// opt.NoInferKey.
 func (m *lowerer) chooseKey(opt Options) {
-	if opt.Schema != nil {
-		if t := opt.Schema.Tables[m.table]; t != nil && len(t.Keys) > 0 {
-			for _, k := range t.Keys[0] {
-				m.key = append(m.key, strings.ToLower(k))
+	if t := m.schemaTable(m.table); t != nil {
+		for i, k := range t.Keys {
+			var cols []string
+			mentioned := true
+			for _, c := range k {
+				c = strings.ToLower(c)
+				cols = append(cols, c)
+				if _, ok := m.colSort[c]; !ok {
+					mentioned = false
+				}
+			}
+			if len(cols) == 0 {
+				continue
+			}
+			m.allKeys = append(m.allKeys, cols)
+			if i == 0 || mentioned {
+				m.keys = append(m.keys, cols)
+				for _, c := range cols {
+					if !m.notNullColumn(m.table, c) {
+						m.nullableKey[c] = true
+					}
+				}
 			}
 		}
 	}
-	if m.key == nil && !opt.NoInferKey {
+	if m.allKeys == nil && !opt.NoInferKey {
 		if _, ok := m.colSort["id"]; ok {
-			m.key = []string{"id"}
+			m.keys = [][]string{{"id"}}
+			m.allKeys = m.keys
 			m.res.Assumptions = append(m.res.Assumptions,
 				fmt.Sprintf("%s.id is a unique key (no schema declares one; pass --schema, or --no-infer-key to drop this)", m.c.Table))
 		}
 	}
-	for _, k := range m.key {
-		if _, ok := m.colSort[k]; !ok {
-			m.colSort[k] = ir.Int
-			m.cols = append(m.cols, k)
-			sort.Strings(m.cols)
+	for _, k := range m.keys {
+		for _, c := range k {
+			if _, ok := m.colSort[c]; !ok {
+				m.colSort[c] = ir.Int
+				m.cols = append(m.cols, c)
+				sort.Strings(m.cols)
+			}
 		}
 	}
 }
 
+// schemaTable returns the schema's table (nil: no schema or not in it).
+func (m *lowerer) schemaTable(table string) *sqlir.Table {
+	if m.opt.Schema == nil {
+		return nil
+	}
+	return m.opt.Schema.Tables[strings.ToLower(table)]
+}
+
+// notNullColumn reports whether the schema declares column col of table
+// NOT NULL (a PRIMARY KEY column is). Table "" is the pseudo-table of the
+// entry's parameters: Go values, never NULL.
+func (m *lowerer) notNullColumn(table, col string) bool {
+	if table == "" {
+		return true
+	}
+	t := m.schemaTable(table)
+	if t == nil {
+		return false
+	}
+	for _, c := range t.Columns {
+		if strings.EqualFold(c.Name, col) {
+			return c.NotNull
+		}
+	}
+	return false
+}
+
 func (m *lowerer) newSymbol(name string, withLive bool) *symbol {
-	x := &symbol{name: name, cols: map[string]*ir.Var{}}
+	x := &symbol{name: name, table: m.table, cols: map[string]*ir.Var{}, nonNull: map[string]bool{}}
 	for _, c := range m.cols {
 		v := m.p.NewVar(name+"."+c, m.colSort[c], ir.Column)
 		v.Row, v.Table, v.Col = name, m.c.Table, c
@@ -299,11 +372,17 @@ func (m *lowerer) newSymbol(name string, withLive bool) *symbol {
 func (m *lowerer) makeSymbols() {
 	m.r = m.newSymbol("r", false)
 	m.syms = []*symbol{m.r}
+	assigned := m.assignedColumns()
 	n := 0
 	for _, e := range m.src.Edges {
 		if s, ok := e.Stmt.(*ir.Select); ok && m.onTable(s.SQL.Table) && !s.SQL.Complex {
 			n++
 			x := m.newSymbol(fmt.Sprintf("s%d", n), true)
+			for c := range m.comparedColumns(s.SQL.Where) {
+				if !assigned[c] {
+					x.nonNull[c] = true
+				}
+			}
 			m.syms = append(m.syms, x)
 			m.selSym[s] = x
 		}
@@ -321,6 +400,10 @@ func (m *lowerer) prologue(from, to ir.Loc) {
 	info := ir.Info{File: m.src.Pos.File, Line: m.src.Pos.Line, Kind: ir.KindModel,
 		Text: "database state on entry: every row satisfies " + m.c.Text}
 	em := m.emitter(from, info)
+	// The entry's parameters are arbitrary (then constrained by the
+	// --assume facts below): an explicit havoc makes the abstraction start
+	// from consistent values of predicates over them.
+	em.havoc(m.src.Inputs...)
 	var rvars []*ir.Var
 	for _, c := range m.cols {
 		rvars = append(rvars, m.r.cols[c])
@@ -360,7 +443,7 @@ func (m *lowerer) initial(x *symbol) ir.Expr {
 
 // inputFacts returns the facts about the entry's parameters.
 func (m *lowerer) inputFacts() ir.Expr {
-	params := &symbol{cols: map[string]*ir.Var{}}
+	params := &symbol{table: "", cols: map[string]*ir.Var{}}
 	for _, v := range m.src.Inputs {
 		params.cols[strings.ToLower(v.Name)] = v
 	}
@@ -380,7 +463,7 @@ func (m *lowerer) otherTableFacts(s *ir.Select) ir.Expr {
 	if s.SQL.Complex || m.writesTable(s.SQL.Table) {
 		return ir.True
 	}
-	row := &symbol{cols: map[string]*ir.Var{}}
+	row := &symbol{table: strings.ToLower(s.SQL.Table), cols: map[string]*ir.Var{}}
 	for i, it := range s.SQL.Columns {
 		if c, ok := it.Expr.(*sqlir.ColRef); ok && !it.Star && i < len(s.Targets) && s.Targets[i] != nil {
 			row.cols[strings.ToLower(c.Name)] = s.Targets[i]
@@ -482,7 +565,8 @@ func (m *lowerer) lowerExec(e *ir.Edge, s *ir.Exec) error {
 		}
 		m.res.Writes++
 		em := m.errFork(e, info, s.Err, append(affected, targets...)...)
-		m.update(em, q.Set, q.Where, s.Args, s.Affected, q.Returning, s.Targets)
+		m.update(em, updateSpec{set: q.Set, where: q.Where, args: s.Args, affected: s.Affected,
+			returning: q.Returning, targets: s.Targets})
 		if s.Tx == 0 {
 			m.check(em)
 		}
@@ -552,10 +636,23 @@ func (m *lowerer) where(w sqlir.Expr, x *symbol, args []ir.Expr) ir.Expr {
 	return asBool(m.expr(w, x, args))
 }
 
-// keyValue returns the expression e such that where contains the conjunct
-// key = e for the (single or composite) key, with e free of columns.
-func (m *lowerer) keyValue(where sqlir.Expr, args []ir.Expr) []ir.Expr {
-	if len(m.key) == 0 || where == nil {
+// pinnedKey returns a key of the constrained table whose every column the
+// WHERE pins (a conjunct col = e with e free of columns), and the values
+// it pins them to: then at most one row matches. nil if there is none.
+func (m *lowerer) pinnedKey(where sqlir.Expr, args []ir.Expr) ([]string, []ir.Expr) {
+	for _, k := range m.keys {
+		if vals := m.keyValue(k, where, args); vals != nil {
+			return k, vals
+		}
+	}
+	return nil, nil
+}
+
+// keyValue returns the expressions e such that where contains the conjunct
+// c = e for each column c of key, with e free of columns (nil if some
+// column is not pinned).
+func (m *lowerer) keyValue(key []string, where sqlir.Expr, args []ir.Expr) []ir.Expr {
+	if len(key) == 0 || where == nil {
 		return nil
 	}
 	found := map[string]ir.Expr{}
@@ -589,12 +686,73 @@ func (m *lowerer) keyValue(where sqlir.Expr, args []ir.Expr) []ir.Expr {
 	}
 	conj(where)
 	var out []ir.Expr
-	for _, k := range m.key {
+	for _, k := range key {
 		v, ok := found[k]
 		if !ok {
 			return nil
 		}
 		out = append(out, v)
+	}
+	return out
+}
+
+// comparedColumns returns the columns of the constrained table that a
+// top-level conjunct of where compares (c op e, c IS NOT NULL): a row the
+// WHERE selects has them non-NULL.
+func (m *lowerer) comparedColumns(where sqlir.Expr) map[string]bool {
+	out := map[string]bool{}
+	col := func(e sqlir.Expr) {
+		if c, ok := e.(*sqlir.ColRef); ok && (c.Table == "" || m.onTable(c.Table)) {
+			out[strings.ToLower(c.Name)] = true
+		}
+	}
+	var conj func(e sqlir.Expr)
+	conj = func(e sqlir.Expr) {
+		switch e := e.(type) {
+		case *sqlir.Binary:
+			switch strings.ToUpper(e.Op) {
+			case "AND":
+				conj(e.X)
+				conj(e.Y)
+			case "=", "<>", "!=", "<", "<=", ">", ">=":
+				col(e.X)
+				col(e.Y)
+			}
+		case *sqlir.IsNull:
+			if e.Not {
+				col(e.X)
+			}
+		}
+	}
+	if where != nil {
+		conj(where)
+	}
+	return out
+}
+
+// assignedColumns returns the columns of the constrained table that some
+// UPDATE or ON CONFLICT / ON DUPLICATE KEY assignment of the program sets.
+func (m *lowerer) assignedColumns() map[string]bool {
+	out := map[string]bool{}
+	for _, e := range m.src.Edges {
+		s, ok := e.Stmt.(*ir.Exec)
+		if !ok {
+			continue
+		}
+		var set []sqlir.Assignment
+		switch q := s.SQL.(type) {
+		case *sqlir.Update:
+			if m.onTable(q.Table) {
+				set = q.Set
+			}
+		case *sqlir.Insert:
+			if m.onTable(q.Table) {
+				set = q.OnConflict
+			}
+		}
+		for _, a := range set {
+			out[strings.ToLower(a.Col)] = true
+		}
 	}
 	return out
 }
@@ -615,68 +773,109 @@ func mentionsColumn(e sqlir.Expr) bool {
 	return false
 }
 
-// keyEq returns "x's key equals vals".
-func (m *lowerer) keyEq(x *symbol, vals []ir.Expr) ir.Expr {
+// keyEq returns "x's columns of key equal vals".
+func keyEq(x *symbol, key []string, vals []ir.Expr) ir.Expr {
 	var cs []ir.Expr
-	for i, k := range m.key {
+	for i, k := range key {
 		cs = append(cs, ir.Eq(x.cols[k], vals[i]))
 	}
 	return ir.And(cs...)
 }
 
-func (m *lowerer) symKey(x *symbol) []ir.Expr {
+// symKey returns x's columns of key.
+func symKey(x *symbol, key []string) []ir.Expr {
 	var out []ir.Expr
-	for _, k := range m.key {
+	for _, k := range key {
 		out = append(out, x.cols[k])
 	}
 	return out
 }
 
-// update applies SET … WHERE … to every live symbol.
+// sameRow returns the condition under which symbols x and y, both bound,
+// are the same row: they agree on every column of some key. A key with a
+// column that may be NULL counts only when both symbols are known to hold
+// a value there (NULLs do not collide in a UNIQUE key).
+func (m *lowerer) sameRow(x, y *symbol) ir.Expr {
+	var alts []ir.Expr
+	for _, k := range m.keys {
+		usable := true
+		for _, c := range k {
+			if m.nullableKey[c] && !(x.nonNull[c] && y.nonNull[c]) {
+				usable = false
+			}
+		}
+		if usable {
+			alts = append(alts, keyEq(x, k, symKey(y, k)))
+		}
+	}
+	return ir.Or(alts...)
+}
+
+// updateSpec is one UPDATE (or an upsert's conflict assignments) on the
+// constrained table.
+type updateSpec struct {
+	set      []sqlir.Assignment
+	where    sqlir.Expr // nil: every row
+	args     []ir.Expr
+	affected *ir.Var // rows affected, or nil
+	// returning and targets: RETURNING items and the variables they are
+	// read into.
+	returning []sqlir.SelectItem
+	targets   []*ir.Var
+	// single is set when at most one row matches whatever the WHERE says
+	// (the row an INSERT conflicts with, on one unique key).
+	single bool
+}
+
 // update applies SET … WHERE … to every live symbol; RETURNING targets
-// get the updated row's values when the WHERE pins the key.
-func (m *lowerer) update(em *emitter, set []sqlir.Assignment, where sqlir.Expr, args []ir.Expr, affected *ir.Var, ret []sqlir.SelectItem, targets []*ir.Var) {
+// get the updated row's values when at most one row matches (the WHERE
+// pins a key, or u.single).
+func (m *lowerer) update(em *emitter, u updateSpec) {
 	var lhs []*ir.Var
 	var rhs []ir.Expr
 	var matched []ir.Expr
 	for _, x := range m.syms {
-		match := ir.And(x.isLive(), x.exists, m.where(where, x, args))
+		match := ir.And(x.isLive(), x.exists, m.where(u.where, x, u.args))
 		matched = append(matched, match)
-		for _, a := range set {
+		for _, a := range u.set {
 			col := strings.ToLower(a.Col)
 			v := x.cols[col]
-			val := m.expr(a.Value, x, args)
+			val := m.expr(a.Value, x, u.args)
 			lhs = append(lhs, v)
 			rhs = append(rhs, ir.IteOf(match, m.convert(val, v.Type), v))
 		}
 	}
-	// dirty: unless the WHERE pins the key to a live symbol, rows the
-	// symbols do not track may have changed.
+	// dirty: unless the one row the statement can change is a live
+	// symbol, rows the symbols do not track may have changed.
 	touchedTracked := ir.Expr(ir.False)
-	kv := m.keyValue(where, args)
-	if kv != nil {
+	key, kv := m.pinnedKey(u.where, u.args)
+	switch {
+	case kv != nil:
 		var alts []ir.Expr
 		for _, x := range m.syms {
-			alts = append(alts, ir.And(x.isLive(), x.exists, m.keyEq(x, kv)))
+			alts = append(alts, ir.And(x.isLive(), x.exists, keyEq(x, key, kv)))
 		}
 		touchedTracked = ir.Or(alts...)
-		if affected != nil {
+		if u.affected != nil {
 			em.havoc(m.takeFresh()...)
-			em.assume(ir.Cmp(ir.OpLe, affected, ir.IntLit(1)))
+			em.assume(ir.Cmp(ir.OpLe, u.affected, ir.IntLit(1)))
 		}
+	case u.single:
+		// The only row changed is a symbol that matched, if one did.
+		touchedTracked = ir.Or(matched...)
 	}
 	lhs = append(lhs, m.dirty, m.written)
 	rhs = append(rhs, ir.Or(m.dirty, ir.Not(touchedTracked)), ir.True)
 	em.havoc(m.takeFresh()...)
-	if affected != nil {
-		cs := []ir.Expr{ir.Cmp(ir.OpGe, affected, ir.IntLit(0))}
+	if u.affected != nil {
+		cs := []ir.Expr{ir.Cmp(ir.OpGe, u.affected, ir.IntLit(0))}
 		for _, mt := range matched {
-			cs = append(cs, ir.Implies(mt, ir.Cmp(ir.OpGe, affected, ir.IntLit(1))))
+			cs = append(cs, ir.Implies(mt, ir.Cmp(ir.OpGe, u.affected, ir.IntLit(1))))
 		}
 		em.assume(ir.And(cs...))
 	}
 	var conds []ir.Expr
-	if kv != nil && len(targets) > 0 {
+	if (kv != nil || u.single) && len(u.targets) > 0 {
 		// At most one row matches; remember which, to bind RETURNING.
 		var ml []*ir.Var
 		var mr []ir.Expr
@@ -690,16 +889,22 @@ func (m *lowerer) update(em *emitter, set []sqlir.Assignment, where sqlir.Expr, 
 	}
 	em.assign(lhs, rhs)
 	if conds != nil {
-		m.bindReturning(em, ret, targets, m.syms, conds, args)
+		m.bindReturning(em, u.returning, u.targets, m.syms, conds, u.args)
 	}
 }
 
+// insert adds the rows of INSERT q. Each new row is either r or a row the
+// symbols do not track; with ON CONFLICT / ON DUPLICATE KEY it may instead
+// conflict with an existing row, which DO UPDATE assignments change (DO
+// NOTHING: no change). RETURNING targets get the last row written: the
+// inserted values, or the conflicting row as updated.
 func (m *lowerer) insert(em *emitter, q *sqlir.Insert, args []ir.Expr, targets []*ir.Var) {
 	rows := q.Rows
 	if q.FromSelect {
 		rows = [][]sqlir.Expr{nil}
 	}
 	for ri, row := range rows {
+		last := ri == len(rows)-1
 		// The new row's values, in ghost variables (defaults arbitrary).
 		vals := map[string]ir.Expr{}
 		if !q.FromSelect {
@@ -709,7 +914,7 @@ func (m *lowerer) insert(em *emitter, q *sqlir.Insert, args []ir.Expr, targets [
 				}
 			}
 		}
-		newRow := &symbol{name: "new", cols: map[string]*ir.Var{}}
+		newRow := &symbol{name: "new", table: m.table, cols: map[string]*ir.Var{}}
 		var lhs []*ir.Var
 		var rhs []ir.Expr
 		for _, c := range m.cols {
@@ -724,7 +929,24 @@ func (m *lowerer) insert(em *emitter, q *sqlir.Insert, args []ir.Expr, targets [
 		}
 		em.havoc(m.takeFresh()...)
 		em.assign(lhs, rhs)
-		if ri == len(rows)-1 && !q.HasOnConflict && !q.OnConflictNothing {
+		join := m.p.NewLoc()
+		if q.HasOnConflict || q.OnConflictNothing {
+			// The key existed: nothing happens, or the conflict
+			// assignments update the existing row (one row: the
+			// conflict is on one unique key).
+			conflicted := m.p.NewVar("$conflict", ir.Bool, ir.Ghost)
+			em.havoc(conflicted)
+			conflict := em.fork(conflicted)
+			if q.HasOnConflict && !q.OnConflictNothing {
+				u := updateSpec{set: q.OnConflict, where: m.conflictWhere(q, row), args: args, single: true}
+				if last {
+					u.returning, u.targets = q.Returning, targets
+				}
+				m.update(conflict, u)
+			}
+			conflict.jump(join)
+		}
+		if last {
 			// RETURNING sees the inserted row.
 			m.bindReturning(em, q.Returning, targets, []*symbol{newRow}, []ir.Expr{ir.True}, args)
 		}
@@ -740,19 +962,7 @@ func (m *lowerer) insert(em *emitter, q *sqlir.Insert, args []ir.Expr, targets [
 		lhs = append(lhs, m.r.exists, m.dirty, m.written)
 		rhs = append(rhs, ir.True, ir.Or(m.dirty, m.written), ir.True)
 		em.assign(lhs, rhs)
-		join := m.p.NewLoc()
 		em.jump(join)
-		if q.HasOnConflict || q.OnConflictNothing {
-			// Or the key existed: nothing happens, or the conflict
-			// assignments update the existing row.
-			conflicted := m.p.NewVar("$conflict", ir.Bool, ir.Ghost)
-			other.havoc(conflicted)
-			conflict := other.fork(conflicted)
-			if q.HasOnConflict && !q.OnConflictNothing {
-				m.update(conflict, q.OnConflict, m.conflictWhere(q, row), args, nil, nil, nil)
-			}
-			conflict.jump(join)
-		}
 		// The new row is not r: later reads cannot rely on ψ.
 		other.assign([]*ir.Var{m.dirty, m.written}, []ir.Expr{ir.True, ir.True})
 		other.jump(join)
@@ -761,33 +971,52 @@ func (m *lowerer) insert(em *emitter, q *sqlir.Insert, args []ir.Expr, targets [
 }
 
 // conflictWhere returns the condition that selects the row an INSERT
-// conflicts with: the key (or the conflict columns) equal to the inserted
-// values, when known; otherwise an arbitrary row.
+// conflicts with: the conflict target's columns (Postgres ON CONFLICT
+// (cols), a unique index) equal to the inserted values; else,
+// when the table has exactly one unique key, that key's columns. Otherwise
+// (no key known, a value not given, or several keys: MySQL's ON DUPLICATE
+// KEY conflicts on any of them) an arbitrary row.
 func (m *lowerer) conflictWhere(q *sqlir.Insert, row []sqlir.Expr) sqlir.Expr {
+	unknown := &sqlir.Unknown{Text: "the conflicting row"}
 	cols := q.ConflictColumns
 	if len(cols) == 0 {
-		cols = m.key
+		if len(m.allKeys) != 1 {
+			return unknown
+		}
+		cols = m.allKeys[0]
+	}
+	if q.FromSelect {
+		return unknown
 	}
 	var where sqlir.Expr
+	and := func(e sqlir.Expr) {
+		if where == nil {
+			where = e
+		} else {
+			where = &sqlir.Binary{Op: "AND", X: where, Y: e}
+		}
+	}
 	for _, k := range cols {
 		found := false
 		for i, c := range q.Columns {
-			if strings.EqualFold(c, k) && i < len(row) && !q.FromSelect {
-				eq := &sqlir.Binary{Op: "=", X: &sqlir.ColRef{Name: c}, Y: row[i]}
-				if where == nil {
-					where = eq
-				} else {
-					where = &sqlir.Binary{Op: "AND", X: where, Y: eq}
-				}
+			if strings.EqualFold(c, k) && i < len(row) {
+				and(&sqlir.Binary{Op: "=", X: &sqlir.ColRef{Name: c}, Y: row[i]})
 				found = true
 			}
 		}
 		if !found {
-			return &sqlir.Unknown{Text: "the conflicting row"}
+			return unknown
 		}
 	}
 	if where == nil {
-		return &sqlir.Unknown{Text: "the conflicting row"}
+		return unknown
+	}
+	if len(q.ConflictColumns) > 0 && q.ConflictWhere != nil {
+		// The arbiter is a partial unique index: the conflicting row
+		// satisfies the index's own predicate, which the conflict
+		// target's WHERE only implies. Among rows with these values, which
+		// one is in the index (and conflicts) is arbitrary.
+		and(&sqlir.Unknown{Text: "the row is in the partial unique index"})
 	}
 	return where
 }
@@ -821,7 +1050,9 @@ func (m *lowerer) lowerSelect(e *ir.Edge, s *ir.Select) {
 		// Another table, or a join/aggregate: arbitrary results, except for
 		// what --assume says of that table's rows.
 		em := m.errFork(e, s.Info, s.Err, targets...)
-		em.assume(m.otherTableFacts(s))
+		facts := m.otherTableFacts(s)
+		em.havoc(m.takeFresh()...)
+		em.assume(facts)
 		em.jump(e.To)
 		return
 	}
@@ -837,12 +1068,15 @@ func (m *lowerer) lowerSelect(e *ir.Edge, s *ir.Select) {
 	var facts []ir.Expr
 	facts = append(facts, m.where(s.SQL.Where, x, s.Args))
 	aliased := []ir.Expr{}
-	if len(m.key) > 0 {
+	if len(m.keys) > 0 {
 		for _, y := range m.syms {
 			if y == x {
 				continue
 			}
-			same := ir.And(y.isLive(), m.keyEq(y, m.symKey(x)))
+			same := ir.And(y.isLive(), m.sameRow(x, y))
+			if same == ir.False {
+				continue
+			}
 			var eqs []ir.Expr
 			eqs = append(eqs, y.exists)
 			for _, c := range m.cols {

@@ -215,3 +215,169 @@ func TestRowModel(t *testing.T) {
 		})
 	}
 }
+
+// TestRowModelSchemaFacts: what the schema (keys, NOT NULL) and facts
+// about other tables say narrows the row model exactly, without losing
+// behaviour the database allows.
+func TestRowModelSchemaFacts(t *testing.T) {
+	s, err := smt.NewSolver(10000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	const (
+		ibanDDL = `CREATE TABLE accounts (id BIGSERIAL PRIMARY KEY, iban TEXT NOT NULL UNIQUE, balance BIGINT NOT NULL);`
+		// The same table where a UNIQUE iban may be NULL.
+		ibanNullDDL = `CREATE TABLE accounts (id BIGSERIAL PRIMARY KEY, iban TEXT UNIQUE, balance BIGINT NOT NULL);`
+		pkOnlyDDL   = `CREATE TABLE accounts (id BIGSERIAL PRIMARY KEY, iban TEXT NOT NULL, balance BIGINT NOT NULL);`
+		ownerDDL    = `CREATE TABLE accounts (id BIGSERIAL PRIMARY KEY, owner_id BIGINT NOT NULL, currency TEXT NOT NULL, balance BIGINT NOT NULL, UNIQUE (owner_id, currency));`
+		productsDDL = "CREATE TABLE `products` (`id` BIGINT NOT NULL AUTO_INCREMENT, `sku` VARCHAR(64) NOT NULL, `stock` INT NOT NULL DEFAULT 0, PRIMARY KEY (`id`), UNIQUE KEY `uq_sku` (`sku`));"
+		savingsDDL  = `CREATE TABLE savings (id BIGSERIAL PRIMARY KEY, balance BIGINT NOT NULL, peak BIGINT NOT NULL);`
+		levelsDDL   = `CREATE TABLE stock_levels (warehouse_id BIGINT NOT NULL, sku TEXT NOT NULL, on_hand BIGINT NOT NULL, PRIMARY KEY (warehouse_id, sku));`
+		levels2DDL  = `CREATE TABLE stock_levels (id BIGSERIAL PRIMARY KEY, warehouse_id BIGINT NOT NULL, sku TEXT NOT NULL, on_hand BIGINT NOT NULL, UNIQUE (warehouse_id, sku));`
+		upsertRet   = `INSERT INTO stock_levels (warehouse_id, sku, on_hand) VALUES ($1, $2, $3) ON CONFLICT (warehouse_id, sku) DO UPDATE SET on_hand = stock_levels.on_hand + EXCLUDED.on_hand RETURNING on_hand`
+	)
+	readByIban := step{sql: "SELECT balance FROM accounts WHERE iban = $1", args: []string{"iban"}, into: []string{"bal"}}
+	debitByIban := step{sql: "UPDATE accounts SET balance = balance - $1 WHERE iban = $2", args: []string{"amt", "iban"}}
+	readPrice := step{sql: "SELECT price FROM products WHERE id = $1", args: []string{"pid"}, into: []string{"price"}}
+	addToCart := step{sql: "UPDATE carts SET total = total + $1 WHERE id = $2", args: []string{"price", "cart"}}
+	tests := []struct {
+		name       string
+		d          sqlparse.Dialect
+		constraint string
+		ddl        string   // "" = no schema
+		facts      []string // --assume
+		inputs     []string
+		steps      []step
+		want       refine.Verdict
+	}{
+		// Every declared key identifies a row, not only the first.
+		{"UNIQUE NOT NULL iban: the row read is the row debited", sqlparse.Postgres, "accounts.balance >= 0", ibanDDL, nil,
+			[]string{"iban", "amt"}, []step{readByIban, {guard: "bal >= amt"}, debitByIban}, refine.Safe},
+		{"iban not declared unique", sqlparse.Postgres, "accounts.balance >= 0", pkOnlyDDL, nil,
+			[]string{"iban", "amt"}, []step{readByIban, {guard: "bal >= amt"}, debitByIban}, refine.Unsafe},
+		// Over-approximated: r's iban may be NULL, and NULLs do not
+		// identify a row, so r is not known to be the row read.
+		{"UNIQUE iban that may be NULL does not identify the watched row", sqlparse.Postgres, "accounts.balance >= 0", ibanNullDDL, nil,
+			[]string{"iban", "amt"}, []step{readByIban, {guard: "bal >= amt"}, debitByIban}, refine.Unsafe},
+		{"read by the primary key, debit by the unique iban", sqlparse.Postgres, "accounts.balance >= 0", ibanDDL, nil,
+			[]string{"id", "iban", "amt"}, []step{
+				{sql: "SELECT balance FROM accounts WHERE id = $1", args: []string{"id"}, into: []string{"bal"}},
+				{guard: "bal >= amt"}, debitByIban}, refine.Unsafe},
+		{"composite UNIQUE key pinned in both statements", sqlparse.Postgres, "accounts.balance >= 0", ownerDDL, nil,
+			[]string{"owner", "cur", "amt"}, []step{
+				{sql: "SELECT balance FROM accounts WHERE owner_id = $1 AND currency = $2", args: []string{"owner", "cur"}, into: []string{"bal"}},
+				{guard: "bal >= amt"},
+				{sql: "UPDATE accounts SET balance = balance - $1 WHERE owner_id = $2 AND currency = $3", args: []string{"amt", "owner", "cur"}}}, refine.Safe},
+		{"composite UNIQUE key, debit by half of it", sqlparse.Postgres, "accounts.balance >= 0", ownerDDL, nil,
+			[]string{"owner", "cur", "amt"}, []step{
+				{sql: "SELECT balance FROM accounts WHERE owner_id = $1 AND currency = $2", args: []string{"owner", "cur"}, into: []string{"bal"}},
+				{guard: "bal >= amt"},
+				{sql: "UPDATE accounts SET balance = balance - $1 WHERE owner_id = $2", args: []string{"amt", "owner"}}}, refine.Unsafe},
+		// ON DUPLICATE KEY conflicts on any unique key: with PRIMARY KEY
+		// id and UNIQUE sku, the row updated may not be the row with id.
+		{"ON DUPLICATE KEY with two unique keys may update another row", sqlparse.MySQL, "products.stock >= 0", productsDDL, nil,
+			[]string{"id", "sku", "qty"}, []step{
+				{sql: "SELECT `stock` FROM `products` WHERE `id` = ?", args: []string{"id"}, into: []string{"st"}},
+				{guard: "st >= qty"},
+				{sql: "INSERT INTO `products` (`id`, `sku`, `stock`) VALUES (?, ?, 0) ON DUPLICATE KEY UPDATE `stock` = `stock` - ?", args: []string{"id", "sku", "qty"}}}, refine.Unsafe},
+
+		// --assume facts about another table hold for the rows read from it.
+		{"fact about the table read", sqlparse.Postgres, "carts.total >= 0", "", []string{"products.price >= 0"},
+			[]string{"pid", "cart"}, []step{readPrice, addToCart}, refine.Safe},
+		{"no fact about the table read", sqlparse.Postgres, "carts.total >= 0", "", nil,
+			[]string{"pid", "cart"}, []step{readPrice, addToCart}, refine.Unsafe},
+		{"fact too weak", sqlparse.Postgres, "carts.total >= 0", "", []string{"products.price >= 0 - 1"},
+			[]string{"pid", "cart"}, []step{readPrice, addToCart}, refine.Unsafe},
+		{"fact about a table the entry writes", sqlparse.Postgres, "carts.total >= 0", "", []string{"products.price >= 0"},
+			[]string{"pid", "cart"}, []step{
+				{sql: "UPDATE products SET price = price - 10 WHERE id = $1", args: []string{"pid"}},
+				readPrice, addToCart}, refine.Unsafe},
+
+		// Values of NOT NULL columns and bound parameters are never NULL:
+		// GREATEST and LEAST are max and min.
+		{"MySQL GREATEST clamps a NOT NULL column", sqlparse.MySQL, "products.stock >= 0", productsDDL, nil,
+			[]string{"qty", "id"}, []step{{sql: "UPDATE `products` SET `stock` = GREATEST(`stock` - ?, 0) WHERE `id` = ?", args: []string{"qty", "id"}}}, refine.Safe},
+		{"MySQL LEAST does not clamp", sqlparse.MySQL, "products.stock >= 0", productsDDL, nil,
+			[]string{"qty", "id"}, []step{{sql: "UPDATE `products` SET `stock` = LEAST(`stock` - ?, 0) WHERE `id` = ?", args: []string{"qty", "id"}}}, refine.Unsafe},
+		{"MySQL GREATEST of three", sqlparse.MySQL, "products.stock >= 0", productsDDL, nil,
+			[]string{"qty", "id"}, []step{{sql: "UPDATE `products` SET `stock` = GREATEST(`stock` - ?, `stock` - 2 * ?, 0) WHERE `id` = ?", args: []string{"qty", "qty", "id"}}}, refine.Safe},
+		{"MySQL left-to-right SET with GREATEST", sqlparse.MySQL, "savings.balance <= savings.peak", savingsDDL, nil,
+			[]string{"amt", "id"}, []step{{sql: "UPDATE savings SET balance = balance + ?, peak = GREATEST(peak, balance) WHERE id = ?", args: []string{"amt", "id"}}}, refine.Safe},
+		{"Postgres GREATEST over the new balance", sqlparse.Postgres, "savings.balance <= savings.peak", savingsDDL, nil,
+			[]string{"amt", "id"}, []step{{sql: "UPDATE savings SET balance = balance + $1, peak = GREATEST(peak, balance + $1) WHERE id = $2", args: []string{"amt", "id"}}}, refine.Safe},
+		{"Postgres GREATEST over the old balance", sqlparse.Postgres, "savings.balance <= savings.peak", savingsDDL, nil,
+			[]string{"amt", "id"}, []step{{guard: "amt > 0"}, {sql: "UPDATE savings SET balance = balance + $1, peak = GREATEST(peak, balance) WHERE id = $2", args: []string{"amt", "id"}}}, refine.Unsafe},
+		{"IS NULL of a NOT NULL column is false", sqlparse.Postgres, "savings.balance >= 0", savingsDDL, nil,
+			[]string{"id"}, []step{{sql: "UPDATE savings SET balance = CASE WHEN balance IS NULL THEN -1 ELSE balance END WHERE id = $1", args: []string{"id"}}}, refine.Safe},
+		{"IS NULL of a column that may be NULL is arbitrary", sqlparse.Postgres, "savings.balance >= 0", "", nil,
+			[]string{"id"}, []step{{sql: "UPDATE savings SET balance = CASE WHEN balance IS NULL THEN -1 ELSE balance END WHERE id = $1", args: []string{"id"}}}, refine.Unsafe},
+
+		// INSERT … ON CONFLICT DO UPDATE … RETURNING returns the row written.
+		{"upsert RETURNING checked before commit", sqlparse.Postgres, "stock_levels.on_hand >= 0", "", nil,
+			[]string{"wh", "sku", "delta"}, []step{
+				{tx: "begin"},
+				{sql: upsertRet, args: []string{"wh", "sku", "delta"}, into: []string{"oh"}},
+				{guard: "oh >= 0"},
+				{tx: "commit"}}, refine.Safe},
+		{"upsert RETURNING not checked", sqlparse.Postgres, "stock_levels.on_hand >= 0", "", nil,
+			[]string{"wh", "sku", "delta"}, []step{
+				{tx: "begin"},
+				{sql: upsertRet, args: []string{"wh", "sku", "delta"}, into: []string{"oh"}},
+				{tx: "commit"}}, refine.Unsafe},
+		{"upsert RETURNING on the primary key constraint", sqlparse.Postgres, "stock_levels.on_hand >= 0", levelsDDL, nil,
+			[]string{"wh", "sku", "delta"}, []step{
+				{tx: "begin"},
+				{sql: `INSERT INTO stock_levels (warehouse_id, sku, on_hand) VALUES ($1, $2, $3) ON CONFLICT ON CONSTRAINT stock_levels_pkey DO UPDATE SET on_hand = stock_levels.on_hand + EXCLUDED.on_hand RETURNING on_hand`,
+					args: []string{"wh", "sku", "delta"}, into: []string{"oh"}},
+				{guard: "oh >= 0"},
+				{tx: "commit"}}, refine.Safe},
+		{"upsert RETURNING, conflicting key unknown among two", sqlparse.Postgres, "stock_levels.on_hand >= 0", levels2DDL, nil,
+			[]string{"wh", "sku", "delta"}, []step{
+				{tx: "begin"},
+				{sql: `INSERT INTO stock_levels (warehouse_id, sku, on_hand) VALUES ($1, $2, $3) ON CONFLICT ON CONSTRAINT stock_levels_warehouse_id_sku_key DO UPDATE SET on_hand = stock_levels.on_hand + EXCLUDED.on_hand RETURNING on_hand`,
+					args: []string{"wh", "sku", "delta"}, into: []string{"oh"}},
+				{guard: "oh >= 0"},
+				{tx: "commit"}}, refine.Safe},
+		{"upsert on a partial unique index", sqlparse.Postgres, "stock_levels.on_hand >= 0", "", nil,
+			[]string{"wh", "sku", "delta"}, []step{
+				{tx: "begin"},
+				{sql: `INSERT INTO stock_levels (warehouse_id, sku, on_hand) VALUES ($1, $2, $3) ON CONFLICT (warehouse_id, sku) WHERE on_hand > 0 DO UPDATE SET on_hand = stock_levels.on_hand + EXCLUDED.on_hand RETURNING on_hand`,
+					args: []string{"wh", "sku", "delta"}, into: []string{"oh"}},
+				{guard: "oh >= 0"},
+				{tx: "commit"}}, refine.Safe},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := sqlparse.ParseConstraint(tt.constraint, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			opt := dbmodel.Options{}
+			if tt.ddl != "" {
+				if opt.Schema, err = sqlparse.ParseSchema(tt.ddl); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, text := range tt.facts {
+				f, err := sqlparse.ParseConstraint(text, "")
+				if err != nil {
+					t.Fatal(err)
+				}
+				opt.Facts = append(opt.Facts, f)
+			}
+			p := build(t, tt.d, tt.inputs, tt.steps)
+			low, err := dbmodel.Lower(p, c, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := refine.Check(low.Program, s, refine.Options{})
+			if res.Verdict != tt.want {
+				t.Fatalf("verdict %s (%s), want %s\n%s", res.Verdict, res.Reason, tt.want, low.Program)
+			}
+			if res.Verdict == refine.Unsafe && (res.Trace == nil || len(res.Trace.Violation.Values) == 0) {
+				t.Errorf("UNSAFE without a violating row: %+v", res.Trace)
+			}
+		})
+	}
+}

@@ -125,6 +125,9 @@ func Run(cfg Config) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkNames(constraints, schema, loaded); err != nil {
+		return nil, &UsageError{err}
+	}
 	facts, err := parseFacts(cfg.Assume)
 	if err != nil {
 		return nil, err
@@ -227,12 +230,21 @@ func verify(entry string, prog *ir.Program, c *sqlir.Constraint, schema *sqlir.S
 		r.Position = prog.Unsupported[0].Position()
 		return r
 	}
+	checks := checkFacts(schema, c, prog)
+	facts = append(append([]*sqlir.Constraint(nil), facts...), checks...)
 	low, err := dbmodel.Lower(prog, c, dbmodel.Options{Schema: schema, NoInferKey: cfg.NoInferKey, Facts: facts})
 	if err != nil {
 		r.Verdict, r.Reason = refine.Unknown, "internal: "+err.Error()
 		return r
 	}
-	r.Assumptions = low.Assumptions
+	r.Assumptions = append(append([]string(nil), prog.Assumptions...), low.Assumptions...)
+	if len(checks) > 0 {
+		var names []string
+		for _, f := range checks {
+			names = append(names, f.Name)
+		}
+		r.Assumptions = append(r.Assumptions, "the schema's CHECK constraints hold on entry (the database enforces them): "+strings.Join(names, ", "))
+	}
 	if cfg.KeepIR {
 		r.IR = low.Program.String()
 	}
@@ -306,6 +318,73 @@ func resolveConstraints(cfg Config, schema *sqlir.Schema, l *frontend.Loaded) ([
 		}
 	}
 	return out, nil
+}
+
+// checkFacts returns the schema's CHECK constraints other than c, as
+// facts about the initial database: the database enforces them, so every
+// row satisfies them on entry. Only the checks of c's table and of the
+// tables prog reads can matter. A CHECK over a column that may be NULL is
+// left out: it also accepts the NULL rows (the condition is unknown
+// there), which the row model, without NULLs, cannot express.
+func checkFacts(schema *sqlir.Schema, c *sqlir.Constraint, prog *ir.Program) []*sqlir.Constraint {
+	if schema == nil {
+		return nil
+	}
+	read := map[string]bool{strings.ToLower(c.Table): true}
+	for _, e := range prog.Edges {
+		if s, ok := e.Stmt.(*ir.Select); ok {
+			for _, t := range s.SQL.Tables() {
+				read[t] = true
+			}
+		}
+	}
+	var names []string
+	for n := range schema.Tables {
+		if read[n] {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	var out []*sqlir.Constraint
+	for _, n := range names {
+		t := schema.Tables[n]
+		for i := range t.Checks {
+			ck := &t.Checks[i]
+			if strings.EqualFold(ck.Table, c.Table) && ck.Name == c.Name && ck.Text == c.Text {
+				continue // c itself: ψ is assumed on entry anyway
+			}
+			if ck.Table == "" || !notNullColumns(t, ck.Expr) {
+				continue
+			}
+			out = append(out, ck)
+		}
+	}
+	return out
+}
+
+// notNullColumns reports whether every column e mentions is a NOT NULL
+// column of t.
+func notNullColumns(t *sqlir.Table, e sqlir.Expr) bool {
+	ok := true
+	sqlir.Rewrite(e, func(x sqlir.Expr) (sqlir.Expr, bool) {
+		c, isCol := x.(*sqlir.ColRef)
+		if !isCol {
+			return nil, false
+		}
+		if c.Table != "" && !strings.EqualFold(c.Table, t.Name) {
+			ok = false
+			return nil, false
+		}
+		found := false
+		for _, col := range t.Columns {
+			if strings.EqualFold(col.Name, c.Name) {
+				found = col.NotNull
+			}
+		}
+		ok = ok && found
+		return nil, false
+	})
+	return ok
 }
 
 // parseFacts parses --assume expressions. A fact whose columns are

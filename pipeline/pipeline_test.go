@@ -6,7 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dbverify/dbverify/frontend/sqlparse"
+	"github.com/dbverify/dbverify/ir"
 	"github.com/dbverify/dbverify/refine"
+	"github.com/dbverify/dbverify/sqlir"
 )
 
 func corpusCase(name string) string {
@@ -68,5 +71,133 @@ func TestBadInput(t *testing.T) {
 				t.Errorf("%+v: error %q lacks %q", tt.cfg, err, w)
 			}
 		}
+	}
+}
+
+func testdataDir(t *testing.T, name string) string {
+	t.Helper()
+	dir, err := filepath.Abs(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// TestDatabaseFacts: what the database guarantees on entry (the schema's
+// CHECKs, --assume facts about tables the entry only reads) is assumed,
+// and nothing more.
+func TestDatabaseFacts(t *testing.T) {
+	src := testdataDir(t, "src")
+	tests := []struct {
+		name        string
+		pkg         string
+		dialect     string
+		constraints []string
+		schema      string // file in testdata, "" = none
+		assume      []string
+		want        map[string]refine.Verdict // by result constraint
+		assumption  string                    // every result mentions it
+	}{
+		{"every other CHECK holds on entry", "./ship", "mysql", nil, "ship.sql", nil,
+			map[string]refine.Verdict{"positive_stock: `stock` >= 0": refine.Safe, "reserved_within_stock: `reserved` <= `stock`": refine.Safe},
+			"CHECK constraints hold on entry"},
+		{"a CHECK over a column that may be NULL is not assumed", "./ship", "mysql", nil, "ship_nullable.sql", nil,
+			map[string]refine.Verdict{"positive_stock: `stock` >= 0": refine.Unsafe, "reserved_within_stock: `reserved` <= `stock`": refine.Safe}, ""},
+		{"--constraint with --schema: the schema's CHECKs hold on entry", "./ship", "mysql", []string{"inventory_items.stock >= 0"}, "ship.sql", nil,
+			map[string]refine.Verdict{"inventory_items.stock >= 0": refine.Safe}, "reserved_within_stock"},
+		{"--constraint without a schema", "./ship", "mysql", []string{"inventory_items.stock >= 0"}, "", nil,
+			map[string]refine.Verdict{"inventory_items.stock >= 0": refine.Unsafe}, ""},
+		{"--assume about a table the entry reads", "./cart", "postgres", []string{"carts.total >= 0"}, "", []string{"products.price >= 0"},
+			map[string]refine.Verdict{"carts.total >= 0": refine.Safe}, ""},
+		{"no fact about the table read", "./cart", "postgres", []string{"carts.total >= 0"}, "", nil,
+			map[string]refine.Verdict{"carts.total >= 0": refine.Unsafe}, ""},
+		{"a CHECK of the table read", "./cart", "postgres", []string{"carts.total >= 0"}, "cart.sql", nil,
+			map[string]refine.Verdict{"carts.total >= 0": refine.Safe}, "products_check1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := Config{Dir: src, Patterns: []string{tt.pkg}, Dialect: tt.dialect,
+				Constraints: tt.constraints, Assume: tt.assume, Workers: 1}
+			if tt.schema != "" {
+				cfg.Schema = testdataDir(t, tt.schema)
+			}
+			rep, err := Run(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rep.Results) != len(tt.want) {
+				t.Fatalf("%d results, want %d: %+v", len(rep.Results), len(tt.want), rep.Results)
+			}
+			for _, r := range rep.Results {
+				want, ok := tt.want[r.Constraint]
+				if !ok {
+					t.Errorf("unexpected result for %q", r.Constraint)
+					continue
+				}
+				if r.Verdict != want {
+					t.Errorf("%s: %s (%s), want %s", r.Constraint, r.Verdict, r.Reason, want)
+				}
+				if tt.assumption != "" && !strings.Contains(strings.Join(r.Assumptions, "\n"), tt.assumption) {
+					t.Errorf("%s: assumptions %q lack %q", r.Constraint, r.Assumptions, tt.assumption)
+				}
+			}
+		})
+	}
+}
+
+// TestCheckFacts: the CHECKs assumed for a constraint are those of its
+// table and of the tables the entry reads, over NOT NULL columns, other
+// than the constraint itself.
+func TestCheckFacts(t *testing.T) {
+	schema, err := sqlparse.ParseSchema(`
+CREATE TABLE a (x INT NOT NULL, y INT NOT NULL, z INT,
+  CONSTRAINT a_x CHECK (x >= 0), CONSTRAINT a_xy CHECK (x <= y), CONSTRAINT a_z CHECK (z >= 0));
+CREATE TABLE b (p INT NOT NULL, CONSTRAINT b_p CHECK (p > 0));
+CREATE TABLE c (q INT NOT NULL, CONSTRAINT c_q CHECK (q > 0));`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reads := func(tables ...string) *ir.Program {
+		p := ir.NewProgram("test")
+		for _, tb := range tables {
+			n := p.NewLoc()
+			p.AddEdge(p.Entry, n, &ir.Select{SQL: &sqlir.Select{Table: tb}})
+		}
+		return p
+	}
+	byName := func(table, name string) *sqlir.Constraint {
+		for i := range schema.Tables[table].Checks {
+			if ck := &schema.Tables[table].Checks[i]; ck.Name == name {
+				return ck
+			}
+		}
+		t.Fatalf("no check %s", name)
+		return nil
+	}
+	userA, err := sqlparse.ParseConstraint("a.x >= 0", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		c    *sqlir.Constraint
+		prog *ir.Program
+		want []string
+	}{
+		{"a CHECK, nothing else read", byName("a", "a_x"), reads(), []string{"a_xy"}},
+		{"a CHECK, b read", byName("a", "a_xy"), reads("b"), []string{"a_x", "b_p"}},
+		{"a --constraint with the same text as a CHECK", userA, reads("c"), []string{"a_x", "a_xy", "c_q"}},
+		{"a CHECK of b", byName("b", "b_p"), reads("a"), []string{"a_x", "a_xy"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			for _, f := range checkFacts(schema, tt.c, tt.prog) {
+				got = append(got, f.Name)
+			}
+			if strings.Join(got, ",") != strings.Join(tt.want, ",") {
+				t.Errorf("facts %q, want %q", got, tt.want)
+			}
+		})
 	}
 }

@@ -119,6 +119,11 @@ type Insert struct {
 	// that conflicts is one of the table's unique keys.
 	ConflictColumns    []string
 	ConflictConstraint string
+	// ConflictWhere is pred in Postgres "ON CONFLICT (cols) WHERE pred",
+	// or nil. The arbiter is then a partial unique index whose own
+	// predicate pred implies: cols are unique only among the rows in that
+	// index, and the conflicting row need not satisfy pred.
+	ConflictWhere Expr
 	// Returning lists RETURNING expressions (Postgres), evaluated on the
 	// row as inserted (or as updated by ON CONFLICT DO UPDATE).
 	Returning []SelectItem

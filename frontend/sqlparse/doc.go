@@ -87,7 +87,8 @@
 //
 // INSERT … ON CONFLICT DO UPDATE sets HasOnConflict and OnConflict; DO
 // NOTHING sets OnConflictNothing (as MySQL's INSERT IGNORE does);
-// ConflictColumns / ConflictConstraint record the conflict target. In the
+// ConflictColumns / ConflictConstraint record the conflict target, and
+// ConflictWhere the index predicate of ON CONFLICT (cols) WHERE pred. In the
 // assignments, columns (unqualified, or qualified with the table or its
 // alias) are the existing row's; EXCLUDED.col is replaced by the inserted
 // value for a one-row VALUES insert that lists col, and is Unknown

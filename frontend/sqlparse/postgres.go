@@ -850,6 +850,9 @@ func (t *pgTranslator) onConflict(oc *pg.OnConflictClause, out *sqlir.Insert) {
 			cols = append(cols, ie.Name)
 		}
 		out.ConflictColumns = cols
+		if cols != nil && inf.WhereClause != nil {
+			out.ConflictWhere = t.expr(inf.WhereClause)
+		}
 	}
 	switch oc.Action {
 	case pg.OnConflictAction_ONCONFLICT_NOTHING:

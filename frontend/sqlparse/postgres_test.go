@@ -26,6 +26,9 @@ func describePG(st sqlir.Statement) string {
 		if s.ConflictColumns != nil {
 			fmt.Fprintf(&b, " CONFLICT(%s)", strings.Join(s.ConflictColumns, ", "))
 		}
+		if s.ConflictWhere != nil {
+			fmt.Fprintf(&b, " WHERE %s", Format(s.ConflictWhere))
+		}
 		if s.ConflictConstraint != "" {
 			fmt.Fprintf(&b, " CONFLICT ON %s", s.ConflictConstraint)
 		}
@@ -125,6 +128,10 @@ func TestPostgresStatements(t *testing.T) {
 			"INSERT IGNORE t (a) VALUES ($1) RETURNING STAR:*"},
 		{"on conflict insert select", "INSERT INTO t (a, b) SELECT a, b FROM u ON CONFLICT (a) DO UPDATE SET b = EXCLUDED.b",
 			"INSERT t (a, b) SELECT ON DUP b = excluded.b CONFLICT(a)"},
+		{"on conflict partial index", "INSERT INTO stock (sku, qty) VALUES ($1, $2) ON CONFLICT (sku) WHERE NOT archived AND qty >= $3 DO UPDATE SET qty = EXCLUDED.qty",
+			"INSERT stock (sku, qty) VALUES ($1, $2) ON DUP qty = $2 CONFLICT(sku) WHERE NOT archived AND qty >= $3"},
+		{"on conflict expression partial index", "INSERT INTO t (a) VALUES ($1) ON CONFLICT (lower(a)) WHERE b DO NOTHING",
+			"INSERT IGNORE t (a) VALUES ($1)"},
 
 		// DELETE
 		{"delete", "DELETE FROM sessions WHERE expires < now()", "DELETE sessions WHERE expires < now()"},

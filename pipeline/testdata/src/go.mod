@@ -1,0 +1,3 @@
+module example.com/pl
+
+go 1.22
