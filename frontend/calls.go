@@ -104,8 +104,10 @@ func (t *translator) invoke(f *frame, instr ssa.CallInstruction, c *ssa.CallComm
 		a.argTypes = argTypes(c)
 		return t.dbCall(f, instr, a, append([]value{recv}, args...), results)
 	}
-	if dbMethodNames[m.Name()] {
-		t.unsupported("database call %s through interface %s (not supported yet)", m.Name(), types.TypeString(c.Value.Type(), nil))
+	if _, isHandle := dbObjectKind(c.Value.Type()); (isHandle || isDBInterface(c.Value.Type())) && (dbMethodNames[m.Name()] || sqlOps[m.Name()] != opNone) {
+		// A database interface whose handle the analysis did not see
+		// created (e.g. read from a global).
+		t.unsupported("database call %s on a %s value the analysis cannot trace to its connection or transaction", m.Name(), types.TypeString(c.Value.Type(), nil))
 		return t.fresh(m.Name()+"()", results)
 	}
 	if recv.dyn != nil {
