@@ -579,9 +579,9 @@ func (m *lowerer) lowerExec(e *ir.Edge, s *ir.Exec) error {
 		m.res.Writes++
 		em := m.errFork(e, info, s.Err, append(affected, targets...)...)
 		if s.Affected != nil {
-			em.assume(ir.Cmp(ir.OpGe, s.Affected, ir.IntLit(0)))
+			em.assume(insertAffected(q, s.Affected))
 		}
-		m.insert(em, q, s.Args, s.Targets)
+		m.insert(em, q, s.Args, s.Targets, info)
 		if s.Tx == 0 {
 			m.check(em)
 		}
@@ -898,36 +898,54 @@ func (m *lowerer) update(em *emitter, u updateSpec) {
 // conflict with an existing row, which DO UPDATE assignments change (DO
 // NOTHING: no change). RETURNING targets get the last row written: the
 // inserted values, or the conflicting row as updated.
-func (m *lowerer) insert(em *emitter, q *sqlir.Insert, args []ir.Expr, targets []*ir.Var) {
+//
+// A column the INSERT omits, or sets to DEFAULT, gets its default (see
+// omitted); for INSERT … SELECT, or VALUES without a column list whose
+// columns the schema does not give, every value is arbitrary.
+func (m *lowerer) insert(em *emitter, q *sqlir.Insert, args []ir.Expr, targets []*ir.Var, info ir.Info) {
 	rows := q.Rows
 	if q.FromSelect {
 		rows = [][]sqlir.Expr{nil}
 	}
 	for ri, row := range rows {
 		last := ri == len(rows)-1
-		// The new row's values, in ghost variables (defaults arbitrary).
+		// The new row's values, in ghost variables.
 		vals := map[string]ir.Expr{}
+		layoutKnown := false
 		if !q.FromSelect {
-			for i, c := range q.Columns {
-				if i < len(row) {
+			var cols []string
+			cols, layoutKnown = m.insertColumns(q, row)
+			for i, c := range cols {
+				if i < len(row) && !isDefaultKeyword(row[i]) {
 					vals[strings.ToLower(c)] = m.expr(row[i], nil, args)
 				}
 			}
 		}
 		newRow := &symbol{name: "new", table: m.table, cols: map[string]*ir.Var{}}
 		var lhs []*ir.Var
-		var rhs []ir.Expr
+		var rhs, facts []ir.Expr
 		for _, c := range m.cols {
 			v := m.p.NewVar("new."+c, m.colSort[c], ir.Ghost)
 			newRow.cols[c] = v
 			val, ok := vals[c]
 			if !ok {
-				val = m.freshVar("$default_"+c, v.Type)
+				if layoutKnown {
+					var fact ir.Expr
+					val, fact = m.omitted(c, v.Type, info)
+					if fact != nil {
+						facts = append(facts, fact)
+					}
+				} else {
+					val = m.freshVar("$default_"+c, v.Type)
+				}
 			}
 			lhs = append(lhs, v)
 			rhs = append(rhs, m.convert(val, v.Type))
 		}
 		em.havoc(m.takeFresh()...)
+		if len(facts) > 0 {
+			em.assume(ir.And(facts...))
+		}
 		em.assign(lhs, rhs)
 		join := m.p.NewLoc()
 		if q.HasOnConflict || q.OnConflictNothing {
@@ -968,6 +986,96 @@ func (m *lowerer) insert(em *emitter, q *sqlir.Insert, args []ir.Expr, targets [
 		other.jump(join)
 		em.cur = join
 	}
+}
+
+// insertAffected returns what is known of the rows-affected count n of a
+// successful INSERT q: a plain INSERT … VALUES inserts exactly its rows;
+// with ON CONFLICT / ON DUPLICATE KEY / IGNORE, REPLACE or a SELECT, the
+// count is only known not to be negative (MySQL counts an ON DUPLICATE KEY
+// update as 2, an unchanged row as 0; REPLACE counts deleted rows too).
+func insertAffected(q *sqlir.Insert, n *ir.Var) ir.Expr {
+	if q.FromSelect || q.HasOnConflict || q.OnConflictNothing || q.Replace || len(q.Rows) == 0 {
+		return ir.Cmp(ir.OpGe, n, ir.IntLit(0))
+	}
+	return ir.Eq(n, ir.IntLit(int64(len(q.Rows))))
+}
+
+// insertColumns returns the columns the values of row (of INSERT … VALUES
+// q) go to, in order: q.Columns; without a column list, the schema's
+// columns (Postgres fills the first ones, the rest get their defaults);
+// none for an empty row (DEFAULT VALUES). ok is false when the columns
+// are not known (no schema, or more values than columns).
+func (m *lowerer) insertColumns(q *sqlir.Insert, row []sqlir.Expr) (cols []string, ok bool) {
+	if len(q.Columns) > 0 {
+		return q.Columns, true
+	}
+	if len(row) == 0 {
+		return nil, true
+	}
+	t := m.schemaTable(q.Table)
+	if t == nil || len(row) > len(t.Columns) {
+		return nil, false
+	}
+	for _, c := range t.Columns[:len(row)] {
+		cols = append(cols, c.Name)
+	}
+	return cols, true
+}
+
+// isDefaultKeyword reports whether e is the DEFAULT keyword of INSERT …
+// VALUES.
+func isDefaultKeyword(e sqlir.Expr) bool {
+	u, ok := e.(*sqlir.Unknown)
+	return ok && u.Default
+}
+
+// omitted returns the value column col of the constrained table gets when
+// the INSERT at info omits it (or writes DEFAULT), as a value of sort s,
+// and a fact about it to assume (or nil):
+//   - a constant DEFAULT of the schema: that constant;
+//   - a sequence (serial, identity, AUTO_INCREMENT): an arbitrary value
+//     of at least 1 (sequences start at 1 unless told otherwise);
+//   - another DEFAULT expression (now(), …), or a column the schema does
+//     not describe: an arbitrary value;
+//   - no DEFAULT: NULL, or (NOT NULL) the INSERT fails, except in MySQL's
+//     non-strict mode where an implicit default is written. The model has
+//     no NULL: the value is arbitrary, and marked (ir.Var.Approx) so that
+//     a counterexample reading it is not reported as certain.
+func (m *lowerer) omitted(col string, s ir.Sort, info ir.Info) (ir.Expr, ir.Expr) {
+	var sc *sqlir.Column
+	if t := m.schemaTable(m.table); t != nil {
+		for i := range t.Columns {
+			if strings.EqualFold(t.Columns[i].Name, col) {
+				sc = &t.Columns[i]
+				break
+			}
+		}
+	}
+	switch {
+	case sc == nil:
+		return m.freshVar("$default_"+col, s), nil
+	case sc.AutoIncrement:
+		v := m.freshVar("$serial_"+col, s)
+		if s == ir.Int {
+			return v, ir.Cmp(ir.OpGe, v, ir.IntLit(1))
+		}
+		return v, nil
+	case sc.Default != nil:
+		return m.convert(m.expr(sc.Default, nil, nil), s), nil
+	case sc.HasDefault:
+		return m.freshVar("$default_"+col, s), nil
+	}
+	v := m.freshVar("$default_"+col, s)
+	at := ""
+	if pos := info.Position(); pos != "" {
+		at = " at " + pos
+	}
+	if sc.NotNull {
+		v.Approx = fmt.Sprintf("column %s omitted by the INSERT%s: NOT NULL without DEFAULT, so the INSERT fails (MySQL non-strict mode: an implicit default), not modelled", sc.Name, at)
+	} else {
+		v.Approx = fmt.Sprintf("column %s omitted by the INSERT%s: NULL, not modelled", sc.Name, at)
+	}
+	return v, nil
 }
 
 // conflictWhere returns the condition that selects the row an INSERT

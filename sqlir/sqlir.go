@@ -64,6 +64,9 @@ type When struct{ Cond, Val Expr }
 type Unknown struct {
 	Text   string
 	Params []int
+	// Default is set for the DEFAULT keyword in INSERT … VALUES: the
+	// column's default (see Column.Default) is inserted.
+	Default bool
 }
 
 func (*ColRef) sqlExpr()  {}
@@ -247,4 +250,18 @@ type Column struct {
 	Name    string
 	Type    string // as written, lower-case
 	NotNull bool
+	// HasDefault is set when the column declares a DEFAULT other than
+	// DEFAULT NULL (or is generated: serial, identity, AUTO_INCREMENT, a
+	// generated column). An INSERT that omits a column without one
+	// writes NULL.
+	HasDefault bool
+	// Default is the declared DEFAULT when it is a constant (*Num, *Str or
+	// *BoolLit); nil when there is none or it is an expression (now(),
+	// nextval(…), …) whose value is arbitrary.
+	Default Expr
+	// AutoIncrement is set for columns whose omitted value comes from a
+	// sequence: Postgres SERIAL types and GENERATED … AS IDENTITY, MySQL
+	// AUTO_INCREMENT (and SQLite AUTOINCREMENT). Sequences start at 1 by
+	// default, so such a value is assumed to be at least 1.
+	AutoIncrement bool
 }

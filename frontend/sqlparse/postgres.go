@@ -813,9 +813,12 @@ func (t *pgTranslator) insert(ins *pg.InsertStmt) (sqlir.Statement, error) {
 			}
 			row := make([]sqlir.Expr, len(items))
 			for j, v := range items {
-				if j < len(partial) && partial[j] {
+				switch {
+				case j < len(partial) && partial[j]:
 					row[j] = t.unknown(v)
-				} else {
+				case v.GetSetToDefault() != nil:
+					row[j] = &sqlir.Unknown{Text: "DEFAULT", Default: true}
+				default:
 					row[j] = t.expr(v)
 				}
 			}

@@ -3,6 +3,7 @@ package sqlparse
 import (
 	"errors"
 	"fmt"
+	"math/big"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -30,11 +31,12 @@ func ParseSchema(ddl string) (*sqlir.Schema, error) {
 // ("-- +goose Up"), sql-migrate ("-- +migrate Up") or dbmate ("-- migrate:up")
 // markers contribute only their up sections.
 //
-// Understood statements: CREATE TABLE (columns with type and NOT NULL,
-// column and table PRIMARY KEY / UNIQUE / CHECK, named with CONSTRAINT or
-// anonymous, LIKE), CREATE UNIQUE INDEX (non-partial, on plain columns),
+// Understood statements: CREATE TABLE (columns with type, NOT NULL and
+// DEFAULT, serial types, identity and AUTO_INCREMENT columns, column and
+// table PRIMARY KEY / UNIQUE / CHECK, named with CONSTRAINT or anonymous,
+// LIKE), CREATE UNIQUE INDEX (non-partial, on plain columns),
 // ALTER TABLE (ADD/DROP/ALTER/MODIFY/CHANGE/RENAME of columns and
-// constraints), DROP TABLE, DROP INDEX and RENAME TABLE. Other statements
+// constraints, SET/DROP DEFAULT), DROP TABLE, DROP INDEX and RENAME TABLE. Other statements
 // are skipped. A CREATE or ALTER TABLE that cannot be understood, or a
 // CHECK expression that does not parse, is an error (*SchemaError with
 // file and line). CHECK bodies in Postgres-only syntax (~*, IS DISTINCT
@@ -362,7 +364,7 @@ func (b *schemaBuilder) createTable(p *ddlParser) error {
 	case p.accept("like"), p.accept("as"), p.accept("partition", "of"), p.accept("clone"):
 		if p.toks[p.i-1].is("like") {
 			if src, ok := p.name(); ok {
-				b.copyTable(td, src, true)
+				b.copyTable(td, src, true, true) // MySQL: an exact copy
 			}
 		}
 		// AS SELECT / PARTITION OF: the columns are not written here.
@@ -374,13 +376,19 @@ func (b *schemaBuilder) createTable(p *ddlParser) error {
 }
 
 // copyTable copies columns (and, with all, keys and checks) of table src
-// into td, for CREATE TABLE … LIKE.
-func (b *schemaBuilder) copyTable(td *tableDef, src string, all bool) {
+// into td, for CREATE TABLE … LIKE. Without defaults, the copies have no
+// DEFAULT (Postgres LIKE without INCLUDING DEFAULTS/IDENTITY).
+func (b *schemaBuilder) copyTable(td *tableDef, src string, all, defaults bool) {
 	s, ok := b.tables[strings.ToLower(src)]
 	if !ok {
 		return
 	}
-	td.cols = append(td.cols, s.cols...)
+	for _, c := range s.cols {
+		if !defaults {
+			c.HasDefault, c.Default, c.AutoIncrement = false, nil, false
+		}
+		td.cols = append(td.cols, c)
+	}
 	if !all {
 		return
 	}
@@ -423,11 +431,16 @@ func (b *schemaBuilder) element(ctx *stmtCtx, td *tableDef, el []tok, pending *[
 	if first.is("like") && len(el) > 1 && el[1].isIdent() {
 		q := &ddlParser{ctx: ctx, toks: el, i: 1}
 		src, _ := q.name()
-		all := false
+		all, including, excluding, defaults := false, false, false, false
 		for _, t := range el[q.i:] {
 			all = all || t.is("all") || t.is("constraints") || t.is("indexes")
+			including = including || t.is("including")
+			excluding = excluding || t.is("excluding")
+			defaults = defaults || t.is("all") || t.is("defaults")
 		}
-		b.copyTable(td, src, all)
+		// Postgres copies defaults only when asked to; with an EXCLUDING
+		// clause, which ones is not worth working out.
+		b.copyTable(td, src, all, including && defaults && !excluding)
 		return nil
 	}
 	if isConstraint {
@@ -610,6 +623,7 @@ func (b *schemaBuilder) columnDef(ctx *stmtCtx, td *tableDef, el []tok, pending 
 	}
 	if isSerialType(col.Type) {
 		col.NotNull = true
+		col.HasDefault, col.AutoIncrement = true, true
 	}
 	// Column constraints.
 	p := &ddlParser{ctx: ctx, toks: el, i: j}
@@ -646,6 +660,17 @@ func (b *schemaBuilder) columnDef(ctx *stmtCtx, td *tableDef, el []tok, pending 
 			p.i = close + 1
 		case p.accept("identity"):
 			col.NotNull = true
+			col.HasDefault = true
+			col.AutoIncrement = identityFromOne(p.toks, p.i)
+		case p.accept("default"):
+			col.HasDefault, col.Default, p.i = defaultValue(p.toks, p.i, col.Type)
+			col.AutoIncrement = false
+		case p.accept("auto_increment"), p.accept("autoincrement"):
+			col.HasDefault, col.AutoIncrement = true, true
+		case p.accept("generated"), p.accept("as"):
+			// A generated column (or the start of GENERATED … AS
+			// IDENTITY): its value is computed, not NULL.
+			col.HasDefault = true
 		case t.isPunct("("):
 			close := matchParen(p.toks, p.i)
 			if close < 0 {
@@ -1052,6 +1077,29 @@ func (b *schemaBuilder) alterAction(ctx *stmtCtx, td *tableDef, action []tok, pe
 			}
 		case p.accept("add", "generated"):
 			td.cols[i].NotNull = true
+			td.cols[i].HasDefault = true
+			for !p.eof() && !p.peek().is("identity") {
+				p.i++
+			}
+			if p.accept("identity") {
+				td.cols[i].AutoIncrement = identityFromOne(p.toks, p.i)
+			}
+		case p.accept("set", "default"):
+			c := &td.cols[i]
+			c.HasDefault, c.Default, _ = defaultValue(p.toks, p.i, c.Type)
+			c.AutoIncrement = false
+		case p.accept("drop", "default"), p.accept("drop", "identity"), p.accept("drop", "expression"):
+			c := &td.cols[i]
+			c.HasDefault, c.Default, c.AutoIncrement = false, nil, false
+		default:
+			// Identity options (RESTART, SET START/INCREMENT/MINVALUE, …)
+			// may let the sequence give values below 1.
+			for _, t := range p.toks[p.i:] {
+				if t.is("restart") || t.is("start") || t.is("increment") || t.is("minvalue") ||
+					t.is("maxvalue") || t.is("cycle") {
+					td.cols[i].AutoIncrement = false
+				}
+			}
 		}
 	case p.accept("rename"):
 		switch {
@@ -1270,4 +1318,182 @@ func (b *schemaBuilder) renameTables(p *ddlParser) {
 		}
 		p.i++
 	}
+}
+
+// ---- column defaults --------------------------------------------------------
+
+// isDefaultStop reports words that end a DEFAULT expression: the start of
+// the next column attribute.
+func isDefaultStop(w string) bool {
+	switch strings.ToLower(w) {
+	case "not", "null", "primary", "unique", "check", "references", "constraint",
+		"collate", "on", "comment", "generated", "auto_increment", "autoincrement",
+		"identity", "visible", "invisible", "storage", "compression", "column_format",
+		"engine_attribute", "secondary_engine_attribute", "key":
+		return true
+	}
+	return false
+}
+
+// defaultValue reads the expression of a DEFAULT clause starting at
+// toks[i] for a column of type colType. It returns whether the column
+// has a default (DEFAULT NULL is none), the default when it is a constant
+// the row model understands (see constDefault), and the index after the
+// expression.
+func defaultValue(toks []tok, i int, colType string) (has bool, val sqlir.Expr, next int) {
+	end, depth := i, 0
+	for end < len(toks) {
+		t := toks[end]
+		if depth == 0 && end > i && t.kind == tWord && isDefaultStop(t.val) {
+			break
+		}
+		switch {
+		case t.isPunct("(") || t.isPunct("["):
+			depth++
+		case t.isPunct(")") || t.isPunct("]"):
+			depth--
+		}
+		end++
+	}
+	expr := stripDefault(toks[i:end])
+	if len(expr) == 0 {
+		return false, nil, end
+	}
+	if len(expr) == 1 && expr[0].is("null") {
+		return false, nil, end
+	}
+	return true, constDefault(expr, colType), end
+}
+
+// stripDefault removes enclosing parentheses and a trailing ::type cast
+// from a DEFAULT expression.
+func stripDefault(expr []tok) []tok {
+	for {
+		if len(expr) >= 2 && expr[0].isPunct("(") && matchParen(expr, 0) == len(expr)-1 {
+			expr = expr[1 : len(expr)-1]
+			continue
+		}
+		depth, cast := 0, -1
+		for k, t := range expr {
+			switch {
+			case t.isPunct("(") || t.isPunct("["):
+				depth++
+			case t.isPunct(")") || t.isPunct("]"):
+				depth--
+			case t.isPunct("::") && depth == 0 && cast < 0:
+				cast = k
+			}
+		}
+		if cast <= 0 {
+			return expr
+		}
+		expr = expr[:cast]
+	}
+}
+
+// typeClass says how a DEFAULT literal of a column of type t is read:
+// "num" (integer, decimal, floating-point), "bool", "text" (character
+// types and MySQL ENUM) or "" (others: dates, JSON, user types, arrays…,
+// whose defaults the row model leaves arbitrary).
+func typeClass(t string) string {
+	base := strings.ToLower(strings.TrimSpace(t))
+	if k := strings.IndexAny(base, " ("); k >= 0 {
+		base = base[:k]
+	}
+	switch base {
+	case "int", "integer", "smallint", "bigint", "tinyint", "mediumint", "int2", "int4", "int8",
+		"serial", "bigserial", "smallserial", "serial2", "serial4", "serial8",
+		"decimal", "numeric", "dec", "fixed", "real", "float", "float4", "float8", "double", "number":
+		return "num"
+	case "bool", "boolean":
+		return "bool"
+	case "char", "character", "varchar", "nchar", "nvarchar", "text", "tinytext", "mediumtext",
+		"longtext", "citext", "bpchar", "enum", "string", "clob":
+		if strings.HasSuffix(strings.TrimSpace(t), "]") {
+			return "" // an array
+		}
+		return "text"
+	}
+	return ""
+}
+
+// constDefault returns the value of a constant DEFAULT expression (without
+// parentheses and cast) for a column of type colType: a number for numeric
+// columns (also written as a string, '5'), TRUE/FALSE, a string for
+// character columns. nil for anything else (now(), nextval(…), …).
+func constDefault(expr []tok, colType string) sqlir.Expr {
+	class := typeClass(colType)
+	neg := false
+	if len(expr) == 2 && (expr[0].isPunct("-") || expr[0].isPunct("+")) && expr[1].kind == tNum {
+		neg = expr[0].isPunct("-")
+		expr = expr[1:]
+	}
+	if len(expr) != 1 {
+		return nil
+	}
+	t := expr[0]
+	num := func(s string) sqlir.Expr {
+		s = strings.TrimSpace(s)
+		r, ok := new(big.Rat).SetString(s)
+		if !ok || s == "" {
+			return nil
+		}
+		if neg {
+			r.Neg(r)
+		}
+		return &sqlir.Num{Val: r, IsInt: r.IsInt() && !strings.ContainsAny(s, ".eE")}
+	}
+	switch {
+	case t.kind == tNum && (class == "num" || class == "bool"):
+		return num(t.val)
+	case t.kind == tString && !neg:
+		switch class {
+		case "num":
+			return num(t.val)
+		case "text":
+			return &sqlir.Str{Val: t.val}
+		case "bool":
+			switch strings.ToLower(strings.TrimSpace(t.val)) {
+			case "t", "true", "1":
+				return &sqlir.BoolLit{Val: true}
+			case "f", "false", "0":
+				return &sqlir.BoolLit{Val: false}
+			}
+		}
+	case t.kind == tWord && (class == "num" || class == "bool"):
+		switch {
+		case t.is("true"):
+			return &sqlir.BoolLit{Val: true}
+		case t.is("false"):
+			return &sqlir.BoolLit{Val: false}
+		}
+	}
+	return nil
+}
+
+// identityFromOne reports whether the sequence of an identity column,
+// whose options (if any) start at toks[i] in parentheses, gives values of
+// at least 1: no options, or options with no negative number or zero
+// (START WITH 0, MINVALUE -5, INCREMENT BY -1 and IDENTITY(0,1) may give
+// smaller values).
+func identityFromOne(toks []tok, i int) bool {
+	if i >= len(toks) || !toks[i].isPunct("(") {
+		return true
+	}
+	close := matchParen(toks, i)
+	if close < 0 {
+		return false
+	}
+	for _, t := range toks[i+1 : close] {
+		if t.isPunct("-") {
+			return false
+		}
+		if t.kind == tNum {
+			r, ok := new(big.Rat).SetString(t.val)
+			if !ok || r.Cmp(big.NewRat(1, 1)) < 0 {
+				return false
+			}
+		}
+	}
+	return true
 }

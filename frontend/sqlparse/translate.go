@@ -515,6 +515,10 @@ func (t *translator) insert(ins *sqlparser.Insert) (sqlir.Statement, error) {
 			}
 			row := make([]sqlir.Expr, len(tuple))
 			for j, v := range tuple {
+				if _, ok := v.(*sqlparser.Default); ok {
+					row[j] = &sqlir.Unknown{Text: "default", Default: true}
+					continue
+				}
 				row[j] = t.expr(v)
 			}
 			out.Rows = append(out.Rows, row)
