@@ -234,30 +234,56 @@ func BuildTrace(pf *PathFormula, m Model) (*Trace, error) {
 // it, otherwise the first version defined. Within a step, reads come
 // before definitions.
 // ApproxReads returns why the path's counterexample may be spurious: the
-// Approx notes of the over-approximated variables it reads (ir.Var.Approx),
-// in path order, each once.
+// Approx notes (ir.Var.Approx) of the over-approximated values that reach
+// one of the path's conditions, directly or through assignments, in path
+// order, each once. A value only copied into a row column that no later
+// condition reads (an omitted column, a field nobody tests) does not
+// matter.
 func (pf *PathFormula) ApproxReads() []string {
 	var out []string
 	seen := map[string]bool{}
-	for _, st := range pf.Steps {
+	taint := map[*ir.Var][]string{} // variable -> notes of the values it holds
+	notesOf := func(e ir.Expr) []string {
 		vars := map[*ir.Var]bool{}
+		ir.CollectVars(e, vars)
+		var ns []string
+		for v := range vars {
+			if v.Approx != "" {
+				ns = append(ns, v.Approx)
+			}
+			ns = append(ns, taint[v]...)
+		}
+		sort.Strings(ns)
+		return ns
+	}
+	for _, st := range pf.Steps {
 		switch s := st.Edge.Stmt.(type) {
 		case *ir.Assign:
-			for _, e := range s.Rhs {
-				ir.CollectVars(e, vars)
+			next := make([][]string, len(s.Lhs))
+			for i := range s.Lhs {
+				if i < len(s.Rhs) {
+					next[i] = notesOf(s.Rhs[i])
+				}
+			}
+			for i, v := range s.Lhs {
+				if len(next[i]) > 0 {
+					taint[v] = next[i]
+				} else {
+					delete(taint, v)
+				}
+			}
+		case *ir.Havoc:
+			for _, v := range s.Vars {
+				delete(taint, v)
 			}
 		case *ir.Assume:
-			ir.CollectVars(s.Cond, vars)
-		}
-		var notes []string
-		for v := range vars {
-			if v.Approx != "" && !seen[v.Approx] {
-				seen[v.Approx] = true
-				notes = append(notes, v.Approx)
+			for _, n := range notesOf(s.Cond) {
+				if !seen[n] {
+					seen[n] = true
+					out = append(out, n)
+				}
 			}
 		}
-		sort.Strings(notes)
-		out = append(out, notes...)
 	}
 	return out
 }
