@@ -151,11 +151,22 @@ func (l *Loaded) chooseDialect(sites []*Site) {
 		l.Dialect, l.DialectSource = d, "--dialect"
 		return
 	}
+	// The drivers the program imports, in a fixed order; drivers of
+	// different dialects leave the choice to the SQL.
+	var drivers []string
 	for _, p := range l.Prog.AllPackages() {
-		if d, ok := driverDialects[p.Pkg.Path()]; ok {
-			l.Dialect, l.DialectSource = d, "driver "+p.Pkg.Path()
-			return
+		if _, ok := driverDialects[p.Pkg.Path()]; ok {
+			drivers = append(drivers, p.Pkg.Path())
 		}
+	}
+	sort.Strings(drivers)
+	agree := len(drivers) > 0
+	for _, d := range drivers {
+		agree = agree && driverDialects[d] == driverDialects[drivers[0]]
+	}
+	if agree {
+		l.Dialect, l.DialectSource = driverDialects[drivers[0]], "driver "+drivers[0]
+		return
 	}
 	for _, s := range sites {
 		if s.Known && dollarParam.MatchString(s.Query) {
