@@ -102,6 +102,17 @@ var beginNames = map[string]bool{
 	"MustBegin": true, "MustBeginTx": true,
 }
 
+// runsCallback reports whether the call is a library function that runs
+// the function it is given inside itself (pgx.BeginFunc): the function is
+// inlined there, not an entry point of its own.
+func (a apiCall) runsCallback() bool { return a.name == "BeginFunc" || a.name == "BeginTxFunc" }
+
+// isDBMethod reports whether name is a method that runs SQL or controls a
+// transaction.
+func isDBMethod(name string) bool {
+	return sqlOps[name] != opNone || beginNames[name] || name == "Commit" || name == "Rollback"
+}
+
 // apiCall is a call of a modelled library method or function, with the
 // positions of its operands in the call's argument list (the receiver of
 // a method is argument 0).

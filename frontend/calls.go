@@ -77,12 +77,6 @@ func argTypes(c *ssa.CallCommon) []types.Type {
 	return out
 }
 
-var dbMethodNames = map[string]bool{
-	"Exec": true, "ExecContext": true, "Query": true, "QueryContext": true,
-	"QueryRow": true, "QueryRowContext": true, "Prepare": true, "PrepareContext": true,
-	"Begin": true, "BeginTx": true, "Commit": true, "Rollback": true,
-}
-
 // invoke translates an interface method call.
 func (t *translator) invoke(f *frame, instr ssa.CallInstruction, c *ssa.CallCommon, recv value, args []value) value {
 	m := c.Method
@@ -104,7 +98,7 @@ func (t *translator) invoke(f *frame, instr ssa.CallInstruction, c *ssa.CallComm
 		a.argTypes = argTypes(c)
 		return t.dbCall(f, instr, a, append([]value{recv}, args...), results)
 	}
-	if _, isHandle := dbObjectKind(c.Value.Type()); (isHandle || isDBInterface(c.Value.Type())) && (dbMethodNames[m.Name()] || sqlOps[m.Name()] != opNone) {
+	if _, isHandle := dbObjectKind(c.Value.Type()); (isHandle || isDBInterface(c.Value.Type())) && isDBMethod(m.Name()) {
 		// A database interface whose handle the analysis did not see
 		// created (e.g. read from a global).
 		t.unsupported("database call %s on a %s value the analysis cannot trace to its connection or transaction", m.Name(), types.TypeString(c.Value.Type(), nil))

@@ -25,12 +25,7 @@ func (t *translator) dbCall(f *frame, instr ssa.CallInstruction, a apiCall, args
 			return t.dbCall(f, instr, a, alt, results)
 		})
 	}
-	arg := func(i int) value {
-		if i >= 0 && i < len(args) {
-			return args[i]
-		}
-		return value{}
-	}
+	arg := func(i int) value { return argAt(args, i) }
 	switch a.kind {
 	case objDB, objTx:
 		tx := ir.Tx(0)
@@ -111,7 +106,7 @@ func (t *translator) dbCall(f *frame, instr ssa.CallInstruction, a apiCall, args
 				t.unsupported("prepared statement %s whose SQL is not known", a.name)
 				return t.fresh(a.name+"()", results)
 			}
-			return t.stmtCall(f, instr, a, self, arg, results)
+			return t.stmtCall(a, self, arg, results)
 		}
 	case objRow, objRows:
 		switch a.name {
@@ -165,32 +160,7 @@ func (t *translator) sqlCall(f *frame, instr ssa.CallInstruction, a apiCall, tx 
 			text, names = t.l.compileNamed(text)
 			stmtArgs = t.namedArgs(arg(a.named), a.argType(a.named), names)
 		}
-		switch a.op {
-		case opExec:
-			v := t.runSQL(opExec, tx, text, known, stmtArgs, results)
-			if a.must() {
-				return t.mustResult(v)
-			}
-			return v
-		case opNamedExec:
-			return t.runSQL(opExec, tx, text, known, stmtArgs, results)
-		case opQuery, opNamedQuery:
-			return t.runSQL(opQuery, tx, text, known, stmtArgs, results)
-		case opQueryRow:
-			return t.runSQL(opQueryRow, tx, text, known, stmtArgs, results)
-		case opPrepare, opPrepareNamed:
-			v := t.runSQL(opPrepare, tx, text, known, stmtArgs, results)
-			if names != nil && len(v.tuple) > 0 && v.tuple[0].obj != nil {
-				v.tuple[0].obj.names = names
-			}
-			return v
-		case opGet:
-			row := t.runSQL(opQueryRow, tx, text, known, stmtArgs, nil)
-			return t.structScan(row.obj, arg(a.dest))
-		case opSelect:
-			return t.selectInto(t.runSQL(opQuery, tx, text, known, stmtArgs, nil), arg(a.dest))
-		}
-		return t.fresh(a.name+"()", results)
+		return t.runOp(a, tx, text, known, stmtArgs, names, arg, results)
 	}
 	switch len(texts) {
 	case 0:
@@ -204,9 +174,8 @@ func (t *translator) sqlCall(f *frame, instr ssa.CallInstruction, a apiCall, tx 
 
 // stmtCall runs a prepared statement (sqlx's NamedStmt binds its :name
 // parameters from a struct or map).
-func (t *translator) stmtCall(f *frame, instr ssa.CallInstruction, a apiCall, st *object, arg func(int) value, results *types.Tuple) value {
-	known := st.text != "" || st.sql != nil
-	if !known {
+func (t *translator) stmtCall(a apiCall, st *object, arg func(int) value, results *types.Tuple) value {
+	if st.text == "" && st.sql == nil {
 		t.unsupported("%s on a prepared statement whose SQL is not known here (prepared outside this entry point)", a.name)
 		return t.fresh(a.name+"()", results)
 	}
@@ -214,22 +183,36 @@ func (t *translator) stmtCall(f *frame, instr ssa.CallInstruction, a apiCall, st
 	if st.names != nil {
 		stmtArgs = t.namedArgs(arg(a.named), a.argType(a.named), st.names)
 	}
+	return t.runOp(a, st.tx, st.text, true, stmtArgs, nil, arg, results)
+}
+
+// runOp runs SQL text for a library call's operation: Exec (a Must
+// variant panics on failure), Query, QueryRow, Prepare (names: the :name
+// parameters of a sqlx named statement), and sqlx's Get and Select, which
+// scan into their destination.
+func (t *translator) runOp(a apiCall, tx ir.Tx, text string, known bool, args []ir.Expr, names []string, arg func(int) value, results *types.Tuple) value {
 	switch a.op {
-	case opExec:
-		v := t.runSQL(opExec, st.tx, st.text, known, stmtArgs, results)
+	case opExec, opNamedExec:
+		v := t.runSQL(opExec, tx, text, known, args, results)
 		if a.must() {
 			return t.mustResult(v)
 		}
 		return v
-	case opQuery:
-		return t.runSQL(opQuery, st.tx, st.text, known, stmtArgs, results)
+	case opQuery, opNamedQuery:
+		return t.runSQL(opQuery, tx, text, known, args, results)
 	case opQueryRow:
-		return t.runSQL(opQueryRow, st.tx, st.text, known, stmtArgs, results)
+		return t.runSQL(opQueryRow, tx, text, known, args, results)
+	case opPrepare, opPrepareNamed:
+		v := t.runSQL(opPrepare, tx, text, known, args, results)
+		if names != nil && len(v.tuple) > 0 && v.tuple[0].obj != nil {
+			v.tuple[0].obj.names = names
+		}
+		return v
 	case opGet:
-		row := t.runSQL(opQueryRow, st.tx, st.text, known, stmtArgs, nil)
+		row := t.runSQL(opQueryRow, tx, text, known, args, nil)
 		return t.structScan(row.obj, arg(a.dest))
 	case opSelect:
-		return t.selectInto(t.runSQL(opQuery, st.tx, st.text, known, stmtArgs, nil), arg(a.dest))
+		return t.selectInto(t.runSQL(opQuery, tx, text, known, args, nil), arg(a.dest))
 	}
 	return t.fresh(a.name+"()", results)
 }
@@ -250,6 +233,14 @@ func (t *translator) panicIf(cond ir.Expr) {
 	t.edge(t.p.NewLoc(), &ir.Assume{Cond: cond, Info: t.info(ir.KindReturn, "panic")})
 	t.cur = from
 	t.emit(&ir.Assume{Cond: ir.Not(cond), Info: t.info(ir.KindBranch, "")})
+}
+
+// argAt returns args[i], or the opaque value when there is no such argument.
+func argAt(args []value, i int) value {
+	if i >= 0 && i < len(args) {
+		return args[i]
+	}
+	return value{}
 }
 
 // sqlArgs returns the values bound to the placeholders, from the variadic

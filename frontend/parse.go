@@ -60,10 +60,7 @@ var sqlFunction = regexp.MustCompile(`([A-Za-z_][A-Za-z0-9_.]*)\s*\(`)
 
 // builtinSQL lists functions and keywords that read no table and write
 // nothing (lower case, without schema).
-var builtinSQL = map[string]bool{}
-
-func init() {
-	for _, f := range strings.Fields(`
+var builtinSQL = wordSet(`
 		abs avg bit_length btrim cardinality case cast ceil ceiling char_length character_length chr
 		coalesce concat concat_ws count cume_dist current_date current_time current_timestamp curdate curtime
 		date date_add date_format date_part date_sub date_trunc datediff day dayofweek decode dense_rank
@@ -78,9 +75,15 @@ func init() {
 		trim trunc truncate unix_timestamp unixepoch upper utc_timestamp uuid uuid_generate_v4 values
 		week year any all some array array_agg array_length unnest row nextval currval setval
 		clock_timestamp age datetime julianday printf char int integer bigint numeric decimal float real
-		text varchar boolean filter within group partition`) {
-		builtinSQL[f] = true
+		text varchar boolean filter within group partition`)
+
+// wordSet returns the set of the words of s.
+func wordSet(s string) map[string]bool {
+	out := map[string]bool{}
+	for _, w := range strings.Fields(s) {
+		out[w] = true
 	}
+	return out
 }
 
 // userFunctions returns the functions stmt calls that are not SQL

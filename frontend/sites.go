@@ -543,7 +543,7 @@ func (l *Loaded) escapingFuncs() map[*ssa.Function]bool {
 					if l.inModule(callee) {
 						continue
 					}
-					if a, ok := staticAPICall(callee, nil); ok && (a.name == "BeginFunc" || a.name == "BeginTxFunc") {
+					if a, ok := staticAPICall(callee, nil); ok && a.runsCallback() {
 						continue // modelled: the function runs inside the call
 					}
 				} else if c.IsInvoke() && len(l.implementations(c.Method)) > 0 {
@@ -588,7 +588,7 @@ func (l *Loaded) passedOut(v ssa.Value) bool {
 			if callee == nil || l.inModule(callee) || c.Value == v {
 				return false
 			}
-			if a, ok := staticAPICall(callee, nil); ok && (a.name == "BeginFunc" || a.name == "BeginTxFunc") {
+			if a, ok := staticAPICall(callee, nil); ok && a.runsCallback() {
 				return false
 			}
 		default:

@@ -151,7 +151,7 @@ func (t *translator) fieldsByColumn(c *cell, st *types.Struct, depth int) map[st
 			continue
 		}
 		if f.Embedded() {
-			if _, tagged := lookupDBTag(st.Tag(i)); !tagged {
+			if _, tagged := reflect.StructTag(st.Tag(i)).Lookup("db"); !tagged {
 				if est, ok := fc.typ.Underlying().(*types.Struct); ok && fc.fields != nil {
 					for k, v := range t.fieldsByColumn(fc, est, depth+1) {
 						if out[k] == nil {
@@ -167,10 +167,6 @@ func (t *translator) fieldsByColumn(c *cell, st *types.Struct, depth int) map[st
 		}
 	}
 	return out
-}
-
-func lookupDBTag(tag string) (string, bool) {
-	return reflect.StructTag(tag).Lookup("db")
 }
 
 // selectInto is sqlx's Select: the query's rows go into the slice dest
@@ -228,12 +224,7 @@ func (t *translator) namedArgs(arg value, typ types.Type, names []string) []ir.E
 // libFunction translates a library function that is not on a handle:
 // sqlx.In, sqlx.Rebind, sqlx.Named, pgx.BeginFunc and pgx.BeginTxFunc.
 func (t *translator) libFunction(f *frame, instr ssa.CallInstruction, a apiCall, args []value, results *types.Tuple) value {
-	arg := func(i int) value {
-		if i >= 0 && i < len(args) {
-			return args[i]
-		}
-		return value{}
-	}
+	arg := func(i int) value { return argAt(args, i) }
 	switch {
 	case a.pkg == "github.com/jmoiron/sqlx" && a.name == "Rebind":
 		return arg(1)
@@ -248,10 +239,10 @@ func (t *translator) libFunction(f *frame, instr ssa.CallInstruction, a apiCall,
 			q = arg(1)
 		}
 		if q.strKnown {
-			text, _ := t.l.compileNamed(q.str)
-			if a.name == "Named" {
-				text, _ = compileNamed(q.str, false)
-			}
+			// sqlx.Named always binds with `?`; BindNamed with the driver's
+			// bind type (the dialect's).
+			dollar := a.name == "BindNamed" && t.l.Dialect == sqlparse.Postgres
+			text, _ := compileNamed(q.str, dollar)
 			return value{tuple: []value{{expr: ir.StringCode(text), str: text, strKnown: true}, t.fresh("args", results.At(1).Type()), {expr: t.freshVar("err", ir.Bool, ir.KindCall)}}}
 		}
 	case strings.HasPrefix(a.pkg, "github.com/jackc/pgx") && (a.name == "BeginFunc" || a.name == "BeginTxFunc"):

@@ -293,16 +293,23 @@ func (pf *PathFormula) ApproxReads() []string {
 func (pf *PathFormula) readVars() map[*ir.Var]bool {
 	read := map[*ir.Var]bool{}
 	for _, st := range pf.Steps {
-		switch s := st.Edge.Stmt.(type) {
-		case *ir.Assign:
-			for _, e := range s.Rhs {
-				ir.CollectVars(e, read)
-			}
-		case *ir.Assume:
-			ir.CollectVars(s.Cond, read)
+		for _, e := range readExprs(st.Edge.Stmt) {
+			ir.CollectVars(e, read)
 		}
 	}
 	return read
+}
+
+// readExprs returns the expressions a statement evaluates: an
+// assignment's right-hand sides, an assumed condition.
+func readExprs(s ir.Stmt) []ir.Expr {
+	switch s := s.(type) {
+	case *ir.Assign:
+		return s.Rhs
+	case *ir.Assume:
+		return []ir.Expr{s.Cond}
+	}
+	return nil
 }
 
 func (pf *PathFormula) firstVersions() map[*ir.Var]*ir.Var {

@@ -214,3 +214,58 @@ func TestTrace(t *testing.T) {
 		t.Errorf("violation %+v, update step %v", tr.Violation, tr.Steps[2].Values)
 	}
 }
+
+// TestApproxReads: an over-approximated value matters only when it
+// reaches a condition of the path, directly or through assignments.
+func TestApproxReads(t *testing.T) {
+	const note = "an element of xs (a.go:1)"
+	tests := []struct {
+		name string
+		body func(e, c, y *ir.Var) []ir.Stmt
+		want []string
+	}{
+		{"copied, never tested", func(e, c, y *ir.Var) []ir.Stmt {
+			return []ir.Stmt{&ir.Assign{Lhs: []*ir.Var{c}, Rhs: []ir.Expr{e}}, &ir.Assume{Cond: ir.Cmp(ir.OpGt, y, lit(0))}}
+		}, nil},
+		{"tested directly", func(e, c, y *ir.Var) []ir.Stmt {
+			return []ir.Stmt{&ir.Assume{Cond: ir.Cmp(ir.OpGt, e, lit(0))}}
+		}, []string{note}},
+		{"tested through a copy", func(e, c, y *ir.Var) []ir.Stmt {
+			return []ir.Stmt{&ir.Assign{Lhs: []*ir.Var{c}, Rhs: []ir.Expr{ir.Add(e, lit(1))}}, &ir.Assume{Cond: ir.Cmp(ir.OpLt, c, y)}}
+		}, []string{note}},
+		{"copy overwritten before the test", func(e, c, y *ir.Var) []ir.Stmt {
+			return []ir.Stmt{
+				&ir.Assign{Lhs: []*ir.Var{c}, Rhs: []ir.Expr{e}},
+				&ir.Havoc{Vars: []*ir.Var{c}},
+				&ir.Assume{Cond: ir.Cmp(ir.OpLt, c, y)},
+			}
+		}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := ir.NewProgram("p")
+			e := p.NewVar("xs[i]", ir.Int, ir.Local)
+			e.Approx = note
+			c := p.NewVar("r.col", ir.Int, ir.Local)
+			y := p.NewVar("y", ir.Int, ir.Input)
+			var path []*ir.Edge
+			from := p.Entry
+			stmts := tt.body(e, c, y)
+			for i, s := range stmts {
+				to := p.NewLoc()
+				if i == len(stmts)-1 {
+					to = p.Error
+				}
+				path = append(path, p.AddEdge(from, to, s))
+				from = to
+			}
+			pf, err := Build(p, path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := pf.ApproxReads(); strings.Join(got, "|") != strings.Join(tt.want, "|") {
+				t.Errorf("ApproxReads = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
