@@ -333,6 +333,42 @@ func TestBadInput(t *testing.T) {
 			t.Errorf("message does not name the unknown table and the tables used:\n%s", msg)
 		}
 	})
+	t.Run("misspelt column without a schema", func(t *testing.T) {
+		msg := wantUsageError(t, dbverify(t, badDir(t, "good"), "check", "--constraint", "accounts.balanse >= 0", "./..."))
+		if !strings.Contains(msg, "balanse") || !strings.Contains(msg, "did you mean balance") {
+			t.Errorf("message does not name the unknown column and suggest balance:\n%s", msg)
+		}
+	})
+	t.Run("unsatisfiable constraint", func(t *testing.T) {
+		msg := wantUsageError(t, dbverify(t, badDir(t, "good"), "check", "--constraint", "accounts.balance >= 0 AND accounts.balance < 0", "./..."))
+		if !strings.Contains(msg, "vacuous") {
+			t.Errorf("message does not say the verdicts would be vacuous:\n%s", msg)
+		}
+	})
+	t.Run("contradictory facts", func(t *testing.T) {
+		msg := wantUsageError(t, dbverify(t, badDir(t, "good"), "check", "--constraint", "accounts.balance >= 0", "--assume", "amt > 5", "--assume", "amt < 2", "./..."))
+		if !strings.Contains(msg, "vacuous") {
+			t.Errorf("message does not say the verdicts would be vacuous:\n%s", msg)
+		}
+	})
+	t.Run("entry matches nothing", func(t *testing.T) {
+		msg := wantUsageError(t, dbverify(t, badDir(t, "good"), "check", "--constraint", "accounts.balance >= 0", "--entry", "Transfer", "./..."))
+		if !strings.Contains(msg, "Transfer") || !strings.Contains(msg, "good.Withdraw") {
+			t.Errorf("message does not name the pattern and the entry points there are:\n%s", msg)
+		}
+	})
+	t.Run("no entry point writes the table", func(t *testing.T) {
+		msg := wantUsageError(t, dbverify(t, badDir(t, "readonly"), "check", "--constraint", "accounts.balance >= 0", "./..."))
+		if !strings.Contains(msg, "nothing to check") || !strings.Contains(msg, "accounts") {
+			t.Errorf("message does not say that no entry point writes accounts:\n%s", msg)
+		}
+	})
+	t.Run("unknown command", func(t *testing.T) {
+		msg := wantUsageError(t, dbverify(t, badDir(t, "good"), "chek"))
+		if !strings.Contains(msg, "chek") {
+			t.Errorf("message does not name the unknown command:\n%s", msg)
+		}
+	})
 	t.Run("unknown format", func(t *testing.T) {
 		msg := wantUsageError(t, dbverify(t, badDir(t, "good"), "check", "--format", "yaml", "--constraint", "accounts.balance >= 0", "./..."))
 		if !strings.Contains(msg, "format") {

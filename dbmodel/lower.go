@@ -36,6 +36,10 @@ type Result struct {
 	Assumptions []string
 	// Writes is the number of write statements on the constrained table.
 	Writes int
+	// OnEntry is what the model assumes of the initial state: ψ and the
+	// facts about the watched row, and the facts about the parameters. If
+	// it is unsatisfiable, every verdict is vacuous.
+	OnEntry ir.Expr
 }
 
 // symbol is a row symbol: its columns, existence flag and liveness.
@@ -426,6 +430,7 @@ func (m *lowerer) prologue(from, to ir.Loc) {
 	em.havoc(m.takeFresh()...)
 	em.assume(psi)
 	em.assume(inputs)
+	m.res.OnEntry = ir.And(psi, inputs)
 	em.jump(to)
 }
 

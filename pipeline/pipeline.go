@@ -73,6 +73,9 @@ type Result struct {
 	BoolProg    string         // last boolean program, if KeepBoolProg
 	Seconds     float64
 	SMTQueries  int
+	// Vacuous is set when no initial state satisfies the constraint, the
+	// facts and the schema's CHECKs together: nothing was checked.
+	Vacuous bool
 }
 
 // Report is the outcome of a run.
@@ -83,6 +86,9 @@ type Report struct {
 	// FrontendSeconds is the time spent loading and building SSA.
 	FrontendSeconds float64
 	SMTQueries      int
+	// Warnings say what the run did not check and why (a constraint on a
+	// table no entry point writes).
+	Warnings []string
 }
 
 // Run runs the pipeline. Errors are a *frontend.LoadError or *UsageError
@@ -140,19 +146,29 @@ func Run(cfg Config) (*Report, error) {
 	}
 	entries := loaded.Entries(tables, entryRE)
 	rep.Entries = len(entries)
+	if err := checkEntries(cfg, entries, tables, loaded); err != nil {
+		return nil, &UsageError{err}
+	}
 	type job struct {
 		entry string
 		prog  *ir.Program
 		c     *sqlir.Constraint
 	}
 	var jobs []job
+	checked := map[*sqlir.Constraint]bool{}
 	for _, fn := range entries {
 		prog := loaded.Translate(fn)
 		for _, c := range constraints {
 			if entryRE == nil && !loaded.ReachesWrite(fn, c.Table) {
 				continue
 			}
+			checked[c] = true
 			jobs = append(jobs, job{frontend.EntryName(fn), prog, c})
+		}
+	}
+	for _, c := range constraints {
+		if !checked[c] && len(jobs) > 0 {
+			rep.Warnings = append(rep.Warnings, fmt.Sprintf("constraint %q not checked: no entry point may write %s", c.Text, c.Table))
 		}
 	}
 
@@ -204,8 +220,14 @@ func Run(cfg Config) (*Report, error) {
 	if werr != nil {
 		return nil, werr
 	}
+	if len(jobs) == 0 {
+		return nil, &UsageError{fmt.Errorf("nothing to check: no entry point in %s may write %s", strings.Join(cfg.Patterns, " "), strings.Join(tables, ", "))}
+	}
 	for _, r := range results {
 		rep.SMTQueries += r.SMTQueries
+		if r.Vacuous {
+			return nil, &UsageError{fmt.Errorf("constraint %q: no database state and arguments satisfy it together with the --assume facts and the schema's CHECKs (checked at %s): every verdict would be vacuous", r.Constraint, r.Entry)}
+		}
 	}
 	rep.Results = results
 	rep.Seconds = time.Since(start).Seconds()
@@ -247,6 +269,11 @@ func verify(entry string, prog *ir.Program, c *sqlir.Constraint, schema *sqlir.S
 	}
 	if cfg.KeepIR {
 		r.IR = low.Program.String()
+	}
+	if sat, err := s.Sat(low.OnEntry); err == nil && sat == smt.Unsat {
+		r.Verdict, r.Vacuous = refine.Unknown, true
+		r.Reason = "vacuous: no database state and arguments satisfy the constraint together with the --assume facts and the schema's CHECKs, so nothing can be checked"
+		return r
 	}
 	max := cfg.MaxRefinements
 	if max == 0 {

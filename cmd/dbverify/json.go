@@ -12,8 +12,9 @@ import (
 // The JSON output: exactly one object with the results and statistics.
 
 type jsonReport struct {
-	Results []jsonResult `json:"results"`
-	Stats   jsonStats    `json:"stats"`
+	Results  []jsonResult `json:"results"`
+	Warnings []string     `json:"warnings,omitempty"`
+	Stats    jsonStats    `json:"stats"`
 }
 
 type jsonResult struct {
@@ -63,7 +64,7 @@ type jsonStats struct {
 }
 
 func toJSON(rep *pipeline.Report) jsonReport {
-	out := jsonReport{Results: []jsonResult{}}
+	out := jsonReport{Results: []jsonResult{}, Warnings: rep.Warnings}
 	for _, r := range rep.Results {
 		jr := jsonResult{
 			Entry: r.Entry, Constraint: r.Constraint, Verdict: string(r.Verdict),

@@ -39,6 +39,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 			exploreCommand(&code),
 		},
 		ExitErrHandler: func(*cli.Context, error) {},
+		CommandNotFound: func(c *cli.Context, name string) {
+			fmt.Fprintf(stderr, "dbverify: unknown command %q (commands: check, explore; see dbverify --help)\n", name)
+			code = exitUsage
+		},
 		// A constraint may hold commas: `status IN ('new','sold')`.
 		DisableSliceFlagSeparator: true,
 	}

@@ -44,6 +44,9 @@ func writeText(w io.Writer, rep *pipeline.Report, cfg pipeline.Config) {
 			fmt.Fprintf(w, "  boolean program:\n%s", indent(r.BoolProg, "    "))
 		}
 	}
+	for _, warn := range rep.Warnings {
+		fmt.Fprintf(w, "warning: %s\n", warn)
+	}
 	s := j.Stats
 	fmt.Fprintf(w, "%d result(s) for %d entry point(s): %d safe, %d unsafe, %d unknown (%d SMT queries, %.2fs)\n",
 		len(rep.Results), s.Entries, s.Safe, s.Unsafe, s.Unknown, s.SMTQueries, s.Seconds)
