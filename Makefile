@@ -28,16 +28,20 @@ demo: build
 	cd $(ATM)/atm_unsafe && $(BIN) check --schema schema.sql --constraint "Account.balance >= 1000" ./...; \
 		test $$? -eq 1
 
-test: deps
-	$(GO) vet ./...
+test: deps lint
 	$(GO) test ./...
 
 bench: build
 	$(GO) run ./benchmarks/cmd/bench -bin $(BIN)
 
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+
+# lint: gofmt, go vet, staticcheck (default checks) and go mod tidy must be clean.
 lint:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); exit 1; }
 	$(GO) vet ./...
+	$(GO) run $(STATICCHECK) ./...
+	$(GO) mod tidy -diff
 
 clean:
 	rm -rf bin

@@ -41,7 +41,7 @@ end
 	if got := p.String(); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
-	if p.String() != p.String() {
+	if again := p.String(); again != want {
 		t.Error("String is not deterministic")
 	}
 }

@@ -32,8 +32,6 @@ type value struct {
 	dyn types.Type
 }
 
-func (v value) isScalar() bool { return v.expr != nil }
-
 // objKind says what an object is.
 type objKind uint8
 
@@ -59,10 +57,9 @@ type object struct {
 	tx ir.Tx
 
 	// objStmt/objRow/objRows: the statement and its arguments.
-	sql   sqlir.Statement
-	text  string
-	args  []ir.Expr
-	unsup string // why sql is nil
+	sql  sqlir.Statement
+	text string
+	args []ir.Expr
 	// names are the :name parameters of a sqlx NamedStmt, in order.
 	names []string
 
