@@ -39,7 +39,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&cfg.bin, "bin", "", "path to the dbverify binary (default: build ./cmd/dbverify into a temporary directory)")
 	fs.StringVar(&cfg.corpus, "corpus", "", "corpus directory (default: benchmarks/corpus of the module root)")
 	fs.StringVar(&cfg.out, "out", "", "results file to write (default: benchmarks/RESULTS.md of the module root; \"-\" = none)")
-	fs.StringVar(&cfg.plot, "plot", "", "scaling plot to write, .svg or .png (default: scaling.svg next to -out)")
+	fs.StringVar(&cfg.plot, "plot", "", "scaling plot to write, an .svg file (default: scaling.svg next to -out)")
 	fs.StringVar(&cfg.filter, "filter", "", "only run the cases whose name (e.g. core/atm_safe) matches this regexp")
 	fs.StringVar(&cfg.engine, "engine", "", "dbverify --engine for the corpus (fixpoint or paths; default: the tool's)")
 	fs.BoolVar(&cfg.scaling, "scaling", true, "run the scaling study")
