@@ -159,7 +159,7 @@ type stmtObservation struct {
 	// ignoreAffected drops RowsAffected from the observation (to tell
 	// whether a divergence is about it).
 	ignoreAffected bool
-	returned []any // RETURNING / SELECT values (when !failed)
+	returned       []any // RETURNING / SELECT values (when !failed)
 }
 
 // admits reports whether some run of the model, with r instantiated as
