@@ -7,12 +7,17 @@ ATM   := benchmarks/corpus/core
 
 all: build
 
-# deps installs the C library go-z3 links against (Debian's libz3-dev).
+# deps installs what the build and the tests need when it is missing
+# (Debian): the C library go-z3 links against (libz3-dev), and the database
+# engines the groundtruth tests start (postgresql, mariadb-server).
+DEPS_PKGS := libz3-dev postgresql mariadb-server
 deps:
-	@if ! dpkg -s libz3-dev >/dev/null 2>&1; then \
-		echo "installing libz3-dev"; \
+	@missing=; for p in $(DEPS_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "installing$$missing"; \
 		SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
-		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq libz3-dev; \
+		$$SUDO apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $$SUDO -E apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
 	fi
 
 build: deps

@@ -1,0 +1,59 @@
+package groundtruth_test
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"testing"
+
+	"github.com/dbverify/dbverify/groundtruth"
+)
+
+// TestEngineRoundTrip starts each engine, creates two databases, a table,
+// inserts rows and reads them back sorted and normalised.
+func TestEngineRoundTrip(t *testing.T) {
+	for _, d := range groundtruth.Dialects() {
+		t.Run(string(d), func(t *testing.T) {
+			t.Parallel()
+			e := engines.get(t, d)
+			ctx := context.Background()
+			db, name, err := e.NewDatabase(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			db2, name2, err := e.NewDatabase(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db2.Close()
+			if name == name2 {
+				t.Fatalf("two databases named %s", name)
+			}
+			if err := groundtruth.ExecAll(ctx, db, "CREATE TABLE t (id INT PRIMARY KEY, v INT, d DECIMAL(10,2), s VARCHAR(10))"); err != nil {
+				t.Fatal(err)
+			}
+			err = groundtruth.InsertRows(ctx, db, d, "t",
+				groundtruth.Row{"id": 2, "v": nil, "d": "1.50", "s": "b"},
+				groundtruth.Row{"id": 1, "v": -3, "d": "2.00", "s": "a"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := groundtruth.ReadTable(ctx, db, "t")
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := groundtruth.Table{
+				Columns: []string{"id", "v", "d", "s"},
+				Rows:    [][]any{{int64(1), int64(-3), int64(2), "a"}, {int64(2), nil, ratOf("3/2"), "b"}},
+			}
+			if fmt.Sprint(got) != fmt.Sprint(want) || !reflect.DeepEqual(got.Columns, want.Columns) {
+				t.Errorf("ReadTable = %v, want %v", got, want)
+			}
+			// The second database is separate: it has no table t.
+			if _, err := groundtruth.ReadTable(ctx, db2, "t"); err == nil {
+				t.Errorf("database %s sees the table of database %s", name2, name)
+			}
+		})
+	}
+}
