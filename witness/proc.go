@@ -16,7 +16,9 @@ import (
 type Executor interface {
 	Exec(ctx context.Context, query string) error
 	Query(ctx context.Context, query string) (*QueryResult, error)
-	Call(ctx context.Context, pkg, entry string, inputs map[string]string) (*CallResult, error)
+	// Call calls the entry; check is a query whose rows break the
+	// constraint, run after every commit point of the call.
+	Call(ctx context.Context, pkg, entry string, inputs map[string]string, check string) (*CallResult, error)
 }
 
 // QueryResult is the rows of a query as text; NULL is Null[i][j].
@@ -47,6 +49,9 @@ func (r *QueryResult) Maps() []map[string]string {
 type CallResult struct {
 	Err   string // the entry's error, "" for nil
 	Panic bool
+	// Violation is the first commit point after which the check query
+	// found rows, with those rows ("" when none did).
+	Violation string
 }
 
 // Driver is a running witness driver process.
@@ -71,6 +76,8 @@ type driverResponse struct {
 	Columns []string   `json:"columns"`
 	Rows    [][]string `json:"rows"`
 	Nulls   [][]bool   `json:"nulls"`
+	// Violation answers a call: see CallResult.
+	Violation string `json:"violation"`
 }
 
 // StartDriver starts the driver binary.
@@ -194,10 +201,10 @@ func (d *Driver) Query(ctx context.Context, query string) (*QueryResult, error) 
 }
 
 // Call calls an entry. The error is the driver's failure, not the entry's.
-func (d *Driver) Call(ctx context.Context, pkg, entry string, inputs map[string]string) (*CallResult, error) {
-	r, err := d.do(map[string]any{"op": "call", "pkg": pkg, "entry": entry, "inputs": inputs}, d.callTimeout)
+func (d *Driver) Call(ctx context.Context, pkg, entry string, inputs map[string]string, check string) (*CallResult, error) {
+	r, err := d.do(map[string]any{"op": "call", "pkg": pkg, "entry": entry, "inputs": inputs, "check": check}, d.callTimeout)
 	if err != nil {
 		return nil, err
 	}
-	return &CallResult{Err: r.Err, Panic: r.Panic}, nil
+	return &CallResult{Err: r.Err, Panic: r.Panic, Violation: r.Violation}, nil
 }

@@ -3,6 +3,8 @@ package witness
 import (
 	"context"
 	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/dbverify/dbverify/frontend/sqlparse"
@@ -28,6 +30,12 @@ type Outcome struct {
 	Violations []map[string]string
 }
 
+// Broken reports whether the constraint broke: at a commit point during
+// the call or after it.
+func (o *Outcome) Broken() bool {
+	return len(o.Violations) > 0 || (o.Call != nil && o.Call.Violation != "")
+}
+
 // Execute resets the database, seeds the run's rows, calls the entry and
 // checks the constraint. The error is a failure of the harness (the
 // database could not be reset, the driver died), not of the entry.
@@ -47,7 +55,7 @@ func Execute(ctx context.Context, ex Executor, d sqlparse.Dialect, s *Schema, c 
 	} else if len(v) > 0 {
 		return nil, fmt.Errorf("the initial state already breaks %s: %s", c.Text, FormatRows(v))
 	}
-	call, err := ex.Call(ctx, pkg, entry, run.Inputs)
+	call, err := ex.Call(ctx, pkg, entry, run.Inputs, c.ViolationQuery())
 	if err != nil {
 		return nil, fmt.Errorf("calling %s: %w", entry, err)
 	}
@@ -80,8 +88,11 @@ func Describe(run *Run, out *Outcome) string {
 		fmt.Fprintf(&b, "; returned %s", e)
 	}
 	fmt.Fprintf(&b, "; after %s", FormatRows(out.After))
+	if out.Call != nil && out.Call.Violation != "" {
+		fmt.Fprintf(&b, "; VIOLATED %s", out.Call.Violation)
+	}
 	if len(out.Violations) > 0 {
-		fmt.Fprintf(&b, "; VIOLATED by %s", FormatRows(out.Violations))
+		fmt.Fprintf(&b, "; VIOLATED at the end by %s", FormatRows(out.Violations))
 	}
 	if len(out.Refused) > 0 {
 		fmt.Fprintf(&b, "; refused rows: %s", strings.Join(out.Refused, " | "))
@@ -97,11 +108,41 @@ func ReplayRun(cex *Counterexample, s *Schema) (*Run, []string) {
 	for i := range rows {
 		fillZero(&rows[i], s)
 	}
+	return &Run{Rows: rows, Inputs: replayInputs(cex.Inputs)}, notes
+}
+
+var lenInput = regexp.MustCompile(`^len\((.+)\)$`)
+
+// replayInputs maps a counterexample's input names to the driver's paths:
+// "len(ids)" is ids.len and "ids[i]" (one arbitrary element) is every
+// element.
+func replayInputs(cex map[string]string) map[string]string {
 	in := map[string]string{}
-	for k, v := range cex.Inputs {
+	lens := map[string]int{}
+	for k, v := range cex {
+		if m := lenInput.FindStringSubmatch(k); m != nil {
+			n, _ := strconv.Atoi(v)
+			lens[m[1]] = n
+			in[m[1]+".len"] = v
+			continue
+		}
 		in[k] = v
 	}
-	return &Run{Rows: rows, Inputs: in}, notes
+	for k, v := range cex {
+		i := strings.Index(k, "[")
+		if i < 0 || !strings.HasSuffix(k, "]") {
+			continue
+		}
+		idx := k[i+1 : len(k)-1]
+		if _, err := strconv.Atoi(idx); err == nil {
+			continue
+		}
+		delete(in, k)
+		for j := 0; j < lens[k[:i]]; j++ {
+			in[k[:i]+"["+strconv.Itoa(j)+"]"] = v
+		}
+	}
+	return in
 }
 
 func fillZero(r *Row, s *Schema) {

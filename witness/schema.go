@@ -176,7 +176,7 @@ func CollectSQL(pkgs []*packages.Package, d sqlparse.Dialect) *ProgramSQL {
 }
 
 func looksLikeSQL(s string) bool {
-	f := strings.Fields(strings.ToUpper(s))
+	f := strings.Fields(strings.ToUpper(stripLeadingComments(s)))
 	if len(f) < 2 {
 		return false
 	}
@@ -185,4 +185,28 @@ func looksLikeSQL(s string) bool {
 		return true
 	}
 	return false
+}
+
+// stripLeadingComments drops the "-- …" lines and "/* … */" blocks before
+// a statement (sqlc writes "-- name: X :one" first).
+func stripLeadingComments(s string) string {
+	for {
+		t := strings.TrimSpace(s)
+		switch {
+		case strings.HasPrefix(t, "--"):
+			i := strings.IndexByte(t, '\n')
+			if i < 0 {
+				return ""
+			}
+			s = t[i+1:]
+		case strings.HasPrefix(t, "/*"):
+			i := strings.Index(t, "*/")
+			if i < 0 {
+				return ""
+			}
+			s = t[i+2:]
+		default:
+			return t
+		}
+	}
 }

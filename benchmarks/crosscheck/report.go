@@ -23,6 +23,10 @@ const (
 	// NeedsExternal: the counterexample's inputs are not all the entry's
 	// (results of external calls, receiver state the driver cannot set).
 	NeedsExternal Kind = "UNSAFE depends on a value execution cannot set"
+	// CexDoesNotReplay: the counterexample does not break the constraint
+	// when replayed, but another run from the same inputs or a random run
+	// does: the verdict is right, the trace is not a run.
+	CexDoesNotReplay Kind = "UNSAFE confirmed, but its counterexample does not replay"
 	// WrongFinal: an UNKNOWN whose expected final verdict is SAFE, broken
 	// by a run.
 	WrongFinal Kind = "expected final SAFE broken"
