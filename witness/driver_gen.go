@@ -81,6 +81,9 @@ func GenerateDriver(pkgs []*packages.Package, moduleDir, modulePath string, entr
 	src := &DriverSource{ModuleDir: moduleDir, Files: map[string][]byte{}, Entries: map[string]*EntrySpec{}}
 	perPkg := map[string][]*EntrySpec{}
 	for _, name := range entries {
+		if src.Entries[name] != nil {
+			continue
+		}
 		spec := &EntrySpec{Name: name}
 		src.Entries[name] = spec
 		pkgPath, key, ok := splitEntry(name)

@@ -2,6 +2,7 @@ package crosscheck
 
 import (
 	"fmt"
+	"io"
 	"sort"
 	"strings"
 )
@@ -168,4 +169,46 @@ func shortEntry(e string) string {
 		return rest[dot+1:]
 	}
 	return e
+}
+
+// Markdown writes the figures, the entries not executed and every finding
+// with its run, for RESULTS.md.
+func (r *Report) Markdown(w io.Writer) {
+	t := r.Totals()
+	fmt.Fprintf(w, "| cases | cases executed | entries | entries executed | executions | SAFE checked | UNSAFE replayed (broken) | UNKNOWN run (broken) | disagreements |\n")
+	fmt.Fprintf(w, "|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	fmt.Fprintf(w, "| %d | %d | %d | %d | %d | %d | %d (%d) | %d (%d) | %d |\n\n",
+		t.Cases, t.CasesRun, t.Entries, t.EntriesRun, t.Executions, t.Safe, t.Unsafe, t.UnsafeReproduced, t.Unknown, t.UnknownBroken, t.Disagreements)
+	if len(t.ByKind) > 0 {
+		fmt.Fprintf(w, "Findings by kind:")
+		for _, k := range sortedKinds(t.ByKind) {
+			fmt.Fprintf(w, " %s %d;", k, t.ByKind[k])
+		}
+		fmt.Fprintf(w, "\n\n")
+	}
+	if len(t.NotExecutable) > 0 || len(r.CaseProblems) > 0 {
+		fmt.Fprintf(w, "Not executed:\n\n")
+		for _, why := range sortedStrings(t.NotExecutable) {
+			fmt.Fprintf(w, "- %d entries: %s\n", t.NotExecutable[why], why)
+		}
+		for _, c := range sortedStrings(r.CaseProblems) {
+			fmt.Fprintf(w, "- case %s: %s\n", c, r.CaseProblems[c])
+		}
+		fmt.Fprintln(w)
+	}
+	any := false
+	for _, e := range r.Results {
+		if e.Finding == nil {
+			continue
+		}
+		if !any {
+			fmt.Fprintf(w, "| case | entry | constraint | verdict | finding | dialect, schema | run |\n|---|---|---|---|---|---|---|\n")
+			any = true
+		}
+		fmt.Fprintf(w, "| %s | %s | `%s` | %s | %s | %s, %s | %s |\n", e.Case, shortEntry(e.Entry), e.Constraint, e.Verdict,
+			e.Finding.Kind, e.Dialect, e.Schema, strings.ReplaceAll(e.Finding.Run, "|", "\\|"))
+	}
+	if any {
+		fmt.Fprintln(w)
+	}
 }
