@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"time"
 
+	"github.com/dbverify/dbverify/benchmarks/crosscheck"
 	"github.com/dbverify/dbverify/benchmarks/harness"
 )
 
@@ -26,6 +27,7 @@ type config struct {
 	scalingTimeout time.Duration
 	scalingBudget  time.Duration
 	scalingMaxN    int
+	crossRuns      int
 }
 
 func main() {
@@ -48,6 +50,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.DurationVar(&cfg.scalingTimeout, "scaling-timeout", 60*time.Second, "time limit of one scaling run")
 	fs.DurationVar(&cfg.scalingBudget, "scaling-budget", 150*time.Second, "time limit of each of the three scaling studies (N, M, D): later sizes are skipped (0 = none)")
 	fs.IntVar(&cfg.scalingMaxN, "scaling-max-n", 24, "largest N of the sequential-updates study")
+	fs.IntVar(&cfg.crossRuns, "crosscheck-runs", 30, "random runs per SAFE/UNKNOWN entry of the execution cross-check on real engines (0 = no cross-check)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -149,6 +152,15 @@ func bench(cfg config, stdout, stderr io.Writer) (int, error) {
 	writeDisagreements(stdout, runs, false)
 	writeTotals(stdout, totals, false)
 
+	var cross *crosscheck.Report
+	if cfg.crossRuns > 0 {
+		if cross, err = runCrossCheck(cfg, cases, runs, stderr); err != nil {
+			return 0, fmt.Errorf("cross-check: %w", err)
+		}
+		fmt.Fprintln(stdout)
+		fmt.Fprint(stdout, cross.Summary())
+	}
+
 	var scaling *harness.ScalingReport
 	var plotErr error
 	if cfg.scaling {
@@ -189,14 +201,14 @@ func bench(cfg config, stdout, stderr io.Writer) (int, error) {
 		}
 		doc := resultsMarkdown(resultsDoc{
 			date: started, machine: m, cfg: cfg, runs: runs, totals: totals,
-			scaling: scaling, plotLink: plotLink, elapsed: time.Since(started),
+			scaling: scaling, plotLink: plotLink, elapsed: time.Since(started), cross: cross,
 		})
 		if err := os.WriteFile(cfg.out, []byte(doc), 0o644); err != nil {
 			return 0, err
 		}
 		fmt.Fprintln(stdout, "results:", cfg.out)
 	}
-	if totals.Failed() {
+	if totals.Failed() || (cross != nil && cross.Totals().Disagreements > 0) {
 		return 1, nil
 	}
 	return 0, nil

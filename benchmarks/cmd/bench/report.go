@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/dbverify/dbverify/benchmarks/crosscheck"
 	"github.com/dbverify/dbverify/benchmarks/harness"
 )
 
@@ -445,6 +446,7 @@ type resultsDoc struct {
 	scaling  *harness.ScalingReport
 	plotLink string
 	elapsed  time.Duration
+	cross    *crosscheck.Report
 }
 
 func resultsMarkdown(d resultsDoc) string {
@@ -481,6 +483,15 @@ func resultsMarkdown(d resultsDoc) string {
 	fmt.Fprintf(w, "### All results\n\n")
 	corpusTable(d.runs).markdown(w)
 	fmt.Fprintln(w)
+	fmt.Fprintf(w, "## Cross-check by execution\n\n")
+	if d.cross == nil {
+		fmt.Fprintf(w, "Not run (`-crosscheck-runs=0`).\n\n")
+	} else {
+		fmt.Fprintf(w, "Every entry is called on a real database of its dialect (PostgreSQL 15, MariaDB 10.11; package `benchmarks/crosscheck`): "+
+			"a SAFE gets %d random runs from states satisfying the constraint, an UNSAFE replays its counterexample, "+
+			"and the constraint is checked at every commit point and after the call.\n\n", d.cfg.crossRuns)
+		d.cross.Markdown(w)
+	}
 	fmt.Fprintf(w, "## Scaling\n\n")
 	if d.scaling == nil {
 		fmt.Fprintf(w, "Not run (`-scaling=false`).\n")

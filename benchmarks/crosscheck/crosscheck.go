@@ -1,0 +1,489 @@
+package crosscheck
+
+import (
+	"context"
+	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"golang.org/x/tools/go/packages"
+
+	"github.com/dbverify/dbverify/benchmarks/harness"
+	"github.com/dbverify/dbverify/frontend/sqlparse"
+	"github.com/dbverify/dbverify/groundtruth"
+	"github.com/dbverify/dbverify/witness"
+)
+
+// Config says what to cross-check.
+type Config struct {
+	// CorpusDir is the corpus module's root; Bin the dbverify binary.
+	CorpusDir, Bin string
+	Cases          []*harness.Case
+	// Runs is the number of random runs per SAFE or UNKNOWN entry.
+	Runs int
+	Seed int64
+	// WorkDir holds the driver build and the engines' files.
+	WorkDir string
+	// Engines by dialect; nil entries are started under WorkDir.
+	Engines map[sqlparse.Dialect]*groundtruth.Engine
+	// TrustExpected skips running dbverify on cases that expect no UNSAFE:
+	// their verdicts are taken from expect.json (the end-to-end test checks
+	// that dbverify gives them). Cases with an UNSAFE are always run, for
+	// the counterexamples.
+	TrustExpected bool
+	// Reports are dbverify's reports by case name, when the caller has
+	// already run it (make bench); cases without one are run.
+	Reports map[string]*harness.Report
+	// Log receives progress lines (may be nil).
+	Log func(format string, args ...any)
+}
+
+const modulePath = "example.com/corpus"
+
+// Run cross-checks the cases.
+func Run(ctx context.Context, cfg Config) (*Report, error) {
+	logf := cfg.Log
+	if logf == nil {
+		logf = func(string, ...any) {}
+	}
+	rep := &Report{CaseProblems: map[string]string{}, Cases: len(cfg.Cases)}
+
+	// Load every case with syntax and types, and the handle packages.
+	patterns := append([]string(nil), witness.HandlePackages...)
+	for _, c := range cfg.Cases {
+		rel, err := filepath.Rel(cfg.CorpusDir, c.Dir)
+		if err != nil {
+			return nil, err
+		}
+		patterns = append(patterns, "./"+filepath.ToSlash(rel)+"/...")
+	}
+	start := time.Now()
+	pkgs, err := packages.Load(&packages.Config{
+		Mode: witness.LoadMode | packages.NeedSyntax | packages.NeedTypesInfo,
+		Dir:  cfg.CorpusDir,
+	}, patterns...)
+	if err != nil {
+		return nil, fmt.Errorf("loading the corpus: %w", err)
+	}
+	logf("loaded %d packages in %s", len(pkgs), time.Since(start).Round(time.Millisecond))
+
+	var entries []string
+	for _, c := range cfg.Cases {
+		for _, e := range c.Expect {
+			entries = append(entries, e.Entry)
+		}
+	}
+	src, err := witness.GenerateDriver(pkgs, cfg.CorpusDir, modulePath, entries)
+	if err != nil {
+		return nil, err
+	}
+	buildDir := filepath.Join(cfg.WorkDir, "driver")
+	if err := os.MkdirAll(buildDir, 0o755); err != nil {
+		return nil, err
+	}
+	start = time.Now()
+	bin, err := src.Build(buildDir)
+	if err != nil {
+		return nil, err
+	}
+	logf("built the driver in %s", time.Since(start).Round(time.Millisecond))
+	drv, err := witness.StartDriver(bin)
+	if err != nil {
+		return nil, err
+	}
+	defer drv.Close()
+
+	engines := cfg.Engines
+	if engines == nil {
+		engines = map[sqlparse.Dialect]*groundtruth.Engine{}
+	}
+	var started []*groundtruth.Engine
+	defer func() {
+		for _, e := range started {
+			e.Close()
+		}
+	}()
+	engineFor := func(d sqlparse.Dialect) (*groundtruth.Engine, error) {
+		if e := engines[d]; e != nil {
+			return e, nil
+		}
+		gd := groundtruth.MySQL
+		if d == sqlparse.Postgres {
+			gd = groundtruth.Postgres
+		}
+		e, err := groundtruth.Start(ctx, gd, filepath.Join(cfg.WorkDir, "engines"))
+		if err != nil {
+			return nil, err
+		}
+		started = append(started, e)
+		engines[d] = e
+		return e, nil
+	}
+
+	for i, c := range cfg.Cases {
+		cc := &caseCheck{cfg: cfg, c: c, src: src, drv: drv, pkgs: casePackages(c, pkgs),
+			rng: rand.New(rand.NewSource(cfg.Seed + int64(i)))}
+		results, problem := cc.run(ctx, engineFor)
+		if problem != "" {
+			rep.CaseProblems[c.Name] = problem
+		}
+		rep.Results = append(rep.Results, results...)
+		logf("%s: %s", c.Name, caseLine(results, problem))
+	}
+	return rep, nil
+}
+
+func caseLine(rs []*EntryResult, problem string) string {
+	if problem != "" {
+		return "not run: " + problem
+	}
+	var parts []string
+	for _, r := range rs {
+		s := fmt.Sprintf("%s %s ×%d", shortEntry(r.Entry), r.Verdict, r.Executions)
+		if r.NotExecutable != "" {
+			s += " (not executable: " + r.NotExecutable + ")"
+		}
+		if r.Confirmed {
+			s += " broken"
+		}
+		if r.Finding != nil {
+			s += " FINDING " + string(r.Finding.Kind)
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// caseCheck cross-checks one case.
+type caseCheck struct {
+	cfg  Config
+	c    *harness.Case
+	src  *witness.DriverSource
+	drv  *witness.Driver
+	pkgs []*packages.Package
+	rng  *rand.Rand
+
+	dialect    sqlparse.Dialect
+	schema     *witness.Schema
+	program    *witness.ProgramSQL
+	args       caseArgs
+	paramFacts []string
+	tableFacts []*witness.Constraint
+}
+
+func (cc *caseCheck) run(ctx context.Context, engineFor func(sqlparse.Dialect) (*groundtruth.Engine, error)) ([]*EntryResult, string) {
+	cc.args = parseArgs(cc.c.Args)
+	var dsrc string
+	cc.dialect, dsrc = caseDialect(cc.args, cc.pkgs)
+	_ = dsrc
+	cc.program = witness.CollectSQL(cc.pkgs, cc.dialect)
+
+	byKey, problem := cc.verdicts(ctx)
+	if problem != "" {
+		return nil, problem
+	}
+
+	// Constraints, facts and the schema.
+	extra := map[string][]string{}
+	cons := map[string]*witness.Constraint{}
+	for _, e := range cc.c.Expect {
+		k, err := witness.ParseConstraint(e.Constraint, cc.args.table)
+		if err != nil {
+			return nil, fmt.Sprintf("constraint %s: %v", e.Constraint, err)
+		}
+		cons[e.Constraint] = k
+		extra[k.Table] = append(extra[k.Table], k.Columns...)
+		if r := byKey[harness.KeyOf(e.Entry, e.Constraint)]; r != nil {
+			if cex, _ := r.Cex(); cex != nil {
+				for _, row := range cex.Rows {
+					for col := range row.Values {
+						extra[row.Table] = append(extra[row.Table], col)
+					}
+				}
+			}
+		}
+	}
+	for _, a := range cc.args.assume {
+		if k, err := witness.ParseConstraint(a, ""); err == nil {
+			cc.tableFacts = append(cc.tableFacts, k)
+		} else {
+			cc.paramFacts = append(cc.paramFacts, a)
+		}
+	}
+	if cc.args.schema != "" {
+		s, err := witness.LoadSchemaFiles(filepath.Join(cc.c.Dir, cc.args.schema))
+		if err != nil {
+			return nil, err.Error()
+		}
+		cc.schema = s
+	} else {
+		cc.schema = witness.Synthesize(cc.dialect, cc.program.Statements, extra)
+	}
+
+	// A fresh database.
+	eng, err := engineFor(cc.dialect)
+	if err != nil {
+		return nil, fmt.Sprintf("engine %s: %v", cc.dialect, err)
+	}
+	db, name, err := eng.NewDatabase(ctx)
+	if err != nil {
+		return nil, err.Error()
+	}
+	db.Close()
+	dsn := eng.DSN(name)
+	if cc.dialect == sqlparse.Postgres {
+		dsn += " lock_timeout=5000 idle_in_transaction_session_timeout=10000"
+	} else {
+		dsn += "?multiStatements=true&innodb_lock_wait_timeout=5"
+	}
+	if err := cc.drv.Open(eng.DriverName(), dsn); err != nil {
+		return nil, fmt.Sprintf("opening the database: %v", err)
+	}
+	if err := witness.Create(ctx, cc.drv, cc.schema); err != nil {
+		return nil, err.Error()
+	}
+
+	var out []*EntryResult
+	for _, e := range cc.c.Expect {
+		res := &EntryResult{Case: cc.c.Name, Entry: e.Entry, Constraint: e.Constraint, Final: e.FinalVerdict(),
+			Dialect: cc.dialect.String(), Schema: schemaName(cc.schema)}
+		out = append(out, res)
+		r := byKey[harness.KeyOf(e.Entry, e.Constraint)]
+		if r == nil {
+			res.NotExecutable = "dbverify gave no result for the entry"
+			continue
+		}
+		res.Verdict = r.Verdict
+		spec := cc.src.Entries[e.Entry]
+		if spec == nil || spec.NotExecutable != "" {
+			why := "no driver"
+			if spec != nil {
+				why = spec.NotExecutable
+			}
+			res.NotExecutable = why
+			continue
+		}
+		res.Notes = append(res.Notes, spec.Approximations...)
+		cc.check(ctx, res, r, spec, cons[e.Constraint])
+	}
+	return out, ""
+}
+
+// verdicts are dbverify's results for the case: from running it, or from
+// expect.json when the case expects no UNSAFE and TrustExpected is set.
+func (cc *caseCheck) verdicts(ctx context.Context) (map[harness.Key]*harness.Result, string) {
+	byKey := map[harness.Key]*harness.Result{}
+	if rep := cc.cfg.Reports[cc.c.Name]; rep != nil {
+		for i := range rep.Results {
+			r := &rep.Results[i]
+			byKey[harness.KeyOf(r.Entry, r.Constraint)] = r
+		}
+		return byKey, ""
+	}
+	needRun := !cc.cfg.TrustExpected
+	for _, e := range cc.c.Expect {
+		needRun = needRun || e.Verdict == harness.Unsafe
+	}
+	if !needRun {
+		for _, e := range cc.c.Expect {
+			byKey[harness.KeyOf(e.Entry, e.Constraint)] = &harness.Result{Entry: e.Entry, Constraint: e.Constraint, Verdict: e.Verdict}
+		}
+		return byKey, ""
+	}
+	inv := harness.Exec(ctx, cc.cfg.Bin, cc.c.Dir, harness.CheckArgs(cc.c, harness.Options{}), 5*time.Minute)
+	if inv.Err != nil {
+		return nil, fmt.Sprintf("dbverify: %v", inv.Err)
+	}
+	rep, err := harness.ParseReport(inv.Stdout)
+	if err != nil {
+		return nil, fmt.Sprintf("dbverify output: %v", err)
+	}
+	for i := range rep.Results {
+		r := &rep.Results[i]
+		byKey[harness.KeyOf(r.Entry, r.Constraint)] = r
+	}
+	return byKey, ""
+}
+
+func schemaName(s *witness.Schema) string {
+	if strings.HasPrefix(s.Source, "synthesised") {
+		return "synthesised"
+	}
+	return filepath.Base(s.Source)
+}
+
+// check runs one entry: the counterexample of an UNSAFE, random runs for
+// the others (and for an UNSAFE whose counterexample did not reproduce).
+func (cc *caseCheck) check(ctx context.Context, res *EntryResult, r *harness.Result, spec *witness.EntrySpec, k *witness.Constraint) {
+	if r.Verdict == harness.Unsafe {
+		cc.replay(ctx, res, r, spec, k)
+		return
+	}
+	gen := &witness.Generator{Rng: cc.rng, Schema: cc.schema, Constraint: k, TableFacts: cc.tableFacts,
+		Ints: witness.Domain(cc.program.Ints), MaxRows: 3}
+	for i := 0; i < cc.cfg.Runs; i++ {
+		run := cc.randomRun(ctx, gen, spec)
+		if run == nil {
+			res.Notes = append(res.Notes, "no inputs satisfy the --assume facts")
+			return
+		}
+		out, err := witness.Execute(ctx, cc.drv, cc.dialect, cc.schema, k, spec.Pkg, spec.Key, run)
+		res.Executions++
+		if err != nil {
+			res.Errors++
+			if res.Errors == 1 {
+				res.Notes = append(res.Notes, "execution error: "+err.Error())
+			}
+			continue
+		}
+		if !out.Broken() {
+			continue
+		}
+		res.Confirmed = true
+		switch {
+		case r.Verdict == harness.Safe:
+			res.Finding = &Finding{Kind: WrongSafe, Run: witness.Describe(run, out)}
+		case res.Final == harness.Safe:
+			res.Finding = &Finding{Kind: WrongFinal, Run: witness.Describe(run, out)}
+		default:
+			res.Notes = append(res.Notes, "broken by "+witness.Describe(run, out))
+		}
+		return
+	}
+}
+
+// randomRun draws a run whose inputs satisfy the parameter facts (nil when
+// none is found in 50 draws).
+func (cc *caseCheck) randomRun(ctx context.Context, gen *witness.Generator, spec *witness.EntrySpec) *witness.Run {
+	for try := 0; try < 50; try++ {
+		run := gen.Run(spec.Inputs)
+		ok := true
+		for _, f := range cc.paramFacts {
+			q, applies := witness.FactQuery(f, run.Inputs)
+			if !applies {
+				continue
+			}
+			res, err := cc.drv.Query(ctx, q)
+			if err != nil || len(res.Rows) != 1 || res.Rows[0][0] != "1" {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return run
+		}
+	}
+	return nil
+}
+
+// replay runs an UNSAFE's counterexample.
+func (cc *caseCheck) replay(ctx context.Context, res *EntryResult, r *harness.Result, spec *witness.EntrySpec, k *witness.Constraint) {
+	hcex, err := r.Cex()
+	if err != nil || hcex == nil {
+		res.NotExecutable = "UNSAFE without a counterexample"
+		return
+	}
+	cex := convertCex(hcex)
+	run, notes := witness.ReplayRun(cex, cc.schema)
+	res.Notes = append(res.Notes, notes...)
+	out, err := witness.Execute(ctx, cc.drv, cc.dialect, cc.schema, k, spec.Pkg, spec.Key, run)
+	res.Executions++
+	if err != nil {
+		res.Errors++
+		res.Finding = &Finding{Kind: FalseUnsafe, Run: witness.Describe(run, nil) + "; the replay failed: " + err.Error()}
+		return
+	}
+	if out.Broken() {
+		res.Confirmed = true
+		return
+	}
+	first := witness.Describe(run, out)
+	if other := cc.confirm(ctx, res, run, spec, k); other != "" {
+		res.Confirmed = true
+		res.Finding = &Finding{Kind: CexDoesNotReplay, Run: first + "; broken instead by " + other}
+		return
+	}
+	kind := FalseUnsafe
+	if fails := cex.FailingCalls(); len(fails) > 0 {
+		kind = NeedsFailure
+		res.Notes = append(res.Notes, "the trace makes these calls fail: "+strings.Join(fails, "; "))
+	} else if missing := missingInputs(cex, spec); len(missing) > 0 {
+		kind = NeedsExternal
+		res.Notes = append(res.Notes, "inputs the driver does not set: "+strings.Join(missing, ", "))
+	}
+	res.Finding = &Finding{Kind: kind, Run: first}
+}
+
+// confirm looks for another run that breaks the constraint when a
+// counterexample does not: first the counterexample's inputs and rows with
+// random rows added, then random runs. It returns the run's description,
+// or "".
+func (cc *caseCheck) confirm(ctx context.Context, res *EntryResult, cex *witness.Run, spec *witness.EntrySpec, k *witness.Constraint) string {
+	gen := &witness.Generator{Rng: cc.rng, Schema: cc.schema, Constraint: k, TableFacts: cc.tableFacts,
+		Ints: witness.Domain(cc.program.Ints), MaxRows: 3}
+	for i := 0; i < 2*cc.cfg.Runs; i++ {
+		run := gen.Run(spec.Inputs)
+		if i < cc.cfg.Runs {
+			// The counterexample's rows and inputs, random rows besides.
+			run.Rows = append(append([]witness.Row(nil), cex.Rows...), run.Rows...)
+			run.Inputs = cex.Inputs
+			run.Prune = []string{k.PruneQuery()}
+		}
+		out, err := witness.Execute(ctx, cc.drv, cc.dialect, cc.schema, k, spec.Pkg, spec.Key, run)
+		res.Executions++
+		if err != nil {
+			res.Errors++
+			continue
+		}
+		if out.Broken() {
+			return witness.Describe(run, out)
+		}
+	}
+	return ""
+}
+
+// missingInputs are the counterexample's inputs that are not leaves the
+// driver reads.
+func missingInputs(cex *witness.Counterexample, spec *witness.EntrySpec) []string {
+	leaves := map[string]bool{}
+	for _, in := range spec.Inputs {
+		leaves[in.Path] = true
+	}
+	var out []string
+	for _, name := range cex.InputNames() {
+		generic := name
+		for {
+			i := strings.Index(generic, "[")
+			if i < 0 {
+				break
+			}
+			j := strings.Index(generic[i:], "]")
+			if j < 0 {
+				break
+			}
+			generic = generic[:i] + "\x00" + generic[i+j+1:]
+		}
+		generic = strings.ReplaceAll(generic, "\x00", "[]")
+		if !leaves[name] && !leaves[generic] {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+func convertCex(h *harness.Counterexample) *witness.Counterexample {
+	c := &witness.Counterexample{Inputs: h.Inputs}
+	for _, r := range h.Rows {
+		c.Rows = append(c.Rows, witness.CexRow{Symbol: r.Symbol, Table: r.Table, Values: r.Values})
+	}
+	for _, s := range h.Steps {
+		c.Steps = append(c.Steps, witness.CexStep{Position: s.Position, Kind: s.Kind, Text: s.Text, Values: s.Values})
+	}
+	if h.Violation != nil {
+		c.Violation = &witness.CexRow{Symbol: h.Violation.Symbol, Table: h.Violation.Table, Values: h.Violation.Values}
+	}
+	return c
+}

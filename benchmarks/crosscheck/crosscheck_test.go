@@ -1,0 +1,97 @@
+package crosscheck
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"testing"
+
+	"github.com/dbverify/dbverify/benchmarks/harness"
+	"github.com/dbverify/dbverify/frontend/sqlparse"
+	"github.com/dbverify/dbverify/groundtruth"
+)
+
+// binEnv names a prebuilt dbverify binary to use instead of building one.
+const binEnv = "DBVERIFY_E2E_BIN"
+
+// casesEnv restricts the cross-check to cases whose name matches a regexp
+// (for working on one case).
+const casesEnv = "CROSSCHECK_CASES"
+
+// runsPerEntry is the number of random runs per SAFE or UNKNOWN entry in
+// `make test`; `make bench` runs more.
+const runsPerEntry = 8
+
+type findingKey struct{ Case, Entry, Constraint string }
+
+// knownFindings are the disagreements (and unreproducible counterexamples)
+// the cross-check finds today, each with the reason. The test fails on a
+// finding not listed here, and on a listed one that no longer occurs, so
+// that a fix in the verifier updates this table.
+var knownFindings = map[findingKey]Kind{}
+
+func TestCrossCheckFastCorpus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the corpus on real engines")
+	}
+	root, err := harness.ModuleRoot(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	corpus := filepath.Join(root, "benchmarks", "corpus")
+	all, err := harness.LoadCases(corpus)
+	if err != nil {
+		t.Fatal(err)
+	}
+	filter := regexp.MustCompile(os.Getenv(casesEnv))
+	var cases []*harness.Case
+	for _, c := range all {
+		if c.Fast && filter.MatchString(c.Name) {
+			cases = append(cases, c)
+		}
+	}
+	bin := os.Getenv(binEnv)
+	work := t.TempDir()
+	if bin == "" {
+		if bin, err = harness.BuildBinary(root, work); err != nil {
+			t.Fatal(err)
+		}
+	}
+	engines := map[sqlparse.Dialect]*groundtruth.Engine{
+		sqlparse.Postgres: groundtruth.StartForTest(t, groundtruth.Postgres),
+		sqlparse.MySQL:    groundtruth.StartForTest(t, groundtruth.MySQL),
+	}
+	rep, err := Run(context.Background(), Config{
+		CorpusDir: corpus, Bin: bin, Cases: cases, Runs: runsPerEntry, Seed: 1,
+		WorkDir: work, Engines: engines, Log: t.Logf, TrustExpected: true,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Log("\n" + rep.Summary())
+	for c, why := range rep.CaseProblems {
+		t.Errorf("case %s could not be cross-checked: %s", c, why)
+	}
+	seen := map[findingKey]bool{}
+	for _, r := range rep.Results {
+		if r.Finding == nil {
+			continue
+		}
+		k := findingKey{r.Case, shortEntry(r.Entry), r.Constraint}
+		seen[k] = true
+		if want, ok := knownFindings[k]; !ok || want != r.Finding.Kind {
+			t.Errorf("new finding: %s %s [%s], dbverify %s: %s\n\t%s", r.Case, shortEntry(r.Entry), r.Constraint, r.Verdict, r.Finding.Kind, r.Finding.Run)
+		}
+	}
+	for k, kind := range knownFindings {
+		if seen[k] || !filter.MatchString(k.Case) {
+			continue
+		}
+		for _, c := range cases {
+			if c.Name == k.Case {
+				t.Errorf("known finding no longer occurs (remove it from knownFindings): %s %s [%s]: %s", k.Case, k.Entry, k.Constraint, kind)
+			}
+		}
+	}
+}

@@ -1,0 +1,73 @@
+package witness
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/dbverify/dbverify/frontend/sqlparse"
+	"github.com/dbverify/dbverify/sqlir"
+)
+
+// Constraint is a row-level constraint as SQL over one table.
+type Constraint struct {
+	Text  string // as the user wrote it
+	Table string // as written
+	// Cond is the condition with the table qualifier removed.
+	Cond string
+	// Columns are the columns the condition names (lower-case).
+	Columns []string
+}
+
+// ParseConstraint reads "accounts.balance >= 0"; defaultTable is used for a
+// constraint with bare column names.
+func ParseConstraint(text, defaultTable string) (*Constraint, error) {
+	c, err := sqlparse.ParseConstraint(text, defaultTable)
+	if err != nil {
+		return nil, err
+	}
+	if c.Table == "" {
+		return nil, fmt.Errorf("constraint %q names no table", text)
+	}
+	q := regexp.MustCompile(`(?i)\b` + regexp.QuoteMeta(c.Table) + `\s*\.\s*`)
+	out := &Constraint{Text: text, Table: c.Table, Cond: q.ReplaceAllString(text, "")}
+	seen := map[string]bool{}
+	var walk func(e sqlir.Expr)
+	walk = func(e sqlir.Expr) {
+		switch e := e.(type) {
+		case *sqlir.ColRef:
+			n := strings.ToLower(e.Name)
+			if !seen[n] {
+				seen[n] = true
+				out.Columns = append(out.Columns, n)
+			}
+		case *sqlir.Binary:
+			walk(e.X)
+			walk(e.Y)
+		case *sqlir.Unary:
+			walk(e.X)
+		case *sqlir.IsNull:
+			walk(e.X)
+		case *sqlir.Case:
+			for _, w := range e.Whens {
+				walk(w.Cond)
+				walk(w.Val)
+			}
+			walk(e.Else)
+		}
+	}
+	walk(c.Expr)
+	return out, nil
+}
+
+// ViolationQuery selects the rows that break the constraint. A row whose
+// condition is NULL does not break it (SQL CHECK semantics).
+func (c *Constraint) ViolationQuery() string {
+	return fmt.Sprintf("SELECT * FROM %s WHERE NOT (%s)", c.Table, c.Cond)
+}
+
+// PruneQuery deletes the rows that do not satisfy the constraint (NULL
+// included), so that a random initial state satisfies it.
+func (c *Constraint) PruneQuery() string {
+	return fmt.Sprintf("DELETE FROM %s WHERE NOT (%s) OR (%s) IS NULL", c.Table, c.Cond, c.Cond)
+}

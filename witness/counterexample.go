@@ -1,0 +1,136 @@
+package witness
+
+import (
+	"sort"
+	"strings"
+)
+
+// Counterexample is the part of dbverify's JSON counterexample a replay
+// uses.
+type Counterexample struct {
+	Inputs    map[string]string `json:"inputs"`
+	Rows      []CexRow          `json:"rows"`
+	Steps     []CexStep         `json:"steps"`
+	Violation *CexRow           `json:"violation"`
+}
+
+// CexRow is one row symbol's initial values.
+type CexRow struct {
+	Symbol string            `json:"symbol"`
+	Table  string            `json:"table"`
+	Values map[string]string `json:"values"`
+}
+
+// CexStep is one step of the path.
+type CexStep struct {
+	Position string            `json:"position"`
+	Kind     string            `json:"kind"`
+	Text     string            `json:"text"`
+	Values   map[string]string `json:"values"`
+}
+
+// InitialRows merges the counterexample's row symbols into database rows:
+// symbols of one table with equal key values are one row (the key from the
+// schema; without one, symbols with identical values are one row). Model
+// columns ($exists, …) are dropped. notes says what was merged or
+// conflicted.
+func (c *Counterexample) InitialRows(s *Schema) (rows []Row, notes []string) {
+	type group struct {
+		row     Row
+		symbols []string
+	}
+	var groups []*group
+	for _, cr := range c.Rows {
+		vals := map[string]string{}
+		for k, v := range cr.Values {
+			if strings.HasPrefix(k, "$") {
+				continue
+			}
+			vals[strings.ToLower(k)] = v
+		}
+		if ex, ok := cr.Values["$exists"]; ok && (ex == "false" || ex == "0") {
+			continue
+		}
+		key := s.Key(cr.Table)
+		var into *group
+		for _, g := range groups {
+			if !strings.EqualFold(g.row.Table, cr.Table) {
+				continue
+			}
+			if sameKey(key, g.row.Values, vals) {
+				into = g
+				break
+			}
+		}
+		if into == nil {
+			groups = append(groups, &group{row: Row{Table: tableName(s, cr.Table), Values: vals}, symbols: []string{cr.Symbol}})
+			continue
+		}
+		into.symbols = append(into.symbols, cr.Symbol)
+		for k, v := range vals {
+			if old, ok := into.row.Values[k]; ok && old != v {
+				notes = append(notes, "symbols "+strings.Join(into.symbols, ",")+" share a key but differ in "+k+" ("+old+" vs "+v+"); kept "+old)
+				continue
+			}
+			into.row.Values[k] = v
+		}
+	}
+	for _, g := range groups {
+		if len(g.symbols) > 1 {
+			notes = append(notes, "row symbols "+strings.Join(g.symbols, ", ")+" are one row of "+g.row.Table)
+		}
+		rows = append(rows, g.row)
+	}
+	return rows, notes
+}
+
+func tableName(s *Schema, t string) string {
+	if tb := s.Table(t); tb != nil {
+		return tb.Name
+	}
+	return t
+}
+
+func sameKey(key []string, a, b map[string]string) bool {
+	if len(key) == 0 {
+		if len(a) != len(b) {
+			return false
+		}
+		for k, v := range a {
+			if b[k] != v {
+				return false
+			}
+		}
+		return true
+	}
+	for _, k := range key {
+		va, oka := a[strings.ToLower(k)]
+		vb, okb := b[strings.ToLower(k)]
+		if !oka || !okb || va != vb {
+			return false
+		}
+	}
+	return true
+}
+
+// FailingCalls lists the steps where the trace makes a database call fail
+// (err = true on a sql step): execution cannot force those.
+func (c *Counterexample) FailingCalls() []string {
+	var out []string
+	for _, st := range c.Steps {
+		if st.Kind == "sql" && st.Values["err"] == "true" {
+			out = append(out, st.Position+": "+st.Text)
+		}
+	}
+	return out
+}
+
+// InputNames lists the counterexample's inputs in order.
+func (c *Counterexample) InputNames() []string {
+	names := make([]string, 0, len(c.Inputs))
+	for k := range c.Inputs {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	return names
+}

@@ -1,0 +1,180 @@
+package witness
+
+import (
+	"fmt"
+	"go/types"
+	"strconv"
+
+	"golang.org/x/tools/go/packages"
+)
+
+// handleTypes are the database handle types the driver can supply.
+type handleTypes struct {
+	// byType maps a handle type's string to the driver expression for it.
+	byType map[string]string
+	// impls are the handle types in preference order, for interfaces.
+	impls []handleImpl
+}
+
+type handleImpl struct {
+	t    types.Type
+	expr string
+}
+
+var handleExprs = []struct{ pkg, name, expr string }{
+	{"database/sql", "DB", "h.DB"},
+	{"github.com/jmoiron/sqlx", "DB", "h.X"},
+	{"github.com/jackc/pgx/v5/pgxpool", "Pool", "h.Pool()"},
+	{"github.com/jackc/pgx/v5", "Conn", "h.Conn()"},
+}
+
+func lookupHandles(byPath map[string]*packages.Package) (*handleTypes, error) {
+	hs := &handleTypes{byType: map[string]string{}}
+	for _, h := range handleExprs {
+		hs.byType["*"+h.pkg+"."+h.name] = h.expr
+		p := byPath[h.pkg]
+		if p == nil || p.Types == nil {
+			continue
+		}
+		tn, ok := p.Types.Scope().Lookup(h.name).(*types.TypeName)
+		if !ok {
+			return nil, fmt.Errorf("%s has no type %s", h.pkg, h.name)
+		}
+		hs.impls = append(hs.impls, handleImpl{types.NewPointer(tn.Type()), h.expr})
+	}
+	return hs, nil
+}
+
+// valueGen builds the Go expression for a value of a type from inputs.
+type valueGen struct {
+	g    *fileGen
+	spec *EntrySpec
+}
+
+const maxDepth = 4
+
+// expr returns a Go expression of type t read from the inputs under meta
+// (a static path such as "req.Qty"; slice elements are "ids[]").
+func (v *valueGen) expr(t types.Type, meta string, depth int) (string, error) {
+	return v.exprAt(t, meta, strconv.Quote(meta), depth)
+}
+
+// exprAt is expr with the path as a Go expression pathExpr (dynamic inside
+// slices).
+func (v *valueGen) exprAt(t types.Type, meta, pathExpr string, depth int) (string, error) {
+	if depth > maxDepth {
+		return v.zero(t, meta, "nested too deep"), nil
+	}
+	ts := t.String()
+	if e, ok := v.g.hs.byType[ts]; ok {
+		return e, nil
+	}
+	switch ts {
+	case "context.Context":
+		return "ctx", nil
+	case "github.com/shopspring/decimal.Decimal":
+		v.input(meta, KindDecimal)
+		return "in.Decimal(" + pathExpr + ")", nil
+	case "*github.com/shopspring/decimal.Decimal":
+		v.input(meta, KindDecimal)
+		return "zzrt.Ptr(in.Decimal(" + pathExpr + "))", nil
+	case "time.Time":
+		return v.g.importAs("time") + ".Now()", nil
+	case "*net/http.Request":
+		return "", fmt.Errorf("needs an HTTP request (its inputs are not modelled as values)")
+	case "net/http.ResponseWriter":
+		return v.g.importAs("net/http/httptest") + ".NewRecorder()", nil
+	case "*database/sql.Tx", "*github.com/jmoiron/sqlx.Tx", "github.com/jackc/pgx/v5.Tx":
+		return "", fmt.Errorf("takes an open transaction (%s)", ts)
+	}
+	tstr := v.g.typeString(t)
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		switch {
+		case u.Info()&types.IsBoolean != 0:
+			v.input(meta, KindBool)
+			return tstr + "(in.Bool(" + pathExpr + "))", nil
+		case u.Info()&types.IsUnsigned != 0:
+			v.input(meta, KindUint)
+			return tstr + "(in.Uint(" + pathExpr + "))", nil
+		case u.Info()&types.IsInteger != 0:
+			v.input(meta, KindInt)
+			return tstr + "(in.Int(" + pathExpr + "))", nil
+		case u.Info()&types.IsFloat != 0:
+			v.input(meta, KindFloat)
+			return tstr + "(in.Float(" + pathExpr + "))", nil
+		case u.Info()&types.IsString != 0:
+			v.input(meta, KindString)
+			return tstr + "(in.String(" + pathExpr + "))", nil
+		}
+		return v.zero(t, meta, "a "+u.String()), nil
+	case *types.Struct:
+		return v.structLit(t, u, tstr, meta, pathExpr, depth)
+	case *types.Pointer:
+		if st, ok := u.Elem().Underlying().(*types.Struct); ok {
+			lit, err := v.structLit(u.Elem(), st, v.g.typeString(u.Elem()), meta, pathExpr, depth)
+			if err != nil {
+				return "", err
+			}
+			return "&" + lit, nil
+		}
+		e, err := v.exprAt(u.Elem(), meta, pathExpr, depth+1)
+		if err != nil {
+			return "", err
+		}
+		return "zzrt.Ptr(" + e + ")", nil
+	case *types.Slice:
+		elemT := v.g.typeString(u.Elem())
+		e, err := v.exprAt(u.Elem(), meta+"[]", "p", depth+1)
+		if err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("%s(zzrt.Slice(in, %s, func(p string) %s { return %s }))", tstr, pathExpr, elemT, e), nil
+	case *types.Interface:
+		for _, h := range v.g.hs.impls {
+			if types.Implements(h.t, u) {
+				return h.expr, nil
+			}
+		}
+		return v.zero(t, meta, "an interface no database handle implements"), nil
+	}
+	return v.zero(t, meta, "a "+tstr), nil
+}
+
+func (v *valueGen) structLit(t types.Type, st *types.Struct, tstr, meta, pathExpr string, depth int) (string, error) {
+	lit := tstr + "{"
+	for i := 0; i < st.NumFields(); i++ {
+		f := st.Field(i)
+		if !f.Exported() && f.Pkg() != v.g.pkg {
+			continue
+		}
+		if f.Name() == "_" {
+			continue
+		}
+		e, err := v.exprAt(f.Type(), meta+"."+f.Name(), pathExpr+"+"+strconv.Quote("."+f.Name()), depth+1)
+		if err != nil {
+			return "", fmt.Errorf("field %s: %w", f.Name(), err)
+		}
+		if e == "" {
+			continue
+		}
+		lit += f.Name() + ": " + e + ", "
+	}
+	return lit + "}", nil
+}
+
+// zero leaves a value at its zero value and records the approximation;
+// the empty expression means "omit" (fields).
+func (v *valueGen) zero(t types.Type, meta, why string) string {
+	v.spec.Approximations = append(v.spec.Approximations, fmt.Sprintf("%s (%s) left at its zero value: %s", meta, t, why))
+	return "*new(" + v.g.typeString(t) + ")"
+}
+
+func (v *valueGen) input(meta string, k InputKind) {
+	for _, in := range v.spec.Inputs {
+		if in.Path == meta {
+			return
+		}
+	}
+	v.spec.Inputs = append(v.spec.Inputs, Input{Path: meta, Kind: k})
+}

@@ -1,0 +1,85 @@
+package witness
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/dbverify/dbverify/frontend/sqlparse"
+	"github.com/dbverify/dbverify/sqlir"
+)
+
+func TestReplayInputsSlices(t *testing.T) {
+	got := replayInputs(map[string]string{"amt": "1", "len(ids)": "2", "ids[i]": "3"})
+	want := map[string]string{"amt": "1", "ids.len": "2", "ids[0]": "3", "ids[1]": "3"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("replayInputs = %v, want %v", got, want)
+	}
+}
+
+func TestInitialRowsMergesSymbolsWithEqualKeys(t *testing.T) {
+	s := &Schema{Tables: map[string]*sqlir.Table{
+		"accounts": {Name: "accounts", Columns: []sqlir.Column{{Name: "id"}, {Name: "balance"}}, Keys: [][]string{{"id"}}},
+	}}
+	cex := &Counterexample{Rows: []CexRow{
+		{Symbol: "r", Table: "accounts", Values: map[string]string{"id": "2", "balance": "0"}},
+		{Symbol: "s1", Table: "accounts", Values: map[string]string{"id": "2", "balance": "0", "$exists": "true"}},
+		{Symbol: "s2", Table: "accounts", Values: map[string]string{"id": "3", "balance": "5"}},
+	}}
+	rows, notes := cex.InitialRows(s)
+	if len(rows) != 2 {
+		t.Fatalf("rows = %v, want r and s1 merged, s2 apart", rows)
+	}
+	if _, ok := rows[0].Values["$exists"]; ok {
+		t.Errorf("model column kept: %v", rows[0].Values)
+	}
+	if len(notes) != 1 || !strings.Contains(notes[0], "r, s1") {
+		t.Errorf("notes = %v, want one saying r and s1 are one row", notes)
+	}
+}
+
+func TestConstraintQueries(t *testing.T) {
+	c, err := ParseConstraint("Account.balance >= 1000", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.ViolationQuery(); got != "SELECT * FROM Account WHERE NOT (balance >= 1000)" {
+		t.Errorf("ViolationQuery = %q", got)
+	}
+	if !reflect.DeepEqual(c.Columns, []string{"balance"}) {
+		t.Errorf("Columns = %v", c.Columns)
+	}
+}
+
+func TestSynthesizeFromSQL(t *testing.T) {
+	var stmts []sqlir.Statement
+	for _, q := range []string{
+		"UPDATE accounts SET balance = balance - ? WHERE id = ?",
+		"INSERT INTO movements (account_id, kind, amount) VALUES (?, 'withdrawal', ?)",
+		"SELECT frozen FROM accounts WHERE id = ?",
+	} {
+		st, err := sqlparse.Parse(sqlparse.MySQL, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stmts = append(stmts, st)
+	}
+	s := Synthesize(sqlparse.MySQL, stmts, nil)
+	for _, want := range []string{
+		"CREATE TABLE accounts (balance BIGINT, id BIGINT AUTO_INCREMENT PRIMARY KEY, frozen BIGINT)",
+		"CREATE TABLE movements (account_id BIGINT, kind VARCHAR(255), amount BIGINT)",
+	} {
+		if !strings.Contains(s.DDL, want) {
+			t.Errorf("DDL lacks %q:\n%s", want, s.DDL)
+		}
+	}
+	if k := s.Key("accounts"); !reflect.DeepEqual(k, []string{"id"}) {
+		t.Errorf("key of accounts = %v, want [id]", k)
+	}
+}
+
+func TestLooksLikeSQLAfterSqlcComment(t *testing.T) {
+	if !looksLikeSQL("-- name: Reserve :exec\nUPDATE products SET stock = stock - $1 WHERE id = $2") {
+		t.Error("sqlc query with a leading comment not recognised as SQL")
+	}
+}
