@@ -62,7 +62,13 @@ type Result struct {
 	Predicates  []string     // the predicates of the last abstraction (SAFE: the invariant's vocabulary)
 	Trace       *vcgen.Trace // UNSAFE: the counterexample
 	BoolProg    string       // the last boolean program, if Options.KeepBoolProg
-	Stats       Stats
+	// Proof, for a SAFE without predicates, says how it was decided
+	// (ProofLoopFree, ProofNoPath).
+	Proof string
+	// Engine names the engine that decided, when CheckLBE chose it
+	// ("lbe", or "fixpoint (…)" for a program with a loop).
+	Engine string
+	Stats  Stats
 }
 
 // Stats is the work of one Check.

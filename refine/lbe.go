@@ -1,0 +1,176 @@
+package refine
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/dbverify/dbverify/ir"
+	"github.com/dbverify/dbverify/smt"
+	"github.com/dbverify/dbverify/vcgen"
+)
+
+// ProofLoopFree is Result.Proof of a SAFE that CheckLBE decided with one
+// unsatisfiable formula: there is no invariant to show, every path was
+// covered exactly.
+const ProofLoopFree = "decided by one bounded path formula over all paths (loop-free: no predicates needed)"
+
+// ProofNoPath is Result.Proof when no path of the program reaches a check
+// at all.
+const ProofNoPath = "no path of the program reaches a violation check"
+
+// maxApproxRetries bounds how many counterexamples that read an
+// over-approximated value CheckLBE excludes, looking for one that does
+// not, before it answers UNKNOWN "may be spurious".
+const maxApproxRetries = 16
+
+// CheckLBE is the large-block engine (--engine lbe; Beyer et al., FMCAD
+// 2009): the part of p that can reach Error (its error cone), when it has
+// no loop, is one block, encoded as one formula (buildDAG) that is
+// satisfiable iff some execution reaches Error. One query decides it:
+// unsatisfiable, SAFE (Result.Proof says so; there are no predicates);
+// satisfiable, the model selects a path, whose path formula (vcgen.Build)
+// is validated with the model's values (vcgen.Validate) and becomes the
+// trace, exactly as Check's counterexamples do. A path that reads an
+// over-approximated value is excluded and the query repeated (up to
+// maxApproxRetries), so UNSAFE is only given for a path that reads none.
+//
+// A cone with a loop is left to Check (Result.Engine says so): predicate
+// abstraction at loop heads over large blocks is not built yet.
+func CheckLBE(p *ir.Program, s *smt.Solver, opt Options) (res *Result) {
+	if p != nil && len(p.Unsupported) == 0 && ir.Sanity(p) == nil {
+		locs, edges := errorCone(p)
+		if locs[p.Entry] {
+			if _, ok := topoOrder(p, locs, edges); !ok {
+				r := Check(p, s, opt)
+				r.Engine = "fixpoint (the program has a loop that can reach a violation check)"
+				return r
+			}
+		}
+	}
+	opt = opt.withDefaults()
+	start := time.Now()
+	res = &Result{Engine: "lbe"}
+	var before smt.Stats
+	if s != nil {
+		before = s.Stats()
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			stats := res.Stats
+			res = unknown(fmt.Sprintf("internal: panic: %v", r))
+			res.Engine = "lbe"
+			res.Stats = stats
+		}
+		res.Stats.Seconds = time.Since(start).Seconds()
+		if s != nil {
+			after := s.Stats()
+			res.Stats.SMTQueries = after.Queries - before.Queries
+			res.Stats.SolverSeconds = after.Seconds - before.Seconds
+		}
+	}()
+	if p == nil || s == nil {
+		return res.fail("internal: no program or no solver")
+	}
+	if len(p.Unsupported) > 0 {
+		u := p.Unsupported[0]
+		res.fail("unsupported: " + u.What)
+		res.Position = u.Position()
+		return res
+	}
+	if err := ir.Sanity(p); err != nil {
+		return res.fail("internal: invalid program: " + err.Error())
+	}
+	locs, edges := errorCone(p)
+	if !locs[p.Entry] {
+		res.Verdict, res.Proof = Safe, ProofNoPath
+		return res
+	}
+	order, ok := topoOrder(p, locs, edges)
+	if !ok {
+		return res.fail("internal: the error cone has a loop")
+	}
+	t0 := time.Now()
+	d, err := buildDAG(p, order, edges)
+	res.Stats.AbstractionSeconds = time.Since(t0).Seconds()
+	if err != nil {
+		return res.fail("internal: " + err.Error())
+	}
+	res.Stats.Iterations = 1
+	s.Push()
+	defer s.Pop()
+	for _, f := range d.Parts {
+		if err := s.Assert(f); err != nil {
+			return res.fail("solver: " + err.Error())
+		}
+	}
+	var firstNotes []string
+	var firstPos string
+	for try := 0; ; try++ {
+		if opt.Timeout > 0 && time.Since(start) > opt.Timeout {
+			return res.fail(fmt.Sprintf("time limit %s reached (wall clock)", opt.Timeout))
+		}
+		r, err := s.Check()
+		if err != nil {
+			return res.fail("solver: " + err.Error())
+		}
+		switch r {
+		case smt.Unknown:
+			return res.fail(fmt.Sprintf("solver answered unknown (%s) on the loop-free program's path formula", s.ReasonUnknown()))
+		case smt.Unsat:
+			if firstNotes != nil {
+				// Every counterexample reads an approximated value.
+				return res.spurious(firstNotes, firstPos)
+			}
+			res.Verdict, res.Proof = Safe, ProofLoopFree
+			return res
+		}
+		m, err := s.Model()
+		if err != nil {
+			return res.fail("solver: " + err.Error())
+		}
+		path, err := d.Path(m)
+		if err != nil {
+			return res.fail("internal: " + err.Error())
+		}
+		pf, err := vcgen.Build(p, path)
+		if err != nil {
+			return res.fail("internal: " + err.Error())
+		}
+		pm := d.modelFor(pf, m)
+		if err := vcgen.Validate(pf, pm); err != nil {
+			return res.fail("internal: counterexample failed validation: " + err.Error())
+		}
+		pos := path[len(path)-1].Stmt.Source().Position()
+		if notes := pf.ApproxReads(); len(notes) > 0 {
+			if firstNotes == nil {
+				firstNotes, firstPos = notes, pos
+			}
+			if try >= maxApproxRetries {
+				return res.spurious(firstNotes, firstPos)
+			}
+			if err := s.Assert(d.block(path)); err != nil {
+				return res.fail("solver: " + err.Error())
+			}
+			continue
+		}
+		t, err := vcgen.BuildTrace(pf, pm)
+		if err != nil {
+			return res.fail("internal: " + err.Error())
+		}
+		res.Verdict, res.Trace, res.Position = Unsafe, t, pos
+		return res
+	}
+}
+
+// spurious makes res the UNKNOWN of a counterexample that reads values
+// the model over-approximates (notes, as vcgen.PathFormula.ApproxReads
+// gives them) at the check at pos.
+func (res *Result) spurious(notes []string, pos string) *Result {
+	more := ""
+	if len(notes) > 1 {
+		more = fmt.Sprintf(" (and %d more)", len(notes)-1)
+	}
+	res.fail(fmt.Sprintf("a counterexample was found, but it reads %s%s: it may be spurious", notes[0], more))
+	res.Position = pos
+	return res
+}
