@@ -17,6 +17,7 @@ import (
 const (
 	EngineFixpoint = "fixpoint"
 	EnginePaths    = "paths"
+	EngineLBE      = "lbe"
 )
 
 // Studies of the scaling run.
@@ -28,7 +29,7 @@ const (
 
 // ScalingOptions configure the scaling study.
 type ScalingOptions struct {
-	Engines []string      // default: fixpoint, paths
+	Engines []string      // default: fixpoint, paths, lbe
 	Ns      []int         // default: 2..24
 	Ms      []int         // default: 1, 2, 4, 8, 16, 32
 	Ds      []int         // default: 1..4
@@ -52,7 +53,7 @@ type ScalingOptions struct {
 
 func (o *ScalingOptions) defaults() {
 	if len(o.Engines) == 0 {
-		o.Engines = []string{EngineFixpoint, EnginePaths}
+		o.Engines = []string{EngineFixpoint, EnginePaths, EngineLBE}
 	}
 	if len(o.Ns) == 0 {
 		for n := 2; n <= 24; n++ {
@@ -72,6 +73,7 @@ func (o *ScalingOptions) defaults() {
 		o.EngineArgs = map[string][]string{
 			EngineFixpoint: {"--max-refinements", "1000"},
 			EnginePaths:    {"--max-refinements", "1000", "--max-paths", "1000000000"},
+			EngineLBE:      {"--max-refinements", "1000"},
 		}
 	}
 }

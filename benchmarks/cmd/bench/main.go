@@ -20,6 +20,7 @@ type config struct {
 	plot           string
 	filter         string
 	engine         string
+	compare        string
 	scaling        bool
 	frontendRef    bool
 	timeout        time.Duration
@@ -41,7 +42,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&cfg.out, "out", "", "results file to write (default: benchmarks/RESULTS.md of the module root; \"-\" = none)")
 	fs.StringVar(&cfg.plot, "plot", "", "scaling plot to write, .svg or .png (default: scaling.svg next to -out)")
 	fs.StringVar(&cfg.filter, "filter", "", "only run the cases whose name (e.g. core/atm_safe) matches this regexp")
-	fs.StringVar(&cfg.engine, "engine", "", "dbverify --engine for the corpus (fixpoint or paths; default: the tool's)")
+	fs.StringVar(&cfg.engine, "engine", "", "dbverify --engine for the corpus (lbe, fixpoint or paths; default: the tool's)")
+	fs.StringVar(&cfg.compare, "compare", "", "also run the corpus with this --engine and report both engines side by side, with every verdict they disagree on")
 	fs.BoolVar(&cfg.scaling, "scaling", true, "run the scaling study")
 	fs.BoolVar(&cfg.frontendRef, "frontend", true, "time the reference front end (go/packages + SSA) on every case")
 	fs.DurationVar(&cfg.timeout, "timeout", 2*time.Minute, "time limit of one corpus case")
@@ -149,6 +151,24 @@ func bench(cfg config, stdout, stderr io.Writer) (int, error) {
 	writeDisagreements(stdout, runs, false)
 	writeTotals(stdout, totals, false)
 
+	var compared []engineRuns
+	if cfg.compare != "" {
+		first := cfg.engine
+		if first == "" {
+			first = "default"
+		}
+		other := engineRuns{engine: cfg.compare}
+		copts := harness.Options{Engine: cfg.compare, Timeout: cfg.timeout}
+		for i, c := range cases {
+			r := harness.Run(cfg.bin, c, copts)
+			fmt.Fprintf(stderr, "[%s %d/%d] %-45s %6.2fs\n", cfg.compare, i+1, len(cases), c.Name, r.Inv.Wall.Seconds())
+			other.runs = append(other.runs, r)
+		}
+		compared = []engineRuns{{engine: first, runs: runs}, other}
+		fmt.Fprintln(stdout)
+		writeComparison(stdout, compared, false)
+	}
+
 	var scaling *harness.ScalingReport
 	var plotErr error
 	if cfg.scaling {
@@ -189,7 +209,7 @@ func bench(cfg config, stdout, stderr io.Writer) (int, error) {
 		}
 		doc := resultsMarkdown(resultsDoc{
 			date: started, machine: m, cfg: cfg, runs: runs, totals: totals,
-			scaling: scaling, plotLink: plotLink, elapsed: time.Since(started),
+			scaling: scaling, plotLink: plotLink, elapsed: time.Since(started), compared: compared,
 		})
 		if err := os.WriteFile(cfg.out, []byte(doc), 0o644); err != nil {
 			return 0, err
