@@ -108,6 +108,32 @@ type dagFormula struct {
 	at      []map[*ir.Var]*ir.Var
 	out     map[*ir.Edge]map[*ir.Var]*ir.Var
 	initial map[*ir.Var]*ir.Var
+	init    func(*ir.Var) *ir.Var // the version 0 of a variable, made on first use
+}
+
+// entryVersion returns the version of v at Entry (its value at entry).
+func (d *dagFormula) entryVersion(v *ir.Var) *ir.Var { return d.init(v) }
+
+// errorVersion returns the version of v in force at Error.
+func (d *dagFormula) errorVersion(v *ir.Var) *ir.Var {
+	if s, ok := d.at[d.prog.Error][v]; ok {
+		return s
+	}
+	return d.init(v)
+}
+
+// atEntry and atError state e over the versions at Entry and at Error.
+func (d *dagFormula) atEntry(e ir.Expr) ir.Expr { return d.rename(e, d.entryVersion) }
+func (d *dagFormula) atError(e ir.Expr) ir.Expr { return d.rename(e, d.errorVersion) }
+
+func (d *dagFormula) rename(e ir.Expr, version func(*ir.Var) *ir.Var) ir.Expr {
+	vars := map[*ir.Var]bool{}
+	ir.CollectVars(e, vars)
+	m := make(map[*ir.Var]ir.Expr, len(vars))
+	for v := range vars {
+		m[v] = version(v)
+	}
+	return ir.Substitute(e, m)
 }
 
 // buildDAG encodes the loop-free cone (order is its topological order).
@@ -139,7 +165,7 @@ func buildDAG(p *ir.Program, order []ir.Loc, edges []*ir.Edge) (*dagFormula, err
 	}
 	initial := map[*ir.Var]*ir.Var{}
 	d.initial = initial
-	init := func(v *ir.Var) *ir.Var {
+	d.init = func(v *ir.Var) *ir.Var {
 		if s, ok := initial[v]; ok {
 			return s
 		}
@@ -148,6 +174,7 @@ func buildDAG(p *ir.Program, order []ir.Loc, edges []*ir.Edge) (*dagFormula, err
 		initial[v] = s
 		return s
 	}
+	init := d.init
 	out := make(map[*ir.Edge]map[*ir.Var]*ir.Var, len(edges))
 	d.out = out
 	for _, e := range edges {

@@ -37,16 +37,6 @@ const maxApproxRetries = 16
 // A cone with a loop is left to Check (Result.Engine says so): predicate
 // abstraction at loop heads over large blocks is not built yet.
 func CheckLBE(p *ir.Program, s *smt.Solver, opt Options) (res *Result) {
-	if p != nil && len(p.Unsupported) == 0 && ir.Sanity(p) == nil {
-		locs, edges := errorCone(p)
-		if locs[p.Entry] {
-			if _, ok := topoOrder(p, locs, edges); !ok {
-				r := Check(p, s, opt)
-				r.Engine = "fixpoint (the program has a loop that can reach a violation check)"
-				return r
-			}
-		}
-	}
 	opt = opt.withDefaults()
 	start := time.Now()
 	res = &Result{Engine: "lbe"}
@@ -85,60 +75,113 @@ func CheckLBE(p *ir.Program, s *smt.Solver, opt Options) (res *Result) {
 		res.Verdict, res.Proof = Safe, ProofNoPath
 		return res
 	}
-	order, ok := topoOrder(p, locs, edges)
-	if !ok {
-		return res.fail("internal: the error cone has a loop")
-	}
-	t0 := time.Now()
-	d, err := buildDAG(p, order, edges)
-	res.Stats.AbstractionSeconds = time.Since(t0).Seconds()
-	if err != nil {
-		return res.fail("internal: " + err.Error())
+	late := func() bool { return opt.Timeout > 0 && time.Since(start) > opt.Timeout }
+	if _, ok := topoOrder(p, locs, edges); !ok {
+		checkLoops(p, s, opt, res, late)
+		if res.Verdict != Unknown || late() {
+			return res
+		}
+		// The large blocks gave up (a limit, no new predicate): the
+		// per-statement engine may still decide.
+		why := res.Reason
+		fixpointOpt := opt
+		if opt.Timeout > 0 {
+			fixpointOpt.Timeout = opt.Timeout - time.Since(start)
+		}
+		r := Check(p, s, fixpointOpt)
+		stats := res.Stats
+		*res = *r
+		res.Stats = stats
+		res.Stats.Iterations += r.Stats.Iterations
+		res.Stats.States += r.Stats.States
+		res.Stats.AbstractionSeconds += r.Stats.AbstractionSeconds
+		res.Engine = "fixpoint (lbe gave up: " + why + ")"
+		return res
 	}
 	res.Stats.Iterations = 1
+	o := decideDAG(p, s, late)
+	switch o.verdict {
+	case Safe:
+		res.Verdict, res.Proof = Safe, ProofLoopFree
+	case Unsafe:
+		res.Verdict, res.Trace, res.Position = Unsafe, o.trace, o.position
+	default:
+		res.fail(o.reason)
+		res.Position = o.position
+	}
+	return res
+}
+
+// dagOutcome is what one formula says about a loop-free program: Safe (no
+// execution reaches Error), Unsafe (with a validated trace) or Unknown.
+type dagOutcome struct {
+	verdict  Verdict
+	reason   string
+	position string
+	trace    *vcgen.Trace
+}
+
+// decideDAG decides whether Error is reachable in q, whose error cone must
+// be loop-free, with one formula (buildDAG). A model's path is validated
+// (vcgen.Validate, with the model's values) and traced; a path that reads
+// an over-approximated value is excluded and the query repeated, up to
+// maxApproxRetries times. late reports the wall-clock limit.
+func decideDAG(q *ir.Program, s *smt.Solver, late func() bool) dagOutcome {
+	fail := func(reason string) dagOutcome { return dagOutcome{verdict: Unknown, reason: reason} }
+	locs, edges := errorCone(q)
+	if !locs[q.Entry] {
+		return dagOutcome{verdict: Safe}
+	}
+	order, ok := topoOrder(q, locs, edges)
+	if !ok {
+		return fail("internal: the error cone has a loop")
+	}
+	d, err := buildDAG(q, order, edges)
+	if err != nil {
+		return fail("internal: " + err.Error())
+	}
 	s.Push()
 	defer s.Pop()
 	for _, f := range d.Parts {
 		if err := s.Assert(f); err != nil {
-			return res.fail("solver: " + err.Error())
+			return fail("solver: " + err.Error())
 		}
 	}
 	var firstNotes []string
 	var firstPos string
 	for try := 0; ; try++ {
-		if opt.Timeout > 0 && time.Since(start) > opt.Timeout {
-			return res.fail(fmt.Sprintf("time limit %s reached (wall clock)", opt.Timeout))
+		if late() {
+			return fail("time limit reached (wall clock, the safety net)")
 		}
 		r, err := s.Check()
 		if err != nil {
-			return res.fail("solver: " + err.Error())
+			return fail("solver: " + err.Error())
 		}
 		switch r {
 		case smt.Unknown:
-			return res.fail(fmt.Sprintf("solver answered unknown (%s) on the loop-free program's path formula", s.ReasonUnknown()))
+			return fail(fmt.Sprintf("solver answered unknown (%s) on the loop-free path formula", s.ReasonUnknown()))
 		case smt.Unsat:
 			if firstNotes != nil {
 				// Every counterexample reads an approximated value.
-				return res.spurious(firstNotes, firstPos)
+				return spuriousOutcome(firstNotes, firstPos)
 			}
-			res.Verdict, res.Proof = Safe, ProofLoopFree
-			return res
+			return dagOutcome{verdict: Safe}
 		}
 		m, err := s.Model()
 		if err != nil {
-			return res.fail("solver: " + err.Error())
+			return fail("solver: " + err.Error())
 		}
 		path, err := d.Path(m)
 		if err != nil {
-			return res.fail("internal: " + err.Error())
+			return fail("internal: " + err.Error())
 		}
-		pf, err := vcgen.Build(p, path)
+		pf, err := vcgen.Build(q, path)
 		if err != nil {
-			return res.fail("internal: " + err.Error())
+			return fail("internal: " + err.Error())
 		}
 		pm := d.modelFor(pf, m)
 		if err := vcgen.Validate(pf, pm); err != nil {
-			return res.fail("internal: counterexample failed validation: " + err.Error())
+			return fail("internal: counterexample failed validation: " + err.Error())
 		}
 		pos := path[len(path)-1].Stmt.Source().Position()
 		if notes := pf.ApproxReads(); len(notes) > 0 {
@@ -146,31 +189,29 @@ func CheckLBE(p *ir.Program, s *smt.Solver, opt Options) (res *Result) {
 				firstNotes, firstPos = notes, pos
 			}
 			if try >= maxApproxRetries {
-				return res.spurious(firstNotes, firstPos)
+				return spuriousOutcome(firstNotes, firstPos)
 			}
 			if err := s.Assert(d.block(path)); err != nil {
-				return res.fail("solver: " + err.Error())
+				return fail("solver: " + err.Error())
 			}
 			continue
 		}
 		t, err := vcgen.BuildTrace(pf, pm)
 		if err != nil {
-			return res.fail("internal: " + err.Error())
+			return fail("internal: " + err.Error())
 		}
-		res.Verdict, res.Trace, res.Position = Unsafe, t, pos
-		return res
+		return dagOutcome{verdict: Unsafe, trace: t, position: pos}
 	}
 }
 
-// spurious makes res the UNKNOWN of a counterexample that reads values
+// spuriousOutcome is the UNKNOWN of a counterexample that reads values
 // the model over-approximates (notes, as vcgen.PathFormula.ApproxReads
 // gives them) at the check at pos.
-func (res *Result) spurious(notes []string, pos string) *Result {
+func spuriousOutcome(notes []string, pos string) dagOutcome {
 	more := ""
 	if len(notes) > 1 {
 		more = fmt.Sprintf(" (and %d more)", len(notes)-1)
 	}
-	res.fail(fmt.Sprintf("a counterexample was found, but it reads %s%s: it may be spurious", notes[0], more))
-	res.Position = pos
-	return res
+	return dagOutcome{verdict: Unknown, position: pos,
+		reason: fmt.Sprintf("a counterexample was found, but it reads %s%s: it may be spurious", notes[0], more)}
 }

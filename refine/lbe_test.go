@@ -90,7 +90,10 @@ func TestCheckLBE(t *testing.T) {
 		{"joins unsafe", func() *ir.Program { return absDiamond(1) }, Unsafe, "lbe", 1, "", "abs.go:5 [sql]"},
 		{"approximated path excluded", func() *ir.Program { return approxChoice(true) }, Unsafe, "lbe", 2, "", "approx.go:5"},
 		{"only an approximated path", func() *ir.Program { return approxChoice(false) }, Unknown, "lbe", 2, "may be spurious", ""},
-		{"loop falls back", counterLoop, Safe, "fixpoint", 0, "", ""},
+		{"counter loop", counterLoop, Safe, "lbe", 20, "", ""},
+		{"count loop", exactCount, Safe, "lbe", 30, "", ""},
+		// Both engines diverge (see evenStep): lbe gives up, then fixpoint.
+		{"even step loop", evenStep, Unknown, "fixpoint (lbe gave up: refinement limit", 0, "refinement limit", ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -111,8 +114,12 @@ func TestCheckLBE(t *testing.T) {
 			}
 			switch res.Verdict {
 			case Safe:
-				if tc.engine == "lbe" && (res.Proof != ProofLoopFree || len(res.Predicates) != 0) {
+				loopFree := !strings.Contains(tc.name, "loop")
+				if loopFree && (res.Proof != ProofLoopFree || len(res.Predicates) != 0) {
 					t.Errorf("loop-free SAFE: proof %q, predicates %q; want %q and none", res.Proof, res.Predicates, ProofLoopFree)
+				}
+				if !loopFree && (res.Proof != "" || len(res.Predicates) == 0) {
+					t.Errorf("SAFE with a loop: proof %q, predicates %q; want the predicates of the loop invariant", res.Proof, res.Predicates)
 				}
 			case Unsafe:
 				if res.Trace == nil {
@@ -151,10 +158,11 @@ func TestCheckLBETraceMatchesFixpoint(t *testing.T) {
 	}
 }
 
-// randomDAG builds a random loop-free program over two inputs and two
-// locals: a chain of diamonds, each branch assigning or havocking a
-// variable, then the check r.v >= 0 after an update of r.v.
-func randomDAG(rng *rand.Rand) *ir.Program {
+// randomDAG builds a random program over two inputs and two locals: a
+// chain of diamonds, each branch assigning or havocking a variable, then
+// the check r.v >= 0 after an update of r.v. With loops, some diamonds
+// repeat while a random condition holds.
+func randomDAG(rng *rand.Rand, loops bool) *ir.Program {
 	p := ir.NewProgram(fmt.Sprintf("dag%d", rng.Int()))
 	a := p.NewVar("a", ir.Int, ir.Input)
 	b := p.NewVar("b", ir.Int, ir.Input)
@@ -193,6 +201,16 @@ func randomDAG(rng *rand.Rand) *ir.Program {
 	cur := p.NewLoc()
 	p.AddEdge(p.Entry, cur, &ir.Assume{Cond: psi, Info: model("assume psi(r)")})
 	for k := 0; k < 1+rng.Intn(4); k++ {
+		if loops && rng.Intn(2) == 0 {
+			head, join := cur, p.NewLoc()
+			c := cmp()
+			body := p.NewLoc()
+			p.AddEdge(head, body, &ir.Assume{Cond: c, Info: info})
+			p.AddEdge(body, head, stmt())
+			p.AddEdge(head, join, &ir.Assume{Cond: ir.Not(c), Info: info})
+			cur = join
+			continue
+		}
 		join := p.NewLoc()
 		c := cmp()
 		for _, cond := range []ir.Expr{c, ir.Not(c)} {
@@ -213,30 +231,39 @@ func randomDAG(rng *rand.Rand) *ir.Program {
 	return p
 }
 
-// TestCheckLBEAgreesWithFixpoint runs both engines on random loop-free
-// programs: every verdict both decide must be the same, and lbe must
-// decide every one of them.
+// TestCheckLBEAgreesWithFixpoint runs both engines on random programs,
+// loop-free and with loops: every verdict both decide must be the same,
+// and lbe must decide every loop-free one.
 func TestCheckLBEAgreesWithFixpoint(t *testing.T) {
 	s := newSolver(t)
 	rng := rand.New(rand.NewSource(10))
-	n := 60
+	n := 80
 	if testing.Short() {
-		n = 15
+		n = 20
 	}
 	counts := map[Verdict]int{}
+	byLBE := 0
 	for i := 0; i < n; i++ {
-		p := randomDAG(rng)
-		a := CheckLBE(p, s, Options{})
-		b := Check(p, s, Options{})
+		loops := i%2 == 1
+		p := randomDAG(rng, loops)
+		a := CheckLBE(p, s, Options{MaxRefinements: 8})
+		b := Check(p, s, Options{MaxRefinements: 8})
 		counts[a.Verdict]++
-		if a.Verdict == Unknown {
+		if loops && a.Engine == "lbe" && a.Verdict != Unknown {
+			byLBE++
+		}
+		if a.Verdict == Unknown && !loops {
 			t.Errorf("program %d: lbe UNKNOWN: %s\n%s", i, a.Reason, p)
 			continue
 		}
-		if b.Verdict != Unknown && a.Verdict != b.Verdict {
+		if a.Verdict != b.Verdict {
+			t.Logf("program %d (loops %v): lbe %s (%s, %s), fixpoint %s (%s)", i, loops, a.Verdict, a.Reason, a.Engine, b.Verdict, b.Reason)
+		}
+		if a.Verdict != Unknown && b.Verdict != Unknown && a.Verdict != b.Verdict {
 			t.Errorf("program %d: lbe %s, fixpoint %s\n%s", i, a.Verdict, b.Verdict, p)
 		}
 	}
+	t.Logf("lbe verdicts %v; loop programs decided by lbe itself %d", counts, byLBE)
 	if counts[Safe] == 0 || counts[Unsafe] == 0 {
 		t.Errorf("verdicts %v: the random programs should be both safe and unsafe", counts)
 	}
