@@ -34,8 +34,12 @@ const maxApproxRetries = 16
 // over-approximated value is excluded and the query repeated (up to
 // maxApproxRetries), so UNSAFE is only given for a path that reads none.
 //
-// A cone with a loop is left to Check (Result.Engine says so): predicate
-// abstraction at loop heads over large blocks is not built yet.
+// A cone with loops is abstracted at its cut points only (Entry, loop
+// heads, Error; checkLoops): each block between two cut points is one
+// formula, its abstract post the cubes over the predicates (AllSAT), and
+// a spurious block path, unrolled into one loop-free program, gives
+// predicates at the cut points it crosses. When that gives up (a limit,
+// no new predicate), Check runs (Result.Engine says so).
 func CheckLBE(p *ir.Program, s *smt.Solver, opt Options) (res *Result) {
 	opt = opt.withDefaults()
 	start := time.Now()

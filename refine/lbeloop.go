@@ -57,6 +57,16 @@ type loopEngine struct {
 	preds *predSet
 	dags  map[[2]ir.Loc]*dagFormula
 	res   *Result
+	// before is the solver's query count at the start, for MaxQueries.
+	before int
+}
+
+// overWork reports the query limit, if reached.
+func (le *loopEngine) overWork() error {
+	if q := le.s.Stats().Queries - le.before; q > le.opt.MaxQueries {
+		return fmt.Errorf("SMT query limit %d reached (%d queries)", le.opt.MaxQueries, q)
+	}
+	return nil
 }
 
 // checkLoops runs the large-block CEGAR loop on p (see CheckLBE). It
@@ -70,6 +80,7 @@ func checkLoops(p *ir.Program, s *smt.Solver, opt Options, res *Result, late fun
 		le.out[e.From] = append(le.out[e.From], e)
 	}
 	le.cut = cutPoints(p, locs, edges)
+	le.before = s.Stats().Queries
 	for _, e := range p.Edges {
 		if a, ok := e.Stmt.(*ir.Assume); ok && e.To == p.Error {
 			le.preds.addAtoms(a.Cond)
@@ -141,6 +152,9 @@ func (le *loopEngine) reach() (*absState, error) {
 		queue = queue[1:]
 		if le.late() {
 			return nil, fmt.Errorf("time limit %s reached (wall clock, the safety net)", le.opt.Timeout)
+		}
+		if err := le.overWork(); err != nil {
+			return nil, err
 		}
 		for _, d := range le.successorsOf(st.loc) {
 			posts, err := le.post(st, d)
