@@ -31,8 +31,8 @@ const (
 type ScalingOptions struct {
 	Engines []string      // default: fixpoint, paths, lbe
 	Ns      []int         // default: 2..24
-	Ms      []int         // default: 1, 2, 4, 8, 16, 32
-	Ds      []int         // default: 1..4
+	Ms      []int         // default: 1, 2, 4, …, 256
+	Ds      []int         // default: 1..6
 	Timeout time.Duration // per dbverify run; default 60s
 	// EngineArgs are extra arguments per engine. The default lifts the
 	// caps that would turn a long run into UNKNOWN, so that the per-run
@@ -61,10 +61,10 @@ func (o *ScalingOptions) defaults() {
 		}
 	}
 	if len(o.Ms) == 0 {
-		o.Ms = []int{1, 2, 4, 8, 16, 32}
+		o.Ms = []int{1, 2, 4, 8, 16, 32, 64, 128, 256}
 	}
 	if len(o.Ds) == 0 {
-		o.Ds = []int{1, 2, 3, 4}
+		o.Ds = []int{1, 2, 3, 4, 5, 6}
 	}
 	if o.Timeout == 0 {
 		o.Timeout = 60 * time.Second

@@ -49,7 +49,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.DurationVar(&cfg.timeout, "timeout", 2*time.Minute, "time limit of one corpus case")
 	fs.DurationVar(&cfg.scalingTimeout, "scaling-timeout", 60*time.Second, "time limit of one scaling run")
 	fs.DurationVar(&cfg.scalingBudget, "scaling-budget", 150*time.Second, "time limit of each of the three scaling studies (N, M, D): later sizes are skipped (0 = none)")
-	fs.IntVar(&cfg.scalingMaxN, "scaling-max-n", 24, "largest N of the sequential-updates study")
+	fs.IntVar(&cfg.scalingMaxN, "scaling-max-n", 200, "largest N of the sequential-updates study (every N up to 24, then 32, 48, 64, 96, 128, 160, 200, 256)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -177,8 +177,13 @@ func bench(cfg config, stdout, stderr io.Writer) (int, error) {
 			Budget:  cfg.scalingBudget,
 			Log:     stderr,
 		}
-		for n := 2; n <= cfg.scalingMaxN; n++ {
+		for n := 2; n <= cfg.scalingMaxN && n <= 24; n++ {
 			sopts.Ns = append(sopts.Ns, n)
+		}
+		for _, n := range []int{32, 48, 64, 96, 128, 160, 200, 256} {
+			if n <= cfg.scalingMaxN {
+				sopts.Ns = append(sopts.Ns, n)
+			}
 		}
 		scaling, err = harness.RunScaling(cfg.bin, sopts)
 		if err != nil {

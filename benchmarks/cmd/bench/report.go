@@ -271,7 +271,11 @@ func scalingTable(rep *harness.ScalingReport, study, label string) *table {
 		}
 		row := []string{fmt.Sprint(x)}
 		if study == harness.StudySequential {
-			row = append(row, fmt.Sprint(uint64(1)<<uint(x)))
+			if x <= 62 {
+				row = append(row, fmt.Sprint(uint64(1)<<uint(x)))
+			} else {
+				row = append(row, fmt.Sprintf("2^%d", x))
+			}
 		}
 		var pts []harness.ScalingPoint
 		var oks []bool
