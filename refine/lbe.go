@@ -81,8 +81,7 @@ func CheckLBE(p *ir.Program, s *smt.Solver, opt Options) (res *Result) {
 	}
 	late := func() bool { return opt.Timeout > 0 && time.Since(start) > opt.Timeout }
 	if _, ok := topoOrder(p, locs, edges); !ok {
-		checkLoops(p, s, opt, res, late)
-		if res.Verdict != Unknown || late() {
+		if final := checkLoops(p, s, opt, res, late); final || late() {
 			return res
 		}
 		// The large blocks gave up (a limit, no new predicate): the
@@ -123,6 +122,9 @@ type dagOutcome struct {
 	reason   string
 	position string
 	trace    *vcgen.Trace
+	// spurious: UNKNOWN because every counterexample found reads
+	// over-approximated values.
+	spurious bool
 }
 
 // decideDAG decides whether Error is reachable in q, whose error cone must
@@ -216,6 +218,6 @@ func spuriousOutcome(notes []string, pos string) dagOutcome {
 	if len(notes) > 1 {
 		more = fmt.Sprintf(" (and %d more)", len(notes)-1)
 	}
-	return dagOutcome{verdict: Unknown, position: pos,
+	return dagOutcome{verdict: Unknown, position: pos, spurious: true,
 		reason: fmt.Sprintf("a counterexample was found, but it reads %s%s: it may be spurious", notes[0], more)}
 }

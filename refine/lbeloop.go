@@ -11,7 +11,7 @@ import (
 
 // maxCubes bounds the cubes one block's abstract post enumerates (AllSAT)
 // before it falls back to the cartesian post (each predicate alone).
-const maxCubes = 64
+const maxCubes = 128
 
 // cube is an abstract state's valuation of the predicates: 1 true, 0
 // false, -1 unknown.
@@ -56,7 +56,9 @@ type loopEngine struct {
 	succ  map[ir.Loc][]ir.Loc
 	preds *predSet
 	dags  map[[2]ir.Loc]*dagFormula
-	res   *Result
+	// touched are the variables each block reads or writes.
+	touched map[[2]ir.Loc]map[*ir.Var]bool
+	res     *Result
 	// before is the solver's query count at the start, for MaxQueries.
 	before int
 }
@@ -70,12 +72,15 @@ func (le *loopEngine) overWork() error {
 }
 
 // checkLoops runs the large-block CEGAR loop on p (see CheckLBE). It
-// fills res and returns it.
-func checkLoops(p *ir.Program, s *smt.Solver, opt Options, res *Result, late func() bool) *Result {
+// fills res. An UNKNOWN is final when it comes from a counterexample
+// (one that reads over-approximated values, or that the solver could
+// not decide), which another engine would meet too; otherwise the engine
+// gave up (a limit, no new predicate).
+func checkLoops(p *ir.Program, s *smt.Solver, opt Options, res *Result, late func() bool) (final bool) {
 	locs, edges := errorCone(p)
 	le := &loopEngine{p: p, s: s, opt: opt, late: late, res: res,
 		out: make([][]*ir.Edge, p.NumLocs), succ: map[ir.Loc][]ir.Loc{}, preds: newPredSet(),
-		dags: map[[2]ir.Loc]*dagFormula{}}
+		dags: map[[2]ir.Loc]*dagFormula{}, touched: map[[2]ir.Loc]map[*ir.Var]bool{}}
 	for _, e := range edges {
 		le.out[e.From] = append(le.out[e.From], e)
 	}
@@ -91,10 +96,12 @@ func checkLoops(p *ir.Program, s *smt.Solver, opt Options, res *Result, late fun
 	}
 	for {
 		if late() {
-			return res.fail(fmt.Sprintf("time limit %s reached (wall clock, the safety net)", opt.Timeout))
+			res.fail(fmt.Sprintf("time limit %s reached (wall clock, the safety net)", opt.Timeout))
+			return false
 		}
 		if le.preds.len() > opt.MaxPredicates {
-			return res.fail(fmt.Sprintf("predicate limit %d reached", opt.MaxPredicates))
+			res.fail(fmt.Sprintf("predicate limit %d reached", opt.MaxPredicates))
+			return false
 		}
 		res.Stats.Iterations++
 		res.Predicates = res.Predicates[:0]
@@ -103,11 +110,12 @@ func checkLoops(p *ir.Program, s *smt.Solver, opt Options, res *Result, late fun
 		}
 		cex, err := le.reach()
 		if err != nil {
-			return res.fail(err.Error())
+			res.fail(err.Error())
+			return false
 		}
 		if cex == nil {
 			res.Verdict = Safe
-			return res
+			return true
 		}
 		var seq []ir.Loc
 		for st := cex; st != nil; st = st.parent {
@@ -118,17 +126,19 @@ func checkLoops(p *ir.Program, s *smt.Solver, opt Options, res *Result, late fun
 		switch o.verdict {
 		case Unsafe:
 			res.Verdict, res.Trace, res.Position = Unsafe, o.trace, o.position
-			return res
+			return true
 		case Unknown:
 			res.fail(o.reason)
 			res.Position = o.position
-			return res
+			return o.spurious
 		}
 		if res.Refinements >= opt.MaxRefinements {
-			return res.fail(fmt.Sprintf("refinement limit %d reached", opt.MaxRefinements))
+			res.fail(fmt.Sprintf("refinement limit %d reached", opt.MaxRefinements))
+			return false
 		}
 		if le.refine(q, bounds) == 0 {
-			return res.fail(fmt.Sprintf("refinement found no new predicate: the abstract counterexample through cut points %s is infeasible, but the predicates of its blocks are all tracked", locList(seq)))
+			res.fail(fmt.Sprintf("refinement found no new predicate: the abstract counterexample through cut points %s is infeasible, but the predicates of its blocks are all tracked", locList(seq)))
+			return false
 		}
 		res.Refinements++
 	}
@@ -217,15 +227,36 @@ func (le *loopEngine) block(c, d ir.Loc) (*dagFormula, error) {
 	if err != nil {
 		return nil, err
 	}
-	le.dags[k] = f
+	touched := map[*ir.Var]bool{}
+	for _, e := range edges {
+		switch st := e.Stmt.(type) {
+		case *ir.Assign:
+			for _, v := range st.Lhs {
+				touched[v] = true
+			}
+			for _, x := range st.Rhs {
+				ir.CollectVars(x, touched)
+			}
+		case *ir.Assume:
+			ir.CollectVars(st.Cond, touched)
+		case *ir.Havoc:
+			for _, v := range st.Vars {
+				touched[v] = true
+			}
+		}
+	}
+	le.dags[k], le.touched[k] = f, touched
 	return f, nil
 }
 
 // post returns the abstract successors at cut point d of st through the
 // block st.loc -> d: the cubes over the predicates that some execution of
 // the block from a state of st.val ends in (AllSAT, one query per cube
-// and one more), or, past maxCubes, the one cartesian cube. Into Error it
-// only asks whether the block can be executed (one query).
+// and one more), or, past maxCubes, the one cartesian cube. Only the
+// predicates over variables the block reads or writes are enumerated;
+// the others keep st's value (the block neither changes nor tests
+// them). Into Error it only asks whether the block can be executed (one
+// query).
 func (le *loopEngine) post(st *absState, d ir.Loc) ([]cube, error) {
 	f, err := le.block(st.loc, d)
 	if err != nil {
@@ -269,9 +300,15 @@ func (le *loopEngine) post(st *absState, d ir.Loc) ([]cube, error) {
 		}
 		return []cube{make(cube, n)}, nil
 	}
-	// b_i <=> p_i at the block's end.
+	// b_i <=> p_i at the block's end, for the relevant predicates.
+	touched := le.touched[[2]ir.Loc{st.loc, d}]
 	sel := make([]*ir.Var, n)
+	var rel []int
 	for i, q := range le.preds.list {
+		if !ir.Mentions(q, touched) {
+			continue
+		}
+		rel = append(rel, i)
 		sel[i] = &ir.Var{Name: fmt.Sprintf("$pred%d.end", i), Type: ir.Bool, Kind: ir.Ghost}
 		if err := s.Assert(ir.Eq(sel[i], f.atError(q))); err != nil {
 			return nil, fmt.Errorf("solver: %w", err)
@@ -293,14 +330,16 @@ func (le *loopEngine) post(st *absState, d ir.Loc) ([]cube, error) {
 		if err != nil {
 			return nil, fmt.Errorf("solver: %w", err)
 		}
-		c := make(cube, n)
-		lits := make([]ir.Expr, n)
-		for i, b := range sel {
-			v, _ := m.Value(b)
-			c[i], lits[i] = 0, ir.Not(b)
+		c := append(cube(nil), st.val...)
+		lits := make([]ir.Expr, 0, len(rel))
+		for _, i := range rel {
+			v, _ := m.Value(sel[i])
+			c[i] = 0
+			lit := ir.Not(sel[i])
 			if v.B {
-				c[i], lits[i] = 1, b
+				c[i], lit = 1, sel[i]
 			}
+			lits = append(lits, lit)
 		}
 		cubes = append(cubes, c)
 		if err := s.Assert(ir.Not(ir.And(lits...))); err != nil {
@@ -310,8 +349,8 @@ func (le *loopEngine) post(st *absState, d ir.Loc) ([]cube, error) {
 	// Too many cubes: the cartesian post. A predicate keeps a value only
 	// if every cube found has it and no state left (the found cubes are
 	// excluded by now) has the other.
-	c := make(cube, n)
-	for i := range c {
+	c := append(cube(nil), st.val...)
+	for _, i := range rel {
 		c[i] = cubes[0][i]
 		for _, o := range cubes[1:] {
 			if o[i] != c[i] {
