@@ -41,9 +41,11 @@ type Config struct {
 	TimeoutMS      int // per SMT check; 0 = none
 	// TimeLimit bounds each (entry, constraint); 0 = none.
 	TimeLimit time.Duration
-	// Engine is "fixpoint" (default) or "paths", the seed paper's path
-	// enumeration (a baseline for the scaling study), listing at most
-	// MaxPaths paths per abstraction.
+	// Engine is "fixpoint" (default), "lbe" (large-block encoding: a
+	// loop-free program decided by one formula, a program with a loop
+	// left to fixpoint) or "paths", the seed paper's path enumeration (a
+	// baseline for the scaling study), listing at most MaxPaths paths per
+	// abstraction.
 	Engine   string
 	MaxPaths int
 
@@ -98,8 +100,10 @@ func Run(cfg Config) (*Report, error) {
 	if len(cfg.Constraints) == 0 && cfg.Schema == "" {
 		return nil, &UsageError{errors.New("no constraint: pass --constraint EXPR (or --schema with CHECK constraints)")}
 	}
-	if cfg.Engine != "" && cfg.Engine != "fixpoint" && cfg.Engine != "paths" {
-		return nil, &UsageError{fmt.Errorf("unknown engine %q (want fixpoint or paths)", cfg.Engine)}
+	switch cfg.Engine {
+	case "", "fixpoint", "paths", "lbe":
+	default:
+		return nil, &UsageError{fmt.Errorf("unknown engine %q (want lbe, fixpoint or paths)", cfg.Engine)}
 	}
 	if cfg.Dialect != "" {
 		if _, err := sqlparse.ParseDialect(cfg.Dialect); err != nil {
@@ -281,13 +285,16 @@ func verify(entry string, prog *ir.Program, c *sqlir.Constraint, schema *sqlir.S
 	}
 	opt := refine.Options{MaxRefinements: max, KeepBoolProg: cfg.KeepBoolProg, Timeout: cfg.TimeLimit}
 	var res *refine.Result
-	if cfg.Engine == "paths" {
+	switch cfg.Engine {
+	case "paths":
 		maxPaths := cfg.MaxPaths
 		if maxPaths == 0 {
 			maxPaths = 100000
 		}
 		res = refine.CheckPaths(low.Program, s, opt, maxPaths)
-	} else {
+	case "lbe":
+		res = refine.CheckLBE(low.Program, s, opt)
+	default:
 		res = refine.Check(low.Program, s, opt)
 	}
 	r.Trace = res

@@ -26,4 +26,16 @@
 // refinement, predicate, abstract-state or time limit, a refinement that finds
 // no new predicate, or an internal error. Check never panics and never
 // prints.
+//
+// CheckLBE is the large-block engine (--engine lbe; Beyer et al., FMCAD
+// 2009/2010): the part of the program that can reach Error is cut at its
+// loop heads only, and every loop-free block between cut points is one
+// formula (buildDAG: edge selectors, a fresh version per assignment and
+// per join). A loop-free program is decided by one query (SAFE without
+// predicates, Result.Proof; or a model whose path vcgen validates); with
+// loops, abstract states are cubes over the predicates at cut points, a
+// block's abstract post is computed by AllSAT, and refinement adds the
+// assumed atoms, then the weakest-precondition atoms at the cut points, of
+// a spurious block path. The formula states each edge exactly as
+// vcgen.Build does, so the two engines decide the same semantics.
 package refine

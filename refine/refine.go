@@ -24,7 +24,12 @@ type Options struct {
 	// Timeout bounds the wall time of Check, checked between its phases
 	// (an abstraction or a search under way is not interrupted; default
 	// 2 minutes; negative: none).
-	Timeout     time.Duration
+	Timeout time.Duration
+	// MaxQueries stops refining once Check (or CheckLBE) has asked more
+	// SMT queries (default 100,000, five times what the corpus's hardest decided result needs): a limit in work, so that the same
+	// input gets the same verdict however busy the machine is; checked
+	// between phases.
+	MaxQueries  int
 	Abstraction abstraction.Options
 }
 
@@ -40,6 +45,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Timeout == 0 {
 		o.Timeout = 2 * time.Minute
+	}
+	if o.MaxQueries <= 0 {
+		o.MaxQueries = 100000
 	}
 	return o
 }
@@ -62,7 +70,13 @@ type Result struct {
 	Predicates  []string     // the predicates of the last abstraction (SAFE: the invariant's vocabulary)
 	Trace       *vcgen.Trace // UNSAFE: the counterexample
 	BoolProg    string       // the last boolean program, if Options.KeepBoolProg
-	Stats       Stats
+	// Proof, for a SAFE without predicates, says how it was decided
+	// (ProofLoopFree, ProofNoPath).
+	Proof string
+	// Engine names the engine that decided, when CheckLBE chose it
+	// ("lbe", or "fixpoint (…)" for a program with a loop).
+	Engine string
+	Stats  Stats
 }
 
 // Stats is the work of one Check.
@@ -134,7 +148,10 @@ func Check(p *ir.Program, s *smt.Solver, opt Options) (res *Result) {
 	late := func() bool { return opt.Timeout > 0 && time.Since(start) > opt.Timeout }
 	for {
 		if late() {
-			return res.fail(fmt.Sprintf("time limit %s reached", opt.Timeout))
+			return res.fail(fmt.Sprintf("time limit %s reached (wall clock, the safety net)", opt.Timeout))
+		}
+		if q := s.Stats().Queries - before.Queries; q > opt.MaxQueries {
+			return res.fail(fmt.Sprintf("SMT query limit %d reached (%d queries)", opt.MaxQueries, q))
 		}
 		if preds.len() > opt.MaxPredicates {
 			return res.fail(fmt.Sprintf("predicate limit %d reached", opt.MaxPredicates))

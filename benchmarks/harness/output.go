@@ -22,6 +22,11 @@ type Result struct {
 	Position    string   `json:"position"`
 	Refinements int      `json:"refinements"`
 	Predicates  []string `json:"predicates"`
+	// Proof says how a SAFE without predicates was decided (the lbe
+	// engine's one formula over a loop-free program); Engine which engine
+	// decided, when the tool says.
+	Proof       string   `json:"proof,omitempty"`
+	Engine      string   `json:"engine,omitempty"`
 	Assumptions []string `json:"assumptions"`
 	// Counterexample is kept as the JSON text dbverify printed, for the
 	// trace_contains substring checks; Cex decodes it.

@@ -17,6 +17,7 @@ import (
 const (
 	EngineFixpoint = "fixpoint"
 	EnginePaths    = "paths"
+	EngineLBE      = "lbe"
 )
 
 // Studies of the scaling run.
@@ -28,10 +29,10 @@ const (
 
 // ScalingOptions configure the scaling study.
 type ScalingOptions struct {
-	Engines []string      // default: fixpoint, paths
+	Engines []string      // default: fixpoint, paths, lbe
 	Ns      []int         // default: 2..24
-	Ms      []int         // default: 1, 2, 4, 8, 16, 32
-	Ds      []int         // default: 1..4
+	Ms      []int         // default: 1, 2, 4, …, 256
+	Ds      []int         // default: 1..6
 	Timeout time.Duration // per dbverify run; default 60s
 	// EngineArgs are extra arguments per engine. The default lifts the
 	// caps that would turn a long run into UNKNOWN, so that the per-run
@@ -52,7 +53,7 @@ type ScalingOptions struct {
 
 func (o *ScalingOptions) defaults() {
 	if len(o.Engines) == 0 {
-		o.Engines = []string{EngineFixpoint, EnginePaths}
+		o.Engines = []string{EngineFixpoint, EnginePaths, EngineLBE}
 	}
 	if len(o.Ns) == 0 {
 		for n := 2; n <= 24; n++ {
@@ -60,10 +61,10 @@ func (o *ScalingOptions) defaults() {
 		}
 	}
 	if len(o.Ms) == 0 {
-		o.Ms = []int{1, 2, 4, 8, 16, 32}
+		o.Ms = []int{1, 2, 4, 8, 16, 32, 64, 128, 256}
 	}
 	if len(o.Ds) == 0 {
-		o.Ds = []int{1, 2, 3, 4}
+		o.Ds = []int{1, 2, 3, 4, 5, 6}
 	}
 	if o.Timeout == 0 {
 		o.Timeout = 60 * time.Second
@@ -72,6 +73,7 @@ func (o *ScalingOptions) defaults() {
 		o.EngineArgs = map[string][]string{
 			EngineFixpoint: {"--max-refinements", "1000"},
 			EnginePaths:    {"--max-refinements", "1000", "--max-paths", "1000000000"},
+			EngineLBE:      {"--max-refinements", "1000"},
 		}
 	}
 }

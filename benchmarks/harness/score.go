@@ -48,6 +48,9 @@ type Outcome struct {
 	Refinements int
 	Predicates  int
 	SMTQueries  int
+	// Engine is the engine the tool says decided the result ("" when it
+	// does not say).
+	Engine string
 
 	Status Status
 	// Improved: SAFE or UNSAFE equal to "final" where UNKNOWN is expected

@@ -25,6 +25,8 @@ type jsonResult struct {
 	Position       string   `json:"position"`
 	Refinements    int      `json:"refinements"`
 	Predicates     []string `json:"predicates"`
+	Proof          string   `json:"proof,omitempty"`
+	Engine         string   `json:"engine,omitempty"`
 	Assumptions    []string `json:"assumptions,omitempty"`
 	Counterexample *jsonCex `json:"counterexample,omitempty"`
 	SMTQueries     int      `json:"smt_queries"`
@@ -72,6 +74,9 @@ func toJSON(rep *pipeline.Report) jsonReport {
 			Predicates: r.Predicates, Assumptions: r.Assumptions,
 			SMTQueries: r.SMTQueries, Seconds: r.Seconds,
 			BoolProg: r.BoolProg, IR: r.IR,
+		}
+		if r.Trace != nil {
+			jr.Proof, jr.Engine = r.Trace.Proof, r.Trace.Engine
 		}
 		if jr.Predicates == nil {
 			jr.Predicates = []string{}

@@ -26,6 +26,10 @@ func writeText(w io.Writer, rep *pipeline.Report, cfg pipeline.Config) {
 		}
 		switch r.Verdict {
 		case refine.Safe:
+			if r.Trace != nil && r.Trace.Proof != "" && len(r.Predicates) == 0 {
+				fmt.Fprintf(w, "  proved: %s\n", r.Trace.Proof)
+				break
+			}
 			fmt.Fprintf(w, "  proved after %d refinement(s) with predicates:\n", r.Refinements)
 			for _, p := range r.Predicates {
 				fmt.Fprintf(w, "    %s\n", p)

@@ -21,6 +21,7 @@ type config struct {
 	plot           string
 	filter         string
 	engine         string
+	compare        string
 	scaling        bool
 	frontendRef    bool
 	timeout        time.Duration
@@ -43,14 +44,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&cfg.out, "out", "", "results file to write (default: benchmarks/RESULTS.md of the module root; \"-\" = none)")
 	fs.StringVar(&cfg.plot, "plot", "", "scaling plot to write, an .svg file (default: scaling.svg next to -out)")
 	fs.StringVar(&cfg.filter, "filter", "", "only run the cases whose name (e.g. core/atm_safe) matches this regexp")
-	fs.StringVar(&cfg.engine, "engine", "", "dbverify --engine for the corpus (fixpoint or paths; default: the tool's)")
+	fs.StringVar(&cfg.engine, "engine", "", "dbverify --engine for the corpus (lbe, fixpoint or paths; default: the tool's)")
+	fs.StringVar(&cfg.compare, "compare", "", "also run the corpus with this --engine and report both engines side by side, with every verdict they disagree on")
 	fs.BoolVar(&cfg.scaling, "scaling", true, "run the scaling study")
 	fs.BoolVar(&cfg.frontendRef, "frontend", true, "time the reference front end (go/packages + SSA) on every case")
 	fs.DurationVar(&cfg.timeout, "timeout", 2*time.Minute, "time limit of one corpus case")
 	fs.DurationVar(&cfg.scalingTimeout, "scaling-timeout", 60*time.Second, "time limit of one scaling run")
 	fs.DurationVar(&cfg.scalingBudget, "scaling-budget", 150*time.Second, "time limit of each of the three scaling studies (N, M, D): later sizes are skipped (0 = none)")
-	fs.IntVar(&cfg.scalingMaxN, "scaling-max-n", 24, "largest N of the sequential-updates study")
 	fs.IntVar(&cfg.crossRuns, "crosscheck-runs", 30, "random runs per SAFE/UNKNOWN entry of the execution cross-check on real engines (0 = no cross-check)")
+	fs.IntVar(&cfg.scalingMaxN, "scaling-max-n", 200, "largest N of the sequential-updates study (every N up to 24, then 32, 48, 64, 96, 128, 160, 200, 256)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -160,6 +162,23 @@ func bench(cfg config, stdout, stderr io.Writer) (int, error) {
 		fmt.Fprintln(stdout)
 		fmt.Fprint(stdout, cross.Summary())
 	}
+	var compared []engineRuns
+	if cfg.compare != "" {
+		first := cfg.engine
+		if first == "" {
+			first = "default"
+		}
+		other := engineRuns{engine: cfg.compare}
+		copts := harness.Options{Engine: cfg.compare, Timeout: cfg.timeout}
+		for i, c := range cases {
+			r := harness.Run(cfg.bin, c, copts)
+			fmt.Fprintf(stderr, "[%s %d/%d] %-45s %6.2fs\n", cfg.compare, i+1, len(cases), c.Name, r.Inv.Wall.Seconds())
+			other.runs = append(other.runs, r)
+		}
+		compared = []engineRuns{{engine: first, runs: runs}, other}
+		fmt.Fprintln(stdout)
+		writeComparison(stdout, compared, false)
+	}
 
 	var scaling *harness.ScalingReport
 	var plotErr error
@@ -169,8 +188,13 @@ func bench(cfg config, stdout, stderr io.Writer) (int, error) {
 			Budget:  cfg.scalingBudget,
 			Log:     stderr,
 		}
-		for n := 2; n <= cfg.scalingMaxN; n++ {
+		for n := 2; n <= cfg.scalingMaxN && n <= 24; n++ {
 			sopts.Ns = append(sopts.Ns, n)
+		}
+		for _, n := range []int{32, 48, 64, 96, 128, 160, 200, 256} {
+			if n <= cfg.scalingMaxN {
+				sopts.Ns = append(sopts.Ns, n)
+			}
 		}
 		scaling, err = harness.RunScaling(cfg.bin, sopts)
 		if err != nil {
@@ -201,7 +225,7 @@ func bench(cfg config, stdout, stderr io.Writer) (int, error) {
 		}
 		doc := resultsMarkdown(resultsDoc{
 			date: started, machine: m, cfg: cfg, runs: runs, totals: totals,
-			scaling: scaling, plotLink: plotLink, elapsed: time.Since(started), cross: cross,
+			scaling: scaling, plotLink: plotLink, elapsed: time.Since(started), cross: cross, compared: compared,
 		})
 		if err := os.WriteFile(cfg.out, []byte(doc), 0o644); err != nil {
 			return 0, err

@@ -263,8 +263,8 @@ func scalingTable(rep *harness.ScalingReport, study, label string) *table {
 	for _, e := range engines {
 		t.header = append(t.header, e+" verify s", e+" wall s", e+" SMT")
 	}
-	if len(engines) == 2 {
-		t.header = append(t.header, engines[1]+" / "+engines[0])
+	for _, e := range engines[min(1, len(engines)):] {
+		t.header = append(t.header, e+" / "+engines[0])
 	}
 	for _, x := range rep.Sizes(study) {
 		if allSkipped(rep, study, x) {
@@ -272,7 +272,11 @@ func scalingTable(rep *harness.ScalingReport, study, label string) *table {
 		}
 		row := []string{fmt.Sprint(x)}
 		if study == harness.StudySequential {
-			row = append(row, fmt.Sprint(uint64(1)<<uint(x)))
+			if x <= 62 {
+				row = append(row, fmt.Sprint(uint64(1)<<uint(x)))
+			} else {
+				row = append(row, fmt.Sprintf("2^%d", x))
+			}
 		}
 		var pts []harness.ScalingPoint
 		var oks []bool
@@ -282,11 +286,11 @@ func scalingTable(rep *harness.ScalingReport, study, label string) *table {
 			lim := rep.Options.Timeout
 			row = append(row, pointCell(p, ok, "verify", lim), pointCell(p, ok, "wall", lim), pointCell(p, ok, "smt", lim))
 		}
-		if len(engines) == 2 {
+		for k := 1; k < len(engines); k++ {
 			ratio := "-"
-			if oks[0] && oks[1] && pts[0].Done() && pts[1].Done() && pts[0].Verify > 0 {
-				ratio = fmt.Sprintf("%.1f×", float64(pts[1].Verify)/float64(pts[0].Verify))
-			} else if oks[0] && oks[1] && pts[0].Done() && pts[1].TimedOut && pts[0].Verify > 0 {
+			if oks[0] && oks[k] && pts[0].Done() && pts[k].Done() && pts[0].Verify > 0 {
+				ratio = fmt.Sprintf("%.1f×", float64(pts[k].Verify)/float64(pts[0].Verify))
+			} else if oks[0] && oks[k] && pts[0].Done() && pts[k].TimedOut && pts[0].Verify > 0 {
 				ratio = fmt.Sprintf("> %.0f×", float64(rep.Options.Timeout)/float64(pts[0].Verify))
 			}
 			row = append(row, ratio)
@@ -447,6 +451,7 @@ type resultsDoc struct {
 	plotLink string
 	elapsed  time.Duration
 	cross    *crosscheck.Report
+	compared []engineRuns // the corpus with each engine, when -compare is given
 }
 
 func resultsMarkdown(d resultsDoc) string {
@@ -480,6 +485,12 @@ func resultsMarkdown(d resultsDoc) string {
 	writeTotals(w, d.totals, true)
 	fmt.Fprintln(w)
 	writeDisagreements(w, d.runs, true)
+	if len(d.compared) > 1 {
+		fmt.Fprintf(w, "### Engines side by side\n\n")
+		fmt.Fprintf(w, "The corpus run again with `--engine %s`, in the same bench run. *p50/p90/p99/max s* are per (entry, constraint), the result's own time without the front end; "+
+			"*one-block results* are those the lbe engine decided with one formula (a loop-free error cone), the others it leaves to fixpoint.\n\n", d.compared[1].engine)
+		writeComparison(w, d.compared, true)
+	}
 	fmt.Fprintf(w, "### All results\n\n")
 	corpusTable(d.runs).markdown(w)
 	fmt.Fprintln(w)

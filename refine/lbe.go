@@ -1,0 +1,223 @@
+package refine
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/dbverify/dbverify/ir"
+	"github.com/dbverify/dbverify/smt"
+	"github.com/dbverify/dbverify/vcgen"
+)
+
+// ProofLoopFree is Result.Proof of a SAFE that CheckLBE decided with one
+// unsatisfiable formula: there is no invariant to show, every path was
+// covered exactly.
+const ProofLoopFree = "decided by one bounded path formula over all paths (loop-free: no predicates needed)"
+
+// ProofNoPath is Result.Proof when no path of the program reaches a check
+// at all.
+const ProofNoPath = "no path of the program reaches a violation check"
+
+// maxApproxRetries bounds how many counterexamples that read an
+// over-approximated value CheckLBE excludes, looking for one that does
+// not, before it answers UNKNOWN "may be spurious".
+const maxApproxRetries = 16
+
+// CheckLBE is the large-block engine (--engine lbe; Beyer et al., FMCAD
+// 2009): the part of p that can reach Error (its error cone), when it has
+// no loop, is one block, encoded as one formula (buildDAG) that is
+// satisfiable iff some execution reaches Error. One query decides it:
+// unsatisfiable, SAFE (Result.Proof says so; there are no predicates);
+// satisfiable, the model selects a path, whose path formula (vcgen.Build)
+// is validated with the model's values (vcgen.Validate) and becomes the
+// trace, exactly as Check's counterexamples do. A path that reads an
+// over-approximated value is excluded and the query repeated (up to
+// maxApproxRetries), so UNSAFE is only given for a path that reads none.
+//
+// A cone with loops is abstracted at its cut points only (Entry, loop
+// heads, Error; checkLoops): each block between two cut points is one
+// formula, its abstract post the cubes over the predicates (AllSAT), and
+// a spurious block path, unrolled into one loop-free program, gives
+// predicates at the cut points it crosses. When that gives up (a limit,
+// no new predicate), Check runs (Result.Engine says so).
+func CheckLBE(p *ir.Program, s *smt.Solver, opt Options) (res *Result) {
+	opt = opt.withDefaults()
+	start := time.Now()
+	res = &Result{Engine: "lbe"}
+	var before smt.Stats
+	if s != nil {
+		before = s.Stats()
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			stats := res.Stats
+			res = unknown(fmt.Sprintf("internal: panic: %v", r))
+			res.Engine = "lbe"
+			res.Stats = stats
+		}
+		res.Stats.Seconds = time.Since(start).Seconds()
+		if s != nil {
+			after := s.Stats()
+			res.Stats.SMTQueries = after.Queries - before.Queries
+			res.Stats.SolverSeconds = after.Seconds - before.Seconds
+		}
+	}()
+	if p == nil || s == nil {
+		return res.fail("internal: no program or no solver")
+	}
+	if len(p.Unsupported) > 0 {
+		u := p.Unsupported[0]
+		res.fail("unsupported: " + u.What)
+		res.Position = u.Position()
+		return res
+	}
+	if err := ir.Sanity(p); err != nil {
+		return res.fail("internal: invalid program: " + err.Error())
+	}
+	locs, edges := errorCone(p)
+	if !locs[p.Entry] {
+		res.Verdict, res.Proof = Safe, ProofNoPath
+		return res
+	}
+	late := func() bool { return opt.Timeout > 0 && time.Since(start) > opt.Timeout }
+	if _, ok := topoOrder(p, locs, edges); !ok {
+		if final := checkLoops(p, s, opt, res, late); final || late() {
+			return res
+		}
+		// The large blocks gave up (a limit, no new predicate): the
+		// per-statement engine may still decide.
+		why := res.Reason
+		fixpointOpt := opt
+		if opt.Timeout > 0 {
+			fixpointOpt.Timeout = opt.Timeout - time.Since(start)
+		}
+		r := Check(p, s, fixpointOpt)
+		stats := res.Stats
+		*res = *r
+		res.Stats = stats
+		res.Stats.Iterations += r.Stats.Iterations
+		res.Stats.States += r.Stats.States
+		res.Stats.AbstractionSeconds += r.Stats.AbstractionSeconds
+		res.Engine = "fixpoint (lbe gave up: " + why + ")"
+		return res
+	}
+	res.Stats.Iterations = 1
+	o := decideDAG(p, s, late)
+	switch o.verdict {
+	case Safe:
+		res.Verdict, res.Proof = Safe, ProofLoopFree
+	case Unsafe:
+		res.Verdict, res.Trace, res.Position = Unsafe, o.trace, o.position
+	default:
+		res.fail(o.reason)
+		res.Position = o.position
+	}
+	return res
+}
+
+// dagOutcome is what one formula says about a loop-free program: Safe (no
+// execution reaches Error), Unsafe (with a validated trace) or Unknown.
+type dagOutcome struct {
+	verdict  Verdict
+	reason   string
+	position string
+	trace    *vcgen.Trace
+	// spurious: UNKNOWN because every counterexample found reads
+	// over-approximated values.
+	spurious bool
+}
+
+// decideDAG decides whether Error is reachable in q, whose error cone must
+// be loop-free, with one formula (buildDAG). A model's path is validated
+// (vcgen.Validate, with the model's values) and traced; a path that reads
+// an over-approximated value is excluded and the query repeated, up to
+// maxApproxRetries times. late reports the wall-clock limit.
+func decideDAG(q *ir.Program, s *smt.Solver, late func() bool) dagOutcome {
+	fail := func(reason string) dagOutcome { return dagOutcome{verdict: Unknown, reason: reason} }
+	locs, edges := errorCone(q)
+	if !locs[q.Entry] {
+		return dagOutcome{verdict: Safe}
+	}
+	order, ok := topoOrder(q, locs, edges)
+	if !ok {
+		return fail("internal: the error cone has a loop")
+	}
+	d, err := buildDAG(q, order, edges)
+	if err != nil {
+		return fail("internal: " + err.Error())
+	}
+	s.Push()
+	defer s.Pop()
+	for _, f := range d.Parts {
+		if err := s.Assert(f); err != nil {
+			return fail("solver: " + err.Error())
+		}
+	}
+	var firstNotes []string
+	var firstPos string
+	for try := 0; ; try++ {
+		if late() {
+			return fail("time limit reached (wall clock, the safety net)")
+		}
+		r, err := s.Check()
+		if err != nil {
+			return fail("solver: " + err.Error())
+		}
+		switch r {
+		case smt.Unknown:
+			return fail(fmt.Sprintf("solver answered unknown (%s) on the loop-free path formula", s.ReasonUnknown()))
+		case smt.Unsat:
+			if firstNotes != nil {
+				// Every counterexample reads an approximated value.
+				return spuriousOutcome(firstNotes, firstPos)
+			}
+			return dagOutcome{verdict: Safe}
+		}
+		m, err := s.Model()
+		if err != nil {
+			return fail("solver: " + err.Error())
+		}
+		path, err := d.Path(m)
+		if err != nil {
+			return fail("internal: " + err.Error())
+		}
+		pf, err := vcgen.Build(q, path)
+		if err != nil {
+			return fail("internal: " + err.Error())
+		}
+		pm := d.modelFor(pf, m)
+		if err := vcgen.Validate(pf, pm); err != nil {
+			return fail("internal: counterexample failed validation: " + err.Error())
+		}
+		pos := path[len(path)-1].Stmt.Source().Position()
+		if notes := pf.ApproxReads(); len(notes) > 0 {
+			if firstNotes == nil {
+				firstNotes, firstPos = notes, pos
+			}
+			if try >= maxApproxRetries {
+				return spuriousOutcome(firstNotes, firstPos)
+			}
+			if err := s.Assert(d.block(path)); err != nil {
+				return fail("solver: " + err.Error())
+			}
+			continue
+		}
+		t, err := vcgen.BuildTrace(pf, pm)
+		if err != nil {
+			return fail("internal: " + err.Error())
+		}
+		return dagOutcome{verdict: Unsafe, trace: t, position: pos}
+	}
+}
+
+// spuriousOutcome is the UNKNOWN of a counterexample that reads values
+// the model over-approximates (notes, as vcgen.PathFormula.ApproxReads
+// gives them) at the check at pos.
+func spuriousOutcome(notes []string, pos string) dagOutcome {
+	more := ""
+	if len(notes) > 1 {
+		more = fmt.Sprintf(" (and %d more)", len(notes)-1)
+	}
+	return dagOutcome{verdict: Unknown, position: pos, spurious: true,
+		reason: fmt.Sprintf("a counterexample was found, but it reads %s%s: it may be spurious", notes[0], more)}
+}

@@ -1,0 +1,506 @@
+package refine
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dbverify/dbverify/abstraction"
+	"github.com/dbverify/dbverify/ir"
+	"github.com/dbverify/dbverify/smt"
+)
+
+// maxCubes bounds the cubes one block's abstract post enumerates (AllSAT)
+// before it falls back to the cartesian post (each predicate alone).
+const maxCubes = 128
+
+// cube is an abstract state's valuation of the predicates: 1 true, 0
+// false, -1 unknown.
+type cube []int8
+
+func (c cube) key() string {
+	b := make([]byte, len(c))
+	for i, v := range c {
+		b[i] = "01?"[(int(v)+3)%3]
+	}
+	return string(b)
+}
+
+// covers reports whether every state of d is one of c's: c's known values
+// are all d's.
+func (c cube) covers(d cube) bool {
+	for i, v := range c {
+		if v >= 0 && (i >= len(d) || d[i] != v) {
+			return false
+		}
+	}
+	return true
+}
+
+// absState is a node of the abstract reachability tree over cut points.
+type absState struct {
+	loc    ir.Loc
+	val    cube
+	parent *absState
+}
+
+// loopEngine is the large-block CEGAR loop for a cone with loops:
+// predicate abstraction at the cut points only (Entry, loop heads, Error),
+// each block between two cut points one formula (unroll, buildDAG).
+type loopEngine struct {
+	p     *ir.Program
+	s     *smt.Solver
+	opt   Options
+	late  func() bool
+	out   [][]*ir.Edge
+	cut   []bool
+	succ  map[ir.Loc][]ir.Loc
+	preds *predSet
+	dags  map[[2]ir.Loc]*dagFormula
+	// touched are the variables each block reads or writes.
+	touched map[[2]ir.Loc]map[*ir.Var]bool
+	res     *Result
+	// before is the solver's query count at the start, for MaxQueries.
+	before int
+}
+
+// overWork reports the query limit, if reached.
+func (le *loopEngine) overWork() error {
+	if q := le.s.Stats().Queries - le.before; q > le.opt.MaxQueries {
+		return fmt.Errorf("SMT query limit %d reached (%d queries)", le.opt.MaxQueries, q)
+	}
+	return nil
+}
+
+// checkLoops runs the large-block CEGAR loop on p (see CheckLBE). It
+// fills res. An UNKNOWN is final when it comes from a counterexample
+// (one that reads over-approximated values, or that the solver could
+// not decide), which another engine would meet too; otherwise the engine
+// gave up (a limit, no new predicate).
+func checkLoops(p *ir.Program, s *smt.Solver, opt Options, res *Result, late func() bool) (final bool) {
+	locs, edges := errorCone(p)
+	le := &loopEngine{p: p, s: s, opt: opt, late: late, res: res,
+		out: make([][]*ir.Edge, p.NumLocs), succ: map[ir.Loc][]ir.Loc{}, preds: newPredSet(),
+		dags: map[[2]ir.Loc]*dagFormula{}, touched: map[[2]ir.Loc]map[*ir.Var]bool{}}
+	for _, e := range edges {
+		le.out[e.From] = append(le.out[e.From], e)
+	}
+	le.cut = cutPoints(p, locs, edges)
+	le.before = s.Stats().Queries
+	for _, e := range p.Edges {
+		if a, ok := e.Stmt.(*ir.Assume); ok && e.To == p.Error {
+			le.preds.addAtoms(a.Cond)
+		}
+	}
+	for _, e := range opt.Seeds {
+		le.preds.add(e)
+	}
+	for {
+		if late() {
+			res.fail(fmt.Sprintf("time limit %s reached (wall clock, the safety net)", opt.Timeout))
+			return false
+		}
+		if le.preds.len() > opt.MaxPredicates {
+			res.fail(fmt.Sprintf("predicate limit %d reached", opt.MaxPredicates))
+			return false
+		}
+		res.Stats.Iterations++
+		res.Predicates = res.Predicates[:0]
+		for _, q := range le.preds.list {
+			res.Predicates = append(res.Predicates, abstraction.Key(q))
+		}
+		cex, err := le.reach()
+		if err != nil {
+			res.fail(err.Error())
+			return false
+		}
+		if cex == nil {
+			res.Verdict = Safe
+			return true
+		}
+		var seq []ir.Loc
+		for st := cex; st != nil; st = st.parent {
+			seq = append([]ir.Loc{st.loc}, seq...)
+		}
+		q, bounds := unroll(p, le.out, le.cut, seq)
+		o := decideDAG(q, s, late)
+		switch o.verdict {
+		case Unsafe:
+			res.Verdict, res.Trace, res.Position = Unsafe, o.trace, o.position
+			return true
+		case Unknown:
+			res.fail(o.reason)
+			res.Position = o.position
+			return o.spurious
+		}
+		if res.Refinements >= opt.MaxRefinements {
+			res.fail(fmt.Sprintf("refinement limit %d reached", opt.MaxRefinements))
+			return false
+		}
+		if le.refine(q, bounds) == 0 {
+			res.fail(fmt.Sprintf("refinement found no new predicate: the abstract counterexample through cut points %s is infeasible, but the predicates of its blocks are all tracked", locList(seq)))
+			return false
+		}
+		res.Refinements++
+	}
+}
+
+// reach explores the abstract states at cut points breadth-first from
+// Entry; it returns a state at Error (the end of an abstract
+// counterexample) or nil when Error is unreachable.
+func (le *loopEngine) reach() (*absState, error) {
+	n := le.preds.len()
+	top := make(cube, n)
+	for i := range top {
+		top[i] = -1
+	}
+	root := &absState{loc: le.p.Entry, val: top}
+	seen := map[ir.Loc][]cube{le.p.Entry: {top}}
+	queue := []*absState{root}
+	states := 1
+	for len(queue) > 0 {
+		st := queue[0]
+		queue = queue[1:]
+		if le.late() {
+			return nil, fmt.Errorf("time limit %s reached (wall clock, the safety net)", le.opt.Timeout)
+		}
+		if err := le.overWork(); err != nil {
+			return nil, err
+		}
+		for _, d := range le.successorsOf(st.loc) {
+			posts, err := le.post(st, d)
+			if err != nil {
+				return nil, err
+			}
+			for _, c := range posts {
+				next := &absState{loc: d, val: c, parent: st}
+				if d == le.p.Error {
+					return next, nil
+				}
+				covered := false
+				for _, old := range seen[d] {
+					if old.covers(c) {
+						covered = true
+						break
+					}
+				}
+				if covered {
+					continue
+				}
+				seen[d] = append(seen[d], c)
+				states++
+				le.res.Stats.States++
+				if states > le.opt.MaxStates {
+					return nil, fmt.Errorf("boolprog: search limit reached: abstract state limit %d reached with %d predicates", le.opt.MaxStates, n)
+				}
+				queue = append(queue, next)
+			}
+		}
+	}
+	return nil, nil
+}
+
+func (le *loopEngine) successorsOf(c ir.Loc) []ir.Loc {
+	if s, ok := le.succ[c]; ok {
+		return s
+	}
+	s := successors(le.p, le.out, le.cut, c)
+	le.succ[c] = s
+	return s
+}
+
+// block returns the formula of the block from cut point c to cut point d.
+func (le *loopEngine) block(c, d ir.Loc) (*dagFormula, error) {
+	k := [2]ir.Loc{c, d}
+	if f, ok := le.dags[k]; ok {
+		return f, nil
+	}
+	q, _ := unroll(le.p, le.out, le.cut, []ir.Loc{c, d})
+	locs, edges := errorCone(q)
+	if !locs[q.Entry] {
+		return nil, fmt.Errorf("internal: no path of the block L%d -> L%d", c, d)
+	}
+	order, ok := topoOrder(q, locs, edges)
+	if !ok {
+		return nil, fmt.Errorf("internal: the block L%d -> L%d has a loop", c, d)
+	}
+	f, err := buildDAG(q, order, edges)
+	if err != nil {
+		return nil, err
+	}
+	touched := map[*ir.Var]bool{}
+	for _, e := range edges {
+		switch st := e.Stmt.(type) {
+		case *ir.Assign:
+			for _, v := range st.Lhs {
+				touched[v] = true
+			}
+			for _, x := range st.Rhs {
+				ir.CollectVars(x, touched)
+			}
+		case *ir.Assume:
+			ir.CollectVars(st.Cond, touched)
+		case *ir.Havoc:
+			for _, v := range st.Vars {
+				touched[v] = true
+			}
+		}
+	}
+	le.dags[k], le.touched[k] = f, touched
+	return f, nil
+}
+
+// post returns the abstract successors at cut point d of st through the
+// block st.loc -> d: the cubes over the predicates that some execution of
+// the block from a state of st.val ends in (AllSAT, one query per cube
+// and one more), or, past maxCubes, the one cartesian cube. Only the
+// predicates over variables the block reads or writes are enumerated;
+// the others keep st's value (the block neither changes nor tests
+// them). Into Error it only asks whether the block can be executed (one
+// query).
+func (le *loopEngine) post(st *absState, d ir.Loc) ([]cube, error) {
+	f, err := le.block(st.loc, d)
+	if err != nil {
+		return nil, err
+	}
+	s := le.s
+	s.Push()
+	defer s.Pop()
+	for _, part := range f.Parts {
+		if err := s.Assert(part); err != nil {
+			return nil, fmt.Errorf("solver: %w", err)
+		}
+	}
+	for i, v := range st.val {
+		if v < 0 {
+			continue
+		}
+		lit := f.atEntry(le.preds.list[i])
+		if v == 0 {
+			lit = ir.Not(lit)
+		}
+		if err := s.Assert(lit); err != nil {
+			return nil, fmt.Errorf("solver: %w", err)
+		}
+	}
+	n := le.preds.len()
+	check := func() (bool, error) {
+		r, err := s.Check()
+		if err != nil {
+			return false, fmt.Errorf("solver: %w", err)
+		}
+		if r == smt.Unknown {
+			return false, fmt.Errorf("solver answered unknown (%s) on the block L%d -> L%d", s.ReasonUnknown(), st.loc, d)
+		}
+		return r == smt.Sat, nil
+	}
+	if d == le.p.Error {
+		ok, err := check()
+		if err != nil || !ok {
+			return nil, err
+		}
+		return []cube{make(cube, n)}, nil
+	}
+	// b_i <=> p_i at the block's end, for the relevant predicates.
+	touched := le.touched[[2]ir.Loc{st.loc, d}]
+	sel := make([]*ir.Var, n)
+	var rel []int
+	for i, q := range le.preds.list {
+		if !ir.Mentions(q, touched) {
+			continue
+		}
+		rel = append(rel, i)
+		sel[i] = &ir.Var{Name: fmt.Sprintf("$pred%d.end", i), Type: ir.Bool, Kind: ir.Ghost}
+		if err := s.Assert(ir.Eq(sel[i], f.atError(q))); err != nil {
+			return nil, fmt.Errorf("solver: %w", err)
+		}
+	}
+	var cubes []cube
+	for {
+		ok, err := check()
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return cubes, nil
+		}
+		if len(cubes) == maxCubes {
+			break
+		}
+		m, err := s.Model()
+		if err != nil {
+			return nil, fmt.Errorf("solver: %w", err)
+		}
+		c := append(cube(nil), st.val...)
+		lits := make([]ir.Expr, 0, len(rel))
+		for _, i := range rel {
+			v, _ := m.Value(sel[i])
+			c[i] = 0
+			lit := ir.Not(sel[i])
+			if v.B {
+				c[i], lit = 1, sel[i]
+			}
+			lits = append(lits, lit)
+		}
+		cubes = append(cubes, c)
+		if err := s.Assert(ir.Not(ir.And(lits...))); err != nil {
+			return nil, fmt.Errorf("solver: %w", err)
+		}
+	}
+	// Too many cubes: the cartesian post. A predicate keeps a value only
+	// if every cube found has it and no state left (the found cubes are
+	// excluded by now) has the other.
+	c := append(cube(nil), st.val...)
+	for _, i := range rel {
+		c[i] = cubes[0][i]
+		for _, o := range cubes[1:] {
+			if o[i] != c[i] {
+				c[i] = -1
+				break
+			}
+		}
+		if c[i] < 0 {
+			continue
+		}
+		var other ir.Expr = sel[i]
+		if c[i] == 1 {
+			other = ir.Not(sel[i])
+		}
+		s.Push()
+		err := s.Assert(other)
+		var ok bool
+		if err == nil {
+			ok, err = check()
+		}
+		s.Pop()
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			c[i] = -1
+		}
+	}
+	return []cube{c}, nil
+}
+
+// refine adds the predicates that refute the infeasible block path q
+// (bounds are its cut points): first the atoms of the conditions its
+// blocks assume, when that adds nothing the atoms of the weakest
+// preconditions at its cut points, then those at every location. It
+// returns how many were new.
+func (le *loopEngine) refine(q *ir.Program, bounds []ir.Loc) int {
+	locs, edges := errorCone(q)
+	added := 0
+	for _, e := range edges {
+		if a, ok := e.Stmt.(*ir.Assume); ok {
+			for _, x := range ir.Atoms(a.Cond) {
+				if le.preds.add(x) {
+					added++
+				}
+			}
+		}
+	}
+	if added > 0 {
+		return added
+	}
+	order, _ := topoOrder(q, locs, edges)
+	chain := dagWP(q, order, edges)
+	for _, b := range bounds {
+		for _, x := range chain[b] {
+			if le.preds.add(x) {
+				added++
+			}
+		}
+	}
+	if added > 0 {
+		return added
+	}
+	for _, l := range order {
+		for _, x := range chain[l] {
+			if le.preds.add(x) {
+				added++
+			}
+		}
+	}
+	return added
+}
+
+// dagWP returns, for each location of the loop-free cone of q, the atoms
+// of the weakest precondition of reaching Error from it: NewPredicates'
+// chain, joined over the branches (at most maxChain atoms a location).
+func dagWP(q *ir.Program, order []ir.Loc, edges []*ir.Edge) map[ir.Loc][]ir.Expr {
+	const maxChain = 256
+	out := make([][]*ir.Edge, q.NumLocs)
+	for _, e := range edges {
+		out[e.From] = append(out[e.From], e)
+	}
+	chain := map[ir.Loc][]ir.Expr{}
+	for i := len(order) - 1; i >= 0; i-- {
+		l := order[i]
+		seen := map[string]bool{}
+		var acc []ir.Expr
+		for _, e := range out[l] {
+			for _, a := range wpStep(e.Stmt, chain[e.To]) {
+				for _, x := range ir.Atoms(a) {
+					pr := abstraction.NewPredicate(x)
+					if pr == nil || seen[pr.Text] || len(acc) >= maxChain {
+						continue
+					}
+					seen[pr.Text] = true
+					acc = append(acc, pr.Expr)
+				}
+			}
+		}
+		chain[l] = acc
+	}
+	return chain
+}
+
+// wpStep carries the atoms of a weakest precondition back through one
+// statement, as NewPredicates does: an assume adds its condition's atoms,
+// an assignment substitutes, a havoc eliminates the havocked variables
+// where a definition or bounds allow and drops the atoms still naming
+// them.
+func wpStep(st ir.Stmt, chain []ir.Expr) []ir.Expr {
+	switch s := st.(type) {
+	case *ir.Assume:
+		return append(append([]ir.Expr(nil), chain...), s.Cond)
+	case *ir.Assign:
+		m := make(map[*ir.Var]ir.Expr, len(s.Lhs))
+		for k, v := range s.Lhs {
+			if k < len(s.Rhs) {
+				m[v] = s.Rhs[k]
+			}
+		}
+		next := make([]ir.Expr, len(chain))
+		for k, a := range chain {
+			next[k] = ir.Substitute(a, m)
+		}
+		return next
+	case *ir.Havoc:
+		set := map[*ir.Var]bool{}
+		for _, v := range s.Vars {
+			set[v] = true
+		}
+		var atoms []ir.Expr
+		for _, a := range chain {
+			atoms = append(atoms, ir.Atoms(a)...)
+		}
+		atoms = eliminate(atoms, s.Vars, set)
+		var kept []ir.Expr
+		for _, a := range atoms {
+			if !ir.Mentions(a, set) {
+				kept = append(kept, a)
+			}
+		}
+		return kept
+	}
+	return chain
+}
+
+func locList(seq []ir.Loc) string {
+	parts := make([]string, len(seq))
+	for i, l := range seq {
+		parts[i] = fmt.Sprintf("L%d", l)
+	}
+	return strings.Join(parts, " ")
+}
