@@ -1,29 +1,24 @@
 package dbmodel
 
 import (
-	"math/big"
-
 	"github.com/dbverify/dbverify/ir"
 )
 
-// Arithmetic in each dialect's terms:
+// Arithmetic in each dialect's terms (checked on the engines):
 //   - Postgres and SQLite: "/" of two integers is the quotient truncated
 //     toward zero (ir.OpDiv), of a decimal or real number exact division;
-//   - MySQL: "/" is exact division into a DECIMAL whose scale is the
-//     dividend's plus 4 (div_precision_increment), rounded half away from
-//     zero; storing a DECIMAL into an integer column rounds it half away
-//     from zero again. DIV is the quotient truncated toward zero;
+//   - MySQL: "/" is exact division into a DECIMAL (SELECT 7/2 is 3.5000;
+//     1/3*3 >= 1 holds: the quotient keeps more digits than it shows), and
+//     storing a DECIMAL into an integer column rounds it half away from
+//     zero (1 - 3/2 stores -1). DIV is the quotient truncated toward zero;
 //   - "%" (MOD) has the sign of the dividend in all three, as in Go.
 //
-// MySQL values built by "/" keep their exact decimal form (an integer N and
-// a scale s, the value N/10^s) in lowerer.scaled, so that comparisons are
-// exact and storing into an integer column rounds as MySQL does.
+// A MySQL value built by "/" keeps its exact form as a fraction of two
+// integer expressions in lowerer.fracs, so that storing it into an integer
+// column rounds as MySQL does.
 
-// scaledNum is the decimal n / 10^scale, n an integer expression.
-type scaledNum struct {
-	n     ir.Expr
-	scale int
-}
+// fraction is the rational num / den (den ≠ 0), both integer expressions.
+type fraction struct{ num, den ir.Expr }
 
 // arith is a op b for an arithmetic operator (+ - * / DIV % MOD).
 func (m *lowerer) arith(op string, a, b sqlValue) sqlValue {
@@ -31,14 +26,14 @@ func (m *lowerer) arith(op string, a, b sqlValue) sqlValue {
 	num := func(e ir.Expr) sqlValue { return sqlValue{e: e, kind: kindNum} }
 	switch op {
 	case "+":
-		return num(m.decimalArith(ir.OpAdd, x, y))
+		return num(m.fracArith(ir.OpAdd, x, y))
 	case "-":
-		return num(m.decimalArith(ir.OpSub, x, y))
+		return num(m.fracArith(ir.OpSub, x, y))
 	case "*":
-		return num(m.decimalArith(ir.OpMul, x, y))
+		return num(m.fracArith(ir.OpMul, x, y))
 	case "/":
 		if m.opt.Dialect == "mysql" {
-			return num(m.mysqlDivide(x, y))
+			return num(m.fracArith(ir.OpDiv, x, y))
 		}
 		return num(ir.Arith(ir.OpDiv, x, y))
 	case "DIV":
@@ -58,98 +53,56 @@ func (m *lowerer) arith(op string, a, b sqlValue) sqlValue {
 func (m *lowerer) negate(v sqlValue) sqlValue {
 	x := m.toNum(v)
 	out := ir.Neg(x)
-	if d, ok := m.scaled[x]; ok {
-		m.scaled[out] = scaledNum{n: ir.Neg(d.n), scale: d.scale}
+	if f, ok := m.fracs[x]; ok {
+		m.fracs[out] = fraction{num: ir.Neg(f.num), den: f.den}
 	}
 	return sqlValue{e: out, kind: kindNum}
 }
 
-// decimalArith is x op y (+ - *), keeping the exact decimal form of a
-// MySQL quotient through the operation.
-func (m *lowerer) decimalArith(op ir.Op, x, y ir.Expr) ir.Expr {
-	e := ir.Arith(op, x, y)
-	_, sx := m.scaled[x]
-	_, sy := m.scaled[y]
-	if !sx && !sy {
-		return e
+// fracArith is x op y (+ - * and exact /), keeping the exact fraction of
+// a MySQL quotient through the operation. Operands of unknown form (DECIMAL
+// columns) give a plain real result.
+func (m *lowerer) fracArith(op ir.Op, x, y ir.Expr) ir.Expr {
+	_, fx := m.fracs[x]
+	_, fy := m.fracs[y]
+	if op != ir.OpDiv && !fx && !fy {
+		return ir.Arith(op, x, y)
 	}
-	dx, ok1 := m.decimalOf(x)
-	dy, ok2 := m.decimalOf(y)
+	e := ir.Arith(op, ir.AsReal(x), ir.AsReal(y))
+	a, ok1 := m.fractionOf(x)
+	b, ok2 := m.fractionOf(y)
 	if !ok1 || !ok2 {
 		return e
 	}
-	var d scaledNum
+	mul := func(p, q ir.Expr) ir.Expr { return ir.Arith(ir.OpMul, p, q) }
+	var f fraction
 	switch op {
 	case ir.OpAdd, ir.OpSub:
-		s := max(dx.scale, dy.scale)
-		d = scaledNum{n: ir.Arith(op, shift(dx.n, s-dx.scale), shift(dy.n, s-dy.scale)), scale: s}
+		f = fraction{num: ir.Arith(op, mul(a.num, b.den), mul(b.num, a.den)), den: mul(a.den, b.den)}
+	case ir.OpMul:
+		f = fraction{num: mul(a.num, b.num), den: mul(a.den, b.den)}
 	default:
-		d = scaledNum{n: ir.Arith(ir.OpMul, dx.n, dy.n), scale: dx.scale + dy.scale}
+		f = fraction{num: mul(a.num, b.den), den: mul(a.den, b.num)}
 	}
-	e = fromScaled(d)
-	m.scaled[e] = d
+	m.fracs[e] = f
 	return e
 }
 
-// mysqlDivide is MySQL's x / y: exact, rounded to the dividend's scale
-// plus 4 decimals. Operands of unknown scale (DECIMAL columns) are divided
-// exactly.
-func (m *lowerer) mysqlDivide(x, y ir.Expr) ir.Expr {
-	dx, ok1 := m.decimalOf(x)
-	dy, ok2 := m.decimalOf(y)
-	if !ok1 || !ok2 {
-		return ir.Arith(ir.OpDiv, ir.AsReal(x), ir.AsReal(y))
+// fractionOf returns x as a fraction: an integer, a rational literal, or a
+// value built by fracArith.
+func (m *lowerer) fractionOf(x ir.Expr) (fraction, bool) {
+	if f, ok := m.fracs[x]; ok {
+		return f, true
 	}
-	// x/y = (nx/10^sx) / (ny/10^sy); at scale sx+4 its integer is
-	// nx * 10^(sy+4) / ny.
-	d := scaledNum{n: roundHalfAway(shift(dx.n, dy.scale+4), dy.n), scale: dx.scale + 4}
-	e := fromScaled(d)
-	m.scaled[e] = d
-	return e
+	switch c := x.(type) {
+	case *ir.RealConst:
+		return fraction{num: ir.BigInt(c.V.Num()), den: ir.BigInt(c.V.Denom())}, true
+	}
+	if x.Sort() == ir.Int {
+		return fraction{num: x, den: ir.IntLit(1)}, true
+	}
+	return fraction{}, false
 }
-
-// decimalOf returns the exact decimal form of x: an integer, a decimal
-// literal, or a value built by mysqlDivide.
-func (m *lowerer) decimalOf(x ir.Expr) (scaledNum, bool) {
-	if d, ok := m.scaled[x]; ok {
-		return d, true
-	}
-	switch {
-	case x.Sort() == ir.Int:
-		return scaledNum{n: x}, true
-	case x.Sort() == ir.Real:
-		c, ok := x.(*ir.RealConst)
-		if !ok {
-			return scaledNum{}, false
-		}
-		ten := big.NewInt(10)
-		for s, p := 0, big.NewInt(1); s <= 30; s, p = s+1, new(big.Int).Mul(p, ten) {
-			v := new(big.Rat).Mul(c.V, new(big.Rat).SetInt(p))
-			if v.IsInt() {
-				return scaledNum{n: ir.BigInt(v.Num()), scale: s}, true
-			}
-		}
-	}
-	return scaledNum{}, false
-}
-
-// fromScaled is the real value n / 10^scale.
-func fromScaled(d scaledNum) ir.Expr {
-	if d.scale == 0 {
-		return d.n
-	}
-	return ir.Arith(ir.OpDiv, ir.AsReal(d.n), ir.RealLit(new(big.Rat).SetInt(pow10(d.scale))))
-}
-
-// shift is n * 10^k.
-func shift(n ir.Expr, k int) ir.Expr {
-	if k == 0 {
-		return n
-	}
-	return ir.Arith(ir.OpMul, n, ir.BigInt(pow10(k)))
-}
-
-func pow10(k int) *big.Int { return new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(k)), nil) }
 
 // roundHalfAway is the integer n / d rounded half away from zero (n, d
 // integers).

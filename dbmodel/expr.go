@@ -217,10 +217,10 @@ func (m *lowerer) convert(e ir.Expr, s ir.Sort) ir.Expr {
 	case e.Sort() == ir.Bool:
 		return asNum(e)
 	}
-	if d, ok := m.scaled[e]; ok {
+	if f, ok := m.fracs[e]; ok {
 		// A MySQL DECIMAL stored into an integer column: rounded half away
 		// from zero.
-		return roundHalfAway(d.n, ir.BigInt(pow10(d.scale)))
+		return roundHalfAway(f.num, f.den)
 	}
 	// Real into Int: the model cannot round; an arbitrary integer.
 	return m.freshVar("$rounded", ir.Int)

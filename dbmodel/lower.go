@@ -93,10 +93,10 @@ type lowerer struct {
 	fresh       []*ir.Var // havoc before the statement being emitted
 	opt         Options
 	// numCols are the constrained table's columns the constraint uses as
-	// numbers; scaled holds the exact decimal form of MySQL quotients
-	// (arith.go); at is the statement being lowered, for notes.
+	// numbers; fracs holds the exact form of MySQL quotients (arith.go);
+	// at is the statement being lowered, for notes.
 	numCols map[string]bool
-	scaled  map[ir.Expr]scaledNum
+	fracs   map[ir.Expr]fraction
 	at      ir.Info
 }
 
@@ -107,7 +107,7 @@ func Lower(p *ir.Program, c *sqlir.Constraint, opt Options) (*Result, error) {
 		src: p, c: c, table: strings.ToLower(c.Table),
 		colSort: map[string]ir.Sort{}, selSym: map[*ir.Select]*symbol{}, nullableKey: map[string]bool{},
 		txs: map[ir.Tx]*txState{}, res: &Result{}, opt: opt,
-		numCols: numericColumns(c.Expr), scaled: map[ir.Expr]scaledNum{},
+		numCols: numericColumns(c.Expr), fracs: map[ir.Expr]fraction{},
 	}
 	if m.opt.Dialect == "" {
 		m.opt.Dialect = "mysql"
