@@ -329,7 +329,8 @@ func wantUsageError(t *testing.T, inv *harness.Invocation) string {
 }
 
 // TestBadInput checks that bad programs and bad command lines are usage
-// errors (exit 2) with a message that says where the problem is.
+// errors (exit 2) with a message that says where the problem is, and that
+// SQL that does not parse is an UNKNOWN with its position.
 func TestBadInput(t *testing.T) {
 	recordInputs(t)
 	t.Run("package does not compile", func(t *testing.T) {
@@ -341,14 +342,27 @@ func TestBadInput(t *testing.T) {
 		}
 	})
 	t.Run("SQL does not parse", func(t *testing.T) {
+		// Not a usage error: the entry that runs the statement is UNKNOWN,
+		// with the call's line and the column of the error.
 		dir := badDir(t, "badsql")
 		line := lineOf(t, filepath.Join(dir, "badsql.go"), "UPDATE accounts SET balance = WHERE")
-		msg := wantUsageError(t, dbverify(t, dir, "check", "--format", "json", "--constraint", "accounts.balance >= 0", "./..."))
-		if !regexp.MustCompile(`badsql\.go:` + strconv.Itoa(line) + `\b`).MatchString(msg) {
-			t.Errorf("message does not name badsql.go:%d:\n%s", line, msg)
+		inv := dbverify(t, dir, "check", "--format", "json", "--fail-on-unknown", "--constraint", "accounts.balance >= 0", "./...")
+		if inv.ExitCode != 3 {
+			t.Fatalf("exit code %d, want 3 (UNKNOWN with --fail-on-unknown)\nstdout:\n%s\nstderr:\n%s", inv.ExitCode, inv.Stdout, inv.Stderr)
 		}
-		if !regexp.MustCompile(`(?i)\bSQL\b`).MatchString(msg) || !regexp.MustCompile(`(?i)pars|syntax`).MatchString(msg) {
-			t.Errorf("message does not say the SQL does not parse:\n%s", msg)
+		rep, err := harness.ParseReport(inv.Stdout)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rep.Results) != 1 || rep.Results[0].Verdict != harness.Unknown {
+			t.Fatalf("want one UNKNOWN result, got:\n%s", inv.Stdout)
+		}
+		r := rep.Results[0]
+		if r.Position != "badsql.go:"+strconv.Itoa(line) {
+			t.Errorf("position %q, want badsql.go:%d", r.Position, line)
+		}
+		if !regexp.MustCompile(`(?i)\bSQL\b`).MatchString(r.Reason) || !regexp.MustCompile(`syntax error at column \d+`).MatchString(r.Reason) {
+			t.Errorf("reason does not say where the SQL does not parse: %s", r.Reason)
 		}
 	})
 	t.Run("malformed constraint", func(t *testing.T) {

@@ -10,96 +10,94 @@ import (
 // expr translates a SQL expression evaluated on row symbol x (nil: no row,
 // as in INSERT … VALUES) with placeholders bound to args. What the model
 // does not capture becomes a fresh variable, havocked before the statement.
+// A string is its code (ir.StringCode).
 func (m *lowerer) expr(e sqlir.Expr, x *symbol, args []ir.Expr) ir.Expr {
+	return m.value(e, x, args).e
+}
+
+// value translates e and says what the model knows of its SQL type.
+func (m *lowerer) value(e sqlir.Expr, x *symbol, args []ir.Expr) sqlValue {
 	switch e := e.(type) {
 	case *sqlir.ColRef:
 		if v := m.column(e, x); v != nil {
-			return v
+			return sqlValue{e: v, kind: m.columnKind(x.table, e.Name), col: true}
 		}
-		return m.freshVar("$col_"+e.Name, ir.Int)
+		return sqlValue{e: m.freshVar("$col_"+e.Name, ir.Int)}
 	case *sqlir.Param:
 		if e.Index < len(args) && args[e.Index] != nil {
-			return args[e.Index]
+			a := args[e.Index]
+			if c, ok := a.(*ir.IntConst); ok {
+				if text, ok := m.src.Strings[c.V.String()]; ok {
+					return sqlValue{e: a, kind: kindText, text: text}
+				}
+			}
+			return sqlValue{e: a}
 		}
-		return m.freshVar("$arg", ir.Int)
+		return sqlValue{e: m.freshVar("$arg", ir.Int)}
 	case *sqlir.Num:
 		if e.IsInt {
-			return ir.BigInt(e.Val.Num())
+			return sqlValue{e: ir.BigInt(e.Val.Num()), kind: kindNum}
 		}
-		return ir.RealLit(e.Val)
+		return sqlValue{e: ir.RealLit(e.Val), kind: kindNum}
 	case *sqlir.Str:
-		return ir.StringCode(e.Val)
+		return sqlValue{e: ir.StringCode(e.Val), kind: kindText, text: e.Val}
 	case *sqlir.BoolLit:
 		if e.Val {
-			return ir.IntLit(1)
+			return sqlValue{e: ir.IntLit(1), kind: kindNum}
 		}
-		return ir.IntLit(0)
+		return sqlValue{e: ir.IntLit(0), kind: kindNum}
 	case *sqlir.Null:
-		return m.freshVar("$null", ir.Int)
+		return sqlValue{e: m.freshVar("$null", ir.Int)}
 	case *sqlir.Unary:
-		x := m.expr(e.X, x, args)
+		v := m.value(e.X, x, args)
 		if strings.EqualFold(e.Op, "NOT") {
-			return ir.Not(asBool(x))
+			return sqlValue{e: ir.Not(asBool(v.e)), kind: kindNum}
 		}
-		return ir.Neg(asNum(x))
+		return m.negate(v)
 	case *sqlir.Binary:
-		a, b := m.expr(e.X, x, args), m.expr(e.Y, x, args)
-		switch strings.ToUpper(e.Op) {
+		a, b := m.value(e.X, x, args), m.value(e.Y, x, args)
+		switch op := strings.ToUpper(e.Op); op {
 		case "AND":
-			return ir.And(asBool(a), asBool(b))
+			return sqlValue{e: ir.And(asBool(a.e), asBool(b.e)), kind: kindNum}
 		case "OR":
-			return ir.Or(asBool(a), asBool(b))
-		case "+":
-			return ir.Arith(ir.OpAdd, asNum(a), asNum(b))
-		case "-":
-			return ir.Arith(ir.OpSub, asNum(a), asNum(b))
-		case "*":
-			return ir.Arith(ir.OpMul, asNum(a), asNum(b))
-		case "/", "DIV":
-			return ir.Arith(ir.OpDiv, asNum(a), asNum(b))
-		case "%", "MOD":
-			return ir.Arith(ir.OpMod, asNum(a), asNum(b))
-		case "=":
-			return cmp(ir.OpEq, a, b)
-		case "<>", "!=":
-			return cmp(ir.OpNe, a, b)
-		case "<":
-			return cmp(ir.OpLt, a, b)
-		case "<=":
-			return cmp(ir.OpLe, a, b)
-		case ">":
-			return cmp(ir.OpGt, a, b)
-		case ">=":
-			return cmp(ir.OpGe, a, b)
+			return sqlValue{e: ir.Or(asBool(a.e), asBool(b.e)), kind: kindNum}
+		case "+", "-", "*", "/", "DIV", "%", "MOD":
+			return m.arith(op, a, b)
+		case "=", "<>", "!=", "<", "<=", ">", ">=":
+			return sqlValue{e: m.compare(op, a, b), kind: kindNum}
 		}
-		return m.freshVar("$expr", ir.Int)
+		return sqlValue{e: m.freshVar("$expr", ir.Int)}
 	case *sqlir.IsNull:
 		switch {
 		case m.neverNull(e.X, x, args):
-			return ir.BoolConst(e.Not)
+			return sqlValue{e: ir.BoolConst(e.Not), kind: kindNum}
 		case isNullLit(e.X):
-			return ir.BoolConst(!e.Not)
+			return sqlValue{e: ir.BoolConst(!e.Not), kind: kindNum}
 		}
 		// A value that may be NULL: the model does not track NULLs, so
 		// whether it is one is arbitrary.
-		return m.freshVar("$isnull", ir.Bool)
+		return sqlValue{e: m.freshVar("$isnull", ir.Bool), kind: kindNum}
 	case *sqlir.Case:
-		var out ir.Expr
+		var out sqlValue
 		if e.Else != nil {
-			out = m.expr(e.Else, x, args)
+			out = m.value(e.Else, x, args)
 		} else {
-			out = m.freshVar("$null", ir.Int)
+			out = sqlValue{e: m.freshVar("$null", ir.Int)}
 		}
 		for i := len(e.Whens) - 1; i >= 0; i-- {
 			c := asBool(m.expr(e.Whens[i].Cond, x, args))
-			v := m.expr(e.Whens[i].Val, x, args)
-			v, out = unifyNum(v, out)
-			out = ir.IteOf(c, v, out)
+			v := m.value(e.Whens[i].Val, x, args)
+			kind := kindAny
+			if v.kind == kindNum && out.kind == kindNum {
+				kind = kindNum
+			}
+			ve, oe := unifyNum(v.e, out.e)
+			out = sqlValue{e: ir.IteOf(c, ve, oe), kind: kind}
 		}
 		return out
 	}
 	// sqlir.Unknown and anything new: arbitrary.
-	return m.freshVar("$unknown", ir.Int)
+	return sqlValue{e: m.freshVar("$unknown", ir.Int)}
 }
 
 // column returns the variable of row x that c names: c is unqualified or
@@ -218,6 +216,11 @@ func (m *lowerer) convert(e ir.Expr, s ir.Sort) ir.Expr {
 		return ir.AsReal(asNum(e))
 	case e.Sort() == ir.Bool:
 		return asNum(e)
+	}
+	if f, ok := m.fracs[e]; ok {
+		// A MySQL DECIMAL stored into an integer column: rounded half away
+		// from zero.
+		return roundHalfAway(f.num, f.den)
 	}
 	// Real into Int: the model cannot round; an arbitrary integer.
 	return m.freshVar("$rounded", ir.Int)

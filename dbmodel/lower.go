@@ -20,6 +20,10 @@ type Options struct {
 	// row of the initial database; with Table "", over the entry's
 	// parameters.
 	Facts []*sqlir.Constraint
+	// Dialect is the SQL dialect of the program's statements ("mysql",
+	// "postgres" or "sqlite"; "" is MySQL): it decides division and the
+	// conversion of strings to numbers.
+	Dialect string
 }
 
 // Result is a lowered program and what the model assumed to build it.
@@ -92,6 +96,12 @@ type lowerer struct {
 	res         *Result
 	fresh       []*ir.Var // havoc before the statement being emitted
 	opt         Options
+	// numCols are the constrained table's columns the constraint uses as
+	// numbers; fracs holds the exact form of MySQL quotients (arith.go);
+	// at is the statement being lowered, for notes.
+	numCols map[string]bool
+	fracs   map[ir.Expr]fraction
+	at      ir.Info
 }
 
 // Lower returns p with every database operation replaced by its meaning in
@@ -101,6 +111,10 @@ func Lower(p *ir.Program, c *sqlir.Constraint, opt Options) (*Result, error) {
 		src: p, c: c, table: strings.ToLower(c.Table),
 		colSort: map[string]ir.Sort{}, selSym: map[*ir.Select]*symbol{}, nullableKey: map[string]bool{},
 		txs: map[ir.Tx]*txState{}, res: &Result{}, opt: opt,
+		numCols: numericColumns(c.Expr), fracs: map[ir.Expr]fraction{},
+	}
+	if m.opt.Dialect == "" {
+		m.opt.Dialect = "mysql"
 	}
 	m.p = p.Shell()
 	m.collectColumns(opt)
@@ -532,8 +546,10 @@ func (m *lowerer) lowerEdge(e *ir.Edge) error {
 		m.p.AddEdge(e.From, e.To, s)
 		return nil
 	case *ir.Exec:
+		m.at = s.Info
 		return m.lowerExec(e, s)
 	case *ir.Select:
+		m.at = s.Info
 		m.lowerSelect(e, s)
 		return nil
 	case *ir.TxOp:
@@ -845,7 +861,7 @@ func (m *lowerer) update(em *emitter, u updateSpec) {
 		for _, a := range u.set {
 			col := strings.ToLower(a.Col)
 			v := x.cols[col]
-			val := m.expr(a.Value, x, u.args)
+			val := m.assigned(a.Col, a.Value, x, u.args)
 			lhs = append(lhs, v)
 			rhs = append(rhs, ir.IteOf(match, m.convert(val, v.Type), v))
 		}
@@ -922,7 +938,7 @@ func (m *lowerer) insert(em *emitter, q *sqlir.Insert, args []ir.Expr, targets [
 			cols, layoutKnown = m.insertColumns(q, row)
 			for i, c := range cols {
 				if i < len(row) && !isDefaultKeyword(row[i]) {
-					vals[strings.ToLower(c)] = m.expr(row[i], nil, args)
+					vals[strings.ToLower(c)] = m.assigned(c, row[i], nil, args)
 				}
 			}
 		}

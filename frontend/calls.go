@@ -228,6 +228,9 @@ func (t *translator) external(f *frame, fn *ssa.Function, c *ssa.CallCommon, arg
 	case path == "fmt" && (strings.HasPrefix(name, "Print") || strings.HasPrefix(name, "Fprint")),
 		path == "log" && strings.HasPrefix(name, "Print"):
 		return t.fresh(name+"()", results)
+	case path == "strconv" && (name == "Itoa" || name == "FormatInt") && decimalText(args):
+		// The canonical decimal text of n is coded as n (ir.StringCode).
+		return value{expr: args[0].expr}
 	case path == "context", path == "time", path == "strings", path == "strconv", path == "math", path == "sort", path == "unicode/utf8":
 		return t.fresh(name+"()", results)
 	}
@@ -435,4 +438,17 @@ func (t *translator) goStmt(f *frame, g *ssa.Go) {
 	if r := t.l.reach()[fn]; r != nil && (r.UnknownSQL || len(r.Tables) > 0) {
 		t.unsupported("goroutine %s may write the database (concurrency is not modelled)", fn.Name())
 	}
+}
+
+// decimalText reports whether the arguments of strconv.Itoa or FormatInt
+// ask for the decimal text of an integer.
+func decimalText(args []value) bool {
+	if len(args) == 0 || args[0].expr == nil || args[0].expr.Sort() != ir.Int {
+		return false
+	}
+	if len(args) == 1 {
+		return true
+	}
+	base, ok := args[1].expr.(*ir.IntConst)
+	return len(args) == 2 && ok && base.V.IsInt64() && base.V.Int64() == 10
 }

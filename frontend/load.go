@@ -38,6 +38,8 @@ type Loaded struct {
 	// Dialect is the SQL dialect used to parse queries, DialectSource why.
 	Dialect       sqlparse.Dialect
 	DialectSource string
+	// openDrivers are the driver names passed to sql.Open, in call order.
+	openDrivers []string
 
 	// module holds the import paths of the packages whose functions are
 	// inlined: every package of the main module that was loaded.

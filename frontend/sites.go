@@ -92,6 +92,9 @@ func (l *Loaded) findSites() error {
 				if !ok {
 					continue
 				}
+				if name, ok := openedDriver(call.Common()); ok {
+					l.openDrivers = append(l.openDrivers, name)
+				}
 				a, ok := siteAPI(call.Common())
 				if !ok {
 					continue
@@ -108,7 +111,6 @@ func (l *Loaded) findSites() error {
 		}
 	}
 	l.chooseDialect(order)
-	var msgs []string
 	for _, site := range order {
 		if !site.Known {
 			continue
@@ -117,16 +119,34 @@ func (l *Loaded) findSites() error {
 		if site.Named {
 			text, _ = l.compileNamed(text)
 		}
+		// SQL that does not parse makes the entries that run it UNKNOWN
+		// (the translation of the call reports it with its position).
 		site.Stmt, site.Err = l.parse(text)
-		if pe := asParseError(site.Err); pe != nil {
-			msgs = append(msgs, fmt.Sprintf("%s:%d: SQL does not parse (%s): %v", site.File, site.Line, l.Dialect, site.Err))
-		}
-	}
-	if len(msgs) > 0 {
-		sort.Strings(msgs)
-		return &LoadError{Msgs: msgs}
 	}
 	return nil
+}
+
+// openDriverDialects maps the driver names programs pass to sql.Open to
+// their SQL dialect.
+var openDriverDialects = map[string]sqlparse.Dialect{
+	"sqlite": sqlparse.SQLite, "sqlite3": sqlparse.SQLite,
+	"postgres": sqlparse.Postgres, "pgx": sqlparse.Postgres, "pgx/v5": sqlparse.Postgres,
+	"mysql": sqlparse.MySQL,
+}
+
+// openedDriver returns the driver name a call of sql.Open (or sqlx.Open,
+// Connect, MustOpen, MustConnect) passes as a constant.
+func openedDriver(c *ssa.CallCommon) (string, bool) {
+	fn := c.StaticCallee()
+	if fn == nil || fn.Pkg == nil || len(c.Args) == 0 {
+		return "", false
+	}
+	switch path := fn.Pkg.Pkg.Path(); {
+	case path == "database/sql" && fn.Name() == "Open",
+		path == "github.com/jmoiron/sqlx" && (fn.Name() == "Open" || fn.Name() == "Connect" || fn.Name() == "MustOpen" || fn.Name() == "MustConnect"):
+		return constString(c.Args[0])
+	}
+	return "", false
 }
 
 // driverDialects maps driver import paths to their SQL dialect.
@@ -144,11 +164,18 @@ var driverDialects = map[string]sqlparse.Dialect{
 }
 
 // chooseDialect sets l.Dialect: --dialect if given, else the driver the
-// program imports, else Postgres if the SQL uses $n placeholders, else MySQL.
+// program names in sql.Open, else the driver it imports, else Postgres if
+// the SQL uses $n placeholders, else MySQL.
 func (l *Loaded) chooseDialect(sites []*Site) {
 	if l.cfg.Dialect != "" {
 		d, _ := sqlparse.ParseDialect(l.cfg.Dialect)
 		l.Dialect, l.DialectSource = d, "--dialect"
+		return
+	}
+	// The drivers named in sql.Open (the driver may be imported by a
+	// package not analysed), when they agree.
+	if d, name, ok := agreeing(l.openDrivers, openDriverDialects); ok {
+		l.Dialect, l.DialectSource = d, fmt.Sprintf("sql.Open(%q, …)", name)
 		return
 	}
 	// The drivers the program imports, in a fixed order; drivers of
@@ -699,4 +726,22 @@ func EntryName(fn *ssa.Function) string {
 		name = "(*" + name + ")"
 	}
 	return n.Obj().Pkg().Path() + "." + name + "." + fn.Name()
+}
+
+// agreeing returns the dialect of names (looked up in dialects; unknown
+// names are ignored) when there is at least one and all agree.
+func agreeing(names []string, dialects map[string]sqlparse.Dialect) (sqlparse.Dialect, string, bool) {
+	var d sqlparse.Dialect
+	first := ""
+	for _, n := range names {
+		x, ok := dialects[n]
+		switch {
+		case !ok:
+		case first == "":
+			d, first = x, n
+		case x != d:
+			return 0, "", false
+		}
+	}
+	return d, first, first != ""
 }

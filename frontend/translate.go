@@ -128,7 +128,9 @@ func (t *translator) noteStrings(fn *ssa.Function) {
 			for _, op := range instr.Operands(ops[:0]) {
 				if c, ok := (*op).(*ssa.Const); ok && c.Value != nil && c.Value.Kind() == constant.String {
 					s := constant.StringVal(c.Value)
-					t.p.Strings[ir.StringCode(s).V.String()] = s
+					if _, num := ir.CanonicalInt(s); !num { // coded as the number itself
+						t.p.Strings[ir.StringCode(s).V.String()] = s
+					}
 				}
 			}
 		}

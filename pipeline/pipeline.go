@@ -130,6 +130,7 @@ func Run(cfg Config) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	cfg.Dialect = loaded.Dialect.String() // as given or detected: the row model's dialect
 	rep := &Report{FrontendSeconds: time.Since(start).Seconds()}
 	constraints, err := resolveConstraints(cfg, schema, loaded)
 	if err != nil {
@@ -258,7 +259,7 @@ func verify(entry string, prog *ir.Program, c *sqlir.Constraint, schema *sqlir.S
 	}
 	checks := checkFacts(schema, c, prog)
 	facts = append(append([]*sqlir.Constraint(nil), facts...), checks...)
-	low, err := dbmodel.Lower(prog, c, dbmodel.Options{Schema: schema, NoInferKey: cfg.NoInferKey, Facts: facts})
+	low, err := dbmodel.Lower(prog, c, dbmodel.Options{Schema: schema, NoInferKey: cfg.NoInferKey, Facts: facts, Dialect: cfg.Dialect})
 	if err != nil {
 		r.Verdict, r.Reason = refine.Unknown, "internal: "+err.Error()
 		return r

@@ -46,8 +46,10 @@ func Parse(d Dialect, query string) (sqlir.Statement, error) {
 func ParseDetailed(d Dialect, query string) (res *Result, err error) {
 	defer recoverParser(&err)
 	switch d {
-	case MySQL, SQLite:
+	case MySQL:
 		return parseMySQL(d, query)
+	case SQLite:
+		return parseSQLite(query)
 	case Postgres:
 		return parsePostgres(query)
 	}

@@ -621,6 +621,11 @@ func (t *pgTranslator) function(f *pg.FuncCall) sqlir.Expr {
 			return nil
 		}
 	}
+	if t.sqlite {
+		if r := t.sqliteFunction(name, f); r != nil {
+			return r
+		}
+	}
 	switch name {
 	case "abs":
 		if len(f.Args) != 1 {

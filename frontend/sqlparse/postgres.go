@@ -14,7 +14,11 @@ import (
 // The Postgres dialect: queries are parsed by the real Postgres parser
 // (pg_query) and the raw parse tree is mapped to sqlir.
 
-func parsePostgres(query string) (*Result, error) {
+func parsePostgres(query string) (*Result, error) { return parsePg(query, false) }
+
+// parsePg parses query with the Postgres parser; sqlite selects the meaning
+// of SQLite for the functions the two dialects spell alike (see sqlite.go).
+func parsePg(query string, sqlite bool) (*Result, error) {
 	if i := strings.IndexByte(query, 0); i >= 0 {
 		return nil, &ParseError{Query: query, Offset: i, Msg: "NUL byte in query"}
 	}
@@ -31,7 +35,7 @@ func parsePostgres(query string) (*Result, error) {
 		return nil, &ParseError{Query: query, Offset: min(off, len(query)), Msg: "more than one statement in one query"}
 	}
 	raw := tree.Stmts[0]
-	t := &pgTranslator{query: query, version: tree.Version}
+	t := &pgTranslator{query: query, version: tree.Version, sqlite: sqlite}
 	st, err := t.statement(raw)
 	if err != nil {
 		return nil, err
@@ -43,6 +47,8 @@ func parsePostgres(query string) (*Result, error) {
 type pgTranslator struct {
 	query   string
 	version int32 // of the parse tree, for deparsing
+	// sqlite is set for SQLite text parsed with the Postgres parser.
+	sqlite bool
 	// scope maps the table names and aliases of the statement's FROM items
 	// to the table name ("" for derived tables and CTEs). Postgres folds
 	// unquoted names to lower case while parsing, so lookups are exact.
@@ -491,7 +497,7 @@ func (t *pgTranslator) simpleSelect(s *pg.SelectStmt) *sqlir.Select {
 	if s.HavingClause != nil {
 		reasons = append(reasons, "HAVING")
 	}
-	agg, window := pgAggregateIn(append(append([]*pg.Node(nil), s.TargetList...), s.SortClause...))
+	agg, window := pgAggregateIn(t.sqlite, append(append([]*pg.Node(nil), s.TargetList...), s.SortClause...))
 	if agg != "" {
 		reasons = append(reasons, "aggregate "+agg)
 	}
@@ -585,7 +591,8 @@ func isPgAggregate(name string) bool {
 
 // pgAggregateIn returns the upper-cased name of the first aggregate call
 // in nodes outside subqueries (or "") and whether a window function occurs.
-func pgAggregateIn(nodes []*pg.Node) (agg string, window bool) {
+// In SQLite, max and min with two or more arguments are scalar functions.
+func pgAggregateIn(sqlite bool, nodes []*pg.Node) (agg string, window bool) {
 	for _, n := range nodes {
 		pgVisit(n, func(x proto.Message) bool {
 			switch f := x.(type) {
@@ -597,7 +604,8 @@ func pgAggregateIn(nodes []*pg.Node) (agg string, window bool) {
 					return true
 				}
 				name, _ := pgName(f.Funcname)
-				if agg == "" && (isPgAggregate(name) || f.AggStar || f.AggDistinct ||
+				scalar := sqlite && (name == "max" || name == "min") && len(f.Args) >= 2
+				if agg == "" && (isPgAggregate(name) && !scalar || f.AggStar || f.AggDistinct ||
 					f.AggFilter != nil || len(f.AggOrder) > 0 || f.AggWithinGroup) {
 					agg = strings.ToUpper(name)
 				}

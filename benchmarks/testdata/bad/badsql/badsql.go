@@ -1,6 +1,6 @@
 // Package badsql compiles but embeds an UPDATE statement that is not SQL
-// (the SET clause has no value). dbverify must exit 2 and name the file and
-// line of the call.
+// (the SET clause has no value). The entry is UNKNOWN, with the file, line
+// and column of the error.
 package badsql
 
 import "database/sql"

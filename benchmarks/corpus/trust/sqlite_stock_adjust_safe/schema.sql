@@ -1,0 +1,4 @@
+CREATE TABLE stock (
+    sku TEXT PRIMARY KEY,
+    qty INTEGER NOT NULL DEFAULT 0
+);

@@ -1,0 +1,39 @@
+// Package sqlite_stock_adjust_unsafe is the stock ledger of a shop app on
+// SQLite: a stock count adjusts a SKU's quantity by a signed delta, creating
+// the row on first sight (an upsert).
+package sqlite_stock_adjust_unsafe
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+
+	_ "modernc.org/sqlite"
+)
+
+// ErrNoChange means a zero adjustment.
+var ErrNoChange = errors.New("stock: zero adjustment")
+
+// Ledger records stock adjustments.
+type Ledger struct{ db *sql.DB }
+
+func NewLedger(db *sql.DB) *Ledger { return &Ledger{db: db} }
+
+// Adjust adds delta (negative for shrinkage) to the quantity of sku. Nothing
+// stops a shrinkage larger than the stock (or a first count that is
+// negative): qty 3 adjusted by -5 is -2.
+func (l *Ledger) Adjust(ctx context.Context, sku string, delta int64) (int64, error) {
+	if delta == 0 {
+		return 0, ErrNoChange
+	}
+	var qty int64
+	err := l.db.QueryRowContext(ctx, `
+		INSERT INTO stock (sku, qty) VALUES (?1, ?2)
+		ON CONFLICT(sku) DO UPDATE SET qty = stock.qty + excluded.qty
+		RETURNING qty`, sku, delta).Scan(&qty)
+	if err != nil {
+		return 0, fmt.Errorf("adjust %s: %w", sku, err)
+	}
+	return qty, nil
+}

@@ -1,0 +1,95 @@
+package sqlparse
+
+import (
+	"errors"
+	"reflect"
+	"testing"
+)
+
+func TestSQLiteStatements(t *testing.T) {
+	tests := []struct {
+		q, want string
+		params  int
+	}{
+		{"UPDATE accounts SET balance = balance - ? WHERE id = ?",
+			"UPDATE accounts SET balance = balance - $1 WHERE id = $2", 2},
+		{"UPDATE accounts SET balance = balance - ?2 WHERE id = ?1 AND balance >= ?2",
+			"UPDATE accounts SET balance = balance - $2 WHERE id = $1 AND balance >= $2", 2},
+		{`UPDATE "accounts" SET "balance" = [balance] - ? WHERE ` + "`id`" + ` == ?`,
+			"UPDATE accounts SET balance = balance - $1 WHERE id = $2", 2},
+		{"INSERT INTO stock (sku, qty) VALUES (?, ?) ON CONFLICT(sku) DO UPDATE SET qty = qty + excluded.qty",
+			"INSERT stock (sku, qty) VALUES ($1, $2) ON DUP qty = qty + $2", 2},
+		{"INSERT INTO stock (sku, qty) VALUES (?, ?) ON CONFLICT DO NOTHING",
+			"INSERT IGNORE stock (sku, qty) VALUES ($1, $2)", 2},
+		{"INSERT OR REPLACE INTO stock (sku, qty) VALUES (?, ?)",
+			"INSERT REPLACE stock (sku, qty) VALUES ($1, $2)", 2},
+		{"REPLACE INTO stock (sku, qty) VALUES (?, ?)",
+			"INSERT REPLACE stock (sku, qty) VALUES ($1, $2)", 2},
+		{"insert or ignore into stock (sku, qty) values (?, 0)",
+			"INSERT IGNORE stock (sku, qty) VALUES ($1, 0)", 1},
+		{"INSERT OR ABORT INTO stock (sku, qty) VALUES (?, ?)",
+			"INSERT stock (sku, qty) VALUES ($1, $2)", 2},
+		{"UPDATE stock SET qty = iif(qty > ?, qty - ?, 0) WHERE sku = ?",
+			"UPDATE stock SET qty = CASE WHEN qty > $1 THEN qty - $2 ELSE 0 END WHERE sku = $3", 3},
+		{"UPDATE stock SET qty = max(qty - ?, 0) WHERE sku = ?",
+			"UPDATE stock SET qty = CASE WHEN qty - $1 IS NULL THEN NULL ELSE CASE WHEN qty - $1 >= 0 THEN qty - $1 ELSE 0 END END WHERE sku = $2", 2},
+		{"UPDATE stock SET qty = ifnull(reserved, 0) WHERE sku = :sku",
+			"UPDATE stock SET qty = CASE WHEN reserved IS NOT NULL THEN reserved ELSE 0 END WHERE sku = $1", 1},
+		{"UPDATE stock SET qty = qty - s.n FROM shipments AS s WHERE s.sku = stock.sku AND stock.sku = ?",
+			"", 1},
+		{"DELETE FROM stock WHERE qty = 0 RETURNING sku", "DELETE stock WHERE qty = 0", 0},
+		{"SELECT max(qty, reserved) FROM stock WHERE sku = ?", "SELECT CASE WHEN qty IS NULL THEN NULL WHEN reserved IS NULL THEN NULL ELSE CASE WHEN qty >= reserved THEN qty ELSE reserved END END FROM stock WHERE sku = $1", 1},
+		{"SELECT '?', \"a?\" FROM t -- ?\n WHERE x = ?", "SELECT '?', `a?` FROM t WHERE x = $1", 1},
+	}
+	for _, tt := range tests {
+		r, err := ParseDetailed(SQLite, tt.q)
+		if err != nil {
+			t.Errorf("Parse(SQLite, %q): %v", tt.q, err)
+			continue
+		}
+		if got := describe(r.Stmt); tt.want != "" && got != tt.want {
+			t.Errorf("Parse(SQLite, %q)\n got %s\nwant %s", tt.q, got, tt.want)
+		}
+		if r.NumParams != tt.params {
+			t.Errorf("Parse(SQLite, %q): %d params, want %d", tt.q, r.NumParams, tt.params)
+		}
+	}
+}
+
+func TestSQLiteNamedParams(t *testing.T) {
+	r, err := ParseDetailed(SQLite, "UPDATE t SET a = a - :amt WHERE id = @id AND a >= :amt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"amt", "id"}; !reflect.DeepEqual(r.ParamNames, want) || r.NumParams != 2 {
+		t.Errorf("names %v (%d params), want %v", r.ParamNames, r.NumParams, want)
+	}
+}
+
+func TestSQLiteErrors(t *testing.T) {
+	tests := []struct {
+		q      string
+		offset int
+		unsup  bool
+	}{
+		{"UPDATE accounts SET balance = WHERE id = ?", 30, false},
+		{"UPDATE t SET a = ?100 WHERE b = ? + frm x", 40, false},
+		{"INSERT OR ROLLBACK INTO t (a) VALUES (?)", 0, true},
+		{"UPDATE OR REPLACE t SET a = 1", 0, true},
+	}
+	for _, tt := range tests {
+		_, err := Parse(SQLite, tt.q)
+		var pe *ParseError
+		var ue *UnsupportedError
+		switch {
+		case tt.unsup:
+			if !errors.As(err, &ue) || ue.Query != tt.q {
+				t.Errorf("Parse(SQLite, %q) = %v, want an UnsupportedError", tt.q, err)
+			}
+		case !errors.As(err, &pe):
+			t.Errorf("Parse(SQLite, %q) = %v, want a ParseError", tt.q, err)
+		case pe.Offset != tt.offset || pe.Query != tt.q:
+			t.Errorf("Parse(SQLite, %q): error at %d (%v), want %d", tt.q, pe.Offset, pe, tt.offset)
+		}
+	}
+}
