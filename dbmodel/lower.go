@@ -68,11 +68,6 @@ func (x *symbol) isLive() ir.Expr {
 	return x.live
 }
 
-type txState struct {
-	open *ir.Var
-	snap map[*ir.Var]*ir.Var // r's columns, r.$exists and dirty → snapshot
-}
-
 type lowerer struct {
 	src, p  *ir.Program
 	c       *sqlir.Constraint
@@ -120,11 +115,7 @@ func Lower(p *ir.Program, c *sqlir.Constraint, opt Options) (*Result, error) {
 	m.collectColumns(opt)
 	m.chooseKey(opt)
 	m.makeSymbols()
-	for _, e := range p.Edges {
-		if s, ok := e.Stmt.(*ir.TxOp); ok {
-			m.tx(s.Tx)
-		}
-	}
+	m.makeTxs()
 	entry := m.p.NewLoc()
 	m.prologue(entry, p.Entry)
 	m.p.Entry = entry
@@ -434,8 +425,9 @@ func (m *lowerer) prologue(from, to ir.Loc) {
 		rhs = append(rhs, ir.False, ir.False)
 	}
 	for _, t := range m.txIDs() {
-		lhs = append(lhs, m.txs[t].open)
-		rhs = append(rhs, ir.False)
+		st := m.txs[t]
+		lhs = append(lhs, st.open, st.wrote, st.pending)
+		rhs = append(rhs, ir.False, ir.False, ir.False)
 	}
 	em.assign(lhs, rhs)
 	m.fresh = nil
@@ -451,7 +443,7 @@ func (m *lowerer) prologue(from, to ir.Loc) {
 // initial returns what holds of a row of the initial database: ψ and the
 // facts about the constrained table.
 func (m *lowerer) initial(x *symbol) ir.Expr {
-	out := []ir.Expr{m.psi(x)}
+	out := []ir.Expr{m.psi(x), m.checks(x)}
 	for _, f := range m.opt.Facts {
 		if m.onTable(f.Table) {
 			out = append(out, asBool(m.expr(f.Expr, x, nil)))
@@ -566,9 +558,12 @@ func (m *lowerer) errFork(e *ir.Edge, info ir.Info, errVar *ir.Var, extra ...*ir
 	if errVar == nil {
 		errVar = m.p.NewVar("$err", ir.Bool, ir.Ghost)
 	}
-	em.havoc(append([]*ir.Var{errVar}, extra...)...)
+	em.havoc(errVar)
 	fail := em.fork(errVar)
 	fail.jump(e.To)
+	// A failed call leaves its destinations (Scan targets, rows
+	// affected) unchanged.
+	em.havoc(extra...)
 	return em
 }
 
@@ -587,10 +582,7 @@ func (m *lowerer) lowerExec(e *ir.Edge, s *ir.Exec) error {
 		m.res.Writes++
 		em := m.errFork(e, info, s.Err, append(affected, targets...)...)
 		m.update(em, updateSpec{set: q.Set, where: q.Where, args: s.Args, affected: s.Affected,
-			returning: q.Returning, targets: s.Targets})
-		if s.Tx == 0 {
-			m.check(em)
-		}
+			returning: q.Returning, targets: s.Targets, h: s.Tx})
 		em.jump(e.To)
 		return nil
 	case *sqlir.Insert:
@@ -602,10 +594,7 @@ func (m *lowerer) lowerExec(e *ir.Edge, s *ir.Exec) error {
 		if s.Affected != nil {
 			em.assume(insertAffected(q, s.Affected))
 		}
-		m.insert(em, q, s.Args, s.Targets, info)
-		if s.Tx == 0 {
-			m.check(em)
-		}
+		m.insert(em, q, s.Args, s.Targets, info, s.Tx)
 		em.jump(e.To)
 		return nil
 	case *sqlir.Delete:
@@ -614,26 +603,38 @@ func (m *lowerer) lowerExec(e *ir.Edge, s *ir.Exec) error {
 		}
 		m.res.Writes++
 		em := m.errFork(e, info, s.Err, append(affected, targets...)...)
+		flag := m.beginWrite(em, s.Tx)
 		var lhs []*ir.Var
 		var rhs []ir.Expr
+		var changesR ir.Expr
 		for _, x := range m.syms {
 			where := m.where(q.Where, x, s.Args)
+			deleted := ir.And(x.exists, x.isLive(), where)
+			if x == m.r {
+				changesR = deleted
+			}
 			lhs = append(lhs, x.exists)
-			rhs = append(rhs, ir.And(x.exists, ir.Not(ir.And(x.isLive(), where))))
+			rhs = append(rhs, ir.And(x.exists, ir.Not(deleted)))
 		}
 		em.havoc(m.takeFresh()...)
+		m.touchR(em, s.Tx, flag, changesR)
 		if s.Affected != nil {
 			em.assume(ir.Cmp(ir.OpGe, s.Affected, ir.IntLit(0)))
 		}
 		em.assign(lhs, rhs)
+		m.endWrite(em, s.Tx, flag)
 		em.jump(e.To)
 		return nil
 	}
 	// A statement that cannot touch the constrained table: only its
-	// outcome (error, rows affected, returned values) is arbitrary.
+	// outcome (error, rows affected, returned values) is arbitrary, except
+	// that an INSERT breaking a CHECK fails.
 	em := m.errFork(e, info, s.Err, append(affected, targets...)...)
 	if s.Affected != nil {
 		em.assume(ir.Cmp(ir.OpGe, s.Affected, ir.IntLit(0)))
+	}
+	if q, ok := s.SQL.(*sqlir.Insert); ok {
+		em.assume(m.insertChecks(em, q, s.Args))
 	}
 	em.jump(e.To)
 	return nil
@@ -846,18 +847,34 @@ type updateSpec struct {
 	// single is set when at most one row matches whatever the WHERE says
 	// (the row an INSERT conflicts with, on one unique key).
 	single bool
+	// h is the handle the statement runs on.
+	h ir.Tx
+	// flag, for the conflict assignments of an upsert, is the INSERT's
+	// "the write changes r" (the INSERT begins and ends the write).
+	flag *ir.Var
 }
 
 // update applies SET … WHERE … to every live symbol; RETURNING targets
 // get the updated row's values when at most one row matches (the WHERE
 // pins a key, or u.single).
 func (m *lowerer) update(em *emitter, u updateSpec) {
+	flag := u.flag
+	if flag == nil {
+		flag = m.beginWrite(em, u.h)
+	}
 	var lhs []*ir.Var
 	var rhs []ir.Expr
-	var matched []ir.Expr
+	var matched, keyed []ir.Expr
+	key, kv := m.pinnedKey(u.where, u.args)
 	for _, x := range m.syms {
-		match := ir.And(x.isLive(), x.exists, m.where(u.where, x, u.args))
+		where := m.where(u.where, x, u.args)
+		match := ir.And(x.isLive(), x.exists, where)
 		matched = append(matched, match)
+		if kv != nil {
+			// x is the one row with the pinned key: the statement
+			// changes it exactly when it satisfies the rest of the WHERE.
+			keyed = append(keyed, ir.And(x.isLive(), x.exists, keyEq(x, key, kv)))
+		}
 		for _, a := range u.set {
 			col := strings.ToLower(a.Col)
 			v := x.cols[col]
@@ -869,18 +886,9 @@ func (m *lowerer) update(em *emitter, u updateSpec) {
 	// dirty: unless the one row the statement can change is a live
 	// symbol, rows the symbols do not track may have changed.
 	touchedTracked := ir.Expr(ir.False)
-	key, kv := m.pinnedKey(u.where, u.args)
 	switch {
 	case kv != nil:
-		var alts []ir.Expr
-		for _, x := range m.syms {
-			alts = append(alts, ir.And(x.isLive(), x.exists, keyEq(x, key, kv)))
-		}
-		touchedTracked = ir.Or(alts...)
-		if u.affected != nil {
-			em.havoc(m.takeFresh()...)
-			em.assume(ir.Cmp(ir.OpLe, u.affected, ir.IntLit(1)))
-		}
+		touchedTracked = ir.Or(keyed...)
 	case u.single:
 		// The only row changed is a symbol that matched, if one did.
 		touchedTracked = ir.Or(matched...)
@@ -888,10 +896,19 @@ func (m *lowerer) update(em *emitter, u updateSpec) {
 	lhs = append(lhs, m.dirty, m.written)
 	rhs = append(rhs, ir.Or(m.dirty, ir.Not(touchedTracked)), ir.True)
 	em.havoc(m.takeFresh()...)
+	m.touchR(em, u.h, flag, matched[0])
 	if u.affected != nil {
 		cs := []ir.Expr{ir.Cmp(ir.OpGe, u.affected, ir.IntLit(0))}
-		for _, mt := range matched {
+		for i, mt := range matched {
 			cs = append(cs, ir.Implies(mt, ir.Cmp(ir.OpGe, u.affected, ir.IntLit(1))))
+			if kv != nil {
+				// RowsAffected of a key-pinned UPDATE is 1 if the row
+				// with the key matched, else 0.
+				cs = append(cs, ir.Implies(ir.And(keyed[i], ir.Not(mt)), ir.Eq(u.affected, ir.IntLit(0))))
+			}
+		}
+		if kv != nil {
+			cs = append(cs, ir.Cmp(ir.OpLe, u.affected, ir.IntLit(1)))
 		}
 		em.assume(ir.And(cs...))
 	}
@@ -909,8 +926,21 @@ func (m *lowerer) update(em *emitter, u updateSpec) {
 		em.assign(ml, mr)
 	}
 	em.assign(lhs, rhs)
+	// The statement fails if it would break a CHECK of the table: the
+	// rows it wrote satisfy them.
+	var checks []ir.Expr
+	for _, x := range m.syms {
+		if c := m.checks(x); c != ir.True {
+			checks = append(checks, ir.Implies(ir.And(x.isLive(), x.exists), c))
+		}
+	}
+	em.havoc(m.takeFresh()...)
+	em.assume(ir.And(checks...))
 	if conds != nil {
 		m.bindReturning(em, u.returning, u.targets, m.syms, conds, u.args)
+	}
+	if u.flag == nil {
+		m.endWrite(em, u.h, flag)
 	}
 }
 
@@ -923,7 +953,8 @@ func (m *lowerer) update(em *emitter, u updateSpec) {
 // A column the INSERT omits, or sets to DEFAULT, gets its default (see
 // omitted); for INSERT … SELECT, or VALUES without a column list whose
 // columns the schema does not give, every value is arbitrary.
-func (m *lowerer) insert(em *emitter, q *sqlir.Insert, args []ir.Expr, targets []*ir.Var, info ir.Info) {
+func (m *lowerer) insert(em *emitter, q *sqlir.Insert, args []ir.Expr, targets []*ir.Var, info ir.Info, h ir.Tx) {
+	flag := m.beginWrite(em, h)
 	rows := q.Rows
 	if q.FromSelect {
 		rows = [][]sqlir.Expr{nil}
@@ -968,6 +999,10 @@ func (m *lowerer) insert(em *emitter, q *sqlir.Insert, args []ir.Expr, targets [
 			em.assume(ir.And(facts...))
 		}
 		em.assign(lhs, rhs)
+		// The INSERT fails if the new row breaks a CHECK.
+		check := m.checks(newRow)
+		em.havoc(m.takeFresh()...)
+		em.assume(check)
 		join := m.p.NewLoc()
 		if q.HasOnConflict || q.OnConflictNothing {
 			// The key existed: nothing happens, or the conflict
@@ -977,7 +1012,7 @@ func (m *lowerer) insert(em *emitter, q *sqlir.Insert, args []ir.Expr, targets [
 			em.havoc(conflicted)
 			conflict := em.fork(conflicted)
 			if q.HasOnConflict && !q.OnConflictNothing {
-				u := updateSpec{set: q.OnConflict, where: m.conflictWhere(q, row), args: args, single: true}
+				u := updateSpec{set: q.OnConflict, where: m.conflictWhere(q, row), args: args, single: true, h: h, flag: flag}
 				if last {
 					u.returning, u.targets = q.Returning, targets
 				}
@@ -993,6 +1028,7 @@ func (m *lowerer) insert(em *emitter, q *sqlir.Insert, args []ir.Expr, targets [
 		choice := m.p.NewVar("$r_is_new", ir.Bool, ir.Ghost)
 		em.havoc(choice)
 		other := em.fork(ir.Not(choice))
+		m.touchR(em, h, flag, ir.True)
 		lhs, rhs = nil, nil
 		for _, c := range m.cols {
 			lhs = append(lhs, m.r.cols[c])
@@ -1007,6 +1043,7 @@ func (m *lowerer) insert(em *emitter, q *sqlir.Insert, args []ir.Expr, targets [
 		other.jump(join)
 		em.cur = join
 	}
+	m.endWrite(em, h, flag)
 }
 
 // insertAffected returns what is known of the rows-affected count n of a
@@ -1186,6 +1223,12 @@ func (m *lowerer) lowerSelect(e *ir.Edge, s *ir.Select) {
 		return
 	}
 	em := m.errFork(e, s.Info, s.Err, targets...)
+	// The handle sees r's committed state where another transaction holds
+	// it; while another transaction has pending writes, the other symbols
+	// may hold values this handle does not see, and the row read is not
+	// kept (not live) for later statements.
+	rv := m.view(em, s.Tx)
+	foreign := m.pendingOther(s.Tx)
 	// Re-binding a live symbol forgets its row, which may have been written.
 	var vars []*ir.Var
 	for _, c := range m.cols {
@@ -1193,21 +1236,27 @@ func (m *lowerer) lowerSelect(e *ir.Edge, s *ir.Select) {
 	}
 	em.assign([]*ir.Var{m.dirty}, []ir.Expr{ir.Or(m.dirty, ir.And(x.live, m.written))})
 	em.havoc(vars...)
-	em.assign([]*ir.Var{x.live, x.exists}, []ir.Expr{ir.True, ir.True})
+	em.assign([]*ir.Var{x.live, x.exists}, []ir.Expr{ir.Not(foreign), ir.True})
 	var facts []ir.Expr
-	facts = append(facts, m.where(s.SQL.Where, x, s.Args))
+	facts = append(facts, m.where(s.SQL.Where, x, s.Args), m.checks(x))
 	aliased := []ir.Expr{}
 	if len(m.keys) > 0 {
 		for _, y := range m.syms {
 			if y == x {
 				continue
 			}
-			same := ir.And(y.isLive(), m.sameRow(x, y))
+			// Only a row that exists is the row read: one deleted (and
+			// maybe inserted again, untracked) is not.
+			same := ir.And(y.isLive(), y.exists, ir.Not(foreign))
+			if y == m.r {
+				y = rv
+				same = y.exists
+			}
+			same = ir.And(same, m.sameRow(x, y))
 			if same == ir.False {
 				continue
 			}
 			var eqs []ir.Expr
-			eqs = append(eqs, y.exists)
 			for _, c := range m.cols {
 				eqs = append(eqs, ir.Eq(x.cols[c], y.cols[c]))
 			}
@@ -1243,116 +1292,3 @@ func (m *lowerer) lowerSelect(e *ir.Edge, s *ir.Select) {
 	em.jump(e.To)
 }
 
-func (m *lowerer) tx(t ir.Tx) *txState {
-	st := m.txs[t]
-	if st == nil {
-		st = &txState{open: m.p.NewVar(fmt.Sprintf("$tx%d.open", t), ir.Bool, ir.Ghost), snap: map[*ir.Var]*ir.Var{}}
-		for _, v := range m.snapVars() {
-			st.snap[v] = m.p.NewVar(fmt.Sprintf("%s$tx%d", v.Name, t), v.Type, ir.Ghost)
-		}
-		m.txs[t] = st
-	}
-	return st
-}
-
-func (m *lowerer) txIDs() []ir.Tx {
-	var ids []ir.Tx
-	for t := range m.txs {
-		ids = append(ids, t)
-	}
-	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
-	return ids
-}
-
-func (m *lowerer) snapVars() []*ir.Var {
-	var out []*ir.Var
-	for _, c := range m.cols {
-		out = append(out, m.r.cols[c])
-	}
-	return append(out, m.r.exists, m.dirty)
-}
-
-func (m *lowerer) lowerTx(e *ir.Edge, s *ir.TxOp) {
-	st := m.tx(s.Tx)
-	em := m.emitter(e.From, s.Info)
-	errVar := s.Err
-	if errVar == nil {
-		errVar = m.p.NewVar("$err", ir.Bool, ir.Ghost)
-	}
-	switch s.Op {
-	case ir.Begin:
-		em.havoc(errVar)
-		fail := em.fork(errVar)
-		fail.jump(e.To)
-		lhs := []*ir.Var{st.open}
-		rhs := []ir.Expr{ir.True}
-		for _, sp := range orderedSnap(st) {
-			lhs = append(lhs, sp.snap)
-			rhs = append(rhs, sp.cur)
-		}
-		em.assign(lhs, rhs)
-		em.jump(e.To)
-	case ir.Commit:
-		em.havoc(errVar)
-		// Committing a finished transaction fails (sql.ErrTxDone).
-		em.assume(ir.Implies(ir.Not(st.open), errVar))
-		fail := em.fork(errVar)
-		m.restore(fail, st)
-		fail.jump(e.To)
-		m.check(em)
-		em.assign([]*ir.Var{st.open}, []ir.Expr{ir.False})
-		em.jump(e.To)
-	case ir.Rollback:
-		em.havoc(errVar)
-		em.assume(ir.Implies(ir.Not(st.open), errVar))
-		m.restore(em, st)
-		em.jump(e.To)
-	}
-}
-
-type snapPair struct{ cur, snap *ir.Var }
-
-func orderedSnap(st *txState) []snapPair {
-	var out []snapPair
-	for cur, snap := range st.snap {
-		out = append(out, snapPair{cur, snap})
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].cur.Name < out[j].cur.Name })
-	return out
-}
-
-// restore undoes the transaction's writes if it is open, and closes it.
-func (m *lowerer) restore(em *emitter, st *txState) {
-	closed := em.fork(ir.Not(st.open))
-	join := m.p.NewLoc()
-	closed.jump(join)
-	var lhs []*ir.Var
-	var rhs []ir.Expr
-	for _, sp := range orderedSnap(st) {
-		lhs = append(lhs, sp.cur)
-		rhs = append(rhs, sp.snap)
-	}
-	for _, x := range m.syms[1:] {
-		lhs = append(lhs, x.live)
-		rhs = append(rhs, ir.False)
-	}
-	lhs = append(lhs, st.open)
-	rhs = append(rhs, ir.False)
-	em.assign(lhs, rhs)
-	em.jump(join)
-	em.cur = join
-}
-
-// check branches to the error location if r exists and breaks ψ.
-func (m *lowerer) check(em *emitter) {
-	m.fresh = nil
-	bad := ir.And(m.r.exists, ir.Not(m.psi(m.r)))
-	em.havoc(m.takeFresh()...)
-	info := em.info
-	info.Kind = ir.KindModel
-	info.Text = "check " + m.c.Text
-	m.p.AddEdge(em.cur, m.p.Error, &ir.Assume{Cond: bad, Info: info})
-	n := m.p.NewLoc()
-	m.p.AddEdge(em.cur, n, &ir.Assume{Cond: ir.Not(bad), Info: info})
-	em.cur = n
-}

@@ -72,7 +72,7 @@ func build(t *testing.T, d sqlparse.Dialect, inputs []string, steps []step) *ir.
 					vars[n] = v
 					targets = append(targets, v)
 				}
-				next(&ir.Select{SQL: sel, Args: args, Targets: targets, Err: errV, Info: info})
+				next(&ir.Select{SQL: sel, Args: args, Tx: txOf(steps[:i]), Targets: targets, Err: errV, Info: info})
 			} else {
 				var targets []*ir.Var
 				for _, n := range s.into {

@@ -40,6 +40,23 @@ var handleTypes = map[string]objKind{
 	"github.com/jackc/pgconn.CommandTag": objResult,
 }
 
+// connTypes are the handle types of one connection of a pool: statements
+// on it run in order on the same session.
+var connTypes = map[string]bool{
+	"database/sql.Conn": true, "github.com/jmoiron/sqlx.Conn": true,
+	"github.com/jackc/pgx/v5.Conn": true, "github.com/jackc/pgx/v5/pgxpool.Conn": true,
+	"github.com/jackc/pgx/v4.Conn": true, "github.com/jackc/pgx/v4/pgxpool.Conn": true,
+}
+
+// isConnType reports whether t (or *t) is one of connTypes.
+func isConnType(t types.Type) bool {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := t.(*types.Named)
+	return ok && n.Obj().Pkg() != nil && connTypes[n.Obj().Pkg().Path()+"."+n.Obj().Name()]
+}
+
 // libPackages are the import paths of the modelled libraries.
 var libPackages = map[string]bool{
 	"database/sql":                    true,

@@ -29,8 +29,8 @@ func (t *translator) dbCall(f *frame, instr ssa.CallInstruction, a apiCall, args
 	switch a.kind {
 	case objDB, objTx:
 		tx := ir.Tx(0)
-		if self != nil && self.kind == objTx {
-			tx = self.tx
+		if self != nil && (self.kind == objTx || self.kind == objDB) {
+			tx = self.tx // a connection's id, 0 for a pool
 		}
 		if a.op != opNone && a.query >= 0 {
 			if a.pkg != "" && strings.HasPrefix(a.pkg, "github.com/jackc/") && a.op == opPrepare {
@@ -83,10 +83,10 @@ func (t *translator) dbCall(f *frame, instr ssa.CallInstruction, a apiCall, args
 				return arg(a.query)
 			}
 		case a.name == "Conn" || a.name == "Connx" || a.name == "Acquire":
-			// A connection of the pool (or a transaction's own): statements
-			// on it run like the handle's.
-			h := value{obj: &object{kind: objDB, tx: tx}}
-			if self != nil && self.kind == objTx {
+			// A connection of the pool (its own handle id: BEGIN sent as SQL
+			// on it opens a transaction), or a transaction's own.
+			h := value{obj: t.newConn()}
+			if self != nil && (self.kind == objTx || self.tx != 0) {
 				h = value{obj: self}
 			}
 			if results.Len() == 2 {
@@ -290,6 +290,9 @@ func (t *translator) runSQL(kind sqlOp, tx ir.Tx, text string, known bool, args 
 	}
 	stmt, args = t.bindMarkers(stmt, args)
 	info := t.info(ir.KindSQL, compactSQL(text))
+	if tc, ok := stmt.(*sqlir.TxControl); ok {
+		return t.txControl(tc, tx, info, results)
+	}
 	switch kind {
 	case opExec:
 		errV := t.p.NewVar("err", ir.Bool, ir.Local)
@@ -449,4 +452,41 @@ func (t *translator) scanReturned(src *object, targets []*ir.Var, errV *ir.Var) 
 	t.cur = from
 	t.edge(join, &ir.Assume{Cond: errV, Info: info})
 	return value{expr: errV}
+}
+
+// newConn returns a new connection handle with its own id.
+func (t *translator) newConn() *object {
+	t.txs++
+	id := ir.Tx(t.txs)
+	if t.conns == nil {
+		t.conns = map[ir.Tx]bool{}
+	}
+	t.conns[id] = true
+	return &object{kind: objDB, tx: id}
+}
+
+// txControl translates BEGIN, COMMIT or ROLLBACK sent as SQL text. On one
+// connection it opens or ends the connection's transaction; on a pool
+// (each statement may run on another connection) or inside a transaction
+// object it is not modelled.
+func (t *translator) txControl(tc *sqlir.TxControl, tx ir.Tx, info ir.Info, results *types.Tuple) value {
+	if !t.conns[tx] {
+		t.unsupported("%s sent as SQL on a connection pool or a transaction object (each statement may run on another connection)", tc.Kind)
+		return t.freshResults("sql()", results)
+	}
+	op := ir.Begin
+	switch tc.Kind {
+	case sqlir.TxCommit:
+		op = ir.Commit
+	case sqlir.TxRollback:
+		op = ir.Rollback
+	}
+	errV := t.p.NewVar("err", ir.Bool, ir.Local)
+	t.emit(&ir.TxOp{Op: op, Tx: tx, Err: errV, Conn: true, Info: info})
+	aff := t.p.NewVar("rowsAffected", ir.Int, ir.Local)
+	t.emit(&ir.Havoc{Vars: []*ir.Var{aff}, Info: info})
+	if results == nil || results.Len() != 2 {
+		return t.freshResults("sql()", results)
+	}
+	return value{tuple: []value{{obj: &object{kind: objResult, affected: aff}}, {expr: errV}}}
 }

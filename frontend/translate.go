@@ -19,7 +19,10 @@ type translator struct {
 	l     *Loaded
 	p     *ir.Program
 	stack []*ssa.Function // functions being inlined, innermost last
-	txs   int             // transactions begun so far (ids 1…)
+	txs   int             // transactions and connections so far (ids 1…)
+	// conns are the ids of single connections (*sql.Conn, pgx.Conn, …),
+	// on which BEGIN, COMMIT and ROLLBACK may be sent as SQL text.
+	conns map[ir.Tx]bool
 	cur   ir.Loc          // where the next edge starts
 	pos   token.Pos       // position of the instruction being translated
 
@@ -209,6 +212,9 @@ func (t *translator) input(name string, typ types.Type, depth int) value {
 		return value{expr: v}
 	}
 	if k, ok := dbObjectKind(typ); ok {
+		if isConnType(typ) {
+			return value{obj: t.newConn()}
+		}
 		return value{obj: &object{kind: k}}
 	}
 	if isDBInterface(typ) {

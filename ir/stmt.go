@@ -95,6 +95,11 @@ type TxOp struct {
 	Op  TxOpKind
 	Tx  Tx
 	Err *Var
+	// Conn is set when Tx is a connection (*sql.Conn) and the operation
+	// was sent as SQL text (BEGIN, COMMIT, ROLLBACK): BEGIN may then run
+	// while a transaction is open, and statements on Tx outside a
+	// transaction commit at once.
+	Conn bool
 	Info
 }
 

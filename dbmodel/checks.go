@@ -1,0 +1,110 @@
+package dbmodel
+
+import (
+	"strings"
+
+	"github.com/dbverify/dbverify/ir"
+	"github.com/dbverify/dbverify/sqlir"
+)
+
+// CHECK constraints of the schema.
+//
+// A statement that would leave a row breaking one of its table's CHECKs
+// fails (its error path runs and no row changes), so every row of the
+// database satisfies them: the initial rows, the rows a SELECT reads and
+// the rows a successful write leaves. A CHECK passes on NULL; the model
+// uses one only where every column it reads is known not to be NULL
+// (declared NOT NULL, or a value the program gives).
+
+// checks returns the conjunction of the CHECKs of x's table that the model
+// can evaluate on x (True when there are none).
+func (m *lowerer) checks(x *symbol) ir.Expr {
+	t := m.schemaTable(x.table)
+	if t == nil || x.table == "" {
+		return ir.True
+	}
+	var out []ir.Expr
+	for _, c := range t.Checks {
+		if !m.covered(c.Expr, x) || !m.usableCheck(c.Expr, x, t) {
+			continue
+		}
+		out = append(out, asBool(m.expr(c.Expr, x, nil)))
+	}
+	return ir.And(out...)
+}
+
+// usableCheck reports whether the model can rely on CHECK e of table t on
+// x: every column e reads is numeric and known not to be NULL on x, and e
+// compares no strings (the model codes strings as numbers, which keep
+// equality but not order).
+func (m *lowerer) usableCheck(e sqlir.Expr, x *symbol, t *sqlir.Table) bool {
+	ok := true
+	sqlir.Rewrite(e, func(y sqlir.Expr) (sqlir.Expr, bool) {
+		switch y := y.(type) {
+		case *sqlir.ColRef:
+			if !m.neverNull(y, x, nil) || !numericColumn(t, y.Name) {
+				ok = false
+			}
+		case *sqlir.Str:
+			ok = false
+		}
+		return nil, false
+	})
+	return ok
+}
+
+// numericColumn reports whether t declares col with a numeric type.
+func numericColumn(t *sqlir.Table, col string) bool {
+	for _, c := range t.Columns {
+		if strings.EqualFold(c.Name, col) {
+			ty := strings.ToLower(c.Type)
+			if isRealType(ty) {
+				return true
+			}
+			for _, k := range []string{"int", "serial"} {
+				if strings.Contains(ty, k) {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	return false
+}
+
+// insertChecks returns what a successful INSERT q of another table than
+// the constrained one says of its values: they satisfy the table's CHECKs
+// that read only columns the INSERT gives non-NULL values (the values are
+// assigned to ghost variables at em).
+func (m *lowerer) insertChecks(em *emitter, q *sqlir.Insert, args []ir.Expr) ir.Expr {
+	t := m.schemaTable(q.Table)
+	if t == nil || len(t.Checks) == 0 || q.FromSelect || len(q.Columns) == 0 {
+		return ir.True
+	}
+	var out []ir.Expr
+	for _, row := range q.Rows {
+		x := &symbol{name: "new", table: strings.ToLower(q.Table), cols: map[string]*ir.Var{}, nonNull: map[string]bool{}}
+		var lhs []*ir.Var
+		var rhs []ir.Expr
+		for i, c := range q.Columns {
+			if i >= len(row) || isDefaultKeyword(row[i]) || !m.neverNull(row[i], nil, args) {
+				continue
+			}
+			c = strings.ToLower(c)
+			val := m.expr(row[i], nil, args)
+			s := ir.Int
+			if val.Sort() == ir.Real {
+				s = ir.Real
+			}
+			v := m.p.NewVar("new_"+strings.ToLower(q.Table)+"."+c, s, ir.Ghost)
+			x.cols[c] = v
+			x.nonNull[c] = true
+			lhs = append(lhs, v)
+			rhs = append(rhs, m.convert(val, s))
+		}
+		em.havoc(m.takeFresh()...)
+		em.assign(lhs, rhs)
+		out = append(out, m.checks(x))
+	}
+	return ir.And(out...)
+}

@@ -1,0 +1,305 @@
+package dbmodel
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/dbverify/dbverify/ir"
+)
+
+// Handles and transactions.
+//
+// Every database operation runs on a handle (ir.Tx): 0 is the pool, whose
+// statements commit at once; any other id is a transaction (BeginTx) or a
+// connection of the pool (*sql.Conn, where BEGIN/COMMIT/ROLLBACK may be
+// sent as SQL text). While a handle's transaction is open its writes are
+// pending: other handles see the committed state, and a rollback undoes
+// exactly that transaction's writes, not those other handles committed
+// meanwhile.
+//
+// The symbols hold the newest state of their rows (pending writes
+// included). For the watched row r, each transaction T keeps whether it
+// has written r (T then holds r's row lock) and, from its first write of
+// r, r's committed state (snap). A write through another handle to r while
+// T holds its lock waits for T (in one goroutine: forever, or until a lock
+// timeout): the model lets it fail. A read through another handle sees r's
+// committed state; it is not identified with the other symbols while a
+// transaction it does not belong to has pending writes (their values may
+// be uncommitted).
+
+// txState is the model's state of one transaction (or connection) T.
+type txState struct {
+	id ir.Tx
+	// open: T's transaction has begun and not ended (for a connection
+	// outside BEGIN … COMMIT, its statements commit at once).
+	open *ir.Var
+	// wrote: T has written r (and holds its lock) since it began.
+	wrote *ir.Var
+	// pending: T has written rows of the constrained table since it began.
+	pending *ir.Var
+	// snap: r's columns and r.$exists → their committed values, taken
+	// before T's first write of r.
+	snap map[*ir.Var]*ir.Var
+	// dirty: the ghost dirty when T began, or'ed with dirty after each
+	// write of another handle since (what a rollback of T restores).
+	dirty *ir.Var
+}
+
+// makeTxs creates the state of every transaction or connection the
+// program uses (every handle but the pool).
+func (m *lowerer) makeTxs() {
+	for _, e := range m.src.Edges {
+		var t ir.Tx
+		switch s := e.Stmt.(type) {
+		case *ir.TxOp:
+			t = s.Tx
+		case *ir.Exec:
+			t = s.Tx
+		case *ir.Select:
+			t = s.Tx
+		}
+		if t != 0 {
+			m.tx(t)
+		}
+	}
+}
+
+func (m *lowerer) tx(t ir.Tx) *txState {
+	st := m.txs[t]
+	if st == nil {
+		name := fmt.Sprintf("$tx%d", t)
+		st = &txState{
+			id:      t,
+			open:    m.p.NewVar(name+".open", ir.Bool, ir.Ghost),
+			wrote:   m.p.NewVar(name+".wrote_r", ir.Bool, ir.Ghost),
+			pending: m.p.NewVar(name+".pending", ir.Bool, ir.Ghost),
+			dirty:   m.p.NewVar(name+".dirty", ir.Bool, ir.Ghost),
+			snap:    map[*ir.Var]*ir.Var{},
+		}
+		for _, v := range m.rVars() {
+			st.snap[v] = m.p.NewVar(fmt.Sprintf("%s%s", v.Name, name), v.Type, ir.Ghost)
+		}
+		m.txs[t] = st
+	}
+	return st
+}
+
+func (m *lowerer) txIDs() []ir.Tx {
+	var ids []ir.Tx
+	for t := range m.txs {
+		ids = append(ids, t)
+	}
+	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	return ids
+}
+
+// rVars returns r's columns (sorted) and r.$exists.
+func (m *lowerer) rVars() []*ir.Var {
+	var out []*ir.Var
+	for _, c := range m.cols {
+		out = append(out, m.r.cols[c])
+	}
+	return append(out, m.r.exists)
+}
+
+// others returns the states of the transactions other than handle h.
+func (m *lowerer) others(h ir.Tx) []*txState {
+	var out []*txState
+	for _, t := range m.txIDs() {
+		if t != h {
+			out = append(out, m.txs[t])
+		}
+	}
+	return out
+}
+
+// lockedByOther is "another transaction than h holds r's lock".
+func (m *lowerer) lockedByOther(h ir.Tx) ir.Expr {
+	var alts []ir.Expr
+	for _, st := range m.others(h) {
+		alts = append(alts, ir.And(st.open, st.wrote))
+	}
+	return ir.Or(alts...)
+}
+
+// pendingOther is "another transaction than h has uncommitted writes".
+func (m *lowerer) pendingOther(h ir.Tx) ir.Expr {
+	var alts []ir.Expr
+	for _, st := range m.others(h) {
+		alts = append(alts, ir.And(st.open, st.pending))
+	}
+	return ir.Or(alts...)
+}
+
+// view returns r as handle h sees it (its committed state, h's own pending
+// writes included): where
+// another transaction holds r's lock, its snapshot. Without other
+// transactions it is r itself; otherwise the values are assigned to ghost
+// variables at em.
+func (m *lowerer) view(em *emitter, h ir.Tx) *symbol {
+	others := m.others(h)
+	if len(others) == 0 {
+		return m.r
+	}
+	v := &symbol{name: "r@committed", table: m.table, cols: map[string]*ir.Var{}, nonNull: m.r.nonNull}
+	var lhs []*ir.Var
+	var rhs []ir.Expr
+	val := func(cur *ir.Var) ir.Expr {
+		out := ir.Expr(cur)
+		for i := len(others) - 1; i >= 0; i-- {
+			st := others[i]
+			out = ir.IteOf(ir.And(st.open, st.wrote), st.snap[cur], out)
+		}
+		return out
+	}
+	for _, c := range m.cols {
+		nv := m.p.NewVar("r@committed."+c, m.colSort[c], ir.Ghost)
+		v.cols[c] = nv
+		lhs = append(lhs, nv)
+		rhs = append(rhs, val(m.r.cols[c]))
+	}
+	v.exists = m.p.NewVar("r@committed.$exists", ir.Bool, ir.Ghost)
+	lhs = append(lhs, v.exists)
+	rhs = append(rhs, val(m.r.exists))
+	em.assign(lhs, rhs)
+	return v
+}
+
+// beginWrite prepares a write of handle h to the constrained table: h's
+// snapshot of r is taken unless h already holds r. It returns the
+// variable "this write changes r", false until touchR.
+func (m *lowerer) beginWrite(em *emitter, h ir.Tx) *ir.Var {
+	flag := m.p.NewVar("$writes_r", ir.Bool, ir.Ghost)
+	lhs := []*ir.Var{flag}
+	rhs := []ir.Expr{ir.False}
+	if st := m.txs[h]; st != nil && h != 0 {
+		for _, cur := range m.rVars() {
+			lhs = append(lhs, st.snap[cur])
+			rhs = append(rhs, ir.IteOf(st.wrote, st.snap[cur], cur))
+		}
+	}
+	em.assign(lhs, rhs)
+	return flag
+}
+
+// touchR records, before a write of handle h, that it changes r when
+// changes holds (in the state before the write): the write fails where
+// another transaction holds r's lock.
+func (m *lowerer) touchR(em *emitter, h ir.Tx, flag *ir.Var, changes ir.Expr) {
+	em.assign([]*ir.Var{flag}, []ir.Expr{ir.Or(flag, changes)})
+	if locked := m.lockedByOther(h); locked != ir.False {
+		em.assume(ir.Not(ir.And(locked, flag)))
+	}
+}
+
+// endWrite ends a write of handle h to the constrained table (flag: it
+// changed r): a transaction records its pending writes; the writes of the
+// pool, or of a connection outside a transaction, are committed and
+// checked now. The rollback state of every other transaction keeps the
+// dirt this write may have made.
+func (m *lowerer) endWrite(em *emitter, h ir.Tx, flag *ir.Var) {
+	var lhs []*ir.Var
+	var rhs []ir.Expr
+	for _, st := range m.others(h) {
+		lhs = append(lhs, st.dirty)
+		rhs = append(rhs, ir.Or(st.dirty, m.dirty))
+	}
+	st := m.txs[h]
+	if h != 0 && st != nil {
+		lhs = append(lhs, st.wrote, st.pending)
+		rhs = append(rhs, ir.Or(st.wrote, ir.And(st.open, flag)), ir.Or(st.pending, st.open))
+	}
+	em.assign(lhs, rhs)
+	if h == 0 || st == nil {
+		m.check(em, ir.True, h)
+		return
+	}
+	m.check(em, ir.Not(st.open), h)
+}
+
+func (m *lowerer) lowerTx(e *ir.Edge, s *ir.TxOp) {
+	st := m.tx(s.Tx)
+	em := m.emitter(e.From, s.Info)
+	errVar := s.Err
+	if errVar == nil {
+		errVar = m.p.NewVar("$err", ir.Bool, ir.Ghost)
+	}
+	em.havoc(errVar)
+	switch s.Op {
+	case ir.Begin:
+		fail := em.fork(errVar)
+		fail.jump(e.To)
+		if s.Conn {
+			// BEGIN inside a transaction (SQL text on a connection):
+			// MySQL commits the open one; Postgres keeps it (its writes
+			// are checked here all the same: an over-approximation).
+			m.commit(em, st)
+		}
+		em.assign([]*ir.Var{st.open, st.wrote, st.pending, st.dirty},
+			[]ir.Expr{ir.True, ir.False, ir.False, m.dirty})
+		em.jump(e.To)
+	case ir.Commit:
+		// Committing a finished transaction fails (sql.ErrTxDone), or is
+		// a no-op (COMMIT as SQL text outside a transaction).
+		done := em.fork(ir.Not(st.open))
+		done.jump(e.To)
+		fail := em.fork(errVar)
+		m.rollback(fail, st)
+		fail.jump(e.To)
+		m.commit(em, st)
+		em.jump(e.To)
+	case ir.Rollback:
+		m.rollback(em, st)
+		em.jump(e.To)
+	}
+}
+
+// commit commits T if it is open: its writes become the committed state,
+// which is checked.
+func (m *lowerer) commit(em *emitter, st *txState) {
+	wasOpen := m.p.NewVar(fmt.Sprintf("$tx%d.committing", st.id), ir.Bool, ir.Ghost)
+	em.assign([]*ir.Var{wasOpen, st.open, st.wrote, st.pending},
+		[]ir.Expr{st.open, ir.False, ir.False, ir.False})
+	m.check(em, wasOpen, st.id)
+}
+
+// rollback undoes T's writes if it is open, and closes it: r gets back its
+// committed state if T wrote it; the symbols are forgotten (they may hold
+// undone values).
+func (m *lowerer) rollback(em *emitter, st *txState) {
+	var lhs []*ir.Var
+	var rhs []ir.Expr
+	undo := ir.And(st.open, st.wrote)
+	for _, cur := range m.rVars() {
+		lhs = append(lhs, cur)
+		rhs = append(rhs, ir.IteOf(undo, st.snap[cur], cur))
+	}
+	lhs = append(lhs, m.dirty)
+	rhs = append(rhs, ir.IteOf(st.open, st.dirty, m.dirty))
+	for _, x := range m.syms[1:] {
+		lhs = append(lhs, x.live)
+		rhs = append(rhs, ir.And(x.live, ir.Not(st.open)))
+	}
+	lhs = append(lhs, st.open, st.wrote, st.pending)
+	rhs = append(rhs, ir.False, ir.False, ir.False)
+	em.assign(lhs, rhs)
+}
+
+// check branches to the error location if, where when holds, the
+// committed state of r (handle h's writes included) exists and breaks ψ.
+func (m *lowerer) check(em *emitter, when ir.Expr, h ir.Tx) {
+	if when == ir.False {
+		return
+	}
+	r := m.view(em, h)
+	m.fresh = nil
+	bad := ir.And(when, r.exists, ir.Not(m.psi(r)))
+	em.havoc(m.takeFresh()...)
+	info := em.info
+	info.Kind = ir.KindModel
+	info.Text = "check " + m.c.Text
+	m.p.AddEdge(em.cur, m.p.Error, &ir.Assume{Cond: bad, Info: info})
+	n := m.p.NewLoc()
+	m.p.AddEdge(em.cur, n, &ir.Assume{Cond: ir.Not(bad), Info: info})
+	em.cur = n
+}
