@@ -217,7 +217,11 @@ func (t *translator) external(f *frame, fn *ssa.Function, c *ssa.CallCommon, arg
 		return value{expr: b}
 	case path == "errors" && (name == "Join" || name == "Unwrap"):
 		return t.fresh(name+"()", results)
-	case path == "os" && name == "Exit", path == "log" && (strings.HasPrefix(name, "Fatal") || strings.HasPrefix(name, "Panic")):
+	case path == "log" && strings.HasPrefix(name, "Panic"):
+		t.panicHere("panic")
+		return t.fresh(name+"()", results)
+	case path == "os" && name == "Exit", path == "log" && strings.HasPrefix(name, "Fatal"):
+		// The process exits without running deferred calls.
 		t.edge(t.p.NewLoc(), &ir.Assume{Cond: ir.True, Info: t.info(ir.KindReturn, "")})
 		t.cur = t.p.NewLoc() // unreachable continuation
 		return t.fresh(name+"()", results)
@@ -295,6 +299,8 @@ func (t *translator) builtin(f *frame, b *ssa.Builtin, c *ssa.CallCommon, args [
 		return value{obj: &object{kind: objSlice, length: t.freshLen("append()")}}
 	case "print", "println", "close", "delete", "clear":
 		return value{}
+	case "recover":
+		return t.recoverCall()
 	}
 	return t.fresh(b.Name()+"()", results)
 }
@@ -409,7 +415,12 @@ func (t *translator) runDefers(f *frame) {
 		join := t.p.NewLoc()
 		from := t.cur
 		t.emit(&ir.Assume{Cond: rec.flag, Info: t.info(ir.KindCall, "")})
+		// A deferred call runs at most once, even when a panic in a later
+		// one unwinds the frame again.
+		t.emit(&ir.Assign{Lhs: []*ir.Var{rec.flag}, Rhs: []ir.Expr{ir.False}, Info: t.info(ir.KindModel, "")})
+		t.nextDeferred = true
 		t.call(f, rec.instr, rec.instr.Common(), rec)
+		t.nextDeferred = false
 		t.edge(join, &ir.Assume{Cond: ir.True, Info: t.info(ir.KindCall, "")})
 		t.cur = from
 		t.edge(join, &ir.Assume{Cond: ir.Not(rec.flag), Info: t.info(ir.KindModel, "")})

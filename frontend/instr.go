@@ -110,8 +110,13 @@ func (t *translator) define(f *frame, v ssa.Value, x value) {
 // instr translates a non-terminator instruction.
 func (t *translator) instr(f *frame, instr ssa.Instruction) {
 	switch i := instr.(type) {
-	case *ssa.DebugRef, *ssa.MapUpdate, *ssa.Send:
-		// No effect on the model (map contents and channels are not tracked).
+	case *ssa.MapUpdate:
+		// Map contents are not tracked; a write to a nil map panics.
+		if m := t.val(f, i.Map); m.obj != nil && m.obj.kind == objNil {
+			t.panicHere("panic: assignment to entry in nil map")
+		}
+	case *ssa.DebugRef, *ssa.Send:
+		// No effect on the model (channels are not tracked).
 	case *ssa.Store:
 		t.storeTo(f, i.Addr, t.val(f, i.Val))
 	case *ssa.Call:
@@ -155,8 +160,12 @@ func (t *translator) instr(f *frame, instr ssa.Instruction) {
 		}
 		t.define(f, i, t.fresh(f.prefix+i.Name(), i.Type()))
 	case *ssa.IndexAddr:
+		t.indexPanic(f, i.X, i.Index)
 		t.indexAddr(f, i)
 	case *ssa.Index, *ssa.Lookup, *ssa.Next:
+		if ix, ok := i.(*ssa.Index); ok {
+			t.indexPanic(f, ix.X, ix.Index)
+		}
 		v := t.fresh(f.prefix+i.(ssa.Value).Name(), i.(ssa.Value).Type())
 		var x ssa.Value
 		switch i := i.(type) {
@@ -174,6 +183,9 @@ func (t *translator) instr(f *frame, instr ssa.Instruction) {
 	case *ssa.Range, *ssa.Select, *ssa.MultiConvert, *ssa.SliceToArrayPointer:
 		t.define(f, i.(ssa.Value), t.fresh(f.prefix+i.(ssa.Value).Name(), i.(ssa.Value).Type()))
 	case *ssa.TypeAssert:
+		if !i.CommaOk {
+			t.assertPanic(f, i)
+		}
 		if i.CommaOk {
 			t.define(f, i, t.fresh(f.prefix+i.Name(), i.Type()))
 			return
@@ -385,6 +397,9 @@ func (t *translator) binop(f *frame, i *ssa.BinOp) value {
 	if isError(i.X.Type()) || isError(i.Y.Type()) {
 		return t.errCompare(f, i, x, y)
 	}
+	if v, ok := nilCompare(i, x, y); ok {
+		return v
+	}
 	if x.expr == nil || y.expr == nil {
 		return t.fresh(f.prefix+i.Name(), i.Type())
 	}
@@ -420,8 +435,10 @@ func (t *translator) binop(f *frame, i *ssa.BinOp) value {
 	case token.MUL:
 		return value{expr: ir.Arith(ir.OpMul, x.expr, y.expr)}
 	case token.QUO:
+		t.divPanic(i, y.expr)
 		return value{expr: ir.Arith(ir.OpDiv, x.expr, y.expr)}
 	case token.REM:
+		t.divPanic(i, y.expr)
 		return value{expr: ir.Arith(ir.OpMod, x.expr, y.expr)}
 	case token.EQL:
 		return value{expr: ir.Cmp(ir.OpEq, x.expr, y.expr)}
@@ -438,6 +455,32 @@ func (t *translator) binop(f *frame, i *ssa.BinOp) value {
 	}
 	// Bitwise operators and shifts: arbitrary.
 	return t.fresh(f.prefix+i.Name(), i.Type())
+}
+
+// nilCompare decides v == nil and v != nil for a value whose nil-ness
+// the model knows (recover's result).
+func nilCompare(i *ssa.BinOp, x, y value) (value, bool) {
+	if i.Op != token.EQL && i.Op != token.NEQ {
+		return value{}, false
+	}
+	var nn ir.Expr
+	switch {
+	case isNilConst(i.Y) && x.nonNil != nil:
+		nn = x.nonNil
+	case isNilConst(i.X) && y.nonNil != nil:
+		nn = y.nonNil
+	default:
+		return value{}, false
+	}
+	if i.Op == token.EQL {
+		return value{expr: ir.Not(nn)}, true
+	}
+	return value{expr: nn}, true
+}
+
+func isNilConst(v ssa.Value) bool {
+	c, ok := v.(*ssa.Const)
+	return ok && c.Value == nil
 }
 
 // errCompare models err == nil / err != nil exactly and err == sentinel

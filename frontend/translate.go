@@ -33,6 +33,10 @@ type translator struct {
 	elemCells map[*object][]*cell
 
 	overflowNoted bool // the no-overflow assumption is recorded
+
+	frames       []*frame // inlined frames, innermost last (see panics.go)
+	panicking    *ir.Var  // ghost: a panic is unwinding (nil: no panic modelled)
+	nextDeferred bool     // the next inlined frame is a deferred call
 }
 
 // frame is one inlined activation of a function.
@@ -57,6 +61,13 @@ type frame struct {
 	pending   []pendingDefers
 	names     map[ssa.Value]string
 	prefix    string
+
+	// unwind is where the frame's unwinding code starts (unwinds: some
+	// panic reaches it); deferred says the frame is a deferred call, whose
+	// recover() can stop a panic.
+	unwind   ir.Loc
+	unwinds  bool
+	deferred bool
 }
 
 type deferRec struct {
@@ -101,6 +112,12 @@ func (l *Loaded) Translate(fn *ssa.Function) *ir.Program {
 		// values of predicates that relate them.
 		entry := t.p.NewLoc()
 		t.p.AddEdge(entry, t.p.Entry, &ir.Havoc{Vars: inputs, Info: ir.Info{Kind: ir.KindModel, Text: "inputs are arbitrary"}})
+		t.p.Entry = entry
+	}
+	if t.panicking != nil {
+		// No panic is unwinding on entry.
+		entry := t.p.NewLoc()
+		t.p.AddEdge(entry, t.p.Entry, &ir.Assign{Lhs: []*ir.Var{t.panicking}, Rhs: []ir.Expr{ir.False}, Info: ir.Info{Kind: ir.KindModel, Text: "no panic on entry"}})
 		t.p.Entry = entry
 	}
 	if len(t.sentinels) > 0 {
@@ -289,7 +306,11 @@ func (t *translator) inline(fn *ssa.Function, args, bindings []value) value {
 		fn: fn, env: map[ssa.Value]value{},
 		start: map[*ssa.BasicBlock]ir.Loc{}, end: map[*ssa.BasicBlock]ir.Loc{},
 		ret: t.p.NewLoc(), names: debugNames(fn),
+		deferred: t.nextDeferred,
 	}
+	t.nextDeferred = false
+	t.frames = append(t.frames, f)
+	defer func() { t.frames = t.frames[:len(t.frames)-1] }()
 	if len(t.stack) > 1 {
 		f.prefix = fn.Name() + "."
 		if fn.Parent() != nil {
@@ -350,6 +371,7 @@ func (t *translator) inline(fn *ssa.Function, args, bindings []value) value {
 		t.terminator(f, b)
 	}
 	t.fillDefers(f)
+	t.emitUnwind(f)
 	t.cur = f.ret
 	var out []value
 	for i := 0; i < res.Len(); i++ {
@@ -416,7 +438,7 @@ func (t *translator) block(f *frame, b *ssa.BasicBlock) {
 		case *ssa.Return:
 			t.ret(f, instr)
 		case *ssa.Panic:
-			t.edge(t.p.NewLoc(), &ir.Assume{Cond: ir.True, Info: t.info(ir.KindReturn, "panic")})
+			t.panicHere("panic")
 		default:
 			t.instr(f, instr)
 		}

@@ -27,6 +27,10 @@ type value struct {
 	fields []value // a struct value
 	tuple  []value // a multi-value result
 
+	// nonNil, when set, says whether an interface value (recover's
+	// result) is non-nil.
+	nonNil ir.Expr
+
 	// dyn is the dynamic type of an interface value made from a known
 	// concrete value (nil: unknown).
 	dyn types.Type
