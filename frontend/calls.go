@@ -255,15 +255,6 @@ func isDBObj(k objKind) bool {
 	return false
 }
 
-// escape havocs memory reachable from values handed to unseen code.
-func (t *translator) escape(vals []value) {
-	for _, v := range vals {
-		if v.obj != nil && v.obj.kind == objPtr {
-			t.havocCell(v.obj.cell, 0)
-		}
-	}
-}
-
 // builtin models Go's built-in functions.
 func (t *translator) builtin(f *frame, b *ssa.Builtin, c *ssa.CallCommon, args []value) value {
 	results := c.Signature().Results()
@@ -296,6 +287,9 @@ func (t *translator) builtin(f *frame, b *ssa.Builtin, c *ssa.CallCommon, args [
 			return value{expr: out}
 		}
 	case "append":
+		for _, a := range args {
+			t.lose(a) // the new slice's elements are not tracked
+		}
 		return value{obj: &object{kind: objSlice, length: t.freshLen("append()")}}
 	case "print", "println", "close", "delete", "clear":
 		return value{}

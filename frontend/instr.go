@@ -115,8 +115,11 @@ func (t *translator) instr(f *frame, instr ssa.Instruction) {
 		if m := t.val(f, i.Map); m.obj != nil && m.obj.kind == objNil {
 			t.panicHere("panic: assignment to entry in nil map")
 		}
-	case *ssa.DebugRef, *ssa.Send:
-		// No effect on the model (channels are not tracked).
+		t.lose(t.val(f, i.Key))
+		t.lose(t.val(f, i.Value))
+	case *ssa.Send:
+		t.lose(t.val(f, i.X)) // channels are not tracked
+	case *ssa.DebugRef:
 	case *ssa.Store:
 		t.storeTo(f, i.Addr, t.val(f, i.Val))
 	case *ssa.Call:
@@ -178,6 +181,7 @@ func (t *translator) instr(f *frame, instr ssa.Instruction) {
 		}
 		if xv := t.val(f, x); (xv.obj == nil || !xv.obj.arbitrary) && !isString(x.Type()) {
 			markValueApprox(v, t.elementWhy(f, x))
+			t.lose(xv)
 		}
 		t.define(f, i.(ssa.Value), v)
 	case *ssa.Range, *ssa.Select, *ssa.MultiConvert, *ssa.SliceToArrayPointer:
@@ -185,6 +189,10 @@ func (t *translator) instr(f *frame, instr ssa.Instruction) {
 	case *ssa.TypeAssert:
 		if !i.CommaOk {
 			t.assertPanic(f, i)
+		}
+		if v, ok := t.knownAssert(f, i); ok {
+			t.define(f, i, v)
+			return
 		}
 		if i.CommaOk {
 			t.define(f, i, t.fresh(f.prefix+i.Name(), i.Type()))
@@ -237,6 +245,7 @@ func (t *translator) instr(f *frame, instr ssa.Instruction) {
 			f.env[i] = value{obj: &object{kind: objSlice, cell: x.obj.cell, length: ir.IntLit(int64(len(x.obj.cell.fields)))}}
 			return
 		}
+		t.lose(x) // the slice's elements are not tracked
 		f.env[i] = value{obj: &object{kind: objSlice, length: t.freshLen(i.Name()), arbitrary: x.obj != nil && x.obj.arbitrary}}
 	default:
 		if v, ok := instr.(ssa.Value); ok {
@@ -251,16 +260,31 @@ func (t *translator) instr(f *frame, instr ssa.Instruction) {
 // through an unknown pointer): its scalar content is arbitrary.
 func (t *translator) anonCell(typ types.Type, name string) *cell {
 	c := t.newCell(typ, name, true)
+	c.untracked = true
 	return c
 }
 
 func (t *translator) storeTo(f *frame, addr ssa.Value, v value) {
 	a := t.val(f, addr)
 	if a.obj != nil && a.obj.kind == objPtr && a.obj.cell != nil {
-		t.store(a.obj.cell, v)
+		c := a.obj.cell
+		if c.untracked {
+			t.storeUntracked(c.typ, v)
+		}
+		t.store(c, v)
+		return
 	}
-	// A store through a pointer the model does not track cannot reach a
-	// tracked cell (tracked cells are only reached through tracked pointers).
+	if a.obj != nil && a.obj.kind == objNil {
+		t.panicHere("panic: nil pointer dereference")
+		return
+	}
+	// A store through a pointer the model does not track may write any
+	// cell whose pointer escaped.
+	elem := types.Type(nil)
+	if p, ok := addr.Type().Underlying().(*types.Pointer); ok {
+		elem = p.Elem()
+	}
+	t.storeUntracked(elem, v)
 }
 
 // elementWhy describes an element of container x for ir.Var.Approx.
@@ -341,6 +365,11 @@ func (t *translator) indexAddr(f *frame, i *ssa.IndexAddr) {
 				c = t.field(x.obj.cell, int(idx))
 			}
 		}
+	}
+	if c == nil && x.obj != nil && x.obj.cell != nil {
+		// A variable index into an array the model tracks: the element's
+		// pointers are no longer tracked.
+		t.lose(x)
 	}
 	if c == nil {
 		// An element of a slice or array: arbitrary content.

@@ -214,3 +214,26 @@ func dynType(v value) types.Type {
 	}
 	return nil
 }
+
+// knownAssert decides x.(T) when the model knows x's dynamic type: the
+// value itself (a pointer keeps its cell, so stores through it count) and,
+// with comma-ok, whether it holds.
+func (t *translator) knownAssert(f *frame, i *ssa.TypeAssert) (value, bool) {
+	x := t.val(f, i.X)
+	dyn := dynType(x)
+	if dyn == nil {
+		return value{}, false
+	}
+	holds := types.AssignableTo(dyn, i.AssertedType)
+	v := x
+	if _, isIface := i.AssertedType.Underlying().(*types.Interface); !isIface {
+		v.dyn = nil
+	}
+	if !holds {
+		v = t.fresh(t.nameOf(f, i), i.AssertedType) // the zero value; only reached with ok false
+	}
+	if !i.CommaOk {
+		return v, true
+	}
+	return value{tuple: []value{v, {expr: ir.BoolConst(holds)}}}, true
+}

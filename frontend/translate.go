@@ -34,6 +34,10 @@ type translator struct {
 
 	overflowNoted bool // the no-overflow assumption is recorded
 
+	// Cells whose pointer the model lost (see escape.go), in order.
+	escaped      []*cell
+	escapedCells map[*cell]bool
+
 	frames       []*frame // inlined frames, innermost last (see panics.go)
 	panicking    *ir.Var  // ghost: a panic is unwinding (nil: no panic modelled)
 	nextDeferred bool     // the next inlined frame is a deferred call
@@ -620,6 +624,11 @@ func (t *translator) phiMoves(f *frame, b, succ *ssa.BasicBlock) {
 			rhs = append(rhs, x)
 			continue
 		}
+		if pv.expr == nil && pv.obj == nil && idx >= 0 {
+			// Different objects merge into an opaque one: their pointers
+			// are lost.
+			t.lose(t.val(f, p.Edges[idx]))
+		}
 		v, ok := pv.expr.(*ir.Var)
 		if !ok || idx < 0 {
 			continue
@@ -679,6 +688,8 @@ func (t *translator) ret(f *frame, r *ssa.Return) {
 				f.objRes[i] = v
 				continue
 			}
+			t.lose(f.objRes[i])
+			t.lose(v)
 			f.objRes[i] = value{}
 		}
 	}
@@ -732,6 +743,8 @@ func (t *translator) assignStruct(f *frame, path string, tmpl, v value, lhs *[]*
 			if old, ok := f.structObj[key]; !ok {
 				f.structObj[key] = x
 			} else if !sameValue(old, x) {
+				t.lose(old)
+				t.lose(x)
 				f.structObj[key] = value{}
 			}
 		case fv.expr != nil:

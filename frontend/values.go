@@ -109,6 +109,9 @@ type cell struct {
 	refSet bool
 	name   string
 	input  bool // reached through a parameter: initial content is an input
+	// untracked: memory the model does not track (an element, a field
+	// behind an unknown pointer); a store into it may write escaped cells.
+	untracked bool
 	// approx: the content stands for an untracked element (see ir.Var.Approx).
 	approx string
 }
