@@ -206,17 +206,10 @@ func (t *translator) external(f *frame, fn *ssa.Function, c *ssa.CallCommon, arg
 	if v, ok := t.decimalCall(path, name, fn, args); ok {
 		return v
 	}
+	if v, ok := t.errorsCall(path, name, args, results); ok {
+		return v
+	}
 	switch {
-	case path == "errors" && name == "New", path == "fmt" && name == "Errorf":
-		return value{expr: ir.True}
-	case path == "errors" && (name == "Is" || name == "As"):
-		b := t.freshVar(name+"()", ir.Bool, ir.KindCall)
-		if len(args) > 0 && args[0].expr != nil && args[0].expr.Sort() == ir.Bool {
-			t.emit(&ir.Assume{Cond: ir.Implies(b, args[0].expr), Info: t.info(ir.KindModel, "")})
-		}
-		return value{expr: b}
-	case path == "errors" && (name == "Join" || name == "Unwrap"):
-		return t.fresh(name+"()", results)
 	case path == "log" && strings.HasPrefix(name, "Panic"):
 		t.panicHere("panic")
 		return t.fresh(name+"()", results)
