@@ -36,7 +36,7 @@ func (t *translator) call(f *frame, instr ssa.CallInstruction, c *ssa.CallCommon
 			a.argTypes = argTypes(c)
 			return t.dbCall(f, instr, a, args, c.Signature().Results())
 		}
-		if t.l.inModule(fn) {
+		if t.l.inModule(fn) || t.l.moduleWrapper(fn) {
 			return t.inline(fn, args, nil)
 		}
 		return t.external(f, fn, c, args)
@@ -44,7 +44,7 @@ func (t *translator) call(f *frame, instr ssa.CallInstruction, c *ssa.CallCommon
 	// A call through a function value.
 	if callee.obj != nil && (callee.obj.kind == objClosure || callee.obj.kind == objFunc) {
 		fn := callee.obj.fn
-		if t.l.inModule(fn) {
+		if t.l.inModule(fn) || t.l.moduleWrapper(fn) {
 			return t.inline(fn, args, callee.obj.bindings)
 		}
 		if a, ok := staticAPICall(fn, nil); ok {
@@ -56,8 +56,23 @@ func (t *translator) call(f *frame, instr ssa.CallInstruction, c *ssa.CallCommon
 		}
 		return t.external(f, fn, c, args)
 	}
+	if isCancelFunc(c.Value.Type()) {
+		// context.CancelFunc (from WithCancel, WithTimeout, …) only
+		// cancels the context: no effect on the model.
+		return t.fresh("cancel()", c.Signature().Results())
+	}
 	t.unsupported("call through a function value the analysis cannot resolve")
 	return t.fresh("call()", c.Signature().Results())
+}
+
+// isCancelFunc reports whether typ is context.CancelFunc or
+// context.CancelCauseFunc.
+func isCancelFunc(typ types.Type) bool {
+	n, ok := typ.(*types.Named)
+	if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != "context" {
+		return false
+	}
+	return n.Obj().Name() == "CancelFunc" || n.Obj().Name() == "CancelCauseFunc"
 }
 
 // argTypes returns the types of a call's arguments, looking through the

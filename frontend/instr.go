@@ -404,6 +404,11 @@ func (t *translator) unop(f *frame, i *ssa.UnOp) value {
 		if g, ok := i.X.(*ssa.Global); ok && isDecimalZero(g) {
 			return value{expr: ir.Zero(ir.Real)}
 		}
+		if g, ok := i.X.(*ssa.Global); ok {
+			if c, ok := t.l.constGlobal(g); ok {
+				return t.constant(c)
+			}
+		}
 		if x.obj != nil && x.obj.kind == objPtr && x.obj.cell != nil {
 			return t.load(x.obj.cell, f.prefix+t.nameOf(f, i))
 		}

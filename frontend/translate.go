@@ -190,7 +190,9 @@ func (t *translator) freshVar(name string, s ir.Sort, kind ir.StepKind) *ir.Var 
 // fresh returns an arbitrary value of type typ.
 func (t *translator) fresh(name string, typ types.Type) value {
 	if s, ok := sortOf(typ); ok {
-		return value{expr: t.freshVar(name, s, ir.KindCall)}
+		v := t.freshVar(name, s, ir.KindCall)
+		t.unsignedRange(v, typ)
+		return value{expr: v}
 	}
 	switch u := typ.Underlying().(type) {
 	case *types.Struct:
@@ -225,6 +227,7 @@ func (t *translator) input(name string, typ types.Type, depth int) value {
 		if depth == 0 {
 			t.p.Inputs = append(t.p.Inputs, v)
 		}
+		t.unsignedRange(v, typ)
 		return value{expr: v}
 	}
 	if k, ok := dbObjectKind(typ); ok {
@@ -258,6 +261,14 @@ func (t *translator) input(name string, typ types.Type, depth int) value {
 		return value{obj: &object{kind: objSlice, length: n, arbitrary: true}}
 	}
 	return value{}
+}
+
+// unsignedRange assumes an arbitrary value of an unsigned integer type is
+// not negative.
+func (t *translator) unsignedRange(v *ir.Var, typ types.Type) {
+	if b, ok := typ.Underlying().(*types.Basic); ok && b.Info()&types.IsUnsigned != 0 {
+		t.emit(&ir.Assume{Cond: ir.Cmp(ir.OpGe, v, ir.IntLit(0)), Info: t.info(ir.KindModel, "")})
+	}
 }
 
 // sortOf returns the IR sort of a scalar Go type: integers and strings are
