@@ -36,7 +36,7 @@ func (t *translator) call(f *frame, instr ssa.CallInstruction, c *ssa.CallCommon
 			a.argTypes = argTypes(c)
 			return t.dbCall(f, instr, a, args, c.Signature().Results())
 		}
-		if t.l.inModule(fn) {
+		if t.l.inModule(fn) || t.l.moduleWrapper(fn) {
 			return t.inline(fn, args, nil)
 		}
 		return t.external(f, fn, c, args)
@@ -44,7 +44,7 @@ func (t *translator) call(f *frame, instr ssa.CallInstruction, c *ssa.CallCommon
 	// A call through a function value.
 	if callee.obj != nil && (callee.obj.kind == objClosure || callee.obj.kind == objFunc) {
 		fn := callee.obj.fn
-		if t.l.inModule(fn) {
+		if t.l.inModule(fn) || t.l.moduleWrapper(fn) {
 			return t.inline(fn, args, callee.obj.bindings)
 		}
 		if a, ok := staticAPICall(fn, nil); ok {
@@ -56,8 +56,23 @@ func (t *translator) call(f *frame, instr ssa.CallInstruction, c *ssa.CallCommon
 		}
 		return t.external(f, fn, c, args)
 	}
+	if isCancelFunc(c.Value.Type()) {
+		// context.CancelFunc (from WithCancel, WithTimeout, …) only
+		// cancels the context: no effect on the model.
+		return t.fresh("cancel()", c.Signature().Results())
+	}
 	t.unsupported("call through a function value the analysis cannot resolve")
 	return t.fresh("call()", c.Signature().Results())
+}
+
+// isCancelFunc reports whether typ is context.CancelFunc or
+// context.CancelCauseFunc.
+func isCancelFunc(typ types.Type) bool {
+	n, ok := typ.(*types.Named)
+	if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != "context" {
+		return false
+	}
+	return n.Obj().Name() == "CancelFunc" || n.Obj().Name() == "CancelCauseFunc"
 }
 
 // argTypes returns the types of a call's arguments, looking through the
@@ -206,18 +221,15 @@ func (t *translator) external(f *frame, fn *ssa.Function, c *ssa.CallCommon, arg
 	if v, ok := t.decimalCall(path, name, fn, args); ok {
 		return v
 	}
+	if v, ok := t.errorsCall(path, name, args, results); ok {
+		return v
+	}
 	switch {
-	case path == "errors" && name == "New", path == "fmt" && name == "Errorf":
-		return value{expr: ir.True}
-	case path == "errors" && (name == "Is" || name == "As"):
-		b := t.freshVar(name+"()", ir.Bool, ir.KindCall)
-		if len(args) > 0 && args[0].expr != nil && args[0].expr.Sort() == ir.Bool {
-			t.emit(&ir.Assume{Cond: ir.Implies(b, args[0].expr), Info: t.info(ir.KindModel, "")})
-		}
-		return value{expr: b}
-	case path == "errors" && (name == "Join" || name == "Unwrap"):
+	case path == "log" && strings.HasPrefix(name, "Panic"):
+		t.panicHere("panic")
 		return t.fresh(name+"()", results)
-	case path == "os" && name == "Exit", path == "log" && (strings.HasPrefix(name, "Fatal") || strings.HasPrefix(name, "Panic")):
+	case path == "os" && name == "Exit", path == "log" && strings.HasPrefix(name, "Fatal"):
+		// The process exits without running deferred calls.
 		t.edge(t.p.NewLoc(), &ir.Assume{Cond: ir.True, Info: t.info(ir.KindReturn, "")})
 		t.cur = t.p.NewLoc() // unreachable continuation
 		return t.fresh(name+"()", results)
@@ -254,15 +266,6 @@ func isDBObj(k objKind) bool {
 	return false
 }
 
-// escape havocs memory reachable from values handed to unseen code.
-func (t *translator) escape(vals []value) {
-	for _, v := range vals {
-		if v.obj != nil && v.obj.kind == objPtr {
-			t.havocCell(v.obj.cell, 0)
-		}
-	}
-}
-
 // builtin models Go's built-in functions.
 func (t *translator) builtin(f *frame, b *ssa.Builtin, c *ssa.CallCommon, args []value) value {
 	results := c.Signature().Results()
@@ -295,9 +298,14 @@ func (t *translator) builtin(f *frame, b *ssa.Builtin, c *ssa.CallCommon, args [
 			return value{expr: out}
 		}
 	case "append":
+		for _, a := range args {
+			t.lose(a) // the new slice's elements are not tracked
+		}
 		return value{obj: &object{kind: objSlice, length: t.freshLen("append()")}}
 	case "print", "println", "close", "delete", "clear":
 		return value{}
+	case "recover":
+		return t.recoverCall()
 	}
 	return t.fresh(b.Name()+"()", results)
 }
@@ -412,7 +420,12 @@ func (t *translator) runDefers(f *frame) {
 		join := t.p.NewLoc()
 		from := t.cur
 		t.emit(&ir.Assume{Cond: rec.flag, Info: t.info(ir.KindCall, "")})
+		// A deferred call runs at most once, even when a panic in a later
+		// one unwinds the frame again.
+		t.emit(&ir.Assign{Lhs: []*ir.Var{rec.flag}, Rhs: []ir.Expr{ir.False}, Info: t.info(ir.KindModel, "")})
+		t.nextDeferred = true
 		t.call(f, rec.instr, rec.instr.Common(), rec)
+		t.nextDeferred = false
 		t.edge(join, &ir.Assume{Cond: ir.True, Info: t.info(ir.KindCall, "")})
 		t.cur = from
 		t.edge(join, &ir.Assume{Cond: ir.Not(rec.flag), Info: t.info(ir.KindModel, "")})

@@ -51,7 +51,7 @@ func (t *translator) dbCall(f *frame, instr ssa.CallInstruction, a apiCall, args
 			t.emit(&ir.TxOp{Op: ir.Begin, Tx: id, Err: errV, Info: t.info(ir.KindSQL, "BEGIN")})
 			txv := value{obj: &object{kind: objTx, tx: id}}
 			if a.must() {
-				t.panicIf(errV)
+				t.panicIf(errV, "panic: the call failed")
 				return txv
 			}
 			return value{tuple: []value{txv, {expr: errV}}}
@@ -220,19 +220,10 @@ func (t *translator) runOp(a apiCall, tx ir.Tx, text string, known bool, args []
 // mustResult is a Must variant's result: the call panics when it fails.
 func (t *translator) mustResult(v value) value {
 	if len(v.tuple) == 2 && v.tuple[1].expr != nil {
-		t.panicIf(v.tuple[1].expr)
+		t.panicIf(v.tuple[1].expr, "panic: the call failed")
 		return v.tuple[0]
 	}
 	return v
-}
-
-// panicIf ends the path where cond holds (the call panics; its effects
-// up to there were checked as they happened).
-func (t *translator) panicIf(cond ir.Expr) {
-	from := t.cur
-	t.edge(t.p.NewLoc(), &ir.Assume{Cond: cond, Info: t.info(ir.KindReturn, "panic")})
-	t.cur = from
-	t.emit(&ir.Assume{Cond: ir.Not(cond), Info: t.info(ir.KindBranch, "")})
 }
 
 // argAt returns args[i], or the opaque value when there is no such argument.

@@ -110,8 +110,16 @@ func (t *translator) define(f *frame, v ssa.Value, x value) {
 // instr translates a non-terminator instruction.
 func (t *translator) instr(f *frame, instr ssa.Instruction) {
 	switch i := instr.(type) {
-	case *ssa.DebugRef, *ssa.MapUpdate, *ssa.Send:
-		// No effect on the model (map contents and channels are not tracked).
+	case *ssa.MapUpdate:
+		// Map contents are not tracked; a write to a nil map panics.
+		if m := t.val(f, i.Map); m.obj != nil && m.obj.kind == objNil {
+			t.panicHere("panic: assignment to entry in nil map")
+		}
+		t.lose(t.val(f, i.Key))
+		t.lose(t.val(f, i.Value))
+	case *ssa.Send:
+		t.lose(t.val(f, i.X)) // channels are not tracked
+	case *ssa.DebugRef:
 	case *ssa.Store:
 		t.storeTo(f, i.Addr, t.val(f, i.Val))
 	case *ssa.Call:
@@ -155,8 +163,12 @@ func (t *translator) instr(f *frame, instr ssa.Instruction) {
 		}
 		t.define(f, i, t.fresh(f.prefix+i.Name(), i.Type()))
 	case *ssa.IndexAddr:
+		t.indexPanic(f, i.X, i.Index)
 		t.indexAddr(f, i)
 	case *ssa.Index, *ssa.Lookup, *ssa.Next:
+		if ix, ok := i.(*ssa.Index); ok {
+			t.indexPanic(f, ix.X, ix.Index)
+		}
 		v := t.fresh(f.prefix+i.(ssa.Value).Name(), i.(ssa.Value).Type())
 		var x ssa.Value
 		switch i := i.(type) {
@@ -169,11 +181,19 @@ func (t *translator) instr(f *frame, instr ssa.Instruction) {
 		}
 		if xv := t.val(f, x); (xv.obj == nil || !xv.obj.arbitrary) && !isString(x.Type()) {
 			markValueApprox(v, t.elementWhy(f, x))
+			t.lose(xv)
 		}
 		t.define(f, i.(ssa.Value), v)
 	case *ssa.Range, *ssa.Select, *ssa.MultiConvert, *ssa.SliceToArrayPointer:
 		t.define(f, i.(ssa.Value), t.fresh(f.prefix+i.(ssa.Value).Name(), i.(ssa.Value).Type()))
 	case *ssa.TypeAssert:
+		if !i.CommaOk {
+			t.assertPanic(f, i)
+		}
+		if v, ok := t.knownAssert(f, i); ok {
+			t.define(f, i, v)
+			return
+		}
 		if i.CommaOk {
 			t.define(f, i, t.fresh(f.prefix+i.Name(), i.Type()))
 			return
@@ -225,6 +245,7 @@ func (t *translator) instr(f *frame, instr ssa.Instruction) {
 			f.env[i] = value{obj: &object{kind: objSlice, cell: x.obj.cell, length: ir.IntLit(int64(len(x.obj.cell.fields)))}}
 			return
 		}
+		t.lose(x) // the slice's elements are not tracked
 		f.env[i] = value{obj: &object{kind: objSlice, length: t.freshLen(i.Name()), arbitrary: x.obj != nil && x.obj.arbitrary}}
 	default:
 		if v, ok := instr.(ssa.Value); ok {
@@ -239,16 +260,31 @@ func (t *translator) instr(f *frame, instr ssa.Instruction) {
 // through an unknown pointer): its scalar content is arbitrary.
 func (t *translator) anonCell(typ types.Type, name string) *cell {
 	c := t.newCell(typ, name, true)
+	c.untracked = true
 	return c
 }
 
 func (t *translator) storeTo(f *frame, addr ssa.Value, v value) {
 	a := t.val(f, addr)
 	if a.obj != nil && a.obj.kind == objPtr && a.obj.cell != nil {
-		t.store(a.obj.cell, v)
+		c := a.obj.cell
+		if c.untracked {
+			t.storeUntracked(c.typ, v)
+		}
+		t.store(c, v)
+		return
 	}
-	// A store through a pointer the model does not track cannot reach a
-	// tracked cell (tracked cells are only reached through tracked pointers).
+	if a.obj != nil && a.obj.kind == objNil {
+		t.panicHere("panic: nil pointer dereference")
+		return
+	}
+	// A store through a pointer the model does not track may write any
+	// cell whose pointer escaped.
+	elem := types.Type(nil)
+	if p, ok := addr.Type().Underlying().(*types.Pointer); ok {
+		elem = p.Elem()
+	}
+	t.storeUntracked(elem, v)
 }
 
 // elementWhy describes an element of container x for ir.Var.Approx.
@@ -330,6 +366,11 @@ func (t *translator) indexAddr(f *frame, i *ssa.IndexAddr) {
 			}
 		}
 	}
+	if c == nil && x.obj != nil && x.obj.cell != nil {
+		// A variable index into an array the model tracks: the element's
+		// pointers are no longer tracked.
+		t.lose(x)
+	}
 	if c == nil {
 		// An element of a slice or array: arbitrary content.
 		c = t.anonCell(i.Type().(*types.Pointer).Elem(), f.prefix+t.nameOf(f, i.X)+"[i]")
@@ -363,6 +404,11 @@ func (t *translator) unop(f *frame, i *ssa.UnOp) value {
 		if g, ok := i.X.(*ssa.Global); ok && isDecimalZero(g) {
 			return value{expr: ir.Zero(ir.Real)}
 		}
+		if g, ok := i.X.(*ssa.Global); ok {
+			if c, ok := t.l.constGlobal(g); ok {
+				return t.constant(c)
+			}
+		}
 		if x.obj != nil && x.obj.kind == objPtr && x.obj.cell != nil {
 			return t.load(x.obj.cell, f.prefix+t.nameOf(f, i))
 		}
@@ -384,6 +430,9 @@ func (t *translator) binop(f *frame, i *ssa.BinOp) value {
 	}
 	if isError(i.X.Type()) || isError(i.Y.Type()) {
 		return t.errCompare(f, i, x, y)
+	}
+	if v, ok := nilCompare(i, x, y); ok {
+		return v
 	}
 	if x.expr == nil || y.expr == nil {
 		return t.fresh(f.prefix+i.Name(), i.Type())
@@ -420,8 +469,10 @@ func (t *translator) binop(f *frame, i *ssa.BinOp) value {
 	case token.MUL:
 		return value{expr: ir.Arith(ir.OpMul, x.expr, y.expr)}
 	case token.QUO:
+		t.divPanic(i, y.expr)
 		return value{expr: ir.Arith(ir.OpDiv, x.expr, y.expr)}
 	case token.REM:
+		t.divPanic(i, y.expr)
 		return value{expr: ir.Arith(ir.OpMod, x.expr, y.expr)}
 	case token.EQL:
 		return value{expr: ir.Cmp(ir.OpEq, x.expr, y.expr)}
@@ -438,6 +489,32 @@ func (t *translator) binop(f *frame, i *ssa.BinOp) value {
 	}
 	// Bitwise operators and shifts: arbitrary.
 	return t.fresh(f.prefix+i.Name(), i.Type())
+}
+
+// nilCompare decides v == nil and v != nil for a value whose nil-ness
+// the model knows (recover's result).
+func nilCompare(i *ssa.BinOp, x, y value) (value, bool) {
+	if i.Op != token.EQL && i.Op != token.NEQ {
+		return value{}, false
+	}
+	var nn ir.Expr
+	switch {
+	case isNilConst(i.Y) && x.nonNil != nil:
+		nn = x.nonNil
+	case isNilConst(i.X) && y.nonNil != nil:
+		nn = y.nonNil
+	default:
+		return value{}, false
+	}
+	if i.Op == token.EQL {
+		return value{expr: ir.Not(nn)}, true
+	}
+	return value{expr: nn}, true
+}
+
+func isNilConst(v ssa.Value) bool {
+	c, ok := v.(*ssa.Const)
+	return ok && c.Value == nil
 }
 
 // errCompare models err == nil / err != nil exactly and err == sentinel

@@ -51,7 +51,10 @@ type Loaded struct {
 	escapeCache map[*ssa.Function]bool
 	implCache   map[*types.Func][]*ssa.Function
 	parsed      map[string]parseResult
-	srcLine     map[string][]string
+	// constGlobals holds the package-level variables that are never
+	// reassigned, with their constant initialiser (see constGlobal).
+	constGlobals map[*ssa.Global]*ssa.Const
+	srcLine      map[string][]string
 }
 
 type parseResult struct {
@@ -187,6 +190,31 @@ func (l *Loaded) inModule(fn *ssa.Function) bool {
 		}
 		if f.Origin() != nil && f.Origin().Pkg != nil {
 			return l.module[f.Origin().Pkg]
+		}
+	}
+	return false
+}
+
+// moduleWrapper reports whether fn is a wrapper the SSA builder
+// synthesised (a bound method value such as s.Withdraw, a method
+// expression thunk) that calls a function of the module or an interface
+// method: it is inlined like the function it wraps.
+func (l *Loaded) moduleWrapper(fn *ssa.Function) bool {
+	if fn == nil || fn.Synthetic == "" || fn.Blocks == nil {
+		return false
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			c, ok := instr.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			if c.Common().IsInvoke() {
+				return true
+			}
+			if callee := c.Common().StaticCallee(); callee != nil && l.inModule(callee) {
+				return true
+			}
 		}
 	}
 	return false

@@ -46,6 +46,7 @@ func (t *translator) field(c *cell, i int) *cell {
 			typ, name = u.Elem(), fmt.Sprintf("%s[%d]", c.name, i)
 		}
 		c.fields[i] = t.newCell(typ, name, c.input)
+		c.fields[i].untracked = c.untracked
 		t.markApprox(c.fields[i], c.approx)
 	}
 	return c.fields[i]
@@ -79,6 +80,10 @@ func (t *translator) load(c *cell, name string) value {
 	}
 	if !c.refSet && c.input {
 		c.ref, c.refSet = t.input(c.name, c.typ, 1), true
+		if c.untracked {
+			// What untracked memory points to is untracked too.
+			markUntracked(c.ref, 0)
+		}
 	}
 	if !c.refSet {
 		return value{}
@@ -112,7 +117,12 @@ func (t *translator) store(c *cell, v value) {
 		c.ref, c.refSet = v, true
 	case !sameValue(c.ref, v):
 		// Flow-insensitive object content: two different objects make it unknown.
-		c.ref = mergeRef(c.ref, v)
+		m := mergeRef(c.ref, v)
+		if m.expr == nil && m.obj == nil {
+			t.lose(c.ref)
+			t.lose(v)
+		}
+		c.ref = m
 	}
 }
 

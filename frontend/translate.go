@@ -36,6 +36,14 @@ type translator struct {
 	elemCells map[*object][]*cell
 
 	overflowNoted bool // the no-overflow assumption is recorded
+
+	// Cells whose pointer the model lost (see escape.go), in order.
+	escaped      []*cell
+	escapedCells map[*cell]bool
+
+	frames       []*frame // inlined frames, innermost last (see panics.go)
+	panicking    *ir.Var  // ghost: a panic is unwinding (nil: no panic modelled)
+	nextDeferred bool     // the next inlined frame is a deferred call
 }
 
 // frame is one inlined activation of a function.
@@ -60,6 +68,13 @@ type frame struct {
 	pending   []pendingDefers
 	names     map[ssa.Value]string
 	prefix    string
+
+	// unwind is where the frame's unwinding code starts (unwinds: some
+	// panic reaches it); deferred says the frame is a deferred call, whose
+	// recover() can stop a panic.
+	unwind   ir.Loc
+	unwinds  bool
+	deferred bool
 }
 
 type deferRec struct {
@@ -104,6 +119,12 @@ func (l *Loaded) Translate(fn *ssa.Function) *ir.Program {
 		// values of predicates that relate them.
 		entry := t.p.NewLoc()
 		t.p.AddEdge(entry, t.p.Entry, &ir.Havoc{Vars: inputs, Info: ir.Info{Kind: ir.KindModel, Text: "inputs are arbitrary"}})
+		t.p.Entry = entry
+	}
+	if t.panicking != nil {
+		// No panic is unwinding on entry.
+		entry := t.p.NewLoc()
+		t.p.AddEdge(entry, t.p.Entry, &ir.Assign{Lhs: []*ir.Var{t.panicking}, Rhs: []ir.Expr{ir.False}, Info: ir.Info{Kind: ir.KindModel, Text: "no panic on entry"}})
 		t.p.Entry = entry
 	}
 	if len(t.sentinels) > 0 {
@@ -174,7 +195,9 @@ func (t *translator) freshVar(name string, s ir.Sort, kind ir.StepKind) *ir.Var 
 // fresh returns an arbitrary value of type typ.
 func (t *translator) fresh(name string, typ types.Type) value {
 	if s, ok := sortOf(typ); ok {
-		return value{expr: t.freshVar(name, s, ir.KindCall)}
+		v := t.freshVar(name, s, ir.KindCall)
+		t.unsignedRange(v, typ)
+		return value{expr: v}
 	}
 	switch u := typ.Underlying().(type) {
 	case *types.Struct:
@@ -209,6 +232,7 @@ func (t *translator) input(name string, typ types.Type, depth int) value {
 		if depth == 0 {
 			t.p.Inputs = append(t.p.Inputs, v)
 		}
+		t.unsignedRange(v, typ)
 		return value{expr: v}
 	}
 	if k, ok := dbObjectKind(typ); ok {
@@ -245,6 +269,14 @@ func (t *translator) input(name string, typ types.Type, depth int) value {
 		return value{obj: &object{kind: objSlice, length: n, arbitrary: true}}
 	}
 	return value{}
+}
+
+// unsignedRange assumes an arbitrary value of an unsigned integer type is
+// not negative.
+func (t *translator) unsignedRange(v *ir.Var, typ types.Type) {
+	if b, ok := typ.Underlying().(*types.Basic); ok && b.Info()&types.IsUnsigned != 0 {
+		t.emit(&ir.Assume{Cond: ir.Cmp(ir.OpGe, v, ir.IntLit(0)), Info: t.info(ir.KindModel, "")})
+	}
 }
 
 // sortOf returns the IR sort of a scalar Go type: integers and strings are
@@ -297,7 +329,11 @@ func (t *translator) inline(fn *ssa.Function, args, bindings []value) value {
 		fn: fn, env: map[ssa.Value]value{},
 		start: map[*ssa.BasicBlock]ir.Loc{}, end: map[*ssa.BasicBlock]ir.Loc{},
 		ret: t.p.NewLoc(), names: debugNames(fn),
+		deferred: t.nextDeferred,
 	}
+	t.nextDeferred = false
+	t.frames = append(t.frames, f)
+	defer func() { t.frames = t.frames[:len(t.frames)-1] }()
 	if len(t.stack) > 1 {
 		f.prefix = fn.Name() + "."
 		if fn.Parent() != nil {
@@ -358,6 +394,7 @@ func (t *translator) inline(fn *ssa.Function, args, bindings []value) value {
 		t.terminator(f, b)
 	}
 	t.fillDefers(f)
+	t.emitUnwind(f)
 	t.cur = f.ret
 	var out []value
 	for i := 0; i < res.Len(); i++ {
@@ -424,7 +461,7 @@ func (t *translator) block(f *frame, b *ssa.BasicBlock) {
 		case *ssa.Return:
 			t.ret(f, instr)
 		case *ssa.Panic:
-			t.edge(t.p.NewLoc(), &ir.Assume{Cond: ir.True, Info: t.info(ir.KindReturn, "panic")})
+			t.panicHere("panic")
 		default:
 			t.instr(f, instr)
 		}
@@ -606,6 +643,11 @@ func (t *translator) phiMoves(f *frame, b, succ *ssa.BasicBlock) {
 			rhs = append(rhs, x)
 			continue
 		}
+		if pv.expr == nil && pv.obj == nil && idx >= 0 {
+			// Different objects merge into an opaque one: their pointers
+			// are lost.
+			t.lose(t.val(f, p.Edges[idx]))
+		}
 		v, ok := pv.expr.(*ir.Var)
 		if !ok || idx < 0 {
 			continue
@@ -665,6 +707,8 @@ func (t *translator) ret(f *frame, r *ssa.Return) {
 				f.objRes[i] = v
 				continue
 			}
+			t.lose(f.objRes[i])
+			t.lose(v)
 			f.objRes[i] = value{}
 		}
 	}
@@ -718,6 +762,8 @@ func (t *translator) assignStruct(f *frame, path string, tmpl, v value, lhs *[]*
 			if old, ok := f.structObj[key]; !ok {
 				f.structObj[key] = x
 			} else if !sameValue(old, x) {
+				t.lose(old)
+				t.lose(x)
 				f.structObj[key] = value{}
 			}
 		case fv.expr != nil:

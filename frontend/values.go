@@ -27,6 +27,10 @@ type value struct {
 	fields []value // a struct value
 	tuple  []value // a multi-value result
 
+	// nonNil, when set, says whether an interface value (recover's
+	// result) is non-nil.
+	nonNil ir.Expr
+
 	// dyn is the dynamic type of an interface value made from a known
 	// concrete value (nil: unknown).
 	dyn types.Type
@@ -102,6 +106,9 @@ type cell struct {
 	refSet bool
 	name   string
 	input  bool // reached through a parameter: initial content is an input
+	// untracked: memory the model does not track (an element, a field
+	// behind an unknown pointer); a store into it may write escaped cells.
+	untracked bool
 	// approx: the content stands for an untracked element (see ir.Var.Approx).
 	approx string
 }

@@ -7,7 +7,9 @@ require (
 	github.com/jackc/pgx/v5 v5.12.0
 	github.com/jmoiron/sqlx v1.4.0
 	github.com/lib/pq v1.12.3
+	github.com/pkg/errors v0.9.1
 	github.com/shopspring/decimal v1.6.0
+	golang.org/x/xerrors v0.0.0-20191204190536-9bdfabe68543
 	modernc.org/sqlite v1.62.0
 )
 
