@@ -9,13 +9,20 @@ import (
 	_ "github.com/go-sql-driver/mysql"
 )
 
-// Draw credits a random bonus (or a random adjustment) to an account.
+// threshold is the lowest draw that wins; the bonus is what exceeds it.
+const threshold = 20
+
+// eligible reports whether a draw wins a bonus.
+func eligible(draw int64) bool {
+	return draw >= threshold
+}
+
+// Draw credits a random loyalty bonus to an account.
 func Draw(ctx context.Context, db *sql.DB, id int64) error {
-	// A draw between -20 and 79; a negative draw means "no bonus".
-	n := rand.Int63n(100) - 20
-	if n < 0 {
+	draw := rand.Int63n(100)
+	if !eligible(draw) {
 		return nil
 	}
-	_, err := db.ExecContext(ctx, "UPDATE accounts SET points = points + ? WHERE id = ?", n, id)
+	_, err := db.ExecContext(ctx, "UPDATE accounts SET points = points + ? WHERE id = ?", draw-threshold, id)
 	return err
 }
