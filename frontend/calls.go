@@ -115,6 +115,9 @@ func (t *translator) invoke(f *frame, instr ssa.CallInstruction, c *ssa.CallComm
 		}
 	}
 	impls := t.l.implementations(m)
+	if val, ok := validationOfMethod(m); ok && len(impls) == 0 {
+		return t.validated(val, args, argTypes(c)[1:], results)
+	}
 	// A method that calls itself through the interface (a decorator
 	// wrapping another implementation) is assumed to wrap a different one.
 	var others []*ssa.Function
@@ -230,6 +233,9 @@ func (t *translator) external(f *frame, fn *ssa.Function, c *ssa.CallCommon, arg
 		if v, ok := t.pureCall(fn, args, results); ok {
 			return v
 		}
+	}
+	if val, ok := validationOf(fn); ok {
+		return t.validated(val, args, argTypes(c), results)
 	}
 	switch {
 	case path == "errors" && name == "New", path == "fmt" && name == "Errorf":

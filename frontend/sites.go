@@ -511,7 +511,7 @@ func (l *Loaded) Entries(tables []string, match *regexp.Regexp) []*ssa.Function 
 			}
 			continue
 		}
-		if called[fn] && !escaping[fn] && !exportedAPI(fn) {
+		if called[fn] && !escaping[fn] && (!exportedAPI(fn) || l.generated(fn)) {
 			continue
 		}
 		rc := reach[fn]
@@ -546,6 +546,27 @@ func EntryMatches(fn *ssa.Function, match *regexp.Regexp) bool {
 	plain := strings.NewReplacer("(*", "", ")", "").Replace(short)
 	for _, s := range []string{fn.String(), name, short, plain, fn.Name()} {
 		if match.MatchString(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// generated reports whether fn is in a generated file (sqlc's queries, a
+// gRPC stub): its exported functions are the program's data access layer,
+// entries only when nothing in the program calls them.
+func (l *Loaded) generated(fn *ssa.Function) bool {
+	if !fn.Pos().IsValid() {
+		return false
+	}
+	name := l.Fset.Position(fn.Pos()).Filename
+	l.sourceLine(fn.Pos()) // (reads the file)
+	for _, line := range l.srcLine[name] {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "package ") {
+			return false
+		}
+		if strings.HasPrefix(line, "// Code generated ") && strings.HasSuffix(line, " DO NOT EDIT.") {
 			return true
 		}
 	}

@@ -12,8 +12,21 @@ import (
 // The JSON output: exactly one object with the results and statistics.
 
 type jsonReport struct {
-	Results []jsonResult `json:"results"`
-	Stats   jsonStats    `json:"stats"`
+	Results  []jsonResult   `json:"results"`
+	Coverage []jsonCoverage `json:"coverage"`
+	Warnings []string       `json:"warnings,omitempty"`
+	Stats    jsonStats      `json:"stats"`
+}
+
+// jsonCoverage: a function that writes a constrained table and the
+// verified entries that run it (added: it is an entry because no other
+// entry runs it).
+type jsonCoverage struct {
+	Writer   string   `json:"writer"`
+	Position string   `json:"position"`
+	Tables   []string `json:"tables"`
+	Entries  []string `json:"entries"`
+	Added    bool     `json:"added,omitempty"`
 }
 
 type jsonResult struct {
@@ -63,7 +76,10 @@ type jsonStats struct {
 }
 
 func toJSON(rep *pipeline.Report) jsonReport {
-	out := jsonReport{Results: []jsonResult{}}
+	out := jsonReport{Results: []jsonResult{}, Coverage: []jsonCoverage{}, Warnings: rep.Warnings}
+	for _, c := range rep.Coverage {
+		out.Coverage = append(out.Coverage, jsonCoverage{Writer: c.Writer, Position: c.Position, Tables: c.Tables, Entries: c.Entries, Added: c.Added})
+	}
 	for _, r := range rep.Results {
 		jr := jsonResult{
 			Entry: r.Entry, Constraint: r.Constraint, Verdict: string(r.Verdict),
