@@ -269,7 +269,10 @@ func isDBInterface(typ types.Type) bool {
 		if sqlOps[m.Name()] == opNone {
 			continue
 		}
-		if a := newAPICall(objDB, m.Name(), m.Type().(*types.Signature), 0, 1); a.query >= 0 {
+		// (The results must look like a database library's too: echo's
+		// Context has Get(key string) any.)
+		sig := m.Type().(*types.Signature)
+		if a := newAPICall(objDB, m.Name(), sig, 0, 1); a.query >= 0 && resultsLookDB(sig) {
 			return true
 		}
 	}

@@ -130,6 +130,9 @@ func (t *translator) invoke(f *frame, instr ssa.CallInstruction, c *ssa.CallComm
 		}
 	}
 	impls := t.l.implementations(m)
+	if val, ok := validationOfMethod(m); ok && len(impls) == 0 {
+		return t.validated(val, args, argTypes(c)[1:], results)
+	}
 	// A method that calls itself through the interface (a decorator
 	// wrapping another implementation) is assumed to wrap a different one.
 	var others []*ssa.Function
@@ -148,17 +151,37 @@ func (t *translator) invoke(f *frame, instr ssa.CallInstruction, c *ssa.CallComm
 		t.p.Assume(fmt.Sprintf("%s wraps another implementation of %s, not itself", EntryName(t.stack[len(t.stack)-1]), m.Name()))
 		impls = others
 	}
-	writes := false
-	for _, impl := range impls {
-		if r := t.l.reach()[impl]; r != nil && (r.UnknownSQL || len(r.Tables) > 0) {
-			writes = true
-		}
-	}
-	if !writes {
+	if !t.usesDatabase(impls, args) {
 		t.escape(append([]value{recv}, args...))
 		return t.fresh(m.Name()+"()", results)
 	}
 	return t.dispatch(m, recv, args, impls, results)
+}
+
+// usesDatabase reports whether an interface call must run its module
+// implementations: one of them reads or writes the database (a read-only
+// repository's SELECT constrains the values it returns), or a function
+// passed to the call does (Runner.InTx(ctx, func(tx) error): the
+// implementation calls it). Otherwise the call's results are arbitrary.
+func (t *translator) usesDatabase(impls []*ssa.Function, args []value) bool {
+	if len(impls) == 0 {
+		return false
+	}
+	reach := t.l.reach()
+	for _, impl := range impls {
+		if r := reach[impl]; r != nil && (r.UnknownSQL || r.Reads || len(r.Tables) > 0) {
+			return true
+		}
+	}
+	for _, a := range args {
+		if a.obj == nil || (a.obj.kind != objClosure && a.obj.kind != objFunc) || a.obj.fn == nil {
+			continue
+		}
+		if r := reach[a.obj.fn]; r != nil && (r.UnknownSQL || r.Reads || len(r.Tables) > 0) {
+			return true
+		}
+	}
+	return false
 }
 
 // dispatch calls an interface method whose dynamic type is not known:
@@ -223,6 +246,14 @@ func (t *translator) external(f *frame, fn *ssa.Function, c *ssa.CallCommon, arg
 	}
 	if v, ok := t.errorsCall(path, name, args, results); ok {
 		return v
+	}
+	if pureFuncs[fn.String()] {
+		if v, ok := t.pureCall(fn, args, results); ok {
+			return v
+		}
+	}
+	if val, ok := validationOf(fn); ok {
+		return t.validated(val, args, argTypes(c), results)
 	}
 	switch {
 	case path == "log" && strings.HasPrefix(name, "Panic"):

@@ -247,9 +247,9 @@ func isString(t types.Type) bool {
 	return ok && b.Info()&types.IsString != 0
 }
 
-// writes reports which tables a function writes directly, and whether it
-// runs SQL whose text is not known.
-func (l *Loaded) writes(fn *ssa.Function) (tables map[string]bool, unknownSQL bool) {
+// writes reports which tables a function writes directly, whether it
+// runs SQL whose text is not known, and whether it runs SQL that reads.
+func (l *Loaded) writes(fn *ssa.Function) (tables map[string]bool, unknownSQL, reads bool) {
 	tables = map[string]bool{}
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
@@ -275,10 +275,12 @@ func (l *Loaded) writes(fn *ssa.Function) (tables map[string]bool, unknownSQL bo
 				for _, t := range s.Stmt.Tables() {
 					tables[t] = true
 				}
+			} else {
+				reads = true
 			}
 		}
 	}
-	return tables, unknownSQL
+	return tables, unknownSQL, reads
 }
 
 // mayRunUnknownSQL reports whether a call that passes no SQL text may
@@ -328,6 +330,7 @@ func (l *Loaded) mayRunUnknownSQL(c *ssa.CallCommon) bool {
 // callees returns the module functions fn may call: static callees,
 // its closures, and module methods an interface call may dispatch to.
 func (l *Loaded) callees(fn *ssa.Function) []*ssa.Function {
+	escaping := l.escapingFuncs()
 	var out []*ssa.Function
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
@@ -336,14 +339,15 @@ func (l *Loaded) callees(fn *ssa.Function) []*ssa.Function {
 			case ssa.CallInstruction:
 				c = instr.Common()
 			case *ssa.MakeClosure:
-				if f, ok := instr.Fn.(*ssa.Function); ok && !l.passedOut(instr) {
+				// (A closure that escapes is an entry of its own.)
+				if f, ok := instr.Fn.(*ssa.Function); ok && !escaping[l.unwrap(f)] {
 					out = append(out, f)
 				}
 				continue
 			default:
 				// Function values taken as operands (method values, funcs).
 				for _, op := range instr.Operands(nil) {
-					if f, ok := (*op).(*ssa.Function); ok && l.inModule(f) {
+					if f, ok := (*op).(*ssa.Function); ok && l.inModule(f) && !escaping[f] {
 						out = append(out, f)
 					}
 				}
@@ -357,7 +361,7 @@ func (l *Loaded) callees(fn *ssa.Function) []*ssa.Function {
 				out = append(out, l.implementations(c.Method)...)
 			}
 			for _, a := range c.Args {
-				if f, ok := a.(*ssa.Function); ok && l.inModule(f) && !l.passedOut(f) {
+				if f, ok := a.(*ssa.Function); ok && l.inModule(f) && !escaping[f] {
 					out = append(out, f)
 				}
 			}
@@ -441,6 +445,7 @@ func isMock(t types.Type) bool {
 type Reach struct {
 	Tables     map[string]bool // tables it may write
 	UnknownSQL bool            // it may run SQL whose text is not known
+	Reads      bool            // it may run SQL that only reads
 }
 
 // reach computes Reach for every module function (a fixpoint over callees).
@@ -452,8 +457,8 @@ func (l *Loaded) reach() map[*ssa.Function]*Reach {
 	r := map[*ssa.Function]*Reach{}
 	calls := map[*ssa.Function][]*ssa.Function{}
 	for _, fn := range fns {
-		t, u := l.writes(fn)
-		r[fn] = &Reach{Tables: t, UnknownSQL: u}
+		t, u, rd := l.writes(fn)
+		r[fn] = &Reach{Tables: t, UnknownSQL: u, Reads: rd}
 		calls[fn] = l.callees(fn)
 	}
 	for changed := true; changed; {
@@ -475,6 +480,10 @@ func (l *Loaded) reach() map[*ssa.Function]*Reach {
 					me.UnknownSQL = true
 					changed = true
 				}
+				if rc.Reads && !me.Reads {
+					me.Reads = true
+					changed = true
+				}
 			}
 		}
 	}
@@ -484,8 +493,14 @@ func (l *Loaded) reach() map[*ssa.Function]*Reach {
 
 // Entries returns the entry points for constraints on tables: functions of
 // the matched packages that may write one of the tables (or run unknown
-// SQL) and that no other module function calls. If match is not nil, every
-// matched-package function whose name it matches is an entry instead.
+// SQL) and that code outside the analysis may call: functions no other
+// module function calls (main, init, a var initializer's callee),
+// exported functions and methods of exported types (another package may
+// call them whatever their callers here check first), and functions whose
+// value escapes (handlers given to a router, closures returned by a
+// factory, operations kept in a table; see escapingFuncs). If match is not
+// nil, every matched-package function whose name it matches is an entry
+// instead (see EntryMatches).
 func (l *Loaded) Entries(tables []string, match *regexp.Regexp) []*ssa.Function {
 	want := map[string]bool{}
 	for _, t := range tables {
@@ -494,14 +509,15 @@ func (l *Loaded) Entries(tables []string, match *regexp.Regexp) []*ssa.Function 
 	reach := l.reach()
 	// Calls from the matched packages only: a function that only code
 	// outside them calls (gRPC handlers a generated package dispatches to,
-	// when only the service package is checked) is an entry.
+	// when only the service package is checked) is an entry. The package
+	// initializer (Go's runtime runs it) calls no one in this sense.
 	matched := map[*ssa.Package]bool{}
 	for _, p := range l.Pkgs {
 		matched[p] = true
 	}
 	called := map[*ssa.Function]bool{}
 	for _, fn := range l.allModuleFunctions() {
-		if !matched[fn.Package()] {
+		if !matched[fn.Package()] || fn.Synthetic != "" {
 			continue
 		}
 		for _, c := range l.callees(fn) {
@@ -517,20 +533,12 @@ func (l *Loaded) Entries(tables []string, match *regexp.Regexp) []*ssa.Function 
 			continue
 		}
 		if match != nil {
-			// The full name, or the name within its package ("Dec",
-			// "(*Store).Dec", "Store.Dec") for patterns such as ^Dec$.
-			name := EntryName(fn)
-			short := name
-			if fn.Pkg != nil {
-				short = strings.TrimPrefix(name, fn.Pkg.Pkg.Path()+".")
-			}
-			plain := strings.NewReplacer("(*", "", ")", "").Replace(short)
-			if match.MatchString(fn.String()) || match.MatchString(name) || match.MatchString(short) || match.MatchString(plain) || match.MatchString(fn.Name()) {
+			if EntryMatches(fn, match) {
 				out = append(out, fn)
 			}
 			continue
 		}
-		if called[fn] && !escaping[fn] {
+		if called[fn] && !escaping[fn] && (!exportedAPI(fn) || l.generated(fn)) {
 			continue
 		}
 		rc := reach[fn]
@@ -550,104 +558,65 @@ func (l *Loaded) Entries(tables []string, match *regexp.Regexp) []*ssa.Function 
 	return out
 }
 
-// escapingFuncs returns the module functions whose value is passed to
-// code outside the module (an HTTP router, a job queue, errgroup.Go): that
-// code may call them at any time, so each is an entry point of its own.
-func (l *Loaded) escapingFuncs() map[*ssa.Function]bool {
-	if l.escapeCache != nil {
-		return l.escapeCache
+// EntryMatches reports whether --entry's pattern selects fn: its full
+// name (EntryName: "example.com/shop.(*Store).Reserve",
+// "example.com/api.makeWithdraw$1" for the first closure in
+// makeWithdraw), its name within its package ("(*Store).Reserve",
+// "makeWithdraw$1"), that name without pointer marks ("Store.Reserve"), or
+// its SSA name, so that ^Reserve$ and makeWithdraw\$1 both work.
+func EntryMatches(fn *ssa.Function, match *regexp.Regexp) bool {
+	name := EntryName(fn)
+	short := name
+	if fn.Pkg != nil {
+		short = strings.TrimPrefix(name, fn.Pkg.Pkg.Path()+".")
 	}
-	out := map[*ssa.Function]bool{}
-	for _, fn := range l.allModuleFunctions() {
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				call, ok := instr.(ssa.CallInstruction)
-				if !ok {
-					continue
-				}
-				c := call.Common()
-				if callee := c.StaticCallee(); callee != nil {
-					if l.inModule(callee) {
-						continue
-					}
-					if a, ok := staticAPICall(callee, nil); ok && a.runsCallback() {
-						continue // modelled: the function runs inside the call
-					}
-				} else if c.IsInvoke() && len(l.implementations(c.Method)) > 0 {
-					continue // dispatched to module code, inlined there
-				} else if !c.IsInvoke() {
-					continue // a function value: resolved when translated
-				}
-				for _, a := range c.Args {
-					if f := l.funcOf(a); f != nil && l.inModule(f) {
-						out[f] = true
-					}
-				}
-			}
+	plain := strings.NewReplacer("(*", "", ")", "").Replace(short)
+	for _, s := range []string{fn.String(), name, short, plain, fn.Name()} {
+		if match.MatchString(s) {
+			return true
 		}
 	}
-	l.escapeCache = out
-	return out
+	return false
 }
 
-// passedOut reports whether every use of v is as an argument of a call of
-// code outside the module (through conversions): the function is then an
-// entry point of its own, not a callee.
-func (l *Loaded) passedOut(v ssa.Value) bool {
-	refs := v.Referrers()
-	if refs == nil || len(*refs) == 0 {
+// generated reports whether fn is in a generated file (sqlc's queries, a
+// gRPC stub): its exported functions are the program's data access layer,
+// entries only when nothing in the program calls them.
+func (l *Loaded) generated(fn *ssa.Function) bool {
+	if !fn.Pos().IsValid() {
 		return false
 	}
-	for _, r := range *refs {
-		switch r := r.(type) {
-		case *ssa.DebugRef:
-		case *ssa.MakeInterface:
-			if !l.passedOut(r) {
-				return false
-			}
-		case *ssa.ChangeType:
-			if !l.passedOut(r) {
-				return false
-			}
-		case ssa.CallInstruction:
-			c := r.Common()
-			callee := c.StaticCallee()
-			if callee == nil || l.inModule(callee) || c.Value == v {
-				return false
-			}
-			if a, ok := staticAPICall(callee, nil); ok && a.runsCallback() {
-				return false
-			}
-		default:
+	name := l.Fset.Position(fn.Pos()).Filename
+	l.sourceLine(fn.Pos()) // (reads the file)
+	for _, line := range l.srcLine[name] {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "package ") {
 			return false
 		}
+		if strings.HasPrefix(line, "// Code generated ") && strings.HasSuffix(line, " DO NOT EDIT.") {
+			return true
+		}
 	}
-	return true
+	return false
 }
 
-// funcOf returns the function a value denotes: a function, a closure, or
-// a bound method (db.handle), through conversions to func types and
-// interfaces; nil for anything else.
-func (l *Loaded) funcOf(v ssa.Value) *ssa.Function {
-	for {
-		switch x := v.(type) {
-		case *ssa.MakeInterface:
-			v = x.X
-			continue
-		case *ssa.ChangeType:
-			v = x.X
-			continue
-		case *ssa.Convert:
-			v = x.X
-			continue
-		case *ssa.MakeClosure:
-			fn, _ := x.Fn.(*ssa.Function)
-			return l.unwrap(fn)
-		case *ssa.Function:
-			return l.unwrap(x)
-		}
-		return nil
+// exportedAPI reports whether code in another package may call fn
+// directly: an exported function or an exported method of an exported
+// type, outside package main.
+func exportedAPI(fn *ssa.Function) bool {
+	if fn.Parent() != nil || fn.Pkg == nil || fn.Pkg.Pkg.Name() == "main" || !token.IsExported(fn.Name()) {
+		return false
 	}
+	recv := fn.Signature.Recv()
+	if recv == nil {
+		return true
+	}
+	t := recv.Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := t.(*types.Named)
+	return ok && n.Obj().Exported()
 }
 
 // unwrap maps a synthetic method wrapper (bound method, thunk) to the

@@ -44,6 +44,12 @@ type translator struct {
 	frames       []*frame // inlined frames, innermost last (see panics.go)
 	panicking    *ir.Var  // ghost: a panic is unwinding (nil: no panic modelled)
 	nextDeferred bool     // the next inlined frame is a deferred call
+	// pure holds the results of pure library calls fixed for the run,
+	// runConst the variables fixed for the run, pureNoted the functions
+	// whose assumption is recorded (pure.go).
+	pure      map[pureKey]value
+	runConst  map[*ir.Var]bool
+	pureNoted map[string]bool
 }
 
 // frame is one inlined activation of a function.
@@ -207,6 +213,11 @@ func (t *translator) fresh(name string, typ types.Type) value {
 		}
 		return value{fields: fs}
 	case *types.Tuple:
+		if u.Len() == 1 {
+			// A single result is the value itself (as an inlined call's
+			// is), so that every use of it is the same variable.
+			return t.fresh(name, u.At(0).Type())
+		}
 		ts := make([]value, u.Len())
 		for i := range ts {
 			ts[i] = t.fresh(name, u.At(i).Type())

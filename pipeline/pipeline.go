@@ -10,6 +10,8 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/tools/go/ssa"
+
 	"github.com/dbverify/dbverify/dbmodel"
 	"github.com/dbverify/dbverify/frontend"
 	"github.com/dbverify/dbverify/frontend/sqlparse"
@@ -84,13 +86,27 @@ type Result struct {
 type Report struct {
 	Results []*Result
 	Entries int
-	Seconds float64
+	// Coverage lists the functions of the checked packages that write a
+	// constrained table, each with the verified entries that run it.
+	Coverage []Coverage
+	// Warnings are problems with what the run checks (a writer no
+	// verified entry runs).
+	Warnings []string
+	Seconds  float64
 	// FrontendSeconds is the time spent loading and building SSA.
 	FrontendSeconds float64
 	SMTQueries      int
-	// Warnings say what the run did not check and why (a constraint on a
-	// table no entry point writes).
-	Warnings []string
+}
+
+// Coverage says which verified entries run a function that writes a
+// constrained table. A writer no discovered entry runs is made an entry
+// of its own (Added); with --entry, it is left out and warned about.
+type Coverage struct {
+	Writer   string
+	Position string
+	Tables   []string // "?" for SQL whose text is not known
+	Entries  []string
+	Added    bool
 }
 
 // Run runs the pipeline. Errors are a *frontend.LoadError or *UsageError
@@ -150,6 +166,7 @@ func Run(cfg Config) (*Report, error) {
 		tables = append(tables, c.Table)
 	}
 	entries := loaded.Entries(tables, entryRE)
+	entries, rep.Coverage, rep.Warnings = cover(loaded, tables, entries, entryRE != nil)
 	rep.Entries = len(entries)
 	if err := checkEntries(cfg, entries, tables, loaded); err != nil {
 		return nil, &UsageError{err}
@@ -237,6 +254,37 @@ func Run(cfg Config) (*Report, error) {
 	rep.Results = results
 	rep.Seconds = time.Since(start).Seconds()
 	return rep, nil
+}
+
+// cover computes the coverage of the constrained tables' writers by the
+// entries. A writer no entry runs becomes an entry itself, unless the
+// entries were selected by --entry (then it is a warning).
+func cover(l *frontend.Loaded, tables []string, entries []*ssa.Function, selected bool) ([]*ssa.Function, []Coverage, []string) {
+	var reached []map[*ssa.Function]bool
+	for _, e := range entries {
+		reached = append(reached, l.Reached(e))
+	}
+	var out []Coverage
+	var warnings []string
+	for _, w := range l.Writers(tables) {
+		c := Coverage{Writer: w.Name, Position: w.Position, Tables: w.Tables, Entries: []string{}}
+		for i, e := range entries {
+			if reached[i][w.Fn] {
+				c.Entries = append(c.Entries, frontend.EntryName(e))
+			}
+		}
+		if len(c.Entries) == 0 {
+			if selected {
+				warnings = append(warnings, fmt.Sprintf("%s (%s) writes %s, but no verified entry runs it (not selected by --entry)", w.Name, w.Position, strings.Join(w.Tables, ", ")))
+			} else {
+				entries = append(entries, w.Fn)
+				c.Entries, c.Added = []string{w.Name}, true
+				warnings = append(warnings, fmt.Sprintf("%s (%s) writes %s, but no entry point found runs it: verified as an entry of its own", w.Name, w.Position, strings.Join(w.Tables, ", ")))
+			}
+		}
+		out = append(out, c)
+	}
+	return entries, out, warnings
 }
 
 // verify decides one (entry, constraint).

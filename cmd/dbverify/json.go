@@ -12,9 +12,21 @@ import (
 // The JSON output: exactly one object with the results and statistics.
 
 type jsonReport struct {
-	Results  []jsonResult `json:"results"`
-	Warnings []string     `json:"warnings,omitempty"`
-	Stats    jsonStats    `json:"stats"`
+	Results  []jsonResult   `json:"results"`
+	Coverage []jsonCoverage `json:"coverage"`
+	Warnings []string       `json:"warnings,omitempty"`
+	Stats    jsonStats      `json:"stats"`
+}
+
+// jsonCoverage: a function that writes a constrained table and the
+// verified entries that run it (added: it is an entry because no other
+// entry runs it).
+type jsonCoverage struct {
+	Writer   string   `json:"writer"`
+	Position string   `json:"position"`
+	Tables   []string `json:"tables"`
+	Entries  []string `json:"entries"`
+	Added    bool     `json:"added,omitempty"`
 }
 
 type jsonResult struct {
@@ -25,8 +37,6 @@ type jsonResult struct {
 	Position       string   `json:"position"`
 	Refinements    int      `json:"refinements"`
 	Predicates     []string `json:"predicates"`
-	Proof          string   `json:"proof,omitempty"`
-	Engine         string   `json:"engine,omitempty"`
 	Assumptions    []string `json:"assumptions,omitempty"`
 	Counterexample *jsonCex `json:"counterexample,omitempty"`
 	SMTQueries     int      `json:"smt_queries"`
@@ -66,7 +76,10 @@ type jsonStats struct {
 }
 
 func toJSON(rep *pipeline.Report) jsonReport {
-	out := jsonReport{Results: []jsonResult{}, Warnings: rep.Warnings}
+	out := jsonReport{Results: []jsonResult{}, Coverage: []jsonCoverage{}, Warnings: rep.Warnings}
+	for _, c := range rep.Coverage {
+		out.Coverage = append(out.Coverage, jsonCoverage{Writer: c.Writer, Position: c.Position, Tables: c.Tables, Entries: c.Entries, Added: c.Added})
+	}
 	for _, r := range rep.Results {
 		jr := jsonResult{
 			Entry: r.Entry, Constraint: r.Constraint, Verdict: string(r.Verdict),
@@ -74,9 +87,6 @@ func toJSON(rep *pipeline.Report) jsonReport {
 			Predicates: r.Predicates, Assumptions: r.Assumptions,
 			SMTQueries: r.SMTQueries, Seconds: r.Seconds,
 			BoolProg: r.BoolProg, IR: r.IR,
-		}
-		if r.Trace != nil {
-			jr.Proof, jr.Engine = r.Trace.Proof, r.Trace.Engine
 		}
 		if jr.Predicates == nil {
 			jr.Predicates = []string{}

@@ -26,10 +26,6 @@ func writeText(w io.Writer, rep *pipeline.Report, cfg pipeline.Config) {
 		}
 		switch r.Verdict {
 		case refine.Safe:
-			if r.Trace != nil && r.Trace.Proof != "" && len(r.Predicates) == 0 {
-				fmt.Fprintf(w, "  proved: %s\n", r.Trace.Proof)
-				break
-			}
 			fmt.Fprintf(w, "  proved after %d refinement(s) with predicates:\n", r.Refinements)
 			for _, p := range r.Predicates {
 				fmt.Fprintf(w, "    %s\n", p)
@@ -48,12 +44,31 @@ func writeText(w io.Writer, rep *pipeline.Report, cfg pipeline.Config) {
 			fmt.Fprintf(w, "  boolean program:\n%s", indent(r.BoolProg, "    "))
 		}
 	}
-	for _, warn := range rep.Warnings {
-		fmt.Fprintf(w, "warning: %s\n", warn)
-	}
+	writeCoverage(w, rep)
 	s := j.Stats
 	fmt.Fprintf(w, "%d result(s) for %d entry point(s): %d safe, %d unsafe, %d unknown (%d SMT queries, %.2fs)\n",
 		len(rep.Results), s.Entries, s.Safe, s.Unsafe, s.Unknown, s.SMTQueries, s.Seconds)
+}
+
+// writeCoverage prints which verified entries run each function that
+// writes a constrained table, then the warnings.
+func writeCoverage(w io.Writer, rep *pipeline.Report) {
+	if len(rep.Coverage) > 0 {
+		fmt.Fprintf(w, "coverage: %d function(s) write a constrained table:\n", len(rep.Coverage))
+		for _, c := range rep.Coverage {
+			runs := "run by " + strings.Join(c.Entries, ", ")
+			switch {
+			case c.Added:
+				runs = "verified as an entry of its own"
+			case len(c.Entries) == 0:
+				runs = "NOT RUN by any verified entry"
+			}
+			fmt.Fprintf(w, "  %s (%s) writes %s: %s\n", c.Writer, c.Position, strings.Join(c.Tables, ", "), runs)
+		}
+	}
+	for _, m := range rep.Warnings {
+		fmt.Fprintf(w, "warning: %s\n", m)
+	}
 }
 
 func writeTrace(w io.Writer, t *vcgen.Trace) {

@@ -1,0 +1,163 @@
+package frontend
+
+import (
+	"fmt"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/dbverify/dbverify/ir"
+)
+
+// Library functions whose result depends only on their arguments: two
+// calls with equal arguments give equal results in one run. A handler
+// that validates chi.URLParam(r, "amount") in a helper and reads it again
+// in its body checks the value it then uses.
+//
+// pureFuncs lists them by their go/ssa name (fn.String()). Request
+// accessors read the request, which they take as an argument: they are
+// pure as long as the handler does not change the request between two
+// calls, which is assumed (and stated, see requestAccessor). Random
+// numbers, clocks and readers are not in the table: each call is a new
+// value.
+var pureFuncs = map[string]bool{
+	"strconv.Atoi":       true,
+	"strconv.ParseInt":   true,
+	"strconv.ParseUint":  true,
+	"strconv.ParseFloat": true,
+	"strconv.ParseBool":  true,
+	"strconv.Itoa":       true,
+	"strconv.FormatInt":  true,
+	"strconv.Quote":      true,
+	"strings.TrimSpace":  true,
+	"strings.ToLower":    true,
+	"strings.ToUpper":    true,
+	"strings.Trim":       true,
+	"strings.TrimPrefix": true,
+	"strings.TrimSuffix": true,
+
+	"(*net/http.Request).FormValue":     true,
+	"(*net/http.Request).PostFormValue": true,
+	"(*net/http.Request).PathValue":     true,
+	"(*net/url.URL).Query":              true,
+	"(net/url.Values).Get":              true,
+	"(net/url.Values).Has":              true,
+	"(net/http.Header).Get":             true,
+
+	"github.com/go-chi/chi/v5.URLParam": true,
+	"github.com/go-chi/chi.URLParam":    true,
+	"github.com/gorilla/mux.Vars":       true,
+
+	"(*github.com/gin-gonic/gin.Context).Param":        true,
+	"(*github.com/gin-gonic/gin.Context).Query":        true,
+	"(*github.com/gin-gonic/gin.Context).DefaultQuery": true,
+	"(*github.com/gin-gonic/gin.Context).PostForm":     true,
+	"(*github.com/gin-gonic/gin.Context).GetHeader":    true,
+}
+
+// requestAccessor reports whether pure function name reads an object it
+// is given (a request, a URL) rather than only scalars.
+func requestAccessor(name string) bool {
+	return !strings.HasPrefix(name, "strconv.") && !strings.HasPrefix(name, "strings.")
+}
+
+// A call of a pure function whose arguments are all fixed for the run —
+// constants, objects (the request), the entry's parameters, or results of
+// such calls — has a result fixed for the run too: an input of the entry,
+// one variable per function and arguments, named after the call
+// (FormValue("amount")). Every call with the same arguments is that
+// variable, so a check on one call holds for the next. Calls with other
+// arguments get fresh results, as every call outside the module does.
+
+// pureKey identifies a pure call: the function and its arguments.
+type pureKey struct {
+	fn   string
+	args string
+}
+
+// pureCall models a call of a function of pureFuncs. ok is false when an
+// argument is not fixed for the run (the call is then an ordinary
+// external call).
+func (t *translator) pureCall(fn *ssa.Function, args []value, results *types.Tuple) (value, bool) {
+	name := fn.String()
+	var keys, texts []string
+	for _, a := range args {
+		switch {
+		case a.strKnown:
+			keys = append(keys, "s"+a.str)
+			texts = append(texts, fmt.Sprintf("%q", a.str))
+		case a.expr != nil:
+			switch x := a.expr.(type) {
+			case *ir.IntConst, ir.BoolConst, *ir.RealConst:
+				keys = append(keys, "c"+x.String())
+				texts = append(texts, x.String())
+			case *ir.Var:
+				if !t.runConst[x] && !t.isParam(x) {
+					return value{}, false
+				}
+				keys = append(keys, fmt.Sprintf("v%p", x))
+				texts = append(texts, x.Name)
+			default:
+				return value{}, false
+			}
+		case a.obj != nil:
+			keys = append(keys, fmt.Sprintf("o%p", a.obj))
+			texts = append(texts, "_")
+		default:
+			return value{}, false
+		}
+	}
+	k := pureKey{fn: name, args: strings.Join(keys, "|")}
+	if v, ok := t.pure[k]; ok {
+		return v, true
+	}
+	label := fn.Name() + "(" + strings.Join(texts, ", ") + ")"
+	var out value
+	if results.Len() == 1 {
+		out = t.runInput(label, results.At(0).Type())
+	} else {
+		ts := make([]value, results.Len())
+		for i := range ts {
+			ts[i] = t.runInput(fmt.Sprintf("%s.%d", label, i), results.At(i).Type())
+		}
+		out = value{tuple: ts}
+	}
+	if t.pure == nil {
+		t.pure = map[pureKey]value{}
+	}
+	t.pure[k] = out
+	if requestAccessor(name) && !t.pureNoted[name] {
+		if t.pureNoted == nil {
+			t.pureNoted = map[string]bool{}
+		}
+		t.pureNoted[name] = true
+		file, line := t.l.position(t.pos)
+		t.p.Assume(fmt.Sprintf("%s gives the same result for the same arguments within one run: the handler does not change the request between calls (%s:%d)", name, file, line))
+	}
+	return out, true
+}
+
+// runInput is a value fixed for the run: an input of the entry (arbitrary
+// on entry, never assigned), recorded as such so that pure calls on it are
+// fixed too.
+func (t *translator) runInput(name string, typ types.Type) value {
+	v := t.input(name, typ, 1)
+	if x, ok := v.expr.(*ir.Var); ok {
+		if t.runConst == nil {
+			t.runConst = map[*ir.Var]bool{}
+		}
+		t.runConst[x] = true
+	}
+	return v
+}
+
+// isParam reports whether x is a parameter of the entry (never assigned).
+func (t *translator) isParam(x *ir.Var) bool {
+	for _, v := range t.p.Inputs {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}

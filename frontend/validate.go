@@ -1,0 +1,221 @@
+package frontend
+
+import (
+	"fmt"
+	"go/types"
+	"math/big"
+	"reflect"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/dbverify/dbverify/ir"
+)
+
+// Struct validation the program runs: go-playground/validator's Struct
+// (tags `validate:"…"`), gin's binding methods (ShouldBindJSON, Bind, …,
+// tags `binding:"…"`, checked by the same validator after decoding) and
+// echo's Context.Validate (the validator the program registers, taken to
+// check `validate:"…"` tags, as the go-playground one does). On the path
+// where the call returns a nil error, the numeric bounds of the tags hold
+// for the struct's fields: an assumption stated in the result. Rules the
+// model does not read (string lengths, cross-field rules, alternatives
+// with |, nested structs) are left out, which only assumes less.
+
+// validation says which tags a call checks and which argument it checks.
+type validation struct {
+	tag    string // struct tag key
+	decode bool   // the call also decodes the request into the struct
+	what   string // for the assumption: the call
+}
+
+// validationOf returns what a call of fn (a function outside the module)
+// validates, if it is a validator or binding call.
+func validationOf(fn *ssa.Function) (validation, bool) {
+	name := fn.String()
+	switch {
+	case name == "(*github.com/go-playground/validator/v10.Validate).Struct",
+		name == "(*github.com/go-playground/validator/v10.Validate).StructCtx",
+		name == "(*gopkg.in/go-playground/validator.v9.Validate).Struct":
+		return validation{tag: "validate", what: "validator's " + fn.Name()}, true
+	case strings.HasPrefix(name, "(*github.com/gin-gonic/gin.Context).ShouldBind"),
+		strings.HasPrefix(name, "(*github.com/gin-gonic/gin.Context).Bind"),
+		name == "(*github.com/gin-gonic/gin.Context).MustBindWith":
+		return validation{tag: "binding", decode: true, what: "gin's " + fn.Name()}, true
+	}
+	return validation{}, false
+}
+
+// validationOfMethod returns what an interface method call validates:
+// echo's Context.Validate.
+func validationOfMethod(m *types.Func) (validation, bool) {
+	if m.Pkg() != nil && m.Pkg().Path() == "github.com/labstack/echo/v4" && m.Name() == "Validate" {
+		return validation{tag: "validate", what: "echo's Validate (the registered validator checks validate tags)"}, true
+	}
+	return validation{}, false
+}
+
+// validated models a validation call: the checked struct (decoded first,
+// for binding calls) and the error result, nil only if the tags' bounds
+// hold.
+func (t *translator) validated(val validation, args []value, argTypes []types.Type, results *types.Tuple) value {
+	if val.decode {
+		t.escape(args)
+	}
+	errV := t.freshVar(val.what+"()", ir.Bool, ir.KindCall)
+	var bounds []ir.Expr
+	var texts []string
+	for i, a := range args {
+		if i >= len(argTypes) {
+			break
+		}
+		st, fields := t.validatedFields(a, argTypes[i])
+		if st == nil {
+			continue
+		}
+		for j := 0; j < st.NumFields() && j < len(fields); j++ {
+			if fields[j] == nil {
+				continue
+			}
+			tag := reflect.StructTag(st.Tag(j)).Get(val.tag)
+			for _, b := range tagBounds(tag, fields[j], st.Field(j).Type()) {
+				bounds = append(bounds, b.expr)
+				texts = append(texts, st.Field(j).Name()+" "+b.text)
+			}
+		}
+	}
+	if len(bounds) > 0 {
+		t.emit(&ir.Assume{Cond: ir.Implies(ir.Not(errV), ir.And(bounds...)), Info: t.info(ir.KindModel, "")})
+		file, line := t.l.position(t.pos)
+		t.p.Assume(fmt.Sprintf("validator tags hold where %s returns nil: %s (%s:%d)", val.what, strings.Join(texts, ", "), file, line))
+	}
+	if results.Len() == 1 {
+		return value{expr: errV}
+	}
+	out := t.fresh(val.what+"()", results)
+	if n := len(out.tuple); n > 0 {
+		out.tuple[n-1] = value{expr: errV}
+	}
+	return out
+}
+
+// validatedFields returns the struct type an argument of static type typ
+// holds (directly or through a pointer) and the current value of each
+// scalar field (nil where not scalar).
+func (t *translator) validatedFields(a value, typ types.Type) (*types.Struct, []ir.Expr) {
+	if p, ok := typ.Underlying().(*types.Pointer); ok {
+		st, ok := p.Elem().Underlying().(*types.Struct)
+		if !ok || a.obj == nil || a.obj.kind != objPtr || a.obj.cell == nil || a.obj.cell.fields == nil {
+			return nil, nil
+		}
+		out := make([]ir.Expr, st.NumFields())
+		for i := range out {
+			if fc := t.field(a.obj.cell, i); fc != nil && fc.v != nil {
+				out[i] = fc.v
+			}
+		}
+		return st, out
+	}
+	st, ok := typ.Underlying().(*types.Struct)
+	if !ok || len(a.fields) != st.NumFields() {
+		return nil, nil
+	}
+	out := make([]ir.Expr, st.NumFields())
+	for i, f := range a.fields {
+		out[i] = f.expr
+	}
+	return st, out
+}
+
+// bound is one numeric bound read from a tag.
+type bound struct {
+	expr ir.Expr
+	text string
+}
+
+// tagBounds returns the numeric bounds the validator tag puts on a field
+// of type typ holding x: gt, gte, lt, lte, min, max, eq, ne, len, oneof
+// and required (non-zero), under omitempty only for a non-zero value.
+// Only integer and float fields are read.
+func tagBounds(tag string, x ir.Expr, typ types.Type) []bound {
+	b, ok := typ.Underlying().(*types.Basic)
+	if !ok || b.Info()&(types.IsInteger|types.IsFloat) == 0 || tag == "" || tag == "-" {
+		return nil
+	}
+	isFloat := b.Info()&types.IsFloat != 0
+	lit := func(s string) (ir.Expr, bool) {
+		r, ok := new(big.Rat).SetString(strings.TrimSpace(s))
+		if !ok {
+			return nil, false
+		}
+		if isFloat {
+			return ir.RealLit(r), true
+		}
+		if !r.IsInt() {
+			return nil, false
+		}
+		return ir.IntLit(r.Num().Int64()), true
+	}
+	zero := ir.Zero(x.Sort())
+	omitEmpty := false
+	var out []bound
+	for _, rule := range strings.Split(tag, ",") {
+		if strings.Contains(rule, "|") {
+			continue
+		}
+		name, arg, _ := strings.Cut(rule, "=")
+		if name == "omitempty" {
+			omitEmpty = true
+			continue
+		}
+		if name == "dive" {
+			break // the rules after dive are about elements
+		}
+		var op ir.Op
+		switch name {
+		case "required":
+			out = append(out, bound{ir.Not(ir.Eq(x, zero)), "!= 0"})
+			continue
+		case "gt":
+			op = ir.OpGt
+		case "gte", "min":
+			op = ir.OpGe
+		case "lt":
+			op = ir.OpLt
+		case "lte", "max":
+			op = ir.OpLe
+		case "eq", "len":
+			op = ir.OpEq
+		case "ne":
+			op = ir.OpNe
+		case "oneof":
+			var alts []ir.Expr
+			for _, s := range strings.Fields(arg) {
+				v, ok := lit(s)
+				if !ok {
+					alts = nil
+					break
+				}
+				alts = append(alts, ir.Eq(x, v))
+			}
+			if len(alts) > 0 {
+				out = append(out, bound{ir.Or(alts...), "in (" + strings.Join(strings.Fields(arg), ", ") + ")"})
+			}
+			continue
+		default:
+			continue
+		}
+		v, ok := lit(arg)
+		if !ok {
+			continue
+		}
+		out = append(out, bound{ir.Cmp(op, x, v), op.String() + " " + strings.TrimSpace(arg)})
+	}
+	if omitEmpty {
+		for i := range out {
+			out[i].expr = ir.Implies(ir.Not(ir.Eq(x, zero)), out[i].expr)
+			out[i].text += " (when set)"
+		}
+	}
+	return out
+}
