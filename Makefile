@@ -11,6 +11,17 @@ all: build
 # (Debian): the C library go-z3 links against (libz3-dev), and the database
 # engines the groundtruth tests start (postgresql, mariadb-server).
 DEPS_PKGS := libz3-dev postgresql mariadb-server
+# SARIF_MULTITOOL is Microsoft's SARIF validator (the one GitHub's docs
+# name), from npm; the SARIF tests validate the output with its GitHub
+# ingestion rules.
+SARIF_MULTITOOL := $(CURDIR)/bin/tools/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool
+export SARIF_MULTITOOL
+deps: $(SARIF_MULTITOOL)
+$(SARIF_MULTITOOL):
+	@echo "installing @microsoft/sarif-multitool-linux (npm) into bin/tools"
+	@command -v npm >/dev/null || { SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq npm >/dev/null; }
+	@mkdir -p bin/tools && cd bin/tools && npm install --silent --no-audit --no-fund @microsoft/sarif-multitool-linux@5.7.0 >/dev/null
+	@chmod u+x $@
 deps:
 	@missing=; for p in $(DEPS_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \

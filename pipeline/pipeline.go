@@ -64,7 +64,9 @@ func (e *UsageError) Unwrap() error { return e.Err }
 
 // Result is the verdict for one (entry, constraint).
 type Result struct {
-	Entry       string
+	Entry string
+	// EntryPosition is "file:line" of the entry function's declaration.
+	EntryPosition string
 	Constraint  string
 	Verdict     refine.Verdict
 	Reason      string
@@ -172,9 +174,9 @@ func Run(cfg Config) (*Report, error) {
 		return nil, &UsageError{err}
 	}
 	type job struct {
-		entry string
-		prog  *ir.Program
-		c     *sqlir.Constraint
+		entry, pos string
+		prog       *ir.Program
+		c          *sqlir.Constraint
 	}
 	var jobs []job
 	checked := map[*sqlir.Constraint]bool{}
@@ -185,7 +187,7 @@ func Run(cfg Config) (*Report, error) {
 				continue
 			}
 			checked[c] = true
-			jobs = append(jobs, job{frontend.EntryName(fn), prog, c})
+			jobs = append(jobs, job{frontend.EntryName(fn), loaded.FuncPosition(fn), prog, c})
 		}
 	}
 	for _, c := range constraints {
@@ -224,6 +226,7 @@ func Run(cfg Config) (*Report, error) {
 			for i := range next {
 				j := jobs[i]
 				r := verify(j.entry, j.prog, j.c, schema, facts, solver, cfg)
+				r.EntryPosition = j.pos
 				mu.Lock()
 				results[i] = r
 				done++

@@ -9,7 +9,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/dbverify/dbverify/frontend"
 	"github.com/dbverify/dbverify/pipeline"
 	"github.com/dbverify/dbverify/refine"
 )
@@ -32,6 +31,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	app := &cli.App{
 		Name:      "dbverify",
 		Usage:     "prove Go programs keep their database constraints, or show a run that breaks one",
+		Version:   version(),
 		Writer:    stdout,
 		ErrWriter: stderr,
 		Commands: []*cli.Command{
@@ -72,7 +72,8 @@ func checkCommand(code *int) *cli.Command {
 			&cli.StringSliceFlag{Name: "assume", Usage: "a fact to assume: over a table's columns (\"products.price >= 0\") for the initial database, over parameter names (\"qty > 0\") for the entry's arguments (repeatable)"},
 			&cli.StringFlag{Name: "entry", Usage: "verify the functions whose name matches `REGEXP` instead of the discovered entry points"},
 			&cli.StringFlag{Name: "dialect", Usage: "SQL dialect: mysql, sqlite or postgres (default: from the driver the program imports, else postgres if the SQL uses $n, else mysql)"},
-			&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: text, json or sarif"},
+			&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: text, json, sarif (GitHub code scanning) or github (workflow-command annotations)"},
+			&cli.StringFlag{Name: "sarif-category", Usage: "SARIF runAutomationDetails id, to tell apart several dbverify runs on one commit (e.g. payments/balance)"},
 			&cli.IntFlag{Name: "max-refinements", Value: 20, Usage: "refinement limit per result (then UNKNOWN)"},
 			&cli.IntFlag{Name: "timeout", Value: 10000, Usage: "time limit of one SMT query in milliseconds (then UNKNOWN)"},
 			&cli.DurationFlag{Name: "time-limit", Value: 60 * time.Second, Usage: "time limit of one (entry, constraint) verification (then UNKNOWN); 0 for none"},
@@ -87,9 +88,10 @@ func checkCommand(code *int) *cli.Command {
 		},
 		Action: func(c *cli.Context) error {
 			format := c.String("format")
-			if format != "text" && format != "json" && format != "sarif" {
-				return cli.Exit(fmt.Sprintf("unknown --format %q (want text, json or sarif)", format), exitUsage)
+			if format != "text" && format != "json" && format != "sarif" && format != "github" {
+				return cli.Exit(fmt.Sprintf("unknown --format %q (want text, json, sarif or github)", format), exitUsage)
 			}
+			sopt := newSARIFOptions(c.String("sarif-category"))
 			patterns := c.Args().Slice()
 			if len(patterns) == 0 {
 				patterns = []string{"./..."}
@@ -120,10 +122,12 @@ func checkCommand(code *int) *cli.Command {
 			}
 			rep, err := pipeline.Run(cfg)
 			if err != nil {
-				var le *frontend.LoadError
-				var ue *pipeline.UsageError
-				if errors.As(err, &le) || errors.As(err, &ue) {
-					return cli.Exit(err.Error(), exitUsage)
+				// Load, usage and internal errors all exit 2; a SARIF
+				// consumer still gets a valid log that says the run failed.
+				if format == "sarif" {
+					if werr := writeSARIFFailure(c.App.Writer, sopt, err); werr != nil {
+						return cli.Exit(werr.Error(), exitUsage)
+					}
 				}
 				return cli.Exit(err.Error(), exitUsage)
 			}
@@ -132,7 +136,9 @@ func checkCommand(code *int) *cli.Command {
 			case "json":
 				err = writeJSON(out, rep)
 			case "sarif":
-				err = writeSARIF(out, rep)
+				err = writeSARIF(out, rep, sopt)
+			case "github":
+				err = writeGitHub(out, rep, sopt)
 			default:
 				writeText(out, rep, cfg)
 			}

@@ -1,17 +1,37 @@
 package main
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/dbverify/dbverify/pipeline"
 	"github.com/dbverify/dbverify/refine"
+	"github.com/dbverify/dbverify/vcgen"
 )
 
-// SARIF 2.1.0 output: one result per UNSAFE (error, with the counterexample
-// as a code flow) and UNKNOWN (warning) verdict.
+// SARIF 2.1.0 output, shaped for GitHub code scanning: one error result
+// per UNSAFE verdict (the counterexample in the message and as a code
+// flow, the primary location on the entry point so that the alert shows
+// in pull requests that change it, the violating step as a related
+// location) and one warning per UNKNOWN cause (the constraints it blocks
+// listed in one result). URIs are relative to the repository root
+// (%SRCROOT%), every result has a location and a semantic fingerprint.
+
+const (
+	sarifSchema  = "https://json.schemastore.org/sarif-2.1.0.json"
+	srcRoot      = "%SRCROOT%"
+	ruleViolated = "DBV001"
+	ruleUnknown  = "DBV002"
+)
 
 type sarifLog struct {
 	Schema  string     `json:"$schema"`
@@ -20,8 +40,11 @@ type sarifLog struct {
 }
 
 type sarifRun struct {
-	Tool    sarifTool     `json:"tool"`
-	Results []sarifResult `json:"results"`
+	Tool               sarifTool                `json:"tool"`
+	Invocations        []sarifInvocation        `json:"invocations"`
+	OriginalURIBaseIDs map[string]sarifArtifact `json:"originalUriBaseIds,omitempty"`
+	AutomationDetails  *sarifAutomation         `json:"automationDetails,omitempty"`
+	Results            []sarifResult            `json:"results"`
 }
 
 type sarifTool struct {
@@ -29,30 +52,69 @@ type sarifTool struct {
 }
 
 type sarifDriver struct {
-	Name           string      `json:"name"`
-	InformationURI string      `json:"informationUri,omitempty"`
-	Rules          []sarifRule `json:"rules"`
+	Name            string      `json:"name"`
+	InformationURI  string      `json:"informationUri"`
+	Version         string      `json:"version"`
+	SemanticVersion string      `json:"semanticVersion"`
+	Rules           []sarifRule `json:"rules"`
 }
 
 type sarifRule struct {
-	ID               string       `json:"id"`
-	Name             string       `json:"name"`
-	ShortDescription sarifMessage `json:"shortDescription"`
+	ID                   string              `json:"id"`
+	Name                 string              `json:"name"`
+	ShortDescription     sarifMessage        `json:"shortDescription"`
+	FullDescription      sarifMessage        `json:"fullDescription"`
+	Help                 sarifMarkdown       `json:"help"`
+	DefaultConfiguration sarifConfiguration  `json:"defaultConfiguration"`
+	Properties           sarifRuleProperties `json:"properties"`
+}
+
+type sarifConfiguration struct {
+	Level string `json:"level"`
+}
+
+type sarifRuleProperties struct {
+	Precision       string   `json:"precision"`
+	ProblemSeverity string   `json:"problem.severity"`
+	Tags            []string `json:"tags"`
 }
 
 type sarifMessage struct {
 	Text string `json:"text"`
 }
 
+type sarifMarkdown struct {
+	Text     string `json:"text"`
+	Markdown string `json:"markdown"`
+}
+
+type sarifInvocation struct {
+	ExecutionSuccessful bool                `json:"executionSuccessful"`
+	Notifications       []sarifNotification `json:"toolExecutionNotifications,omitempty"`
+}
+
+type sarifNotification struct {
+	Level   string       `json:"level"`
+	Message sarifMessage `json:"message"`
+}
+
+type sarifAutomation struct {
+	ID string `json:"id"`
+}
+
 type sarifResult struct {
-	RuleID    string          `json:"ruleId"`
-	Level     string          `json:"level"`
-	Message   sarifMessage    `json:"message"`
-	Locations []sarifLocation `json:"locations"`
-	CodeFlows []sarifCodeFlow `json:"codeFlows,omitempty"`
+	RuleID              string            `json:"ruleId"`
+	RuleIndex           int               `json:"ruleIndex"`
+	Level               string            `json:"level"`
+	Message             sarifMessage      `json:"message"`
+	Locations           []sarifLocation   `json:"locations"`
+	RelatedLocations    []sarifLocation   `json:"relatedLocations,omitempty"`
+	PartialFingerprints map[string]string `json:"partialFingerprints"`
+	CodeFlows           []sarifCodeFlow   `json:"codeFlows,omitempty"`
 }
 
 type sarifLocation struct {
+	ID               *int          `json:"id,omitempty"`
 	PhysicalLocation sarifPhysical `json:"physicalLocation"`
 	Message          *sarifMessage `json:"message,omitempty"`
 }
@@ -63,7 +125,8 @@ type sarifPhysical struct {
 }
 
 type sarifArtifact struct {
-	URI string `json:"uri"`
+	URI       string `json:"uri"`
+	URIBaseID string `json:"uriBaseId,omitempty"`
 }
 
 type sarifRegion struct {
@@ -79,68 +142,252 @@ type sarifThreadFlow struct {
 }
 
 type sarifFlowLocation struct {
-	Location sarifLocation `json:"location"`
+	Location       sarifLocation `json:"location"`
+	ExecutionOrder int           `json:"executionOrder"`
 }
 
-func sarifLoc(pos, msg string) (sarifLocation, bool) {
+// sarifOptions say where the run happened and how to name it.
+type sarifOptions struct {
+	cwd      string // the directory the positions are relative to
+	root     string // the repository root the URIs are relative to
+	category string // --sarif-category: runAutomationDetails.id
+}
+
+// newSARIFOptions takes the repository root from the nearest directory
+// above cwd that holds .git (the module may sit in a subdirectory of a
+// monorepo); without one, cwd itself.
+func newSARIFOptions(category string) sarifOptions {
+	cwd, err := os.Getwd()
+	if err != nil {
+		cwd = "."
+	}
+	root := cwd
+	for d := cwd; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
+			root = d
+			break
+		}
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	return sarifOptions{cwd: cwd, root: root, category: category}
+}
+
+var sarifRules = []sarifRule{
+	{
+		ID: ruleViolated, Name: "ConstraintViolation",
+		ShortDescription: sarifMessage{Text: "A run of the entry point breaks the database constraint"},
+		FullDescription: sarifMessage{Text: "dbverify found concrete arguments and initial rows, all satisfying the constraint, " +
+			"for which a call of the entry point leaves a row that breaks it (at a commit, or after an auto-committed statement)."},
+		Help: sarifMarkdown{
+			Text: "The alert's message gives the run: the arguments, the initial rows and the violating row; the code flow walks the Go lines and SQL statements " +
+				"with the values they produce. Reproduce it with the listed arguments on a database holding the listed rows. Fix the guard " +
+				"(check the value before the write, or move the condition into the UPDATE's WHERE and check RowsAffected), then run dbverify again.",
+			Markdown: "The alert's message gives the run: the **arguments**, the **initial rows** and the **violating row**; the code flow walks the Go lines " +
+				"and SQL statements with the values they produce.\n\nReproduce it with the listed arguments on a database holding the listed rows. " +
+				"Fix the guard (check the value before the write, or move the condition into the `UPDATE`'s `WHERE` and check `RowsAffected`), then run dbverify again.",
+		},
+		DefaultConfiguration: sarifConfiguration{Level: "error"},
+		Properties:           sarifRuleProperties{Precision: "high", ProblemSeverity: "error", Tags: []string{"correctness", "database"}},
+	},
+	{
+		ID: ruleUnknown, Name: "Undecided",
+		ShortDescription: sarifMessage{Text: "dbverify could not decide the constraint for the entry point"},
+		FullDescription: sarifMessage{Text: "The entry point uses a construct dbverify does not model (named with its position), or the proof " +
+			"search reached a limit. Nothing is claimed about the constraint for this entry point."},
+		Help: sarifMarkdown{
+			Text: "The message names the construct and its position, or the limit that was reached. Rewrite the construct (SQL text known at compile time, " +
+				"no database handle passed to code outside the module), raise the limit (--max-refinements, --time-limit), or accept the result; " +
+				"--fail-on-unknown makes the gate fail on it.",
+			Markdown: "The message names the construct and its position, or the limit that was reached. Rewrite the construct (SQL text known at compile time, " +
+				"no database handle passed to code outside the module), raise the limit (`--max-refinements`, `--time-limit`), or accept the result; " +
+				"`--fail-on-unknown` makes the gate fail on it.",
+		},
+		DefaultConfiguration: sarifConfiguration{Level: "warning"},
+		Properties:           sarifRuleProperties{Precision: "medium", ProblemSeverity: "warning", Tags: []string{"database"}},
+	},
+}
+
+func (o sarifOptions) run(results []sarifResult, ok bool, notes []sarifNotification) sarifRun {
+	run := sarifRun{
+		Tool: sarifTool{Driver: sarifDriver{Name: "dbverify", InformationURI: "https://github.com/dbverify/dbverify", Version: version(), SemanticVersion: semanticVersion, Rules: sarifRules}},
+		Invocations: []sarifInvocation{{ExecutionSuccessful: ok, Notifications: notes}},
+		OriginalURIBaseIDs: map[string]sarifArtifact{
+			srcRoot: {URI: "file://" + filepath.ToSlash(o.root) + "/"},
+		},
+		Results: results,
+	}
+	if o.category != "" {
+		run.AutomationDetails = &sarifAutomation{ID: strings.TrimSuffix(o.category, "/") + "/"}
+	}
+	return run
+}
+
+func encodeSARIF(w io.Writer, run sarifRun) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(sarifLog{Schema: sarifSchema, Version: "2.1.0", Runs: []sarifRun{run}})
+}
+
+// writeSARIFFailure writes a valid log for a run that failed (a load or
+// usage error), so that an upload step gets a file that says so.
+func writeSARIFFailure(w io.Writer, opt sarifOptions, err error) error {
+	return encodeSARIF(w, opt.run([]sarifResult{}, false, []sarifNotification{{Level: "error", Message: sarifMessage{Text: err.Error()}}}))
+}
+
+// location turns "file:line" (relative to the working directory) into a
+// location relative to the repository root.
+func (o sarifOptions) location(pos, msg string) (sarifLocation, bool) {
 	i := strings.LastIndexByte(pos, ':')
 	if i < 0 {
 		return sarifLocation{}, false
 	}
 	line, err := strconv.Atoi(pos[i+1:])
-	if err != nil {
+	if err != nil || line < 1 {
 		return sarifLocation{}, false
 	}
-	l := sarifLocation{PhysicalLocation: sarifPhysical{ArtifactLocation: sarifArtifact{URI: pos[:i]}, Region: sarifRegion{StartLine: line}}}
+	file := pos[:i]
+	if !filepath.IsAbs(file) {
+		file = filepath.Join(o.cwd, file)
+	}
+	art := sarifArtifact{URI: "file://" + filepath.ToSlash(file)}
+	if rel, err := filepath.Rel(o.root, file); err == nil && !strings.HasPrefix(rel, "..") {
+		art = sarifArtifact{URI: filepath.ToSlash(rel), URIBaseID: srcRoot}
+	}
+	l := sarifLocation{PhysicalLocation: sarifPhysical{ArtifactLocation: art, Region: sarifRegion{StartLine: line}}}
 	if msg != "" {
 		l.Message = &sarifMessage{Text: msg}
 	}
 	return l, true
 }
 
-func writeSARIF(w io.Writer, rep *pipeline.Report) error {
-	run := sarifRun{
-		Tool: sarifTool{Driver: sarifDriver{Name: "dbverify", Rules: []sarifRule{
-			{ID: "DBV001", Name: "ConstraintViolation", ShortDescription: sarifMessage{Text: "a run of the entry point breaks the database constraint"}},
-			{ID: "DBV002", Name: "Undecided", ShortDescription: sarifMessage{Text: "dbverify could not decide the constraint for the entry point"}},
-		}}},
-		Results: []sarifResult{},
-	}
+// fingerprint is stable across edits that move lines: the rule, the entry,
+// and what the finding is about, with positions left out.
+func fingerprint(parts ...string) map[string]string {
+	h := sha256.Sum256([]byte(strings.Join(parts, "\x00")))
+	return map[string]string{"dbverify/v1": hex.EncodeToString(h[:16])}
+}
+
+var positionRE = regexp.MustCompile(`[^\s:()]+\.go:\d+`)
+
+func writeSARIF(w io.Writer, rep *pipeline.Report, opt sarifOptions) error {
+	results := []sarifResult{}
+	unknown := map[string]int{} // entry + reason → index in results
 	for _, r := range rep.Results {
-		var res sarifResult
 		switch r.Verdict {
 		case refine.Unsafe:
-			res = sarifResult{RuleID: "DBV001", Level: "error",
-				Message: sarifMessage{Text: r.Entry + " can break " + r.Constraint}}
-			if r.Trace != nil && r.Trace.Trace != nil {
-				var tf sarifThreadFlow
-				for _, s := range r.Trace.Trace.Steps {
-					if l, ok := sarifLoc(s.Position, s.Kind+": "+s.Text); ok {
-						tf.Locations = append(tf.Locations, sarifFlowLocation{Location: l})
-					}
-				}
-				if len(tf.Locations) > 0 {
-					res.CodeFlows = []sarifCodeFlow{{ThreadFlows: []sarifThreadFlow{tf}}}
-				}
-			}
+			results = append(results, opt.unsafeResult(r))
 		case refine.Unknown:
-			res = sarifResult{RuleID: "DBV002", Level: "warning",
-				Message: sarifMessage{Text: r.Entry + ": " + r.Constraint + " undecided: " + r.Reason}}
-		default:
-			continue
+			key := r.Entry + "\x00" + r.Reason
+			if i, ok := unknown[key]; ok {
+				results[i].Message.Text = strings.Replace(results[i].Message.Text, " undecided:", ", "+r.Constraint+" undecided:", 1)
+				continue
+			}
+			unknown[key] = len(results)
+			results = append(results, opt.unknownResult(r))
 		}
-		if l, ok := sarifLoc(r.Position, ""); ok {
-			res.Locations = []sarifLocation{l}
-		} else {
-			res.Locations = []sarifLocation{}
-		}
-		run.Results = append(run.Results, res)
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(sarifLog{
-		Schema:  "https://json.schemastore.org/sarif-2.1.0.json",
-		Version: "2.1.0",
-		Runs:    []sarifRun{run},
-	})
+	return encodeSARIF(w, opt.run(results, true, nil))
+}
+
+func (o sarifOptions) primary(r *pipeline.Result) []sarifLocation {
+	for _, pos := range []string{r.EntryPosition, r.Position} {
+		if l, ok := o.location(pos, ""); ok {
+			return []sarifLocation{l}
+		}
+	}
+	// No position at all: the artifact is the working directory's module.
+	return []sarifLocation{{PhysicalLocation: sarifPhysical{ArtifactLocation: sarifArtifact{URI: "go.mod", URIBaseID: srcRoot}, Region: sarifRegion{StartLine: 1}}}}
+}
+
+func (o sarifOptions) unsafeResult(r *pipeline.Result) sarifResult {
+	res := sarifResult{RuleID: ruleViolated, RuleIndex: 0, Level: "error",
+		Locations:           o.primary(r),
+		PartialFingerprints: fingerprint(ruleViolated, r.Entry, r.Constraint),
+	}
+	var t *vcgen.Trace
+	if r.Trace != nil {
+		t = r.Trace.Trace
+	}
+	res.Message.Text = unsafeMessage(r, t)
+	if l, ok := o.location(r.Position, "the step after which the constraint is broken"); ok && r.Position != r.EntryPosition {
+		id := 1
+		l.ID = &id
+		res.RelatedLocations = []sarifLocation{l}
+	}
+	if t != nil {
+		var tf sarifThreadFlow
+		for _, s := range t.Steps {
+			if l, ok := o.location(s.Position, stepMessage(s)); ok {
+				tf.Locations = append(tf.Locations, sarifFlowLocation{Location: l, ExecutionOrder: len(tf.Locations) + 1})
+			}
+		}
+		if len(tf.Locations) > 0 {
+			res.CodeFlows = []sarifCodeFlow{{ThreadFlows: []sarifThreadFlow{tf}}}
+		}
+	}
+	return res
+}
+
+func (o sarifOptions) unknownResult(r *pipeline.Result) sarifResult {
+	return sarifResult{RuleID: ruleUnknown, RuleIndex: 1, Level: "warning",
+		Message:             sarifMessage{Text: r.Entry + ": " + r.Constraint + " undecided: " + r.Reason},
+		Locations:           o.primary(r),
+		PartialFingerprints: fingerprint(ruleUnknown, r.Entry, positionRE.ReplaceAllString(r.Reason, "")),
+	}
+}
+
+// unsafeMessage states the concrete run in one paragraph: the alert title
+// GitHub shows must be enough to understand the bug.
+func unsafeMessage(r *pipeline.Result, t *vcgen.Trace) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s can break %s", r.Entry, r.Constraint)
+	if t == nil {
+		return b.String() + "."
+	}
+	var ins []string
+	for _, in := range t.Inputs {
+		ins = append(ins, in.Name+" = "+in.Value)
+	}
+	if len(ins) > 0 {
+		fmt.Fprintf(&b, " when called with %s", strings.Join(ins, ", "))
+	}
+	var rows []string
+	for _, row := range t.Rows {
+		rows = append(rows, row.Table+" {"+values(row.Values)+"}")
+	}
+	if len(rows) > 0 {
+		fmt.Fprintf(&b, " on initial rows %s", strings.Join(rows, ", "))
+	}
+	if len(t.Violation.Values) > 0 {
+		fmt.Fprintf(&b, ": afterwards %s holds {%s}", t.Violation.Table, values(t.Violation.Values))
+	}
+	if r.Position != "" {
+		fmt.Fprintf(&b, " (after %s)", r.Position)
+	}
+	return b.String() + "."
+}
+
+func stepMessage(s vcgen.TraceStep) string {
+	msg := s.Kind + ": " + s.Text
+	if len(s.Values) > 0 {
+		msg += " ⇒ " + values(s.Values)
+	}
+	return msg
+}
+
+func values(m map[string]string) string {
+	var out []string
+	for _, k := range slices.Sorted(func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}) {
+		out = append(out, k+" = "+m[k])
+	}
+	return strings.Join(out, ", ")
 }

@@ -1,0 +1,56 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/dbverify/dbverify/pipeline"
+	"github.com/dbverify/dbverify/refine"
+	"github.com/dbverify/dbverify/vcgen"
+)
+
+// writeGitHub prints GitHub Actions workflow commands: an ::error per
+// UNSAFE result and a ::warning per UNKNOWN one, annotated on the entry
+// point (file paths relative to the repository root, as GitHub wants).
+func writeGitHub(w io.Writer, rep *pipeline.Report, opt sarifOptions) error {
+	for _, r := range rep.Results {
+		var level, msg string
+		switch r.Verdict {
+		case refine.Unsafe:
+			var t *vcgen.Trace
+			if r.Trace != nil {
+				t = r.Trace.Trace
+			}
+			level, msg = "error", unsafeMessage(r, t)
+		case refine.Unknown:
+			level, msg = "warning", r.Entry+": "+r.Constraint+" undecided: "+r.Reason
+		default:
+			continue
+		}
+		props := []string{"title=dbverify " + string(r.Verdict) + " " + escapeProperty(r.Constraint)}
+		for _, pos := range []string{r.EntryPosition, r.Position} {
+			if l, ok := opt.location(pos, ""); ok {
+				file := l.PhysicalLocation.ArtifactLocation.URI
+				file = strings.TrimPrefix(file, "file://")
+				props = append([]string{"file=" + escapeProperty(filepath.ToSlash(file)), fmt.Sprintf("line=%d", l.PhysicalLocation.Region.StartLine)}, props...)
+				break
+			}
+		}
+		if _, err := fmt.Fprintf(w, "::%s %s::%s\n", level, strings.Join(props, ","), escapeData(msg)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// escapeData and escapeProperty follow the workflow-command encoding of
+// @actions/core: %, CR and LF in data; also : and , in properties.
+func escapeData(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+func escapeProperty(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}

@@ -1,0 +1,17 @@
+package frontend
+
+import (
+	"strconv"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// FuncPosition returns "file:line" of fn's declaration (relative to the
+// working directory when possible), or "" when fn has no position.
+func (l *Loaded) FuncPosition(fn *ssa.Function) string {
+	file, line := l.position(fn.Pos())
+	if file == "" {
+		return ""
+	}
+	return file + ":" + strconv.Itoa(line)
+}
