@@ -67,18 +67,18 @@ type Result struct {
 	Entry string
 	// EntryPosition is "file:line" of the entry function's declaration.
 	EntryPosition string
-	Constraint  string
-	Verdict     refine.Verdict
-	Reason      string
-	Position    string
-	Refinements int
-	Predicates  []string
-	Assumptions []string
-	Trace       *refine.Result // the CEGAR result (trace, stats); nil if not run
-	IR          string         // lowered program, if KeepIR
-	BoolProg    string         // last boolean program, if KeepBoolProg
-	Seconds     float64
-	SMTQueries  int
+	Constraint    string
+	Verdict       refine.Verdict
+	Reason        string
+	Position      string
+	Refinements   int
+	Predicates    []string
+	Assumptions   []string
+	Trace         *refine.Result // the CEGAR result (trace, stats); nil if not run
+	IR            string         // lowered program, if KeepIR
+	BoolProg      string         // last boolean program, if KeepBoolProg
+	Seconds       float64
+	SMTQueries    int
 	// Vacuous is set when no initial state satisfies the constraint, the
 	// facts and the schema's CHECKs together: nothing was checked.
 	Vacuous bool

@@ -211,7 +211,7 @@ var sarifRules = []sarifRule{
 
 func (o sarifOptions) run(results []sarifResult, ok bool, notes []sarifNotification) sarifRun {
 	run := sarifRun{
-		Tool: sarifTool{Driver: sarifDriver{Name: "dbverify", InformationURI: "https://github.com/dbverify/dbverify", Version: version(), SemanticVersion: semanticVersion, Rules: sarifRules}},
+		Tool:        sarifTool{Driver: sarifDriver{Name: "dbverify", InformationURI: "https://github.com/dbverify/dbverify", Version: version(), SemanticVersion: semanticVersion, Rules: sarifRules}},
 		Invocations: []sarifInvocation{{ExecutionSuccessful: ok, Notifications: notes}},
 		OriginalURIBaseIDs: map[string]sarifArtifact{
 			srcRoot: {URI: "file://" + filepath.ToSlash(o.root) + "/"},
