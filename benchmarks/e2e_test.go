@@ -413,6 +413,14 @@ func TestBadInput(t *testing.T) {
 			t.Errorf("message does not say that no entry point writes accounts:\n%s", msg)
 		}
 	})
+	t.Run("ignore directive without a reason", func(t *testing.T) {
+		dir := badDir(t, "ignorenoreason")
+		line := lineOf(t, filepath.Join(dir, "ignorenoreason.go"), "//dbverify:ignore")
+		msg := wantUsageError(t, dbverify(t, dir, "check", "--constraint", "accounts.balance >= 0", "./..."))
+		if !strings.Contains(msg, "ignorenoreason.go:"+strconv.Itoa(line)) || !strings.Contains(msg, "reason") {
+			t.Errorf("message does not give the directive's position and ask for a reason:\n%s", msg)
+		}
+	})
 	t.Run("unknown command", func(t *testing.T) {
 		msg := wantUsageError(t, dbverify(t, badDir(t, "good"), "chek"))
 		if !strings.Contains(msg, "chek") {
@@ -622,4 +630,48 @@ func TestSARIFGitHubRules(t *testing.T) {
 			t.Errorf("want one invocation with executionSuccessful=false:\n%s", inv.Stdout)
 		}
 	})
+}
+
+// TestIgnoreDirective checks that //dbverify:ignore with a reason
+// suppresses the result it names (exit 0, the reason in JSON and SARIF)
+// and that a directive that suppresses nothing is reported.
+func TestIgnoreDirective(t *testing.T) {
+	recordInputs(t)
+	dir := badDir(t, "ignored")
+	inv := dbverify(t, dir, "check", "--format", "json", "--constraint", "accounts.balance >= 0", "./...")
+	if inv.ExitCode != 0 {
+		t.Errorf("exit code %d, want 0: the only UNSAFE result is suppressed\nstderr:\n%s", inv.ExitCode, inv.Stderr)
+	}
+	var rep struct {
+		Results []struct {
+			Entry, Verdict, Suppressed string
+		}
+		Warnings []string
+	}
+	if err := json.Unmarshal(inv.Stdout, &rep); err != nil {
+		t.Fatal(err)
+	}
+	suppressed := 0
+	for _, r := range rep.Results {
+		if strings.HasSuffix(r.Entry, ".Withdraw") {
+			if r.Verdict != "UNSAFE" || r.Suppressed != "overdrafts are allowed and settled by the nightly job" {
+				t.Errorf("Withdraw: %s suppressed %q, want UNSAFE suppressed with the directive's reason", r.Verdict, r.Suppressed)
+			}
+		}
+		if r.Suppressed != "" {
+			suppressed++
+		}
+	}
+	if suppressed != 1 {
+		t.Errorf("%d suppressed results, want 1", suppressed)
+	}
+	line := lineOf(t, filepath.Join(dir, "ignored.go"), "//dbverify:ignore accounts.balance")
+	unused := fmt.Sprintf("ignored.go:%d: //dbverify:ignore accounts.balance suppresses nothing", line)
+	if !strings.Contains(strings.Join(rep.Warnings, "\n"), unused) {
+		t.Errorf("warnings %q do not report the unused directive (%s)", rep.Warnings, unused)
+	}
+	sarif := dbverify(t, dir, "check", "--format", "sarif", "--constraint", "accounts.balance >= 0", "./...")
+	if !strings.Contains(string(sarif.Stdout), `"justification": "overdrafts are allowed and settled by the nightly job"`) {
+		t.Errorf("SARIF has no in-source suppression with the reason:\n%s", sarif.Stdout)
+	}
 }

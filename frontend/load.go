@@ -33,7 +33,9 @@ type Loaded struct {
 	Fset *token.FileSet
 	Prog *ssa.Program
 	Pkgs []*ssa.Package // the packages matched by the patterns
-	cfg  Config
+	// Files are the Go files of Pkgs (absolute paths).
+	Files []string
+	cfg   Config
 
 	// Dialect is the SQL dialect used to parse queries, DialectSource why.
 	Dialect       sqlparse.Dialect
@@ -137,6 +139,7 @@ func Load(cfg Config) (*Loaded, error) {
 		}
 		if matched[p.PkgPath] {
 			l.Pkgs = append(l.Pkgs, ssaPkgs[i])
+			l.Files = append(l.Files, p.GoFiles...)
 		}
 		if p.Syntax != nil && inModules(p, mods) {
 			l.module[ssaPkgs[i]] = true

@@ -15,3 +15,7 @@ func (l *Loaded) FuncPosition(fn *ssa.Function) string {
 	}
 	return file + ":" + strconv.Itoa(line)
 }
+
+// RelFile returns name relative to the working directory of the load
+// when it lies below it, else name.
+func (l *Loaded) RelFile(name string) string { return l.relFile(name) }

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"errors"
 	"fmt"
+	"os"
 	"regexp"
 	"runtime"
 	"sort"
@@ -79,6 +80,9 @@ type Result struct {
 	BoolProg      string         // last boolean program, if KeepBoolProg
 	Seconds       float64
 	SMTQueries    int
+	// Suppressed is the reason of the //dbverify:ignore directive that
+	// suppresses this result ("" = not suppressed).
+	Suppressed string
 	// Vacuous is set when no initial state satisfies the constraint, the
 	// facts and the schema's CHECKs together: nothing was checked.
 	Vacuous bool
@@ -160,6 +164,10 @@ func Run(cfg Config) (*Report, error) {
 	facts, err := parseFacts(cfg.Assume)
 	if err != nil {
 		return nil, err
+	}
+	ignores, err := readIgnores(loaded.Files, loaded.RelFile)
+	if err != nil {
+		return nil, &UsageError{err}
 	}
 
 	// Translate every entry once (the frontend is not safe for concurrent use).
@@ -254,6 +262,11 @@ func Run(cfg Config) (*Report, error) {
 			return nil, &UsageError{fmt.Errorf("constraint %q: no database state and arguments satisfy it together with the --assume facts and the schema's CHECKs (checked at %s): every verdict would be vacuous", r.Constraint, r.Entry)}
 		}
 	}
+	dir := cfg.Dir
+	if dir == "" {
+		dir, _ = os.Getwd()
+	}
+	rep.Warnings = append(rep.Warnings, applyIgnores(results, ignores, dir, loaded.RelFile)...)
 	rep.Results = results
 	rep.Seconds = time.Since(start).Seconds()
 	return rep, nil

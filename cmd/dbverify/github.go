@@ -16,6 +16,9 @@ import (
 // point (file paths relative to the repository root, as GitHub wants).
 func writeGitHub(w io.Writer, rep *pipeline.Report, opt sarifOptions) error {
 	for _, r := range rep.Results {
+		if r.Suppressed != "" {
+			continue
+		}
 		var level, msg string
 		switch r.Verdict {
 		case refine.Unsafe:

@@ -154,6 +154,9 @@ func checkCommand(code *int) *cli.Command {
 func exitCode(rep *pipeline.Report, failOnUnknown bool) int {
 	unknown := false
 	for _, r := range rep.Results {
+		if r.Suppressed != "" {
+			continue // //dbverify:ignore with a reason
+		}
 		switch r.Verdict {
 		case refine.Unsafe:
 			return exitUnsafe

@@ -103,14 +103,22 @@ type sarifAutomation struct {
 }
 
 type sarifResult struct {
-	RuleID              string            `json:"ruleId"`
-	RuleIndex           int               `json:"ruleIndex"`
-	Level               string            `json:"level"`
-	Message             sarifMessage      `json:"message"`
-	Locations           []sarifLocation   `json:"locations"`
-	RelatedLocations    []sarifLocation   `json:"relatedLocations,omitempty"`
-	PartialFingerprints map[string]string `json:"partialFingerprints"`
-	CodeFlows           []sarifCodeFlow   `json:"codeFlows,omitempty"`
+	RuleID              string             `json:"ruleId"`
+	RuleIndex           int                `json:"ruleIndex"`
+	Level               string             `json:"level"`
+	Message             sarifMessage       `json:"message"`
+	Locations           []sarifLocation    `json:"locations"`
+	RelatedLocations    []sarifLocation    `json:"relatedLocations,omitempty"`
+	PartialFingerprints map[string]string  `json:"partialFingerprints"`
+	CodeFlows           []sarifCodeFlow    `json:"codeFlows,omitempty"`
+	Suppressions        []sarifSuppression `json:"suppressions,omitempty"`
+}
+
+// sarifSuppression is a //dbverify:ignore directive: GitHub closes the
+// alert as dismissed with the justification.
+type sarifSuppression struct {
+	Kind          string `json:"kind"`
+	Justification string `json:"justification"`
 }
 
 type sarifLocation struct {
@@ -278,7 +286,11 @@ func writeSARIF(w io.Writer, rep *pipeline.Report, opt sarifOptions) error {
 	for _, r := range rep.Results {
 		switch r.Verdict {
 		case refine.Unsafe:
-			results = append(results, opt.unsafeResult(r))
+			res := opt.unsafeResult(r)
+			if r.Suppressed != "" {
+				res.Suppressions = []sarifSuppression{{Kind: "inSource", Justification: r.Suppressed}}
+			}
+			results = append(results, res)
 		case refine.Unknown:
 			key := r.Entry + "\x00" + r.Reason
 			if i, ok := unknown[key]; ok {
@@ -286,7 +298,11 @@ func writeSARIF(w io.Writer, rep *pipeline.Report, opt sarifOptions) error {
 				continue
 			}
 			unknown[key] = len(results)
-			results = append(results, opt.unknownResult(r))
+			res := opt.unknownResult(r)
+			if r.Suppressed != "" {
+				res.Suppressions = []sarifSuppression{{Kind: "inSource", Justification: r.Suppressed}}
+			}
+			results = append(results, res)
 		}
 	}
 	return encodeSARIF(w, opt.run(results, true, nil))

@@ -21,6 +21,9 @@ func writeText(w io.Writer, rep *pipeline.Report, cfg pipeline.Config) {
 			fmt.Fprintf(w, "  %s", r.Position)
 		}
 		fmt.Fprintln(w)
+		if r.Suppressed != "" {
+			fmt.Fprintf(w, "  suppressed by //dbverify:ignore: %s\n", r.Suppressed)
+		}
 		for _, a := range r.Assumptions {
 			fmt.Fprintf(w, "  assuming %s\n", a)
 		}
@@ -46,8 +49,12 @@ func writeText(w io.Writer, rep *pipeline.Report, cfg pipeline.Config) {
 	}
 	writeCoverage(w, rep)
 	s := j.Stats
-	fmt.Fprintf(w, "%d result(s) for %d entry point(s): %d safe, %d unsafe, %d unknown (%d SMT queries, %.2fs)\n",
-		len(rep.Results), s.Entries, s.Safe, s.Unsafe, s.Unknown, s.SMTQueries, s.Seconds)
+	suppressed := ""
+	if n := countSuppressed(rep); n > 0 {
+		suppressed = fmt.Sprintf(", %d suppressed", n)
+	}
+	fmt.Fprintf(w, "%d result(s) for %d entry point(s): %d safe, %d unsafe, %d unknown%s (%d SMT queries, %.2fs)\n",
+		len(rep.Results), s.Entries, s.Safe, s.Unsafe, s.Unknown, suppressed, s.SMTQueries, s.Seconds)
 }
 
 // writeCoverage prints which verified entries run each function that
@@ -113,4 +120,14 @@ func indent(s, pre string) string {
 		lines[i] = pre + l
 	}
 	return strings.Join(lines, "\n") + "\n"
+}
+
+func countSuppressed(rep *pipeline.Report) int {
+	n := 0
+	for _, r := range rep.Results {
+		if r.Suppressed != "" {
+			n++
+		}
+	}
+	return n
 }
