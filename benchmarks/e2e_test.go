@@ -675,3 +675,40 @@ func TestIgnoreDirective(t *testing.T) {
 		t.Errorf("SARIF has no in-source suppression with the reason:\n%s", sarif.Stdout)
 	}
 }
+
+// TestResultCache checks that a second run over unchanged code takes its
+// verdicts from the cache (no SMT query) and reports the same results,
+// and that --no-cache verifies again.
+func TestResultCache(t *testing.T) {
+	recordInputs(t)
+	dir := badDir(t, "good")
+	cache := t.TempDir()
+	run := func(extra ...string) (*harness.Report, []byte) {
+		args := append([]string{"check", "--format", "json", "--cache-dir", cache, "--constraint", "accounts.balance >= 0"}, extra...)
+		inv := dbverify(t, dir, append(args, "./...")...)
+		rep, err := harness.ParseReport(inv.Stdout)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rep, inv.Stdout
+	}
+	first, _ := run()
+	second, out := run()
+	if len(first.Results) == 0 || len(first.Results) != len(second.Results) {
+		t.Fatalf("%d results, then %d", len(first.Results), len(second.Results))
+	}
+	if second.Stats.SMTQueries != 0 || strings.Count(string(out), `"cached": true`) != len(second.Results) {
+		t.Errorf("second run made %d SMT queries and reported %d cached results, want 0 and %d:\n%s",
+			second.Stats.SMTQueries, strings.Count(string(out), `"cached": true`), len(second.Results), out)
+	}
+	for i := range first.Results {
+		a, b := first.Results[i], second.Results[i]
+		if a.Entry != b.Entry || a.Verdict != b.Verdict || (a.Counterexample == nil) != (b.Counterexample == nil) {
+			t.Errorf("result %d: %s %s first, %s %s from the cache", i, a.Entry, a.Verdict, b.Entry, b.Verdict)
+		}
+	}
+	third, _ := run("--no-cache")
+	if third.Stats.SMTQueries == 0 {
+		t.Error("--no-cache made no SMT query")
+	}
+}

@@ -52,6 +52,11 @@ type Config struct {
 	Engine   string
 	MaxPaths int
 
+	// CacheDir, if set, holds decided results across runs (see
+	// resultCache); ToolID identifies the tool's build in the cache keys.
+	CacheDir string
+	ToolID   string
+
 	// Progress, if set, is called after each (entry, constraint) is done.
 	Progress func(done, total int, r *Result)
 }
@@ -80,6 +85,9 @@ type Result struct {
 	BoolProg      string         // last boolean program, if KeepBoolProg
 	Seconds       float64
 	SMTQueries    int
+	// Cached is set when the verdict comes from the result cache (no
+	// verification ran, SMTQueries is 0).
+	Cached bool
 	// Suppressed is the reason of the //dbverify:ignore directive that
 	// suppresses this result ("" = not suppressed).
 	Suppressed string
@@ -349,6 +357,17 @@ func verify(entry string, prog *ir.Program, c *sqlir.Constraint, schema *sqlir.S
 		max = 20
 	}
 	opt := refine.Options{MaxRefinements: max, KeepBoolProg: cfg.KeepBoolProg, Timeout: cfg.TimeLimit}
+	cache := resultCache{dir: cfg.CacheDir}
+	var key string
+	if cfg.CacheDir != "" && !cfg.KeepBoolProg {
+		key = cache.key(cfg.ToolID, cfg, low.Program)
+		if res, ok := cache.get(key); ok {
+			r.Trace, r.Cached = res, true
+			r.Verdict, r.Reason, r.Position = res.Verdict, res.Reason, res.Position
+			r.Refinements, r.Predicates = res.Refinements, res.Predicates
+			return r
+		}
+	}
 	var res *refine.Result
 	switch cfg.Engine {
 	case "paths":
@@ -367,6 +386,9 @@ func verify(entry string, prog *ir.Program, c *sqlir.Constraint, schema *sqlir.S
 	r.Refinements, r.Predicates = res.Refinements, res.Predicates
 	r.BoolProg = res.BoolProg
 	r.SMTQueries = res.Stats.SMTQueries
+	if key != "" {
+		cache.put(key, res)
+	}
 	return r
 }
 

@@ -30,7 +30,7 @@ type Options struct {
 // CheckArgs is the argument list (after the binary) for checking a case:
 // check --format json [--engine E] [--max-refinements N] <args> ./...
 func CheckArgs(c *Case, opts Options) []string {
-	args := []string{"check", "--format", "json"}
+	args := []string{"check", "--format", "json", "--no-cache"}
 	if opts.Engine != "" {
 		args = append(args, "--engine", opts.Engine)
 	}

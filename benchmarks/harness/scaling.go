@@ -177,7 +177,7 @@ func RunScaling(bin string, opts ScalingOptions) (*ScalingReport, error) {
 
 // ScalingArgs is the argument list of one scaling run.
 func ScalingArgs(engine string, extra []string) []string {
-	args := []string{"check", "--format", "json", "--engine", engine, "--constraint", gen.Constraint}
+	args := []string{"check", "--format", "json", "--no-cache", "--engine", engine, "--constraint", gen.Constraint}
 	args = append(args, extra...)
 	return append(args, "./...")
 }

@@ -39,6 +39,7 @@ type jsonResult struct {
 	Predicates     []string `json:"predicates"`
 	Assumptions    []string `json:"assumptions,omitempty"`
 	Suppressed     string   `json:"suppressed,omitempty"`
+	Cached         bool     `json:"cached,omitempty"`
 	Counterexample *jsonCex `json:"counterexample,omitempty"`
 	SMTQueries     int      `json:"smt_queries"`
 	Seconds        float64  `json:"seconds"`
@@ -85,7 +86,7 @@ func toJSON(rep *pipeline.Report) jsonReport {
 		jr := jsonResult{
 			Entry: r.Entry, Constraint: r.Constraint, Verdict: string(r.Verdict),
 			Reason: r.Reason, Position: r.Position, Refinements: r.Refinements,
-			Predicates: r.Predicates, Assumptions: r.Assumptions, Suppressed: r.Suppressed,
+			Predicates: r.Predicates, Assumptions: r.Assumptions, Suppressed: r.Suppressed, Cached: r.Cached,
 			SMTQueries: r.SMTQueries, Seconds: r.Seconds,
 			BoolProg: r.BoolProg, IR: r.IR,
 		}

@@ -80,6 +80,8 @@ func checkCommand(code *int) *cli.Command {
 			&cli.StringFlag{Name: "engine", Value: "fixpoint", Usage: "checker: fixpoint (CEGAR, reachability over abstract states), lbe (large-block encoding: a loop-free program decided by one SMT formula; a program with a loop that can reach a check falls back to fixpoint) or paths (the seed paper's path enumeration, a baseline)"},
 			&cli.IntFlag{Name: "max-paths", Value: 100000, Usage: "paths the paths engine lists per abstraction (then UNKNOWN)"},
 			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Usage: "parallel workers (default: number of CPUs)"},
+			&cli.StringFlag{Name: "cache-dir", Usage: "where decided results are kept between runs (default: dbverify under the user's cache directory)"},
+			&cli.BoolFlag{Name: "no-cache", Usage: "verify every entry again instead of reusing the results of an earlier run over the same code"},
 			&cli.BoolFlag{Name: "fail-on-unknown", Usage: "exit 3 when a result is UNKNOWN (and none is UNSAFE)"},
 			&cli.BoolFlag{Name: "no-infer-key", Usage: "do not treat a column named id as the table's unique key when no schema declares one"},
 			&cli.BoolFlag{Name: "dump-boolprog", Usage: "print the last boolean program of each result"},
@@ -113,6 +115,9 @@ func checkCommand(code *int) *cli.Command {
 				NoInferKey:     c.Bool("no-infer-key"),
 				KeepBoolProg:   c.Bool("dump-boolprog"),
 				KeepIR:         c.Bool("dump-ir"),
+			}
+			if !c.Bool("no-cache") {
+				cfg.CacheDir, cfg.ToolID = cacheDir(c.String("cache-dir")), toolID()
 			}
 			stderr := c.App.ErrWriter
 			if c.Bool("progress") || isTerminal(stderr) {

@@ -53,6 +53,9 @@ func writeText(w io.Writer, rep *pipeline.Report, cfg pipeline.Config) {
 	if n := countSuppressed(rep); n > 0 {
 		suppressed = fmt.Sprintf(", %d suppressed", n)
 	}
+	if n := countCached(rep); n > 0 {
+		suppressed += fmt.Sprintf(", %d from the cache", n)
+	}
 	fmt.Fprintf(w, "%d result(s) for %d entry point(s): %d safe, %d unsafe, %d unknown%s (%d SMT queries, %.2fs)\n",
 		len(rep.Results), s.Entries, s.Safe, s.Unsafe, s.Unknown, suppressed, s.SMTQueries, s.Seconds)
 }
@@ -126,6 +129,16 @@ func countSuppressed(rep *pipeline.Report) int {
 	n := 0
 	for _, r := range rep.Results {
 		if r.Suppressed != "" {
+			n++
+		}
+	}
+	return n
+}
+
+func countCached(rep *pipeline.Report) int {
+	n := 0
+	for _, r := range rep.Results {
+		if r.Cached {
 			n++
 		}
 	}

@@ -1,6 +1,13 @@
 package main
 
-import "runtime/debug"
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+)
 
 // semanticVersion is dbverify's release; version adds the commit the
 // binary was built from, when the build recorded one.
@@ -29,4 +36,34 @@ func version() string {
 		}
 	}
 	return v
+}
+
+// toolID identifies this build of dbverify in the result cache's keys: the
+// hash of its executable (a rebuilt tool never reuses an older one's
+// results), or the version when the executable cannot be read.
+func toolID() string {
+	exe, err := os.Executable()
+	if err == nil {
+		if f, err := os.Open(exe); err == nil {
+			defer f.Close()
+			h := sha256.New()
+			if _, err := io.Copy(h, f); err == nil {
+				return hex.EncodeToString(h.Sum(nil))
+			}
+		}
+	}
+	return version()
+}
+
+// cacheDir is --cache-dir, else dbverify under os.UserCacheDir ("" = no
+// cache when there is none).
+func cacheDir(flag string) string {
+	if flag != "" {
+		return flag
+	}
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(dir, "dbverify")
 }
