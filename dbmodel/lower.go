@@ -1291,4 +1291,3 @@ func (m *lowerer) lowerSelect(e *ir.Edge, s *ir.Select) {
 	}
 	em.jump(e.To)
 }
-
