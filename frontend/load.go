@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -272,11 +273,8 @@ func (l *Loaded) position(pos token.Pos) (string, int) {
 }
 
 func (l *Loaded) relFile(name string) string {
-	dir := l.cfg.Dir
-	if dir == "" {
-		dir, _ = os.Getwd()
-	}
-	if dir != "" && strings.HasPrefix(name, dir+string(os.PathSeparator)) {
+	dir, err := filepath.Abs(l.cfg.Dir) // "" = the working directory
+	if err == nil && strings.HasPrefix(name, dir+string(os.PathSeparator)) {
 		return name[len(dir)+1:]
 	}
 	return name

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -84,6 +85,9 @@ func checkCommand(code *int) *cli.Command {
 			&cli.BoolFlag{Name: "no-cache", Usage: "verify every entry again instead of reusing the results of an earlier run over the same code"},
 			&cli.BoolFlag{Name: "fail-on-unknown", Usage: "exit 3 when a result is UNKNOWN (and none is UNSAFE)"},
 			&cli.BoolFlag{Name: "no-infer-key", Usage: "do not treat a column named id as the table's unique key when no schema declares one"},
+			&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "text output: list the predicates of every SAFE result's invariant"},
+			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "text output: only the results that need attention (UNSAFE, UNKNOWN), writers no entry runs, warnings and the summary"},
+			&cli.StringFlag{Name: "dir", Aliases: []string{"C"}, Usage: "run as if dbverify were started in `DIR` (packages, --schema and positions are relative to it)"},
 			&cli.BoolFlag{Name: "dump-boolprog", Usage: "print the last boolean program of each result"},
 			&cli.BoolFlag{Name: "dump-ir", Usage: "print the lowered IR program of each result"},
 			&cli.BoolFlag{Name: "progress", Usage: "report progress on stderr (default: when stderr is a terminal)"},
@@ -93,16 +97,17 @@ func checkCommand(code *int) *cli.Command {
 			if format != "text" && format != "json" && format != "sarif" && format != "github" {
 				return cli.Exit(fmt.Sprintf("unknown --format %q (want text, json, sarif or github)", format), exitUsage)
 			}
-			sopt := newSARIFOptions(c.String("sarif-category"))
+			sopt := newSARIFOptions(c.String("sarif-category"), c.String("dir"))
 			patterns := c.Args().Slice()
 			if len(patterns) == 0 {
 				patterns = []string{"./..."}
 			}
 			cfg := pipeline.Config{
+				Dir:            c.String("dir"),
 				Patterns:       patterns,
 				Constraints:    c.StringSlice("constraint"),
 				Table:          c.String("table"),
-				Schema:         c.String("schema"),
+				Schema:         inDir(c.String("dir"), c.String("schema")),
 				Entry:          c.String("entry"),
 				Assume:         c.StringSlice("assume"),
 				Dialect:        c.String("dialect"),
@@ -145,7 +150,7 @@ func checkCommand(code *int) *cli.Command {
 			case "github":
 				err = writeGitHub(out, rep, sopt)
 			default:
-				writeText(out, rep, cfg)
+				writeText(out, rep, textOptions{verbose: c.Bool("verbose"), quiet: c.Bool("quiet")})
 			}
 			if err != nil {
 				return cli.Exit(err.Error(), exitUsage)
@@ -154,6 +159,14 @@ func checkCommand(code *int) *cli.Command {
 			return nil
 		},
 	}
+}
+
+// inDir resolves a relative path given on the command line against -C.
+func inDir(dir, path string) string {
+	if dir == "" || path == "" || filepath.IsAbs(path) {
+		return path
+	}
+	return filepath.Join(dir, path)
 }
 
 func exitCode(rep *pipeline.Report, failOnUnknown bool) int {

@@ -164,8 +164,8 @@ type sarifOptions struct {
 // newSARIFOptions takes the repository root from the nearest directory
 // above cwd that holds .git (the module may sit in a subdirectory of a
 // monorepo); without one, cwd itself.
-func newSARIFOptions(category string) sarifOptions {
-	cwd, err := os.Getwd()
+func newSARIFOptions(category, dir string) sarifOptions {
+	cwd, err := filepath.Abs(dir)
 	if err != nil {
 		cwd = "."
 	}
@@ -372,13 +372,16 @@ func unsafeMessage(r *pipeline.Result, t *vcgen.Trace) string {
 	}
 	var rows []string
 	for _, row := range t.Rows {
-		rows = append(rows, row.Table+" {"+values(row.Values)+"}")
+		// Symbols with equal keys are one row: list it once.
+		if text := row.Table + " {" + kv(row.Values) + "}"; !slices.Contains(rows, text) {
+			rows = append(rows, text)
+		}
 	}
 	if len(rows) > 0 {
 		fmt.Fprintf(&b, " on initial rows %s", strings.Join(rows, ", "))
 	}
 	if len(t.Violation.Values) > 0 {
-		fmt.Fprintf(&b, ": afterwards %s holds {%s}", t.Violation.Table, values(t.Violation.Values))
+		fmt.Fprintf(&b, ": afterwards %s holds {%s}", t.Violation.Table, kv(t.Violation.Values))
 	}
 	if r.Position != "" {
 		fmt.Fprintf(&b, " (after %s)", r.Position)
@@ -389,21 +392,7 @@ func unsafeMessage(r *pipeline.Result, t *vcgen.Trace) string {
 func stepMessage(s vcgen.TraceStep) string {
 	msg := s.Kind + ": " + s.Text
 	if len(s.Values) > 0 {
-		msg += " ⇒ " + values(s.Values)
+		msg += " ⇒ " + kv(s.Values)
 	}
 	return msg
-}
-
-func values(m map[string]string) string {
-	var out []string
-	for _, k := range slices.Sorted(func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}) {
-		out = append(out, k+" = "+m[k])
-	}
-	return strings.Join(out, ", ")
 }

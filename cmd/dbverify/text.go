@@ -11,16 +11,30 @@ import (
 	"github.com/dbverify/dbverify/vcgen"
 )
 
-// writeText prints one line per result, with the counterexample, the
-// proving predicates or the reason underneath, then a summary line.
-func writeText(w io.Writer, rep *pipeline.Report, cfg pipeline.Config) {
+// textOptions choose how much the text output says.
+type textOptions struct {
+	verbose bool // list the predicates of SAFE results
+	quiet   bool // only the results that need attention, and the summary
+}
+
+// writeText prints one block per result, headed by a line an editor can
+// jump from ("file:line: VERDICT entry [constraint]"), with the
+// counterexample, the proof or the reason underneath, then the coverage
+// of the constrained tables' writers and a summary line.
+func writeText(w io.Writer, rep *pipeline.Report, opt textOptions) {
 	j := toJSON(rep)
 	for _, r := range rep.Results {
-		fmt.Fprintf(w, "%-7s %s  [%s]", r.Verdict, r.Entry, r.Constraint)
-		if r.Position != "" {
-			fmt.Fprintf(w, "  %s", r.Position)
+		if opt.quiet && (r.Verdict == refine.Safe || r.Suppressed != "") {
+			continue
 		}
-		fmt.Fprintln(w)
+		pos := r.Position
+		if pos == "" || r.Verdict == refine.Safe {
+			pos = r.EntryPosition
+		}
+		if pos != "" {
+			fmt.Fprintf(w, "%s: ", pos)
+		}
+		fmt.Fprintf(w, "%s %s [%s]\n", r.Verdict, r.Entry, r.Constraint)
 		if r.Suppressed != "" {
 			fmt.Fprintf(w, "  suppressed by //dbverify:ignore: %s\n", r.Suppressed)
 		}
@@ -29,10 +43,7 @@ func writeText(w io.Writer, rep *pipeline.Report, cfg pipeline.Config) {
 		}
 		switch r.Verdict {
 		case refine.Safe:
-			fmt.Fprintf(w, "  proved after %d refinement(s) with predicates:\n", r.Refinements)
-			for _, p := range r.Predicates {
-				fmt.Fprintf(w, "    %s\n", p)
-			}
+			writeProof(w, r, opt.verbose)
 		case refine.Unsafe:
 			if r.Trace != nil && r.Trace.Trace != nil {
 				writeTrace(w, r.Trace.Trace)
@@ -47,25 +58,48 @@ func writeText(w io.Writer, rep *pipeline.Report, cfg pipeline.Config) {
 			fmt.Fprintf(w, "  boolean program:\n%s", indent(r.BoolProg, "    "))
 		}
 	}
-	writeCoverage(w, rep)
+	writeCoverage(w, rep, opt.quiet)
 	s := j.Stats
-	suppressed := ""
-	if n := countSuppressed(rep); n > 0 {
-		suppressed = fmt.Sprintf(", %d suppressed", n)
+	extra := ""
+	if n := countResults(rep, func(r *pipeline.Result) bool { return r.Suppressed != "" }); n > 0 {
+		extra = fmt.Sprintf(", %d suppressed", n)
 	}
-	if n := countCached(rep); n > 0 {
-		suppressed += fmt.Sprintf(", %d from the cache", n)
+	if n := countResults(rep, func(r *pipeline.Result) bool { return r.Cached }); n > 0 {
+		extra += fmt.Sprintf(", %d from the cache", n)
 	}
 	fmt.Fprintf(w, "%d result(s) for %d entry point(s): %d safe, %d unsafe, %d unknown%s (%d SMT queries, %.2fs)\n",
-		len(rep.Results), s.Entries, s.Safe, s.Unsafe, s.Unknown, suppressed, s.SMTQueries, s.Seconds)
+		len(rep.Results), s.Entries, s.Safe, s.Unsafe, s.Unknown, extra, s.SMTQueries, s.Seconds)
+}
+
+// writeProof says how a SAFE result was proved: the predicates of the
+// invariant under -v, else their number.
+func writeProof(w io.Writer, r *pipeline.Result, verbose bool) {
+	if r.Trace != nil && r.Trace.Proof != "" && len(r.Predicates) == 0 {
+		fmt.Fprintf(w, "  proved: %s\n", r.Trace.Proof)
+		return
+	}
+	if !verbose {
+		fmt.Fprintf(w, "  proved after %d refinement(s) with %d predicate(s) (-v lists them)\n", r.Refinements, len(r.Predicates))
+		return
+	}
+	fmt.Fprintf(w, "  proved after %d refinement(s) with predicates:\n", r.Refinements)
+	for _, p := range r.Predicates {
+		fmt.Fprintf(w, "    %s\n", p)
+	}
 }
 
 // writeCoverage prints which verified entries run each function that
-// writes a constrained table, then the warnings.
-func writeCoverage(w io.Writer, rep *pipeline.Report) {
-	if len(rep.Coverage) > 0 {
+// writes a constrained table (with quiet, only the writers no entry
+// runs), then the warnings.
+func writeCoverage(w io.Writer, rep *pipeline.Report, quiet bool) {
+	if len(rep.Coverage) > 0 && !quiet {
 		fmt.Fprintf(w, "coverage: %d function(s) write a constrained table:\n", len(rep.Coverage))
+	}
+	if len(rep.Coverage) > 0 {
 		for _, c := range rep.Coverage {
+			if quiet && (c.Added || len(c.Entries) > 0) {
+				continue
+			}
 			runs := "run by " + strings.Join(c.Entries, ", ")
 			switch {
 			case c.Added:
@@ -125,20 +159,10 @@ func indent(s, pre string) string {
 	return strings.Join(lines, "\n") + "\n"
 }
 
-func countSuppressed(rep *pipeline.Report) int {
+func countResults(rep *pipeline.Report, f func(*pipeline.Result) bool) int {
 	n := 0
 	for _, r := range rep.Results {
-		if r.Suppressed != "" {
-			n++
-		}
-	}
-	return n
-}
-
-func countCached(rep *pipeline.Report) int {
-	n := 0
-	for _, r := range rep.Results {
-		if r.Cached {
+		if f(r) {
 			n++
 		}
 	}

@@ -1,0 +1,3 @@
+module example.com/bank
+
+go 1.26
