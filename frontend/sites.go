@@ -201,7 +201,7 @@ func (l *Loaded) chooseDialect(sites []*Site) {
 			return
 		}
 	}
-	l.Dialect, l.DialectSource = sqlparse.MySQL, "default"
+	l.Dialect, l.DialectSource = sqlparse.MySQL, "the default: no driver import, sql.Open or $n placeholder names a dialect; --dialect sets it"
 }
 
 // allModuleFunctions returns the functions with bodies of every module package.

@@ -100,6 +100,9 @@ type Result struct {
 type Report struct {
 	Results []*Result
 	Entries int
+	// Dialect is the SQL dialect the program's SQL was read in, and
+	// DialectSource why ("driver github.com/lib/pq", "sql.Open(\"sqlite\", …)").
+	Dialect, DialectSource string
 	// Coverage lists the functions of the checked packages that write a
 	// constrained table, each with the verified entries that run it.
 	Coverage []Coverage
@@ -161,7 +164,7 @@ func Run(cfg Config) (*Report, error) {
 		return nil, err
 	}
 	cfg.Dialect = loaded.Dialect.String() // as given or detected: the row model's dialect
-	rep := &Report{FrontendSeconds: time.Since(start).Seconds()}
+	rep := &Report{FrontendSeconds: time.Since(start).Seconds(), Dialect: loaded.Dialect.String(), DialectSource: loaded.DialectSource}
 	constraints, err := resolveConstraints(cfg, schema, loaded)
 	if err != nil {
 		return nil, err

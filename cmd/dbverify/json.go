@@ -15,7 +15,14 @@ type jsonReport struct {
 	Results  []jsonResult   `json:"results"`
 	Coverage []jsonCoverage `json:"coverage"`
 	Warnings []string       `json:"warnings,omitempty"`
+	Dialect  *jsonDialect   `json:"dialect,omitempty"`
 	Stats    jsonStats      `json:"stats"`
+}
+
+// jsonDialect: the SQL dialect of the run and why it was chosen.
+type jsonDialect struct {
+	Name   string `json:"name"`
+	Source string `json:"source"`
 }
 
 // jsonCoverage: a function that writes a constrained table and the
@@ -79,6 +86,9 @@ type jsonStats struct {
 
 func toJSON(rep *pipeline.Report) jsonReport {
 	out := jsonReport{Results: []jsonResult{}, Coverage: []jsonCoverage{}, Warnings: rep.Warnings}
+	if rep.Dialect != "" {
+		out.Dialect = &jsonDialect{Name: rep.Dialect, Source: rep.DialectSource}
+	}
 	for _, c := range rep.Coverage {
 		out.Coverage = append(out.Coverage, jsonCoverage{Writer: c.Writer, Position: c.Position, Tables: c.Tables, Entries: c.Entries, Added: c.Added})
 	}

@@ -59,6 +59,9 @@ func writeText(w io.Writer, rep *pipeline.Report, opt textOptions) {
 		}
 	}
 	writeCoverage(w, rep, opt.quiet)
+	if rep.Dialect != "" {
+		fmt.Fprintf(w, "SQL read as %s (%s)\n", rep.Dialect, rep.DialectSource)
+	}
 	s := j.Stats
 	extra := ""
 	if n := countResults(rep, func(r *pipeline.Result) bool { return r.Suppressed != "" }); n > 0 {
