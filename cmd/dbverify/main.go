@@ -87,12 +87,16 @@ func checkCommand(code *int) *cli.Command {
 			&cli.BoolFlag{Name: "no-infer-key", Usage: "do not treat a column named id as the table's unique key when no schema declares one"},
 			&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "text output: list the predicates of every SAFE result's invariant"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "text output: only the results that need attention (UNSAFE, UNKNOWN), writers no entry runs, warnings and the summary"},
+			&cli.StringFlag{Name: "config", Usage: "project configuration (YAML: the check flags without dashes, e.g. constraint, schema, assume, fail-on-unknown); default: .dbverify.yaml in the run's directory if present"},
 			&cli.StringFlag{Name: "dir", Aliases: []string{"C"}, Usage: "run as if dbverify were started in `DIR` (packages, --schema and positions are relative to it)"},
 			&cli.BoolFlag{Name: "dump-boolprog", Usage: "print the last boolean program of each result"},
 			&cli.BoolFlag{Name: "dump-ir", Usage: "print the lowered IR program of each result"},
 			&cli.BoolFlag{Name: "progress", Usage: "report progress on stderr (default: when stderr is a terminal)"},
 		},
 		Action: func(c *cli.Context) error {
+			if _, err := applyConfig(c); err != nil {
+				return cli.Exit(err.Error(), exitUsage)
+			}
 			format := c.String("format")
 			if format != "text" && format != "json" && format != "sarif" && format != "github" {
 				return cli.Exit(fmt.Sprintf("unknown --format %q (want text, json, sarif or github)", format), exitUsage)

@@ -57,3 +57,27 @@ var timingRE = regexp.MustCompile(`\(\d+ SMT queries, [0-9.]+s\)`)
 func mask(b []byte) []byte {
 	return timingRE.ReplaceAll(b, []byte("(N SMT queries, T s)"))
 }
+
+// TestConfig checks that a configuration file sets the flags it names
+// (here the constraint, --entry and --fail-on-unknown: exit 3), that the
+// command line overrides it, and that a misspelt setting is an error with
+// its line.
+func TestConfig(t *testing.T) {
+	var out, errOut bytes.Buffer
+	base := []string{"dbverify", "check", "-C", "testdata/bank", "--no-cache", "-q", "--config", "testdata/bank.dbverify.yaml"}
+	if code := run(append(base, "./..."), &out, &errOut); code != exitUnknown {
+		t.Errorf("exit code %d, want %d (fail-on-unknown from the file)\n%s%s", code, exitUnknown, out.String(), errOut.String())
+	}
+	if !bytes.Contains(out.Bytes(), []byte("UNKNOWN example.com/bank.Adjust")) || bytes.Contains(out.Bytes(), []byte("UNSAFE example.com/bank.Withdraw")) {
+		t.Errorf("the file's entry and constraint were not used:\n%s", out.String())
+	}
+	out.Reset()
+	if code := run(append(base, "--entry", "Withdraw", "./..."), &out, &errOut); code != exitUnsafe {
+		t.Errorf("exit code %d with --entry Withdraw on the command line, want %d\n%s", code, exitUnsafe, out.String())
+	}
+	errOut.Reset()
+	if code := run([]string{"dbverify", "check", "-C", "testdata/bank", "--config", "testdata/typo.dbverify.yaml", "./..."}, &out, &errOut); code != exitUsage ||
+		!bytes.Contains(errOut.Bytes(), []byte(`typo.dbverify.yaml:2: unknown setting "fail-on-unkown"`)) {
+		t.Errorf("exit code %d, stderr %q; want 2 and the misspelt setting with its line", code, errOut.String())
+	}
+}
