@@ -85,6 +85,9 @@ type Result struct {
 	BoolProg      string         // last boolean program, if KeepBoolProg
 	Seconds       float64
 	SMTQueries    int
+	// InBaseline is set by the command when the finding is in the
+	// --baseline report: it is shown but does not fail the run.
+	InBaseline bool
 	// Cached is set when the verdict comes from the result cache (no
 	// verification ran, SMTQueries is 0).
 	Cached bool

@@ -47,6 +47,7 @@ type jsonResult struct {
 	Assumptions    []string `json:"assumptions,omitempty"`
 	Suppressed     string   `json:"suppressed,omitempty"`
 	Cached         bool     `json:"cached,omitempty"`
+	InBaseline     bool     `json:"in_baseline,omitempty"`
 	Counterexample *jsonCex `json:"counterexample,omitempty"`
 	SMTQueries     int      `json:"smt_queries"`
 	Seconds        float64  `json:"seconds"`
@@ -96,7 +97,7 @@ func toJSON(rep *pipeline.Report) jsonReport {
 		jr := jsonResult{
 			Entry: r.Entry, Constraint: r.Constraint, Verdict: string(r.Verdict),
 			Reason: r.Reason, Position: r.Position, Refinements: r.Refinements,
-			Predicates: r.Predicates, Assumptions: r.Assumptions, Suppressed: r.Suppressed, Cached: r.Cached,
+			Predicates: r.Predicates, Assumptions: r.Assumptions, Suppressed: r.Suppressed, Cached: r.Cached, InBaseline: r.InBaseline,
 			SMTQueries: r.SMTQueries, Seconds: r.Seconds,
 			BoolProg: r.BoolProg, IR: r.IR,
 		}

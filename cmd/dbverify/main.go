@@ -81,6 +81,7 @@ func checkCommand(code *int) *cli.Command {
 			&cli.StringFlag{Name: "engine", Value: "fixpoint", Usage: "checker: fixpoint (CEGAR, reachability over abstract states), lbe (large-block encoding: a loop-free program decided by one SMT formula; a program with a loop that can reach a check falls back to fixpoint) or paths (the seed paper's path enumeration, a baseline)"},
 			&cli.IntFlag{Name: "max-paths", Value: 100000, Usage: "paths the paths engine lists per abstraction (then UNKNOWN)"},
 			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Usage: "parallel workers (default: number of CPUs)"},
+			&cli.StringFlag{Name: "baseline", Usage: "an earlier JSON report (--format json) whose UNSAFE and UNKNOWN results are accepted: only new findings fail the run"},
 			&cli.StringFlag{Name: "cache-dir", Usage: "where decided results are kept between runs (default: dbverify under the user's cache directory)"},
 			&cli.BoolFlag{Name: "no-cache", Usage: "verify every entry again instead of reusing the results of an earlier run over the same code"},
 			&cli.BoolFlag{Name: "fail-on-unknown", Usage: "exit 3 when a result is UNKNOWN (and none is UNSAFE)"},
@@ -145,6 +146,13 @@ func checkCommand(code *int) *cli.Command {
 				}
 				return cli.Exit(err.Error(), exitUsage)
 			}
+			if path := c.String("baseline"); path != "" {
+				keys, err := readBaseline(inDir(c.String("dir"), path))
+				if err != nil {
+					return cli.Exit(err.Error(), exitUsage)
+				}
+				markBaseline(rep, keys)
+			}
 			out := c.App.Writer
 			switch format {
 			case "json":
@@ -176,8 +184,8 @@ func inDir(dir, path string) string {
 func exitCode(rep *pipeline.Report, failOnUnknown bool) int {
 	unknown := false
 	for _, r := range rep.Results {
-		if r.Suppressed != "" {
-			continue // //dbverify:ignore with a reason
+		if r.Suppressed != "" || r.InBaseline {
+			continue // //dbverify:ignore with a reason, or accepted in the baseline
 		}
 		switch r.Verdict {
 		case refine.Unsafe:

@@ -81,3 +81,26 @@ func TestConfig(t *testing.T) {
 		t.Errorf("exit code %d, stderr %q; want 2 and the misspelt setting with its line", code, errOut.String())
 	}
 }
+
+// TestBaseline checks that findings already in a --baseline report do not
+// fail the run, and that a finding not in it still does.
+func TestBaseline(t *testing.T) {
+	var out, errOut bytes.Buffer
+	args := []string{"dbverify", "check", "-C", "testdata/bank", "--no-cache", "--format", "json", "-c", "accounts.balance >= 0"}
+	if code := run(append(args, "--entry", "Withdraw", "./..."), &out, &errOut); code != exitUnsafe {
+		t.Fatalf("exit code %d, want %d\n%s", code, exitUnsafe, errOut.String())
+	}
+	baseline := filepath.Join(t.TempDir(), "baseline.json")
+	if err := os.WriteFile(baseline, out.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	if code := run(append(args, "--fail-on-unknown", "--baseline", baseline, "--entry", "Withdraw", "./..."), &out, &errOut); code != exitSafe ||
+		!bytes.Contains(out.Bytes(), []byte(`"in_baseline": true`)) {
+		t.Errorf("exit code %d, want 0: the only finding is in the baseline\n%s", code, out.String())
+	}
+	out.Reset()
+	if code := run(append(args, "--fail-on-unknown", "--baseline", baseline, "./..."), &out, &errOut); code != exitUnknown {
+		t.Errorf("exit code %d, want %d: Adjust's UNKNOWN is new\n%s", code, exitUnknown, out.String())
+	}
+}

@@ -24,7 +24,7 @@ type textOptions struct {
 func writeText(w io.Writer, rep *pipeline.Report, opt textOptions) {
 	j := toJSON(rep)
 	for _, r := range rep.Results {
-		if opt.quiet && (r.Verdict == refine.Safe || r.Suppressed != "") {
+		if opt.quiet && (r.Verdict == refine.Safe || r.Suppressed != "" || r.InBaseline) {
 			continue
 		}
 		pos := r.Position
@@ -37,6 +37,9 @@ func writeText(w io.Writer, rep *pipeline.Report, opt textOptions) {
 		fmt.Fprintf(w, "%s %s [%s]\n", r.Verdict, r.Entry, r.Constraint)
 		if r.Suppressed != "" {
 			fmt.Fprintf(w, "  suppressed by //dbverify:ignore: %s\n", r.Suppressed)
+		}
+		if r.InBaseline {
+			fmt.Fprintln(w, "  in the baseline: an accepted finding, it does not fail the run")
 		}
 		for _, a := range r.Assumptions {
 			fmt.Fprintf(w, "  assuming %s\n", a)
@@ -66,6 +69,9 @@ func writeText(w io.Writer, rep *pipeline.Report, opt textOptions) {
 	extra := ""
 	if n := countResults(rep, func(r *pipeline.Result) bool { return r.Suppressed != "" }); n > 0 {
 		extra = fmt.Sprintf(", %d suppressed", n)
+	}
+	if n := countResults(rep, func(r *pipeline.Result) bool { return r.InBaseline }); n > 0 {
+		extra += fmt.Sprintf(", %d in the baseline", n)
 	}
 	if n := countResults(rep, func(r *pipeline.Result) bool { return r.Cached }); n > 0 {
 		extra += fmt.Sprintf(", %d from the cache", n)

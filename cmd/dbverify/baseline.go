@@ -1,0 +1,55 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+
+	"github.com/dbverify/dbverify/pipeline"
+	"github.com/dbverify/dbverify/refine"
+)
+
+// A baseline is an earlier JSON report (`--format json`) whose UNSAFE and
+// UNKNOWN results a team accepts for now: with --baseline, a result that
+// is already in it (same verdict, entry point and constraint, and for
+// UNKNOWN the same reason up to positions) is reported but does not fail
+// the run, so that the gate fails only on new findings.
+
+// findingKey identifies a finding across runs, independent of line
+// numbers.
+func findingKey(verdict, entry, constraint, reason string) string {
+	if verdict != string(refine.Unknown) {
+		reason = ""
+	}
+	return verdict + "\x00" + entry + "\x00" + constraint + "\x00" + positionRE.ReplaceAllString(reason, "")
+}
+
+// readBaseline returns the finding keys of a JSON report.
+func readBaseline(path string) (map[string]bool, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("--baseline: %w", err)
+	}
+	var rep struct {
+		Results []struct {
+			Entry, Constraint, Verdict, Reason string
+		} `json:"results"`
+	}
+	if err := json.Unmarshal(data, &rep); err != nil {
+		return nil, fmt.Errorf("--baseline %s: not a dbverify JSON report (--format json): %w", path, err)
+	}
+	keys := map[string]bool{}
+	for _, r := range rep.Results {
+		keys[findingKey(r.Verdict, r.Entry, r.Constraint, r.Reason)] = true
+	}
+	return keys, nil
+}
+
+// markBaseline flags the results the baseline already holds.
+func markBaseline(rep *pipeline.Report, keys map[string]bool) {
+	for _, r := range rep.Results {
+		if r.Verdict != refine.Safe && keys[findingKey(string(r.Verdict), r.Entry, r.Constraint, r.Reason)] {
+			r.InBaseline = true
+		}
+	}
+}
