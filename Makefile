@@ -3,33 +3,29 @@ GO    ?= go
 BIN   := $(CURDIR)/bin/dbverify
 ATM   := benchmarks/corpus/core
 
-.PHONY: all deps build install demo test bench lint clean
+.PHONY: all deps test-deps build install demo test bench lint clean
 
 all: build
 
-# deps installs what the build and the tests need when it is missing
-# (Debian): the C library go-z3 links against (libz3-dev), and the database
-# engines the groundtruth tests start (postgresql, mariadb-server).
-DEPS_PKGS := libz3-dev postgresql mariadb-server
-# SARIF_MULTITOOL is Microsoft's SARIF validator (the one GitHub's docs
-# name), from npm; the SARIF tests validate the output with its GitHub
-# ingestion rules.
+# deps checks for what the build needs — a C compiler and Z3 (cgo) — and
+# installs it on Debian/Ubuntu (apt-get); elsewhere it says how to.
+# test-deps does the same for what the tests need: PostgreSQL and MariaDB
+# (the groundtruth and cross-check tests start throwaway servers) and
+# Microsoft's SARIF validator (npm), with which the SARIF tests check the
+# output against GitHub's ingestion rules.
 SARIF_MULTITOOL := $(CURDIR)/bin/tools/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool
 export SARIF_MULTITOOL
-deps: $(SARIF_MULTITOOL)
+deps:
+	@sh scripts/deps.sh build
+
+test-deps: deps $(SARIF_MULTITOOL)
+	@sh scripts/deps.sh test
+
 $(SARIF_MULTITOOL):
 	@echo "installing @microsoft/sarif-multitool-linux (npm) into bin/tools"
 	@command -v npm >/dev/null || { SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq npm >/dev/null; }
 	@mkdir -p bin/tools && cd bin/tools && npm install --silent --no-audit --no-fund @microsoft/sarif-multitool-linux@5.7.0 >/dev/null
 	@chmod u+x $@
-deps:
-	@missing=; for p in $(DEPS_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
-	if [ -n "$$missing" ]; then \
-		echo "installing$$missing"; \
-		SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
-		$$SUDO apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive $$SUDO -E apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
-	fi
 
 build: deps
 	$(GO) build -o $(BIN) ./cmd/dbverify
@@ -44,7 +40,7 @@ demo: build
 	cd $(ATM)/atm_unsafe && $(BIN) check --schema schema.sql --constraint "Account.balance >= 1000" ./...; \
 		test $$? -eq 1
 
-test: deps lint
+test: test-deps lint
 	$(GO) test ./...
 
 bench: build
