@@ -1,121 +1,254 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
-	"strconv"
+	"path/filepath"
+	"sort"
 	"strings"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/urfave/cli/v2"
 )
 
 func exploreCommand(code *int) *cli.Command {
 	return &cli.Command{
 		Name:      "explore",
-		Usage:     "step through the counterexamples of a JSON report (dbverify check --format json > report.json)",
-		ArgsUsage: "report.json",
+		Usage:     "browse the results of a report (dbverify check --format json|sarif): results, steps and the source with the values of each step",
+		ArgsUsage: "[report.json|report.sarif|-]",
 		Flags: []cli.Flag{
-			&cli.IntFlag{Name: "result", Usage: "index of the UNSAFE result to explore (default: the first)"},
+			&cli.IntFlag{Name: "result", Usage: "index of the result to open first (default: the first UNSAFE)", Value: -1},
+			&cli.StringFlag{Name: "source-dir", Usage: "where the report's file positions are relative to (default: the report's directory for a file, else the working directory)"},
 		},
 		Action: func(c *cli.Context) error {
-			if c.NArg() != 1 {
-				return cli.Exit("explore needs one JSON report file", exitUsage)
+			name := c.Args().First()
+			var data []byte
+			var err error
+			base := "."
+			switch {
+			case c.NArg() > 1:
+				return cli.Exit("explore takes one report (a file, or - for standard input)", exitUsage)
+			case name == "" || name == "-":
+				if name == "" && isTerminal(os.Stdin) {
+					return cli.Exit("explore needs a report: dbverify check --format json ./... > report.json; dbverify explore report.json (or pipe it in)", exitUsage)
+				}
+				data, err = io.ReadAll(os.Stdin)
+			default:
+				data, err = os.ReadFile(name)
+				base = filepath.Dir(name)
 			}
-			data, err := os.ReadFile(c.Args().First())
 			if err != nil {
 				return cli.Exit(err.Error(), exitUsage)
 			}
-			var rep jsonReport
-			if err := json.Unmarshal(data, &rep); err != nil {
-				return cli.Exit(fmt.Sprintf("%s is not a dbverify JSON report: %v", c.Args().First(), err), exitUsage)
+			if d := c.String("source-dir"); d != "" {
+				base = d
 			}
-			var unsafe []jsonResult
-			for _, r := range rep.Results {
-				if r.Counterexample != nil {
-					unsafe = append(unsafe, r)
-				}
+			results, err := readExploreReport(data)
+			if err != nil {
+				return cli.Exit(fmt.Sprintf("%s: %v", displayName(name), err), exitUsage)
 			}
-			if len(unsafe) == 0 {
-				fmt.Fprintln(c.App.Writer, "no counterexample in the report")
+			if len(results) == 0 {
+				fmt.Fprintln(c.App.Writer, "the report has no UNSAFE or UNKNOWN result to explore")
 				return nil
 			}
-			i := c.Int("result")
-			if i < 0 || i >= len(unsafe) {
-				return cli.Exit(fmt.Sprintf("--result %d: the report has %d counterexample(s)", i, len(unsafe)), exitUsage)
+			m := newExploreModel(results, base)
+			if i := c.Int("result"); i >= 0 {
+				if i >= len(results) {
+					return cli.Exit(fmt.Sprintf("--result %d: the report has %d result(s) to explore", i, len(results)), exitUsage)
+				}
+				m.sel = i
 			}
-			explore(c.App.Writer, os.Stdin, unsafe[i])
 			*code = exitSafe
+			if !isTerminal(c.App.Writer) {
+				// Not a terminal: print every result plainly (a pager's job).
+				writeExplorePlain(c.App.Writer, m)
+				return nil
+			}
+			opts := []tea.ProgramOption{tea.WithAltScreen(), tea.WithOutput(c.App.Writer)}
+			if !isTerminal(os.Stdin) {
+				// The report came on stdin: keys come from the terminal.
+				tty, err := os.Open("/dev/tty")
+				if err != nil {
+					return cli.Exit("explore: no terminal to read keys from: "+err.Error(), exitUsage)
+				}
+				defer tty.Close()
+				opts = append(opts, tea.WithInput(tty))
+			}
+			if _, err := tea.NewProgram(m, opts...).Run(); err != nil {
+				return cli.Exit("explore: "+err.Error(), exitUsage)
+			}
 			return nil
 		},
 	}
 }
 
-// explore is the interactive stepper: Enter or n for the next step, p for
-// the previous one, a number to jump, s for the state so far, q to quit.
-func explore(w io.Writer, in io.Reader, r jsonResult) {
-	cex := r.Counterexample
-	fmt.Fprintf(w, "%s breaks %s\n", r.Entry, r.Constraint)
-	fmt.Fprintf(w, "inputs: %s\n", kv(cex.Inputs))
-	for _, row := range cex.Rows {
-		fmt.Fprintf(w, "row %s (%s) initially: %s\n", row.Symbol, row.Table, kv(row.Values))
+func displayName(name string) string {
+	if name == "" || name == "-" {
+		return "standard input"
 	}
-	fmt.Fprintf(w, "%d steps. Enter/n: next, p: previous, N: go to step N, s: state, q: quit\n", len(cex.Steps))
-	sc := bufio.NewScanner(in)
-	i := 0
-	show := func() {
-		if i >= len(cex.Steps) {
-			fmt.Fprintf(w, "end: %s row %s violates %s\n", cex.Violation.Table, kv(cex.Violation.Values), r.Constraint)
-			return
-		}
-		s := cex.Steps[i]
-		fmt.Fprintf(w, "[%d/%d] %s %s: %s", i+1, len(cex.Steps), s.Position, s.Kind, s.Text)
-		if len(s.Values) > 0 {
-			fmt.Fprintf(w, "   ⇒ %s", kv(s.Values))
-		}
-		fmt.Fprintln(w)
+	return name
+}
+
+// exploreResult is one UNSAFE or UNKNOWN result, from a JSON or SARIF
+// report.
+type exploreResult struct {
+	Verdict, Entry, Constraint string
+	Reason, Position           string
+	Inputs                     []string // "name = value"
+	Rows                       []string // "r accounts: balance = 1, id = 3"
+	Steps                      []exploreStep
+	Violation                  string
+}
+
+type exploreStep struct {
+	Position, Kind, Text string
+	Values               string // "a = 1, b = 2"
+}
+
+// readExploreReport reads a dbverify JSON report or a SARIF log.
+func readExploreReport(data []byte) ([]exploreResult, error) {
+	var probe struct {
+		Version string            `json:"version"`
+		Runs    []json.RawMessage `json:"runs"`
+		Results []json.RawMessage `json:"results"`
 	}
-	show()
-	for {
-		fmt.Fprint(w, "> ")
-		if !sc.Scan() {
-			fmt.Fprintln(w)
-			return
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return nil, fmt.Errorf("not a dbverify JSON report or SARIF log: %w", err)
+	}
+	if probe.Runs != nil {
+		return readSARIFReport(data)
+	}
+	var rep jsonReport
+	if err := json.Unmarshal(data, &rep); err != nil {
+		return nil, fmt.Errorf("not a dbverify JSON report: %w", err)
+	}
+	var out []exploreResult
+	for _, r := range rep.Results {
+		if r.Verdict == "SAFE" {
+			continue
 		}
-		cmd := strings.TrimSpace(sc.Text())
-		switch {
-		case cmd == "" || cmd == "n":
-			if i < len(cex.Steps) {
-				i++
+		er := exploreResult{Verdict: r.Verdict, Entry: r.Entry, Constraint: r.Constraint, Reason: r.Reason, Position: r.Position}
+		if cex := r.Counterexample; cex != nil {
+			for _, k := range sortedKeys(cex.Inputs) {
+				er.Inputs = append(er.Inputs, k+" = "+cex.Inputs[k])
 			}
-		case cmd == "p":
-			if i > 0 {
-				i--
+			for _, row := range cex.Rows {
+				er.Rows = append(er.Rows, fmt.Sprintf("%s %s: %s", row.Symbol, row.Table, kv(row.Values)))
 			}
-		case cmd == "q":
-			return
-		case cmd == "s":
-			state := map[string]string{}
-			for k, v := range cex.Inputs {
-				state[k] = v
+			for _, s := range cex.Steps {
+				er.Steps = append(er.Steps, exploreStep{Position: s.Position, Kind: s.Kind, Text: s.Text, Values: kv(s.Values)})
 			}
-			for _, s := range cex.Steps[:min(i+1, len(cex.Steps))] {
-				for k, v := range s.Values {
-					state[k] = v
+			er.Violation = cex.Violation.Table + " row " + kv(cex.Violation.Values)
+		}
+		out = append(out, er)
+	}
+	return out, nil
+}
+
+// readSARIFReport reads the results of a SARIF log, dbverify's or
+// another tool's: the message, the primary location and the first thread
+// flow as steps ("kind: text ⇒ values" messages are split back).
+func readSARIFReport(data []byte) ([]exploreResult, error) {
+	type loc struct {
+		PhysicalLocation struct {
+			ArtifactLocation struct{ URI string }    `json:"artifactLocation"`
+			Region           struct{ StartLine int } `json:"region"`
+		} `json:"physicalLocation"`
+		Message *struct{ Text string } `json:"message"`
+	}
+	var log struct {
+		Runs []struct {
+			Results []struct {
+				RuleID    string                `json:"ruleId"`
+				Level     string                `json:"level"`
+				Message   struct{ Text string } `json:"message"`
+				Locations []loc                 `json:"locations"`
+				CodeFlows []struct {
+					ThreadFlows []struct {
+						Locations []struct {
+							Location loc `json:"location"`
+						} `json:"locations"`
+					} `json:"threadFlows"`
+				} `json:"codeFlows"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(data, &log); err != nil {
+		return nil, fmt.Errorf("not a SARIF log: %w", err)
+	}
+	pos := func(l loc) string {
+		if l.PhysicalLocation.ArtifactLocation.URI == "" {
+			return ""
+		}
+		return fmt.Sprintf("%s:%d", strings.TrimPrefix(l.PhysicalLocation.ArtifactLocation.URI, "file://"), l.PhysicalLocation.Region.StartLine)
+	}
+	var out []exploreResult
+	for _, run := range log.Runs {
+		for _, r := range run.Results {
+			verdict := "UNKNOWN"
+			if r.Level == "error" {
+				verdict = "UNSAFE"
+			}
+			er := exploreResult{Verdict: verdict, Entry: r.RuleID, Reason: r.Message.Text}
+			if len(r.Locations) > 0 {
+				er.Position = pos(r.Locations[0])
+			}
+			if len(r.CodeFlows) > 0 && len(r.CodeFlows[0].ThreadFlows) > 0 {
+				for _, l := range r.CodeFlows[0].ThreadFlows[0].Locations {
+					s := exploreStep{Position: pos(l.Location)}
+					if l.Location.Message != nil {
+						text := l.Location.Message.Text
+						if k, rest, ok := strings.Cut(text, ": "); ok && !strings.Contains(k, " ") {
+							s.Kind, text = k, rest
+						}
+						s.Text, s.Values, _ = strings.Cut(text, " ⇒ ")
+					}
+					er.Steps = append(er.Steps, s)
 				}
 			}
-			fmt.Fprintf(w, "state: %s\n", kv(state))
-			continue
-		default:
-			n, err := strconv.Atoi(cmd)
-			if err != nil || n < 1 || n > len(cex.Steps)+1 {
-				fmt.Fprintf(w, "unknown command %q\n", cmd)
-				continue
-			}
-			i = n - 1
+			out = append(out, er)
 		}
-		show()
 	}
+	return out, nil
+}
+
+// writeExplorePlain prints every result with its steps and their values.
+func writeExplorePlain(w io.Writer, m *exploreModel) {
+	for i, r := range m.results {
+		fmt.Fprintf(w, "[%d] %s %s [%s]\n", i, r.Verdict, r.Entry, r.Constraint)
+		if r.Verdict != "UNSAFE" || len(r.Steps) == 0 {
+			fmt.Fprintf(w, "  %s\n", r.Reason)
+			continue
+		}
+		if len(r.Inputs) > 0 {
+			fmt.Fprintf(w, "  inputs: %s\n", strings.Join(r.Inputs, ", "))
+		}
+		for _, row := range r.Rows {
+			fmt.Fprintf(w, "  row %s\n", row)
+		}
+		for j, s := range r.Steps {
+			fmt.Fprintf(w, "  %2d %s %s: %s", j+1, s.Position, s.Kind, s.Text)
+			if s.Values != "" {
+				fmt.Fprintf(w, "   ⇒ %s", s.Values)
+			}
+			fmt.Fprintln(w)
+			if line, ok := m.sourceLine(s.Position); ok && strings.TrimSpace(line) != strings.TrimSpace(s.Text) {
+				fmt.Fprintf(w, "       | %s\n", strings.TrimSpace(line))
+			}
+		}
+		if r.Violation != "" {
+			fmt.Fprintf(w, "  violation: %s\n", r.Violation)
+		}
+	}
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
