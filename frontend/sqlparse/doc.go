@@ -137,7 +137,8 @@
 //
 // Placeholders: "?" takes the index one past the largest so far, "?NNN"
 // is parameter NNN-1, and a name (":x", "@x", "$x") takes the next index
-// at its first appearance (ParamNames lists them). Besides the Postgres
+// at its first appearance (ParamNames lists them); "$NNN" is parameter
+// NNN-1, as modernc.org/sqlite binds it. Besides the Postgres
 // rewrites, iif(c, a, b) is a CASE, ifnull(a, b) a COALESCE, and max/min
 // with two to four arguments are scalar (NULL when any argument is NULL;
 // a SELECT using them is not an aggregate). INSERT OR ROLLBACK, UPDATE OR

@@ -171,7 +171,8 @@ func rewriteSQLite(q string) (*sqliteText, error) {
 		case c == '=' && strings.HasPrefix(q[i:], "=="):
 			emit("= ", i)
 			i += 2
-		case c == '?':
+		case c == '?' || c == '$' && i+1 < len(q) && '0' <= q[i+1] && q[i+1] <= '9':
+			// ?, ?NNN and $NNN (numbered as by modernc.org/sqlite).
 			j := i + 1
 			for j < len(q) && '0' <= q[j] && q[j] <= '9' {
 				j++

@@ -38,6 +38,7 @@ func TestSQLiteStatements(t *testing.T) {
 		{"UPDATE stock SET qty = qty - s.n FROM shipments AS s WHERE s.sku = stock.sku AND stock.sku = ?",
 			"", 1},
 		{"DELETE FROM stock WHERE qty = 0 RETURNING sku", "DELETE stock WHERE qty = 0", 0},
+		{"UPDATE stock SET qty = qty - $2 WHERE sku = $1", "UPDATE stock SET qty = qty - $2 WHERE sku = $1", 2},
 		{"SELECT max(qty, reserved) FROM stock WHERE sku = ?", "SELECT CASE WHEN qty IS NULL THEN NULL WHEN reserved IS NULL THEN NULL ELSE CASE WHEN qty >= reserved THEN qty ELSE reserved END END FROM stock WHERE sku = $1", 1},
 		{"SELECT '?', \"a?\" FROM t -- ?\n WHERE x = ?", "SELECT '?', `a?` FROM t WHERE x = $1", 1},
 	}
