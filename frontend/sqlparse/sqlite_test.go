@@ -39,6 +39,11 @@ func TestSQLiteStatements(t *testing.T) {
 			"", 1},
 		{"DELETE FROM stock WHERE qty = 0 RETURNING sku", "DELETE stock WHERE qty = 0", 0},
 		{"UPDATE stock SET qty = qty - $2 WHERE sku = $1", "UPDATE stock SET qty = qty - $2 WHERE sku = $1", 2},
+		{"UPDATE stock SET qty = 0 WHERE sku IS ? AND note IS NOT 'x' AND bin IS NULL AND isle is not null",
+			"UPDATE stock SET qty = 0 WHERE NOT CASE WHEN sku IS NULL THEN $1 IS NOT NULL WHEN $1 IS NULL THEN TRUE ELSE sku <> $1 END AND CASE WHEN note IS NULL THEN TRUE ELSE note <> 'x' END AND bin IS NULL AND isle IS NOT NULL", 1},
+		{"UPDATE stock SET qty = 0 WHERE sku GLOB ?", "UPDATE stock SET qty = 0 WHERE sku LIKE $1", 1},
+		{"BEGIN IMMEDIATE TRANSACTION", "", 0},
+		{"PRAGMA foreign_keys = ON", "", 0},
 		{"SELECT max(qty, reserved) FROM stock WHERE sku = ?", "SELECT CASE WHEN qty IS NULL THEN NULL WHEN reserved IS NULL THEN NULL ELSE CASE WHEN qty >= reserved THEN qty ELSE reserved END END FROM stock WHERE sku = $1", 1},
 		{"SELECT '?', \"a?\" FROM t -- ?\n WHERE x = ?", "SELECT '?', `a?` FROM t WHERE x = $1", 1},
 	}
