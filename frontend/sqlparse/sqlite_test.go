@@ -4,6 +4,8 @@ import (
 	"errors"
 	"reflect"
 	"testing"
+
+	"github.com/dbverify/dbverify/sqlir"
 )
 
 func TestSQLiteStatements(t *testing.T) {
@@ -98,4 +100,36 @@ func TestSQLiteErrors(t *testing.T) {
 			t.Errorf("Parse(SQLite, %q): error at %d (%v), want %d", tt.q, pe.Offset, pe, tt.offset)
 		}
 	}
+}
+
+func FuzzParseSQLite(f *testing.F) {
+	for _, s := range []string{
+		"INSERT INTO stock (sku, qty) VALUES (?1, max(?2, 0)) ON CONFLICT(sku) DO UPDATE SET qty = max(stock.qty + ?2, 0) RETURNING qty",
+		"INSERT OR REPLACE INTO t (a, b) VALUES (:a, @b)",
+		"UPDATE `t` SET [a] = iif(a IS ?, a, $2) WHERE b == ? -- ?\n",
+		"REPLACE INTO t VALUES ('it''s ?', \"q?\")",
+		"UPDATE OR IGNORE t SET a = a - 1 FROM u WHERE u.id = t.id",
+		"BEGIN IMMEDIATE", "PRAGMA x", "SELECT ifnull(a, ?) FROM t WHERE c GLOB ?",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, q string) {
+		r, err := ParseDetailed(SQLite, q)
+		var pe *ParseError
+		if errors.As(err, &pe) && (pe.Offset < 0 || pe.Offset > len(q) || pe.Query != q) {
+			t.Fatalf("%q: error offset %d outside the query (%v)", q, pe.Offset, err)
+		}
+		if err != nil {
+			return
+		}
+		if r.ParamNames != nil && len(r.ParamNames) != r.NumParams {
+			t.Fatalf("%q: %d names for %d params", q, len(r.ParamNames), r.NumParams)
+		}
+		sqlir.RewriteStatement(r.Stmt, func(e sqlir.Expr) (sqlir.Expr, bool) {
+			if p, ok := e.(*sqlir.Param); ok && (p.Index < 0 || p.Index >= r.NumParams) {
+				t.Fatalf("%q: parameter index %d out of range (NumParams %d)", q, p.Index, r.NumParams)
+			}
+			return nil, false
+		})
+	})
 }
