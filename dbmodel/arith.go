@@ -22,7 +22,7 @@ type fraction struct{ num, den ir.Expr }
 
 // arith is a op b for an arithmetic operator (+ - * / DIV % MOD).
 func (m *lowerer) arith(op string, a, b sqlValue) sqlValue {
-	x, y := m.toNum(a), m.toNum(b)
+	x, y := m.toNum(a, b.e.Sort()), m.toNum(b, a.e.Sort())
 	num := func(e ir.Expr) sqlValue { return sqlValue{e: e, kind: kindNum} }
 	switch op {
 	case "+":
@@ -51,7 +51,7 @@ func (m *lowerer) arith(op string, a, b sqlValue) sqlValue {
 
 // negate is -v.
 func (m *lowerer) negate(v sqlValue) sqlValue {
-	x := m.toNum(v)
+	x := m.toNum(v, ir.Int)
 	out := ir.Neg(x)
 	if f, ok := m.fracs[x]; ok {
 		m.fracs[out] = fraction{num: ir.Neg(f.num), den: f.den}

@@ -27,6 +27,14 @@
 // literals is not NULL (so IS NULL is false and GREATEST/LEAST are max and
 // min); whether any other value IS NULL is arbitrary.
 //
+// Expressions follow the program's dialect (Options.Dialect): "/" of two
+// integers truncates in Postgres and SQLite and is exact in MySQL (a
+// DECIMAL, rounded half away from zero when stored into an integer column),
+// see arith.go. Strings are their codes (ir.StringCode): a known text used
+// as a number is the number the engine converts it to, and strings compare
+// exactly where every engine agrees, otherwise with an approximated
+// (ir.Var.Approx) result, see strings.go.
+//
 // Tables other than T are not modelled: their SELECTs return arbitrary
 // values, except that a row of a table the entry never writes satisfies
 // the facts (Options.Facts) about that table, and their writes cannot

@@ -151,9 +151,10 @@ var numericTextRE = regexp.MustCompile(`^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-
 
 // numericText returns the number the engine converts text to, when it
 // converts it exactly: MySQL and SQLite any decimal text (surrounding
-// spaces allowed), Postgres an integer text (another text compared with
-// or assigned to an integer is an error there).
-func (m *lowerer) numericText(text string) (ir.Expr, bool) {
+// spaces allowed), Postgres an integer text, or a decimal one when the
+// other operand (or the column) is a decimal (realOK); Postgres rejects a
+// decimal text for an integer.
+func (m *lowerer) numericText(text string, realOK bool) (ir.Expr, bool) {
 	t := strings.TrimSpace(text)
 	if !numericTextRE.MatchString(t) {
 		return nil, false
@@ -165,17 +166,17 @@ func (m *lowerer) numericText(text string) (ir.Expr, bool) {
 	if r.IsInt() && !strings.ContainsAny(t, ".eE") {
 		return ir.BigInt(r.Num()), true
 	}
-	if m.opt.Dialect == "postgres" {
+	if m.opt.Dialect == "postgres" && !realOK {
 		return nil, false
 	}
 	return ir.RealLit(r), true
 }
 
-// toNum is v used as a number.
-func (m *lowerer) toNum(v sqlValue) ir.Expr {
+// toNum is v used as a number next to a value of sort other.
+func (m *lowerer) toNum(v sqlValue, other ir.Sort) ir.Expr {
 	switch v.kind {
 	case kindText:
-		if n, ok := m.numericText(v.text); ok {
+		if n, ok := m.numericText(v.text, other == ir.Real); ok {
 			return n
 		}
 		return m.approxVar("$strnum", ir.Int, fmt.Sprintf("the number the string %q converts to", v.text))
@@ -237,9 +238,9 @@ func (m *lowerer) compare(op string, a, b sqlValue) ir.Expr {
 			// MySQL compares as numbers; Postgres converts the literal (or
 			// the text parameter) to the column's type; SQLite applies the
 			// column's numeric affinity to the text.
-			return cmp(irop, m.toNum(a), m.toNum(b))
+			return cmp(irop, m.toNum(a, b.e.Sort()), m.toNum(b, a.e.Sort()))
 		case s.kind == kindStr && m.opt.Dialect == "mysql":
-			return cmp(irop, m.toNum(a), m.toNum(b))
+			return cmp(irop, m.toNum(a, b.e.Sort()), m.toNum(b, a.e.Sort()))
 		}
 		return m.approxVar("$strcmp", ir.Bool, fmt.Sprintf("a comparison of a string with a number (%s %s %s)", describe(a), op, describe(b)))
 	}
@@ -328,7 +329,7 @@ func describe(v sqlValue) string {
 func (m *lowerer) assigned(col string, e sqlir.Expr, x *symbol, args []ir.Expr) ir.Expr {
 	v := m.value(e, x, args)
 	if v.kind == kindText && m.columnKind(m.table, col) == kindNum {
-		return m.toNum(v)
+		return m.toNum(v, m.colSort[strings.ToLower(col)])
 	}
 	return v.e
 }

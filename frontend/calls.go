@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -274,6 +275,16 @@ func (t *translator) external(f *frame, fn *ssa.Function, c *ssa.CallCommon, arg
 	case path == "strconv" && (name == "Itoa" || name == "FormatInt") && decimalText(args):
 		// The canonical decimal text of n is coded as n (ir.StringCode).
 		return value{expr: args[0].expr}
+	case path == "strconv" && (name == "Atoi" || name == "ParseInt") && decimalParse(args):
+		// s may not be a number (an error), else it is the number its
+		// code stands for, when it is written canonically.
+		if args[0].strKnown {
+			n, err := strconv.ParseInt(args[0].str, 10, 64)
+			return value{tuple: []value{{expr: ir.IntLit(n)}, {expr: ir.BoolConst(err != nil)}}}
+		}
+		failed := t.freshVar(name+"()", ir.Bool, ir.KindCall)
+		t.p.Assume("a string strconv." + name + " accepts is written canonically (no sign '+', no leading zeros): its value is its text")
+		return value{tuple: []value{{expr: ir.IteOf(failed, ir.IntLit(0), args[0].expr)}, {expr: failed}}}
 	case path == "context", path == "time", path == "strings", path == "strconv", path == "math", path == "sort", path == "unicode/utf8":
 		return t.fresh(name+"()", results)
 	}
@@ -495,4 +506,19 @@ func decimalText(args []value) bool {
 	}
 	base, ok := args[1].expr.(*ir.IntConst)
 	return len(args) == 2 && ok && base.V.IsInt64() && base.V.Int64() == 10
+}
+
+// decimalParse reports whether the arguments of strconv.Atoi or ParseInt
+// ask for a decimal integer of 64 bits (or the int size).
+func decimalParse(args []value) bool {
+	if len(args) == 0 || args[0].expr == nil || args[0].expr.Sort() != ir.Int {
+		return false
+	}
+	if len(args) == 1 {
+		return true
+	}
+	base, ok1 := args[1].expr.(*ir.IntConst)
+	bits, ok2 := args[2].expr.(*ir.IntConst)
+	return len(args) == 3 && ok1 && ok2 && base.V.IsInt64() && base.V.Int64() == 10 &&
+		bits.V.IsInt64() && (bits.V.Int64() == 64 || bits.V.Int64() == 0)
 }

@@ -428,6 +428,13 @@ func (t *translator) binop(f *frame, i *ssa.BinOp) value {
 		}
 		return t.fresh(f.prefix+i.Name(), i.Type())
 	}
+	if isString(i.X.Type()) && x.strKnown && y.strKnown {
+		// Two known strings: Go's byte-wise order (codes order only
+		// strings of one shape, see ir.StringCode).
+		if r, ok := compareStrings(i.Op, x.str, y.str); ok {
+			return value{expr: ir.BoolConst(r)}
+		}
+	}
 	if isError(i.X.Type()) || isError(i.Y.Type()) {
 		return t.errCompare(f, i, x, y)
 	}
@@ -571,4 +578,24 @@ func (t *translator) convert(f *frame, i *ssa.Convert) value {
 		return value{expr: t.truncate(x.expr, f.prefix+i.Name())}
 	}
 	return t.fresh(f.prefix+i.Name(), i.Type())
+}
+
+// compareStrings evaluates a Go comparison of two strings.
+func compareStrings(op token.Token, a, b string) (result, ok bool) {
+	c := strings.Compare(a, b)
+	switch op {
+	case token.EQL:
+		return c == 0, true
+	case token.NEQ:
+		return c != 0, true
+	case token.LSS:
+		return c < 0, true
+	case token.LEQ:
+		return c <= 0, true
+	case token.GTR:
+		return c > 0, true
+	case token.GEQ:
+		return c >= 0, true
+	}
+	return false, false
 }

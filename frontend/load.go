@@ -66,7 +66,8 @@ type parseResult struct {
 }
 
 // LoadError is a problem with the input: a package that does not compile,
-// or SQL that does not parse. Each message has a position.
+// or no package matched. Each message has a position. (SQL that does not
+// parse is not one: the entries that run it are UNKNOWN.)
 type LoadError struct {
 	Msgs []string
 }

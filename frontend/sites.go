@@ -82,7 +82,8 @@ func resultsLookDB(sig *types.Signature) bool {
 }
 
 // findSites records every call that passes SQL text, picks the dialect
-// and parses the text. SQL that does not parse is a LoadError.
+// and parses the text. SQL that does not parse is kept as the site's Err:
+// the entries that run it are UNKNOWN, not the whole run.
 func (l *Loaded) findSites() error {
 	var order []*Site
 	for _, fn := range l.allModuleFunctions() {

@@ -72,7 +72,7 @@ func checkCommand(code *int) *cli.Command {
 			&cli.StringFlag{Name: "schema", Usage: "DDL file or migrations directory: keys, column types and CHECK constraints"},
 			&cli.StringSliceFlag{Name: "assume", Usage: "a fact to assume: over a table's columns (\"products.price >= 0\") for the initial database, over parameter names (\"qty > 0\") for the entry's arguments (repeatable)"},
 			&cli.StringFlag{Name: "entry", Usage: "verify the functions whose name matches `REGEXP` instead of the discovered entry points"},
-			&cli.StringFlag{Name: "dialect", Usage: "SQL dialect: mysql, sqlite or postgres (default: from the driver the program imports, else postgres if the SQL uses $n, else mysql)"},
+			&cli.StringFlag{Name: "dialect", Usage: "SQL dialect: mysql, sqlite or postgres (default: from the driver named in sql.Open, else the driver the program imports, else postgres if the SQL uses $n, else mysql)"},
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: text, json, sarif (GitHub code scanning) or github (workflow-command annotations)"},
 			&cli.StringFlag{Name: "sarif-category", Usage: "SARIF runAutomationDetails id, to tell apart several dbverify runs on one commit (e.g. payments/balance)"},
 			&cli.IntFlag{Name: "max-refinements", Value: 20, Usage: "refinement limit per result (then UNKNOWN)"},

@@ -13,7 +13,10 @@ type Dialect int
 const (
 	// MySQL: "?" and ":name" placeholders, backquoted identifiers.
 	MySQL Dialect = iota
-	// SQLite is parsed with the MySQL grammar ("?" placeholders).
+	// SQLite: "?", "?NNN", ":name", "@name" and "$name" placeholders;
+	// rewritten into Postgres text and parsed with the Postgres parser
+	// (see sqlite.go), with SQLite's meaning for iif, ifnull, the scalar
+	// max/min and INSERT OR REPLACE/IGNORE.
 	SQLite
 	// Postgres: "$1" placeholders, parsed with the real Postgres parser
 	// (github.com/pganalyze/pg_query_go/v6).

@@ -3,10 +3,16 @@
 // It provides three entry points:
 //
 //   - Parse (and ParseDetailed) parse one statement of a Go program's SQL in a
-//     given Dialect into a sqlir.Statement. MySQL (and SQLite, which shares
-//     the "?" placeholder syntax) is parsed with github.com/xwb1989/sqlparser;
+//     given Dialect into a sqlir.Statement. MySQL is parsed with
+//     github.com/xwb1989/sqlparser (after MySQL 8's row alias "VALUES … AS
+//     new ON DUPLICATE KEY UPDATE … new.col" is rewritten to VALUES(col));
 //     Postgres with the real Postgres parser, github.com/pganalyze/pg_query_go
-//     (cgo). Both produce the same IR with the same error types.
+//     (cgo); SQLite, whose statement forms (ON CONFLICT, RETURNING, UPDATE …
+//     FROM, "quoted" names) are spelt as in Postgres, with the Postgres
+//     parser after a rewrite of its placeholders, `name`/[name] quoting,
+//     "==", INSERT OR REPLACE/IGNORE/ABORT/FAIL, REPLACE INTO and UPDATE OR
+//     IGNORE (kept in the IR as Replace, OnConflictNothing and an Unknown
+//     WHERE conjunct). All produce the same IR with the same error types.
 //   - ParseConstraint parses a user-written invariant such as
 //     "accounts.balance >= 0" into a sqlir.Constraint, using the same
 //     expression translation as a WHERE clause.
@@ -126,6 +132,19 @@
 // token; a query holding more than one statement is a *ParseError at the
 // second one. As in MySQL, a function call in a SELECT is a value only (its
 // side effects, if any, are not modelled).
+//
+// # SQLite
+//
+// Placeholders: "?" takes the index one past the largest so far, "?NNN"
+// is parameter NNN-1, and a name (":x", "@x", "$x") takes the next index
+// at its first appearance (ParamNames lists them); "$NNN" is parameter
+// NNN-1, as modernc.org/sqlite binds it. Besides the Postgres
+// rewrites, iif(c, a, b) is a CASE, ifnull(a, b) a COALESCE, and max/min
+// with two to four arguments are scalar (NULL when any argument is NULL;
+// a SELECT using them is not an aggregate). INSERT OR ROLLBACK, UPDATE OR
+// REPLACE/ROLLBACK, INSERT OR FAIL of several rows and INSERT OR
+// REPLACE/IGNORE combined with ON CONFLICT are *UnsupportedError. Error
+// offsets are offsets into the original query.
 //
 // # Schemas
 //

@@ -149,7 +149,7 @@ func parseMySQL(d Dialect, query string) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	q := normalizeLock(query)
+	q := normalizeLock(rewriteRowAlias(query))
 	tk := sqlparser.NewStringTokenizer(q)
 	ast, perr := sqlparser.ParseNext(tk)
 	if perr != nil {

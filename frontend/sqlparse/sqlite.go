@@ -1,6 +1,7 @@
 package sqlparse
 
 import (
+	"errors"
 	"strconv"
 
 	pg "github.com/pganalyze/pg_query_go/v6"
@@ -40,12 +41,26 @@ func parseSQLite(query string) (*Result, error) {
 	if i := strings.IndexByte(query, 0); i >= 0 {
 		return nil, &ParseError{Query: query, Offset: i, Msg: "NUL byte in query"}
 	}
+	words, onlyWords := leadingWords(query)
+	if onlyWords && len(words) > 0 {
+		if st, err, ok := sqliteTxStatement(query, words); ok {
+			if err != nil {
+				return nil, err
+			}
+			return &Result{Stmt: st}, nil
+		}
+	}
 	st, err := rewriteSQLite(query)
 	if err != nil {
 		return nil, err
 	}
 	res, err := parsePg(st.text, true)
 	if err != nil {
+		var pe *ParseError
+		if len(words) > 0 && isOtherFirstWord(words[0]) && errors.As(err, &pe) {
+			// PRAGMA, VACUUM, ATTACH, …: they change no rows.
+			return &Result{Stmt: &sqlir.Other{Text: strings.TrimSpace(query)}}, nil
+		}
 		return nil, st.originalError(query, err)
 	}
 	res.NumParams = max(res.NumParams, st.count)
@@ -171,7 +186,8 @@ func rewriteSQLite(q string) (*sqliteText, error) {
 		case c == '=' && strings.HasPrefix(q[i:], "=="):
 			emit("= ", i)
 			i += 2
-		case c == '?':
+		case c == '?' || c == '$' && i+1 < len(q) && '0' <= q[i+1] && q[i+1] <= '9':
+			// ?, ?NNN and $NNN (numbered as by modernc.org/sqlite).
 			j := i + 1
 			for j < len(q) && '0' <= q[j] && q[j] <= '9' {
 				j++
@@ -202,6 +218,26 @@ func rewriteSQLite(q string) (*sqliteText, error) {
 				next++
 			}
 			emit("$"+strconv.Itoa(idx+1), i)
+			i = j
+		case isWordByte(c) && (i == 0 || !isWordByte(q[i-1])):
+			_, j := wordAt(q, i)
+			word := strings.ToLower(q[i:j])
+			if r, ok := sqliteWordRewrites[word]; ok {
+				emit(r, i)
+				i = j
+				continue
+			}
+			if word == "is" {
+				if text, end, ok := sqliteIs(q, j); ok {
+					emit(text, i)
+					i = end
+					continue
+				}
+			}
+			for k := i; k < j; k++ {
+				st.orig = append(st.orig, k)
+			}
+			b.WriteString(q[i:j])
 			i = j
 		default:
 			st.orig = append(st.orig, i)
@@ -324,4 +360,54 @@ func isLiteral(e sqlir.Expr) bool {
 		return true
 	}
 	return false
+}
+
+// sqliteTxStatement recognises SQLite's transaction control: BEGIN
+// [DEFERRED | IMMEDIATE | EXCLUSIVE] [TRANSACTION], COMMIT / END
+// [TRANSACTION], ROLLBACK [TRANSACTION] (TO SAVEPOINT is unsupported).
+func sqliteTxStatement(q string, w []string) (sqlir.Statement, error, bool) {
+	if w[0] == "begin" {
+		for _, x := range w[1:] {
+			switch x {
+			case "deferred", "immediate", "exclusive", "transaction":
+			default:
+				return nil, nil, false
+			}
+		}
+		return &sqlir.TxControl{Kind: sqlir.TxBegin}, nil, true
+	}
+	return txStatement(q, w)
+}
+
+// sqliteWordRewrites maps SQLite operators the Postgres grammar lacks to
+// Postgres operators of the same length whose meaning the IR does not
+// model either (both become Unknown).
+var sqliteWordRewrites = map[string]string{"glob": "LIKE", "regexp": "~     "}
+
+// sqliteIs rewrites SQLite's "x IS y" / "x IS NOT y" with y other than
+// NULL, TRUE, FALSE (null-safe equality) into IS [NOT] DISTINCT FROM; i
+// is just past "IS". It returns the replacement of "IS [NOT]" and the
+// offset just past it.
+func sqliteIs(q string, i int) (text string, end int, ok bool) {
+	j := skipSpaceComments(q, i)
+	ws, we := wordAt(q, j)
+	not := strings.EqualFold(q[ws:we], "not")
+	if not {
+		end = we
+		j = skipSpaceComments(q, we)
+		ws, we = wordAt(q, j)
+	} else {
+		end = i
+	}
+	switch strings.ToLower(q[ws:we]) {
+	case "null", "true", "false", "unknown", "distinct", "not":
+		return "", 0, false
+	}
+	if j >= len(q) {
+		return "", 0, false
+	}
+	if not {
+		return "IS DISTINCT FROM", end, true
+	}
+	return "IS NOT DISTINCT FROM", end, true
 }

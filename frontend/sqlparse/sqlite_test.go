@@ -4,6 +4,8 @@ import (
 	"errors"
 	"reflect"
 	"testing"
+
+	"github.com/dbverify/dbverify/sqlir"
 )
 
 func TestSQLiteStatements(t *testing.T) {
@@ -38,6 +40,12 @@ func TestSQLiteStatements(t *testing.T) {
 		{"UPDATE stock SET qty = qty - s.n FROM shipments AS s WHERE s.sku = stock.sku AND stock.sku = ?",
 			"", 1},
 		{"DELETE FROM stock WHERE qty = 0 RETURNING sku", "DELETE stock WHERE qty = 0", 0},
+		{"UPDATE stock SET qty = qty - $2 WHERE sku = $1", "UPDATE stock SET qty = qty - $2 WHERE sku = $1", 2},
+		{"UPDATE stock SET qty = 0 WHERE sku IS ? AND note IS NOT 'x' AND bin IS NULL AND isle is not null",
+			"UPDATE stock SET qty = 0 WHERE NOT CASE WHEN sku IS NULL THEN $1 IS NOT NULL WHEN $1 IS NULL THEN TRUE ELSE sku <> $1 END AND CASE WHEN note IS NULL THEN TRUE ELSE note <> 'x' END AND bin IS NULL AND isle IS NOT NULL", 1},
+		{"UPDATE stock SET qty = 0 WHERE sku GLOB ?", "UPDATE stock SET qty = 0 WHERE sku LIKE $1", 1},
+		{"BEGIN IMMEDIATE TRANSACTION", "", 0},
+		{"PRAGMA foreign_keys = ON", "", 0},
 		{"SELECT max(qty, reserved) FROM stock WHERE sku = ?", "SELECT CASE WHEN qty IS NULL THEN NULL WHEN reserved IS NULL THEN NULL ELSE CASE WHEN qty >= reserved THEN qty ELSE reserved END END FROM stock WHERE sku = $1", 1},
 		{"SELECT '?', \"a?\" FROM t -- ?\n WHERE x = ?", "SELECT '?', `a?` FROM t WHERE x = $1", 1},
 	}
@@ -92,4 +100,36 @@ func TestSQLiteErrors(t *testing.T) {
 			t.Errorf("Parse(SQLite, %q): error at %d (%v), want %d", tt.q, pe.Offset, pe, tt.offset)
 		}
 	}
+}
+
+func FuzzParseSQLite(f *testing.F) {
+	for _, s := range []string{
+		"INSERT INTO stock (sku, qty) VALUES (?1, max(?2, 0)) ON CONFLICT(sku) DO UPDATE SET qty = max(stock.qty + ?2, 0) RETURNING qty",
+		"INSERT OR REPLACE INTO t (a, b) VALUES (:a, @b)",
+		"UPDATE `t` SET [a] = iif(a IS ?, a, $2) WHERE b == ? -- ?\n",
+		"REPLACE INTO t VALUES ('it''s ?', \"q?\")",
+		"UPDATE OR IGNORE t SET a = a - 1 FROM u WHERE u.id = t.id",
+		"BEGIN IMMEDIATE", "PRAGMA x", "SELECT ifnull(a, ?) FROM t WHERE c GLOB ?",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, q string) {
+		r, err := ParseDetailed(SQLite, q)
+		var pe *ParseError
+		if errors.As(err, &pe) && (pe.Offset < 0 || pe.Offset > len(q) || pe.Query != q) {
+			t.Fatalf("%q: error offset %d outside the query (%v)", q, pe.Offset, err)
+		}
+		if err != nil {
+			return
+		}
+		if r.ParamNames != nil && len(r.ParamNames) != r.NumParams {
+			t.Fatalf("%q: %d names for %d params", q, len(r.ParamNames), r.NumParams)
+		}
+		sqlir.RewriteStatement(r.Stmt, func(e sqlir.Expr) (sqlir.Expr, bool) {
+			if p, ok := e.(*sqlir.Param); ok && (p.Index < 0 || p.Index >= r.NumParams) {
+				t.Fatalf("%q: parameter index %d out of range (NumParams %d)", q, p.Index, r.NumParams)
+			}
+			return nil, false
+		})
+	})
 }
