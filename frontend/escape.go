@@ -3,6 +3,8 @@ package frontend
 import (
 	"fmt"
 	"go/types"
+
+	"github.com/dbverify/dbverify/ir"
 )
 
 // Pointers the model loses track of.
@@ -80,8 +82,7 @@ func (t *translator) clobberCell(c *cell, typ types.Type, why string, seen map[*
 	}
 	seen[c] = true
 	if typ == nil || (c.typ != nil && types.Identical(c.typ, typ)) {
-		t.markApproxDeep(c, why, 0)
-		t.havocCell(c, 0)
+		t.havocApprox(c, why, 0)
 		if typ != nil {
 			return
 		}
@@ -91,6 +92,28 @@ func (t *translator) clobberCell(c *cell, typ types.Type, why string, seen map[*
 	}
 	if c.refSet && c.ref.obj != nil && (c.ref.obj.kind == objPtr || c.ref.obj.kind == objSlice) {
 		t.clobberCell(c.ref.obj.cell, typ, why, seen, depth+1)
+	}
+}
+
+// havocApprox gives every scalar reachable in c a new arbitrary value
+// marked as an approximation: only the values after this havoc are
+// suspect, not the cell's earlier ones.
+func (t *translator) havocApprox(c *cell, why string, depth int) {
+	if c == nil || depth > escapeDepth {
+		return
+	}
+	if c.v != nil {
+		h := t.p.NewVar(c.v.Name, c.v.Type, ir.Local)
+		h.Approx = why
+		t.emit(&ir.Havoc{Vars: []*ir.Var{h}, Info: t.info(ir.KindCall, "")})
+		t.emit(&ir.Assign{Lhs: []*ir.Var{c.v}, Rhs: []ir.Expr{h}, Info: t.info(ir.KindModel, "")})
+		return
+	}
+	for i := range c.fields {
+		t.havocApprox(t.field(c, i), why, depth+1)
+	}
+	if c.refSet && c.ref.obj != nil && (c.ref.obj.kind == objPtr || c.ref.obj.kind == objSlice) {
+		t.havocApprox(c.ref.obj.cell, why, depth+1)
 	}
 }
 
@@ -110,58 +133,84 @@ func (t *translator) storeUntracked(typ types.Type, v value) {
 func (t *translator) escape(vals []value) {
 	opaque := false
 	for _, v := range vals {
-		if t.escapeValue(v, 0) {
+		if mayHoldUntracked(v, 0) {
 			opaque = true
 		}
-		t.lose(v) // the code may keep what it was given
 	}
 	if opaque && len(t.escaped) > 0 {
+		// What the model lost track of may be reached: may be written.
 		file, line := t.l.position(t.pos)
 		t.clobber(nil, fmt.Sprintf("code the model does not see (%s:%d) may have written it", file, line))
 	}
+	for _, v := range vals {
+		t.escapeValue(v, 0) // what the arguments reach: written, exactly
+		t.lose(v)           // the code may keep what it was given
+	}
 }
 
-// escapeValue havocs the cells v reaches and reports whether v holds
-// something the model cannot follow.
-func (t *translator) escapeValue(v value, depth int) (opaque bool) {
+// mayHoldUntracked reports whether v holds something the model cannot
+// follow (an opaque value, a pointer to untracked memory, a slice whose
+// elements are not tracked).
+func mayHoldUntracked(v value, depth int) bool {
 	if depth > escapeDepth {
 		return false
 	}
 	switch {
-	case v.expr != nil:
+	case v.expr != nil, v.nonNil != nil:
 		return false
 	case v.obj != nil:
 		switch v.obj.kind {
 		case objPtr:
-			if v.obj.cell == nil || v.obj.cell.untracked {
-				return true
-			}
-			t.havocCell(v.obj.cell, 0)
-			return false
-		case objSlice:
-			if v.obj.cell != nil {
-				t.havocCell(v.obj.cell, 0)
+			if isChoicePtr(v) {
 				return false
 			}
-			return !v.obj.arbitrary
+			return v.obj.cell == nil || v.obj.cell.untracked
+		case objSlice:
+			return v.obj.cell == nil && !v.obj.arbitrary
 		case objClosure:
 			for _, b := range v.obj.bindings {
-				if t.escapeValue(b, depth+1) {
-					opaque = true
+				if mayHoldUntracked(b, depth+1) {
+					return true
 				}
 			}
-			return opaque
 		}
 		return false
 	case v.fields != nil || v.tuple != nil:
 		for _, fv := range append(append([]value(nil), v.fields...), v.tuple...) {
-			if t.escapeValue(fv, depth+1) {
-				opaque = true
+			if mayHoldUntracked(fv, depth+1) {
+				return true
 			}
 		}
-		return opaque
+		return false
 	}
-	return v.nonNil == nil
+	return true
+}
+
+// escapeValue havocs the cells v reaches.
+func (t *translator) escapeValue(v value, depth int) {
+	if depth > escapeDepth {
+		return
+	}
+	if o := v.obj; o != nil {
+		switch {
+		case (o.kind == objPtr || o.kind == objSlice) && o.cell != nil:
+			t.havocCell(o.cell, 0)
+		case o.kind == objPtr:
+			for _, a := range o.alts {
+				t.escapeValue(value{obj: a}, depth+1)
+			}
+		case o.kind == objClosure:
+			for _, b := range o.bindings {
+				t.escapeValue(b, depth+1)
+			}
+		}
+	}
+	for _, fv := range v.fields {
+		t.escapeValue(fv, depth+1)
+	}
+	for _, tv := range v.tuple {
+		t.escapeValue(tv, depth+1)
+	}
 }
 
 // markUntracked flags the cells v points to as untracked memory.
@@ -180,4 +229,100 @@ func markUntracked(v value, depth int) {
 	for _, fv := range v.fields {
 		markUntracked(fv, depth+1)
 	}
+}
+
+// maxChoice bounds the elements of a tracked array a variable index may
+// select exactly (see choiceElem).
+const maxChoice = 8
+
+// choiceElem returns &x[idx] for an array the model tracks, indexed by a
+// variable: a pointer to one of its element cells, the k-th when idx == k.
+func (t *translator) choiceElem(x value, idx ir.Expr) (value, bool) {
+	if x.obj == nil || x.obj.cell == nil || idx == nil || idx.Sort() != ir.Int {
+		return value{}, false
+	}
+	n := len(x.obj.cell.fields)
+	if n == 0 || n > maxChoice {
+		return value{}, false
+	}
+	o := &object{kind: objPtr}
+	for k := 0; k < n; k++ {
+		c := t.field(x.obj.cell, k)
+		if c == nil {
+			return value{}, false
+		}
+		o.alts = append(o.alts, &object{kind: objPtr, cell: c})
+		o.altConds = append(o.altConds, ir.Eq(idx, ir.IntLit(int64(k))))
+	}
+	return value{obj: o}, true
+}
+
+// isChoicePtr reports whether v is a pointer to one of several cells.
+func isChoicePtr(v value) bool {
+	return v.obj != nil && v.obj.kind == objPtr && v.obj.cell == nil && len(v.obj.alts) > 0
+}
+
+// loadChoice reads through a choice pointer: the selected cell's scalar,
+// or a choice among the pointers the cells hold.
+func (t *translator) loadChoice(o *object, name string) (value, bool) {
+	vals := make([]value, len(o.alts))
+	for k, a := range o.alts {
+		if a.cell == nil {
+			return value{}, false
+		}
+		vals[k] = t.load(a.cell, name)
+	}
+	if vals[0].expr != nil {
+		out := vals[len(vals)-1].expr
+		for k := len(vals) - 2; k >= 0; k-- {
+			if vals[k].expr == nil || vals[k].expr.Sort() != out.Sort() {
+				return value{}, false
+			}
+			out = ir.IteOf(o.altConds[k], vals[k].expr, out)
+		}
+		v := t.p.NewVar(name, out.Sort(), ir.Local)
+		t.emit(&ir.Assign{Lhs: []*ir.Var{v}, Rhs: []ir.Expr{out}, Info: t.info(ir.KindAssign, "")})
+		return value{expr: v}, true
+	}
+	c := &object{kind: objPtr, altConds: o.altConds}
+	for _, v := range vals {
+		if v.obj == nil || v.obj.kind != objPtr || v.obj.cell == nil {
+			return value{}, false
+		}
+		c.alts = append(c.alts, v.obj)
+	}
+	return value{obj: c}, true
+}
+
+// storeChoice writes v through a choice pointer: into the selected cell.
+func (t *translator) storeChoice(o *object, v value) bool {
+	if v.expr == nil {
+		return false
+	}
+	for _, a := range o.alts {
+		if a.cell == nil || a.cell.v == nil || a.cell.v.Type != convertSort(v.expr, a.cell.v.Type).Sort() {
+			return false
+		}
+	}
+	for k, a := range o.alts {
+		cv := a.cell.v
+		t.emit(&ir.Assign{Lhs: []*ir.Var{cv}, Rhs: []ir.Expr{ir.IteOf(o.altConds[k], convertSort(v.expr, cv.Type), cv)}, Info: t.info(ir.KindAssign, "")})
+	}
+	return true
+}
+
+// fieldChoice is &p.f for a choice pointer p.
+func (t *translator) fieldChoice(o *object, i int) (value, bool) {
+	c := &object{kind: objPtr, altConds: o.altConds}
+	for _, a := range o.alts {
+		if a.cell == nil || a.cell.fields == nil {
+			return value{}, false
+		}
+		fc := t.field(a.cell, i)
+		if fc == nil {
+			return value{}, false
+		}
+		c.alts = append(c.alts, &object{kind: objPtr, cell: fc})
+	}
+	return value{obj: c}, true
 }
