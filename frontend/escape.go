@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"go/types"
 
+	"golang.org/x/tools/go/ssa"
+
 	"github.com/dbverify/dbverify/ir"
 )
 
@@ -325,4 +327,31 @@ func (t *translator) fieldChoice(o *object, i int) (value, bool) {
 		c.alts = append(c.alts, &object{kind: objPtr, cell: fc})
 	}
 	return value{obj: c}, true
+}
+
+// choicePhi turns a φ of pointers to tracked cells into a choice pointer:
+// a selector variable, assigned on each incoming edge, says which.
+func (t *translator) choicePhi(f *frame, p *ssa.Phi, known []value, later []ssa.Value) (value, bool) {
+	if len(later) > 0 || len(known) != len(p.Edges) || len(known) > maxChoice {
+		return value{}, false
+	}
+	for _, v := range known {
+		if v.obj == nil || v.obj.kind != objPtr || v.obj.cell == nil {
+			return value{}, false
+		}
+	}
+	sel := t.p.NewVar(f.prefix+t.nameOf(f, p)+"$which", ir.Int, ir.Ghost)
+	o := &object{kind: objPtr}
+	for k, v := range known {
+		o.alts = append(o.alts, v.obj)
+		o.altConds = append(o.altConds, ir.Eq(sel, ir.IntLit(int64(k))))
+	}
+	if f.phiSel == nil {
+		f.phiSel = map[*ssa.Phi]*ir.Var{}
+	}
+	f.phiSel[p] = sel
+	for _, v := range known {
+		t.lose(v) // (stored elsewhere, they are still reached exactly through o)
+	}
+	return value{obj: o}, true
 }

@@ -72,6 +72,11 @@ type frame struct {
 	unwind   ir.Loc
 	unwinds  bool
 	deferred bool
+	// loseOnDefine: values merged by an opaque φ before they were
+	// defined; their pointers are lost once they are (see escape.go).
+	loseOnDefine map[ssa.Value]bool
+	// phiSel: the selector of a φ of pointers (see choicePhi).
+	phiSel map[*ssa.Phi]*ir.Var
 }
 
 type deferRec struct {
@@ -457,6 +462,9 @@ func (t *translator) block(f *frame, b *ssa.BasicBlock) {
 		default:
 			t.instr(f, instr)
 		}
+		if v, ok := instr.(ssa.Value); ok && f.loseOnDefine[v] {
+			t.lose(f.env[v])
+		}
 	}
 	f.end[b] = t.cur
 }
@@ -490,18 +498,36 @@ func (t *translator) phi(f *frame, p *ssa.Phi) {
 		return
 	}
 	var got value
-	set := false
+	var known []value
+	var later []ssa.Value
+	same := true
 	for _, e := range p.Edges {
 		v, ok := t.peek(f, e)
 		if !ok {
 			// Defined later (a loop back edge): the value is not known here.
-			got, set = value{}, true
-			break
+			later = append(later, e)
+			continue
 		}
-		if !set {
-			got, set = v, true
-		} else if !sameValue(got, v) {
-			got = value{}
+		if len(known) > 0 && !sameValue(known[0], v) {
+			same = false
+		}
+		known = append(known, v)
+	}
+	if same && len(later) == 0 && len(known) > 0 {
+		got = known[0]
+	} else if v, ok := t.choicePhi(f, p, known, later); ok {
+		got = v
+	} else {
+		// Different objects merge into an opaque one: their pointers are
+		// lost, now or when they are defined.
+		for _, v := range known {
+			t.lose(v)
+		}
+		for _, e := range later {
+			if f.loseOnDefine == nil {
+				f.loseOnDefine = map[ssa.Value]bool{}
+			}
+			f.loseOnDefine[e] = true
 		}
 	}
 	f.env[p] = got
@@ -621,6 +647,12 @@ func (t *translator) phiMoves(f *frame, b, succ *ssa.BasicBlock) {
 			break
 		}
 		pv := f.env[p]
+		if sel, ok := f.phiSel[p]; ok && idx >= 0 {
+			// A φ of pointers: which one the edge brings.
+			lhs = append(lhs, sel)
+			rhs = append(rhs, ir.IntLit(int64(idx)))
+			continue
+		}
 		if pv.obj != nil && pv.obj.kind == objSlice && idx >= 0 {
 			// The length of a slice φ.
 			n := pv.obj.length.(*ir.Var)
