@@ -329,19 +329,31 @@ func (t *translator) fieldChoice(o *object, i int) (value, bool) {
 	return value{obj: c}, true
 }
 
-// choicePhi turns a φ of pointers to tracked cells into a choice pointer:
-// a selector variable, assigned on each incoming edge, says which.
+// choicePhi turns a φ of pointers to tracked cells into a choice pointer,
+// and a φ of statements or rows (`rows` assigned on two branches) into
+// an object with alternatives: a selector variable, assigned on each
+// incoming edge, says which.
 func (t *translator) choicePhi(f *frame, p *ssa.Phi, known []value, later []ssa.Value) (value, bool) {
 	if len(later) > 0 || len(known) != len(p.Edges) || len(known) > maxChoice {
 		return value{}, false
 	}
+	kind := known[0].obj
+	if kind == nil {
+		return value{}, false
+	}
 	for _, v := range known {
-		if v.obj == nil || v.obj.kind != objPtr || v.obj.cell == nil {
+		o := v.obj
+		switch {
+		case o == nil || o.kind != kind.kind || o.alts != nil:
+			return value{}, false
+		case o.kind == objPtr && o.cell != nil:
+		case o.kind == objStmt || o.kind == objRow || o.kind == objRows:
+		default:
 			return value{}, false
 		}
 	}
 	sel := t.p.NewVar(f.prefix+t.nameOf(f, p)+"$which", ir.Int, ir.Ghost)
-	o := &object{kind: objPtr}
+	o := &object{kind: kind.kind}
 	for k, v := range known {
 		o.alts = append(o.alts, v.obj)
 		o.altConds = append(o.altConds, ir.Eq(sel, ir.IntLit(int64(k))))

@@ -384,7 +384,7 @@ func (t *translator) inline(fn *ssa.Function, args, bindings []value) value {
 		f.start[b] = t.p.NewLoc()
 	}
 	t.edge(f.start[fn.Blocks[0]], &ir.Assume{Cond: ir.True, Info: t.info(ir.KindCall, "")})
-	for _, b := range fn.DomPreorder() {
+	for _, b := range blockOrder(fn) {
 		t.block(f, b)
 	}
 	for _, b := range fn.Blocks {
@@ -414,6 +414,42 @@ func (t *translator) inline(fn *ssa.Function, args, bindings []value) value {
 		return out[0]
 	}
 	return value{tuple: out}
+}
+
+// blockOrder returns fn's blocks in reverse postorder (from the entry,
+// then from the Recover block, then any other): every block comes after
+// its dominators, and a φ's incoming values are known when it is
+// translated unless they come around a loop.
+func blockOrder(fn *ssa.Function) []*ssa.BasicBlock {
+	seen := map[*ssa.BasicBlock]bool{}
+	var out []*ssa.BasicBlock
+	var post []*ssa.BasicBlock
+	var visit func(b *ssa.BasicBlock)
+	visit = func(b *ssa.BasicBlock) {
+		seen[b] = true
+		for _, s := range b.Succs {
+			if !seen[s] {
+				visit(s)
+			}
+		}
+		post = append(post, b)
+	}
+	for _, root := range []*ssa.BasicBlock{fn.Blocks[0], fn.Recover} {
+		if root == nil || seen[root] {
+			continue
+		}
+		post = post[:0]
+		visit(root)
+		for i := len(post) - 1; i >= 0; i-- {
+			out = append(out, post[i])
+		}
+	}
+	for _, b := range fn.DomPreorder() {
+		if !seen[b] {
+			out = append(out, b)
+		}
+	}
+	return out
 }
 
 // debugNames maps SSA values to the Go local variables they hold.
