@@ -240,7 +240,10 @@ func (t *translator) external(f *frame, fn *ssa.Function, c *ssa.CallCommon, arg
 	case path == "fmt" && (strings.HasPrefix(name, "Print") || strings.HasPrefix(name, "Fprint")),
 		path == "log" && strings.HasPrefix(name, "Print"):
 		return t.fresh(name+"()", results)
-	case path == "context", path == "time", path == "strings", path == "strconv", path == "math", path == "sort", path == "unicode/utf8":
+	case path == "sort":
+		t.mayWriteElements() // sorts in place
+		return t.fresh(name+"()", results)
+	case path == "context", path == "time", path == "strings", path == "strconv", path == "math", path == "unicode/utf8":
 		return t.fresh(name+"()", results)
 	}
 	for _, a := range args {
@@ -299,7 +302,10 @@ func (t *translator) builtin(f *frame, b *ssa.Builtin, c *ssa.CallCommon, args [
 			t.lose(a) // the new slice's elements are not tracked
 		}
 		return value{obj: &object{kind: objSlice, length: t.freshLen("append()")}}
-	case "print", "println", "close", "delete", "clear":
+	case "copy", "clear":
+		t.mayWriteElements()
+		return t.fresh(b.Name()+"()", results)
+	case "print", "println", "close", "delete":
 		return value{}
 	case "recover":
 		return t.recoverCall()

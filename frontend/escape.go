@@ -122,6 +122,7 @@ func (t *translator) havocApprox(c *cell, why string, depth int) {
 // storeUntracked models a store of v through a pointer (to a typ value)
 // the model does not track.
 func (t *translator) storeUntracked(typ types.Type, v value) {
+	t.mayWriteElements()
 	t.lose(v)
 	if len(t.escaped) == 0 {
 		return
@@ -135,6 +136,9 @@ func (t *translator) storeUntracked(typ types.Type, v value) {
 func (t *translator) escape(vals []value) {
 	opaque := false
 	for _, v := range vals {
+		if v.expr == nil {
+			t.mayWriteElements()
+		}
 		if mayHoldUntracked(v, 0) {
 			opaque = true
 		}
@@ -367,3 +371,50 @@ func (t *translator) choicePhi(f *frame, p *ssa.Phi, known []value, later []ssa.
 	}
 	return value{obj: o}, true
 }
+
+// Elements of input slices read twice at the same index.
+//
+// Two reads x[i] of an input slice with the same index value i, where the
+// first read's block dominates the second's in the same frame, read the
+// same element: the second reuses the first's cell, unless something that
+// may write the slice's elements (a store through an untracked pointer,
+// a call of outside code with a non-scalar argument, copy) was translated
+// in between. Blocks are translated in reverse postorder, so everything
+// on a path from the first read to the second is translated in between.
+
+// elemKey identifies an element read: the slice and the index value.
+type elemKey struct {
+	o     *object
+	index ssa.Value
+}
+
+// elemRead is the first read of an element.
+type elemRead struct {
+	f     *frame
+	b     *ssa.BasicBlock
+	c     *cell
+	epoch int
+}
+
+// noteElement records the first read of x[i].
+func (t *translator) noteElement(f *frame, i *ssa.IndexAddr, o *object, c *cell) {
+	if t.elemReads == nil {
+		t.elemReads = map[elemKey]elemRead{}
+	}
+	k := elemKey{o, i.Index}
+	if _, ok := t.elemReads[k]; !ok {
+		t.elemReads[k] = elemRead{f: f, b: i.Block(), c: c, epoch: t.writeEpoch}
+	}
+}
+
+// sameElement returns the cell of an earlier read of the same element.
+func (t *translator) sameElement(f *frame, i *ssa.IndexAddr, o *object) *cell {
+	r, ok := t.elemReads[elemKey{o, i.Index}]
+	if !ok || r.f != f || r.epoch != t.writeEpoch || !r.b.Dominates(i.Block()) {
+		return nil
+	}
+	return r.c
+}
+
+// mayWriteElements notes that elements of input slices may have changed.
+func (t *translator) mayWriteElements() { t.writeEpoch++ }

@@ -384,6 +384,12 @@ func (t *translator) indexAddr(f *frame, i *ssa.IndexAddr) {
 			return
 		}
 	}
+	if c == nil && x.obj != nil && x.obj.arbitrary {
+		if sc := t.sameElement(f, i, x.obj); sc != nil {
+			f.env[i] = value{obj: &object{kind: objPtr, cell: sc}}
+			return
+		}
+	}
 	if c == nil {
 		// An element of a slice or array: arbitrary content.
 		c = t.anonCell(i.Type().(*types.Pointer).Elem(), f.prefix+t.nameOf(f, i.X)+"[i]")
@@ -391,6 +397,7 @@ func (t *translator) indexAddr(f *frame, i *ssa.IndexAddr) {
 			t.markApprox(c, t.elementWhy(f, i.X))
 		} else {
 			t.inputElement(f, i, x.obj, c)
+			t.noteElement(f, i, x.obj, c)
 		}
 		// A new element each time the instruction runs (every scalar of a
 		// struct element, and of what a pointer element points to, too).

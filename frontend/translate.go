@@ -31,6 +31,11 @@ type translator struct {
 	// positions) and the element cells, per slice (see inputElement).
 	elemSites map[*object]map[*ssa.IndexAddr]string
 	elemCells map[*object][]*cell
+	// elemReads: the first read of each (slice, index value), shared by
+	// later reads of the same element (see sameElement); writeEpoch counts
+	// the translated operations that may write slice elements.
+	elemReads  map[elemKey]elemRead
+	writeEpoch int
 
 	overflowNoted bool // the no-overflow assumption is recorded
 

@@ -40,6 +40,10 @@ func TestTranslationRules(t *testing.T) {
 		{"GlobalVarUnknown", refine.Unknown, "SQL"},
 		{"MethodValueUnsafe", refine.Unsafe, "UPDATE accounts"},
 		{"JoinSafe", refine.Safe, ""},
+		{"GenericSafe", refine.Safe, ""},
+		{"GenericUnsafe", refine.Unsafe, "creditAs"},
+		{"SameElementSafe", refine.Safe, ""},
+		{"SameElementAfterSortUnknown", refine.Unknown, "element"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.entry, func(t *testing.T) {

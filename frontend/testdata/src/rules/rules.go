@@ -7,6 +7,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"sort"
 	"time"
 )
 
@@ -234,4 +235,51 @@ func checkRefund(amt int64) error {
 		return errors.New("not a refund")
 	}
 	return nil
+}
+
+// Cents is an amount in cents.
+type Cents int32
+
+func debitAs[T ~int32 | ~int64](ctx context.Context, db *sql.DB, id int64, amt T) error {
+	a := int64(amt)
+	if a <= 0 {
+		return errors.New("not positive")
+	}
+	_, err := db.ExecContext(ctx, guarded, a, id, a)
+	return err
+}
+
+// GenericSafe converts a Cents amount inside a generic helper.
+func GenericSafe(ctx context.Context, db *sql.DB, id int64, amt Cents) error {
+	return debitAs(ctx, db, id, amt)
+}
+
+func creditAs[T ~int32 | ~int64](ctx context.Context, db *sql.DB, id int64, amt T) error {
+	_, err := db.ExecContext(ctx, credit, int64(amt), id)
+	return err
+}
+
+// GenericUnsafe credits a Cents amount that may be negative.
+func GenericUnsafe(ctx context.Context, db *sql.DB, id int64, amt Cents) error {
+	return creditAs(ctx, db, id, amt)
+}
+
+// SameElementSafe: amts[i] read twice is the same element.
+func SameElementSafe(ctx context.Context, db *sql.DB, id int64, amts []int64, i int) error {
+	if i < 0 || i >= len(amts) || amts[i] <= 0 {
+		return errors.New("bad index")
+	}
+	_, err := db.ExecContext(ctx, guarded, amts[i], id, amts[i])
+	return err
+}
+
+// SameElementAfterSortUnknown: sorting between the reads may move
+// another element to index i.
+func SameElementAfterSortUnknown(ctx context.Context, db *sql.DB, id int64, amts []int64, i int) error {
+	if i < 0 || i >= len(amts) || amts[i] > 0 {
+		return errors.New("not a refund")
+	}
+	sort.Slice(amts, func(a, b int) bool { return amts[a] < amts[b] })
+	_, err := db.ExecContext(ctx, debit, amts[i], id)
+	return err
 }
