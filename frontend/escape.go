@@ -241,10 +241,16 @@ func markUntracked(v value, depth int) {
 // select exactly (see choiceElem).
 const maxChoice = 8
 
-// choiceElem returns &x[idx] for an array the model tracks, indexed by a
-// variable: a pointer to one of its element cells, the k-th when idx == k.
+// choiceElem returns &x[idx] for an array of pointers the model tracks,
+// indexed by a variable: a pointer to one of its element cells, the k-th
+// when idx == k. (Other elements read this way are arbitrary values
+// marked as approximations, and stores havoc the array: cheaper to
+// verify than a choice among the elements.)
 func (t *translator) choiceElem(x value, idx ir.Expr) (value, bool) {
 	if x.obj == nil || x.obj.cell == nil || idx == nil || idx.Sort() != ir.Int {
+		return value{}, false
+	}
+	if a, ok := x.obj.cell.typ.Underlying().(*types.Array); !ok || !isPointer(a.Elem()) {
 		return value{}, false
 	}
 	n := len(x.obj.cell.fields)
@@ -418,3 +424,8 @@ func (t *translator) sameElement(f *frame, i *ssa.IndexAddr, o *object) *cell {
 
 // mayWriteElements notes that elements of input slices may have changed.
 func (t *translator) mayWriteElements() { t.writeEpoch++ }
+
+func isPointer(typ types.Type) bool {
+	_, ok := typ.Underlying().(*types.Pointer)
+	return ok
+}
