@@ -1,5 +1,5 @@
-// Package rows_two_branches_unsafe charges a monthly fee to one account or
-// to all of them; the rows come from one of two queries.
+// Package rows_two_branches_unsafe charges a fee to one account or to the
+// richest one; the rows come from one of two queries.
 package rows_two_branches_unsafe
 
 import (
@@ -8,7 +8,7 @@ import (
 )
 
 const (
-	selectAll = "SELECT id, balance FROM accounts"
+	selectAll = "SELECT id, balance FROM accounts ORDER BY balance DESC LIMIT 1"
 	selectOne = "SELECT id, balance FROM accounts WHERE id = ?"
 	chargeFee = "UPDATE accounts SET balance = balance - ? WHERE id = ?"
 )
@@ -16,9 +16,9 @@ const (
 // Store is the account repository.
 type Store struct{ db *sql.DB }
 
-// ChargeFee takes fee from account id, or from every account when all is
-// set. Bug: it skips only overdrawn accounts, so a balance below the fee
-// goes negative.
+// ChargeFee takes fee from account id, or from the richest account when
+// all is set. Bug: it skips only overdrawn accounts, so a balance below
+// the fee goes negative.
 func (s *Store) ChargeFee(ctx context.Context, id, fee int64, all bool) error {
 	if fee <= 0 {
 		return nil
@@ -37,22 +37,21 @@ func (s *Store) ChargeFee(ctx context.Context, id, fee int64, all bool) error {
 	if err != nil {
 		return err
 	}
-	type charge struct{ id, bal int64 }
-	for rows.Next() {
-		var c charge
-		if err := rows.Scan(&c.id, &c.bal); err != nil {
-			rows.Close()
+	defer rows.Close()
+	if !rows.Next() {
+		return rows.Err()
+	}
+	var acct, bal int64
+	if err := rows.Scan(&acct, &bal); err != nil {
+		return err
+	}
+	if err := rows.Close(); err != nil {
+		return err
+	}
+	if bal >= 0 {
+		if _, err := tx.ExecContext(ctx, chargeFee, fee, acct); err != nil {
 			return err
 		}
-		if c.bal >= 0 {
-			if _, err := tx.ExecContext(ctx, chargeFee, fee, c.id); err != nil {
-				rows.Close()
-				return err
-			}
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return err
 	}
 	return tx.Commit()
 }
