@@ -285,7 +285,10 @@ func (t *translator) external(f *frame, fn *ssa.Function, c *ssa.CallCommon, arg
 		failed := t.freshVar(name+"()", ir.Bool, ir.KindCall)
 		t.p.Assume("a string strconv." + name + " accepts is written canonically (no sign '+', no leading zeros): its value is its text")
 		return value{tuple: []value{{expr: ir.IteOf(failed, ir.IntLit(0), args[0].expr)}, {expr: failed}}}
-	case path == "context", path == "time", path == "strings", path == "strconv", path == "math", path == "sort", path == "unicode/utf8":
+	case path == "sort":
+		t.mayWriteElements() // sorts in place
+		return t.fresh(name+"()", results)
+	case path == "context", path == "time", path == "strings", path == "strconv", path == "math", path == "unicode/utf8":
 		return t.fresh(name+"()", results)
 	}
 	for _, a := range args {
@@ -344,7 +347,10 @@ func (t *translator) builtin(f *frame, b *ssa.Builtin, c *ssa.CallCommon, args [
 			t.lose(a) // the new slice's elements are not tracked
 		}
 		return value{obj: &object{kind: objSlice, length: t.freshLen("append()")}}
-	case "print", "println", "close", "delete", "clear":
+	case "copy", "clear":
+		t.mayWriteElements()
+		return t.fresh(b.Name()+"()", results)
+	case "print", "println", "close", "delete":
 		return value{}
 	case "recover":
 		return t.recoverCall()

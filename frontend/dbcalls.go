@@ -337,14 +337,33 @@ func (t *translator) scan(src *object, dests []value, unknownDests bool) value {
 		t.unsupported("Scan destinations passed as a slice the analysis cannot see")
 	}
 	var targets []*ir.Var
+	// Destinations the model does not track as one cell: written after
+	// the scan (see escape.go).
+	var after []func()
+	defer func() {
+		for _, fn := range after {
+			fn()
+		}
+	}()
 	for _, d := range dests {
 		var tv *ir.Var
-		if d.obj != nil && d.obj.kind == objPtr && d.obj.cell != nil {
+		switch {
+		case d.obj != nil && d.obj.kind == objPtr && d.obj.cell != nil:
 			if d.obj.cell.v != nil {
 				tv = d.obj.cell.v
 			} else {
 				t.havocCell(d.obj.cell, 0)
 			}
+		case isChoicePtr(d) && d.obj.alts[0].cell != nil && d.obj.alts[0].cell.v != nil:
+			tv = t.p.NewVar("scan", d.obj.alts[0].cell.v.Type, ir.Local)
+			o := d.obj
+			after = append(after, func() {
+				if !t.storeChoice(o, value{expr: tv}) {
+					t.storeUntracked(nil, value{})
+				}
+			})
+		case d.expr == nil && (d.obj == nil || d.obj.kind == objPtr):
+			after = append(after, func() { t.storeUntracked(nil, value{}) })
 		}
 		targets = append(targets, tv)
 	}

@@ -11,6 +11,18 @@
 //     built from constants and constant concatenation is known);
 //   - error values as the boolean "is non-nil": errors.New, fmt.Errorf and
 //     package-level sentinels are non-nil, every database call may fail;
+//     the constructors and wrappers of pkg/errors, xerrors and
+//     cockroachdb/errors as those packages document them (errwrap.go);
+//   - panics (explicit, log.Panic, sqlx Must*, and — where a deferred call
+//     could run — index out of range, integer division by zero, failed
+//     type assertions, nil map writes) unwinding through the deferred
+//     calls of every inlined frame; recover() in a deferred call stops
+//     them (panics.go);
+//   - pointers the model loses track of: their cells are havocked at
+//     every store through an untracked pointer and every call of outside
+//     code that may reach them (escape.go);
+//   - unsigned values are not negative; package-level variables that
+//     nothing reassigns keep their constant initialiser (globals.go);
 //   - address-taken locals, local structs and the fields of structs reached
 //     through parameters as memory cells (a scalar cell is an IR variable);
 //   - calls to functions of the loaded module, inlined (closures included)

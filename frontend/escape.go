@@ -3,6 +3,10 @@ package frontend
 import (
 	"fmt"
 	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/dbverify/dbverify/ir"
 )
 
 // Pointers the model loses track of.
@@ -80,8 +84,7 @@ func (t *translator) clobberCell(c *cell, typ types.Type, why string, seen map[*
 	}
 	seen[c] = true
 	if typ == nil || (c.typ != nil && types.Identical(c.typ, typ)) {
-		t.markApproxDeep(c, why, 0)
-		t.havocCell(c, 0)
+		t.havocApprox(c, why, 0)
 		if typ != nil {
 			return
 		}
@@ -94,9 +97,32 @@ func (t *translator) clobberCell(c *cell, typ types.Type, why string, seen map[*
 	}
 }
 
+// havocApprox gives every scalar reachable in c a new arbitrary value
+// marked as an approximation: only the values after this havoc are
+// suspect, not the cell's earlier ones.
+func (t *translator) havocApprox(c *cell, why string, depth int) {
+	if c == nil || depth > escapeDepth {
+		return
+	}
+	if c.v != nil {
+		h := t.p.NewVar(c.v.Name, c.v.Type, ir.Local)
+		h.Approx = why
+		t.emit(&ir.Havoc{Vars: []*ir.Var{h}, Info: t.info(ir.KindCall, "")})
+		t.emit(&ir.Assign{Lhs: []*ir.Var{c.v}, Rhs: []ir.Expr{h}, Info: t.info(ir.KindModel, "")})
+		return
+	}
+	for i := range c.fields {
+		t.havocApprox(t.field(c, i), why, depth+1)
+	}
+	if c.refSet && c.ref.obj != nil && (c.ref.obj.kind == objPtr || c.ref.obj.kind == objSlice) {
+		t.havocApprox(c.ref.obj.cell, why, depth+1)
+	}
+}
+
 // storeUntracked models a store of v through a pointer (to a typ value)
 // the model does not track.
 func (t *translator) storeUntracked(typ types.Type, v value) {
+	t.mayWriteElements()
 	t.lose(v)
 	if len(t.escaped) == 0 {
 		return
@@ -110,58 +136,87 @@ func (t *translator) storeUntracked(typ types.Type, v value) {
 func (t *translator) escape(vals []value) {
 	opaque := false
 	for _, v := range vals {
-		if t.escapeValue(v, 0) {
+		if v.expr == nil {
+			t.mayWriteElements()
+		}
+		if mayHoldUntracked(v, 0) {
 			opaque = true
 		}
-		t.lose(v) // the code may keep what it was given
 	}
 	if opaque && len(t.escaped) > 0 {
+		// What the model lost track of may be reached: may be written.
 		file, line := t.l.position(t.pos)
 		t.clobber(nil, fmt.Sprintf("code the model does not see (%s:%d) may have written it", file, line))
 	}
+	for _, v := range vals {
+		t.escapeValue(v, 0) // what the arguments reach: written, exactly
+		t.lose(v)           // the code may keep what it was given
+	}
 }
 
-// escapeValue havocs the cells v reaches and reports whether v holds
-// something the model cannot follow.
-func (t *translator) escapeValue(v value, depth int) (opaque bool) {
+// mayHoldUntracked reports whether v holds something the model cannot
+// follow (an opaque value, a pointer to untracked memory, a slice whose
+// elements are not tracked).
+func mayHoldUntracked(v value, depth int) bool {
 	if depth > escapeDepth {
 		return false
 	}
 	switch {
-	case v.expr != nil:
+	case v.expr != nil, v.nonNil != nil:
 		return false
 	case v.obj != nil:
 		switch v.obj.kind {
 		case objPtr:
-			if v.obj.cell == nil || v.obj.cell.untracked {
-				return true
-			}
-			t.havocCell(v.obj.cell, 0)
-			return false
-		case objSlice:
-			if v.obj.cell != nil {
-				t.havocCell(v.obj.cell, 0)
+			if isChoicePtr(v) {
 				return false
 			}
-			return !v.obj.arbitrary
+			return v.obj.cell == nil || v.obj.cell.untracked
+		case objSlice:
+			return v.obj.cell == nil && !v.obj.arbitrary
 		case objClosure:
 			for _, b := range v.obj.bindings {
-				if t.escapeValue(b, depth+1) {
-					opaque = true
+				if mayHoldUntracked(b, depth+1) {
+					return true
 				}
 			}
-			return opaque
 		}
 		return false
 	case v.fields != nil || v.tuple != nil:
 		for _, fv := range append(append([]value(nil), v.fields...), v.tuple...) {
-			if t.escapeValue(fv, depth+1) {
-				opaque = true
+			if mayHoldUntracked(fv, depth+1) {
+				return true
 			}
 		}
-		return opaque
+		return false
 	}
-	return v.nonNil == nil
+	return true
+}
+
+// escapeValue havocs the cells v reaches.
+func (t *translator) escapeValue(v value, depth int) {
+	if depth > escapeDepth {
+		return
+	}
+	if o := v.obj; o != nil {
+		switch {
+		case (o.kind == objPtr || o.kind == objSlice) && o.cell != nil:
+			t.havocCell(o.cell, 0)
+		case o.kind == objPtr:
+			for _, a := range o.alts {
+				t.escapeValue(value{obj: a}, depth+1)
+			}
+		case o.kind == objClosure:
+			for _, b := range o.bindings {
+				t.escapeValue(b, depth+1)
+			}
+		}
+	}
+	for _, fv := range v.fields {
+		t.escapeValue(fv, depth+1)
+	}
+	for _, tv := range v.tuple {
+		t.escapeValue(tv, depth+1)
+	}
 }
 
 // markUntracked flags the cells v points to as untracked memory.
@@ -180,4 +235,197 @@ func markUntracked(v value, depth int) {
 	for _, fv := range v.fields {
 		markUntracked(fv, depth+1)
 	}
+}
+
+// maxChoice bounds the elements of a tracked array a variable index may
+// select exactly (see choiceElem).
+const maxChoice = 8
+
+// choiceElem returns &x[idx] for an array of pointers the model tracks,
+// indexed by a variable: a pointer to one of its element cells, the k-th
+// when idx == k. (Other elements read this way are arbitrary values
+// marked as approximations, and stores havoc the array: cheaper to
+// verify than a choice among the elements.)
+func (t *translator) choiceElem(x value, idx ir.Expr) (value, bool) {
+	if x.obj == nil || x.obj.cell == nil || idx == nil || idx.Sort() != ir.Int {
+		return value{}, false
+	}
+	if a, ok := x.obj.cell.typ.Underlying().(*types.Array); !ok || !isPointer(a.Elem()) {
+		return value{}, false
+	}
+	n := len(x.obj.cell.fields)
+	if n == 0 || n > maxChoice {
+		return value{}, false
+	}
+	o := &object{kind: objPtr}
+	for k := 0; k < n; k++ {
+		c := t.field(x.obj.cell, k)
+		if c == nil {
+			return value{}, false
+		}
+		o.alts = append(o.alts, &object{kind: objPtr, cell: c})
+		o.altConds = append(o.altConds, ir.Eq(idx, ir.IntLit(int64(k))))
+	}
+	return value{obj: o}, true
+}
+
+// isChoicePtr reports whether v is a pointer to one of several cells.
+func isChoicePtr(v value) bool {
+	return v.obj != nil && v.obj.kind == objPtr && v.obj.cell == nil && len(v.obj.alts) > 0
+}
+
+// loadChoice reads through a choice pointer: the selected cell's scalar,
+// or a choice among the pointers the cells hold.
+func (t *translator) loadChoice(o *object, name string) (value, bool) {
+	vals := make([]value, len(o.alts))
+	for k, a := range o.alts {
+		if a.cell == nil {
+			return value{}, false
+		}
+		vals[k] = t.load(a.cell, name)
+	}
+	if vals[0].expr != nil {
+		out := vals[len(vals)-1].expr
+		for k := len(vals) - 2; k >= 0; k-- {
+			if vals[k].expr == nil || vals[k].expr.Sort() != out.Sort() {
+				return value{}, false
+			}
+			out = ir.IteOf(o.altConds[k], vals[k].expr, out)
+		}
+		v := t.p.NewVar(name, out.Sort(), ir.Local)
+		t.emit(&ir.Assign{Lhs: []*ir.Var{v}, Rhs: []ir.Expr{out}, Info: t.info(ir.KindAssign, "")})
+		return value{expr: v}, true
+	}
+	c := &object{kind: objPtr, altConds: o.altConds}
+	for _, v := range vals {
+		if v.obj == nil || v.obj.kind != objPtr || v.obj.cell == nil {
+			return value{}, false
+		}
+		c.alts = append(c.alts, v.obj)
+	}
+	return value{obj: c}, true
+}
+
+// storeChoice writes v through a choice pointer: into the selected cell.
+func (t *translator) storeChoice(o *object, v value) bool {
+	if v.expr == nil {
+		return false
+	}
+	for _, a := range o.alts {
+		if a.cell == nil || a.cell.v == nil || a.cell.v.Type != convertSort(v.expr, a.cell.v.Type).Sort() {
+			return false
+		}
+	}
+	for k, a := range o.alts {
+		cv := a.cell.v
+		t.emit(&ir.Assign{Lhs: []*ir.Var{cv}, Rhs: []ir.Expr{ir.IteOf(o.altConds[k], convertSort(v.expr, cv.Type), cv)}, Info: t.info(ir.KindAssign, "")})
+	}
+	return true
+}
+
+// fieldChoice is &p.f for a choice pointer p.
+func (t *translator) fieldChoice(o *object, i int) (value, bool) {
+	c := &object{kind: objPtr, altConds: o.altConds}
+	for _, a := range o.alts {
+		if a.cell == nil || a.cell.fields == nil {
+			return value{}, false
+		}
+		fc := t.field(a.cell, i)
+		if fc == nil {
+			return value{}, false
+		}
+		c.alts = append(c.alts, &object{kind: objPtr, cell: fc})
+	}
+	return value{obj: c}, true
+}
+
+// choicePhi turns a φ of pointers to tracked cells into a choice pointer,
+// and a φ of statements or rows (`rows` assigned on two branches) into
+// an object with alternatives: a selector variable, assigned on each
+// incoming edge, says which.
+func (t *translator) choicePhi(f *frame, p *ssa.Phi, known []value, later []ssa.Value) (value, bool) {
+	if len(later) > 0 || len(known) != len(p.Edges) || len(known) > maxChoice {
+		return value{}, false
+	}
+	kind := known[0].obj
+	if kind == nil {
+		return value{}, false
+	}
+	for _, v := range known {
+		o := v.obj
+		switch {
+		case o == nil || o.kind != kind.kind || o.alts != nil:
+			return value{}, false
+		case o.kind == objPtr && o.cell != nil:
+		case o.kind == objStmt || o.kind == objRow || o.kind == objRows:
+		default:
+			return value{}, false
+		}
+	}
+	sel := t.p.NewVar(f.prefix+t.nameOf(f, p)+"$which", ir.Int, ir.Ghost)
+	o := &object{kind: kind.kind}
+	for k, v := range known {
+		o.alts = append(o.alts, v.obj)
+		o.altConds = append(o.altConds, ir.Eq(sel, ir.IntLit(int64(k))))
+	}
+	if f.phiSel == nil {
+		f.phiSel = map[*ssa.Phi]*ir.Var{}
+	}
+	f.phiSel[p] = sel
+	for _, v := range known {
+		t.lose(v) // (stored elsewhere, they are still reached exactly through o)
+	}
+	return value{obj: o}, true
+}
+
+// Elements of input slices read twice at the same index.
+//
+// Two reads x[i] of an input slice with the same index value i, where the
+// first read's block dominates the second's in the same frame, read the
+// same element: the second reuses the first's cell, unless something that
+// may write the slice's elements (a store through an untracked pointer,
+// a call of outside code with a non-scalar argument, copy) was translated
+// in between. Blocks are translated in reverse postorder, so everything
+// on a path from the first read to the second is translated in between.
+
+// elemKey identifies an element read: the slice and the index value.
+type elemKey struct {
+	o     *object
+	index ssa.Value
+}
+
+// elemRead is the first read of an element.
+type elemRead struct {
+	f     *frame
+	b     *ssa.BasicBlock
+	c     *cell
+	epoch int
+}
+
+// noteElement records the first read of x[i].
+func (t *translator) noteElement(f *frame, i *ssa.IndexAddr, o *object, c *cell) {
+	if t.elemReads == nil {
+		t.elemReads = map[elemKey]elemRead{}
+	}
+	k := elemKey{o, i.Index}
+	if _, ok := t.elemReads[k]; !ok {
+		t.elemReads[k] = elemRead{f: f, b: i.Block(), c: c, epoch: t.writeEpoch}
+	}
+}
+
+// sameElement returns the cell of an earlier read of the same element.
+func (t *translator) sameElement(f *frame, i *ssa.IndexAddr, o *object) *cell {
+	r, ok := t.elemReads[elemKey{o, i.Index}]
+	if !ok || r.f != f || r.epoch != t.writeEpoch || !r.b.Dominates(i.Block()) {
+		return nil
+	}
+	return r.c
+}
+
+// mayWriteElements notes that elements of input slices may have changed.
+func (t *translator) mayWriteElements() { t.writeEpoch++ }
+
+func isPointer(typ types.Type) bool {
+	_, ok := typ.Underlying().(*types.Pointer)
+	return ok
 }

@@ -143,7 +143,13 @@ func (t *translator) instr(f *frame, instr ssa.Instruction) {
 		t.define(f, i, t.binop(f, i))
 	case *ssa.FieldAddr:
 		x := t.val(f, i.X)
-		if x.obj != nil && x.obj.kind == objPtr && x.obj.cell.fields != nil {
+		if isChoicePtr(x) {
+			if v, ok := t.fieldChoice(x.obj, i.Field); ok {
+				f.env[i] = v
+				return
+			}
+		}
+		if x.obj != nil && x.obj.kind == objPtr && x.obj.cell != nil && x.obj.cell.fields != nil {
 			f.env[i] = value{obj: &object{kind: objPtr, cell: t.field(x.obj.cell, i.Field)}}
 			return
 		}
@@ -278,6 +284,9 @@ func (t *translator) storeTo(f *frame, addr ssa.Value, v value) {
 		t.panicHere("panic: nil pointer dereference")
 		return
 	}
+	if isChoicePtr(a) && t.storeChoice(a.obj, v) {
+		return
+	}
 	// A store through a pointer the model does not track may write any
 	// cell whose pointer escaped.
 	elem := types.Type(nil)
@@ -368,8 +377,18 @@ func (t *translator) indexAddr(f *frame, i *ssa.IndexAddr) {
 	}
 	if c == nil && x.obj != nil && x.obj.cell != nil {
 		// A variable index into an array the model tracks: the element's
-		// pointers are no longer tracked.
+		// pointers may be stored elsewhere.
 		t.lose(x)
+		if v, ok := t.choiceElem(x, t.val(f, i.Index).expr); ok {
+			f.env[i] = v
+			return
+		}
+	}
+	if c == nil && x.obj != nil && x.obj.arbitrary {
+		if sc := t.sameElement(f, i, x.obj); sc != nil {
+			f.env[i] = value{obj: &object{kind: objPtr, cell: sc}}
+			return
+		}
 	}
 	if c == nil {
 		// An element of a slice or array: arbitrary content.
@@ -378,6 +397,7 @@ func (t *translator) indexAddr(f *frame, i *ssa.IndexAddr) {
 			t.markApprox(c, t.elementWhy(f, i.X))
 		} else {
 			t.inputElement(f, i, x.obj, c)
+			t.noteElement(f, i, x.obj, c)
 		}
 		// A new element each time the instruction runs (every scalar of a
 		// struct element, and of what a pointer element points to, too).
@@ -411,6 +431,11 @@ func (t *translator) unop(f *frame, i *ssa.UnOp) value {
 		}
 		if x.obj != nil && x.obj.kind == objPtr && x.obj.cell != nil {
 			return t.load(x.obj.cell, f.prefix+t.nameOf(f, i))
+		}
+		if isChoicePtr(x) {
+			if v, ok := t.loadChoice(x.obj, f.prefix+t.nameOf(f, i)); ok {
+				return v
+			}
 		}
 	}
 	return t.fresh(f.prefix+i.Name(), i.Type())

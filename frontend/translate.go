@@ -34,6 +34,11 @@ type translator struct {
 	// positions) and the element cells, per slice (see inputElement).
 	elemSites map[*object]map[*ssa.IndexAddr]string
 	elemCells map[*object][]*cell
+	// elemReads: the first read of each (slice, index value), shared by
+	// later reads of the same element (see sameElement); writeEpoch counts
+	// the translated operations that may write slice elements.
+	elemReads  map[elemKey]elemRead
+	writeEpoch int
 
 	overflowNoted bool // the no-overflow assumption is recorded
 
@@ -81,6 +86,11 @@ type frame struct {
 	unwind   ir.Loc
 	unwinds  bool
 	deferred bool
+	// loseOnDefine: values merged by an opaque φ before they were
+	// defined; their pointers are lost once they are (see escape.go).
+	loseOnDefine map[ssa.Value]bool
+	// phiSel: the selector of a φ of pointers (see choicePhi).
+	phiSel map[*ssa.Phi]*ir.Var
 }
 
 type deferRec struct {
@@ -398,7 +408,7 @@ func (t *translator) inline(fn *ssa.Function, args, bindings []value) value {
 		f.start[b] = t.p.NewLoc()
 	}
 	t.edge(f.start[fn.Blocks[0]], &ir.Assume{Cond: ir.True, Info: t.info(ir.KindCall, "")})
-	for _, b := range fn.DomPreorder() {
+	for _, b := range blockOrder(fn) {
 		t.block(f, b)
 	}
 	for _, b := range fn.Blocks {
@@ -428,6 +438,42 @@ func (t *translator) inline(fn *ssa.Function, args, bindings []value) value {
 		return out[0]
 	}
 	return value{tuple: out}
+}
+
+// blockOrder returns fn's blocks in reverse postorder (from the entry,
+// then from the Recover block, then any other): every block comes after
+// its dominators, and a φ's incoming values are known when it is
+// translated unless they come around a loop.
+func blockOrder(fn *ssa.Function) []*ssa.BasicBlock {
+	seen := map[*ssa.BasicBlock]bool{}
+	var out []*ssa.BasicBlock
+	var post []*ssa.BasicBlock
+	var visit func(b *ssa.BasicBlock)
+	visit = func(b *ssa.BasicBlock) {
+		seen[b] = true
+		for _, s := range b.Succs {
+			if !seen[s] {
+				visit(s)
+			}
+		}
+		post = append(post, b)
+	}
+	for _, root := range []*ssa.BasicBlock{fn.Blocks[0], fn.Recover} {
+		if root == nil || seen[root] {
+			continue
+		}
+		post = post[:0]
+		visit(root)
+		for i := len(post) - 1; i >= 0; i-- {
+			out = append(out, post[i])
+		}
+	}
+	for _, b := range fn.DomPreorder() {
+		if !seen[b] {
+			out = append(out, b)
+		}
+	}
+	return out
 }
 
 // debugNames maps SSA values to the Go local variables they hold.
@@ -476,6 +522,9 @@ func (t *translator) block(f *frame, b *ssa.BasicBlock) {
 		default:
 			t.instr(f, instr)
 		}
+		if v, ok := instr.(ssa.Value); ok && f.loseOnDefine[v] {
+			t.lose(f.env[v])
+		}
 	}
 	f.end[b] = t.cur
 }
@@ -509,18 +558,36 @@ func (t *translator) phi(f *frame, p *ssa.Phi) {
 		return
 	}
 	var got value
-	set := false
+	var known []value
+	var later []ssa.Value
+	same := true
 	for _, e := range p.Edges {
 		v, ok := t.peek(f, e)
 		if !ok {
 			// Defined later (a loop back edge): the value is not known here.
-			got, set = value{}, true
-			break
+			later = append(later, e)
+			continue
 		}
-		if !set {
-			got, set = v, true
-		} else if !sameValue(got, v) {
-			got = value{}
+		if len(known) > 0 && !sameValue(known[0], v) {
+			same = false
+		}
+		known = append(known, v)
+	}
+	if same && len(later) == 0 && len(known) > 0 {
+		got = known[0]
+	} else if v, ok := t.choicePhi(f, p, known, later); ok {
+		got = v
+	} else {
+		// Different objects merge into an opaque one: their pointers are
+		// lost, now or when they are defined.
+		for _, v := range known {
+			t.lose(v)
+		}
+		for _, e := range later {
+			if f.loseOnDefine == nil {
+				f.loseOnDefine = map[ssa.Value]bool{}
+			}
+			f.loseOnDefine[e] = true
 		}
 	}
 	f.env[p] = got
@@ -640,6 +707,12 @@ func (t *translator) phiMoves(f *frame, b, succ *ssa.BasicBlock) {
 			break
 		}
 		pv := f.env[p]
+		if sel, ok := f.phiSel[p]; ok && idx >= 0 {
+			// A φ of pointers: which one the edge brings.
+			lhs = append(lhs, sel)
+			rhs = append(rhs, ir.IntLit(int64(idx)))
+			continue
+		}
 		if pv.obj != nil && pv.obj.kind == objSlice && idx >= 0 {
 			// The length of a slice φ.
 			n := pv.obj.length.(*ir.Var)

@@ -1,0 +1,285 @@
+// Package rules holds one small entry per translation rule, each named
+// after the rule and its expected verdict (see translate_rules_test.go).
+package rules
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"sort"
+	"time"
+)
+
+const (
+	debit   = "UPDATE accounts SET balance = balance - ? WHERE id = ?"
+	guarded = "UPDATE accounts SET balance = balance - ? WHERE id = ? AND balance >= ?"
+	credit  = "UPDATE accounts SET balance = balance + ? WHERE id = ?"
+	balance = "SELECT balance FROM accounts WHERE id = ?"
+)
+
+// withTx runs fn in a transaction a deferred function commits unless fn
+// returned an error; recovering says whether it also rolls back a panic.
+func withTx(ctx context.Context, db *sql.DB, recovering bool, fn func(*sql.Tx) error) (err error) {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if recovering {
+			if p := recover(); p != nil {
+				_ = tx.Rollback()
+				panic(p)
+			}
+		}
+		if err != nil {
+			_ = tx.Rollback()
+			return
+		}
+		err = tx.Commit()
+	}()
+	return fn(tx)
+}
+
+func debitChecked(ctx context.Context, tx *sql.Tx, id, amt int64) error {
+	if _, err := tx.ExecContext(ctx, debit, amt, id); err != nil {
+		return err
+	}
+	var bal int64
+	if err := tx.QueryRowContext(ctx, balance, id).Scan(&bal); err != nil {
+		return err
+	}
+	if bal < 0 {
+		panic("overdrawn")
+	}
+	return nil
+}
+
+// PanicCommitUnsafe: the panic unwinds through withTx's deferred commit.
+func PanicCommitUnsafe(ctx context.Context, db *sql.DB, id, amt int64) error {
+	return withTx(ctx, db, false, func(tx *sql.Tx) error { return debitChecked(ctx, tx, id, amt) })
+}
+
+// PanicRecoverSafe: the deferred function rolls a panic back.
+func PanicRecoverSafe(ctx context.Context, db *sql.DB, id, amt int64) error {
+	return withTx(ctx, db, true, func(tx *sql.Tx) error { return debitChecked(ctx, tx, id, amt) })
+}
+
+// RecoverResumesSafe: a recovered panic returns the named result set by
+// the deferred function, an error, so the debit below never runs.
+func RecoverResumesSafe(ctx context.Context, db *sql.DB, id, amt int64, parts int) error {
+	if err := validate(amt, parts); err != nil {
+		return err
+	}
+	_, err := db.ExecContext(ctx, guarded, amt, id, amt)
+	return err
+}
+
+// RecoverResumesUnsafe: the recovered panic returns a nil error and the
+// unguarded debit runs with any amount.
+func RecoverResumesUnsafe(ctx context.Context, db *sql.DB, id, amt int64, parts int) error {
+	if err := validateSwallow(amt, parts); err != nil {
+		return err
+	}
+	_, err := db.ExecContext(ctx, debit, amt, id)
+	return err
+}
+
+func validate(amt int64, parts int) (err error) {
+	defer func() {
+		if recover() != nil {
+			err = errors.New("invalid split")
+		}
+	}()
+	if amt/int64(parts) < 0 {
+		return errors.New("negative")
+	}
+	return nil
+}
+
+func validateSwallow(amt int64, parts int) (err error) {
+	defer func() { _ = recover() }()
+	if amt/int64(parts) <= 0 || amt > 100 {
+		return errors.New("out of range")
+	}
+	return nil
+}
+
+// DivideCommitUnsafe: total/parts panics for parts == 0 after the debit,
+// and the deferred function commits it.
+func DivideCommitUnsafe(ctx context.Context, db *sql.DB, id, total int64, parts int64) error {
+	return withTx(ctx, db, false, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, debit, total, id); err != nil {
+			return err
+		}
+		perPart := total / parts
+		var bal int64
+		if err := tx.QueryRowContext(ctx, balance, id).Scan(&bal); err != nil {
+			return err
+		}
+		if bal < 0 {
+			return fmt.Errorf("overdrawn by %d (%d per part)", -bal, perPart)
+		}
+		return nil
+	})
+}
+
+// DivideCommitSafe: parts is checked first.
+func DivideCommitSafe(ctx context.Context, db *sql.DB, id, total int64, parts int64) error {
+	if parts <= 0 {
+		return errors.New("no parts")
+	}
+	return DivideCommitUnsafe(ctx, db, id, total, parts)
+}
+
+// SscanUnsafe: fmt.Sscan stores through the pointer in its ...any.
+func SscanUnsafe(ctx context.Context, db *sql.DB, id int64, field string) error {
+	var amt int64
+	if _, err := fmt.Sscan(field, &amt); err != nil {
+		return err
+	}
+	_, err := db.ExecContext(ctx, debit, amt, id)
+	return err
+}
+
+// MergedPointerUnsafe: p is &a or &b; the store through it may set a.
+func MergedPointerUnsafe(ctx context.Context, db *sql.DB, id, x int64, useB bool) error {
+	var a, b int64
+	p := &a
+	if useB {
+		p = &b
+	}
+	*p = x
+	_, err := db.ExecContext(ctx, debit, a, id)
+	return err
+}
+
+// AssertedPointerUnsafe: set stores through into.(*int64).
+func AssertedPointerUnsafe(ctx context.Context, db *sql.DB, id, x int64) error {
+	var amt int64
+	set(&amt, x)
+	_, err := db.ExecContext(ctx, debit, amt, id)
+	return err
+}
+
+func set(into any, x int64) {
+	*into.(*int64) = x
+}
+
+// UnsignedSafe: a uint32 amount is not negative.
+func UnsignedSafe(ctx context.Context, db *sql.DB, id int64, amt uint32) error {
+	_, err := db.ExecContext(ctx, credit, amt, id)
+	return err
+}
+
+// CancelSafe: the deferred cancel func is a no-op for the model.
+func CancelSafe(ctx context.Context, db *sql.DB, id, amt int64) error {
+	ctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	_, err := db.ExecContext(ctx, guarded, amt, id, amt)
+	return err
+}
+
+var guardedVar = "UPDATE accounts SET balance = balance - ? WHERE id = ? AND balance >= ?"
+
+var reassigned = "UPDATE accounts SET balance = balance - ? WHERE id = ? AND balance >= ?"
+
+// SetQuery changes reassigned: its text is no longer a constant.
+func SetQuery(q string) { reassigned = q }
+
+// GlobalVarSafe: guardedVar is never reassigned.
+func GlobalVarSafe(ctx context.Context, db *sql.DB, id, amt int64) error {
+	_, err := db.ExecContext(ctx, guardedVar, amt, id, amt)
+	return err
+}
+
+// GlobalVarUnknown: reassigned may hold any text.
+func GlobalVarUnknown(ctx context.Context, db *sql.DB, id, amt int64) error {
+	_, err := db.ExecContext(ctx, reassigned, amt, id, amt)
+	return err
+}
+
+// Store wraps the database.
+type Store struct{ db *sql.DB }
+
+func (s *Store) debit(ctx context.Context, id, amt int64) error {
+	_, err := s.db.ExecContext(ctx, debit, amt, id)
+	return err
+}
+
+// MethodValueUnsafe calls s.debit through a bound method value.
+func MethodValueUnsafe(ctx context.Context, s *Store, id, amt int64) error {
+	op := s.debit
+	return op(ctx, id, amt)
+}
+
+// JoinSafe: errors.Join is non-nil when one of its errors is, so only a
+// non-positive amount (a refund) reaches the debit.
+func JoinSafe(ctx context.Context, db *sql.DB, id, amt int64) error {
+	if err := errors.Join(checkID(id), checkRefund(amt)); err != nil {
+		return fmt.Errorf("refund: %w", err)
+	}
+	_, err := db.ExecContext(ctx, debit, amt, id)
+	return err
+}
+
+func checkID(id int64) error {
+	if id <= 0 {
+		return errors.New("bad id")
+	}
+	return nil
+}
+
+func checkRefund(amt int64) error {
+	if amt > 0 {
+		return errors.New("not a refund")
+	}
+	return nil
+}
+
+// Cents is an amount in cents.
+type Cents int32
+
+func debitAs[T ~int32 | ~int64](ctx context.Context, db *sql.DB, id int64, amt T) error {
+	a := int64(amt)
+	if a <= 0 {
+		return errors.New("not positive")
+	}
+	_, err := db.ExecContext(ctx, guarded, a, id, a)
+	return err
+}
+
+// GenericSafe converts a Cents amount inside a generic helper.
+func GenericSafe(ctx context.Context, db *sql.DB, id int64, amt Cents) error {
+	return debitAs(ctx, db, id, amt)
+}
+
+func creditAs[T ~int32 | ~int64](ctx context.Context, db *sql.DB, id int64, amt T) error {
+	_, err := db.ExecContext(ctx, credit, int64(amt), id)
+	return err
+}
+
+// GenericUnsafe credits a Cents amount that may be negative.
+func GenericUnsafe(ctx context.Context, db *sql.DB, id int64, amt Cents) error {
+	return creditAs(ctx, db, id, amt)
+}
+
+// SameElementSafe: amts[i] read twice is the same element.
+func SameElementSafe(ctx context.Context, db *sql.DB, id int64, amts []int64, i int) error {
+	if i < 0 || i >= len(amts) || amts[i] <= 0 {
+		return errors.New("bad index")
+	}
+	_, err := db.ExecContext(ctx, guarded, amts[i], id, amts[i])
+	return err
+}
+
+// SameElementAfterSortUnknown: sorting between the reads may move
+// another element to index i.
+func SameElementAfterSortUnknown(ctx context.Context, db *sql.DB, id int64, amts []int64, i int) error {
+	if i < 0 || i >= len(amts) || amts[i] > 0 {
+		return errors.New("not a refund")
+	}
+	sort.Slice(amts, func(a, b int) bool { return amts[a] < amts[b] })
+	_, err := db.ExecContext(ctx, debit, amts[i], id)
+	return err
+}
