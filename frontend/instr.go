@@ -157,6 +157,12 @@ func (t *translator) instr(f *frame, instr ssa.Instruction) {
 	case *ssa.IndexAddr:
 		t.indexAddr(f, i)
 	case *ssa.Index, *ssa.Lookup, *ssa.Next:
+		if l, ok := i.(*ssa.Lookup); ok {
+			if v, ok := t.pureLookup(f, l); ok {
+				t.define(f, l, v)
+				return
+			}
+		}
 		v := t.fresh(f.prefix+i.(ssa.Value).Name(), i.(ssa.Value).Type())
 		var x ssa.Value
 		switch i := i.(type) {

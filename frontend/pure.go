@@ -127,6 +127,14 @@ func (t *translator) pureCall(fn *ssa.Function, args []value, results *types.Tup
 		t.pure = map[pureKey]value{}
 	}
 	t.pure[k] = out
+	for _, p := range append([]value{out}, out.tuple...) {
+		if p.obj != nil && p.obj.kind == objSlice {
+			if t.runMaps == nil {
+				t.runMaps = map[*object]bool{}
+			}
+			t.runMaps[p.obj] = true // (a map or slice fixed for the run: mux.Vars)
+		}
+	}
 	if requestAccessor(name) && !t.pureNoted[name] {
 		if t.pureNoted == nil {
 			t.pureNoted = map[string]bool{}
@@ -160,4 +168,47 @@ func (t *translator) isParam(x *ir.Var) bool {
 		}
 	}
 	return false
+}
+
+// pureLookup models m[key] on a map a pure call returned (mux.Vars(r)):
+// with a key fixed for the run, the element is fixed for the run too.
+func (t *translator) pureLookup(f *frame, l *ssa.Lookup) (value, bool) {
+	m := t.val(f, l.X)
+	if m.obj == nil || !t.runMaps[m.obj] {
+		return value{}, false
+	}
+	key := t.val(f, l.Index)
+	var k string
+	switch {
+	case key.strKnown:
+		k = fmt.Sprintf("%q", key.str)
+	case key.expr != nil:
+		x, ok := key.expr.(*ir.Var)
+		if !ok || (!t.runConst[x] && !t.isParam(x)) {
+			return value{}, false
+		}
+		k = x.Name
+	default:
+		return value{}, false
+	}
+	pk := pureKey{fn: fmt.Sprintf("[]%p", m.obj), args: k}
+	if v, ok := t.pure[pk]; ok {
+		return v, true
+	}
+	label := fmt.Sprintf("%s[%s]", t.nameOf(f, l.X), k)
+	if fn, ok := l.X.(*ssa.Call); ok && fn.Call.StaticCallee() != nil {
+		label = fmt.Sprintf("%s(_)[%s]", fn.Call.StaticCallee().Name(), k)
+	}
+	var out value
+	if tup, ok := l.Type().(*types.Tuple); ok {
+		ts := make([]value, tup.Len())
+		for i := range ts {
+			ts[i] = t.runInput(fmt.Sprintf("%s.%d", label, i), tup.At(i).Type())
+		}
+		out = value{tuple: ts}
+	} else {
+		out = t.runInput(label, l.Type())
+	}
+	t.pure[pk] = out
+	return out, true
 }
