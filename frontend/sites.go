@@ -303,6 +303,16 @@ func (l *Loaded) mayRunUnknownSQL(c *ssa.CallCommon) bool {
 // callees returns the module functions fn may call: static callees,
 // its closures, and module methods an interface call may dispatch to.
 func (l *Loaded) callees(fn *ssa.Function) []*ssa.Function {
+	if out, ok := l.calleeCache[fn]; ok {
+		return out
+	}
+	out := l.findCallees(fn)
+	l.calleeCache[fn] = out
+	return out
+}
+
+// findCallees computes callees.
+func (l *Loaded) findCallees(fn *ssa.Function) []*ssa.Function {
 	escaping := l.escapingFuncs()
 	var out []*ssa.Function
 	for _, b := range fn.Blocks {
