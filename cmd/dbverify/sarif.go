@@ -11,7 +11,8 @@ import (
 )
 
 // SARIF 2.1.0 output: one result per UNSAFE (error, with the counterexample
-// as a code flow) and UNKNOWN (warning) verdict.
+// as a code flow) and UNKNOWN (warning) verdict, and one (warning) per
+// writer of a constrained table that no verified entry runs.
 
 type sarifLog struct {
 	Schema  string     `json:"$schema"`
@@ -103,6 +104,7 @@ func writeSARIF(w io.Writer, rep *pipeline.Report) error {
 		Tool: sarifTool{Driver: sarifDriver{Name: "dbverify", Rules: []sarifRule{
 			{ID: "DBV001", Name: "ConstraintViolation", ShortDescription: sarifMessage{Text: "a run of the entry point breaks the database constraint"}},
 			{ID: "DBV002", Name: "Undecided", ShortDescription: sarifMessage{Text: "dbverify could not decide the constraint for the entry point"}},
+			{ID: "DBV003", Name: "UnverifiedWriter", ShortDescription: sarifMessage{Text: "a function writes a constrained table but no discovered or selected entry point runs it"}},
 		}}},
 		Results: []sarifResult{},
 	}
@@ -133,6 +135,20 @@ func writeSARIF(w io.Writer, rep *pipeline.Report) error {
 			res.Locations = []sarifLocation{l}
 		} else {
 			res.Locations = []sarifLocation{}
+		}
+		run.Results = append(run.Results, res)
+	}
+	for _, c := range rep.Coverage {
+		if len(c.Entries) > 0 && !c.Added {
+			continue
+		}
+		msg := c.Writer + " writes " + strings.Join(c.Tables, ", ") + " but no verified entry runs it"
+		if c.Added {
+			msg = c.Writer + " writes " + strings.Join(c.Tables, ", ") + " but no entry point found runs it: verified as an entry of its own"
+		}
+		res := sarifResult{RuleID: "DBV003", Level: "warning", Message: sarifMessage{Text: msg}, Locations: []sarifLocation{}}
+		if l, ok := sarifLoc(c.Position, ""); ok {
+			res.Locations = []sarifLocation{l}
 		}
 		run.Results = append(run.Results, res)
 	}
