@@ -80,9 +80,38 @@ type pureKey struct {
 // argument is not fixed for the run (the call is then an ordinary
 // external call).
 func (t *translator) pureCall(fn *ssa.Function, args []value, results *types.Tuple) (value, bool) {
-	name := fn.String()
-	var keys, texts []string
-	for _, a := range args {
+	return t.pureResult(fn.String(), fn.Name(), nil, args, results)
+}
+
+// pureMethods are the interface methods of pureFuncs' kind, by
+// types.Func.FullName: echo's request accessors. The receiver is an
+// interface value the model does not track; within one run it is taken to
+// be the one request context (an assumption, stated).
+var pureMethods = map[string]bool{
+	"(github.com/labstack/echo/v4.Context).Param":      true,
+	"(github.com/labstack/echo/v4.Context).QueryParam": true,
+	"(github.com/labstack/echo/v4.Context).FormValue":  true,
+}
+
+// pureInvoke models a call of a method of pureMethods.
+func (t *translator) pureInvoke(m *types.Func, recvType types.Type, recv value, args []value, results *types.Tuple) (value, bool) {
+	var keys []string
+	if recv.obj == nil && recv.expr == nil {
+		keys = []string{"t" + types.TypeString(recvType, nil)}
+	}
+	return t.pureResult(m.FullName(), m.Name(), keys, append([]value{recv}, args...), results)
+}
+
+// pureResult returns the result of pure function name (short: its name
+// in traces) on args, fixed for the run; keys are extra parts of the key
+// (an opaque receiver's type, which then stands for it).
+func (t *translator) pureResult(name, short string, keys []string, args []value, results *types.Tuple) (value, bool) {
+	var texts []string
+	for i, a := range args {
+		if i == 0 && len(keys) > 0 && a.obj == nil && a.expr == nil {
+			texts = append(texts, "_")
+			continue // (the opaque receiver, keyed by its type)
+		}
 		switch {
 		case a.strKnown:
 			keys = append(keys, "s"+a.str)
@@ -112,7 +141,7 @@ func (t *translator) pureCall(fn *ssa.Function, args []value, results *types.Tup
 	if v, ok := t.pure[k]; ok {
 		return v, true
 	}
-	label := fn.Name() + "(" + strings.Join(texts, ", ") + ")"
+	label := short + "(" + strings.Join(texts, ", ") + ")"
 	var out value
 	if results.Len() == 1 {
 		out = t.runInput(label, results.At(0).Type())
@@ -141,7 +170,11 @@ func (t *translator) pureCall(fn *ssa.Function, args []value, results *types.Tup
 		}
 		t.pureNoted[name] = true
 		file, line := t.l.position(t.pos)
-		t.p.Assume(fmt.Sprintf("%s gives the same result for the same arguments within one run: the handler does not change the request between calls (%s:%d)", name, file, line))
+		what := "the handler does not change the request between calls"
+		if len(keys) > 0 {
+			what += ", and every " + strings.TrimPrefix(keys[0], "t") + " of the run is the same request's"
+		}
+		t.p.Assume(fmt.Sprintf("%s gives the same result for the same arguments within one run: %s (%s:%d)", name, what, file, line))
 	}
 	return out, true
 }
