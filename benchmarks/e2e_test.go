@@ -712,3 +712,47 @@ func TestResultCache(t *testing.T) {
 		t.Error("--no-cache made no SMT query")
 	}
 }
+
+// TestCoverageReport checks that the output says which verified entry runs
+// each writer of a constrained table, and that a writer --entry leaves out
+// is reported in every format: a JSON warning (also on stderr), a text
+// line, a SARIF result.
+func TestCoverageReport(t *testing.T) {
+	recordInputs(t)
+	dir := filepath.Join(corpusDir(t), "trust", "entry_optable_unsafe")
+	base := []string{"check", "--constraint", "accounts.balance >= 0", "--entry", "^credit$"}
+	inv := dbverify(t, dir, append(base, "--format", "json", "./...")...)
+	var out struct {
+		Coverage []struct {
+			Writer   string   `json:"writer"`
+			Position string   `json:"position"`
+			Entries  []string `json:"entries"`
+		} `json:"coverage"`
+		Warnings []string `json:"warnings"`
+	}
+	if err := json.Unmarshal(inv.Stdout, &out); err != nil {
+		t.Fatalf("JSON output: %v\n%s", err, inv.Stdout)
+	}
+	pkg := "example.com/corpus/trust/entry_optable_unsafe."
+	runs := map[string]string{}
+	for _, c := range out.Coverage {
+		runs[c.Writer] = strings.Join(c.Entries, ",")
+	}
+	if len(runs) != 2 || runs[pkg+"credit"] != pkg+"credit" || runs[pkg+"debit"] != "" {
+		t.Errorf("coverage %+v, want credit run by credit and debit by nothing", out.Coverage)
+	}
+	if len(out.Warnings) != 1 || !strings.Contains(out.Warnings[0], pkg+"debit (ops.go:") {
+		t.Errorf("warnings %q, want one about debit", out.Warnings)
+	}
+	if !strings.Contains(string(inv.Stderr), "warning: "+pkg+"debit") {
+		t.Errorf("stderr lacks the warning:\n%s", inv.Stderr)
+	}
+	text := dbverify(t, dir, append(base, "./...")...)
+	if !strings.Contains(string(text.Stdout), pkg+"debit (ops.go:56) writes accounts: NOT RUN by any verified entry") {
+		t.Errorf("text output lacks the coverage line:\n%s", text.Stdout)
+	}
+	sarif := dbverify(t, dir, append(base, "--format", "sarif", "./...")...)
+	if !strings.Contains(string(sarif.Stdout), `"ruleId": "DBV003"`) {
+		t.Errorf("SARIF output lacks the DBV003 result:\n%s", sarif.Stdout)
+	}
+}

@@ -134,6 +134,11 @@ func (t *translator) invoke(f *frame, instr ssa.CallInstruction, c *ssa.CallComm
 	if val, ok := validationOfMethod(m); ok && len(impls) == 0 {
 		return t.validated(val, args, argTypes(c)[1:], results)
 	}
+	if pureMethods[m.FullName()] && len(impls) == 0 {
+		if v, ok := t.pureInvoke(m, c.Value.Type(), recv, args, results); ok {
+			return v
+		}
+	}
 	// A method that calls itself through the interface (a decorator
 	// wrapping another implementation) is assumed to wrap a different one.
 	var others []*ssa.Function

@@ -175,6 +175,12 @@ func (t *translator) instr(f *frame, instr ssa.Instruction) {
 		if ix, ok := i.(*ssa.Index); ok {
 			t.indexPanic(f, ix.X, ix.Index)
 		}
+		if l, ok := i.(*ssa.Lookup); ok {
+			if v, ok := t.pureLookup(f, l); ok {
+				t.define(f, l, v)
+				return
+			}
+		}
 		v := t.fresh(f.prefix+i.(ssa.Value).Name(), i.(ssa.Value).Type())
 		var x ssa.Value
 		switch i := i.(type) {

@@ -50,9 +50,11 @@ type Loaded struct {
 
 	sites      map[ssa.CallInstruction]*Site
 	reachCache map[*ssa.Function]*Reach
-	// escapeCache holds escapingFuncs, implCache implementations.
+	// escapeCache holds escapingFuncs, implCache implementations,
+	// calleeCache callees.
 	escapeCache map[*ssa.Function]bool
 	implCache   map[*types.Func][]*ssa.Function
+	calleeCache map[*ssa.Function][]*ssa.Function
 	parsed      map[string]parseResult
 	// constGlobals holds the package-level variables that are never
 	// reassigned, with their constant initialiser (see constGlobal).
@@ -129,11 +131,12 @@ func Load(cfg Config) (*Loaded, error) {
 	prog.Build()
 	l := &Loaded{
 		Fset: prog.Fset, Prog: prog, cfg: cfg,
-		module:    map[*ssa.Package]bool{},
-		sites:     map[ssa.CallInstruction]*Site{},
-		parsed:    map[string]parseResult{},
-		implCache: map[*types.Func][]*ssa.Function{},
-		srcLine:   map[string][]string{},
+		module:      map[*ssa.Package]bool{},
+		sites:       map[ssa.CallInstruction]*Site{},
+		parsed:      map[string]parseResult{},
+		implCache:   map[*types.Func][]*ssa.Function{},
+		calleeCache: map[*ssa.Function][]*ssa.Function{},
+		srcLine:     map[string][]string{},
 	}
 	for i, p := range pkgs {
 		if ssaPkgs[i] == nil {

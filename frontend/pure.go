@@ -80,9 +80,38 @@ type pureKey struct {
 // argument is not fixed for the run (the call is then an ordinary
 // external call).
 func (t *translator) pureCall(fn *ssa.Function, args []value, results *types.Tuple) (value, bool) {
-	name := fn.String()
-	var keys, texts []string
-	for _, a := range args {
+	return t.pureResult(fn.String(), fn.Name(), nil, args, results)
+}
+
+// pureMethods are the interface methods of pureFuncs' kind, by
+// types.Func.FullName: echo's request accessors. The receiver is an
+// interface value the model does not track; within one run it is taken to
+// be the one request context (an assumption, stated).
+var pureMethods = map[string]bool{
+	"(github.com/labstack/echo/v4.Context).Param":      true,
+	"(github.com/labstack/echo/v4.Context).QueryParam": true,
+	"(github.com/labstack/echo/v4.Context).FormValue":  true,
+}
+
+// pureInvoke models a call of a method of pureMethods.
+func (t *translator) pureInvoke(m *types.Func, recvType types.Type, recv value, args []value, results *types.Tuple) (value, bool) {
+	var keys []string
+	if recv.obj == nil && recv.expr == nil {
+		keys = []string{"t" + types.TypeString(recvType, nil)}
+	}
+	return t.pureResult(m.FullName(), m.Name(), keys, append([]value{recv}, args...), results)
+}
+
+// pureResult returns the result of pure function name (short: its name
+// in traces) on args, fixed for the run; keys are extra parts of the key
+// (an opaque receiver's type, which then stands for it).
+func (t *translator) pureResult(name, short string, keys []string, args []value, results *types.Tuple) (value, bool) {
+	var texts []string
+	for i, a := range args {
+		if i == 0 && len(keys) > 0 && a.obj == nil && a.expr == nil {
+			texts = append(texts, "_")
+			continue // (the opaque receiver, keyed by its type)
+		}
 		switch {
 		case a.strKnown:
 			keys = append(keys, "s"+a.str)
@@ -112,7 +141,7 @@ func (t *translator) pureCall(fn *ssa.Function, args []value, results *types.Tup
 	if v, ok := t.pure[k]; ok {
 		return v, true
 	}
-	label := fn.Name() + "(" + strings.Join(texts, ", ") + ")"
+	label := short + "(" + strings.Join(texts, ", ") + ")"
 	var out value
 	if results.Len() == 1 {
 		out = t.runInput(label, results.At(0).Type())
@@ -127,13 +156,25 @@ func (t *translator) pureCall(fn *ssa.Function, args []value, results *types.Tup
 		t.pure = map[pureKey]value{}
 	}
 	t.pure[k] = out
+	for _, p := range append([]value{out}, out.tuple...) {
+		if p.obj != nil && p.obj.kind == objSlice {
+			if t.runMaps == nil {
+				t.runMaps = map[*object]bool{}
+			}
+			t.runMaps[p.obj] = true // (a map or slice fixed for the run: mux.Vars)
+		}
+	}
 	if requestAccessor(name) && !t.pureNoted[name] {
 		if t.pureNoted == nil {
 			t.pureNoted = map[string]bool{}
 		}
 		t.pureNoted[name] = true
 		file, line := t.l.position(t.pos)
-		t.p.Assume(fmt.Sprintf("%s gives the same result for the same arguments within one run: the handler does not change the request between calls (%s:%d)", name, file, line))
+		what := "the handler does not change the request between calls"
+		if len(keys) > 0 {
+			what += ", and every " + strings.TrimPrefix(keys[0], "t") + " of the run is the same request's"
+		}
+		t.p.Assume(fmt.Sprintf("%s gives the same result for the same arguments within one run: %s (%s:%d)", name, what, file, line))
 	}
 	return out, true
 }
@@ -160,4 +201,47 @@ func (t *translator) isParam(x *ir.Var) bool {
 		}
 	}
 	return false
+}
+
+// pureLookup models m[key] on a map a pure call returned (mux.Vars(r)):
+// with a key fixed for the run, the element is fixed for the run too.
+func (t *translator) pureLookup(f *frame, l *ssa.Lookup) (value, bool) {
+	m := t.val(f, l.X)
+	if m.obj == nil || !t.runMaps[m.obj] {
+		return value{}, false
+	}
+	key := t.val(f, l.Index)
+	var k string
+	switch {
+	case key.strKnown:
+		k = fmt.Sprintf("%q", key.str)
+	case key.expr != nil:
+		x, ok := key.expr.(*ir.Var)
+		if !ok || (!t.runConst[x] && !t.isParam(x)) {
+			return value{}, false
+		}
+		k = x.Name
+	default:
+		return value{}, false
+	}
+	pk := pureKey{fn: fmt.Sprintf("[]%p", m.obj), args: k}
+	if v, ok := t.pure[pk]; ok {
+		return v, true
+	}
+	label := fmt.Sprintf("%s[%s]", t.nameOf(f, l.X), k)
+	if fn, ok := l.X.(*ssa.Call); ok && fn.Call.StaticCallee() != nil {
+		label = fmt.Sprintf("%s(_)[%s]", fn.Call.StaticCallee().Name(), k)
+	}
+	var out value
+	if tup, ok := l.Type().(*types.Tuple); ok {
+		ts := make([]value, tup.Len())
+		for i := range ts {
+			ts[i] = t.runInput(fmt.Sprintf("%s.%d", label, i), tup.At(i).Type())
+		}
+		out = value{tuple: ts}
+	} else {
+		out = t.runInput(label, l.Type())
+	}
+	t.pure[pk] = out
+	return out, true
 }

@@ -331,6 +331,16 @@ func (l *Loaded) mayRunUnknownSQL(c *ssa.CallCommon) bool {
 // callees returns the module functions fn may call: static callees,
 // its closures, and module methods an interface call may dispatch to.
 func (l *Loaded) callees(fn *ssa.Function) []*ssa.Function {
+	if out, ok := l.calleeCache[fn]; ok {
+		return out
+	}
+	out := l.findCallees(fn)
+	l.calleeCache[fn] = out
+	return out
+}
+
+// findCallees computes callees.
+func (l *Loaded) findCallees(fn *ssa.Function) []*ssa.Function {
 	escaping := l.escapingFuncs()
 	var out []*ssa.Function
 	for _, b := range fn.Blocks {
@@ -530,13 +540,18 @@ func (l *Loaded) Entries(tables []string, match *regexp.Regexp) []*ssa.Function 
 	escaping := l.escapingFuncs()
 	var out []*ssa.Function
 	for _, fn := range l.Functions() {
-		if fn.Synthetic != "" || (fn.Parent() != nil && !escaping[fn]) {
+		if fn.Synthetic != "" {
 			continue
 		}
 		if match != nil {
+			// Any function, closures included (their captured variables
+			// are then arbitrary).
 			if EntryMatches(fn, match) {
 				out = append(out, fn)
 			}
+			continue
+		}
+		if fn.Parent() != nil && !escaping[fn] {
 			continue
 		}
 		if called[fn] && !escaping[fn] && (!exportedAPI(fn) || l.generated(fn)) {
@@ -564,7 +579,9 @@ func (l *Loaded) Entries(tables []string, match *regexp.Regexp) []*ssa.Function 
 // "example.com/api.makeWithdraw$1" for the first closure in
 // makeWithdraw), its name within its package ("(*Store).Reserve",
 // "makeWithdraw$1"), that name without pointer marks ("Store.Reserve"), or
-// its SSA name, so that ^Reserve$ and makeWithdraw\$1 both work.
+// its SSA name, so that ^Reserve$ and makeWithdraw\$1 both work. A
+// closure is selected only by a match that reaches into its $n suffix
+// (makeWithdraw\$1, \$1$), not by its enclosing function's name.
 func EntryMatches(fn *ssa.Function, match *regexp.Regexp) bool {
 	name := EntryName(fn)
 	short := name
@@ -573,8 +590,19 @@ func EntryMatches(fn *ssa.Function, match *regexp.Regexp) bool {
 	}
 	plain := strings.NewReplacer("(*", "", ")", "").Replace(short)
 	for _, s := range []string{fn.String(), name, short, plain, fn.Name()} {
-		if match.MatchString(s) {
-			return true
+		if fn.Parent() == nil {
+			if match.MatchString(s) {
+				return true
+			}
+			continue
+		}
+		// A closure is selected by a pattern that reaches into its $n
+		// suffix: Withdraw selects the method, not the closures in it.
+		dollar := strings.LastIndex(s, "$")
+		for _, m := range match.FindAllStringIndex(s, -1) {
+			if m[1] > dollar {
+				return true
+			}
 		}
 	}
 	return false

@@ -54,6 +54,7 @@ type translator struct {
 	// whose assumption is recorded (pure.go).
 	pure      map[pureKey]value
 	runConst  map[*ir.Var]bool
+	runMaps   map[*object]bool
 	pureNoted map[string]bool
 }
 

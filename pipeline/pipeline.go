@@ -308,6 +308,7 @@ func cover(l *frontend.Loaded, tables []string, entries []*ssa.Function, selecte
 				warnings = append(warnings, fmt.Sprintf("%s (%s) writes %s, but no verified entry runs it (not selected by --entry)", w.Name, w.Position, strings.Join(w.Tables, ", ")))
 			} else {
 				entries = append(entries, w.Fn)
+				reached = append(reached, l.Reached(w.Fn))
 				c.Entries, c.Added = []string{w.Name}, true
 				warnings = append(warnings, fmt.Sprintf("%s (%s) writes %s, but no entry point found runs it: verified as an entry of its own", w.Name, w.Position, strings.Join(w.Tables, ", ")))
 			}

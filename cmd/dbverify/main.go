@@ -71,7 +71,7 @@ func checkCommand(code *int) *cli.Command {
 			&cli.StringFlag{Name: "table", Usage: "table of constraints written with bare column names"},
 			&cli.StringFlag{Name: "schema", Usage: "DDL file or migrations directory: keys, column types and CHECK constraints"},
 			&cli.StringSliceFlag{Name: "assume", Usage: "a fact to assume: over a table's columns (\"products.price >= 0\") for the initial database, over parameter names (\"qty > 0\") for the entry's arguments (repeatable)"},
-			&cli.StringFlag{Name: "entry", Usage: "verify the functions whose name matches `REGEXP` instead of the discovered entry points"},
+			&cli.StringFlag{Name: "entry", Usage: "verify the functions whose name matches `REGEXP` instead of the discovered entry points; a closure is named after its function with a $n suffix (makeWithdraw$1)"},
 			&cli.StringFlag{Name: "dialect", Usage: "SQL dialect: mysql, sqlite or postgres (default: from the driver named in sql.Open, else the driver the program imports, else postgres if the SQL uses $n, else mysql)"},
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: text, json, sarif (GitHub code scanning) or github (workflow-command annotations)"},
 			&cli.StringFlag{Name: "sarif-category", Usage: "SARIF runAutomationDetails id, to tell apart several dbverify runs on one commit (e.g. payments/balance)"},
@@ -152,6 +152,12 @@ func checkCommand(code *int) *cli.Command {
 					return cli.Exit(err.Error(), exitUsage)
 				}
 				markBaseline(rep, keys)
+			}
+			if format != "text" {
+				// (The text report prints them with the results.)
+				for _, w := range rep.Warnings {
+					fmt.Fprintln(stderr, "dbverify: warning:", w)
+				}
 			}
 			out := c.App.Writer
 			switch format {

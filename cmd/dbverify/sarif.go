@@ -27,10 +27,11 @@ import (
 // (%SRCROOT%), every result has a location and a semantic fingerprint.
 
 const (
-	sarifSchema  = "https://json.schemastore.org/sarif-2.1.0.json"
-	srcRoot      = "%SRCROOT%"
-	ruleViolated = "DBV001"
-	ruleUnknown  = "DBV002"
+	sarifSchema   = "https://json.schemastore.org/sarif-2.1.0.json"
+	srcRoot       = "%SRCROOT%"
+	ruleViolated  = "DBV001"
+	ruleUnknown   = "DBV002"
+	ruleUncovered = "DBV003"
 )
 
 type sarifLog struct {
@@ -215,6 +216,18 @@ var sarifRules = []sarifRule{
 		DefaultConfiguration: sarifConfiguration{Level: "warning"},
 		Properties:           sarifRuleProperties{Precision: "medium", ProblemSeverity: "warning", Tags: []string{"database"}},
 	},
+	{
+		ID: ruleUncovered, Name: "UnverifiedWriter",
+		ShortDescription: sarifMessage{Text: "A function writes a constrained table but no verified entry point runs it"},
+		FullDescription: sarifMessage{Text: "dbverify verifies entry points; this function writes a constrained table and none of the verified " +
+			"entry points runs it (it was left out by --entry, or found by no caller and verified as an entry of its own)."},
+		Help: sarifMarkdown{
+			Text:     "Include the function in the run (widen --entry, or check the packages that call it), or verify it as an entry of its own; until then nothing is claimed about its writes.",
+			Markdown: "Include the function in the run (widen `--entry`, or check the packages that call it), or verify it as an entry of its own; until then nothing is claimed about its writes.",
+		},
+		DefaultConfiguration: sarifConfiguration{Level: "warning"},
+		Properties:           sarifRuleProperties{Precision: "high", ProblemSeverity: "warning", Tags: []string{"database", "coverage"}},
+	},
 }
 
 func (o sarifOptions) run(results []sarifResult, ok bool, notes []sarifNotification) sarifRun {
@@ -304,6 +317,18 @@ func writeSARIF(w io.Writer, rep *pipeline.Report, opt sarifOptions) error {
 			}
 			results = append(results, res)
 		}
+	}
+	for _, c := range rep.Coverage {
+		if len(c.Entries) > 0 && !c.Added {
+			continue
+		}
+		msg := c.Writer + " writes " + strings.Join(c.Tables, ", ") + " but no verified entry runs it"
+		if c.Added {
+			msg = c.Writer + " writes " + strings.Join(c.Tables, ", ") + " but no entry point found runs it: verified as an entry of its own"
+		}
+		locs := opt.primary(&pipeline.Result{EntryPosition: c.Position})
+		results = append(results, sarifResult{RuleID: ruleUncovered, RuleIndex: 2, Level: "warning", Message: sarifMessage{Text: msg},
+			Locations: locs, PartialFingerprints: fingerprint(ruleUncovered, c.Writer)})
 	}
 	return encodeSARIF(w, opt.run(results, true, nil))
 }
