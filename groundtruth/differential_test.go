@@ -20,7 +20,7 @@ import (
 
 // casesPerForm is the number of random executions of each form on each
 // dialect: -groundtruth.n, or GROUNDTRUTH_N; a small default for make test.
-var casesPerForm = flag.Int("groundtruth.n", envInt("GROUNDTRUTH_N", 12), "random executions per statement form and dialect")
+var casesPerForm = flag.Int("groundtruth.n", envInt("GROUNDTRUTH_N", 6), "random executions per statement form and dialect")
 
 // seed selects the random cases (-groundtruth.seed or GROUNDTRUTH_SEED).
 var seed = flag.Uint64("groundtruth.seed", uint64(envInt("GROUNDTRUTH_SEED", 1)), "seed of the differential suite's generator")
@@ -313,6 +313,9 @@ func TestDifferential(t *testing.T) {
 	}
 	t.Run("engines", func(t *testing.T) {
 		for _, d := range groundtruth.Dialects() {
+			if only := os.Getenv("GROUNDTRUTH_DIALECTS"); only != "" && !strings.Contains(only, string(d)) {
+				continue
+			}
 			t.Run(string(d), func(t *testing.T) {
 				t.Parallel()
 				db := tableDB(t, d)
@@ -325,12 +328,16 @@ func TestDifferential(t *testing.T) {
 					st.forms++
 					for i := 0; i < *casesPerForm; i++ {
 						c := newCase(f, d, *seed, i)
+						t0 := time.Now()
 						er, err := runOnEngine(ctx, db, c)
 						if err != nil {
 							t.Fatalf("%s: %v", c.query(), err)
 						}
+						t1 := time.Now()
 						st.executions++
 						dv, supported, err := ck.compare(c, er)
+						st.engineTime += t1.Sub(t0)
+						st.modelTime += time.Since(t1)
 						if err != nil {
 							t.Fatalf("%s %s: model: %v", f.name, c.query(), err)
 						}
@@ -365,7 +372,8 @@ func TestDifferential(t *testing.T) {
 	for _, d := range groundtruth.Dialects() {
 		st := stats[d]
 		total += st.executions
-		lines = append(lines, fmt.Sprintf("%s: %d forms, %d executions (%d modelled), divergent cases by form %v", d, st.forms, st.executions, st.modelled, st.diverged))
+		lines = append(lines, fmt.Sprintf("%s: %d forms, %d executions (%d modelled; engine %s, model %s), divergent cases by form %v",
+			d, st.forms, st.executions, st.modelled, st.engineTime.Round(time.Millisecond), st.modelTime.Round(time.Millisecond), st.diverged))
 		var unsup []string
 		for k, v := range st.unsupported {
 			unsup = append(unsup, k+": "+v)
@@ -380,6 +388,7 @@ func TestDifferential(t *testing.T) {
 
 type runStats struct {
 	forms, executions, modelled int
+	engineTime, modelTime       time.Duration
 	unsupported                 map[string]string
 	diverged                    map[string]int
 }

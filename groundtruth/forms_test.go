@@ -214,6 +214,44 @@ var forms = []form{
 	{name: "update-returning", dialects: pgSQLite, gen: func(g *gen, d groundtruth.Dialect) (string, stmtKind, int) {
 		return fmt.Sprintf("UPDATE acct SET a = a - %s WHERE id = %s RETURNING a", g.arg(), g.key()), returnKind, 1
 	}},
+	{name: "update-guarded", gen: func(g *gen, d groundtruth.Dialect) (string, stmtKind, int) {
+		return fmt.Sprintf("UPDATE acct SET a = a - %s WHERE id = %s AND a >= %s", g.arg(), g.key(), g.arg()), execKind, 0
+	}},
+	{name: "update-ifnull-if-nullif", dialects: []groundtruth.Dialect{groundtruth.MySQL, groundtruth.SQLite}, gen: func(g *gen, d groundtruth.Dialect) (string, stmtKind, int) {
+		switch g.r.IntN(3) {
+		case 0:
+			return fmt.Sprintf("UPDATE acct SET a = IFNULL(b, %s) - %s WHERE id = %s", g.arg(), g.arg(), g.key()), execKind, 0
+		case 1:
+			if d == groundtruth.MySQL {
+				return fmt.Sprintf("UPDATE acct SET a = IF(a > %s, a - %s, a) WHERE id = %s", g.arg(), g.arg(), g.key()), execKind, 0
+			}
+			return fmt.Sprintf("UPDATE acct SET a = IIF(a > %s, a - %s, a) WHERE id = %s", g.arg(), g.arg(), g.key()), execKind, 0
+		}
+		return fmt.Sprintf("UPDATE acct SET b = NULLIF(a, %s) WHERE id = %s", g.arg(), g.key()), execKind, 0
+	}},
+	{name: "update-quoted-number", gen: func(g *gen, d groundtruth.Dialect) (string, stmtKind, int) {
+		n := g.r.IntN(5)
+		if g.r.IntN(2) == 0 {
+			return fmt.Sprintf("UPDATE acct SET a = a + '%d' WHERE id = %s", n, g.key()), execKind, 0
+		}
+		return fmt.Sprintf("UPDATE acct SET a = a - 1 WHERE id = %s AND a >= '%d'", g.key(), n), execKind, 0
+	}},
+	{name: "update-int-div", dialects: mysql, gen: func(g *gen, d groundtruth.Dialect) (string, stmtKind, int) {
+		return fmt.Sprintf("UPDATE acct SET a = a %s %s WHERE id = %s", g.pick("DIV", "MOD"), g.arg(), g.key()), execKind, 0
+	}},
+	{name: "replace", dialects: []groundtruth.Dialect{groundtruth.MySQL, groundtruth.SQLite}, gen: func(g *gen, d groundtruth.Dialect) (string, stmtKind, int) {
+		return fmt.Sprintf("REPLACE INTO acct (id, k, a) VALUES (%s, %s, %s)", g.key(), g.key(), g.arg()), execKind, 0
+	}},
+	{name: "insert-ignore", dialects: []groundtruth.Dialect{groundtruth.MySQL, groundtruth.SQLite}, gen: func(g *gen, d groundtruth.Dialect) (string, stmtKind, int) {
+		verb := "INSERT IGNORE"
+		if d == groundtruth.SQLite {
+			verb = "INSERT OR IGNORE"
+		}
+		return fmt.Sprintf("%s INTO acct (id, k, a) VALUES (%s, %s, %s)", verb, g.key(), g.key(), g.arg()), execKind, 0
+	}},
+	{name: "delete-returning", gen: func(g *gen, d groundtruth.Dialect) (string, stmtKind, int) {
+		return "DELETE FROM acct WHERE id = " + g.key() + " RETURNING a", returnKind, 1
+	}},
 	{name: "select-by-key", gen: func(g *gen, d groundtruth.Dialect) (string, stmtKind, int) {
 		if g.r.IntN(2) == 0 {
 			return "SELECT a, b FROM acct WHERE id = " + g.key(), selectKind, 2
