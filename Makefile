@@ -41,7 +41,7 @@ test: deps
 # larger budget: 100 random executions per statement form and dialect.
 bench: build
 	$(GO) run ./benchmarks/cmd/bench -bin $(BIN)
-	$(GO) test ./groundtruth -count=1 -run 'TestDifferential|TestKnownDivergences' -groundtruth.n=100 -v 2>&1 | grep -v '^=== '
+	$(GO) test ./groundtruth -count=1 -run 'TestDifferential|TestKnownDivergences' -groundtruth.n=100 -v
 
 lint:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); exit 1; }
