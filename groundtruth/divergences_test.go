@@ -37,7 +37,7 @@ func nullWhere(d groundtruth.Dialect) knownDivergence {
 		why: "a nullable column is an arbitrary number in the model, so NOT (b BETWEEN 3 AND 2) holds for every row; " +
 			"on the engine it is NULL for b = NULL and the row is not updated (the model forces the update)",
 		repro: stmtCase{form: "update-where", dial: d, rows: []groundtruth.Row{row(3, nil, -2, nil)},
-			sql: "UPDATE acct SET a = a + ? WHERE NOT (b BETWEEN ? AND ?)", args: []int64{2, 3, 2}},
+			steps: []step{{sql: "UPDATE acct SET a = a + ? WHERE NOT (b BETWEEN ? AND ?)", args: []int64{2, 3, 2}}}},
 	}
 }
 
@@ -49,7 +49,7 @@ func quotedNumber(d groundtruth.Dialect) knownDivergence {
 		class: "4 (strings are hash codes used as numbers)",
 		why:   "a + '2' adds 2 on every engine (the string is converted to a number); the model adds the string's hash code",
 		repro: stmtCase{form: "update-quoted-number", dial: d, rows: []groundtruth.Row{row(1, 3, 1, nil)},
-			sql: "UPDATE acct SET a = a + '2' WHERE id = ?", args: []int64{1}},
+			steps: []step{{sql: "UPDATE acct SET a = a + '2' WHERE id = ?", args: []int64{1}}}},
 	}
 }
 
@@ -62,7 +62,7 @@ func replaceOtherKey(d groundtruth.Dialect) knownDivergence {
 		why: "REPLACE INTO acct (id, k, a) VALUES (5, 1, -3) deletes the row with k = 1 (id 2) and inserts id 5; " +
 			"the model keeps the row with k = 1 (it only replaces a row with the same primary key)",
 		repro: stmtCase{form: "replace", dial: d, rows: []groundtruth.Row{row(2, 1, -1, 2)},
-			sql: "REPLACE INTO acct (id, k, a) VALUES (?, ?, ?)", args: []int64{5, 1, -3}},
+			steps: []step{{sql: "REPLACE INTO acct (id, k, a) VALUES (?, ?, ?)", args: []int64{5, 1, -3}}}},
 	}
 }
 
@@ -76,7 +76,7 @@ var knownDivergences = []knownDivergence{
 		why: "MariaDB/MySQL report changed rows, not matched rows (go-sql-driver/mysql without clientFoundRows): " +
 			"an UPDATE that leaves its row as it was affects 0 rows; the model says a matched row makes RowsAffected >= 1",
 		repro: stmtCase{form: "update-arith", dial: groundtruth.MySQL, rows: []groundtruth.Row{row(1, nil, -2, -2)},
-			sql: "UPDATE acct SET a = a * ? WHERE id = ?", args: []int64{1, 1}},
+			steps: []step{{sql: "UPDATE acct SET a = a * ? WHERE id = ?", args: []int64{1, 1}}}},
 	},
 	{
 		dialect: groundtruth.MySQL, forms: []string{"update-div-mod"}, cause: "values",
@@ -84,7 +84,7 @@ var knownDivergences = []knownDivergence{
 		why: "MySQL's / is exact division, rounded half away from zero when stored in an INTEGER column " +
 			"(3/2 stores 2, 5/-2 stores -3); the model truncates (1, -2)",
 		repro: stmtCase{form: "update-div-mod", dial: groundtruth.MySQL, rows: []groundtruth.Row{row(4, nil, 3, 1)},
-			sql: "UPDATE acct SET b = a / ? WHERE id = ?", args: []int64{2, 4}},
+			steps: []step{{sql: "UPDATE acct SET b = a / ? WHERE id = ?", args: []int64{2, 4}}}},
 	},
 	quotedNumber(groundtruth.SQLite),
 	quotedNumber(groundtruth.Postgres),
@@ -145,10 +145,10 @@ func TestKnownDivergences(t *testing.T) {
 				}
 				switch {
 				case !supported:
-					t.Errorf("known divergence (%s) no longer comparable: the model does not support %s", k.class, k.repro.query())
+					t.Errorf("known divergence (%s) no longer comparable: the model does not support %s", k.class, k.repro.text())
 				case dv == nil:
-					t.Errorf("known divergence (%s) no longer occurs: %s with rows %s args %v agrees with the model; remove it from knownDivergences",
-						k.class, k.repro.query(), formatRows(k.repro.rows), k.repro.args)
+					t.Errorf("known divergence (%s) no longer occurs: %s with rows %s agrees with the model; remove it from knownDivergences",
+						k.class, k.repro.text(), formatRows(k.repro.rows))
 				case dv.cause != k.cause:
 					t.Errorf("known divergence (%s) now diverges differently: %s", k.class, dv)
 				default:
