@@ -215,7 +215,7 @@ func newChecker(t testing.TB) *checker {
 // model returns the lowered statements of c (nil, nil when unsupported).
 func (ck *checker) model(c stmtCase) (*modelCase, error) {
 	var key strings.Builder
-	key.WriteString(string(c.dial) + "\x00" + c.tx)
+	fmt.Fprintf(&key, "%s\x00%s\x00%v", c.dial, c.tx, c.noSchema)
 	for i, st := range c.steps {
 		fmt.Fprintf(&key, "\x00%s\x00%d\x00%d\x00%d", c.query(i), len(st.args), st.nret, st.kind)
 	}

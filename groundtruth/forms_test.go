@@ -42,6 +42,10 @@ type stmtCase struct {
 	steps []step
 	tx    string // "", "commit" or "rollback"
 	dial  groundtruth.Dialect
+	// noSchema lowers the statements without the schema (as dbverify runs
+	// without --schema: the key is the inferred id, no column is known NOT
+	// NULL, no other key is known).
+	noSchema bool
 }
 
 // query is step i's text in the case's dialect.
@@ -73,6 +77,9 @@ func (c stmtCase) text() string {
 	}
 	if c.tx != "" {
 		parts = append(parts, strings.ToUpper(c.tx))
+	}
+	if c.noSchema {
+		parts = append(parts, "(model without the schema)")
 	}
 	return strings.Join(parts, "; ")
 }
@@ -366,7 +373,8 @@ func newCase(f form, d groundtruth.Dialect, seed uint64, i int) stmtCase {
 	r := rand.New(rand.NewPCG(seed, h^uint64(i)*0x9e3779b97f4a7c15))
 	rows := initialRows(r)
 	g := &gen{r: r}
-	c := stmtCase{form: f.name, rows: rows, dial: d}
+	// One case in three is modelled without the schema.
+	c := stmtCase{form: f.name, rows: rows, dial: d, noSchema: i%3 == 2}
 	if f.seq != nil {
 		c.tx = f.seq(g, d)
 		c.steps = g.steps

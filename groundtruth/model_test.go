@@ -140,7 +140,11 @@ func lowerCase(c stmtCase, ddl, table string) (*modelCase, error) {
 		next(&ir.TxOp{Op: op, Tx: tx, Err: e, Info: info(len(c.steps), strings.ToUpper(c.tx))})
 	}
 	p.AddEdge(cur, p.Exit, &ir.Assume{Cond: ir.True})
-	low, err := dbmodel.Lower(p, con, dbmodel.Options{Schema: schema})
+	opt := dbmodel.Options{Schema: schema}
+	if c.noSchema {
+		opt.Schema = nil
+	}
+	low, err := dbmodel.Lower(p, con, opt)
 	if err != nil {
 		return nil, fmt.Errorf("lower: %w", err)
 	}
