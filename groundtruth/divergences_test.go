@@ -36,8 +36,9 @@ func nullWhere(d groundtruth.Dialect) knownDivergence {
 	return knownDivergence{
 		dialect: d, forms: []string{"update-where", "delete-where", "select-by-key"}, cause: "values", needsNull: true,
 		class: "new: SQL three-valued logic (NULL) in WHERE",
-		why: "a nullable column is an arbitrary number in the model, so NOT (b BETWEEN 3 AND 2) holds for every row; " +
-			"on the engine it is NULL for b = NULL and the row is not updated (the model forces the update)",
+		why: "a nullable column is an arbitrary number in the model, so a condition true of every number " +
+			"(NOT (b BETWEEN 3 AND 2), b <> 1 OR b = 1) holds for every row; on the engine it is NULL for b = NULL " +
+			"and the row is not updated (the model forces the update)",
 		repro: stmtCase{form: "update-where", dial: d, rows: []groundtruth.Row{row(3, nil, -2, nil)},
 			steps: []step{{sql: "UPDATE acct SET a = a + ? WHERE NOT (b BETWEEN ? AND ?)", args: []int64{2, 3, 2}}}},
 	}
@@ -52,6 +53,20 @@ func quotedNumber(d groundtruth.Dialect) knownDivergence {
 		why:   "a + '2' adds 2 on every engine (the string is converted to a number); the model adds the string's hash code",
 		repro: stmtCase{form: "update-quoted-number", dial: d, rows: []groundtruth.Row{row(1, 3, 1, nil)},
 			steps: []step{{sql: "UPDATE acct SET a = a + '2' WHERE id = ?", args: []int64{1}}}},
+	}
+}
+
+// realIntoInt returns the divergence of a non-integer value stored in an
+// INTEGER column on dialect d.
+func realIntoInt(d groundtruth.Dialect) knownDivergence {
+	return knownDivergence{
+		dialect: d, forms: []string{"update-real-into-int"}, cause: "values",
+		class: "5 (dialect semantics: a value stored in an INTEGER column is rounded)",
+		why: "a = a * 1.5 with a = 3 stores 5 (4.5 rounded half away from zero); the model makes the column real " +
+			"because a real literal is assigned to it (whatever its declared type) and keeps 4.5. " +
+			"SQLite agrees with the model (INTEGER affinity keeps 4.5 as REAL)",
+		repro: stmtCase{form: "update-real-into-int", dial: d, rows: []groundtruth.Row{row(1, nil, 3, nil)},
+			steps: []step{{sql: "UPDATE acct SET a = a * 1.5 WHERE id = ?", args: []int64{1}}}},
 	}
 }
 
@@ -96,6 +111,8 @@ var knownDivergences = []knownDivergence{
 		repro: stmtCase{form: "insert-on-duplicate-key", dial: groundtruth.MySQL, noSchema: true, rows: []groundtruth.Row{row(1, 2, 0, nil)},
 			steps: []step{{sql: "INSERT INTO acct (id, k, a) VALUES (?, ?, ?) ON DUPLICATE KEY UPDATE a = a + 1", args: []int64{3, 2, 5}}}},
 	},
+	realIntoInt(groundtruth.Postgres),
+	realIntoInt(groundtruth.MySQL),
 	quotedNumber(groundtruth.SQLite),
 	quotedNumber(groundtruth.Postgres),
 	quotedNumber(groundtruth.MySQL),

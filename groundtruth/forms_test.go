@@ -233,6 +233,9 @@ var forms = []form{
 	{name: "update-div-mod", gen: func(g *gen, d groundtruth.Dialect) (string, stmtKind, int) {
 		return fmt.Sprintf("UPDATE acct SET %s = %s %s %s WHERE id = %s", g.pick("a", "b"), g.pick("a", "b"), g.pick("/", "%"), g.arg(), g.key()), execKind, 0
 	}},
+	{name: "update-real-into-int", gen: func(g *gen, d groundtruth.Dialect) (string, stmtKind, int) {
+		return fmt.Sprintf("UPDATE acct SET a = a %s WHERE id = %s", g.pick("* 1.5", "* 0.5", "/ 2.0", "+ 0.5"), g.key()), execKind, 0
+	}},
 	{name: "update-where", gen: func(g *gen, d groundtruth.Dialect) (string, stmtKind, int) {
 		return fmt.Sprintf("UPDATE acct SET a = a + %s WHERE %s", g.arg(), g.cond(2)), execKind, 0
 	}},
