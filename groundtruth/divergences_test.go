@@ -20,9 +20,9 @@ type knownDivergence struct {
 	needsNull bool
 	// noSchema: it shows only when the model runs without the schema.
 	noSchema bool
-	class     string // issue 8 defect class
-	why       string
-	repro     stmtCase // a minimal reproduction: it must still diverge
+	class    string // issue 8 defect class
+	why      string
+	repro    stmtCase // a minimal reproduction: it must still diverge
 }
 
 // row builds a row of the test table; nil is NULL.
