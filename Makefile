@@ -43,8 +43,11 @@ demo: build
 test: test-deps lint
 	$(GO) test ./...
 
+# bench also runs the differential semantics suite (groundtruth) with a
+# larger budget: 100 random executions per statement form and dialect.
 bench: build
 	$(GO) run ./benchmarks/cmd/bench -bin $(BIN)
+	$(GO) test ./groundtruth -count=1 -run 'TestDifferential|TestKnownDivergences' -groundtruth.n=100 -v
 
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 

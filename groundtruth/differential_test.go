@@ -20,7 +20,7 @@ import (
 
 // casesPerForm is the number of random executions of each form on each
 // dialect: -groundtruth.n, or GROUNDTRUTH_N; a small default for make test.
-var casesPerForm = flag.Int("groundtruth.n", envInt("GROUNDTRUTH_N", 12), "random executions per statement form and dialect")
+var casesPerForm = flag.Int("groundtruth.n", envInt("GROUNDTRUTH_N", 6), "random executions per statement form and dialect")
 
 // seed selects the random cases (-groundtruth.seed or GROUNDTRUTH_SEED).
 var seed = flag.Uint64("groundtruth.seed", uint64(envInt("GROUNDTRUTH_SEED", 1)), "seed of the differential suite's generator")
@@ -32,17 +32,30 @@ func envInt(name string, def int) int {
 	return def
 }
 
-// engineResult is what an engine did with a case.
-type engineResult struct {
+// stepResult is what an engine returned for one statement.
+type stepResult struct {
 	failed   bool
 	errText  string
 	affected int64
 	returned []any
-	before   map[int64]groundtruth.Row
-	after    map[int64]groundtruth.Row
 }
 
-// runOnEngine runs c on a fresh copy of the table in db.
+// engineResult is what an engine did with a case.
+type engineResult struct {
+	steps  []stepResult // up to the first failure
+	before map[int64]groundtruth.Row
+	after  map[int64]groundtruth.Row
+}
+
+// querier is a *sql.DB or a *sql.Tx.
+type querier interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// runOnEngine runs c on a fresh copy of the table in db: the statements
+// in order until one fails, in a transaction when c.tx says so (a failure
+// rolls it back, as a Go function returning the error would).
 func runOnEngine(ctx context.Context, db *sql.DB, c stmtCase) (engineResult, error) {
 	var res engineResult
 	if _, err := db.ExecContext(ctx, "DELETE FROM "+table); err != nil {
@@ -55,32 +68,31 @@ func runOnEngine(ctx context.Context, db *sql.DB, c stmtCase) (engineResult, err
 	if err != nil {
 		return res, err
 	}
-	args := make([]any, len(c.args))
-	for i, a := range c.args {
-		args[i] = a
+	var q querier = db
+	var tx *sql.Tx
+	if c.tx != "" {
+		if tx, err = db.BeginTx(ctx, nil); err != nil {
+			return res, err
+		}
+		q = tx
 	}
-	switch c.kind {
-	case execKind:
-		r, err := db.ExecContext(ctx, c.query(), args...)
-		if err == nil {
-			res.affected, err = r.RowsAffected()
+	failed := false
+	for i, st := range c.steps {
+		r := runStep(ctx, q, c.query(i), st)
+		res.steps = append(res.steps, r)
+		if r.failed {
+			failed = true
+			break
+		}
+	}
+	if tx != nil {
+		if failed || c.tx == "rollback" {
+			err = tx.Rollback()
+		} else {
+			err = tx.Commit()
 		}
 		if err != nil {
-			res.failed, res.errText = true, err.Error()
-		}
-	default:
-		vals := make([]any, c.nret)
-		ptrs := make([]any, c.nret)
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := db.QueryRowContext(ctx, c.query(), args...).Scan(ptrs...); err != nil {
-			res.failed, res.errText = true, err.Error()
-		} else {
-			for i := range vals {
-				vals[i] = groundtruth.Normalize(vals[i])
-			}
-			res.returned = vals
+			return res, fmt.Errorf("end of transaction: %w", err)
 		}
 	}
 	after, err := readRows(ctx, db)
@@ -89,6 +101,40 @@ func runOnEngine(ctx context.Context, db *sql.DB, c stmtCase) (engineResult, err
 	}
 	res.before, res.after = before, after
 	return res, nil
+}
+
+// runStep runs one statement: Exec for a write, QueryRow and Scan for
+// RETURNING or a SELECT.
+func runStep(ctx context.Context, q querier, query string, st step) stepResult {
+	var r stepResult
+	args := make([]any, len(st.args))
+	for i, a := range st.args {
+		args[i] = a
+	}
+	if st.kind == execKind {
+		res, err := q.ExecContext(ctx, query, args...)
+		if err == nil {
+			r.affected, err = res.RowsAffected()
+		}
+		if err != nil {
+			r.failed, r.errText = true, err.Error()
+		}
+		return r
+	}
+	vals := make([]any, st.nret)
+	ptrs := make([]any, st.nret)
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	if err := q.QueryRowContext(ctx, query, args...).Scan(ptrs...); err != nil {
+		r.failed, r.errText = true, err.Error()
+		return r
+	}
+	for i := range vals {
+		vals[i] = groundtruth.Normalize(vals[i])
+	}
+	r.returned = vals
+	return r
 }
 
 // readRows reads the table, by id.
@@ -124,7 +170,7 @@ type divergence struct {
 }
 
 func (d divergence) String() string {
-	return fmt.Sprintf("%s on %s (%s, %s): rows %s; %s args %v\n    %s", d.form, d.dialect, d.aspect, d.cause, formatRows(d.c.rows), d.c.query(), d.c.args, d.detail)
+	return fmt.Sprintf("%s on %s (%s, %s): rows %s; %s\n    %s", d.form, d.dialect, d.aspect, d.cause, formatRows(d.c.rows), d.c.text(), d.detail)
 }
 
 // formatRows prints rows as (id,k,a,b) tuples.
@@ -150,60 +196,69 @@ func formatRow(r groundtruth.Row) string {
 }
 
 // checker compares engines with the model; the model side is cached per
-// statement text.
+// case text.
 type checker struct {
 	solver *smt.Solver
-	mu     sync.Mutex
-	models map[string]*modelStmt
+	models map[string]*modelCase
 	unsup  map[string]string // form/dialect → why the model does not support it
 }
 
 func newChecker(t testing.TB) *checker {
-	s, err := smt.NewSolver(10000)
+	s, err := smt.NewSolver(60000) // small queries; generous for a loaded machine
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(s.Close)
-	return &checker{solver: s, models: map[string]*modelStmt{}, unsup: map[string]string{}}
+	return &checker{solver: s, models: map[string]*modelCase{}, unsup: map[string]string{}}
 }
 
-// model returns the lowered statement of c (nil, nil when unsupported).
-func (ck *checker) model(c stmtCase) (*modelStmt, error) {
-	key := string(c.dial) + "\x00" + c.query()
-	if ms, ok := ck.models[key]; ok {
-		return ms, nil
+// model returns the lowered statements of c (nil, nil when unsupported).
+func (ck *checker) model(c stmtCase) (*modelCase, error) {
+	var key strings.Builder
+	fmt.Fprintf(&key, "%s\x00%s\x00%v", c.dial, c.tx, c.noSchema)
+	for i, st := range c.steps {
+		fmt.Fprintf(&key, "\x00%s\x00%d\x00%d\x00%d", c.query(i), len(st.args), st.nret, st.kind)
 	}
-	ms, err := lowerStatement(c.dial, ddl, table, c.query(), len(c.args), c.nret, c.kind == execKind)
+	if mc, ok := ck.models[key.String()]; ok {
+		return mc, nil
+	}
+	mc, err := lowerCase(c, ddl, table)
 	var ue *unsupportedError
 	if errors.As(err, &ue) {
 		ck.unsup[c.form+"/"+string(c.dial)] = ue.why
-		ck.models[key] = nil
+		ck.models[key.String()] = nil
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", c.query(), err)
+		return nil, fmt.Errorf("%s: %w", c.text(), err)
 	}
-	ck.models[key] = ms
-	return ms, nil
+	ck.models[key.String()] = mc
+	return mc, nil
 }
 
 // compare returns the first disagreement between the engine's result and
 // the model (nil: the model admits what the engine did), and whether the
-// model supports the statement.
+// model supports the statements.
 func (ck *checker) compare(c stmtCase, er engineResult) (*divergence, bool, error) {
 	ms, err := ck.model(c)
 	if err != nil || ms == nil {
 		return nil, false, err
 	}
-	so := stmtObservation{args: c.args, failed: er.failed, affected: er.affected, returned: er.returned}
+	so := stmtObservation{steps: er.steps}
+	for _, st := range c.steps {
+		so.args = append(so.args, st.args)
+	}
 	engineText := func(ro *rowObservation) string {
 		var parts []string
-		if er.failed {
-			parts = append(parts, "error: "+er.errText)
-		} else if c.kind == execKind {
-			parts = append(parts, fmt.Sprintf("affected=%d", er.affected))
-		} else {
-			parts = append(parts, fmt.Sprintf("returned=%v", er.returned))
+		for i, r := range er.steps {
+			switch {
+			case r.failed:
+				parts = append(parts, fmt.Sprintf("s%d error: %s", i+1, r.errText))
+			case c.steps[i].kind == execKind:
+				parts = append(parts, fmt.Sprintf("s%d affected=%d", i+1, r.affected))
+			default:
+				parts = append(parts, fmt.Sprintf("s%d returned=%v", i+1, r.returned))
+			}
 		}
 		if ro != nil {
 			if ro.exists {
@@ -236,14 +291,14 @@ func (ck *checker) compare(c stmtCase, er engineResult) (*divergence, bool, erro
 			continue
 		}
 		dv := &divergence{form: c.form, dialect: c.dial, aspect: "row", c: c, cause: "values", hasNull: hasNull(c.rows)}
-		// Is it about the statement's outcome alone, whatever r?
-		if ok, err := ms.admitsStatement(ck.solver, so); err != nil {
+		// Is it about the statements' outcomes alone, whatever r?
+		if ok, err := ms.admitsStatements(ck.solver, so); err != nil {
 			return nil, true, err
 		} else if !ok {
 			dv.aspect = "statement"
 		}
 		// Does it go away when RowsAffected is not observed?
-		if c.kind == execKind && !er.failed {
+		if hasAffected(c, er) {
 			so2 := so
 			so2.ignoreAffected = true
 			if ok, err := ms.admits(ck.solver, so2, ro); err != nil {
@@ -260,6 +315,16 @@ func (ck *checker) compare(c stmtCase, er engineResult) (*divergence, bool, erro
 		return dv, true, nil
 	}
 	return nil, true, nil
+}
+
+// hasAffected reports whether the engine returned some RowsAffected.
+func hasAffected(c stmtCase, er engineResult) bool {
+	for i, r := range er.steps {
+		if !r.failed && c.steps[i].kind == execKind {
+			return true
+		}
+	}
+	return false
 }
 
 // hasNull reports whether some row has a NULL.
@@ -313,6 +378,9 @@ func TestDifferential(t *testing.T) {
 	}
 	t.Run("engines", func(t *testing.T) {
 		for _, d := range groundtruth.Dialects() {
+			if only := os.Getenv("GROUNDTRUTH_DIALECTS"); only != "" && !strings.Contains(only, string(d)) {
+				continue
+			}
 			t.Run(string(d), func(t *testing.T) {
 				t.Parallel()
 				db := tableDB(t, d)
@@ -325,14 +393,18 @@ func TestDifferential(t *testing.T) {
 					st.forms++
 					for i := 0; i < *casesPerForm; i++ {
 						c := newCase(f, d, *seed, i)
+						t0 := time.Now()
 						er, err := runOnEngine(ctx, db, c)
 						if err != nil {
-							t.Fatalf("%s: %v", c.query(), err)
+							t.Fatalf("%s: %v", c.text(), err)
 						}
+						t1 := time.Now()
 						st.executions++
 						dv, supported, err := ck.compare(c, er)
+						st.engineTime += t1.Sub(t0)
+						st.modelTime += time.Since(t1)
 						if err != nil {
-							t.Fatalf("%s %s: model: %v", f.name, c.query(), err)
+							t.Fatalf("%s %s: model: %v", f.name, c.text(), err)
 						}
 						if !supported {
 							continue
@@ -365,7 +437,8 @@ func TestDifferential(t *testing.T) {
 	for _, d := range groundtruth.Dialects() {
 		st := stats[d]
 		total += st.executions
-		lines = append(lines, fmt.Sprintf("%s: %d forms, %d executions (%d modelled), divergent cases by form %v", d, st.forms, st.executions, st.modelled, st.diverged))
+		lines = append(lines, fmt.Sprintf("%s: %d forms, %d executions (%d modelled; engine %s, model %s), divergent cases by form %v",
+			d, st.forms, st.executions, st.modelled, st.engineTime.Round(time.Millisecond), st.modelTime.Round(time.Millisecond), st.diverged))
 		var unsup []string
 		for k, v := range st.unsupported {
 			unsup = append(unsup, k+": "+v)
@@ -380,6 +453,7 @@ func TestDifferential(t *testing.T) {
 
 type runStats struct {
 	forms, executions, modelled int
+	engineTime, modelTime       time.Duration
 	unsupported                 map[string]string
 	diverged                    map[string]int
 }

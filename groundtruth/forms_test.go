@@ -25,27 +25,37 @@ const (
 	selectKind                 // QueryRow(...).Scan of a SELECT: error and values
 )
 
-// stmtCase is one generated execution: initial rows, a statement and its
-// arguments.
+// step is one statement of a case.
+type step struct {
+	sql  string // with ? placeholders (PostgreSQL: rewritten to $n)
+	args []int64
+	kind stmtKind
+	nret int // RETURNING / SELECT columns
+}
+
+// stmtCase is one generated execution: initial rows, then statements run
+// one after the other until one fails, each auto-committed or, with tx,
+// in one transaction ended by COMMIT or ROLLBACK (a failure rolls back).
 type stmtCase struct {
 	form  string
 	rows  []groundtruth.Row
-	sql   string // with ? placeholders (PostgreSQL: rewritten to $n)
-	args  []int64
-	kind  stmtKind
-	nret  int // RETURNING / SELECT columns
+	steps []step
+	tx    string // "", "commit" or "rollback"
 	dial  groundtruth.Dialect
-	notes string
+	// noSchema lowers the statements without the schema (as dbverify runs
+	// without --schema: the key is the inferred id, no column is known NOT
+	// NULL, no other key is known).
+	noSchema bool
 }
 
-// query is the statement's text in the case's dialect.
-func (c stmtCase) query() string {
+// query is step i's text in the case's dialect.
+func (c stmtCase) query(i int) string {
 	if c.dial != groundtruth.Postgres {
-		return c.sql
+		return c.steps[i].sql
 	}
 	var b strings.Builder
 	n := 0
-	for _, r := range c.sql {
+	for _, r := range c.steps[i].sql {
 		if r == '?' {
 			n++
 			fmt.Fprintf(&b, "$%d", n)
@@ -56,12 +66,33 @@ func (c stmtCase) query() string {
 	return b.String()
 }
 
+// text is the case's statements, with the transaction.
+func (c stmtCase) text() string {
+	var parts []string
+	if c.tx != "" {
+		parts = append(parts, "BEGIN")
+	}
+	for i, st := range c.steps {
+		parts = append(parts, fmt.Sprintf("%s args %v", c.query(i), st.args))
+	}
+	if c.tx != "" {
+		parts = append(parts, strings.ToUpper(c.tx))
+	}
+	if c.noSchema {
+		parts = append(parts, "(model without the schema)")
+	}
+	return strings.Join(parts, "; ")
+}
+
 // form is a statement form: which dialects run it and a generator of
 // statements (text with ? placeholders and their arguments).
 type form struct {
 	name     string
 	dialects []groundtruth.Dialect // nil: all three
 	gen      func(g *gen, d groundtruth.Dialect) (sql string, kind stmtKind, nret int)
+	// seq, instead of gen, makes a sequence of statements (g.step) and
+	// says how they run ("", "commit", "rollback").
+	seq func(g *gen, d groundtruth.Dialect) (tx string)
 }
 
 func (f form) runsOn(d groundtruth.Dialect) bool {
@@ -84,8 +115,16 @@ var (
 // gen draws random values; it collects the arguments of the placeholders
 // it writes, in order.
 type gen struct {
-	r    *rand.Rand
-	args []int64
+	r     *rand.Rand
+	args  []int64
+	steps []step
+}
+
+// step adds a statement of a sequence; its arguments are those the
+// statement's generator drew.
+func (g *gen) step(sql string, kind stmtKind, nret int) {
+	g.steps = append(g.steps, step{sql: sql, args: g.args, kind: kind, nret: nret})
+	g.args = nil
 }
 
 func (g *gen) small() int64 { return int64(g.r.IntN(9)) - 3 } // -3..5
@@ -106,6 +145,23 @@ func (g *gen) key() string {
 	g.args = append(g.args, int64(g.r.IntN(5))+1)
 	return "?"
 }
+
+// keyOf writes a placeholder bound to the key k, or (one time in three)
+// to another key.
+func (g *gen) keyOf(k int64) string {
+	if g.r.IntN(3) == 0 {
+		return g.key()
+	}
+	g.args = append(g.args, k)
+	return "?"
+}
+
+// newKey draws a key value.
+func (g *gen) newKey() int64 { return int64(g.r.IntN(5)) + 1 }
+
+// txMode draws how a sequence runs: auto-commit, or one transaction
+// committed or rolled back.
+func (g *gen) txMode(modes ...string) string { return g.pick(modes...) }
 
 // operand is a placeholder or a literal.
 func (g *gen) operand() string {
@@ -177,6 +233,9 @@ var forms = []form{
 	{name: "update-div-mod", gen: func(g *gen, d groundtruth.Dialect) (string, stmtKind, int) {
 		return fmt.Sprintf("UPDATE acct SET %s = %s %s %s WHERE id = %s", g.pick("a", "b"), g.pick("a", "b"), g.pick("/", "%"), g.arg(), g.key()), execKind, 0
 	}},
+	{name: "update-real-into-int", gen: func(g *gen, d groundtruth.Dialect) (string, stmtKind, int) {
+		return fmt.Sprintf("UPDATE acct SET a = a %s WHERE id = %s", g.pick("* 1.5", "* 0.5", "/ 2.0", "+ 0.5"), g.key()), execKind, 0
+	}},
 	{name: "update-where", gen: func(g *gen, d groundtruth.Dialect) (string, stmtKind, int) {
 		return fmt.Sprintf("UPDATE acct SET a = a + %s WHERE %s", g.arg(), g.cond(2)), execKind, 0
 	}},
@@ -213,6 +272,71 @@ var forms = []form{
 	}},
 	{name: "update-returning", dialects: pgSQLite, gen: func(g *gen, d groundtruth.Dialect) (string, stmtKind, int) {
 		return fmt.Sprintf("UPDATE acct SET a = a - %s WHERE id = %s RETURNING a", g.arg(), g.key()), returnKind, 1
+	}},
+	{name: "update-guarded", gen: func(g *gen, d groundtruth.Dialect) (string, stmtKind, int) {
+		return fmt.Sprintf("UPDATE acct SET a = a - %s WHERE id = %s AND a >= %s", g.arg(), g.key(), g.arg()), execKind, 0
+	}},
+	{name: "update-ifnull-if-nullif", dialects: []groundtruth.Dialect{groundtruth.MySQL, groundtruth.SQLite}, gen: func(g *gen, d groundtruth.Dialect) (string, stmtKind, int) {
+		switch g.r.IntN(3) {
+		case 0:
+			return fmt.Sprintf("UPDATE acct SET a = IFNULL(b, %s) - %s WHERE id = %s", g.arg(), g.arg(), g.key()), execKind, 0
+		case 1:
+			if d == groundtruth.MySQL {
+				return fmt.Sprintf("UPDATE acct SET a = IF(a > %s, a - %s, a) WHERE id = %s", g.arg(), g.arg(), g.key()), execKind, 0
+			}
+			return fmt.Sprintf("UPDATE acct SET a = IIF(a > %s, a - %s, a) WHERE id = %s", g.arg(), g.arg(), g.key()), execKind, 0
+		}
+		return fmt.Sprintf("UPDATE acct SET b = NULLIF(a, %s) WHERE id = %s", g.arg(), g.key()), execKind, 0
+	}},
+	{name: "update-quoted-number", gen: func(g *gen, d groundtruth.Dialect) (string, stmtKind, int) {
+		n := g.r.IntN(5)
+		if g.r.IntN(2) == 0 {
+			return fmt.Sprintf("UPDATE acct SET a = a + '%d' WHERE id = %s", n, g.key()), execKind, 0
+		}
+		return fmt.Sprintf("UPDATE acct SET a = a - 1 WHERE id = %s AND a >= '%d'", g.key(), n), execKind, 0
+	}},
+	{name: "update-int-div", dialects: mysql, gen: func(g *gen, d groundtruth.Dialect) (string, stmtKind, int) {
+		return fmt.Sprintf("UPDATE acct SET a = a %s %s WHERE id = %s", g.pick("DIV", "MOD"), g.arg(), g.key()), execKind, 0
+	}},
+	{name: "replace", dialects: []groundtruth.Dialect{groundtruth.MySQL, groundtruth.SQLite}, gen: func(g *gen, d groundtruth.Dialect) (string, stmtKind, int) {
+		return fmt.Sprintf("REPLACE INTO acct (id, k, a) VALUES (%s, %s, %s)", g.key(), g.key(), g.arg()), execKind, 0
+	}},
+	{name: "insert-ignore", dialects: []groundtruth.Dialect{groundtruth.MySQL, groundtruth.SQLite}, gen: func(g *gen, d groundtruth.Dialect) (string, stmtKind, int) {
+		verb := "INSERT IGNORE"
+		if d == groundtruth.SQLite {
+			verb = "INSERT OR IGNORE"
+		}
+		return fmt.Sprintf("%s INTO acct (id, k, a) VALUES (%s, %s, %s)", verb, g.key(), g.key(), g.arg()), execKind, 0
+	}},
+	{name: "delete-returning", gen: func(g *gen, d groundtruth.Dialect) (string, stmtKind, int) {
+		return "DELETE FROM acct WHERE id = " + g.key() + " RETURNING a", returnKind, 1
+	}},
+	// Sequences: several statements on the same (or another) key, in a
+	// transaction or not.
+	{name: "seq-read-then-write", seq: func(g *gen, d groundtruth.Dialect) string {
+		k := g.newKey()
+		g.step("SELECT a FROM acct WHERE id = "+g.keyOf(k), selectKind, 1)
+		g.step(fmt.Sprintf("UPDATE acct SET a = a - %s WHERE id = %s AND a >= %s", g.arg(), g.keyOf(k), g.arg()), execKind, 0)
+		return g.txMode("", "commit")
+	}},
+	{name: "seq-write-then-read", seq: func(g *gen, d groundtruth.Dialect) string {
+		k := g.newKey()
+		g.step(fmt.Sprintf("UPDATE acct SET a = a + %s WHERE id = %s", g.arg(), g.keyOf(k)), execKind, 0)
+		g.step("SELECT a, b FROM acct WHERE id = "+g.keyOf(k), selectKind, 2)
+		return g.txMode("", "commit", "rollback")
+	}},
+	{name: "seq-delete-reinsert-read", seq: func(g *gen, d groundtruth.Dialect) string {
+		k := g.newKey()
+		g.step("DELETE FROM acct WHERE id = "+g.keyOf(k), execKind, 0)
+		g.step(fmt.Sprintf("INSERT INTO acct (id, a) VALUES (%s, %s)", g.keyOf(k), g.arg()), execKind, 0)
+		g.step("SELECT a FROM acct WHERE id = "+g.keyOf(k), selectKind, 1)
+		return g.txMode("", "commit", "rollback")
+	}},
+	{name: "seq-insert-then-update", seq: func(g *gen, d groundtruth.Dialect) string {
+		k := g.newKey()
+		g.step(fmt.Sprintf("INSERT INTO acct (id, a, b) VALUES (%s, %s, %s)", g.keyOf(k), g.arg(), g.arg()), execKind, 0)
+		g.step(fmt.Sprintf("UPDATE acct SET a = a + %s, b = %s WHERE id = %s", g.arg(), g.arg(), g.keyOf(k)), execKind, 0)
+		return g.txMode("", "commit", "rollback")
 	}},
 	{name: "select-by-key", gen: func(g *gen, d groundtruth.Dialect) (string, stmtKind, int) {
 		if g.r.IntN(2) == 0 {
@@ -252,6 +376,14 @@ func newCase(f form, d groundtruth.Dialect, seed uint64, i int) stmtCase {
 	r := rand.New(rand.NewPCG(seed, h^uint64(i)*0x9e3779b97f4a7c15))
 	rows := initialRows(r)
 	g := &gen{r: r}
+	// One case in three is modelled without the schema.
+	c := stmtCase{form: f.name, rows: rows, dial: d, noSchema: i%3 == 2}
+	if f.seq != nil {
+		c.tx = f.seq(g, d)
+		c.steps = g.steps
+		return c
+	}
 	sql, kind, nret := f.gen(g, d)
-	return stmtCase{form: f.name, rows: rows, sql: sql, args: g.args, kind: kind, nret: nret, dial: d}
+	c.steps = []step{{sql: sql, args: g.args, kind: kind, nret: nret}}
+	return c
 }

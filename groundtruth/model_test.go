@@ -15,19 +15,26 @@ import (
 	"github.com/dbverify/dbverify/vcgen"
 )
 
-// modelStmt is one statement lowered by the row model: a program with one
-// Exec or Select on the watched table, every path from entry to exit as a
-// path formula, and the variables an observation constrains.
-type modelStmt struct {
+// modelCase is a case's statements lowered by the row model: a program
+// running them as a Go function would (a failing call rolls back and
+// returns), every path from entry to exit as a path formula, and the
+// variables an observation constrains.
+type modelCase struct {
 	low    *ir.Program
 	paths  []*vcgen.PathFormula
 	entry  ir.Loc // the source program's entry: the prologue ends there
+	steps  []modelStep
+	txErrs []*ir.Var // BEGIN and the final COMMIT/ROLLBACK: they succeed on the engine
+	rcols  map[string]*ir.Var
+	rexist *ir.Var
+}
+
+// modelStep holds one statement's variables.
+type modelStep struct {
 	inputs []*ir.Var
 	err    *ir.Var
 	aff    *ir.Var // nil: RowsAffected not observed
 	tgts   []*ir.Var
-	rcols  map[string]*ir.Var // r's columns, by name
-	rexist *ir.Var
 }
 
 // unsupportedError says the model does not support a statement: not a
@@ -47,65 +54,107 @@ func sqlparseDialect(d groundtruth.Dialect) sqlparse.Dialect {
 	return sqlparse.MySQL
 }
 
-// lowerStatement parses query in d's dialect and lowers a one-statement
-// program running it with nargs integer arguments, under schema ddl, for
-// the tautological constraint over table.
-func lowerStatement(d groundtruth.Dialect, ddl, table, query string, nargs int, returning int, affected bool) (*modelStmt, error) {
-	stmt, err := sqlparse.Parse(sqlparseDialect(d), query)
-	if err != nil {
-		return nil, &unsupportedError{fmt.Sprintf("parse: %v", err)}
-	}
+// lowerCase parses c's statements in c's dialect and lowers the program
+// running them, under schema ddl, for a tautological constraint over
+// table (so that the model's checks never cut a path).
+func lowerCase(c stmtCase, ddl, table string) (*modelCase, error) {
 	schema, err := sqlparse.ParseSchema(ddl)
 	if err != nil {
 		return nil, fmt.Errorf("schema: %w", err)
 	}
-	c, err := sqlparse.ParseConstraint(table+".id = "+table+".id", "")
+	con, err := sqlparse.ParseConstraint(table+".id = "+table+".id", "")
 	if err != nil {
 		return nil, fmt.Errorf("constraint: %w", err)
 	}
 	p := ir.NewProgram("differential")
-	ms := &modelStmt{rcols: map[string]*ir.Var{}}
-	var args []ir.Expr
-	for i := 0; i < nargs; i++ {
-		v := p.NewVar(fmt.Sprintf("arg%d", i+1), ir.Int, ir.Input)
-		p.Inputs = append(p.Inputs, v)
-		ms.inputs = append(ms.inputs, v)
-		args = append(args, v)
+	mc := &modelCase{rcols: map[string]*ir.Var{}}
+	cur := p.Entry
+	next := func(s ir.Stmt) {
+		n := p.NewLoc()
+		p.AddEdge(cur, n, s)
+		cur = n
 	}
-	info := ir.Info{File: "differential.go", Line: 1, Kind: ir.KindSQL, Text: query}
-	ms.err = p.NewVar("err", ir.Bool, ir.Local)
-	for i := 0; i < returning; i++ {
-		ms.tgts = append(ms.tgts, p.NewVar(fmt.Sprintf("ret%d", i+1), ir.Int, ir.Local))
+	var tx ir.Tx
+	info := func(i int, text string) ir.Info {
+		return ir.Info{File: "differential.go", Line: i + 1, Kind: ir.KindSQL, Text: text}
 	}
-	var s ir.Stmt
-	switch q := stmt.(type) {
-	case *sqlir.Select:
-		if q.Complex {
-			return nil, &unsupportedError{"a complex SELECT (join, aggregate, subquery)"}
+	if c.tx != "" {
+		tx = 1
+		e := p.NewVar("beginErr", ir.Bool, ir.Local)
+		mc.txErrs = append(mc.txErrs, e)
+		next(&ir.TxOp{Op: ir.Begin, Tx: tx, Err: e, Info: info(0, "BEGIN")})
+		p.AddEdge(cur, p.Exit, &ir.Assume{Cond: e})
+		next(&ir.Assume{Cond: ir.Not(e)})
+	}
+	for i, st := range c.steps {
+		q := c.query(i)
+		stmt, err := sqlparse.Parse(sqlparseDialect(c.dial), q)
+		if err != nil {
+			return nil, &unsupportedError{fmt.Sprintf("parse: %v", err)}
 		}
-		s = &ir.Select{SQL: q, Args: args, Targets: ms.tgts, Err: ms.err, Info: info}
-	case *sqlir.Update, *sqlir.Insert, *sqlir.Delete:
-		if affected {
-			ms.aff = p.NewVar("affected", ir.Int, ir.Local)
+		var ms modelStep
+		var args []ir.Expr
+		for j := range st.args {
+			v := p.NewVar(fmt.Sprintf("s%darg%d", i+1, j+1), ir.Int, ir.Input)
+			p.Inputs = append(p.Inputs, v)
+			ms.inputs = append(ms.inputs, v)
+			args = append(args, v)
 		}
-		s = &ir.Exec{SQL: stmt, Args: args, Err: ms.err, Affected: ms.aff, Targets: ms.tgts, Info: info}
-	default:
-		return nil, &unsupportedError{fmt.Sprintf("statement %T", stmt)}
+		ms.err = p.NewVar(fmt.Sprintf("s%derr", i+1), ir.Bool, ir.Local)
+		for j := 0; j < st.nret; j++ {
+			ms.tgts = append(ms.tgts, p.NewVar(fmt.Sprintf("s%dret%d", i+1, j+1), ir.Int, ir.Local))
+		}
+		switch q := stmt.(type) {
+		case *sqlir.Select:
+			if q.Complex {
+				return nil, &unsupportedError{"a complex SELECT (join, aggregate, subquery)"}
+			}
+			next(&ir.Select{SQL: q, Args: args, Tx: tx, Targets: ms.tgts, Err: ms.err, Info: info(i, c.query(i))})
+		case *sqlir.Update, *sqlir.Insert, *sqlir.Delete:
+			if st.kind == execKind {
+				ms.aff = p.NewVar(fmt.Sprintf("s%daffected", i+1), ir.Int, ir.Local)
+			}
+			next(&ir.Exec{SQL: stmt, Args: args, Tx: tx, Err: ms.err, Affected: ms.aff, Targets: ms.tgts, Info: info(i, c.query(i))})
+		default:
+			return nil, &unsupportedError{fmt.Sprintf("statement %T", stmt)}
+		}
+		// if err != nil { (tx.Rollback()); return }
+		fail := p.NewLoc()
+		p.AddEdge(cur, fail, &ir.Assume{Cond: ms.err})
+		if tx != 0 {
+			rb := p.NewLoc()
+			p.AddEdge(fail, rb, &ir.TxOp{Op: ir.Rollback, Tx: tx, Err: p.NewVar("rbErr", ir.Bool, ir.Local), Info: info(i, "ROLLBACK")})
+			fail = rb
+		}
+		p.AddEdge(fail, p.Exit, &ir.Assume{Cond: ir.True})
+		next(&ir.Assume{Cond: ir.Not(ms.err)})
+		mc.steps = append(mc.steps, ms)
 	}
-	mid := p.NewLoc()
-	p.AddEdge(p.Entry, mid, s)
-	p.AddEdge(mid, p.Exit, &ir.Assume{Cond: ir.True})
-	low, err := dbmodel.Lower(p, c, dbmodel.Options{Schema: schema})
+	if c.tx != "" {
+		e := p.NewVar("endErr", ir.Bool, ir.Local)
+		mc.txErrs = append(mc.txErrs, e)
+		op := ir.Commit
+		if c.tx == "rollback" {
+			op = ir.Rollback
+		}
+		next(&ir.TxOp{Op: op, Tx: tx, Err: e, Info: info(len(c.steps), strings.ToUpper(c.tx))})
+	}
+	p.AddEdge(cur, p.Exit, &ir.Assume{Cond: ir.True})
+	opt := dbmodel.Options{Schema: schema}
+	if c.noSchema {
+		opt.Schema = nil
+	}
+	low, err := dbmodel.Lower(p, con, opt)
 	if err != nil {
 		return nil, fmt.Errorf("lower: %w", err)
 	}
-	ms.low, ms.entry = low.Program, p.Entry
+	mc.low, mc.entry = low.Program, p.Entry
 	for _, v := range low.Program.Vars {
 		if v.Row == "r" && v.Kind == ir.Column {
-			ms.rcols[v.Col] = v
+			mc.rcols[v.Col] = v
 		}
 		if v.Row == "r" && v.Col == "$exists" {
-			ms.rexist = v
+			mc.rexist = v
 		}
 	}
 	for _, path := range exitPaths(low.Program) {
@@ -113,53 +162,48 @@ func lowerStatement(d groundtruth.Dialect, ddl, table, query string, nargs int, 
 		if err != nil {
 			return nil, fmt.Errorf("path formula: %w", err)
 		}
-		ms.paths = append(ms.paths, pf)
+		mc.paths = append(mc.paths, pf)
 	}
-	if len(ms.paths) == 0 {
+	if len(mc.paths) == 0 {
 		return nil, fmt.Errorf("the lowered program has no path to its exit:\n%s", low.Program)
 	}
-	return ms, nil
+	return mc, nil
 }
 
 // exitPaths enumerates the paths from p's entry to its exit (the lowered
-// one-statement program is acyclic).
+// straight-line program is acyclic).
 func exitPaths(p *ir.Program) [][]*ir.Edge {
 	var out [][]*ir.Edge
-	var walk func(at ir.Loc, path []*ir.Edge, depth int)
-	walk = func(at ir.Loc, path []*ir.Edge, depth int) {
+	var walk func(at ir.Loc, path []*ir.Edge)
+	walk = func(at ir.Loc, path []*ir.Edge) {
 		if at == p.Exit {
 			out = append(out, append([]*ir.Edge(nil), path...))
 			return
 		}
-		if depth > 200 {
-			return
-		}
 		for _, e := range p.Out[at] {
-			walk(e.To, append(path, e), depth+1)
+			walk(e.To, append(path, e))
 		}
 	}
-	walk(p.Entry, nil, 0)
+	walk(p.Entry, nil)
 	return out
 }
 
 // rowObservation is what the engine did, seen from one row: the watched
 // row r instantiated with it.
 type rowObservation struct {
-	initial groundtruth.Row // r's values before (nil: a row the statement inserted)
+	initial groundtruth.Row // r's values before (nil: a row the case inserted)
 	exists  bool            // r exists afterwards
 	final   groundtruth.Row // r's values afterwards (when exists)
 	free    bool            // nothing is observed of r
 }
 
-// stmtObservation is what the engine returned for the statement.
+// stmtObservation is what the engine returned for the case's statements.
 type stmtObservation struct {
-	args     []int64
-	failed   bool
-	affected int64 // when !failed and the model observes it
+	args  [][]int64
+	steps []stepResult // the steps run: all, or up to the first failure
 	// ignoreAffected drops RowsAffected from the observation (to tell
 	// whether a divergence is about it).
 	ignoreAffected bool
-	returned       []any // RETURNING / SELECT values (when !failed)
 }
 
 // admits reports whether some run of the model, with r instantiated as
@@ -167,10 +211,10 @@ type stmtObservation struct {
 // model has no NULL (DESIGN.md §2), a nullable column's value is
 // arbitrary. The solver's satisfying assignment is re-checked with
 // ir.Eval: some path's formula and the observation evaluate to true.
-func (ms *modelStmt) admits(s *smt.Solver, so stmtObservation, ro rowObservation) (bool, error) {
+func (mc *modelCase) admits(s *smt.Solver, so stmtObservation, ro rowObservation) (bool, error) {
 	var alts []ir.Expr
-	for _, pf := range ms.paths {
-		alts = append(alts, ir.And(pf.Formula(), ms.observe(pf, so, ro)))
+	for _, pf := range mc.paths {
+		alts = append(alts, ir.And(pf.Formula(), mc.observe(pf, so, ro)))
 	}
 	defer s.Reset()
 	if err := s.Reset(); err != nil {
@@ -193,78 +237,135 @@ func (ms *modelStmt) admits(s *smt.Solver, so stmtObservation, ro rowObservation
 	if err != nil {
 		return false, err
 	}
+	var evalErr error
 	for _, a := range alts {
-		if v, err := ir.Eval(a, m.Value); err == nil && v.B {
+		v, err := ir.Eval(a, m.Value)
+		if err == nil && v.B {
 			return true, nil
 		}
+		if err != nil {
+			evalErr = err
+		}
+	}
+	if evalErr != nil {
+		// ir.Eval has no value for x/0 and x%0, which the solver leaves
+		// arbitrary (the engines give NULL or an error): the solver's
+		// answer stands.
+		return true, nil
 	}
 	return false, fmt.Errorf("the solver's model of the observation does not evaluate to true with ir.Eval")
 }
 
+// admitsStatements reports whether some run of the model ends with the
+// statements' outcomes (errors, RowsAffected, returned values), whatever r.
+func (mc *modelCase) admitsStatements(s *smt.Solver, so stmtObservation) (bool, error) {
+	return mc.admits(s, so, rowObservation{free: true})
+}
+
+// afterPrologue is the version map when the path reaches the source
+// program's entry: the database state and arguments the statements start
+// from.
+func (mc *modelCase) afterPrologue(pf *vcgen.PathFormula) map[*ir.Var]*ir.Var {
+	for i, st := range pf.Steps {
+		if st.Edge.To == mc.entry {
+			return pf.Steps[i].After
+		}
+	}
+	return pf.Init
+}
+
 // observe returns the constraints an observation puts on path pf's
 // variables.
-func (ms *modelStmt) observe(pf *vcgen.PathFormula, so stmtObservation, ro rowObservation) ir.Expr {
-	at := ms.afterPrologue(pf)
+func (mc *modelCase) observe(pf *vcgen.PathFormula, so stmtObservation, ro rowObservation) ir.Expr {
+	at := mc.afterPrologue(pf)
 	end := pf.Before(len(pf.Steps))
-	ver := func(m map[*ir.Var]*ir.Var, v *ir.Var) *ir.Var {
-		if x, ok := m[v]; ok {
-			return x
-		}
-		return nil
-	}
 	var cs []ir.Expr
-	eqInt := func(v *ir.Var, val any) {
+	eq := func(m map[*ir.Var]*ir.Var, v *ir.Var, val any) {
 		if v == nil || val == nil {
 			return
 		}
-		if r, ok := ratValue(val); ok {
-			if v.Type == ir.Int {
-				if !r.IsInt() {
-					cs = append(cs, ir.False)
-					return
-				}
-				cs = append(cs, ir.Eq(v, ir.BigInt(r.Num())))
-			} else {
-				cs = append(cs, ir.Eq(v, ir.RealLit(r)))
-			}
+		x, ok := m[v]
+		if !ok {
+			return
 		}
+		cs = append(cs, eqValue(x, val))
 	}
-	for i, in := range ms.inputs {
-		eqInt(ver(at, in), so.args[i])
-	}
+	mc.observeArgs(at, so, func(e ir.Expr) { cs = append(cs, e) })
 	if ro.initial != nil {
-		for c, v := range ms.rcols {
-			eqInt(ver(at, v), ro.initial[c])
+		for c, v := range mc.rcols {
+			eq(at, v, ro.initial[c])
 		}
 	}
-	if e := ver(end, ms.err); e != nil {
-		if so.failed {
-			cs = append(cs, e)
+	for _, e := range mc.txErrs {
+		if x, ok := end[e]; ok {
+			cs = append(cs, ir.Not(x))
+		}
+	}
+	for i, ms := range mc.steps {
+		if i >= len(so.steps) {
+			break
+		}
+		r := so.steps[i]
+		if x, ok := end[ms.err]; ok {
+			if r.failed {
+				cs = append(cs, x)
+			} else {
+				cs = append(cs, ir.Not(x))
+			}
 		} else {
-			cs = append(cs, ir.Not(e))
+			// The path never reaches the step the engine ran.
+			cs = append(cs, ir.False)
 		}
-	}
-	if !so.failed {
+		if r.failed {
+			continue
+		}
 		if !so.ignoreAffected {
-			eqInt(ver(end, ms.aff), so.affected)
+			eq(end, ms.aff, r.affected)
 		}
-		for i, t := range ms.tgts {
-			if i < len(so.returned) {
-				eqInt(ver(end, t), so.returned[i])
+		for j, t := range ms.tgts {
+			if j < len(r.returned) {
+				eq(end, t, r.returned[j])
 			}
 		}
 	}
-	if x := ver(end, ms.rexist); x != nil && !ro.free {
+	if x, ok := end[mc.rexist]; ok && !ro.free {
 		if ro.exists {
 			cs = append(cs, x)
-			for c, v := range ms.rcols {
-				eqInt(ver(end, v), ro.final[c])
+			for c, v := range mc.rcols {
+				eq(end, v, ro.final[c])
 			}
 		} else {
 			cs = append(cs, ir.Not(x))
 		}
 	}
 	return ir.And(cs...)
+}
+
+// observeArgs constrains the statements' arguments to their values.
+func (mc *modelCase) observeArgs(at map[*ir.Var]*ir.Var, so stmtObservation, add func(ir.Expr)) {
+	for i, ms := range mc.steps {
+		for j, in := range ms.inputs {
+			if x, ok := at[in]; ok {
+				add(ir.Eq(x, ir.IntLit(so.args[i][j])))
+			}
+		}
+	}
+}
+
+// eqValue is "x = val" for a normalised engine value (false for a value
+// the variable's sort cannot hold).
+func eqValue(x *ir.Var, val any) ir.Expr {
+	r, ok := ratValue(val)
+	if !ok {
+		return ir.True
+	}
+	if x.Type == ir.Int {
+		if !r.IsInt() {
+			return ir.False
+		}
+		return ir.Eq(x, ir.BigInt(r.Num()))
+	}
+	return ir.Eq(x, ir.RealLit(r))
 }
 
 // ratValue is a normalised number as a rational.
@@ -278,17 +379,40 @@ func ratValue(v any) (*big.Rat, bool) {
 	return nil, false
 }
 
-// describeModel says what the model admits for the statement with r
-// instantiated with ro.initial, ignoring what the engine did: the values
-// of one admitted run (for the report of a divergence).
-func (ms *modelStmt) describeModel(s *smt.Solver, so stmtObservation, ro rowObservation) string {
+// describeModel says what the model admits with the same arguments and r
+// instantiated with ro.initial, when every statement succeeds: the values
+// of up to three admitted runs (for the report of a divergence).
+func (mc *modelCase) describeModel(s *smt.Solver, so stmtObservation, ro rowObservation) string {
 	var runs []string
-	for _, pf := range ms.paths {
-		obs := ms.observeInputs(pf, so, ro)
+	for _, pf := range mc.paths {
+		at := mc.afterPrologue(pf)
+		end := pf.Before(len(pf.Steps))
+		var cs []ir.Expr
+		mc.observeArgs(at, so, func(e ir.Expr) { cs = append(cs, e) })
+		if ro.initial != nil {
+			for c, v := range mc.rcols {
+				if x, ok := at[v]; ok && ro.initial[c] != nil {
+					cs = append(cs, eqValue(x, ro.initial[c]))
+				}
+			}
+		}
+		for _, ms := range mc.steps {
+			x, ok := end[ms.err]
+			if !ok {
+				cs = append(cs, ir.False)
+				break
+			}
+			cs = append(cs, ir.Not(x))
+		}
+		for _, e := range mc.txErrs {
+			if x, ok := end[e]; ok {
+				cs = append(cs, ir.Not(x))
+			}
+		}
 		if err := s.Reset(); err != nil {
 			return err.Error()
 		}
-		if err := s.Assert(ir.And(pf.Formula(), obs)); err != nil {
+		if err := s.Assert(ir.And(pf.Formula(), ir.And(cs...))); err != nil {
 			return err.Error()
 		}
 		res, err := s.Check()
@@ -299,11 +423,7 @@ func (ms *modelStmt) describeModel(s *smt.Solver, so stmtObservation, ro rowObse
 		if err != nil {
 			continue
 		}
-		if err := validate(pf, m); err != nil {
-			runs = append(runs, "(model run does not validate: "+err.Error()+")")
-			continue
-		}
-		runs = append(runs, ms.render(pf, m))
+		runs = append(runs, mc.render(pf, m))
 		if len(runs) >= 3 {
 			break
 		}
@@ -311,51 +431,13 @@ func (ms *modelStmt) describeModel(s *smt.Solver, so stmtObservation, ro rowObse
 	s.Reset()
 	sort.Strings(runs)
 	if len(runs) == 0 {
-		return "no successful run"
+		return "no run where every statement succeeds"
 	}
 	return strings.Join(runs, " | ")
 }
 
-// observeInputs constrains only the arguments, r's initial values and
-// success.
-func (ms *modelStmt) observeInputs(pf *vcgen.PathFormula, so stmtObservation, ro rowObservation) ir.Expr {
-	at := ms.afterPrologue(pf)
-	var cs []ir.Expr
-	for i, in := range ms.inputs {
-		if v, ok := at[in]; ok {
-			cs = append(cs, ir.Eq(v, ir.IntLit(so.args[i])))
-		}
-	}
-	if ro.initial != nil {
-		for c, v := range ms.rcols {
-			if x, ok := at[v]; ok {
-				if r, ok := ratValue(ro.initial[c]); ok && r.IsInt() && x.Type == ir.Int {
-					cs = append(cs, ir.Eq(x, ir.BigInt(r.Num())))
-				}
-			}
-		}
-	}
-	end := pf.Before(len(pf.Steps))
-	if e, ok := end[ms.err]; ok {
-		cs = append(cs, ir.Not(e))
-	}
-	return ir.And(cs...)
-}
-
-// afterPrologue is the version map when the path reaches the source
-// program's entry: the database state and arguments the statement starts
-// from.
-func (ms *modelStmt) afterPrologue(pf *vcgen.PathFormula) map[*ir.Var]*ir.Var {
-	for i, st := range pf.Steps {
-		if st.Edge.To == ms.entry {
-			return pf.Steps[i].After
-		}
-	}
-	return pf.Init
-}
-
 // render prints the final values of one model run.
-func (ms *modelStmt) render(pf *vcgen.PathFormula, m *smt.Model) string {
+func (mc *modelCase) render(pf *vcgen.PathFormula, m *smt.Model) string {
 	end := pf.Before(len(pf.Steps))
 	val := func(v *ir.Var) string {
 		x, ok := end[v]
@@ -368,45 +450,27 @@ func (ms *modelStmt) render(pf *vcgen.PathFormula, m *smt.Model) string {
 		return "?"
 	}
 	var parts []string
-	if ms.rexist != nil && val(ms.rexist) == "false" {
+	if mc.rexist != nil && val(mc.rexist) == "false" {
 		parts = append(parts, "r deleted")
 	} else {
 		var cols []string
-		for c := range ms.rcols {
+		for c := range mc.rcols {
 			cols = append(cols, c)
 		}
 		sort.Strings(cols)
 		var kv []string
 		for _, c := range cols {
-			kv = append(kv, c+"="+val(ms.rcols[c]))
+			kv = append(kv, c+"="+val(mc.rcols[c]))
 		}
 		parts = append(parts, "r=("+strings.Join(kv, ",")+")")
 	}
-	if ms.aff != nil {
-		parts = append(parts, "affected="+val(ms.aff))
-	}
-	for i, t := range ms.tgts {
-		parts = append(parts, fmt.Sprintf("ret%d=%s", i+1, val(t)))
+	for i, ms := range mc.steps {
+		if ms.aff != nil {
+			parts = append(parts, fmt.Sprintf("s%d affected=%s", i+1, val(ms.aff)))
+		}
+		for j, t := range ms.tgts {
+			parts = append(parts, fmt.Sprintf("s%d ret%d=%s", i+1, j+1, val(t)))
+		}
 	}
 	return strings.Join(parts, " ")
-}
-
-// validate re-evaluates every step of pf in m with ir.Eval.
-func validate(pf *vcgen.PathFormula, m *smt.Model) error {
-	for i, st := range pf.Steps {
-		v, err := ir.Eval(st.Constraint, m.Value)
-		if err != nil {
-			return fmt.Errorf("step %d: %v", i, err)
-		}
-		if !v.B {
-			return fmt.Errorf("step %d: %s is false", i, st.Constraint)
-		}
-	}
-	return nil
-}
-
-// admitsStatement reports whether some run of the model ends with the
-// statement's outcome (error, RowsAffected, returned values), whatever r.
-func (ms *modelStmt) admitsStatement(s *smt.Solver, so stmtObservation) (bool, error) {
-	return ms.admits(s, so, rowObservation{free: true})
 }
