@@ -41,7 +41,7 @@ demo: build
 		test $$? -eq 1
 
 test: test-deps lint
-	$(GO) test ./...
+	$(GO) test -timeout 40m ./...
 
 # bench also runs the differential semantics suite (groundtruth) with a
 # larger budget: 100 random executions per statement form and dialect.
