@@ -102,6 +102,9 @@ func CheckLBE(p *ir.Program, s *smt.Solver, opt Options) (res *Result) {
 		return res
 	}
 	res.Stats.Iterations = 1
+	if opt.KeepBoolProg {
+		res.BoolProg = fmt.Sprintf("// large-block program: no loop can reach a check; one block L%d -> L%d (%d edges), decided by one formula\n", p.Entry, p.Error, len(edges))
+	}
 	o := decideDAG(p, s, late)
 	switch o.verdict {
 	case Safe:

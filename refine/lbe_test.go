@@ -98,8 +98,14 @@ func TestCheckLBE(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newSolver(t)
-			res := CheckLBE(tc.prog(), s, Options{})
+			res := CheckLBE(tc.prog(), s, Options{KeepBoolProg: true})
 			t.Logf("%s %s; engine %s, proof %q, stats %+v", res.Verdict, res.Reason, res.Engine, res.Proof, res.Stats)
+			if tc.engine == "lbe" && !strings.Contains(res.BoolProg, "large-block program") {
+				t.Errorf("--dump-boolprog text lacks the block-level program:\n%s", res.BoolProg)
+			}
+			if strings.Contains(tc.name, "loop") && tc.engine == "lbe" && !strings.Contains(res.BoolProg, "block L") {
+				t.Errorf("block-level program lists no block:\n%s", res.BoolProg)
+			}
 			if res.Verdict != tc.verdict {
 				t.Fatalf("verdict %s (%s), want %s", res.Verdict, res.Reason, tc.verdict)
 			}

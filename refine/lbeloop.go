@@ -61,6 +61,8 @@ type loopEngine struct {
 	res     *Result
 	// before is the solver's query count at the start, for MaxQueries.
 	before int
+	// states are the abstract states of the last search, by cut point.
+	states map[ir.Loc][]cube
 }
 
 // overWork reports the query limit, if reached.
@@ -109,6 +111,9 @@ func checkLoops(p *ir.Program, s *smt.Solver, opt Options, res *Result, late fun
 			res.Predicates = append(res.Predicates, abstraction.Key(q))
 		}
 		cex, err := le.reach()
+		if opt.KeepBoolProg {
+			res.BoolProg = le.String()
+		}
 		if err != nil {
 			res.fail(err.Error())
 			return false
@@ -155,6 +160,7 @@ func (le *loopEngine) reach() (*absState, error) {
 	}
 	root := &absState{loc: le.p.Entry, val: top}
 	seen := map[ir.Loc][]cube{le.p.Entry: {top}}
+	le.states = seen
 	queue := []*absState{root}
 	states := 1
 	for len(queue) > 0 {
@@ -503,4 +509,48 @@ func locList(seq []ir.Loc) string {
 		parts[i] = fmt.Sprintf("L%d", l)
 	}
 	return strings.Join(parts, " ")
+}
+
+// String prints the block-level abstract program of the last search: the
+// cut points, the blocks between them, the predicates and the abstract
+// states reached at each cut point (what --dump-boolprog shows for lbe).
+func (le *loopEngine) String() string {
+	var b strings.Builder
+	var cuts []ir.Loc
+	for l, c := range le.cut {
+		if c {
+			cuts = append(cuts, ir.Loc(l))
+		}
+	}
+	fmt.Fprintf(&b, "// large-block program: abstraction at cut points %s (entry L%d, error L%d, the others loop heads)\n", locList(cuts), le.p.Entry, le.p.Error)
+	for i, q := range le.preds.list {
+		fmt.Fprintf(&b, "// b%d == %s\n", i, abstraction.Key(q))
+	}
+	for _, c := range cuts {
+		for _, d := range le.successorsOf(c) {
+			n := 0
+			if q, ok := le.dags[[2]ir.Loc{c, d}]; ok {
+				n = len(q.take)
+			}
+			fmt.Fprintf(&b, "block L%d -> L%d (%d edges)\n", c, d, n)
+		}
+	}
+	for _, c := range cuts {
+		for _, v := range le.states[c] {
+			var lits []string
+			for i, x := range v {
+				switch x {
+				case 1:
+					lits = append(lits, fmt.Sprintf("b%d", i))
+				case 0:
+					lits = append(lits, fmt.Sprintf("!b%d", i))
+				}
+			}
+			if len(lits) == 0 {
+				lits = []string{"true"}
+			}
+			fmt.Fprintf(&b, "L%d: %s\n", c, strings.Join(lits, " && "))
+		}
+	}
+	return b.String()
 }
