@@ -289,12 +289,14 @@ func TestCorpusFast(t *testing.T) {
 	}
 }
 
-// TestCorpusFastFixpoint checks every "fast" corpus case with --engine
-// fixpoint, the per-statement engine kept as a baseline: every verdict it
-// decides must be the expected one (it may leave more UNKNOWN than the
-// default lbe engine), so the two engines never disagree on a decided
-// verdict.
-func TestCorpusFastFixpoint(t *testing.T) {
+// TestCorpusCoreFixpoint checks the core corpus cases (the seed paper's
+// examples, loops included) with --engine fixpoint, the per-statement
+// engine kept as a baseline: every verdict it decides must be the
+// expected one (it may leave more UNKNOWN than the default lbe engine),
+// so the two engines never disagree on a decided verdict. (The whole
+// corpus is compared by `go run ./benchmarks/cmd/bench -compare
+// fixpoint`; here the subset keeps `go test` within its time limit.)
+func TestCorpusCoreFixpoint(t *testing.T) {
 	recordInputs(t)
 	cases, err := harness.LoadCases(corpusDir(t))
 	if err != nil {
@@ -302,14 +304,14 @@ func TestCorpusFastFixpoint(t *testing.T) {
 	}
 	n := 0
 	for _, c := range cases {
-		if !c.Fast {
+		if !c.Fast || !strings.HasPrefix(c.Name, "core/") {
 			continue
 		}
 		n++
 		t.Run(c.Name, func(t *testing.T) { checkCaseWith(t, c, harness.EngineFixpoint) })
 	}
 	if n == 0 {
-		t.Fatal("no fast case in the corpus")
+		t.Fatal("no fast core case in the corpus")
 	}
 }
 
