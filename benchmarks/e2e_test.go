@@ -175,11 +175,22 @@ func checkCaseWith(t *testing.T, c *harness.Case, engine string) *harness.Report
 			continue
 		}
 		r := rs[0]
-		improved := engine != "" && e.Verdict == harness.Unknown && r.Verdict == e.FinalVerdict()
-		if improved {
-			t.Logf("%s / %s: %s with --engine %s, where the default engine says UNKNOWN today (final %s)", e.Entry, e.Constraint, r.Verdict, engine, e.FinalVerdict())
-		}
-		if r.Verdict != e.Verdict && !improved {
+		if engine != "" && r.Verdict != e.Verdict {
+			// A baseline engine may decide less than the default, never
+			// differently: its SAFE or UNSAFE must be the right answer.
+			want := e.Verdict
+			if want == harness.Unknown {
+				want = e.FinalVerdict()
+			}
+			switch {
+			case r.Verdict == harness.Unknown:
+				t.Logf("%s / %s: UNKNOWN with --engine %s (%s), where the default engine says %s", e.Entry, e.Constraint, engine, r.Reason, e.Verdict)
+				continue
+			case r.Verdict != want:
+				t.Errorf("%s / %s: --engine %s says %s, the default engine %s (final %s): the engines disagree", e.Entry, e.Constraint, engine, r.Verdict, e.Verdict, e.FinalVerdict())
+				continue
+			}
+		} else if r.Verdict != e.Verdict {
 			t.Errorf("%s / %s: verdict %s, want %s (reason %q; expect.json: %s)", e.Entry, e.Constraint, r.Verdict, e.Verdict, r.Reason, e.Why)
 			continue
 		}
@@ -279,10 +290,14 @@ func TestCorpusFast(t *testing.T) {
 	}
 }
 
-// TestCorpusFastLBE checks every "fast" corpus case with --engine lbe:
-// the large-block engine must give every expected verdict, so it agrees
-// with the default engine wherever that decides.
-func TestCorpusFastLBE(t *testing.T) {
+// TestCorpusCoreFixpoint checks the core corpus cases (the seed paper's
+// examples, loops included) with --engine fixpoint, the per-statement
+// engine kept as a baseline: every verdict it decides must be the
+// expected one (it may leave more UNKNOWN than the default lbe engine),
+// so the two engines never disagree on a decided verdict. (The whole
+// corpus is compared by `go run ./benchmarks/cmd/bench -compare
+// fixpoint`; here the subset keeps `go test` within its time limit.)
+func TestCorpusCoreFixpoint(t *testing.T) {
 	recordInputs(t)
 	cases, err := harness.LoadCases(corpusDir(t))
 	if err != nil {
@@ -290,14 +305,14 @@ func TestCorpusFastLBE(t *testing.T) {
 	}
 	n := 0
 	for _, c := range cases {
-		if !c.Fast {
+		if !c.Fast || !strings.HasPrefix(c.Name, "core/") {
 			continue
 		}
 		n++
-		t.Run(c.Name, func(t *testing.T) { checkCaseWith(t, c, harness.EngineLBE) })
+		t.Run(c.Name, func(t *testing.T) { checkCaseWith(t, c, harness.EngineFixpoint) })
 	}
 	if n == 0 {
-		t.Fatal("no fast case in the corpus")
+		t.Fatal("no fast core case in the corpus")
 	}
 }
 

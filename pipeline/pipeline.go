@@ -44,11 +44,12 @@ type Config struct {
 	TimeoutMS      int // per SMT check; 0 = none
 	// TimeLimit bounds each (entry, constraint); 0 = none.
 	TimeLimit time.Duration
-	// Engine is "fixpoint" (default), "lbe" (large-block encoding: a
-	// loop-free program decided by one formula, a program with a loop
-	// left to fixpoint) or "paths", the seed paper's path enumeration (a
-	// baseline for the scaling study), listing at most MaxPaths paths per
-	// abstraction.
+	// Engine is "lbe" (default; large-block encoding: a loop-free
+	// program decided by one formula, loops abstracted at their heads
+	// only, fixpoint when that gives up), "fixpoint" (per-statement
+	// predicate abstraction) or "paths", the seed paper's path enumeration
+	// (a baseline for the scaling study), listing at most MaxPaths paths
+	// per abstraction.
 	Engine   string
 	MaxPaths int
 
@@ -383,10 +384,10 @@ func verify(entry string, prog *ir.Program, c *sqlir.Constraint, schema *sqlir.S
 			maxPaths = 100000
 		}
 		res = refine.CheckPaths(low.Program, s, opt, maxPaths)
-	case "lbe":
-		res = refine.CheckLBE(low.Program, s, opt)
-	default:
+	case "fixpoint":
 		res = refine.Check(low.Program, s, opt)
+	default:
+		res = refine.CheckLBE(low.Program, s, opt)
 	}
 	r.Trace = res
 	r.Verdict, r.Reason, r.Position = res.Verdict, res.Reason, res.Position

@@ -18,6 +18,10 @@ const ProofLoopFree = "decided by one bounded path formula over all paths (loop-
 // at all.
 const ProofNoPath = "no path of the program reaches a violation check"
 
+// EngineLoops is Result.Engine of a program whose loops CheckLBE
+// abstracted at their heads ("lbe" alone: loop-free, one formula).
+const EngineLoops = "lbe (loops: predicates at loop heads)"
+
 // maxApproxRetries bounds how many counterexamples that read an
 // over-approximated value CheckLBE excludes, looking for one that does
 // not, before it answers UNKNOWN "may be spurious".
@@ -81,6 +85,7 @@ func CheckLBE(p *ir.Program, s *smt.Solver, opt Options) (res *Result) {
 	}
 	late := func() bool { return opt.Timeout > 0 && time.Since(start) > opt.Timeout }
 	if _, ok := topoOrder(p, locs, edges); !ok {
+		res.Engine = EngineLoops
 		if final := checkLoops(p, s, opt, res, late); final || late() {
 			return res
 		}
@@ -102,6 +107,9 @@ func CheckLBE(p *ir.Program, s *smt.Solver, opt Options) (res *Result) {
 		return res
 	}
 	res.Stats.Iterations = 1
+	if opt.KeepBoolProg {
+		res.BoolProg = fmt.Sprintf("// large-block program: no loop can reach a check; one block L%d -> L%d (%d edges), decided by one formula\n", p.Entry, p.Error, len(edges))
+	}
 	o := decideDAG(p, s, late)
 	switch o.verdict {
 	case Safe:

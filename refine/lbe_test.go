@@ -90,16 +90,22 @@ func TestCheckLBE(t *testing.T) {
 		{"joins unsafe", func() *ir.Program { return absDiamond(1) }, Unsafe, "lbe", 1, "", "abs.go:5 [sql]"},
 		{"approximated path excluded", func() *ir.Program { return approxChoice(true) }, Unsafe, "lbe", 2, "", "approx.go:5"},
 		{"only an approximated path", func() *ir.Program { return approxChoice(false) }, Unknown, "lbe", 2, "may be spurious", ""},
-		{"counter loop", counterLoop, Safe, "lbe", 20, "", ""},
-		{"count loop", exactCount, Safe, "lbe", 30, "", ""},
+		{"counter loop", counterLoop, Safe, EngineLoops, 20, "", ""},
+		{"count loop", exactCount, Safe, EngineLoops, 30, "", ""},
 		// Both engines diverge (see evenStep): lbe gives up, then fixpoint.
 		{"even step loop", evenStep, Unknown, "fixpoint (lbe gave up: refinement limit", 0, "refinement limit", ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newSolver(t)
-			res := CheckLBE(tc.prog(), s, Options{})
+			res := CheckLBE(tc.prog(), s, Options{KeepBoolProg: true})
 			t.Logf("%s %s; engine %s, proof %q, stats %+v", res.Verdict, res.Reason, res.Engine, res.Proof, res.Stats)
+			if strings.HasPrefix(tc.engine, "lbe") && !strings.Contains(res.BoolProg, "large-block program") {
+				t.Errorf("--dump-boolprog text lacks the block-level program:\n%s", res.BoolProg)
+			}
+			if tc.engine == EngineLoops && !strings.Contains(res.BoolProg, "block L") {
+				t.Errorf("block-level program lists no block:\n%s", res.BoolProg)
+			}
 			if res.Verdict != tc.verdict {
 				t.Fatalf("verdict %s (%s), want %s", res.Verdict, res.Reason, tc.verdict)
 			}
@@ -249,7 +255,7 @@ func TestCheckLBEAgreesWithFixpoint(t *testing.T) {
 		a := CheckLBE(p, s, Options{MaxRefinements: 8})
 		b := Check(p, s, Options{MaxRefinements: 8})
 		counts[a.Verdict]++
-		if loops && a.Engine == "lbe" && a.Verdict != Unknown {
+		if loops && a.Engine == EngineLoops && a.Verdict != Unknown {
 			byLBE++
 		}
 		if a.Verdict == Unknown && !loops {

@@ -47,20 +47,25 @@ type absState struct {
 // predicate abstraction at the cut points only (Entry, loop heads, Error),
 // each block between two cut points one formula (unroll, buildDAG).
 type loopEngine struct {
-	p     *ir.Program
-	s     *smt.Solver
-	opt   Options
-	late  func() bool
-	out   [][]*ir.Edge
-	cut   []bool
-	succ  map[ir.Loc][]ir.Loc
+	p    *ir.Program
+	s    *smt.Solver
+	opt  Options
+	late func() bool
+	out  [][]*ir.Edge
+	cut  []bool
+	succ map[ir.Loc][]ir.Loc
+	// preds are all the predicates (for the limit and the result); at
+	// the ones tracked at each cut point.
 	preds *predSet
+	at    map[ir.Loc]*localPreds
 	dags  map[[2]ir.Loc]*dagFormula
 	// touched are the variables each block reads or writes.
 	touched map[[2]ir.Loc]map[*ir.Var]bool
 	res     *Result
 	// before is the solver's query count at the start, for MaxQueries.
 	before int
+	// states are the abstract states of the last search, by cut point.
+	states map[ir.Loc][]cube
 }
 
 // overWork reports the query limit, if reached.
@@ -79,7 +84,7 @@ func (le *loopEngine) overWork() error {
 func checkLoops(p *ir.Program, s *smt.Solver, opt Options, res *Result, late func() bool) (final bool) {
 	locs, edges := errorCone(p)
 	le := &loopEngine{p: p, s: s, opt: opt, late: late, res: res,
-		out: make([][]*ir.Edge, p.NumLocs), succ: map[ir.Loc][]ir.Loc{}, preds: newPredSet(),
+		out: make([][]*ir.Edge, p.NumLocs), succ: map[ir.Loc][]ir.Loc{}, preds: newPredSet(), at: map[ir.Loc]*localPreds{},
 		dags: map[[2]ir.Loc]*dagFormula{}, touched: map[[2]ir.Loc]map[*ir.Var]bool{}}
 	for _, e := range edges {
 		le.out[e.From] = append(le.out[e.From], e)
@@ -88,11 +93,13 @@ func checkLoops(p *ir.Program, s *smt.Solver, opt Options, res *Result, late fun
 	le.before = s.Stats().Queries
 	for _, e := range p.Edges {
 		if a, ok := e.Stmt.(*ir.Assume); ok && e.To == p.Error {
-			le.preds.addAtoms(a.Cond)
+			for _, x := range ir.Atoms(a.Cond) {
+				le.addEverywhere(x)
+			}
 		}
 	}
 	for _, e := range opt.Seeds {
-		le.preds.add(e)
+		le.addEverywhere(e)
 	}
 	for {
 		if late() {
@@ -109,6 +116,9 @@ func checkLoops(p *ir.Program, s *smt.Solver, opt Options, res *Result, late fun
 			res.Predicates = append(res.Predicates, abstraction.Key(q))
 		}
 		cex, err := le.reach()
+		if opt.KeepBoolProg {
+			res.BoolProg = le.String()
+		}
 		if err != nil {
 			res.fail(err.Error())
 			return false
@@ -136,7 +146,7 @@ func checkLoops(p *ir.Program, s *smt.Solver, opt Options, res *Result, late fun
 			res.fail(fmt.Sprintf("refinement limit %d reached", opt.MaxRefinements))
 			return false
 		}
-		if le.refine(q, bounds) == 0 {
+		if le.refine(q, bounds, seq) == 0 {
 			res.fail(fmt.Sprintf("refinement found no new predicate: the abstract counterexample through cut points %s is infeasible, but the predicates of its blocks are all tracked", locList(seq)))
 			return false
 		}
@@ -149,12 +159,13 @@ func checkLoops(p *ir.Program, s *smt.Solver, opt Options, res *Result, late fun
 // counterexample) or nil when Error is unreachable.
 func (le *loopEngine) reach() (*absState, error) {
 	n := le.preds.len()
-	top := make(cube, n)
+	top := make(cube, le.local(le.p.Entry).len())
 	for i := range top {
 		top[i] = -1
 	}
 	root := &absState{loc: le.p.Entry, val: top}
 	seen := map[ir.Loc][]cube{le.p.Entry: {top}}
+	le.states = seen
 	queue := []*absState{root}
 	states := 1
 	for len(queue) > 0 {
@@ -270,11 +281,12 @@ func (le *loopEngine) post(st *absState, d ir.Loc) ([]cube, error) {
 			return nil, fmt.Errorf("solver: %w", err)
 		}
 	}
+	from, to := le.local(st.loc), le.local(d)
 	for i, v := range st.val {
 		if v < 0 {
 			continue
 		}
-		lit := f.atEntry(le.preds.list[i])
+		lit := f.atEntry(from.list[i])
 		if v == 0 {
 			lit = ir.Not(lit)
 		}
@@ -282,7 +294,16 @@ func (le *loopEngine) post(st *absState, d ir.Loc) ([]cube, error) {
 			return nil, fmt.Errorf("solver: %w", err)
 		}
 	}
-	n := le.preds.len()
+	n := to.len()
+	// A predicate the block does not touch keeps its value at st, if st
+	// tracks it.
+	kept := make(cube, n)
+	for j, q := range to.list {
+		kept[j] = -1
+		if k, ok := from.idx[abstraction.Key(q)]; ok {
+			kept[j] = st.val[k]
+		}
+	}
 	check := func() (bool, error) {
 		r, err := s.Check()
 		if err != nil {
@@ -304,7 +325,7 @@ func (le *loopEngine) post(st *absState, d ir.Loc) ([]cube, error) {
 	touched := le.touched[[2]ir.Loc{st.loc, d}]
 	sel := make([]*ir.Var, n)
 	var rel []int
-	for i, q := range le.preds.list {
+	for i, q := range to.list {
 		if !ir.Mentions(q, touched) {
 			continue
 		}
@@ -330,7 +351,7 @@ func (le *loopEngine) post(st *absState, d ir.Loc) ([]cube, error) {
 		if err != nil {
 			return nil, fmt.Errorf("solver: %w", err)
 		}
-		c := append(cube(nil), st.val...)
+		c := append(cube(nil), kept...)
 		lits := make([]ir.Expr, 0, len(rel))
 		for _, i := range rel {
 			v, _ := m.Value(sel[i])
@@ -349,7 +370,7 @@ func (le *loopEngine) post(st *absState, d ir.Loc) ([]cube, error) {
 	// Too many cubes: the cartesian post. A predicate keeps a value only
 	// if every cube found has it and no state left (the found cubes are
 	// excluded by now) has the other.
-	c := append(cube(nil), st.val...)
+	c := append(cube(nil), kept...)
 	for _, i := range rel {
 		c[i] = cubes[0][i]
 		for _, o := range cubes[1:] {
@@ -387,27 +408,28 @@ func (le *loopEngine) post(st *absState, d ir.Loc) ([]cube, error) {
 // blocks assume, when that adds nothing the atoms of the weakest
 // preconditions at its cut points, then those at every location. It
 // returns how many were new.
-func (le *loopEngine) refine(q *ir.Program, bounds []ir.Loc) int {
+func (le *loopEngine) refine(q *ir.Program, bounds []ir.Loc, seq []ir.Loc) int {
 	locs, edges := errorCone(q)
+	order, _ := topoOrder(q, locs, edges)
+	chain := dagWP(q, order, edges)
 	added := 0
-	for _, e := range edges {
-		if a, ok := e.Stmt.(*ir.Assume); ok {
-			for _, x := range ir.Atoms(a.Cond) {
-				if le.preds.add(x) {
-					added++
-				}
+	for i, b := range bounds {
+		if seq[i] == le.p.Error {
+			continue
+		}
+		for _, x := range chain[b] {
+			if le.addAt(seq[i], x) {
+				added++
 			}
 		}
 	}
 	if added > 0 {
 		return added
 	}
-	order, _ := topoOrder(q, locs, edges)
-	chain := dagWP(q, order, edges)
-	for _, b := range bounds {
-		for _, x := range chain[b] {
-			if le.preds.add(x) {
-				added++
+	for _, e := range edges {
+		if a, ok := e.Stmt.(*ir.Assume); ok {
+			for _, x := range ir.Atoms(a.Cond) {
+				added += le.addEverywhere(x)
 			}
 		}
 	}
@@ -416,12 +438,57 @@ func (le *loopEngine) refine(q *ir.Program, bounds []ir.Loc) int {
 	}
 	for _, l := range order {
 		for _, x := range chain[l] {
-			if le.preds.add(x) {
-				added++
-			}
+			added += le.addEverywhere(x)
 		}
 	}
 	return added
+}
+
+// localPreds are the predicates tracked at one cut point.
+type localPreds struct {
+	list []ir.Expr
+	idx  map[string]int // canonical text -> position in list
+}
+
+func (lp *localPreds) len() int { return len(lp.list) }
+
+// local returns the predicates of cut point l.
+func (le *loopEngine) local(l ir.Loc) *localPreds {
+	lp, ok := le.at[l]
+	if !ok {
+		lp = &localPreds{idx: map[string]int{}}
+		le.at[l] = lp
+	}
+	return lp
+}
+
+// addAt tracks the predicate of e at cut point l; it reports whether it
+// was new there.
+func (le *loopEngine) addAt(l ir.Loc, e ir.Expr) bool {
+	q := abstraction.NewPredicate(e)
+	if q == nil {
+		return false
+	}
+	lp := le.local(l)
+	if _, ok := lp.idx[q.Text]; ok {
+		return false
+	}
+	lp.idx[q.Text] = len(lp.list)
+	lp.list = append(lp.list, q.Expr)
+	le.preds.add(q.Expr)
+	return true
+}
+
+// addEverywhere tracks the predicate of e at every cut point but Error;
+// it returns at how many it was new.
+func (le *loopEngine) addEverywhere(e ir.Expr) int {
+	n := 0
+	for l, c := range le.cut {
+		if c && ir.Loc(l) != le.p.Error && le.addAt(ir.Loc(l), e) {
+			n++
+		}
+	}
+	return n
 }
 
 // dagWP returns, for each location of the loop-free cone of q, the atoms
@@ -503,4 +570,50 @@ func locList(seq []ir.Loc) string {
 		parts[i] = fmt.Sprintf("L%d", l)
 	}
 	return strings.Join(parts, " ")
+}
+
+// String prints the block-level abstract program of the last search: the
+// cut points, the blocks between them, the predicates and the abstract
+// states reached at each cut point (what --dump-boolprog shows for lbe).
+func (le *loopEngine) String() string {
+	var b strings.Builder
+	var cuts []ir.Loc
+	for l, c := range le.cut {
+		if c {
+			cuts = append(cuts, ir.Loc(l))
+		}
+	}
+	fmt.Fprintf(&b, "// large-block program: abstraction at cut points %s (entry L%d, error L%d, the others loop heads)\n", locList(cuts), le.p.Entry, le.p.Error)
+	for _, c := range cuts {
+		for i, q := range le.local(c).list {
+			fmt.Fprintf(&b, "// at L%d: b%d == %s\n", c, i, abstraction.Key(q))
+		}
+	}
+	for _, c := range cuts {
+		for _, d := range le.successorsOf(c) {
+			n := 0
+			if q, ok := le.dags[[2]ir.Loc{c, d}]; ok {
+				n = len(q.take)
+			}
+			fmt.Fprintf(&b, "block L%d -> L%d (%d edges)\n", c, d, n)
+		}
+	}
+	for _, c := range cuts {
+		for _, v := range le.states[c] {
+			var lits []string
+			for i, x := range v {
+				switch x {
+				case 1:
+					lits = append(lits, fmt.Sprintf("b%d", i))
+				case 0:
+					lits = append(lits, fmt.Sprintf("!b%d", i))
+				}
+			}
+			if len(lits) == 0 {
+				lits = []string{"true"}
+			}
+			fmt.Fprintf(&b, "L%d: %s\n", c, strings.Join(lits, " && "))
+		}
+	}
+	return b.String()
 }

@@ -78,7 +78,7 @@ func checkCommand(code *int) *cli.Command {
 			&cli.IntFlag{Name: "max-refinements", Value: 20, Usage: "refinement limit per result (then UNKNOWN)"},
 			&cli.IntFlag{Name: "timeout", Value: 10000, Usage: "time limit of one SMT query in milliseconds (then UNKNOWN)"},
 			&cli.DurationFlag{Name: "time-limit", Value: 60 * time.Second, Usage: "time limit of one (entry, constraint) verification (then UNKNOWN); 0 for none"},
-			&cli.StringFlag{Name: "engine", Value: "fixpoint", Usage: "checker: fixpoint (CEGAR, reachability over abstract states), lbe (large-block encoding: a loop-free program decided by one SMT formula; a program with a loop that can reach a check falls back to fixpoint) or paths (the seed paper's path enumeration, a baseline)"},
+			&cli.StringFlag{Name: "engine", Value: "lbe", Usage: "checker: lbe (large-block encoding: a loop-free program decided by one SMT formula, loops abstracted at their heads only; fixpoint runs if it gives up), fixpoint (CEGAR with per-statement predicate abstraction) or paths (the seed paper's path enumeration, a baseline)"},
 			&cli.IntFlag{Name: "max-paths", Value: 100000, Usage: "paths the paths engine lists per abstraction (then UNKNOWN)"},
 			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Usage: "parallel workers (default: number of CPUs)"},
 			&cli.StringFlag{Name: "baseline", Usage: "an earlier JSON report (--format json) whose UNSAFE and UNKNOWN results are accepted: only new findings fail the run"},

@@ -24,7 +24,7 @@ type engineSummary struct {
 	seconds          float64
 	p50, p90, p99    float64 // seconds per (entry, constraint)
 	max              float64
-	loopFree         int // results the engine decided as one block (engine "lbe")
+	loopFree         int // results the lbe engine decided as one block (engine exactly "lbe")
 	loopFreeQueries  int
 	loopFreeMaxQuery int
 }

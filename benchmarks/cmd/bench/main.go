@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"time"
 
 	"github.com/dbverify/dbverify/benchmarks/crosscheck"
@@ -29,6 +30,7 @@ type config struct {
 	scalingBudget  time.Duration
 	scalingMaxN    int
 	crossRuns      int
+	scalingEngines string
 }
 
 func main() {
@@ -52,6 +54,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.DurationVar(&cfg.scalingTimeout, "scaling-timeout", 60*time.Second, "time limit of one scaling run")
 	fs.DurationVar(&cfg.scalingBudget, "scaling-budget", 150*time.Second, "time limit of each of the three scaling studies (N, M, D): later sizes are skipped (0 = none)")
 	fs.IntVar(&cfg.crossRuns, "crosscheck-runs", 30, "random runs per SAFE/UNKNOWN entry of the execution cross-check on real engines (0 = no cross-check)")
+	fs.StringVar(&cfg.scalingEngines, "scaling-engines", "", "comma-separated engines of the scaling study (default: fixpoint, paths, lbe)")
 	fs.IntVar(&cfg.scalingMaxN, "scaling-max-n", 200, "largest N of the sequential-updates study (every N up to 24, then 32, 48, 64, 96, 128, 160, 200, 256)")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -187,6 +190,9 @@ func bench(cfg config, stdout, stderr io.Writer) (int, error) {
 			Timeout: cfg.scalingTimeout,
 			Budget:  cfg.scalingBudget,
 			Log:     stderr,
+		}
+		if cfg.scalingEngines != "" {
+			sopts.Engines = strings.Split(cfg.scalingEngines, ",")
 		}
 		for n := 2; n <= cfg.scalingMaxN && n <= 24; n++ {
 			sopts.Ns = append(sopts.Ns, n)
