@@ -80,13 +80,6 @@ func (t *translator) runtimePanics() bool {
 	return false
 }
 
-// runtimePanicIf adds a runtime panic where cond holds, if it matters.
-func (t *translator) runtimePanicIf(cond ir.Expr, why string) {
-	if t.runtimePanics() {
-		t.panicIf(cond, why)
-	}
-}
-
 // emitUnwind emits f's unwinding code (after its deferred calls for the
 // normal returns, see inline).
 func (t *translator) emitUnwind(f *frame) {

@@ -17,14 +17,6 @@ const maxCubes = 128
 // false, -1 unknown.
 type cube []int8
 
-func (c cube) key() string {
-	b := make([]byte, len(c))
-	for i, v := range c {
-		b[i] = "01?"[(int(v)+3)%3]
-	}
-	return string(b)
-}
-
 // covers reports whether every state of d is one of c's: c's known values
 // are all d's.
 func (c cube) covers(d cube) bool {
