@@ -295,6 +295,9 @@ func (t *translator) external(f *frame, fn *ssa.Function, c *ssa.CallCommon, arg
 		return t.fresh(name+"()", results)
 	case path == "context", path == "time", path == "strings", path == "strconv", path == "math", path == "unicode/utf8":
 		return t.fresh(name+"()", results)
+	case readOnlyFuncs[path+"."+name]:
+		// Reads its arguments (encodes, formats, logs): writes none.
+		return t.fresh(name+"()", results)
 	}
 	for _, a := range args {
 		if a.obj != nil && (a.obj.kind == objDB || a.obj.kind == objTx || a.obj.kind == objStmt) {
@@ -306,6 +309,27 @@ func (t *translator) external(f *frame, fn *ssa.Function, c *ssa.CallCommon, arg
 	t.callbacks(args, path+"."+name)
 	t.escape(args)
 	return t.fresh(name+"()", results)
+}
+
+// readOnlyFuncs are outside functions that read what their arguments
+// reach but write none of it, so a pointer handed to them (json.Marshal(&d)
+// for an audit line) keeps its value.
+var readOnlyFuncs = map[string]bool{
+	"encoding/json.Marshal":       true,
+	"encoding/json.MarshalIndent": true,
+	"encoding/json.Valid":         true,
+	"encoding/xml.Marshal":        true,
+	"encoding/xml.MarshalIndent":  true,
+	"log/slog.Info":               true,
+	"log/slog.Warn":               true,
+	"log/slog.Error":              true,
+	"log/slog.Debug":              true,
+	"log/slog.InfoContext":        true,
+	"log/slog.WarnContext":        true,
+	"log/slog.ErrorContext":       true,
+	"log/slog.DebugContext":       true,
+	"reflect.DeepEqual":           true,
+	"bytes.Equal":                 true,
 }
 
 func isDBObj(k objKind) bool {

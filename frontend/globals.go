@@ -8,8 +8,9 @@ import (
 
 // constGlobal returns the value of a package-level variable that behaves
 // as a constant: its only store is its initialiser, a constant, in its
-// package's init function, and no function of the module takes its
-// address other than to load it (`var debitSQL = "UPDATE …"`).
+// package's init function, no function of the module takes its address
+// other than to load it (`var debitSQL = "UPDATE …"`), and it is not
+// exported from an importable package (an importer may set it).
 func (l *Loaded) constGlobal(g *ssa.Global) (*ssa.Const, bool) {
 	if l.constGlobals == nil {
 		l.constGlobals = l.findConstGlobals()
@@ -49,6 +50,11 @@ func (l *Loaded) findConstGlobals() map[*ssa.Global]*ssa.Const {
 	}
 	out := map[*ssa.Global]*ssa.Const{}
 	for g, c := range init {
+		// An exported variable of an importable package may be set by
+		// the code that imports it (exportedvar.Overdraft = 10).
+		if g.Object() != nil && g.Object().Exported() && g.Pkg.Pkg.Name() != "main" {
+			continue
+		}
 		if !bad[g] && c.Value != nil {
 			out[g] = c
 		}

@@ -466,6 +466,14 @@ func (t *translator) binop(f *frame, i *ssa.BinOp) value {
 			return value{expr: ir.BoolConst(r)}
 		}
 	}
+	if isString(i.X.Type()) && i.Op != token.EQL && i.Op != token.NEQ {
+		// Go orders strings byte-wise ("9" > "16"); the codes of strings
+		// whose text is not known order nothing: an arbitrary outcome,
+		// marked so that a counterexample that needs it is UNKNOWN.
+		v := t.fresh(f.prefix+i.Name(), i.Type())
+		markValueApprox(v, fmt.Sprintf("the order of two strings (%s) at %s", i.Op, t.posString(i.Pos())))
+		return v
+	}
 	if isError(i.X.Type()) || isError(i.Y.Type()) {
 		return t.errCompare(f, i, x, y)
 	}
@@ -601,6 +609,9 @@ func (t *translator) convert(f *frame, i *ssa.Convert) value {
 	}
 	switch {
 	case from == to:
+		if from == ir.Int {
+			t.noteConversion(i)
+		}
 		return value{expr: x.expr}
 	case from == ir.Int && to == ir.Real:
 		return value{expr: ir.AsReal(x.expr)}
@@ -609,6 +620,28 @@ func (t *translator) convert(f *frame, i *ssa.Convert) value {
 		return value{expr: t.truncate(x.expr, f.prefix+i.Name())}
 	}
 	return t.fresh(f.prefix+i.Name(), i.Type())
+}
+
+// noteConversion records the assumption that an integer conversion that
+// can wrap around (int64(u) of a uint64 u, int32(n) of an int64 n) does
+// not: integers are mathematical in the model.
+func (t *translator) noteConversion(i *ssa.Convert) {
+	from, ok1 := i.X.Type().Underlying().(*types.Basic)
+	to, ok2 := i.Type().Underlying().(*types.Basic)
+	if !ok1 || !ok2 || t.conversionNoted {
+		return
+	}
+	if _, isConst := i.X.(*ssa.Const); isConst {
+		return
+	}
+	fromUnsigned, toUnsigned := from.Info()&types.IsUnsigned != 0, to.Info()&types.IsUnsigned != 0
+	sizes := types.SizesFor("gc", "amd64")
+	narrower := sizes.Sizeof(to) < sizes.Sizeof(from) || sizes.Sizeof(to) == sizes.Sizeof(from) && fromUnsigned != toUnsigned
+	if !narrower && !(toUnsigned && !fromUnsigned) {
+		return
+	}
+	t.conversionNoted = true
+	t.p.Assume(fmt.Sprintf("Go integer conversions do not wrap around (%s(%s) at %s, and any other)", to.Name(), from.Name(), t.posString(i.Pos())))
 }
 
 // compareStrings evaluates a Go comparison of two strings.
