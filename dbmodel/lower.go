@@ -96,6 +96,7 @@ func Lower(p *ir.Program, c *sqlir.Constraint, opt Options) (*Result, error) {
 	m.p = p.Shell()
 	m.collectColumns(opt)
 	m.chooseKey(opt)
+	m.unmodelledSchema()
 	m.makeSymbols()
 	m.makeTxs()
 	entry := m.p.NewLoc()
@@ -195,8 +196,9 @@ func (m *lowerer) collectColumns(opt Options) {
 			}
 		case *ir.Select:
 			if m.onTable(s.SQL.Table) && !s.SQL.Complex {
-				for _, it := range s.SQL.Columns {
-					if it.Expr != nil {
+				items, _ := m.selectItems(s.SQL)
+				for _, it := range items {
+					if it.Expr != nil && !it.Star {
 						walk(it.Expr)
 					}
 				}
@@ -270,9 +272,10 @@ func usesRealArg(e sqlir.Expr, args []ir.Expr) bool {
 // (the primary key when there is one) is always modelled, so that
 // counterexamples show it; another is modelled when the program mentions
 // all its columns (a key over columns nothing constrains adds no
-// precision). Without a schema key, a column named "id" the program
-// mentions is taken as the key (never NULL, as a primary key), unless
-// opt.NoInferKey.
+// precision). When no schema describes the table, a column named "id" the
+// program mentions is taken as the key (never NULL, as a primary key),
+// unless opt.NoInferKey; a table the schema declares without a key has
+// none.
 func (m *lowerer) chooseKey(opt Options) {
 	if t := m.schemaTable(m.table); t != nil {
 		for i, k := range t.Keys {
@@ -299,7 +302,7 @@ func (m *lowerer) chooseKey(opt Options) {
 			}
 		}
 	}
-	if m.allKeys == nil && !opt.NoInferKey {
+	if m.allKeys == nil && !opt.NoInferKey && m.schemaTable(m.table) == nil {
 		if _, ok := m.colSort["id"]; ok {
 			m.keys = [][]string{{"id"}}
 			m.allKeys = m.keys
@@ -951,6 +954,18 @@ func (m *lowerer) insert(em *emitter, q *sqlir.Insert, args []ir.Expr, targets [
 					vals[strings.ToLower(c)] = m.expr(row[i], nil, args)
 				}
 			}
+		} else if len(q.Columns) > 0 {
+			// INSERT … SELECT with a column list: the columns it omits
+			// get their defaults; the selected values are not modelled.
+			layoutKnown = true
+			for _, c := range q.Columns {
+				c = strings.ToLower(c)
+				if _, ok := m.colSort[c]; ok {
+					fv := m.freshVar("$inserted_"+c, m.colSort[c])
+					fv.Approx = fmt.Sprintf("column %s of the INSERT … SELECT at %s: the selected values are not modelled", c, info.Position())
+					vals[c] = fv
+				}
+			}
 		}
 		newRow := &symbol{name: "new", table: m.table, cols: map[string]*ir.Var{}}
 		var lhs []*ir.Var
@@ -967,7 +982,15 @@ func (m *lowerer) insert(em *emitter, q *sqlir.Insert, args []ir.Expr, targets [
 						facts = append(facts, fact)
 					}
 				} else {
-					val = m.freshVar("$default_"+c, v.Type)
+					// INSERT … SELECT, or VALUES without a column list
+					// the schema does not give.
+					fv := m.freshVar("$inserted_"+c, v.Type)
+					if q.FromSelect {
+						fv.Approx = fmt.Sprintf("column %s of the INSERT … SELECT at %s: the selected values are not modelled", c, info.Position())
+					} else {
+						fv.Approx = fmt.Sprintf("column %s of the INSERT without a column list at %s: the column order is not known without --schema", c, info.Position())
+					}
+					val = fv
 				}
 			}
 			lhs = append(lhs, v)
@@ -1194,6 +1217,10 @@ func (m *lowerer) lowerSelect(e *ir.Edge, s *ir.Select) {
 	if x == nil {
 		// Another table, or a join/aggregate: arbitrary results, except for
 		// what --assume says of that table's rows.
+		if m.readsTable(s.SQL) {
+			m.approxSelect(e, s)
+			return
+		}
 		em := m.errFork(e, s.Info, s.Err, targets...)
 		facts := m.otherTableFacts(s)
 		em.havoc(m.takeFresh()...)
@@ -1251,15 +1278,27 @@ func (m *lowerer) lowerSelect(e *ir.Edge, s *ir.Select) {
 	// Bind the scan targets.
 	var lhs []*ir.Var
 	var rhs []ir.Expr
+	items, starKnown := m.selectItems(s.SQL)
 	for i, t := range s.Targets {
 		if t == nil {
 			continue
 		}
 		var val ir.Expr
-		if i < len(s.SQL.Columns) && !s.SQL.Columns[i].Star {
-			val = m.expr(s.SQL.Columns[i].Expr, x, s.Args)
-		} else {
-			val = m.freshVar("$col", t.Type)
+		switch {
+		case i < len(items) && !items[i].Star && !hasUnknown(items[i].Expr):
+			val = m.expr(items[i].Expr, x, s.Args)
+		case i < len(items) && !items[i].Star:
+			v := m.freshVar("$subquery", t.Type)
+			v.Approx = fmt.Sprintf("result column %d of the SELECT at %s (a subquery or an expression the model does not evaluate)", i+1, s.Info.Position())
+			val = v
+		default:
+			v := m.freshVar("$col", t.Type)
+			if !starKnown {
+				v.Approx = fmt.Sprintf("result column %d of the SELECT * at %s (the columns of * are not known without --schema)", i+1, s.Info.Position())
+			} else {
+				v.Approx = fmt.Sprintf("result column %d of the SELECT at %s (more targets than columns)", i+1, s.Info.Position())
+			}
+			val = v
 		}
 		lhs = append(lhs, t)
 		rhs = append(rhs, m.convert(val, t.Type))
@@ -1270,4 +1309,3 @@ func (m *lowerer) lowerSelect(e *ir.Edge, s *ir.Select) {
 	}
 	em.jump(e.To)
 }
-

@@ -346,17 +346,22 @@ func (t *translator) scan(src *object, dests []value, unknownDests bool) value {
 		t.unsupported("Scan destinations passed as a slice the analysis cannot see")
 	}
 	var targets []*ir.Var
+	var nulls []nullScan
 	for _, d := range dests {
 		var tv *ir.Var
 		if d.obj != nil && d.obj.kind == objPtr && d.obj.cell != nil {
 			if d.obj.cell.v != nil {
 				tv = d.obj.cell.v
+			} else if val, valid := t.nullFields(d.obj.cell); val != nil {
+				tv = t.p.NewVar(val.v.Name+"#scanned", val.v.Type, ir.Local)
+				nulls = append(nulls, nullScan{value: val, valid: valid, tmp: tv})
 			} else {
 				t.havocCell(d.obj.cell, 0)
 			}
 		}
 		targets = append(targets, tv)
 	}
+	defer t.storeNullScans(nulls, errV)
 	if src == nil || (src.kind != objRow && src.kind != objRows) {
 		t.unsupported("Scan of rows whose query is not known")
 		t.havocAll(errV, targets)

@@ -23,8 +23,8 @@ type translator struct {
 	// conns are the ids of single connections (*sql.Conn, pgx.Conn, …),
 	// on which BEGIN, COMMIT and ROLLBACK may be sent as SQL text.
 	conns map[ir.Tx]bool
-	cur   ir.Loc          // where the next edge starts
-	pos   token.Pos       // position of the instruction being translated
+	cur   ir.Loc    // where the next edge starts
+	pos   token.Pos // position of the instruction being translated
 
 	globals   map[*ssa.Global]*cell
 	sentinels []*ir.Var // package-level error variables: non-nil

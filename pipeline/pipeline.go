@@ -10,6 +10,8 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/tools/go/ssa"
+
 	"github.com/dbverify/dbverify/dbmodel"
 	"github.com/dbverify/dbverify/frontend"
 	"github.com/dbverify/dbverify/frontend/sqlparse"
@@ -134,9 +136,11 @@ func Run(cfg Config) (*Report, error) {
 	}
 
 	// Translate every entry once (the frontend is not safe for concurrent use).
+	// A write to a table with a trigger, or to a view, may change the
+	// constrained table (the row model reports it UNKNOWN).
 	var tables []string
 	for _, c := range constraints {
-		tables = append(tables, c.Table)
+		tables = append(tables, schema.WritersOf(c.Table)...)
 	}
 	entries := loaded.Entries(tables, entryRE)
 	rep.Entries = len(entries)
@@ -149,7 +153,7 @@ func Run(cfg Config) (*Report, error) {
 	for _, fn := range entries {
 		prog := loaded.Translate(fn)
 		for _, c := range constraints {
-			if entryRE == nil && !loaded.ReachesWrite(fn, c.Table) {
+			if entryRE == nil && !reachesWrite(loaded, fn, schema.WritersOf(c.Table)) {
 				continue
 			}
 			jobs = append(jobs, job{frontend.EntryName(fn), prog, c})
@@ -417,4 +421,14 @@ func guessTable(text string, l *frontend.Loaded, schema *sqlir.Schema) string {
 		return tables[0]
 	}
 	return ""
+}
+
+// reachesWrite reports whether fn may write one of tables.
+func reachesWrite(l *frontend.Loaded, fn *ssa.Function, tables []string) bool {
+	for _, t := range tables {
+		if l.ReachesWrite(fn, t) {
+			return true
+		}
+	}
+	return false
 }
