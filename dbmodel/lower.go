@@ -586,6 +586,7 @@ func (m *lowerer) lowerExec(e *ir.Edge, s *ir.Exec) error {
 		m.res.Writes++
 		em := m.errFork(e, info, s.Err, append(affected, targets...)...)
 		flag := m.beginWrite(em, s.Tx)
+		conflict, locked := m.lockConflict(em, s.Tx, q.Where, s.Args)
 		var lhs []*ir.Var
 		var rhs []ir.Expr
 		var changesR ir.Expr
@@ -593,13 +594,14 @@ func (m *lowerer) lowerExec(e *ir.Edge, s *ir.Exec) error {
 			where := m.where(q.Where, x, s.Args)
 			deleted := ir.And(x.exists, x.isLive(), where)
 			if x == m.r {
+				deleted = ir.And(deleted, ir.Not(locked))
 				changesR = deleted
 			}
 			lhs = append(lhs, x.exists)
 			rhs = append(rhs, ir.And(x.exists, ir.Not(deleted)))
 		}
 		em.havoc(m.takeFresh()...)
-		m.touchR(em, s.Tx, flag, changesR)
+		m.touchR(em, s.Tx, flag, changesR, conflict)
 		if s.Affected != nil {
 			em.assume(ir.Cmp(ir.OpGe, s.Affected, ir.IntLit(0)))
 		}
@@ -844,6 +846,7 @@ func (m *lowerer) update(em *emitter, u updateSpec) {
 	if flag == nil {
 		flag = m.beginWrite(em, u.h)
 	}
+	conflict, locked := m.lockConflict(em, u.h, u.where, u.args)
 	var lhs []*ir.Var
 	var rhs []ir.Expr
 	var matched, keyed []ir.Expr
@@ -851,6 +854,11 @@ func (m *lowerer) update(em *emitter, u updateSpec) {
 	for _, x := range m.syms {
 		where := m.where(u.where, x, u.args)
 		match := ir.And(x.isLive(), x.exists, where)
+		if x == m.r {
+			// r locked by another transaction: the write waits if r's
+			// committed state matches (conflict), else leaves r alone.
+			match = ir.And(match, ir.Not(locked))
+		}
 		matched = append(matched, match)
 		if kv != nil {
 			// x is the one row with the pinned key: the statement
@@ -878,7 +886,7 @@ func (m *lowerer) update(em *emitter, u updateSpec) {
 	lhs = append(lhs, m.dirty, m.written)
 	rhs = append(rhs, ir.Or(m.dirty, ir.Not(touchedTracked)), ir.True)
 	em.havoc(m.takeFresh()...)
-	m.touchR(em, u.h, flag, matched[0])
+	m.touchR(em, u.h, flag, matched[0], conflict)
 	if u.affected != nil {
 		cs := []ir.Expr{ir.Cmp(ir.OpGe, u.affected, ir.IntLit(0))}
 		for i, mt := range matched {
@@ -1030,7 +1038,7 @@ func (m *lowerer) insert(em *emitter, q *sqlir.Insert, args []ir.Expr, targets [
 		choice := m.p.NewVar("$r_is_new", ir.Bool, ir.Ghost)
 		em.havoc(choice)
 		other := em.fork(ir.Not(choice))
-		m.touchR(em, h, flag, ir.True)
+		m.touchR(em, h, flag, ir.True, m.lockedByOther(h))
 		lhs, rhs = nil, nil
 		for _, c := range m.cols {
 			lhs = append(lhs, m.r.cols[c])

@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/dbverify/dbverify/ir"
+	"github.com/dbverify/dbverify/sqlir"
 )
 
 // Handles and transactions.
@@ -183,13 +184,26 @@ func (m *lowerer) beginWrite(em *emitter, h ir.Tx) *ir.Var {
 }
 
 // touchR records, before a write of handle h, that it changes r when
-// changes holds (in the state before the write): the write fails where
-// another transaction holds r's lock.
-func (m *lowerer) touchR(em *emitter, h ir.Tx, flag *ir.Var, changes ir.Expr) {
+// changes holds (in the state before the write), and that the write
+// fails where conflict holds (see lockConflict).
+func (m *lowerer) touchR(em *emitter, h ir.Tx, flag *ir.Var, changes, conflict ir.Expr) {
 	em.assign([]*ir.Var{flag}, []ir.Expr{ir.Or(flag, changes)})
-	if locked := m.lockedByOther(h); locked != ir.False {
-		em.assume(ir.Not(ir.And(locked, flag)))
+	em.assume(ir.Not(conflict))
+}
+
+// lockConflict returns, for a write of handle h whose WHERE is where (nil:
+// every row), whether r is locked by another transaction and where
+// matches r's committed state (the write then waits for the lock: the
+// model lets it fail), and whether r is locked at all (the write then
+// leaves r alone). The view's values are assigned at em.
+func (m *lowerer) lockConflict(em *emitter, h ir.Tx, where sqlir.Expr, args []ir.Expr) (conflict, locked ir.Expr) {
+	locked = m.lockedByOther(h)
+	if locked == ir.False {
+		return ir.False, ir.False
 	}
+	m.assume("a write that waits for a row lock another transaction of the same run holds is taken to fail (a lock timeout), as it cannot proceed")
+	rv := m.view(em, h)
+	return ir.And(locked, rv.exists, m.where(where, rv, args)), locked
 }
 
 // endWrite ends a write of handle h to the constrained table (flag: it
@@ -302,4 +316,14 @@ func (m *lowerer) check(em *emitter, when ir.Expr, h ir.Tx) {
 	n := m.p.NewLoc()
 	m.p.AddEdge(em.cur, n, &ir.Assume{Cond: ir.Not(bad), Info: info})
 	em.cur = n
+}
+
+// assume records an assumption of the model (once).
+func (m *lowerer) assume(text string) {
+	for _, a := range m.res.Assumptions {
+		if a == text {
+			return
+		}
+	}
+	m.res.Assumptions = append(m.res.Assumptions, text)
 }
