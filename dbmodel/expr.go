@@ -13,6 +13,9 @@ import (
 func (m *lowerer) expr(e sqlir.Expr, x *symbol, args []ir.Expr) ir.Expr {
 	switch e := e.(type) {
 	case *sqlir.ColRef:
+		if g := m.generated(e, x); g != nil {
+			return m.expr(g, x, args)
+		}
 		if v := m.column(e, x); v != nil {
 			return v
 		}
@@ -122,6 +125,9 @@ func (m *lowerer) neverNull(e sqlir.Expr, x *symbol, args []ir.Expr) bool {
 	case *sqlir.Num, *sqlir.Str, *sqlir.BoolLit, *sqlir.IsNull:
 		return true
 	case *sqlir.ColRef:
+		if g := m.generated(e, x); g != nil {
+			return m.neverNull(g, x, args)
+		}
 		if m.column(e, x) == nil {
 			return false
 		}

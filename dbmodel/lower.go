@@ -130,7 +130,9 @@ func (m *lowerer) collectColumns(opt Options) {
 	walk = func(e sqlir.Expr) {
 		switch e := e.(type) {
 		case *sqlir.ColRef:
-			if e.Table == "" || m.onTable(e.Table) {
+			if g := m.generated(e, &symbol{table: m.table}); g != nil {
+				walk(g)
+			} else if e.Table == "" || m.onTable(e.Table) {
 				add(e.Name)
 			}
 		case *sqlir.Binary:

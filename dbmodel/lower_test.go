@@ -477,8 +477,14 @@ CREATE TRIGGER orders_take_stock AFTER INSERT ON orders FOR EACH ROW EXECUTE FUN
 				{sql: "INSERT INTO returns (qty) VALUES ($1)", args: []string{"qty"}},
 				{sql: "UPDATE products SET stock = stock + $1 WHERE id = $2", args: []string{"qty", "pid"}}}, refine.Unsafe},
 		// What the schema does behind the program's back is UNKNOWN.
-		{"generated column", sqlparse.Postgres, "budgets.remaining >= 0", generatedDDL, nil,
-			[]string{"id", "amt"}, []step{{sql: "UPDATE budgets SET spent = spent + $1 WHERE id = $2", args: []string{"amt", "id"}}}, refine.Unknown},
+		// A generated column is its expression.
+		{"generated column lowered by a write to its input", sqlparse.Postgres, "budgets.remaining >= 0", generatedDDL, nil,
+			[]string{"id", "amt"}, []step{{sql: "UPDATE budgets SET spent = spent + $1 WHERE id = $2", args: []string{"amt", "id"}}}, refine.Unsafe},
+		{"generated column read and checked", sqlparse.Postgres, "budgets.remaining >= 0", generatedDDL, nil,
+			[]string{"id", "amt"}, []step{
+				{sql: "SELECT remaining FROM budgets WHERE id = $1", args: []string{"id"}, into: []string{"left"}},
+				{guard: "left >= amt"},
+				{sql: "UPDATE budgets SET spent = spent + $1 WHERE id = $2", args: []string{"amt", "id"}}}, refine.Safe},
 		{"trigger that writes the constrained table", sqlparse.Postgres, "products.stock >= 0", triggerDDL, nil,
 			[]string{"qty", "pid"}, []step{
 				{sql: "INSERT INTO orders (product_id, qty) VALUES ($1, $2)", args: []string{"pid", "qty"}},

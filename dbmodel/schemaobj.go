@@ -11,7 +11,8 @@ import (
 // unmodelledSchema records as unsupported (the verdict is then UNKNOWN)
 // what the schema does to the constrained table behind the program's
 // back, at the first write it concerns:
-//   - a generated column the model uses: its value follows other columns;
+//   - a generated column the model uses whose expression did not parse
+//     (the others are their expression, see generated);
 //   - a trigger (or rule) on a table the program writes, whose code may
 //     change the constrained table (it names the table, or a column the
 //     model uses when it is on the constrained table, or its code is not
@@ -39,7 +40,7 @@ func (m *lowerer) unmodelledSchema() {
 			if m.onTable(table) {
 				if t := m.schemaTable(table); t != nil {
 					for _, c := range t.Columns {
-						if _, used := m.colSort[strings.ToLower(c.Name)]; used && c.Generated != "" {
+						if _, used := m.colSort[strings.ToLower(c.Name)]; used && c.Generated != "" && c.GeneratedExpr == nil {
 							report(fmt.Sprintf("column %s.%s is generated (AS (%s), %s): generated columns are not modelled",
 								t.Name, c.Name, c.Generated, c.GeneratedPos), x.Info)
 						}
@@ -151,4 +152,23 @@ func (m *lowerer) approxSelect(e *ir.Edge, s *ir.Select) {
 	em := m.errFork(e, s.Info, s.Err, fresh...)
 	em.assign(lhs, rhs)
 	em.jump(e.To)
+}
+
+// generated returns the expression of column c of row x when the schema
+// declares it a generated column (GENERATED ALWAYS AS (…)): reading it is
+// evaluating that expression on x. nil otherwise.
+func (m *lowerer) generated(c *sqlir.ColRef, x *symbol) sqlir.Expr {
+	if x == nil || x.table == "" || (c.Table != "" && !strings.EqualFold(c.Table, x.table)) {
+		return nil
+	}
+	t := m.schemaTable(x.table)
+	if t == nil {
+		return nil
+	}
+	for _, col := range t.Columns {
+		if strings.EqualFold(col.Name, c.Name) {
+			return col.GeneratedExpr
+		}
+	}
+	return nil
 }

@@ -288,6 +288,8 @@ type Column struct {
 	// AS (…) STORED / VIRTUAL, MySQL AS (…)), as written; "" for others.
 	// GeneratedPos is "file:line" of its definition.
 	Generated, GeneratedPos string
+	// GeneratedExpr is Generated parsed (nil if it did not parse).
+	GeneratedExpr Expr
 	// AutoIncrement is set for columns whose omitted value comes from a
 	// sequence: Postgres SERIAL types and GENERATED … AS IDENTITY, MySQL
 	// AUTO_INCREMENT (and SQLite AUTOINCREMENT). Sequences start at 1 by

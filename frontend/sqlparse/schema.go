@@ -682,6 +682,7 @@ func (b *schemaBuilder) columnDef(ctx *stmtCtx, td *tableDef, el []tok, pending 
 			col.HasDefault = true
 			if expr, ok := generatedExpr(p); ok {
 				col.Generated = expr
+				col.GeneratedExpr = parseGenerated(expr, td.name)
 				col.GeneratedPos = fmt.Sprintf("%s:%d", ctx.file, lineAt(ctx.src, ctx.off+t.pos))
 				if ctx.file == "" {
 					col.GeneratedPos = fmt.Sprintf("line %d", lineAt(ctx.src, ctx.off+t.pos))
@@ -1538,4 +1539,20 @@ func generatedExpr(p *ddlParser) (string, bool) {
 	expr := strings.TrimSpace(p.ctx.text[p.toks[i].end:p.toks[close].pos])
 	p.i = close + 1
 	return expr, true
+}
+
+// parseGenerated parses the expression of a generated column of table
+// (nil when neither grammar reads it).
+func parseGenerated(expr, table string) sqlir.Expr {
+	text := "(" + expr + ") = 0"
+	c, err := ParseConstraint(text, table)
+	if err != nil {
+		if c, err = parsePgConstraint(text, table); err != nil {
+			return nil
+		}
+	}
+	if b, ok := c.Expr.(*sqlir.Binary); ok && b.Op == "=" {
+		return b.X
+	}
+	return nil
 }
