@@ -80,6 +80,10 @@ type lowerer struct {
 	dirty       *ir.Var
 	written     *ir.Var
 	txs         map[ir.Tx]*txState
+	// mayOpen[l]: the transactions that may be open at location l of the
+	// source program; curOpen: those where the edge being lowered starts.
+	mayOpen []map[ir.Tx]bool
+	curOpen map[ir.Tx]bool
 	res         *Result
 	fresh       []*ir.Var // havoc before the statement being emitted
 	opt         Options
@@ -99,6 +103,7 @@ func Lower(p *ir.Program, c *sqlir.Constraint, opt Options) (*Result, error) {
 	m.unmodelledSchema()
 	m.makeSymbols()
 	m.makeTxs()
+	m.computeMayOpen()
 	entry := m.p.NewLoc()
 	m.prologue(entry, p.Entry)
 	m.p.Entry = entry
@@ -519,6 +524,7 @@ func (m *lowerer) freshVar(name string, s ir.Sort) *ir.Var {
 }
 
 func (m *lowerer) lowerEdge(e *ir.Edge) error {
+	m.curOpen = m.mayOpen[e.From]
 	switch s := e.Stmt.(type) {
 	case *ir.Assign, *ir.Assume, *ir.Havoc:
 		m.p.AddEdge(e.From, e.To, s)

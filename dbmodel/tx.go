@@ -103,15 +103,50 @@ func (m *lowerer) rVars() []*ir.Var {
 	return append(out, m.r.exists)
 }
 
-// others returns the states of the transactions other than handle h.
+// others returns the states of the transactions other than handle h that
+// may be open where the statement being lowered starts.
 func (m *lowerer) others(h ir.Tx) []*txState {
 	var out []*txState
 	for _, t := range m.txIDs() {
-		if t != h {
+		if t != h && m.curOpen[t] {
 			out = append(out, m.txs[t])
 		}
 	}
 	return out
+}
+
+// computeMayOpen finds, for every location of the source program, the
+// transactions that may be open there (begun on some path and not
+// committed or rolled back since).
+func (m *lowerer) computeMayOpen() {
+	m.mayOpen = make([]map[ir.Tx]bool, m.src.NumLocs)
+	m.mayOpen[m.src.Entry] = map[ir.Tx]bool{}
+	work := []ir.Loc{m.src.Entry}
+	for len(work) > 0 {
+		l := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, e := range m.src.Out[l] {
+			out := map[ir.Tx]bool{}
+			for t := range m.mayOpen[l] {
+				out[t] = true
+			}
+			if s, ok := e.Stmt.(*ir.TxOp); ok {
+				out[s.Tx] = s.Op == ir.Begin
+			}
+			dst := m.mayOpen[e.To]
+			if dst == nil {
+				dst = map[ir.Tx]bool{}
+				m.mayOpen[e.To] = dst
+				work = append(work, e.To)
+			}
+			for t, open := range out {
+				if open && !dst[t] {
+					dst[t] = true
+					work = append(work, e.To)
+				}
+			}
+		}
+	}
 }
 
 // lockedByOther is "another transaction than h holds r's lock".
