@@ -126,6 +126,9 @@ func (t *translator) dbCall(f *frame, instr ssa.CallInstruction, a apiCall, args
 		// Reading rows (MapScan, SliceScan, pgx.CollectRows, Values, …)
 		// changes no row: arbitrary results.
 		t.escape(args[1:])
+		if strings.HasPrefix(a.pkg, "github.com/jackc/pgx") && strings.HasPrefix(a.name, "Collect") {
+			return t.collected(a, results)
+		}
 	case objResult:
 		if a.name == "RowsAffected" && self != nil && self.kind == objResult && self.affected != nil {
 			if results.Len() == 2 {
