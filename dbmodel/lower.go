@@ -84,9 +84,9 @@ type lowerer struct {
 	// source program; curOpen: those where the edge being lowered starts.
 	mayOpen []map[ir.Tx]bool
 	curOpen map[ir.Tx]bool
-	res         *Result
-	fresh       []*ir.Var // havoc before the statement being emitted
-	opt         Options
+	res     *Result
+	fresh   []*ir.Var // havoc before the statement being emitted
+	opt     Options
 }
 
 // Lower returns p with every database operation replaced by its meaning in
