@@ -17,10 +17,27 @@
 //
 // Every UPDATE applies to every live symbol (x.c := WHERE(x) ? e(x) : x.c),
 // DELETE clears x.$exists, INSERT may make r the new row. Each call may fail
-// (an error branch with no effect). Inside a transaction the writes are
-// checked at Commit and undone by Rollback (r is restored from a snapshot);
-// auto-committed writes are checked right away. A check is a branch to the
-// program's Error location on r.$exists ∧ ¬ψ(r).
+// (an error branch with no effect; a failed Scan leaves its destinations
+// unchanged). A write that would break a CHECK of the schema fails, except
+// the CHECKs being verified (see checks.go). A key-pinned UPDATE affects
+// one row exactly when the row with that key matches.
+//
+// Every operation runs on a handle (ir.Tx): the pool, a transaction, or a
+// connection on which BEGIN/COMMIT/ROLLBACK are sent as SQL (see tx.go).
+// A transaction's writes are pending until Commit, which checks the
+// committed state; Rollback undoes that transaction's own writes (r from
+// the snapshot taken before the transaction first wrote it), not those
+// other handles committed meanwhile. Other handles read r's committed
+// state, and a write to r while another transaction holds its lock fails.
+// Auto-committed writes are checked right away. A check is a branch to the
+// program's Error location on r.$exists ∧ ¬ψ(r) in the committed state.
+//
+// The schema's triggers, rules, updatable views and generated columns
+// that a write of the program reaches make the entry UNKNOWN (see
+// schemaobj.go). Values the model knows it approximates (INSERT … SELECT,
+// joins and subqueries over the constrained table, SELECT * without a
+// schema) are marked (ir.Var.Approx): a counterexample that depends on
+// one is UNKNOWN.
 //
 // Values are never NULL in the model, except where the model cannot tell:
 // an expression over NOT NULL columns, placeholders bound to Go values and

@@ -19,6 +19,9 @@ func (m *lowerer) expr(e sqlir.Expr, x *symbol, args []ir.Expr) ir.Expr {
 func (m *lowerer) value(e sqlir.Expr, x *symbol, args []ir.Expr) sqlValue {
 	switch e := e.(type) {
 	case *sqlir.ColRef:
+		if g := m.generated(e, x); g != nil {
+			return m.value(g, x, args)
+		}
 		if v := m.column(e, x); v != nil {
 			return sqlValue{e: v, kind: m.columnKind(x.table, e.Name), col: true}
 		}
@@ -120,6 +123,9 @@ func (m *lowerer) neverNull(e sqlir.Expr, x *symbol, args []ir.Expr) bool {
 	case *sqlir.Num, *sqlir.Str, *sqlir.BoolLit, *sqlir.IsNull:
 		return true
 	case *sqlir.ColRef:
+		if g := m.generated(e, x); g != nil {
+			return m.neverNull(g, x, args)
+		}
 		if m.column(e, x) == nil {
 			return false
 		}

@@ -88,9 +88,13 @@ type lowerer struct {
 	dirty       *ir.Var
 	written     *ir.Var
 	txs         map[ir.Tx]*txState
-	res         *Result
-	fresh       []*ir.Var // havoc before the statement being emitted
-	opt         Options
+	// mayOpen[l]: the transactions that may be open at location l of the
+	// source program; curOpen: those where the edge being lowered starts.
+	mayOpen []map[ir.Tx]bool
+	curOpen map[ir.Tx]bool
+	res     *Result
+	fresh   []*ir.Var // havoc before the statement being emitted
+	opt     Options
 	// numCols are the constrained table's columns the constraint uses as
 	// numbers; fracs holds the exact form of MySQL quotients (arith.go);
 	// at is the statement being lowered, for notes.
@@ -114,8 +118,10 @@ func Lower(p *ir.Program, c *sqlir.Constraint, opt Options) (*Result, error) {
 	m.p = p.Shell()
 	m.collectColumns(opt)
 	m.chooseKey(opt)
+	m.unmodelledSchema()
 	m.makeSymbols()
 	m.makeTxs()
+	m.computeMayOpen()
 	entry := m.p.NewLoc()
 	m.prologue(entry, p.Entry)
 	m.p.Entry = entry
@@ -147,7 +153,9 @@ func (m *lowerer) collectColumns(opt Options) {
 	walk = func(e sqlir.Expr) {
 		switch e := e.(type) {
 		case *sqlir.ColRef:
-			if e.Table == "" || m.onTable(e.Table) {
+			if g := m.generated(e, &symbol{table: m.table}); g != nil {
+				walk(g)
+			} else if e.Table == "" || m.onTable(e.Table) {
 				add(e.Name)
 			}
 		case *sqlir.Binary:
@@ -213,8 +221,9 @@ func (m *lowerer) collectColumns(opt Options) {
 			}
 		case *ir.Select:
 			if m.onTable(s.SQL.Table) && !s.SQL.Complex {
-				for _, it := range s.SQL.Columns {
-					if it.Expr != nil {
+				items, _ := m.selectItems(s.SQL)
+				for _, it := range items {
+					if it.Expr != nil && !it.Star {
 						walk(it.Expr)
 					}
 				}
@@ -288,9 +297,10 @@ func usesRealArg(e sqlir.Expr, args []ir.Expr) bool {
 // (the primary key when there is one) is always modelled, so that
 // counterexamples show it; another is modelled when the program mentions
 // all its columns (a key over columns nothing constrains adds no
-// precision). Without a schema key, a column named "id" the program
-// mentions is taken as the key (never NULL, as a primary key), unless
-// opt.NoInferKey.
+// precision). When no schema describes the table, a column named "id" the
+// program mentions is taken as the key (never NULL, as a primary key),
+// unless opt.NoInferKey; a table the schema declares without a key has
+// none.
 func (m *lowerer) chooseKey(opt Options) {
 	if t := m.schemaTable(m.table); t != nil {
 		for i, k := range t.Keys {
@@ -317,7 +327,7 @@ func (m *lowerer) chooseKey(opt Options) {
 			}
 		}
 	}
-	if m.allKeys == nil && !opt.NoInferKey {
+	if m.allKeys == nil && !opt.NoInferKey && m.schemaTable(m.table) == nil {
 		if _, ok := m.colSort["id"]; ok {
 			m.keys = [][]string{{"id"}}
 			m.allKeys = m.keys
@@ -533,6 +543,7 @@ func (m *lowerer) freshVar(name string, s ir.Sort) *ir.Var {
 }
 
 func (m *lowerer) lowerEdge(e *ir.Edge) error {
+	m.curOpen = m.mayOpen[e.From]
 	switch s := e.Stmt.(type) {
 	case *ir.Assign, *ir.Assume, *ir.Havoc:
 		m.p.AddEdge(e.From, e.To, s)
@@ -604,6 +615,7 @@ func (m *lowerer) lowerExec(e *ir.Edge, s *ir.Exec) error {
 		m.res.Writes++
 		em := m.errFork(e, info, s.Err, append(affected, targets...)...)
 		flag := m.beginWrite(em, s.Tx)
+		conflict, locked := m.lockConflict(em, s.Tx, q.Where, s.Args)
 		var lhs []*ir.Var
 		var rhs []ir.Expr
 		var changesR ir.Expr
@@ -611,13 +623,14 @@ func (m *lowerer) lowerExec(e *ir.Edge, s *ir.Exec) error {
 			where := m.where(q.Where, x, s.Args)
 			deleted := ir.And(x.exists, x.isLive(), where)
 			if x == m.r {
+				deleted = ir.And(deleted, ir.Not(locked))
 				changesR = deleted
 			}
 			lhs = append(lhs, x.exists)
 			rhs = append(rhs, ir.And(x.exists, ir.Not(deleted)))
 		}
 		em.havoc(m.takeFresh()...)
-		m.touchR(em, s.Tx, flag, changesR)
+		m.touchR(em, s.Tx, flag, changesR, conflict)
 		if s.Affected != nil {
 			em.assume(ir.Cmp(ir.OpGe, s.Affected, ir.IntLit(0)))
 		}
@@ -862,6 +875,7 @@ func (m *lowerer) update(em *emitter, u updateSpec) {
 	if flag == nil {
 		flag = m.beginWrite(em, u.h)
 	}
+	conflict, locked := m.lockConflict(em, u.h, u.where, u.args)
 	var lhs []*ir.Var
 	var rhs []ir.Expr
 	var matched, keyed []ir.Expr
@@ -869,6 +883,11 @@ func (m *lowerer) update(em *emitter, u updateSpec) {
 	for _, x := range m.syms {
 		where := m.where(u.where, x, u.args)
 		match := ir.And(x.isLive(), x.exists, where)
+		if x == m.r {
+			// r locked by another transaction: the write waits if r's
+			// committed state matches (conflict), else leaves r alone.
+			match = ir.And(match, ir.Not(locked))
+		}
 		matched = append(matched, match)
 		if kv != nil {
 			// x is the one row with the pinned key: the statement
@@ -896,7 +915,7 @@ func (m *lowerer) update(em *emitter, u updateSpec) {
 	lhs = append(lhs, m.dirty, m.written)
 	rhs = append(rhs, ir.Or(m.dirty, ir.Not(touchedTracked)), ir.True)
 	em.havoc(m.takeFresh()...)
-	m.touchR(em, u.h, flag, matched[0])
+	m.touchR(em, u.h, flag, matched[0], conflict)
 	if u.affected != nil {
 		cs := []ir.Expr{ir.Cmp(ir.OpGe, u.affected, ir.IntLit(0))}
 		for i, mt := range matched {
@@ -972,6 +991,18 @@ func (m *lowerer) insert(em *emitter, q *sqlir.Insert, args []ir.Expr, targets [
 					vals[strings.ToLower(c)] = m.assigned(c, row[i], nil, args)
 				}
 			}
+		} else if len(q.Columns) > 0 {
+			// INSERT … SELECT with a column list: the columns it omits
+			// get their defaults; the selected values are not modelled.
+			layoutKnown = true
+			for _, c := range q.Columns {
+				c = strings.ToLower(c)
+				if _, ok := m.colSort[c]; ok {
+					fv := m.freshVar("$inserted_"+c, m.colSort[c])
+					fv.Approx = fmt.Sprintf("column %s of the INSERT … SELECT at %s: the selected values are not modelled", c, info.Position())
+					vals[c] = fv
+				}
+			}
 		}
 		newRow := &symbol{name: "new", table: m.table, cols: map[string]*ir.Var{}}
 		var lhs []*ir.Var
@@ -988,7 +1019,15 @@ func (m *lowerer) insert(em *emitter, q *sqlir.Insert, args []ir.Expr, targets [
 						facts = append(facts, fact)
 					}
 				} else {
-					val = m.freshVar("$default_"+c, v.Type)
+					// INSERT … SELECT, or VALUES without a column list
+					// the schema does not give.
+					fv := m.freshVar("$inserted_"+c, v.Type)
+					if q.FromSelect {
+						fv.Approx = fmt.Sprintf("column %s of the INSERT … SELECT at %s: the selected values are not modelled", c, info.Position())
+					} else {
+						fv.Approx = fmt.Sprintf("column %s of the INSERT without a column list at %s: the column order is not known without --schema", c, info.Position())
+					}
+					val = fv
 				}
 			}
 			lhs = append(lhs, v)
@@ -1028,7 +1067,7 @@ func (m *lowerer) insert(em *emitter, q *sqlir.Insert, args []ir.Expr, targets [
 		choice := m.p.NewVar("$r_is_new", ir.Bool, ir.Ghost)
 		em.havoc(choice)
 		other := em.fork(ir.Not(choice))
-		m.touchR(em, h, flag, ir.True)
+		m.touchR(em, h, flag, ir.True, m.lockedByOther(h))
 		lhs, rhs = nil, nil
 		for _, c := range m.cols {
 			lhs = append(lhs, m.r.cols[c])
@@ -1215,6 +1254,10 @@ func (m *lowerer) lowerSelect(e *ir.Edge, s *ir.Select) {
 	if x == nil {
 		// Another table, or a join/aggregate: arbitrary results, except for
 		// what --assume says of that table's rows.
+		if m.readsTable(s.SQL) {
+			m.approxSelect(e, s)
+			return
+		}
 		em := m.errFork(e, s.Info, s.Err, targets...)
 		facts := m.otherTableFacts(s)
 		em.havoc(m.takeFresh()...)
@@ -1272,15 +1315,27 @@ func (m *lowerer) lowerSelect(e *ir.Edge, s *ir.Select) {
 	// Bind the scan targets.
 	var lhs []*ir.Var
 	var rhs []ir.Expr
+	items, starKnown := m.selectItems(s.SQL)
 	for i, t := range s.Targets {
 		if t == nil {
 			continue
 		}
 		var val ir.Expr
-		if i < len(s.SQL.Columns) && !s.SQL.Columns[i].Star {
-			val = m.expr(s.SQL.Columns[i].Expr, x, s.Args)
-		} else {
-			val = m.freshVar("$col", t.Type)
+		switch {
+		case i < len(items) && !items[i].Star && !hasUnknown(items[i].Expr):
+			val = m.expr(items[i].Expr, x, s.Args)
+		case i < len(items) && !items[i].Star:
+			v := m.freshVar("$subquery", t.Type)
+			v.Approx = fmt.Sprintf("result column %d of the SELECT at %s (a subquery or an expression the model does not evaluate)", i+1, s.Info.Position())
+			val = v
+		default:
+			v := m.freshVar("$col", t.Type)
+			if !starKnown {
+				v.Approx = fmt.Sprintf("result column %d of the SELECT * at %s (the columns of * are not known without --schema)", i+1, s.Info.Position())
+			} else {
+				v.Approx = fmt.Sprintf("result column %d of the SELECT at %s (more targets than columns)", i+1, s.Info.Position())
+			}
+			val = v
 		}
 		lhs = append(lhs, t)
 		rhs = append(rhs, m.convert(val, t.Type))

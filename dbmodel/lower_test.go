@@ -22,6 +22,10 @@ type step struct {
 	// affected names the variable a write's rows-affected count is read
 	// into ("" for none).
 	affected string
+	// txn is the transaction a tx step or a statement uses (0: the first);
+	// pool runs the statement on the pool even while it is open.
+	txn  ir.Tx
+	pool bool
 }
 
 // build makes an ir.Program: inputs a, b, … (Int), then the steps in order;
@@ -51,7 +55,7 @@ func build(t *testing.T, d sqlparse.Dialect, inputs []string, steps []step) *ir.
 		case s.tx != "":
 			err := p.NewVar("err", ir.Bool, ir.Local)
 			op := map[string]ir.TxOpKind{"begin": ir.Begin, "commit": ir.Commit, "rollback": ir.Rollback}[s.tx]
-			next(&ir.TxOp{Op: op, Tx: 1, Err: err, Info: info})
+			next(&ir.TxOp{Op: op, Tx: txnOf(s), Err: err, Info: info})
 			if op == ir.Begin {
 				onErr(err)
 			}
@@ -72,7 +76,7 @@ func build(t *testing.T, d sqlparse.Dialect, inputs []string, steps []step) *ir.
 					vars[n] = v
 					targets = append(targets, v)
 				}
-				next(&ir.Select{SQL: sel, Args: args, Tx: txOf(steps[:i]), Targets: targets, Err: errV, Info: info})
+				next(&ir.Select{SQL: sel, Args: args, Tx: txOf(steps[:i], s), Targets: targets, Err: errV, Info: info})
 			} else {
 				var targets []*ir.Var
 				for _, n := range s.into {
@@ -85,7 +89,7 @@ func build(t *testing.T, d sqlparse.Dialect, inputs []string, steps []step) *ir.
 					affected = p.NewVar(s.affected, ir.Int, ir.Local)
 					vars[s.affected] = affected
 				}
-				next(&ir.Exec{SQL: stmt, Args: args, Tx: txOf(steps[:i]), Err: errV, Targets: targets, Affected: affected, Info: info})
+				next(&ir.Exec{SQL: stmt, Args: args, Tx: txOf(steps[:i], s), Err: errV, Targets: targets, Affected: affected, Info: info})
 			}
 			onErr(errV)
 		default:
@@ -116,19 +120,27 @@ func operand(s string, vars map[string]*ir.Var) ir.Expr {
 	return ir.IntLit(n)
 }
 
-// txOf returns 1 if a transaction is open after steps.
-func txOf(steps []step) ir.Tx {
-	open := false
-	for _, s := range steps {
-		switch s.tx {
+func txnOf(s step) ir.Tx {
+	if s.txn == 0 {
+		return 1
+	}
+	return s.txn
+}
+
+// txOf returns the handle statement s runs on after steps: its
+// transaction if that is open, else the pool.
+func txOf(steps []step, s step) ir.Tx {
+	open := map[ir.Tx]bool{}
+	for _, p := range steps {
+		switch p.tx {
 		case "begin":
-			open = true
+			open[txnOf(p)] = true
 		case "commit", "rollback":
-			open = false
+			open[txnOf(p)] = false
 		}
 	}
-	if open {
-		return 1
+	if !s.pool && open[txnOf(s)] {
+		return txnOf(s)
 	}
 	return 0
 }
@@ -201,6 +213,111 @@ func TestRowModel(t *testing.T) {
 				{guard: "nb >= 0"},
 				{tx: "commit"},
 			}, refine.Safe},
+
+		// Handles: the pool sees the committed state, and a rollback
+		// undoes only the transaction's own writes.
+		{"read through the pool sees the committed balance", sqlparse.MySQL, dbmodel.Options{}, []string{"id", "amt"},
+			[]step{
+				{tx: "begin"},
+				{sql: debit, args: []string{"amt", "id"}},
+				{sql: "SELECT balance FROM accounts WHERE id = ?", args: []string{"id"}, into: []string{"bal"}, pool: true},
+				{guard: "bal >= 0"},
+				{tx: "commit"},
+			}, refine.Unsafe},
+		{"rollback keeps what the pool committed meanwhile", sqlparse.MySQL, dbmodel.Options{}, []string{"id", "amt"},
+			[]step{
+				{guard: "amt > 0"},
+				{sql: "SELECT balance FROM accounts WHERE id = ?", args: []string{"id"}, into: []string{"bal"}},
+				{guard: "bal >= amt"},
+				{tx: "begin"},
+				{sql: debit, args: []string{"amt", "id"}, pool: true},
+				{tx: "rollback"},
+				{sql: debit, args: []string{"amt", "id"}, pool: true},
+			}, refine.Unsafe},
+		{"rollback undoes the transaction's debit before the pool's", sqlparse.MySQL, dbmodel.Options{}, []string{"id", "amt"},
+			[]step{
+				{guard: "amt > 0"},
+				{sql: "SELECT balance FROM accounts WHERE id = ?", args: []string{"id"}, into: []string{"bal"}},
+				{guard: "bal >= amt"},
+				{tx: "begin"},
+				{sql: debit, args: []string{"amt", "id"}},
+				{tx: "rollback"},
+				{sql: debit, args: []string{"amt", "id"}, pool: true},
+			}, refine.Safe},
+		{"commit of another transaction does not check pending writes", sqlparse.MySQL, dbmodel.Options{}, []string{"id", "amt"},
+			[]step{
+				{tx: "begin"},
+				{sql: debit, args: []string{"amt", "id"}},
+				{tx: "begin", txn: 2},
+				{sql: "INSERT INTO audit_log (account_id, delta) VALUES (?, ?)", args: []string{"id", "amt"}, txn: 2},
+				{tx: "commit", txn: 2},
+				{sql: "SELECT balance FROM accounts WHERE id = ?", args: []string{"id"}, into: []string{"bal"}},
+				{guard: "bal >= 0"},
+				{tx: "commit"},
+			}, refine.Safe},
+		{"two transactions, the debiting one unchecked", sqlparse.MySQL, dbmodel.Options{}, []string{"id", "amt"},
+			[]step{
+				{tx: "begin"},
+				{sql: debit, args: []string{"amt", "id"}},
+				{tx: "begin", txn: 2},
+				{sql: "INSERT INTO audit_log (account_id, delta) VALUES (?, ?)", args: []string{"id", "amt"}, txn: 2},
+				{tx: "commit", txn: 2},
+				{tx: "commit"},
+			}, refine.Unsafe},
+
+		// A row deleted and inserted again in one transaction is read back.
+		{"deleted, inserted again and read back, unchecked", sqlparse.MySQL, dbmodel.Options{}, []string{"id", "amt"},
+			[]step{
+				{tx: "begin"},
+				{sql: "SELECT balance FROM accounts WHERE id = ?", args: []string{"id"}, into: []string{"bal"}},
+				{sql: "DELETE FROM accounts WHERE id = ?", args: []string{"id"}},
+				{sql: "INSERT INTO accounts (id, balance) VALUES (?, ? - ?)", args: []string{"id", "bal", "amt"}},
+				{sql: "SELECT balance FROM accounts WHERE id = ?", args: []string{"id"}, into: []string{"now"}},
+				{tx: "commit"},
+			}, refine.Unsafe},
+		{"deleted, inserted again and read back, checked", sqlparse.MySQL, dbmodel.Options{}, []string{"id", "amt"},
+			[]step{
+				{tx: "begin"},
+				{sql: "SELECT balance FROM accounts WHERE id = ?", args: []string{"id"}, into: []string{"bal"}},
+				{sql: "DELETE FROM accounts WHERE id = ?", args: []string{"id"}},
+				{sql: "INSERT INTO accounts (id, balance) VALUES (?, ? - ?)", args: []string{"id", "bal", "amt"}},
+				{sql: "SELECT balance FROM accounts WHERE id = ?", args: []string{"id"}, into: []string{"now"}},
+				{guard: "now >= 0"},
+				{tx: "commit"},
+			}, refine.Safe},
+
+		// RowsAffected of an UPDATE pinned to a key is 1 exactly when that
+		// row matched.
+		{"RowsAffected 1 means the keyed row had room for the fee too", sqlparse.MySQL, dbmodel.Options{}, []string{"id", "amt", "fee", "total"},
+			[]step{
+				{guard: "amt >= 0"}, {guard: "fee >= 0"}, {guard: "total >= amt + fee"},
+				{sql: "UPDATE accounts SET balance = balance - ? WHERE id = ? AND balance >= ?", args: []string{"amt", "id", "total"}, affected: "n"},
+				{guard: "n >= 1"},
+				{sql: debit, args: []string{"fee", "id"}},
+			}, refine.Safe},
+		{"RowsAffected 1 without room for the fee", sqlparse.MySQL, dbmodel.Options{}, []string{"id", "amt", "fee"},
+			[]step{
+				{guard: "amt >= 0"}, {guard: "fee >= 0"},
+				{sql: "UPDATE accounts SET balance = balance - ? WHERE id = ? AND balance >= ?", args: []string{"amt", "id", "amt"}, affected: "n"},
+				{guard: "n >= 1"},
+				{sql: debit, args: []string{"fee", "id"}},
+			}, refine.Unsafe},
+
+		// Values the model approximates give UNKNOWN, not UNSAFE.
+		{"SELECT * without a schema", sqlparse.MySQL, dbmodel.Options{}, []string{"id", "amt"},
+			[]step{
+				{sql: "SELECT * FROM accounts WHERE id = ?", args: []string{"id"}, into: []string{"xid", "bal"}},
+				{guard: "bal >= amt"},
+				{sql: debit, args: []string{"amt", "id"}},
+			}, refine.Unknown},
+		{"INSERT … SELECT", sqlparse.MySQL, dbmodel.Options{}, []string{"id"},
+			[]step{{sql: "INSERT INTO accounts (id, balance) SELECT ?, deposit FROM applications WHERE deposit >= 0", args: []string{"id"}}}, refine.Unknown},
+		{"join over the constrained table", sqlparse.MySQL, dbmodel.Options{}, []string{"id", "amt"},
+			[]step{
+				{sql: "SELECT a.balance FROM accounts a JOIN users u ON u.id = a.user_id WHERE a.id = ?", args: []string{"id"}, into: []string{"bal"}},
+				{guard: "bal >= amt"},
+				{sql: debit, args: []string{"amt", "id"}},
+			}, refine.Unknown},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -243,8 +360,24 @@ func TestRowModelSchemaFacts(t *testing.T) {
 		savingsDDL  = `CREATE TABLE savings (id BIGSERIAL PRIMARY KEY, balance BIGINT NOT NULL, peak BIGINT NOT NULL);`
 		levelsDDL   = `CREATE TABLE stock_levels (warehouse_id BIGINT NOT NULL, sku TEXT NOT NULL, on_hand BIGINT NOT NULL, PRIMARY KEY (warehouse_id, sku));`
 		levels2DDL  = `CREATE TABLE stock_levels (id BIGSERIAL PRIMARY KEY, warehouse_id BIGINT NOT NULL, sku TEXT NOT NULL, on_hand BIGINT NOT NULL, UNIQUE (warehouse_id, sku));`
-		upsertRet   = `INSERT INTO stock_levels (warehouse_id, sku, on_hand) VALUES ($1, $2, $3) ON CONFLICT (warehouse_id, sku) DO UPDATE SET on_hand = stock_levels.on_hand + EXCLUDED.on_hand RETURNING on_hand`
+		noKeyDDL    = `CREATE TABLE accounts (id BIGINT NOT NULL, balance BIGINT NOT NULL);`
+		checkDDL    = `CREATE TABLE accounts (id BIGINT PRIMARY KEY, balance BIGINT NOT NULL CHECK (balance >= 10));`
+		// The CHECK is the constraint verified: a write relying on the
+		// database to refuse it breaks it.
+		sameCheckDDL = `CREATE TABLE accounts (id BIGINT PRIMARY KEY, balance BIGINT NOT NULL CHECK (balance >= 0));`
+		productsPG   = `CREATE TABLE products (id BIGINT PRIMARY KEY, stock BIGINT NOT NULL);`
+		returnsDDL   = productsPG + ` CREATE TABLE returns (id BIGSERIAL PRIMARY KEY, qty BIGINT NOT NULL CHECK (qty > 0));`
+		// A NULL qty passes the CHECK, but the value bound is a Go int.
+		returnsNullDDL = productsPG + ` CREATE TABLE returns (id BIGSERIAL PRIMARY KEY, qty BIGINT CHECK (qty > 0));`
+		returnsWeakDDL = productsPG + ` CREATE TABLE returns (id BIGSERIAL PRIMARY KEY, qty BIGINT NOT NULL CHECK (qty <> 0));`
+		generatedDDL   = `CREATE TABLE budgets (id BIGINT PRIMARY KEY, total BIGINT NOT NULL, spent BIGINT NOT NULL, remaining BIGINT GENERATED ALWAYS AS (total - spent) STORED);`
+		triggerDDL     = productsPG + ` CREATE TABLE orders (id BIGSERIAL PRIMARY KEY, product_id BIGINT NOT NULL, qty BIGINT NOT NULL);
+CREATE FUNCTION take_stock() RETURNS trigger AS $$ BEGIN UPDATE products SET stock = stock - NEW.qty WHERE id = NEW.product_id; RETURN NEW; END; $$ LANGUAGE plpgsql;
+CREATE TRIGGER orders_take_stock AFTER INSERT ON orders FOR EACH ROW EXECUTE FUNCTION take_stock();`
+		upsertRet = `INSERT INTO stock_levels (warehouse_id, sku, on_hand) VALUES ($1, $2, $3) ON CONFLICT (warehouse_id, sku) DO UPDATE SET on_hand = stock_levels.on_hand + EXCLUDED.on_hand RETURNING on_hand`
 	)
+	readByID := step{sql: "SELECT balance FROM accounts WHERE id = $1", args: []string{"id"}, into: []string{"bal"}}
+	debitByID := step{sql: "UPDATE accounts SET balance = balance - $1 WHERE id = $2", args: []string{"amt", "id"}}
 	readByIban := step{sql: "SELECT balance FROM accounts WHERE iban = $1", args: []string{"iban"}, into: []string{"bal"}}
 	debitByIban := step{sql: "UPDATE accounts SET balance = balance - $1 WHERE iban = $2", args: []string{"amt", "iban"}}
 	readPrice := step{sql: "SELECT price FROM products WHERE id = $1", args: []string{"pid"}, into: []string{"price"}}
@@ -320,6 +453,49 @@ func TestRowModelSchemaFacts(t *testing.T) {
 			[]string{"id"}, []step{{sql: "UPDATE savings SET balance = CASE WHEN balance IS NULL THEN -1 ELSE balance END WHERE id = $1", args: []string{"id"}}}, refine.Safe},
 		{"IS NULL of a column that may be NULL is arbitrary", sqlparse.Postgres, "savings.balance >= 0", "", nil,
 			[]string{"id"}, []step{{sql: "UPDATE savings SET balance = CASE WHEN balance IS NULL THEN -1 ELSE balance END WHERE id = $1", args: []string{"id"}}}, refine.Unsafe},
+
+		// With a schema only the keys it declares identify a row.
+		{"schema without a key: id is not one", sqlparse.Postgres, "accounts.balance >= 0", noKeyDDL, nil,
+			[]string{"id", "amt"}, []step{readByID, {guard: "bal >= amt"}, debitByID}, refine.Unsafe},
+		{"schema with the primary key id", sqlparse.Postgres, "accounts.balance >= 0", pkOnlyDDL, nil,
+			[]string{"id", "amt"}, []step{readByID, {guard: "bal >= amt"}, debitByID}, refine.Safe},
+		// CHECKs: a write that would break one fails.
+		{"CHECK on the constrained table", sqlparse.Postgres, "accounts.balance >= 0", checkDDL, nil,
+			[]string{"id", "amt"}, []step{debitByID}, refine.Safe},
+		{"the CHECK verified is not enforced", sqlparse.Postgres, "accounts.balance >= 0", sameCheckDDL, nil,
+			[]string{"id", "amt"}, []step{debitByID}, refine.Unsafe},
+		{"CHECK of another table bounds the value inserted", sqlparse.Postgres, "products.stock >= 0", returnsDDL, nil,
+			[]string{"qty", "pid"}, []step{
+				{sql: "INSERT INTO returns (qty) VALUES ($1)", args: []string{"qty"}},
+				{sql: "UPDATE products SET stock = stock + $1 WHERE id = $2", args: []string{"qty", "pid"}}}, refine.Safe},
+		{"CHECK over a nullable column is not relied on", sqlparse.Postgres, "products.stock >= 0", returnsNullDDL, nil,
+			[]string{"qty", "pid"}, []step{
+				{sql: "INSERT INTO returns (qty) VALUES ($1)", args: []string{"qty"}},
+				{sql: "UPDATE products SET stock = stock + $1 WHERE id = $2", args: []string{"qty", "pid"}}}, refine.Safe},
+		{"CHECK too weak", sqlparse.Postgres, "products.stock >= 0", returnsWeakDDL, nil,
+			[]string{"qty", "pid"}, []step{
+				{sql: "INSERT INTO returns (qty) VALUES ($1)", args: []string{"qty"}},
+				{sql: "UPDATE products SET stock = stock + $1 WHERE id = $2", args: []string{"qty", "pid"}}}, refine.Unsafe},
+		// What the schema does behind the program's back is UNKNOWN.
+		// A generated column is its expression.
+		{"generated column lowered by a write to its input", sqlparse.Postgres, "budgets.remaining >= 0", generatedDDL, nil,
+			[]string{"id", "amt"}, []step{{sql: "UPDATE budgets SET spent = spent + $1 WHERE id = $2", args: []string{"amt", "id"}}}, refine.Unsafe},
+		{"generated column read and checked", sqlparse.Postgres, "budgets.remaining >= 0", generatedDDL, nil,
+			[]string{"id", "amt"}, []step{
+				{sql: "SELECT remaining FROM budgets WHERE id = $1", args: []string{"id"}, into: []string{"left"}},
+				{guard: "left >= amt"},
+				{sql: "UPDATE budgets SET spent = spent + $1 WHERE id = $2", args: []string{"amt", "id"}}}, refine.Safe},
+		{"trigger that writes the constrained table", sqlparse.Postgres, "products.stock >= 0", triggerDDL, nil,
+			[]string{"qty", "pid"}, []step{
+				{sql: "INSERT INTO orders (product_id, qty) VALUES ($1, $2)", args: []string{"pid", "qty"}},
+				{sql: "UPDATE products SET stock = stock + 1 WHERE id = $1", args: []string{"pid"}}}, refine.Unknown},
+		{"trigger that writes another table", sqlparse.Postgres, "products.stock >= 0", triggerDDL, nil,
+			[]string{"qty", "pid"}, []step{
+				{sql: "UPDATE products SET stock = stock + 1 WHERE id = $1", args: []string{"pid"}}}, refine.Safe},
+		{"SELECT * with a schema", sqlparse.Postgres, "accounts.balance >= 0", pkOnlyDDL, nil,
+			[]string{"id", "amt"}, []step{
+				{sql: "SELECT * FROM accounts WHERE id = $1", args: []string{"id"}, into: []string{"xid", "xiban", "bal"}},
+				{guard: "bal >= amt"}, debitByID}, refine.Safe},
 
 		// INSERT … ON CONFLICT DO UPDATE … RETURNING returns the row written.
 		{"upsert RETURNING checked before commit", sqlparse.Postgres, "stock_levels.on_hand >= 0", "", nil,
@@ -466,7 +642,7 @@ func TestRowModelInsertDefaults(t *testing.T) {
 		{"INSERT IGNORE may affect none", sqlparse.MySQL, "products.stock >= 0", myDDL,
 			[]step{{sql: "INSERT IGNORE INTO `products` (`name`, `stock`) VALUES (?, 0)", args: []string{"a"}, affected: "n"}, {guard: "n < 1"}, setNegativeMy}, refine.Unsafe},
 		{"INSERT … SELECT may affect none", sqlparse.Postgres, "products.stock >= 0", pgDDL,
-			[]step{{sql: "INSERT INTO products (name, stock) SELECT name, 0 FROM drafts", affected: "n"}, {guard: "n < 1"}, setNegative}, refine.Unsafe},
+			[]step{{sql: "INSERT INTO products (name) SELECT name FROM drafts", affected: "n"}, {guard: "n < 1"}, setNegative}, refine.Unsafe},
 		{"ON DUPLICATE KEY UPDATE may count 2", sqlparse.MySQL, "products.stock >= 0", myDDL,
 			[]step{{sql: "INSERT INTO `products` (`name`, `stock`) VALUES (?, 0) ON DUPLICATE KEY UPDATE `name` = VALUES(`name`)", args: []string{"a"}, affected: "n"}, {guard: "n > 1"}, setNegativeMy}, refine.Unsafe},
 		{"explicit id overrides the sequence", sqlparse.Postgres, "products.id > 0", pgDDL,

@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/dbverify/dbverify/ir"
+	"github.com/dbverify/dbverify/sqlir"
 )
 
 // Handles and transactions.
@@ -102,15 +103,50 @@ func (m *lowerer) rVars() []*ir.Var {
 	return append(out, m.r.exists)
 }
 
-// others returns the states of the transactions other than handle h.
+// others returns the states of the transactions other than handle h that
+// may be open where the statement being lowered starts.
 func (m *lowerer) others(h ir.Tx) []*txState {
 	var out []*txState
 	for _, t := range m.txIDs() {
-		if t != h {
+		if t != h && m.curOpen[t] {
 			out = append(out, m.txs[t])
 		}
 	}
 	return out
+}
+
+// computeMayOpen finds, for every location of the source program, the
+// transactions that may be open there (begun on some path and not
+// committed or rolled back since).
+func (m *lowerer) computeMayOpen() {
+	m.mayOpen = make([]map[ir.Tx]bool, m.src.NumLocs)
+	m.mayOpen[m.src.Entry] = map[ir.Tx]bool{}
+	work := []ir.Loc{m.src.Entry}
+	for len(work) > 0 {
+		l := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, e := range m.src.Out[l] {
+			out := map[ir.Tx]bool{}
+			for t := range m.mayOpen[l] {
+				out[t] = true
+			}
+			if s, ok := e.Stmt.(*ir.TxOp); ok {
+				out[s.Tx] = s.Op == ir.Begin
+			}
+			dst := m.mayOpen[e.To]
+			if dst == nil {
+				dst = map[ir.Tx]bool{}
+				m.mayOpen[e.To] = dst
+				work = append(work, e.To)
+			}
+			for t, open := range out {
+				if open && !dst[t] {
+					dst[t] = true
+					work = append(work, e.To)
+				}
+			}
+		}
+	}
 }
 
 // lockedByOther is "another transaction than h holds r's lock".
@@ -183,13 +219,26 @@ func (m *lowerer) beginWrite(em *emitter, h ir.Tx) *ir.Var {
 }
 
 // touchR records, before a write of handle h, that it changes r when
-// changes holds (in the state before the write): the write fails where
-// another transaction holds r's lock.
-func (m *lowerer) touchR(em *emitter, h ir.Tx, flag *ir.Var, changes ir.Expr) {
+// changes holds (in the state before the write), and that the write
+// fails where conflict holds (see lockConflict).
+func (m *lowerer) touchR(em *emitter, h ir.Tx, flag *ir.Var, changes, conflict ir.Expr) {
 	em.assign([]*ir.Var{flag}, []ir.Expr{ir.Or(flag, changes)})
-	if locked := m.lockedByOther(h); locked != ir.False {
-		em.assume(ir.Not(ir.And(locked, flag)))
+	em.assume(ir.Not(conflict))
+}
+
+// lockConflict returns, for a write of handle h whose WHERE is where (nil:
+// every row), whether r is locked by another transaction and where
+// matches r's committed state (the write then waits for the lock: the
+// model lets it fail), and whether r is locked at all (the write then
+// leaves r alone). The view's values are assigned at em.
+func (m *lowerer) lockConflict(em *emitter, h ir.Tx, where sqlir.Expr, args []ir.Expr) (conflict, locked ir.Expr) {
+	locked = m.lockedByOther(h)
+	if locked == ir.False {
+		return ir.False, ir.False
 	}
+	m.assume("a write that waits for a row lock another transaction of the same run holds is taken to fail (a lock timeout), as it cannot proceed")
+	rv := m.view(em, h)
+	return ir.And(locked, rv.exists, m.where(where, rv, args)), locked
 }
 
 // endWrite ends a write of handle h to the constrained table (flag: it

@@ -126,6 +126,9 @@ func (t *translator) dbCall(f *frame, instr ssa.CallInstruction, a apiCall, args
 		// Reading rows (MapScan, SliceScan, pgx.CollectRows, Values, …)
 		// changes no row: arbitrary results.
 		t.escape(args[1:])
+		if strings.HasPrefix(a.pkg, "github.com/jackc/pgx") && strings.HasPrefix(a.name, "Collect") {
+			return t.collected(a, results)
+		}
 	case objResult:
 		if a.name == "RowsAffected" && self != nil && self.kind == objResult && self.affected != nil {
 			if results.Len() == 2 {
@@ -345,12 +348,16 @@ func (t *translator) scan(src *object, dests []value, unknownDests bool) value {
 			fn()
 		}
 	}()
+	var nulls []nullScan
 	for _, d := range dests {
 		var tv *ir.Var
 		switch {
 		case d.obj != nil && d.obj.kind == objPtr && d.obj.cell != nil:
 			if d.obj.cell.v != nil {
 				tv = d.obj.cell.v
+			} else if val, valid := t.nullFields(d.obj.cell); val != nil {
+				tv = t.p.NewVar(val.v.Name+"#scanned", val.v.Type, ir.Local)
+				nulls = append(nulls, nullScan{value: val, valid: valid, tmp: tv})
 			} else {
 				t.havocCell(d.obj.cell, 0)
 			}
@@ -367,6 +374,7 @@ func (t *translator) scan(src *object, dests []value, unknownDests bool) value {
 		}
 		targets = append(targets, tv)
 	}
+	defer t.storeNullScans(nulls, errV)
 	if src == nil || (src.kind != objRow && src.kind != objRows) {
 		t.unsupported("Scan of rows whose query is not known")
 		t.havocAll(errV, targets)

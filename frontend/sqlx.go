@@ -1,6 +1,7 @@
 package frontend
 
 import (
+	"fmt"
 	"go/types"
 	"reflect"
 	"strings"
@@ -251,6 +252,21 @@ func (t *translator) libFunction(f *frame, instr ssa.CallInstruction, a apiCall,
 	t.callbacks(args, a.pkg+"."+a.name)
 	t.escape(args)
 	return t.freshResults(a.name+"()", results)
+}
+
+// collected returns the results of a pgx Collect* function (CollectOneRow,
+// CollectRows, …): the rows' values are not bound to the query's rows, so
+// they are arbitrary and marked (ir.Var.Approx): a counterexample reading
+// them is UNKNOWN.
+func (t *translator) collected(a apiCall, results *types.Tuple) value {
+	res := t.freshResults(a.name+"()", results)
+	why := fmt.Sprintf("the result of pgx.%s at %s (rows collected by pgx are not modelled)", a.name, t.info(ir.KindCall, "").Position())
+	if len(res.tuple) > 0 {
+		markValueApprox(res.tuple[0], why)
+	} else {
+		markValueApprox(res, why)
+	}
+	return res
 }
 
 // beginFunc is pgx.BeginFunc(ctx, db, fn): begin, run fn with the

@@ -186,9 +186,11 @@ func Run(cfg Config) (*Report, error) {
 	}
 
 	// Translate every entry once (the frontend is not safe for concurrent use).
+	// A write to a table with a trigger, or to a view, may change the
+	// constrained table (the row model reports it UNKNOWN).
 	var tables []string
 	for _, c := range constraints {
-		tables = append(tables, c.Table)
+		tables = append(tables, schema.WritersOf(c.Table)...)
 	}
 	entries := loaded.Entries(tables, entryRE)
 	entries, rep.Coverage, rep.Warnings = cover(loaded, tables, entries, entryRE != nil)
@@ -206,7 +208,7 @@ func Run(cfg Config) (*Report, error) {
 	for _, fn := range entries {
 		prog := loaded.Translate(fn)
 		for _, c := range constraints {
-			if entryRE == nil && !loaded.ReachesWrite(fn, c.Table) {
+			if entryRE == nil && !reachesWrite(loaded, fn, schema.WritersOf(c.Table)) {
 				continue
 			}
 			checked[c] = true
@@ -546,4 +548,14 @@ func guessTable(text string, l *frontend.Loaded, schema *sqlir.Schema) string {
 		return tables[0]
 	}
 	return ""
+}
+
+// reachesWrite reports whether fn may write one of tables.
+func reachesWrite(l *frontend.Loaded, fn *ssa.Function, tables []string) bool {
+	for _, t := range tables {
+		if l.ReachesWrite(fn, t) {
+			return true
+		}
+	}
+	return false
 }

@@ -234,6 +234,31 @@ type Schema struct {
 	// Warnings lists what the loader skipped (e.g. a CHECK it could not
 	// turn into a Constraint), as "file:line: message".
 	Warnings []string
+	// Triggers lists the triggers (and Postgres rules) of the schema: a
+	// write to their table runs code the row model does not see.
+	Triggers []Trigger
+	// Views maps the (lower-case) name of each view to its definition: a
+	// write to an updatable view writes the tables it reads.
+	Views map[string]*View
+}
+
+// Trigger is one CREATE TRIGGER (or CREATE RULE) of the schema.
+type Trigger struct {
+	Name  string
+	Table string // the table (or view) whose writes fire it
+	// Body is the lower-case text of what it runs: the trigger statement
+	// and, for a Postgres trigger, the body of the function it executes
+	// when the schema defines it ("" with Resolved false otherwise).
+	Body     string
+	Resolved bool
+	Pos      string // "file:line" of the statement
+}
+
+// View is one CREATE VIEW of the schema.
+type View struct {
+	Name string
+	Def  string // the lower-case text of the statement
+	Pos  string // "file:line" of the statement
 }
 
 // Table is one CREATE TABLE.
@@ -259,6 +284,12 @@ type Column struct {
 	// *BoolLit); nil when there is none or it is an expression (now(),
 	// nextval(…), …) whose value is arbitrary.
 	Default Expr
+	// Generated is the expression of a generated column (GENERATED ALWAYS
+	// AS (…) STORED / VIRTUAL, MySQL AS (…)), as written; "" for others.
+	// GeneratedPos is "file:line" of its definition.
+	Generated, GeneratedPos string
+	// GeneratedExpr is Generated parsed (nil if it did not parse).
+	GeneratedExpr Expr
 	// AutoIncrement is set for columns whose omitted value comes from a
 	// sequence: Postgres SERIAL types and GENERATED … AS IDENTITY, MySQL
 	// AUTO_INCREMENT (and SQLite AUTOINCREMENT). Sequences start at 1 by

@@ -236,7 +236,9 @@ func BuildTrace(pf *PathFormula, m Model) (*Trace, error) {
 // ApproxReads returns why the path's counterexample may be spurious: the
 // Approx notes (ir.Var.Approx) of the over-approximated values that reach
 // one of the path's conditions, directly or through assignments, in path
-// order, each once. A value only copied into a row column that no later
+// order, each once. A check of the constraint that the path passes does
+// not count: where the real value breaks it, the real run is a violation
+// there. A value only copied into a row column that no later
 // condition reads (an omitted column, a field nobody tests) does not
 // matter.
 func (pf *PathFormula) ApproxReads() []string {
@@ -277,6 +279,11 @@ func (pf *PathFormula) ApproxReads() []string {
 				delete(taint, v)
 			}
 		case *ir.Assume:
+			if passedCheck(pf, st.Edge) {
+				// The constraint held there: had the real value broken
+				// it, the run would have been a violation at that point.
+				continue
+			}
 			for _, n := range notesOf(s.Cond) {
 				if !seen[n] {
 					seen[n] = true
@@ -286,6 +293,13 @@ func (pf *PathFormula) ApproxReads() []string {
 		}
 	}
 	return out
+}
+
+// passedCheck reports whether e is the row model's check of the
+// constraint on its passing side (see dbmodel).
+func passedCheck(pf *PathFormula, e *ir.Edge) bool {
+	info := e.Stmt.Source()
+	return info.Kind == ir.KindModel && strings.HasPrefix(info.Text, "check ") && e.To != pf.Prog.Error
 }
 
 // readVars returns the program variables the path reads: those in an

@@ -240,6 +240,24 @@ func TestApproxReads(t *testing.T) {
 				&ir.Assume{Cond: ir.Cmp(ir.OpLt, c, y)},
 			}
 		}, nil},
+		// The row model's check of the constraint, passed: had the real
+		// value broken it, the run would have been a violation there.
+		{"passed constraint check", func(e, c, y *ir.Var) []ir.Stmt {
+			check := ir.Info{Kind: ir.KindModel, Text: "check t.col >= 0"}
+			return []ir.Stmt{
+				&ir.Assign{Lhs: []*ir.Var{c}, Rhs: []ir.Expr{e}},
+				&ir.Assume{Cond: ir.Cmp(ir.OpGe, c, lit(0)), Info: check},
+				&ir.Assign{Lhs: []*ir.Var{c}, Rhs: []ir.Expr{ir.Sub(y, lit(1))}},
+				&ir.Assume{Cond: ir.Cmp(ir.OpLt, c, lit(0))},
+			}
+		}, nil},
+		{"failed constraint check", func(e, c, y *ir.Var) []ir.Stmt {
+			check := ir.Info{Kind: ir.KindModel, Text: "check t.col >= 0"}
+			return []ir.Stmt{
+				&ir.Assign{Lhs: []*ir.Var{c}, Rhs: []ir.Expr{e}},
+				&ir.Assume{Cond: ir.Cmp(ir.OpLt, c, lit(0)), Info: check},
+			}
+		}, []string{note}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

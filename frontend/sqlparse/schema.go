@@ -137,10 +137,15 @@ func (t *tableDef) col(name string) int {
 type schemaBuilder struct {
 	tables   map[string]*tableDef
 	warnings []string
+	// triggers, views and functions (lower-case name → text), see
+	// objects.go.
+	triggers  []pendingTrigger
+	views     map[string]*sqlir.View
+	functions map[string]string
 }
 
 func newSchemaBuilder() *schemaBuilder {
-	return &schemaBuilder{tables: map[string]*tableDef{}}
+	return &schemaBuilder{tables: map[string]*tableDef{}, views: map[string]*sqlir.View{}, functions: map[string]string{}}
 }
 
 func (b *schemaBuilder) schema() *sqlir.Schema {
@@ -176,6 +181,7 @@ func (b *schemaBuilder) schema() *sqlir.Schema {
 		}
 		s.Tables[k] = t
 	}
+	b.objects(s)
 	return s
 }
 
@@ -214,6 +220,9 @@ func (b *schemaBuilder) file(name, src string) error {
 func (b *schemaBuilder) statement(ctx *stmtCtx) error {
 	words, _ := leadingWords(ctx.text)
 	if len(words) < 2 {
+		return nil
+	}
+	if words[0] == "create" && b.object(ctx) {
 		return nil
 	}
 	relevant := false
@@ -671,6 +680,14 @@ func (b *schemaBuilder) columnDef(ctx *stmtCtx, td *tableDef, el []tok, pending 
 			// A generated column (or the start of GENERATED … AS
 			// IDENTITY): its value is computed, not NULL.
 			col.HasDefault = true
+			if expr, ok := generatedExpr(p); ok {
+				col.Generated = expr
+				col.GeneratedExpr = parseGenerated(expr, td.name)
+				col.GeneratedPos = fmt.Sprintf("%s:%d", ctx.file, lineAt(ctx.src, ctx.off+t.pos))
+				if ctx.file == "" {
+					col.GeneratedPos = fmt.Sprintf("line %d", lineAt(ctx.src, ctx.off+t.pos))
+				}
+			}
 		case t.isPunct("("):
 			close := matchParen(p.toks, p.i)
 			if close < 0 {
@@ -1496,4 +1513,46 @@ func identityFromOne(toks []tok, i int) bool {
 		}
 	}
 	return true
+}
+
+// generatedExpr reads, after GENERATED or AS of a column definition, the
+// rest of "[ALWAYS | BY DEFAULT] AS (expr)" of a generated column and
+// returns expr as written; ok is false for an identity column.
+func generatedExpr(p *ddlParser) (string, bool) {
+	i := p.i
+	at := func(w string) bool { return i < len(p.toks) && p.toks[i].is(w) }
+	if at("always") {
+		i++
+	} else if at("by") {
+		i += 2 // BY DEFAULT
+	}
+	if at("as") {
+		i++
+	}
+	if i >= len(p.toks) || !p.toks[i].isPunct("(") {
+		return "", false
+	}
+	close := matchParen(p.toks, i)
+	if close < 0 {
+		return "", false
+	}
+	expr := strings.TrimSpace(p.ctx.text[p.toks[i].end:p.toks[close].pos])
+	p.i = close + 1
+	return expr, true
+}
+
+// parseGenerated parses the expression of a generated column of table
+// (nil when neither grammar reads it).
+func parseGenerated(expr, table string) sqlir.Expr {
+	text := "(" + expr + ") = 0"
+	c, err := ParseConstraint(text, table)
+	if err != nil {
+		if c, err = parsePgConstraint(text, table); err != nil {
+			return nil
+		}
+	}
+	if b, ok := c.Expr.(*sqlir.Binary); ok && b.Op == "=" {
+		return b.X
+	}
+	return nil
 }

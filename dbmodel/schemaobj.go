@@ -1,0 +1,174 @@
+package dbmodel
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dbverify/dbverify/ir"
+	"github.com/dbverify/dbverify/sqlir"
+)
+
+// unmodelledSchema records as unsupported (the verdict is then UNKNOWN)
+// what the schema does to the constrained table behind the program's
+// back, at the first write it concerns:
+//   - a generated column the model uses whose expression did not parse
+//     (the others are their expression, see generated);
+//   - a trigger (or rule) on a table the program writes, whose code may
+//     change the constrained table (it names the table, or a column the
+//     model uses when it is on the constrained table, or its code is not
+//     in the schema);
+//   - a write to a view that reads the constrained table.
+func (m *lowerer) unmodelledSchema() {
+	s := m.opt.Schema
+	if s == nil {
+		return
+	}
+	reported := map[string]bool{}
+	report := func(what string, at ir.Info) {
+		if !reported[what] {
+			reported[what] = true
+			m.p.Unsupport(what, at)
+		}
+	}
+	for _, e := range m.src.Edges {
+		x, ok := e.Stmt.(*ir.Exec)
+		if !ok || !sqlir.IsWrite(x.SQL) {
+			continue
+		}
+		for _, table := range x.SQL.Tables() {
+			table = strings.ToLower(table)
+			if m.onTable(table) {
+				if t := m.schemaTable(table); t != nil {
+					for _, c := range t.Columns {
+						if _, used := m.colSort[strings.ToLower(c.Name)]; used && c.Generated != "" && c.GeneratedExpr == nil {
+							report(fmt.Sprintf("column %s.%s is generated (AS (%s), %s): generated columns are not modelled",
+								t.Name, c.Name, c.Generated, c.GeneratedPos), x.Info)
+						}
+					}
+				}
+			}
+			for _, tr := range s.Triggers {
+				if tr.Table == table && m.triggerMayChange(tr) {
+					report(fmt.Sprintf("trigger %s on %s (%s) may change %s: triggers are not modelled",
+						tr.Name, tr.Table, tr.Pos, m.c.Table), x.Info)
+				}
+			}
+			if v := s.Views[table]; v != nil && !m.onTable(table) && sqlir.Mentions(v.Def, m.table) {
+				report(fmt.Sprintf("write to view %s (%s), which reads %s: writes through views are not modelled",
+					v.Name, v.Pos, m.c.Table), x.Info)
+			}
+		}
+	}
+}
+
+// triggerMayChange reports whether trigger tr may change the constrained
+// table.
+func (m *lowerer) triggerMayChange(tr sqlir.Trigger) bool {
+	if !tr.Resolved {
+		return true
+	}
+	for _, w := range m.opt.Schema.WritersOf(m.table) {
+		if !m.onTable(tr.Table) && sqlir.Mentions(tr.Body, w) {
+			return true
+		}
+	}
+	if m.onTable(tr.Table) {
+		for _, c := range m.cols {
+			if sqlir.Mentions(tr.Body, c) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// selectItems returns the result columns of q with a star over the
+// constrained table expanded into the schema's columns; known is false
+// when a star could not be expanded (no schema for its table).
+func (m *lowerer) selectItems(q *sqlir.Select) (items []sqlir.SelectItem, known bool) {
+	known = true
+	for _, it := range q.Columns {
+		if !it.Star {
+			items = append(items, it)
+			continue
+		}
+		t := m.schemaTable(q.Table)
+		if t == nil {
+			known = false
+			items = append(items, it)
+			continue
+		}
+		for _, c := range t.Columns {
+			items = append(items, sqlir.SelectItem{Expr: &sqlir.ColRef{Name: c.Name}})
+		}
+	}
+	return items, known
+}
+
+// hasUnknown reports whether e contains an expression the model does not
+// evaluate (a subquery, an unknown function).
+func hasUnknown(e sqlir.Expr) bool {
+	found := false
+	sqlir.Rewrite(e, func(x sqlir.Expr) (sqlir.Expr, bool) {
+		if _, ok := x.(*sqlir.Unknown); ok {
+			found = true
+		}
+		return nil, false
+	})
+	return found
+}
+
+// readsTable reports whether SELECT q reads the constrained table.
+func (m *lowerer) readsTable(q *sqlir.Select) bool {
+	for _, t := range q.Tables() {
+		if m.onTable(t) {
+			return true
+		}
+	}
+	return false
+}
+
+// approxSelect lowers a SELECT that reads the constrained table in a way
+// the model does not follow (a join, grouping, an aggregate): its results
+// are arbitrary, marked as approximations.
+func (m *lowerer) approxSelect(e *ir.Edge, s *ir.Select) {
+	var fresh []*ir.Var
+	var lhs []*ir.Var
+	var rhs []ir.Expr
+	for i, t := range s.Targets {
+		if t == nil {
+			continue
+		}
+		v := m.p.NewVar("$joined", t.Type, ir.Ghost)
+		reason := s.SQL.Reason
+		if reason == "" {
+			reason = "a join, grouping or aggregate"
+		}
+		v.Approx = fmt.Sprintf("result column %d of the SELECT at %s (%s over %s, not modelled)", i+1, s.Info.Position(), reason, m.c.Table)
+		fresh = append(fresh, v)
+		lhs = append(lhs, t)
+		rhs = append(rhs, v)
+	}
+	em := m.errFork(e, s.Info, s.Err, fresh...)
+	em.assign(lhs, rhs)
+	em.jump(e.To)
+}
+
+// generated returns the expression of column c of row x when the schema
+// declares it a generated column (GENERATED ALWAYS AS (…)): reading it is
+// evaluating that expression on x. nil otherwise.
+func (m *lowerer) generated(c *sqlir.ColRef, x *symbol) sqlir.Expr {
+	if x == nil || x.table == "" || (c.Table != "" && !strings.EqualFold(c.Table, x.table)) {
+		return nil
+	}
+	t := m.schemaTable(x.table)
+	if t == nil {
+		return nil
+	}
+	for _, col := range t.Columns {
+		if strings.EqualFold(col.Name, c.Name) {
+			return col.GeneratedExpr
+		}
+	}
+	return nil
+}
