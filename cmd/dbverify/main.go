@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -104,6 +105,11 @@ func checkCommand(code *int) *cli.Command {
 			}
 			sopt := newSARIFOptions(c.String("sarif-category"), c.String("dir"))
 			patterns := c.Args().Slice()
+			for i, p := range patterns {
+				if strings.HasPrefix(p, "-") && i > 0 {
+					return cli.Exit(fmt.Sprintf("flag %s after the packages: flags come first (dbverify check %s … %s)", p, p, strings.Join(patterns[:i], " ")), exitUsage)
+				}
+			}
 			if len(patterns) == 0 {
 				patterns = []string{"./..."}
 			}

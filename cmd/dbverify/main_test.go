@@ -104,3 +104,13 @@ func TestBaseline(t *testing.T) {
 		t.Errorf("exit code %d, want %d: Adjust's UNKNOWN is new\n%s", code, exitUnknown, out.String())
 	}
 }
+
+// TestFlagsAfterPackages: a flag written after the packages would be read
+// as a package pattern; it is a usage error that says where flags go.
+func TestFlagsAfterPackages(t *testing.T) {
+	var out, errOut bytes.Buffer
+	code := run([]string{"dbverify", "check", "-C", "testdata/bank", "./...", "-c", "accounts.balance >= 0"}, &out, &errOut)
+	if code != exitUsage || !bytes.Contains(errOut.Bytes(), []byte("flag -c after the packages: flags come first")) {
+		t.Errorf("exit code %d, stderr %q; want 2 and where flags go", code, errOut.String())
+	}
+}
