@@ -158,7 +158,9 @@ func (t *translator) invoke(f *frame, instr ssa.CallInstruction, c *ssa.CallComm
 		impls = others
 	}
 	if !t.usesDatabase(impls, args) {
-		t.escape(append([]value{recv}, args...))
+		if !readOnlyFuncs[m.FullName()] {
+			t.escape(append([]value{recv}, args...))
+		}
 		return t.fresh(m.Name()+"()", results)
 	}
 	return t.dispatch(m, recv, args, impls, results)
@@ -295,7 +297,7 @@ func (t *translator) external(f *frame, fn *ssa.Function, c *ssa.CallCommon, arg
 		return t.fresh(name+"()", results)
 	case path == "context", path == "time", path == "strings", path == "strconv", path == "math", path == "unicode/utf8":
 		return t.fresh(name+"()", results)
-	case readOnlyFuncs[path+"."+name]:
+	case readOnlyFuncs[path+"."+name], readOnlyFuncs[fn.String()]:
 		// Reads its arguments (encodes, formats, logs): writes none.
 		return t.fresh(name+"()", results)
 	}
@@ -330,6 +332,27 @@ var readOnlyFuncs = map[string]bool{
 	"log/slog.DebugContext":       true,
 	"reflect.DeepEqual":           true,
 	"bytes.Equal":                 true,
+	// Request accessors: they read the request, and write nothing a
+	// handler handed them earlier (c.Bind(&req) then c.Request()).
+	"(github.com/labstack/echo/v4.Context).Request":    true,
+	"(github.com/labstack/echo/v4.Context).Param":      true,
+	"(github.com/labstack/echo/v4.Context).QueryParam": true,
+	"(github.com/labstack/echo/v4.Context).FormValue":  true,
+	"(github.com/labstack/echo/v4.Context).Path":       true,
+	"(github.com/labstack/echo/v4.Context).RealIP":     true,
+	"(*net/http.Request).Context":                      true,
+	"(*net/http.Request).FormValue":                    true,
+	"(*net/http.Request).PathValue":                    true,
+	"(*net/url.URL).Query":                             true,
+	"(net/url.Values).Get":                             true,
+	"(*github.com/gin-gonic/gin.Context).Param":        true,
+	"(*github.com/gin-gonic/gin.Context).Query":        true,
+	"(*github.com/gin-gonic/gin.Context).DefaultQuery": true,
+	"(*github.com/gin-gonic/gin.Context).GetHeader":    true,
+	"(context.Context).Done":                           true,
+	"(context.Context).Err":                            true,
+	"(context.Context).Value":                          true,
+	"(context.Context).Deadline":                       true,
 }
 
 func isDBObj(k objKind) bool {

@@ -22,7 +22,7 @@ func (l *Loaded) escapingFuncs() map[*ssa.Function]bool {
 	if l.escapeCache != nil {
 		return l.escapeCache
 	}
-	e := &funcEscape{l: l, params: map[paramKey]bool{}, busy: map[paramKey]bool{}}
+	e := &funcEscape{l: l, params: map[paramKey]bool{}, busy: map[paramKey]bool{}, results: map[*ssa.Function]bool{}}
 	out := map[*ssa.Function]bool{}
 	mark := func(f *ssa.Function) {
 		if f = l.unwrap(f); f != nil && l.inModule(f) {
@@ -67,6 +67,11 @@ type funcEscape struct {
 	l      *Loaded
 	params map[paramKey]bool // memo: does the parameter's value escape
 	busy   map[paramKey]bool // parameters being decided (recursion)
+	// calls lists the static call sites of each module function; asValue
+	// the functions also used as values (see returnEscapes).
+	calls   map[*ssa.Function][]ssa.CallInstruction
+	asValue map[*ssa.Function]bool
+	results map[*ssa.Function]bool // memo of returnEscapes
 }
 
 // paramKey is a parameter (or a free variable, free = true) of fn.
@@ -123,9 +128,72 @@ func (e *funcEscape) useEscapes(instr ssa.Instruction, v ssa.Value) bool {
 		return false
 	case ssa.CallInstruction:
 		return e.argEscapes(instr.Common(), v)
+	case *ssa.Extract:
+		return e.valueEscapes(instr)
+	case *ssa.Return:
+		return e.returnEscapes(instr.Parent())
 	}
-	// Stored, returned, sent, appended, put in a map or a slice literal.
+	// Stored, sent, appended, put in a map or a slice literal.
 	return true
+}
+
+// returnEscapes reports whether a value fn returns may reach code the
+// analysis does not follow: fn is exported, a method or a closure (its
+// callers are not all known), or is itself used as a value, or a call of
+// it lets its result escape. An unexported factory whose closure is only
+// called by its callers (credit := makeCredit(db); credit(id, 5)) keeps
+// the closure inside the code the translation inlines.
+func (e *funcEscape) returnEscapes(fn *ssa.Function) bool {
+	if r, ok := e.results[fn]; ok {
+		return r
+	}
+	if e.calls == nil {
+		e.indexCalls()
+	}
+	e.results[fn] = false // a recursive call adds no new use
+	r := fn.Parent() != nil || fn.Signature.Recv() != nil || fn.Object() == nil ||
+		fn.Object().Exported() && fn.Pkg.Pkg.Name() != "main" || e.asValue[fn] || len(e.calls[fn]) == 0
+	for _, c := range e.calls[fn] {
+		if r {
+			break
+		}
+		if v := c.Value(); v != nil {
+			r = e.valueEscapes(v)
+		}
+	}
+	e.results[fn] = r
+	return r
+}
+
+// indexCalls records every static call of a module function and every
+// other use of one as a value.
+func (e *funcEscape) indexCalls() {
+	e.calls = map[*ssa.Function][]ssa.CallInstruction{}
+	e.asValue = map[*ssa.Function]bool{}
+	var ops []*ssa.Value
+	for _, fn := range e.l.allModuleFunctions() {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				if c, ok := instr.(ssa.CallInstruction); ok && c.Common().StaticCallee() != nil && !c.Common().IsInvoke() {
+					if _, isFn := c.Common().Value.(*ssa.Function); isFn {
+						callee := c.Common().StaticCallee()
+						e.calls[callee] = append(e.calls[callee], c)
+					}
+				}
+				if _, ok := instr.(*ssa.DebugRef); ok {
+					continue // a name, not a use
+				}
+				for i, op := range instr.Operands(ops[:0]) {
+					if f, ok := (*op).(*ssa.Function); ok {
+						if c, isCall := instr.(ssa.CallInstruction); isCall && i == 0 && c.Common().Value == f {
+							continue // the called function itself
+						}
+						e.asValue[f] = true
+					}
+				}
+			}
+		}
+	}
 }
 
 // argEscapes reports whether passing v in call c lets it escape. A value
