@@ -1,8 +1,12 @@
 package witness
 
 import (
+	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/dbverify/dbverify/frontend/sqlparse"
+	"github.com/dbverify/dbverify/sqlir"
 )
 
 // Counterexample is the part of dbverify's JSON counterexample a replay
@@ -134,3 +138,53 @@ func (c *Counterexample) InputNames() []string {
 	sort.Strings(names)
 	return names
 }
+
+// stepRows are rows for the symbols the trace reads (s1.cost in a SELECT
+// step's values) that the counterexample's rows do not list: the values
+// the step shows, in the table of the step's SELECT. have are the rows
+// already known; a symbol whose key matches one of them adds nothing.
+func (c *Counterexample) stepRows(s *Schema, d sqlparse.Dialect, have []Row) []Row {
+	listed := map[string]bool{}
+	for _, r := range c.Rows {
+		listed[r.Symbol] = true
+	}
+	var out []Row
+	done := map[string]bool{}
+	for _, st := range c.Steps {
+		if st.Kind != "sql" {
+			continue
+		}
+		stmt, err := sqlparse.Parse(d, namedParam.ReplaceAllString(st.Text, "?"))
+		sel, ok := stmt.(*sqlir.Select)
+		if err != nil || !ok || sel.Complex || sel.Table == "" {
+			continue
+		}
+		vals := map[string]map[string]string{}
+		for k, v := range st.Values {
+			sym, col, ok := strings.Cut(k, ".")
+			if !ok || listed[sym] || done[sym] || strings.HasPrefix(col, "$") || !symbolName.MatchString(sym) {
+				continue
+			}
+			if vals[sym] == nil {
+				vals[sym] = map[string]string{}
+			}
+			vals[sym][strings.ToLower(col)] = v
+		}
+		for _, sym := range sortedKeys(vals) {
+			done[sym] = true
+			r := Row{Table: tableName(s, sel.Table), Values: vals[sym]}
+			dup := false
+			for _, h := range append(have, out...) {
+				if strings.EqualFold(h.Table, r.Table) && sameKey(s.Key(r.Table), h.Values, r.Values) {
+					dup = true
+				}
+			}
+			if !dup {
+				out = append(out, r)
+			}
+		}
+	}
+	return out
+}
+
+var symbolName = regexp.MustCompile(`^s[0-9]+$`)

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/dbverify/dbverify/frontend/sqlparse"
+	"github.com/dbverify/dbverify/ir"
+	"github.com/dbverify/dbverify/sqlir"
 )
 
 // Run is one execution: the initial rows and the entry's inputs.
@@ -103,13 +105,55 @@ func Describe(run *Run, out *Outcome) string {
 // ReplayRun is the run of a counterexample: its initial rows (symbols
 // merged by key, missing columns filled with their type's zero) and its
 // inputs.
-func ReplayRun(cex *Counterexample, s *Schema) (*Run, []string) {
+//
+// dbverify models strings as integer codes (ir.StringCode); a value that is
+// the code of one of strs (the program's strings) is replaced by that
+// string. A value of a date/time column that is not a date (the model
+// treats timestamps as numbers) becomes a fixed date.
+func ReplayRun(cex *Counterexample, s *Schema, d sqlparse.Dialect, strs []string) (*Run, []string) {
+	dec := stringDecoder(strs)
 	rows, notes := cex.InitialRows(s)
+	rows = append(rows, cex.stepRows(s, d, rows)...)
 	for i := range rows {
 		fillZero(&rows[i], s)
+		t := s.Table(rows[i].Table)
+		for col, v := range rows[i].Values {
+			if str, ok := dec[v]; ok {
+				rows[i].Values[col] = str
+			}
+			if t != nil && ColumnClass(columnType(t, col)) == ClassTime && !looksLikeTime(v) {
+				rows[i].Values[col] = zeroOf(ClassTime)
+				notes = append(notes, fmt.Sprintf("%s.%s = %s is not a date: seeded as %s", t.Name, col, v, zeroOf(ClassTime)))
+			}
+		}
 	}
-	return &Run{Rows: rows, Inputs: replayInputs(cex.Inputs)}, notes
+	in := replayInputs(cex.Inputs)
+	for k, v := range in {
+		if str, ok := dec[v]; ok {
+			in[k] = strconv.Quote(str)
+		}
+	}
+	return &Run{Rows: rows, Inputs: in}, notes
 }
+
+func stringDecoder(strs []string) map[string]string {
+	m := map[string]string{}
+	for _, s := range strs {
+		m[ir.StringCode(s).V.String()] = s
+	}
+	return m
+}
+
+func columnType(t *sqlir.Table, col string) string {
+	for _, c := range t.Columns {
+		if strings.EqualFold(c.Name, col) {
+			return c.Type
+		}
+	}
+	return ""
+}
+
+func looksLikeTime(v string) bool { return strings.Count(v, "-") >= 2 || strings.Contains(v, ":") }
 
 var lenInput = regexp.MustCompile(`^len\((.+)\)$`)
 
@@ -130,16 +174,20 @@ func replayInputs(cex map[string]string) map[string]string {
 	}
 	for k, v := range cex {
 		i := strings.Index(k, "[")
-		if i < 0 || !strings.HasSuffix(k, "]") {
+		if i < 0 {
 			continue
 		}
-		idx := k[i+1 : len(k)-1]
+		end := strings.Index(k[i:], "]")
+		if end < 0 {
+			continue
+		}
+		idx, rest := k[i+1:i+end], k[i+end+1:]
 		if _, err := strconv.Atoi(idx); err == nil {
 			continue
 		}
 		delete(in, k)
 		for j := 0; j < lens[k[:i]]; j++ {
-			in[k[:i]+"["+strconv.Itoa(j)+"]"] = v
+			in[k[:i]+"["+strconv.Itoa(j)+"]"+rest] = v
 		}
 	}
 	return in
@@ -167,4 +215,45 @@ func zeroOf(class string) string {
 		return "2026-01-01 00:00:00"
 	}
 	return "0"
+}
+
+// Variants are other runs close to a counterexample's that execution may
+// need when the exact one does not break the constraint: its rows seeded
+// in the reverse order (without a key, which row a SELECT returns first is
+// the engine's choice), and its rows copied under every integer input value
+// as key (a row the trace relies on but does not list).
+func Variants(run *Run, s *Schema) []*Run {
+	var out []*Run
+	if len(run.Rows) > 1 {
+		rev := make([]Row, len(run.Rows))
+		for i, r := range run.Rows {
+			rev[len(run.Rows)-1-i] = r
+		}
+		out = append(out, &Run{Rows: rev, Inputs: run.Inputs})
+	}
+	var keyVals []string
+	for _, k := range sortedKeys(run.Inputs) {
+		if _, err := strconv.ParseInt(run.Inputs[k], 10, 64); err == nil {
+			keyVals = append(keyVals, run.Inputs[k])
+		}
+	}
+	rows := append([]Row(nil), run.Rows...)
+	for _, r := range run.Rows {
+		key := s.Key(r.Table)
+		if len(key) != 1 {
+			continue
+		}
+		for _, v := range keyVals {
+			c := Row{Table: r.Table, Values: map[string]string{}}
+			for col, x := range r.Values {
+				c.Values[col] = x
+			}
+			c.Values[strings.ToLower(key[0])] = v
+			rows = append(rows, c)
+		}
+	}
+	if len(rows) > len(run.Rows) {
+		out = append(out, &Run{Rows: rows, Inputs: run.Inputs})
+	}
+	return out
 }

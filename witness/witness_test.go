@@ -64,10 +64,10 @@ func TestSynthesizeFromSQL(t *testing.T) {
 		}
 		stmts = append(stmts, st)
 	}
-	s := Synthesize(sqlparse.MySQL, stmts, nil)
+	s := Synthesize(sqlparse.MySQL, stmts, nil, false)
 	for _, want := range []string{
-		"CREATE TABLE accounts (balance BIGINT, id BIGINT AUTO_INCREMENT PRIMARY KEY, frozen BIGINT)",
-		"CREATE TABLE movements (account_id BIGINT, kind VARCHAR(255), amount BIGINT)",
+		"CREATE TABLE accounts (balance BIGINT, id BIGINT AUTO_INCREMENT PRIMARY KEY, frozen VARCHAR(255))",
+		"CREATE TABLE movements (account_id BIGINT, kind VARCHAR(255), amount VARCHAR(255))",
 	} {
 		if !strings.Contains(s.DDL, want) {
 			t.Errorf("DDL lacks %q:\n%s", want, s.DDL)

@@ -6,6 +6,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 
@@ -42,6 +43,10 @@ type Config struct {
 }
 
 const modulePath = "example.com/corpus"
+
+// namedCheck is a constraint reported under its schema CHECK's name
+// ("accounts_balance_check: balance >= 0").
+var namedCheck = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*):\s`)
 
 // Run cross-checks the cases.
 func Run(ctx context.Context, cfg Config) (*Report, error) {
@@ -186,13 +191,26 @@ func (cc *caseCheck) run(ctx context.Context, engineFor func(sqlparse.Dialect) (
 		return nil, problem
 	}
 
-	// Constraints, facts and the schema.
+	// The schema, the constraints and the facts.
+	if cc.args.schema != "" {
+		s, err := witness.LoadSchemaFiles(filepath.Join(cc.c.Dir, cc.args.schema))
+		if err != nil {
+			return nil, err.Error()
+		}
+		cc.schema = s
+	}
 	extra := map[string][]string{}
 	cons := map[string]*witness.Constraint{}
 	for _, e := range cc.c.Expect {
-		k, err := witness.ParseConstraint(e.Constraint, cc.args.table)
-		if err != nil {
-			return nil, fmt.Sprintf("constraint %s: %v", e.Constraint, err)
+		var k *witness.Constraint
+		if m := namedCheck.FindStringSubmatch(e.Constraint); m != nil && cc.schema != nil {
+			k = witness.CheckConstraint(cc.schema, m[1], e.Constraint)
+		}
+		if k == nil {
+			var err error
+			if k, err = witness.ParseConstraint(e.Constraint, cc.args.table); err != nil {
+				return nil, fmt.Sprintf("constraint %s: %v", e.Constraint, err)
+			}
 		}
 		cons[e.Constraint] = k
 		extra[k.Table] = append(extra[k.Table], k.Columns...)
@@ -213,14 +231,8 @@ func (cc *caseCheck) run(ctx context.Context, engineFor func(sqlparse.Dialect) (
 			cc.paramFacts = append(cc.paramFacts, a)
 		}
 	}
-	if cc.args.schema != "" {
-		s, err := witness.LoadSchemaFiles(filepath.Join(cc.c.Dir, cc.args.schema))
-		if err != nil {
-			return nil, err.Error()
-		}
-		cc.schema = s
-	} else {
-		cc.schema = witness.Synthesize(cc.dialect, cc.program.Statements, extra)
+	if cc.schema == nil {
+		cc.schema = witness.Synthesize(cc.dialect, cc.program.Statements, extra, cc.args.noInferKey)
 	}
 
 	// A fresh database.
@@ -387,7 +399,7 @@ func (cc *caseCheck) replay(ctx context.Context, res *EntryResult, r *harness.Re
 		return
 	}
 	cex := convertCex(hcex)
-	run, notes := witness.ReplayRun(cex, cc.schema)
+	run, notes := witness.ReplayRun(cex, cc.schema, cc.dialect, cc.program.Strings)
 	res.Notes = append(res.Notes, notes...)
 	out, err := witness.Execute(ctx, cc.drv, cc.dialect, cc.schema, k, spec.Pkg, spec.Key, run)
 	res.Executions++
@@ -422,6 +434,20 @@ func (cc *caseCheck) replay(ctx context.Context, res *EntryResult, r *harness.Re
 // random rows added, then random runs. It returns the run's description,
 // or "".
 func (cc *caseCheck) confirm(ctx context.Context, res *EntryResult, cex *witness.Run, spec *witness.EntrySpec, k *witness.Constraint) string {
+	// The counterexample's rows in the reverse order (a table without a
+	// key: which row a SELECT returns first), then with copies of its rows
+	// under every key value among the inputs (a row the trace omits).
+	for _, run := range witness.Variants(cex, cc.schema) {
+		out, err := witness.Execute(ctx, cc.drv, cc.dialect, cc.schema, k, spec.Pkg, spec.Key, run)
+		res.Executions++
+		if err != nil {
+			res.Errors++
+			continue
+		}
+		if out.Broken() {
+			return witness.Describe(run, out)
+		}
+	}
 	gen := &witness.Generator{Rng: cc.rng, Schema: cc.schema, Constraint: k, TableFacts: cc.tableFacts,
 		Ints: witness.Domain(cc.program.Ints), MaxRows: 3}
 	for i := 0; i < 2*cc.cfg.Runs; i++ {
