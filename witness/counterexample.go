@@ -188,3 +188,22 @@ func (c *Counterexample) stepRows(s *Schema, d sqlparse.Dialect, have []Row) []R
 }
 
 var symbolName = regexp.MustCompile(`^s[0-9]+$`)
+
+// Failures are the database calls the trace makes fail (err = true on a
+// sql step), as statement runs for the driver to fail. A SELECT whose
+// error is "no row" is forced the same way.
+func (c *Counterexample) Failures() []Failure {
+	var out []Failure
+	seen := map[string]int{}
+	for _, st := range c.Steps {
+		if st.Kind != "sql" {
+			continue
+		}
+		k := strings.Join(strings.Fields(st.Text), " ")
+		seen[k]++
+		if st.Values["err"] == "true" {
+			out = append(out, Failure{Text: st.Text, N: seen[k]})
+		}
+	}
+	return out
+}

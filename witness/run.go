@@ -16,6 +16,9 @@ import (
 type Run struct {
 	Rows   []Row
 	Inputs map[string]string
+	// Fail lists the statement runs that must fail (a replayed trace
+	// where a database call returns an error).
+	Fail []Failure
 	// Prune deletes the initial rows that break the constraint or a table
 	// fact (random states); a replayed counterexample is seeded as is.
 	Prune []string
@@ -45,7 +48,7 @@ func Execute(ctx context.Context, ex Executor, d sqlparse.Dialect, s *Schema, c 
 	if err := Reset(ctx, ex, d, s); err != nil {
 		return nil, fmt.Errorf("resetting the database: %w", err)
 	}
-	out := &Outcome{Refused: Seed(ctx, ex, run.Rows)}
+	out := &Outcome{Refused: Seed(ctx, ex, d, run.Rows)}
 	for _, q := range run.Prune {
 		if err := ex.Exec(ctx, q); err != nil {
 			return nil, fmt.Errorf("pruning the initial rows (%s): %w", q, err)
@@ -57,7 +60,7 @@ func Execute(ctx context.Context, ex Executor, d sqlparse.Dialect, s *Schema, c 
 	} else if len(v) > 0 {
 		return nil, fmt.Errorf("the initial state already breaks %s: %s", c.Text, FormatRows(v))
 	}
-	call, err := ex.Call(ctx, pkg, entry, run.Inputs, c.ViolationQuery())
+	call, err := ex.Call(ctx, pkg, entry, run.Inputs, c.ViolationQuery(), run.Fail)
 	if err != nil {
 		return nil, fmt.Errorf("calling %s: %w", entry, err)
 	}
@@ -75,6 +78,9 @@ func Execute(ctx context.Context, ex Executor, d sqlparse.Dialect, s *Schema, c 
 func Describe(run *Run, out *Outcome) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "inputs %s", FormatRows([]map[string]string{run.Inputs}))
+	for _, f := range run.Fail {
+		fmt.Fprintf(&b, "; failing run %d of %s", f.N, f.Text)
+	}
 	if out == nil {
 		return b.String()
 	}
@@ -133,7 +139,7 @@ func ReplayRun(cex *Counterexample, s *Schema, d sqlparse.Dialect, strs []string
 			in[k] = strconv.Quote(str)
 		}
 	}
-	return &Run{Rows: rows, Inputs: in}, notes
+	return &Run{Rows: rows, Inputs: in, Fail: cex.Failures()}, notes
 }
 
 func stringDecoder(strs []string) map[string]string {
@@ -229,13 +235,18 @@ func Variants(run *Run, s *Schema) []*Run {
 		for i, r := range run.Rows {
 			rev[len(run.Rows)-1-i] = r
 		}
-		out = append(out, &Run{Rows: rev, Inputs: run.Inputs})
+		out = append(out, &Run{Rows: rev, Inputs: run.Inputs, Fail: run.Fail})
 	}
 	var keyVals []string
 	for _, k := range sortedKeys(run.Inputs) {
 		if _, err := strconv.ParseInt(run.Inputs[k], 10, 64); err == nil {
 			keyVals = append(keyVals, run.Inputs[k])
 		}
+	}
+	// The key values of a table's rows rotated: which row an index scan
+	// returns first follows the key.
+	if rot := rotateKeys(run.Rows, s); rot != nil {
+		out = append(out, &Run{Rows: rot, Inputs: run.Inputs, Fail: run.Fail})
 	}
 	rows := append([]Row(nil), run.Rows...)
 	for _, r := range run.Rows {
@@ -253,7 +264,50 @@ func Variants(run *Run, s *Schema) []*Run {
 		}
 	}
 	if len(rows) > len(run.Rows) {
-		out = append(out, &Run{Rows: rows, Inputs: run.Inputs})
+		out = append(out, &Run{Rows: rows, Inputs: run.Inputs, Fail: run.Fail})
+	}
+	return out
+}
+
+func rotateKeys(rows []Row, s *Schema) []Row {
+	out := make([]Row, len(rows))
+	changed := false
+	byTable := map[string][]int{}
+	for i, r := range rows {
+		out[i] = Row{Table: r.Table, Values: map[string]string{}}
+		for k, v := range r.Values {
+			out[i].Values[k] = v
+		}
+		byTable[strings.ToLower(r.Table)] = append(byTable[strings.ToLower(r.Table)], i)
+	}
+	for t, idx := range byTable {
+		tb := s.Table(t)
+		if tb == nil || len(idx) < 2 {
+			continue
+		}
+		var key string
+		if k := s.Key(t); len(k) == 1 {
+			key = strings.ToLower(k[0])
+		} else {
+			for _, c := range tb.Columns {
+				if c.AutoIncrement {
+					key = strings.ToLower(c.Name)
+				}
+			}
+		}
+		if key == "" {
+			continue
+		}
+		for j, i := range idx {
+			from := idx[(j+1)%len(idx)]
+			if v, ok := rows[from].Values[key]; ok {
+				out[i].Values[key] = v
+				changed = true
+			}
+		}
+	}
+	if !changed {
+		return nil
 	}
 	return out
 }

@@ -95,8 +95,15 @@ func LoadSchemaFiles(path string) (*Schema, error) {
 		if err != nil {
 			return nil, err
 		}
-		ddl.WriteString(gooseUp(string(data)))
-		ddl.WriteString(";\n")
+		text := strings.TrimSpace(gooseUp(string(data)))
+		if text == "" {
+			continue
+		}
+		ddl.WriteString(text)
+		if !strings.HasSuffix(text, ";") {
+			ddl.WriteString(";")
+		}
+		ddl.WriteString("\n")
 	}
 	return &Schema{Tables: parsed.Tables, DDL: ddl.String(), Source: path}, nil
 }

@@ -156,6 +156,7 @@ func (s *synth) stmt(st sqlir.Statement) {
 		}
 		for _, a := range st.OnConflict {
 			s.col(st.Table, a.Col)
+			s.classFrom(st.Table, a.Col, a.Value)
 			s.expr(a.Value)
 		}
 		for _, c := range st.ConflictColumns {
@@ -200,7 +201,7 @@ func (s *synth) classFrom(table, col string, e sqlir.Expr) {
 	switch e := e.(type) {
 	case *sqlir.Unknown:
 		t := strings.ToLower(e.Text)
-		if strings.HasPrefix(t, "now(") || strings.HasPrefix(t, "current_timestamp") || strings.HasPrefix(t, "current_date") || strings.HasPrefix(t, "localtimestamp") {
+		if strings.Contains(t, "now(") || strings.Contains(t, "current_timestamp") || strings.Contains(t, "current_date") || strings.Contains(t, "localtimestamp") {
 			s.setClass(table, col, ClassTime)
 		}
 	case *sqlir.Param:
