@@ -145,8 +145,10 @@ func (c *Counterexample) InputNames() []string {
 // already known; a symbol whose key matches one of them adds nothing.
 func (c *Counterexample) stepRows(s *Schema, d sqlparse.Dialect, have []Row) []Row {
 	listed := map[string]bool{}
+	listedTable := map[string]bool{}
 	for _, r := range c.Rows {
 		listed[r.Symbol] = true
+		listedTable[strings.ToLower(r.Table)] = true
 	}
 	var out []Row
 	done := map[string]bool{}
@@ -160,8 +162,12 @@ func (c *Counterexample) stepRows(s *Schema, d sqlparse.Dialect, have []Row) []R
 			continue
 		}
 		vals := map[string]map[string]string{}
+		hasSym := false
 		for k, v := range st.Values {
 			sym, col, ok := strings.Cut(k, ".")
+			if ok && symbolName.MatchString(sym) {
+				hasSym = true
+			}
 			if !ok || listed[sym] || done[sym] || strings.HasPrefix(col, "$") || !symbolName.MatchString(sym) {
 				continue
 			}
@@ -169,6 +175,10 @@ func (c *Counterexample) stepRows(s *Schema, d sqlparse.Dialect, have []Row) []R
 				vals[sym] = map[string]string{}
 			}
 			vals[sym][strings.ToLower(col)] = v
+		}
+		if !hasSym && !listedTable[strings.ToLower(sel.Table)] {
+			out = append(out, c.unlistedRead(s, sel, st)...)
+			continue
 		}
 		for _, sym := range sortedKeys(vals) {
 			done[sym] = true
@@ -206,4 +216,56 @@ func (c *Counterexample) Failures() []Failure {
 		}
 	}
 	return out
+}
+
+// unlistedRead builds rows for a SELECT whose row the trace does not list
+// as a symbol (a table the constraint does not name): the selected columns
+// take the values of the step's variables of the same name, and the key
+// each integer input value (the trace does not say which one the WHERE
+// binds).
+func (c *Counterexample) unlistedRead(s *Schema, sel *sqlir.Select, st CexStep) []Row {
+	vals := map[string]string{}
+	for _, it := range sel.Columns {
+		col, ok := it.Expr.(*sqlir.ColRef)
+		if it.Star || !ok {
+			continue
+		}
+		for k, v := range st.Values {
+			if strings.EqualFold(k, col.Name) || strings.EqualFold(k, it.Alias) {
+				vals[strings.ToLower(col.Name)] = v
+			}
+		}
+	}
+	if len(vals) == 0 {
+		return nil
+	}
+	key := s.Key(sel.Table)
+	if len(key) != 1 {
+		return []Row{{Table: tableName(s, sel.Table), Values: vals}}
+	}
+	var out []Row
+	for _, name := range c.InputNames() {
+		v := c.Inputs[name]
+		if !isInt(v) {
+			continue
+		}
+		r := Row{Table: tableName(s, sel.Table), Values: map[string]string{strings.ToLower(key[0]): v}}
+		for k, x := range vals {
+			r.Values[k] = x
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+func isInt(v string) bool {
+	if v == "" {
+		return false
+	}
+	for i, ch := range v {
+		if !(ch >= '0' && ch <= '9' || (i == 0 && ch == '-')) {
+			return false
+		}
+	}
+	return true
 }

@@ -79,11 +79,11 @@ func Reset(ctx context.Context, ex Executor, d sqlparse.Dialect, s *Schema) erro
 // duplicate key) with the reason. Foreign keys are not checked while
 // seeding: a run lists the rows it needs, not their parents.
 func Seed(ctx context.Context, ex Executor, d sqlparse.Dialect, rows []Row) []string {
-	noFK := "SET FOREIGN_KEY_CHECKS = 0; "
+	noFK := "SET FOREIGN_KEY_CHECKS = 0; SET SESSION sql_mode = CONCAT(@@sql_mode, ',NO_AUTO_VALUE_ON_ZERO'); "
 	if d == sqlparse.Postgres {
 		noFK = "SET session_replication_role = replica; "
 	}
-	restore := "; SET FOREIGN_KEY_CHECKS = 1"
+	restore := "; SET FOREIGN_KEY_CHECKS = 1; SET SESSION sql_mode = REPLACE(@@sql_mode, ',NO_AUTO_VALUE_ON_ZERO', '')"
 	if d == sqlparse.Postgres {
 		restore = "; SET session_replication_role = DEFAULT"
 	}

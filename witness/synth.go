@@ -19,11 +19,19 @@ import (
 // A column with no evidence of its type (only bound to placeholders or
 // read) is VARCHAR on MySQL, which converts numbers and strings both ways,
 // and BIGINT on PostgreSQL. With noKey, id is not a key.
-func Synthesize(d sqlparse.Dialect, stmts []sqlir.Statement, extra map[string][]string, noKey bool) *Schema {
+//
+// extra adds columns (of the counterexamples' rows); numeric ones (the
+// constraints' columns) are numbers.
+func Synthesize(d sqlparse.Dialect, stmts []sqlir.Statement, extra, numeric map[string][]string, noKey bool) *Schema {
 	sy := &synth{tables: map[string]*synthTable{}}
 	for t, cols := range extra {
 		for _, c := range cols {
 			sy.col(t, c)
+		}
+	}
+	for t, cols := range numeric {
+		for _, c := range cols {
+			sy.setClass(t, c, ClassInt)
 		}
 	}
 	for _, st := range stmts {
@@ -223,6 +231,15 @@ func (s *synth) classFrom(table, col string, e sqlir.Expr) {
 	}
 }
 
+// isOrder is a <, <=, > or >= comparison: its columns are numbers.
+func isOrder(e *sqlir.Binary) bool {
+	switch e.Op {
+	case "<", "<=", ">", ">=":
+		return true
+	}
+	return false
+}
+
 func isArith(e sqlir.Expr) bool {
 	switch e := e.(type) {
 	case *sqlir.Binary:
@@ -243,7 +260,7 @@ func (s *synth) expr(e sqlir.Expr) {
 	case *sqlir.Binary:
 		s.expr(e.X)
 		s.expr(e.Y)
-		if isArith(e) {
+		if isArith(e) || isOrder(e) {
 			for _, x := range []sqlir.Expr{e.X, e.Y} {
 				if c, ok := x.(*sqlir.ColRef); ok {
 					s.setClass(s.tableOf(c), c.Name, ClassInt)

@@ -46,6 +46,9 @@ const modulePath = "example.com/corpus"
 
 // namedCheck is a constraint reported under its schema CHECK's name
 // ("accounts_balance_check: balance >= 0").
+// checkFailure is an engine's error for a write a CHECK refused.
+var checkFailure = regexp.MustCompile(`(?i)violates check constraint|CONSTRAINT .* failed`)
+
 var namedCheck = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*):\s`)
 
 // Run cross-checks the cases.
@@ -55,6 +58,21 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		logf = func(string, ...any) {}
 	}
 	rep := &Report{CaseProblems: map[string]string{}, Cases: len(cfg.Cases)}
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel() // stops the verdicts' dbverify runs on an early return
+	// dbverify's verdicts, computed while the corpus loads and the driver
+	// builds.
+	verdicts := make([]chan verdictResult, len(cfg.Cases))
+	for i := range verdicts {
+		verdicts[i] = make(chan verdictResult, 1)
+	}
+	go func() {
+		for i, c := range cfg.Cases {
+			byKey, problem := caseVerdicts(ctx, cfg, c)
+			verdicts[i] <- verdictResult{byKey, problem}
+		}
+	}()
 
 	// Load every case with syntax and types, and the handle packages.
 	patterns := append([]string(nil), witness.HandlePackages...)
@@ -130,7 +148,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 
 	for i, c := range cfg.Cases {
 		cc := &caseCheck{cfg: cfg, c: c, src: src, drv: drv, pkgs: casePackages(c, pkgs),
-			rng: rand.New(rand.NewSource(cfg.Seed + int64(i)))}
+			rng: rand.New(rand.NewSource(cfg.Seed + int64(i))), verdicts: <-verdicts[i]}
 		results, problem := cc.run(ctx, engineFor)
 		if problem != "" {
 			rep.CaseProblems[c.Name] = problem
@@ -162,6 +180,11 @@ func caseLine(rs []*EntryResult, problem string) string {
 	return strings.Join(parts, "; ")
 }
 
+type verdictResult struct {
+	byKey   map[harness.Key]*harness.Result
+	problem string
+}
+
 // caseCheck cross-checks one case.
 type caseCheck struct {
 	cfg  Config
@@ -170,6 +193,8 @@ type caseCheck struct {
 	drv  *witness.Driver
 	pkgs []*packages.Package
 	rng  *rand.Rand
+	// verdicts are dbverify's results for the case.
+	verdicts verdictResult
 
 	dialect    sqlparse.Dialect
 	schema     *witness.Schema
@@ -186,7 +211,7 @@ func (cc *caseCheck) run(ctx context.Context, engineFor func(sqlparse.Dialect) (
 	_ = dsrc
 	cc.program = witness.CollectSQL(cc.pkgs, cc.dialect)
 
-	byKey, problem := cc.verdicts(ctx)
+	byKey, problem := cc.verdicts.byKey, cc.verdicts.problem
 	if problem != "" {
 		return nil, problem
 	}
@@ -199,7 +224,7 @@ func (cc *caseCheck) run(ctx context.Context, engineFor func(sqlparse.Dialect) (
 		}
 		cc.schema = s
 	}
-	extra := map[string][]string{}
+	extra, numeric := map[string][]string{}, map[string][]string{}
 	cons := map[string]*witness.Constraint{}
 	checkNames := map[string]string{}
 	for _, e := range cc.c.Expect {
@@ -216,7 +241,7 @@ func (cc *caseCheck) run(ctx context.Context, engineFor func(sqlparse.Dialect) (
 			}
 		}
 		cons[e.Constraint] = k
-		extra[k.Table] = append(extra[k.Table], k.Columns...)
+		numeric[k.Table] = append(numeric[k.Table], k.Columns...)
 		if r := byKey[harness.KeyOf(e.Entry, e.Constraint)]; r != nil {
 			if cex, _ := r.Cex(); cex != nil {
 				for _, row := range cex.Rows {
@@ -235,7 +260,7 @@ func (cc *caseCheck) run(ctx context.Context, engineFor func(sqlparse.Dialect) (
 		}
 	}
 	if cc.schema == nil {
-		cc.schema = witness.Synthesize(cc.dialect, cc.program.Statements, extra, cc.args.noInferKey)
+		cc.schema = witness.Synthesize(cc.dialect, cc.program.Statements, extra, numeric, cc.args.noInferKey)
 	}
 
 	// A fresh database.
@@ -301,26 +326,26 @@ func (cc *caseCheck) run(ctx context.Context, engineFor func(sqlparse.Dialect) (
 
 // verdicts are dbverify's results for the case: from running it, or from
 // expect.json when the case expects no UNSAFE and TrustExpected is set.
-func (cc *caseCheck) verdicts(ctx context.Context) (map[harness.Key]*harness.Result, string) {
+func caseVerdicts(ctx context.Context, cfg Config, c *harness.Case) (map[harness.Key]*harness.Result, string) {
 	byKey := map[harness.Key]*harness.Result{}
-	if rep := cc.cfg.Reports[cc.c.Name]; rep != nil {
+	if rep := cfg.Reports[c.Name]; rep != nil {
 		for i := range rep.Results {
 			r := &rep.Results[i]
 			byKey[harness.KeyOf(r.Entry, r.Constraint)] = r
 		}
 		return byKey, ""
 	}
-	needRun := !cc.cfg.TrustExpected
-	for _, e := range cc.c.Expect {
+	needRun := !cfg.TrustExpected
+	for _, e := range c.Expect {
 		needRun = needRun || e.Verdict == harness.Unsafe
 	}
 	if !needRun {
-		for _, e := range cc.c.Expect {
+		for _, e := range c.Expect {
 			byKey[harness.KeyOf(e.Entry, e.Constraint)] = &harness.Result{Entry: e.Entry, Constraint: e.Constraint, Verdict: e.Verdict}
 		}
 		return byKey, ""
 	}
-	inv := harness.Exec(ctx, cc.cfg.Bin, cc.c.Dir, harness.CheckArgs(cc.c, harness.Options{}), 5*time.Minute)
+	inv := harness.Exec(ctx, cfg.Bin, c.Dir, harness.CheckArgs(c, harness.Options{}), 5*time.Minute)
 	if inv.Err != nil {
 		return nil, fmt.Sprintf("dbverify: %v", inv.Err)
 	}
@@ -434,7 +459,9 @@ func (cc *caseCheck) replay(ctx context.Context, res *EntryResult, r *harness.Re
 		return
 	}
 	kind := FalseUnsafe
-	if fails := cex.FailingCalls(); len(fails) > 0 {
+	if out.Call != nil && checkFailure.MatchString(out.Call.Err) {
+		kind = BreaksOtherCheck
+	} else if fails := cex.FailingCalls(); len(fails) > 0 {
 		kind = NeedsFailure
 		res.Notes = append(res.Notes, "the trace makes these calls fail: "+strings.Join(fails, "; "))
 	} else if missing := missingInputs(cex, spec); len(missing) > 0 {

@@ -21,7 +21,7 @@ const casesEnv = "CROSSCHECK_CASES"
 
 // runsPerEntry is the number of random runs per SAFE or UNKNOWN entry in
 // `make test`; `make bench` runs more.
-const runsPerEntry = 8
+const runsPerEntry = 4
 
 type findingKey struct{ Case, Entry, Constraint string }
 
