@@ -44,7 +44,21 @@ func (c *Counterexample) InitialRows(s *Schema) (rows []Row, notes []string) {
 		symbols []string
 	}
 	var groups []*group
+	// The rows the program reads (s1, s2, …) first and the watched row r
+	// last: without a key, an engine's scan returns the rows in the order
+	// they were inserted, and the trace's SELECT read its own symbol.
+	ordered := make([]CexRow, 0, len(c.Rows))
 	for _, cr := range c.Rows {
+		if cr.Symbol != "r" {
+			ordered = append(ordered, cr)
+		}
+	}
+	for _, cr := range c.Rows {
+		if cr.Symbol == "r" {
+			ordered = append(ordered, cr)
+		}
+	}
+	for _, cr := range ordered {
 		vals := map[string]string{}
 		for k, v := range cr.Values {
 			if strings.HasPrefix(k, "$") {

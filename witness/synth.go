@@ -65,6 +65,13 @@ func Synthesize(d sqlparse.Dialect, stmts []sqlir.Statement, extra, numeric map[
 			t.Columns = append(t.Columns, col)
 			defs = append(defs, def)
 		}
+		for _, u := range st.unique {
+			if len(u) == 1 && u[0] == "id" && !noKey {
+				continue
+			}
+			t.Keys = append(t.Keys, u)
+			defs = append(defs, "UNIQUE ("+strings.Join(u, ", ")+")")
+		}
 		s.Tables[name] = t
 		fmt.Fprintf(&ddl, "CREATE TABLE %s (%s)", st.name, strings.Join(defs, ", "))
 		if d == sqlparse.MySQL && !noKey && st.class["id"] != "" {
@@ -94,6 +101,9 @@ type synthTable struct {
 	name  string
 	order []string
 	class map[string]string
+	// unique are the column lists of ON CONFLICT (cols): the engine needs
+	// a unique key there.
+	unique [][]string
 }
 
 type synth struct {
@@ -169,6 +179,10 @@ func (s *synth) stmt(st sqlir.Statement) {
 		}
 		for _, c := range st.ConflictColumns {
 			s.col(st.Table, c)
+		}
+		if len(st.ConflictColumns) > 0 {
+			t := s.table(st.Table)
+			t.unique = append(t.unique, st.ConflictColumns)
 		}
 		s.items(st.Returning)
 	case *sqlir.Delete:

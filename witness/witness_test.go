@@ -33,8 +33,8 @@ func TestInitialRowsMergesSymbolsWithEqualKeys(t *testing.T) {
 	if _, ok := rows[0].Values["$exists"]; ok {
 		t.Errorf("model column kept: %v", rows[0].Values)
 	}
-	if len(notes) != 1 || !strings.Contains(notes[0], "r, s1") {
-		t.Errorf("notes = %v, want one saying r and s1 are one row", notes)
+	if len(notes) != 1 || !strings.Contains(notes[0], "s1, r") {
+		t.Errorf("notes = %v, want one saying s1 and r are one row", notes)
 	}
 }
 

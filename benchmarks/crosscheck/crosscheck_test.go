@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"testing"
 
 	"github.com/dbverify/dbverify/benchmarks/harness"
@@ -18,6 +19,13 @@ const binEnv = "DBVERIFY_E2E_BIN"
 // casesEnv restricts the cross-check to cases whose name matches a regexp
 // (for working on one case).
 const casesEnv = "CROSSCHECK_CASES"
+
+// allEnv set to 1 runs every case, not only the fast ones; runsEnv sets
+// the random runs per entry (as make bench does).
+const (
+	allEnv  = "CROSSCHECK_ALL"
+	runsEnv = "CROSSCHECK_RUNS"
+)
 
 // runsPerEntry is the number of random runs per SAFE or UNKNOWN entry in
 // `make test`; `make bench` runs more.
@@ -47,9 +55,13 @@ func TestCrossCheckFastCorpus(t *testing.T) {
 	filter := regexp.MustCompile(os.Getenv(casesEnv))
 	var cases []*harness.Case
 	for _, c := range all {
-		if c.Fast && filter.MatchString(c.Name) {
+		if (c.Fast || os.Getenv(allEnv) == "1") && filter.MatchString(c.Name) {
 			cases = append(cases, c)
 		}
+	}
+	runs := runsPerEntry
+	if n, err := strconv.Atoi(os.Getenv(runsEnv)); err == nil && n > 0 {
+		runs = n
 	}
 	bin := os.Getenv(binEnv)
 	work := t.TempDir()
@@ -63,7 +75,7 @@ func TestCrossCheckFastCorpus(t *testing.T) {
 		sqlparse.MySQL:    groundtruth.StartForTest(t, groundtruth.MySQL),
 	}
 	rep, err := Run(context.Background(), Config{
-		CorpusDir: corpus, Bin: bin, Cases: cases, Runs: runsPerEntry, Seed: 1,
+		CorpusDir: corpus, Bin: bin, Cases: cases, Runs: runs, Seed: 1,
 		WorkDir: work, Engines: engines, Log: t.Logf, TrustExpected: true,
 	})
 	if err != nil {
