@@ -44,21 +44,9 @@ func (c *Counterexample) InitialRows(s *Schema) (rows []Row, notes []string) {
 		symbols []string
 	}
 	var groups []*group
-	// The rows the program reads (s1, s2, …) first and the watched row r
-	// last: without a key, an engine's scan returns the rows in the order
-	// they were inserted, and the trace's SELECT read its own symbol.
-	ordered := make([]CexRow, 0, len(c.Rows))
+	// r's values win a merge: a read symbol's values may be those it had
+	// when read (after an earlier write of the run).
 	for _, cr := range c.Rows {
-		if cr.Symbol != "r" {
-			ordered = append(ordered, cr)
-		}
-	}
-	for _, cr := range c.Rows {
-		if cr.Symbol == "r" {
-			ordered = append(ordered, cr)
-		}
-	}
-	for _, cr := range ordered {
 		vals := map[string]string{}
 		for k, v := range cr.Values {
 			if strings.HasPrefix(k, "$") {
@@ -93,13 +81,21 @@ func (c *Counterexample) InitialRows(s *Schema) (rows []Row, notes []string) {
 			into.row.Values[k] = v
 		}
 	}
+	// The rows the program reads (s1, s2, …) before the watched row r:
+	// without a key, an engine's scan returns rows in insertion order, and
+	// the trace's SELECT read its own symbol.
+	var last []Row
 	for _, g := range groups {
 		if len(g.symbols) > 1 {
 			notes = append(notes, "row symbols "+strings.Join(g.symbols, ", ")+" are one row of "+g.row.Table)
 		}
+		if g.symbols[0] == "r" {
+			last = append(last, g.row)
+			continue
+		}
 		rows = append(rows, g.row)
 	}
-	return rows, notes
+	return append(rows, last...), notes
 }
 
 func tableName(s *Schema, t string) string {

@@ -30,11 +30,14 @@ func TestInitialRowsMergesSymbolsWithEqualKeys(t *testing.T) {
 	if len(rows) != 2 {
 		t.Fatalf("rows = %v, want r and s1 merged, s2 apart", rows)
 	}
-	if _, ok := rows[0].Values["$exists"]; ok {
-		t.Errorf("model column kept: %v", rows[0].Values)
+	if rows[1].Values["id"] != "2" {
+		t.Errorf("rows = %v, want the read row s2 seeded before the watched row r", rows)
 	}
-	if len(notes) != 1 || !strings.Contains(notes[0], "s1, r") {
-		t.Errorf("notes = %v, want one saying s1 and r are one row", notes)
+	if _, ok := rows[1].Values["$exists"]; ok {
+		t.Errorf("model column kept: %v", rows[1].Values)
+	}
+	if len(notes) != 1 || !strings.Contains(notes[0], "r, s1") {
+		t.Errorf("notes = %v, want one saying r and s1 are one row", notes)
 	}
 }
 

@@ -49,6 +49,9 @@ const modulePath = "example.com/corpus"
 // checkFailure is an engine's error for a write a CHECK refused.
 var checkFailure = regexp.MustCompile(`(?i)violates check constraint|CONSTRAINT .* failed`)
 
+// typeFailure is an engine's error for a value of the wrong type.
+var typeFailure = regexp.MustCompile(`SQLSTATE (42P08|42804|22P02|22007|22008)|Error 1366|Incorrect \w+ value`)
+
 var namedCheck = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*):\s`)
 
 // Run cross-checks the cases.
@@ -461,6 +464,8 @@ func (cc *caseCheck) replay(ctx context.Context, res *EntryResult, r *harness.Re
 	kind := FalseUnsafe
 	if out.Call != nil && checkFailure.MatchString(out.Call.Err) {
 		kind = BreaksOtherCheck
+	} else if out.Call != nil && typeFailure.MatchString(out.Call.Err) && res.Schema == "synthesised" {
+		kind = SchemaGuess
 	} else if fails := cex.FailingCalls(); len(fails) > 0 {
 		kind = NeedsFailure
 		res.Notes = append(res.Notes, "the trace makes these calls fail: "+strings.Join(fails, "; "))

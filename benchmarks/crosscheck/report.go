@@ -32,6 +32,9 @@ const (
 	// the schema, which the engine enforces, so the run takes the error
 	// path instead (the trace ignores that CHECK).
 	BreaksOtherCheck Kind = "UNSAFE counterexample breaks another enforced CHECK"
+	// SchemaGuess: the counterexample's run failed on a column type of the
+	// synthesised schema (the program has no DDL; the guess was wrong).
+	SchemaGuess Kind = "UNSAFE not replayable on the guessed schema"
 	// WrongFinal: an UNKNOWN whose expected final verdict is SAFE, broken
 	// by a run.
 	WrongFinal Kind = "expected final SAFE broken"
