@@ -37,8 +37,11 @@ test: deps
 	$(GO) vet ./...
 	$(GO) test ./...
 
+# bench also runs the differential semantics suite (groundtruth) with a
+# larger budget: 100 random executions per statement form and dialect.
 bench: build
 	$(GO) run ./benchmarks/cmd/bench -bin $(BIN)
+	$(GO) test ./groundtruth -count=1 -run 'TestDifferential|TestKnownDivergences' -groundtruth.n=100 -v
 
 lint:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); exit 1; }

@@ -78,8 +78,10 @@ func (e *Engine) DSN(database string) string {
 	switch e.dialect {
 	case SQLite:
 		// Foreign keys on, as applications usually ask; a busy timeout so
-		// that the pool's connections wait for each other.
-		return "file:" + filepath.Join(e.dir, database+".db") + "?_pragma=foreign_keys(1)&_pragma=busy_timeout(5000)"
+		// that the pool's connections wait for each other; no fsync (a
+		// throwaway database).
+		return "file:" + filepath.Join(e.dir, database+".db") +
+			"?_pragma=foreign_keys(1)&_pragma=busy_timeout(5000)&_pragma=synchronous(OFF)&_pragma=journal_mode(MEMORY)"
 	case Postgres:
 		return fmt.Sprintf("host=%s port=%d user=postgres dbname=%s sslmode=disable", e.socket, pgPort, database)
 	case MySQL:

@@ -2,9 +2,11 @@ package groundtruth_test
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/dbverify/dbverify/groundtruth"
 )
@@ -55,5 +57,45 @@ func TestEngineRoundTrip(t *testing.T) {
 				t.Errorf("database %s sees the table of database %s", name2, name)
 			}
 		})
+	}
+}
+
+// TestStartForTestStopsTheServer: the server StartForTest started is gone
+// once the test that started it has ended.
+func TestStartForTestStopsTheServer(t *testing.T) {
+	var driver, dsn string
+	t.Run("start", func(t *testing.T) {
+		e := groundtruth.StartForTest(t, groundtruth.Postgres)
+		driver, dsn = e.DriverName(), e.DSN("postgres")
+		db, err := sql.Open(driver, dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		if err := db.Ping(); err != nil {
+			t.Fatalf("the engine does not answer while the test runs: %v", err)
+		}
+	})
+	db, err := sql.Open(driver, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := db.PingContext(ctx); err == nil {
+		t.Errorf("the postgres server still answers at %s after its test ended", dsn)
+	}
+}
+
+// TestCasesAreDeterministic: a seed gives the same cases every run.
+func TestCasesAreDeterministic(t *testing.T) {
+	for _, f := range forms {
+		for _, d := range groundtruth.Dialects() {
+			a, b := newCase(f, d, 42, 3), newCase(f, d, 42, 3)
+			if fmt.Sprint(a) != fmt.Sprint(b) {
+				t.Errorf("%s/%s: seed 42 gives %v, then %v", f.name, d, a, b)
+			}
+		}
 	}
 }
