@@ -47,6 +47,8 @@ type jsonResult struct {
 	Assumptions    []string `json:"assumptions,omitempty"`
 	Suppressed     string   `json:"suppressed,omitempty"`
 	Cached         bool     `json:"cached,omitempty"`
+	Proof          string   `json:"proof,omitempty"`
+	Engine         string   `json:"engine,omitempty"`
 	InBaseline     bool     `json:"in_baseline,omitempty"`
 	Counterexample *jsonCex `json:"counterexample,omitempty"`
 	SMTQueries     int      `json:"smt_queries"`
@@ -100,6 +102,9 @@ func toJSON(rep *pipeline.Report) jsonReport {
 			Predicates: r.Predicates, Assumptions: r.Assumptions, Suppressed: r.Suppressed, Cached: r.Cached, InBaseline: r.InBaseline,
 			SMTQueries: r.SMTQueries, Seconds: r.Seconds,
 			BoolProg: r.BoolProg, IR: r.IR,
+		}
+		if r.Trace != nil {
+			jr.Proof, jr.Engine = r.Trace.Proof, r.Trace.Engine
 		}
 		if jr.Predicates == nil {
 			jr.Predicates = []string{}
