@@ -92,9 +92,12 @@ type lowerer struct {
 	// source program; curOpen: those where the edge being lowered starts.
 	mayOpen []map[ir.Tx]bool
 	curOpen map[ir.Tx]bool
-	res     *Result
-	fresh   []*ir.Var // havoc before the statement being emitted
-	opt     Options
+	// curHandle is the handle of the statement being lowered (0: none or
+	// the pool).
+	curHandle ir.Tx
+	res       *Result
+	fresh     []*ir.Var // havoc before the statement being emitted
+	opt       Options
 	// numCols are the constrained table's columns the constraint uses as
 	// numbers; fracs holds the exact form of MySQL quotients (arith.go);
 	// at is the statement being lowered, for notes.
@@ -436,8 +439,8 @@ func (m *lowerer) prologue(from, to ir.Loc) {
 	}
 	for _, t := range m.txIDs() {
 		st := m.txs[t]
-		lhs = append(lhs, st.open, st.wrote, st.pending)
-		rhs = append(rhs, ir.False, ir.False, ir.False)
+		lhs = append(lhs, st.open, st.wrote, st.pending, st.aborted)
+		rhs = append(rhs, ir.False, ir.False, ir.False, ir.False)
 	}
 	em.assign(lhs, rhs)
 	m.fresh = nil
@@ -544,6 +547,13 @@ func (m *lowerer) freshVar(name string, s ir.Sort) *ir.Var {
 
 func (m *lowerer) lowerEdge(e *ir.Edge) error {
 	m.curOpen = m.mayOpen[e.From]
+	m.curHandle = 0
+	switch s := e.Stmt.(type) {
+	case *ir.Exec:
+		m.curHandle = s.Tx
+	case *ir.Select:
+		m.curHandle = s.Tx
+	}
 	switch s := e.Stmt.(type) {
 	case *ir.Assign, *ir.Assume, *ir.Havoc:
 		m.p.AddEdge(e.From, e.To, s)
@@ -571,7 +581,10 @@ func (m *lowerer) errFork(e *ir.Edge, info ir.Info, errVar *ir.Var, extra ...*ir
 	}
 	em.havoc(errVar)
 	fail := em.fork(errVar)
+	m.failed(fail, m.curHandle)
 	fail.jump(e.To)
+	// A statement on a finished or aborted transaction fails.
+	em.assume(m.usable(m.curHandle))
 	// A failed call leaves its destinations (Scan targets, rows
 	// affected) unchanged.
 	em.havoc(extra...)

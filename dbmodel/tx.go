@@ -44,6 +44,14 @@ type txState struct {
 	// dirty: the ghost dirty when T began, or'ed with dirty after each
 	// write of another handle since (what a rollback of T restores).
 	dirty *ir.Var
+	// aborted: a statement of T's open transaction failed on Postgres,
+	// which aborts the transaction: its later statements fail, and its
+	// COMMIT fails and rolls back.
+	aborted *ir.Var
+	// isTx: the handle is a transaction object (BeginTx), not a
+	// connection: a statement on it after COMMIT or ROLLBACK fails
+	// (sql.ErrTxDone), it does not run on its own.
+	isTx bool
 }
 
 // makeTxs creates the state of every transaction or connection the
@@ -62,7 +70,34 @@ func (m *lowerer) makeTxs() {
 		if t != 0 {
 			m.tx(t)
 		}
+		if s, ok := e.Stmt.(*ir.TxOp); ok && s.Op == ir.Begin && !s.Conn {
+			m.tx(s.Tx).isTx = true
+		}
 	}
+}
+
+// usable is what a statement on handle h needs to run: a transaction
+// object must be open and not aborted; the pool and a connection outside
+// a transaction run statements on their own.
+func (m *lowerer) usable(h ir.Tx) ir.Expr {
+	st := m.txs[h]
+	if h == 0 || st == nil {
+		return ir.True
+	}
+	if st.isTx {
+		return ir.And(st.open, ir.Not(st.aborted))
+	}
+	return ir.Not(ir.And(st.open, st.aborted))
+}
+
+// failed records that a statement on handle h failed: on Postgres it
+// aborts h's open transaction.
+func (m *lowerer) failed(em *emitter, h ir.Tx) {
+	st := m.txs[h]
+	if h == 0 || st == nil || m.opt.Dialect != "postgres" {
+		return
+	}
+	em.assign([]*ir.Var{st.aborted}, []ir.Expr{ir.Or(st.aborted, st.open)})
 }
 
 func (m *lowerer) tx(t ir.Tx) *txState {
@@ -75,6 +110,7 @@ func (m *lowerer) tx(t ir.Tx) *txState {
 			wrote:   m.p.NewVar(name+".wrote_r", ir.Bool, ir.Ghost),
 			pending: m.p.NewVar(name+".pending", ir.Bool, ir.Ghost),
 			dirty:   m.p.NewVar(name+".dirty", ir.Bool, ir.Ghost),
+			aborted: m.p.NewVar(name+".aborted", ir.Bool, ir.Ghost),
 			snap:    map[*ir.Var]*ir.Var{},
 		}
 		for _, v := range m.rVars() {
@@ -284,8 +320,8 @@ func (m *lowerer) lowerTx(e *ir.Edge, s *ir.TxOp) {
 			// are checked here all the same: an over-approximation).
 			m.commit(em, st)
 		}
-		em.assign([]*ir.Var{st.open, st.wrote, st.pending, st.dirty},
-			[]ir.Expr{ir.True, ir.False, ir.False, m.dirty})
+		em.assign([]*ir.Var{st.open, st.wrote, st.pending, st.dirty, st.aborted},
+			[]ir.Expr{ir.True, ir.False, ir.False, m.dirty, ir.False})
 		em.jump(e.To)
 	case ir.Commit:
 		// Committing a finished transaction fails (sql.ErrTxDone), or is
@@ -295,6 +331,8 @@ func (m *lowerer) lowerTx(e *ir.Edge, s *ir.TxOp) {
 		fail := em.fork(errVar)
 		m.rollback(fail, st)
 		fail.jump(e.To)
+		// An aborted transaction's COMMIT fails (and rolls back).
+		em.assume(ir.Not(st.aborted))
 		m.commit(em, st)
 		em.jump(e.To)
 	case ir.Rollback:
