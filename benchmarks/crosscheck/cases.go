@@ -63,6 +63,8 @@ var driverDialects = map[string]sqlparse.Dialect{
 	"github.com/jackc/pgx/v5/stdlib":  sqlparse.Postgres,
 	"github.com/jackc/pgx/v5/pgxpool": sqlparse.Postgres,
 	"github.com/go-sql-driver/mysql":  sqlparse.MySQL,
+	"modernc.org/sqlite":              sqlparse.SQLite,
+	"github.com/mattn/go-sqlite3":     sqlparse.SQLite,
 }
 
 var dollar = regexp.MustCompile(`\$[0-9]+`)
