@@ -255,7 +255,10 @@ func (t *translator) external(f *frame, fn *ssa.Function, c *ssa.CallCommon, arg
 	if v, ok := t.errorsCall(path, name, args, results); ok {
 		return v
 	}
-	if pureFuncs[fn.String()] {
+	canonicalParse := path == "strconv" && (name == "Atoi" || name == "ParseInt") && decimalParse(args)
+	if pureFuncs[fn.String()] && !canonicalParse {
+		// (A canonical integer parse is the number its text's code
+		// stands for: the strconv case below ties them.)
 		if v, ok := t.pureCall(fn, args, results); ok {
 			return v
 		}
@@ -282,7 +285,7 @@ func (t *translator) external(f *frame, fn *ssa.Function, c *ssa.CallCommon, arg
 	case path == "strconv" && (name == "Itoa" || name == "FormatInt") && decimalText(args):
 		// The canonical decimal text of n is coded as n (ir.StringCode).
 		return value{expr: args[0].expr}
-	case path == "strconv" && (name == "Atoi" || name == "ParseInt") && decimalParse(args):
+	case canonicalParse:
 		// s may not be a number (an error), else it is the number its
 		// code stands for, when it is written canonically.
 		if args[0].strKnown {
