@@ -41,7 +41,11 @@ type Config struct {
 	KeepBoolProg   bool
 	KeepIR         bool
 	Workers        int // 0 = GOMAXPROCS
-	TimeoutMS      int // per SMT check; 0 = none
+	TimeoutMS      int // per SMT check, wall clock (the safety net); 0 = none
+	// RLimit bounds each SMT check in Z3's deterministic resource units,
+	// so that the verdict does not depend on the machine's load; 0 =
+	// smt.DefaultRLimit, negative = none.
+	RLimit int
 	// TimeLimit bounds each (entry, constraint); 0 = none.
 	TimeLimit time.Duration
 	// Engine is "lbe" (default; large-block encoding: a loop-free
@@ -246,6 +250,14 @@ func Run(cfg Config) (*Report, error) {
 				return
 			}
 			defer solver.Close()
+			if err := solver.SetRLimit(rlimitUnits(cfg.RLimit)); err != nil {
+				mu.Lock()
+				werr = fmt.Errorf("starting Z3: %w", err)
+				mu.Unlock()
+				for range next {
+				}
+				return
+			}
 			for i := range next {
 				j := jobs[i]
 				r := verify(j.entry, j.prog, j.c, schema, facts, solver, cfg)
@@ -546,4 +558,15 @@ func guessTable(text string, l *frontend.Loaded, schema *sqlir.Schema) string {
 		return tables[0]
 	}
 	return ""
+}
+
+// rlimitUnits is the per-check resource limit of Config.RLimit.
+func rlimitUnits(cfg int) uint {
+	switch {
+	case cfg < 0:
+		return 0
+	case cfg == 0:
+		return smt.DefaultRLimit
+	}
+	return uint(cfg)
 }
