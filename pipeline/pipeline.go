@@ -356,6 +356,8 @@ func verify(entry string, prog *ir.Program, c *sqlir.Constraint, schema *sqlir.S
 		r.Verdict, r.Reason = refine.Unknown, "internal: "+err.Error()
 		return r
 	}
+	// One name per value: no formula or predicate over a plain copy.
+	ir.PropagateCopies(low.Program)
 	r.Assumptions = append(append([]string(nil), prog.Assumptions...), low.Assumptions...)
 	if len(checks) > 0 {
 		var names []string
