@@ -52,14 +52,16 @@ import (
 )
 
 // DefaultRLimit is the resource limit of one check (Z3's deterministic
-// rlimit units). Calibration (Z3 4.8.12): the most expensive check of the
-// whole corpus spends 54,170 units (37 times less); a hard linear check
-// spends about 580,000 units a second on a busy 2-core machine, so the
-// limit stops it after about 3.5 s there (about 1 s on an idle one),
-// before the 10 s wall-clock timeout, which stays as the safety net.
-// Nonlinear arithmetic (nlsat) hardly counts resources: there the wall
-// clock may still be what stops a check.
-const DefaultRLimit = 2_000_000
+// rlimit units). Calibration (Z3 4.8.12, benchmarks/gen and the corpus):
+// the most expensive check of the whole corpus spends 54,170 units (185
+// times less); the one formula of a Sequential program needs 5-10 million
+// units at N = 96 (decided) and 10-20 million at N = 128 (so it is
+// UNKNOWN, "work limit reached", on every machine); a hard linear check
+// spends about 0.6-1.5 million units a second on this 2-core machine, so
+// the limit stops it after 7-16 s, near the 10 s wall-clock timeout,
+// which stays as the safety net. Nonlinear arithmetic (nlsat) hardly
+// counts resources: there the wall clock is what stops a check.
+const DefaultRLimit = 10_000_000
 
 // rawHandles returns the raw Z3 context and solver under go-z3's
 // wrappers, and the context's lock (see ctrlc.go for why and how).
@@ -100,7 +102,7 @@ func (s *Solver) SetRLimit(units uint) error {
 		err = guard("set rlimit", func() error {
 			mu.Lock()
 			defer mu.Unlock()
-			C.set_rlimit(c, zs, C.unsigned(units))
+			setRLimit(c, zs, units)
 			return nil
 		})
 		runtime.KeepAlive(z)
@@ -115,6 +117,12 @@ func (s *Solver) SetRLimit(units uint) error {
 		}
 	}
 	return nil
+}
+
+// setRLimit sets the rlimit parameter of raw solver zs; the caller holds
+// the context's lock.
+func setRLimit(c C.Z3_context, zs C.Z3_solver, units uint) {
+	C.set_rlimit(c, zs, C.unsigned(units))
 }
 
 // RLimit returns the resource limit per check (0: none).
