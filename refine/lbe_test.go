@@ -308,3 +308,20 @@ func TestPropagateCopiesKeepsVerdicts(t *testing.T) {
 		t.Errorf("only %d of %d programs had a copy to propagate: the test does not exercise the pass", rewritten, n)
 	}
 }
+
+// TestSolverUnits: a result reports the solver's work in its
+// deterministic units, the same for the same program on a fresh solver.
+func TestSolverUnits(t *testing.T) {
+	var units []uint64
+	for range 2 {
+		s := newSolver(t)
+		r := CheckLBE(absDiamond(0), s, Options{})
+		if r.Stats.SMTQueries == 0 || r.Stats.SolverUnits == 0 {
+			t.Fatalf("%s after %d queries with %d solver units: want both > 0", r.Verdict, r.Stats.SMTQueries, r.Stats.SolverUnits)
+		}
+		units = append(units, r.Stats.SolverUnits)
+	}
+	if units[0] != units[1] {
+		t.Errorf("solver units %d then %d for the same program: want the same", units[0], units[1])
+	}
+}
