@@ -41,7 +41,11 @@ type Config struct {
 	KeepBoolProg   bool
 	KeepIR         bool
 	Workers        int // 0 = GOMAXPROCS
-	TimeoutMS      int // per SMT check; 0 = none
+	TimeoutMS      int // per SMT check, wall clock (the safety net); 0 = none
+	// RLimit bounds each SMT check in Z3's deterministic resource units,
+	// so that the verdict does not depend on the machine's load; 0 =
+	// smt.DefaultRLimit, negative = none.
+	RLimit int
 	// TimeLimit bounds each (entry, constraint); 0 = none.
 	TimeLimit time.Duration
 	// Engine is "lbe" (default; large-block encoding: a loop-free
@@ -248,6 +252,14 @@ func Run(cfg Config) (*Report, error) {
 				return
 			}
 			defer solver.Close()
+			if err := solver.SetRLimit(rlimitUnits(cfg.RLimit)); err != nil {
+				mu.Lock()
+				werr = fmt.Errorf("starting Z3: %w", err)
+				mu.Unlock()
+				for range next {
+				}
+				return
+			}
 			for i := range next {
 				j := jobs[i]
 				r := verify(j.entry, j.prog, j.c, schema, facts, solver, cfg)
@@ -346,6 +358,8 @@ func verify(entry string, prog *ir.Program, c *sqlir.Constraint, schema *sqlir.S
 		r.Verdict, r.Reason = refine.Unknown, "internal: "+err.Error()
 		return r
 	}
+	// One name per value: no formula or predicate over a plain copy.
+	ir.PropagateCopies(low.Program)
 	r.Assumptions = append(append([]string(nil), prog.Assumptions...), low.Assumptions...)
 	if len(checks) > 0 {
 		var names []string
@@ -558,4 +572,15 @@ func reachesWrite(l *frontend.Loaded, fn *ssa.Function, tables []string) bool {
 		}
 	}
 	return false
+}
+
+// rlimitUnits is the per-check resource limit of Config.RLimit.
+func rlimitUnits(cfg int) uint {
+	switch {
+	case cfg < 0:
+		return 0
+	case cfg == 0:
+		return smt.DefaultRLimit
+	}
+	return uint(cfg)
 }

@@ -64,6 +64,7 @@ func CheckLBE(p *ir.Program, s *smt.Solver, opt Options) (res *Result) {
 			after := s.Stats()
 			res.Stats.SMTQueries = after.Queries - before.Queries
 			res.Stats.SolverSeconds = after.Seconds - before.Seconds
+			res.Stats.SolverUnits = after.RLimitUnits - before.RLimitUnits
 		}
 	}()
 	if p == nil || s == nil {

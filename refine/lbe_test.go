@@ -274,3 +274,54 @@ func TestCheckLBEAgreesWithFixpoint(t *testing.T) {
 		t.Errorf("verdicts %v: the random programs should be both safe and unsafe", counts)
 	}
 }
+
+// TestPropagateCopiesKeepsVerdicts: copy propagation (ir.PropagateCopies,
+// run by the pipeline before every engine) changes no verdict: each
+// random program is checked as built and as rewritten, both built from
+// the same seed.
+func TestPropagateCopiesKeepsVerdicts(t *testing.T) {
+	s := newSolver(t)
+	orig, dup := rand.New(rand.NewSource(11)), rand.New(rand.NewSource(11))
+	n := 400
+	if testing.Short() {
+		n = 100
+	}
+	rewritten := 0
+	for i := 0; i < n; i++ {
+		loops := i%2 == 1
+		p, q := randomDAG(orig, loops), randomDAG(dup, loops)
+		if ir.PropagateCopies(q) > 0 {
+			rewritten++
+		}
+		a := CheckLBE(p, s, Options{MaxRefinements: 8})
+		b := CheckLBE(q, s, Options{MaxRefinements: 8})
+		if !loops && (a.Verdict == Unknown || b.Verdict == Unknown) {
+			t.Errorf("program %d: loop-free, got %s (%s) and, rewritten, %s (%s)", i, a.Verdict, a.Reason, b.Verdict, b.Reason)
+			continue
+		}
+		if a.Verdict != Unknown && b.Verdict != Unknown && a.Verdict != b.Verdict {
+			t.Errorf("program %d: %s, rewritten %s\n%s\nrewritten:\n%s", i, a.Verdict, b.Verdict, p, q)
+		}
+	}
+	t.Logf("%d of %d programs rewritten", rewritten, n)
+	if rewritten < n/40 {
+		t.Errorf("only %d of %d programs had a copy to propagate: the test does not exercise the pass", rewritten, n)
+	}
+}
+
+// TestSolverUnits: a result reports the solver's work in its
+// deterministic units, the same for the same program on a fresh solver.
+func TestSolverUnits(t *testing.T) {
+	var units []uint64
+	for range 2 {
+		s := newSolver(t)
+		r := CheckLBE(absDiamond(0), s, Options{})
+		if r.Stats.SMTQueries == 0 || r.Stats.SolverUnits == 0 {
+			t.Fatalf("%s after %d queries with %d solver units: want both > 0", r.Verdict, r.Stats.SMTQueries, r.Stats.SolverUnits)
+		}
+		units = append(units, r.Stats.SolverUnits)
+	}
+	if units[0] != units[1] {
+		t.Errorf("solver units %d then %d for the same program: want the same", units[0], units[1])
+	}
+}

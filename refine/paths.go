@@ -30,6 +30,7 @@ func CheckPaths(p *ir.Program, s *smt.Solver, opt Options, maxPaths int) (res *R
 		after := s.Stats()
 		res.Stats.SMTQueries = after.Queries - before.Queries
 		res.Stats.SolverSeconds = after.Seconds - before.Seconds
+		res.Stats.SolverUnits = after.RLimitUnits - before.RLimitUnits
 	}()
 	if len(p.Unsupported) > 0 {
 		return unknown("unsupported: " + p.Unsupported[0].What)

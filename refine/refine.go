@@ -86,7 +86,10 @@ type Stats struct {
 	Seconds            float64 // wall time
 	AbstractionSeconds float64 // building boolean programs
 	SolverSeconds      float64 // inside Z3
-	Iterations         int     // abstract-check rounds
+	// SolverUnits is the work inside Z3, in its deterministic resource
+	// units (what smt.Solver.SetRLimit bounds per check).
+	SolverUnits uint64
+	Iterations  int // abstract-check rounds
 }
 
 // Check runs the CEGAR loop of DESIGN.md §3 on the lowered program p:
@@ -120,6 +123,7 @@ func Check(p *ir.Program, s *smt.Solver, opt Options) (res *Result) {
 			after := s.Stats()
 			res.Stats.SMTQueries = after.Queries - before.Queries
 			res.Stats.SolverSeconds = after.Seconds - before.Seconds
+			res.Stats.SolverUnits = after.RLimitUnits - before.RLimitUnits
 		}
 	}()
 	if p == nil || s == nil {

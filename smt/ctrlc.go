@@ -22,7 +22,6 @@ import (
 	"reflect"
 	"runtime"
 	"sync"
-	"unsafe"
 
 	"github.com/aclements/go-z3/z3"
 )
@@ -76,22 +75,13 @@ var errLayout = errors.New("unexpected go-z3 layout")
 
 // disableCtrlC turns Z3's SIGINT handling off for solver z of context ctx.
 func disableCtrlC(ctx *z3.Context, z *z3.Solver) error {
-	l := layout()
-	if !l.ok {
-		return errLayout
+	c, zs, mu, err := rawHandles(ctx, z)
+	if err != nil {
+		return err
 	}
-	cp := unsafe.Pointer(ctx)
-	implPtr := *(*unsafe.Pointer)(unsafe.Add(cp, l.ctxImpl))
-	rawCtx := *(*C.Z3_context)(unsafe.Add(implPtr, l.ctxC))
-	simpl := *(*unsafe.Pointer)(unsafe.Add(unsafe.Pointer(z), l.solverImpl))
-	rawSolver := *(*C.Z3_solver)(unsafe.Add(simpl, l.solverC))
-	if rawCtx == nil || rawSolver == nil {
-		return errLayout
-	}
-	mu := (*sync.Mutex)(unsafe.Add(cp, l.ctxLock))
 	mu.Lock()
 	defer mu.Unlock() // a Z3 error panics through here
-	C.disable_ctrl_c(rawCtx, rawSolver)
+	C.disable_ctrl_c(c, zs)
 	runtime.KeepAlive(ctx)
 	runtime.KeepAlive(z)
 	return nil

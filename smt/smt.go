@@ -26,6 +26,10 @@ type Stats struct {
 	Queries   int     // Check calls sent to Z3
 	CacheHits int     // Sat/Valid answered from the cache
 	Seconds   float64 // time spent inside Z3
+	// RLimitUnits is Z3's deterministic resource count over all checks,
+	// MaxCheckRLimit the largest of one check (what SetRLimit bounds).
+	RLimitUnits    uint64
+	MaxCheckRLimit uint64
 }
 
 // Errors a caller may want to recognise with errors.Is.

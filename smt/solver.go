@@ -30,6 +30,7 @@ type Solver struct {
 	consts                   map[varKey]z3.Value
 	cache                    map[string]cached
 	timeoutMS                int
+	rlimit                   uint // per check, Z3 resource units; 0: none
 	closed                   bool
 	err                      error // sticky: a failed Push or Pop poisons the solver
 	reason                   string
@@ -267,10 +268,20 @@ func (s *Solver) Check() (Result, error) {
 
 // check runs one Z3 check and accounts for it.
 func (s *Solver) check(z *z3.Solver) Result {
+	before, counted := s.rlimitCount(z)
 	start := time.Now()
 	sat, err := z.Check()
-	s.stats.Seconds += time.Since(start).Seconds()
+	elapsed := time.Since(start)
+	s.stats.Seconds += elapsed.Seconds()
 	s.stats.Queries++
+	var used uint64
+	if counted {
+		if after, ok := s.rlimitCount(z); ok && after >= before {
+			used = after - before
+			s.stats.RLimitUnits += used
+			s.stats.MaxCheckRLimit = max(s.stats.MaxCheckRLimit, used)
+		}
+	}
 	if err != nil {
 		var u *z3.ErrSatUnknown
 		if errors.As(err, &u) {
@@ -278,6 +289,7 @@ func (s *Solver) check(z *z3.Solver) Result {
 		} else {
 			s.reason = err.Error()
 		}
+		s.reason = s.classify(s.reason, used, elapsed)
 		return Unknown
 	}
 	if sat {
