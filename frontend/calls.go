@@ -256,9 +256,18 @@ func (t *translator) external(f *frame, fn *ssa.Function, c *ssa.CallCommon, arg
 		return v
 	}
 	canonicalParse := path == "strconv" && (name == "Atoi" || name == "ParseInt") && decimalParse(args)
+	if canonicalParse && !args[0].strKnown && pureFuncs[fn.String()] {
+		// One value per run (a pure call), and, where the parse succeeds,
+		// the number the text's code stands for (ir.StringCode).
+		if v, ok := t.pureCall(fn, args, results); ok && len(v.tuple) == 2 && v.tuple[0].expr != nil && v.tuple[1].expr != nil {
+			t.emit(&ir.Assume{Cond: ir.Implies(ir.Not(v.tuple[1].expr), ir.Cmp(ir.OpEq, v.tuple[0].expr, args[0].expr)), Info: t.info(ir.KindModel, "")})
+			t.p.Assume("a string strconv." + name + " accepts is written canonically (no sign '+', no leading zeros): its value is its text")
+			return v
+		}
+	}
 	if pureFuncs[fn.String()] && !canonicalParse {
-		// (A canonical integer parse is the number its text's code
-		// stands for: the strconv case below ties them.)
+		// (A canonical integer parse of a known text is decided by the
+		// strconv case below.)
 		if v, ok := t.pureCall(fn, args, results); ok {
 			return v
 		}
