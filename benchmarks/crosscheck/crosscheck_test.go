@@ -34,6 +34,13 @@ const runsPerEntry = 4
 
 type findingKey struct{ Case, Entry, Constraint string }
 
+// randomCases are programs that call math/rand themselves: whether a
+// replay or a random run breaks the constraint varies from run to run, so
+// their findings are logged, not compared.
+var randomCases = map[string]bool{
+	"trust/external_result_unsafe": true,
+}
+
 // sqliteNotRun is why a SQLite program is not executed yet (witness seeds
 // and resets with MySQL and Postgres statements); such cases are counted
 // as not executed in the figures.
@@ -60,8 +67,8 @@ var knownFindings = map[findingKey]Kind{
 	// its case; the replay fails for reasons of the harness so far:
 	// the trace's DELETE removes a row it does not list (delete_unsafe,
 	// as for the transfers above, and 4 random runs find no other);
-	// fmt.Sscan's text, rand's result and echo's parameters are values the
-	// driver cannot set (escape_*, external_result, pure_echo,
+	// fmt.Sscan's text, echo's parameters are values the
+	// driver cannot set (escape_*, pure_echo,
 	// slice_same_index); the validator field of the handler struct is nil
 	// in the driver (validate_struct: a panic); a generated column and
 	// MySQL 8's VALUES … AS alias that MariaDB does not run
@@ -69,7 +76,6 @@ var knownFindings = map[findingKey]Kind{
 	// (mysql_itoa_amount).
 	{"core/delete_unsafe", "(*Store).Close", "accounts.balance >= 0"}:                         FalseUnsafe,
 	{"trust/escape_sscan_unsafe", "(*Store).Withdraw", "accounts.balance >= 0"}:               FalseUnsafe,
-	{"trust/escape_type_switch_unsafe", "(*Store).Withdraw", "accounts.balance >= 0"}:         NeedsExternal,
 	{"trust/external_result_unsafe", "Draw", "accounts.points >= 0"}:                          FalseUnsafe,
 	{"trust/generated_column_unsafe", "(*Store).Spend", "budgets.remaining >= 0"}:             FalseUnsafe,
 	{"trust/mysql8_upsert_alias_unsafe", "(*Receiving).Receive", "stock_levels.on_hand >= 0"}: FalseUnsafe,
@@ -155,12 +161,16 @@ func TestCrossCheckFastCorpus(t *testing.T) {
 		}
 		k := findingKey{r.Case, shortEntry(r.Entry), r.Constraint}
 		seen[k] = true
+		if randomCases[r.Case] {
+			t.Logf("finding on a program that draws random numbers itself: %s %s: %s", r.Case, shortEntry(r.Entry), r.Finding.Kind)
+			continue
+		}
 		if want, ok := knownFindings[k]; !ok || want != r.Finding.Kind {
 			t.Errorf("new finding: %s %s [%s], dbverify %s: %s\n\t%s", r.Case, shortEntry(r.Entry), r.Constraint, r.Verdict, r.Finding.Kind, r.Finding.Run)
 		}
 	}
 	for k, kind := range knownFindings {
-		if seen[k] || !filter.MatchString(k.Case) {
+		if seen[k] || !filter.MatchString(k.Case) || randomCases[k.Case] {
 			continue
 		}
 		for _, c := range cases {
