@@ -71,3 +71,23 @@ func (c *Constraint) ViolationQuery() string {
 func (c *Constraint) PruneQuery() string {
 	return fmt.Sprintf("DELETE FROM %s WHERE NOT (%s) OR (%s) IS NULL", c.Table, c.Cond, c.Cond)
 }
+
+// CheckConstraint is the schema's CHECK named name as a constraint (text is
+// how dbverify reports it); nil when the schema has no such CHECK.
+func CheckConstraint(s *Schema, name, text string) *Constraint {
+	for _, k := range sortedKeys(s.Tables) {
+		t := s.Tables[k]
+		for _, chk := range t.Checks {
+			if !strings.EqualFold(chk.Name, name) {
+				continue
+			}
+			c, err := ParseConstraint(chk.Text, t.Name)
+			if err != nil {
+				return nil
+			}
+			c.Text = text
+			return c
+		}
+	}
+	return nil
+}

@@ -1,8 +1,12 @@
 package witness
 
 import (
+	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/dbverify/dbverify/frontend/sqlparse"
+	"github.com/dbverify/dbverify/sqlir"
 )
 
 // Counterexample is the part of dbverify's JSON counterexample a replay
@@ -40,6 +44,8 @@ func (c *Counterexample) InitialRows(s *Schema) (rows []Row, notes []string) {
 		symbols []string
 	}
 	var groups []*group
+	// r's values win a merge: a read symbol's values may be those it had
+	// when read (after an earlier write of the run).
 	for _, cr := range c.Rows {
 		vals := map[string]string{}
 		for k, v := range cr.Values {
@@ -75,13 +81,21 @@ func (c *Counterexample) InitialRows(s *Schema) (rows []Row, notes []string) {
 			into.row.Values[k] = v
 		}
 	}
+	// The rows the program reads (s1, s2, …) before the watched row r:
+	// without a key, an engine's scan returns rows in insertion order, and
+	// the trace's SELECT read its own symbol.
+	var last []Row
 	for _, g := range groups {
 		if len(g.symbols) > 1 {
 			notes = append(notes, "row symbols "+strings.Join(g.symbols, ", ")+" are one row of "+g.row.Table)
 		}
+		if g.symbols[0] == "r" {
+			last = append(last, g.row)
+			continue
+		}
 		rows = append(rows, g.row)
 	}
-	return rows, notes
+	return append(rows, last...), notes
 }
 
 func tableName(s *Schema, t string) string {
@@ -133,4 +147,135 @@ func (c *Counterexample) InputNames() []string {
 	}
 	sort.Strings(names)
 	return names
+}
+
+// stepRows are rows for the symbols the trace reads (s1.cost in a SELECT
+// step's values) that the counterexample's rows do not list: the values
+// the step shows, in the table of the step's SELECT. have are the rows
+// already known; a symbol whose key matches one of them adds nothing.
+func (c *Counterexample) stepRows(s *Schema, d sqlparse.Dialect, have []Row) []Row {
+	listed := map[string]bool{}
+	listedTable := map[string]bool{}
+	for _, r := range c.Rows {
+		listed[r.Symbol] = true
+		listedTable[strings.ToLower(r.Table)] = true
+	}
+	var out []Row
+	done := map[string]bool{}
+	for _, st := range c.Steps {
+		if st.Kind != "sql" {
+			continue
+		}
+		stmt, err := sqlparse.Parse(d, namedParam.ReplaceAllString(st.Text, "?"))
+		sel, ok := stmt.(*sqlir.Select)
+		if err != nil || !ok || sel.Complex || sel.Table == "" {
+			continue
+		}
+		vals := map[string]map[string]string{}
+		hasSym := false
+		for k, v := range st.Values {
+			sym, col, ok := strings.Cut(k, ".")
+			if ok && symbolName.MatchString(sym) {
+				hasSym = true
+			}
+			if !ok || listed[sym] || done[sym] || strings.HasPrefix(col, "$") || !symbolName.MatchString(sym) {
+				continue
+			}
+			if vals[sym] == nil {
+				vals[sym] = map[string]string{}
+			}
+			vals[sym][strings.ToLower(col)] = v
+		}
+		if !hasSym && !listedTable[strings.ToLower(sel.Table)] {
+			out = append(out, c.unlistedRead(s, sel, st)...)
+			continue
+		}
+		for _, sym := range sortedKeys(vals) {
+			done[sym] = true
+			r := Row{Table: tableName(s, sel.Table), Values: vals[sym]}
+			dup := false
+			for _, h := range append(have, out...) {
+				if strings.EqualFold(h.Table, r.Table) && sameKey(s.Key(r.Table), h.Values, r.Values) {
+					dup = true
+				}
+			}
+			if !dup {
+				out = append(out, r)
+			}
+		}
+	}
+	return out
+}
+
+var symbolName = regexp.MustCompile(`^s[0-9]+$`)
+
+// Failures are the database calls the trace makes fail (err = true on a
+// sql step), as statement runs for the driver to fail. A SELECT whose
+// error is "no row" is forced the same way.
+func (c *Counterexample) Failures() []Failure {
+	var out []Failure
+	seen := map[string]int{}
+	for _, st := range c.Steps {
+		if st.Kind != "sql" {
+			continue
+		}
+		k := strings.Join(strings.Fields(st.Text), " ")
+		seen[k]++
+		if st.Values["err"] == "true" {
+			out = append(out, Failure{Text: st.Text, N: seen[k]})
+		}
+	}
+	return out
+}
+
+// unlistedRead builds rows for a SELECT whose row the trace does not list
+// as a symbol (a table the constraint does not name): the selected columns
+// take the values of the step's variables of the same name, and the key
+// each integer input value (the trace does not say which one the WHERE
+// binds).
+func (c *Counterexample) unlistedRead(s *Schema, sel *sqlir.Select, st CexStep) []Row {
+	vals := map[string]string{}
+	for _, it := range sel.Columns {
+		col, ok := it.Expr.(*sqlir.ColRef)
+		if it.Star || !ok {
+			continue
+		}
+		for k, v := range st.Values {
+			if strings.EqualFold(k, col.Name) || strings.EqualFold(k, it.Alias) {
+				vals[strings.ToLower(col.Name)] = v
+			}
+		}
+	}
+	if len(vals) == 0 {
+		return nil
+	}
+	key := s.Key(sel.Table)
+	if len(key) != 1 {
+		return []Row{{Table: tableName(s, sel.Table), Values: vals}}
+	}
+	var out []Row
+	for _, name := range c.InputNames() {
+		v := c.Inputs[name]
+		if !isInt(v) {
+			continue
+		}
+		r := Row{Table: tableName(s, sel.Table), Values: map[string]string{strings.ToLower(key[0]): v}}
+		for k, x := range vals {
+			r.Values[k] = x
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+func isInt(v string) bool {
+	if v == "" {
+		return false
+	}
+	for i, ch := range v {
+		if !(ch >= '0' && ch <= '9' || (i == 0 && ch == '-')) {
+			return false
+		}
+	}
+	return true
 }

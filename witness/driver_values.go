@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/types"
 	"strconv"
+	"strings"
 
 	"golang.org/x/tools/go/packages"
 )
@@ -136,6 +137,10 @@ func (v *valueGen) exprAt(t types.Type, meta, pathExpr string, depth int) (strin
 				return h.expr, nil
 			}
 		}
+		if impl := v.implementation(u); impl != nil {
+			v.spec.Approximations = append(v.spec.Approximations, fmt.Sprintf("%s (%s) filled with a %s", meta, t, v.g.typeString(impl)))
+			return v.exprAt(impl, meta, pathExpr, depth+1)
+		}
 		return v.zero(t, meta, "an interface no database handle implements"), nil
 	}
 	return v.zero(t, meta, "a "+tstr), nil
@@ -177,4 +182,32 @@ func (v *valueGen) input(meta string, k InputKind) {
 		}
 	}
 	v.spec.Inputs = append(v.spec.Inputs, Input{Path: meta, Kind: k})
+}
+
+// implementation is a type of the entry's package that implements iface
+// (T or *T, not a mock), or nil.
+func (v *valueGen) implementation(iface *types.Interface) types.Type {
+	if iface.NumMethods() == 0 {
+		return nil
+	}
+	scope := v.g.pkg.Scope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || tn.IsAlias() {
+			continue
+		}
+		if _, isIface := tn.Type().Underlying().(*types.Interface); isIface {
+			continue
+		}
+		low := strings.ToLower(name)
+		if strings.Contains(low, "mock") || strings.Contains(low, "fake") || strings.Contains(low, "stub") {
+			continue
+		}
+		for _, t := range []types.Type{tn.Type(), types.NewPointer(tn.Type())} {
+			if types.Implements(t, iface) {
+				return t
+			}
+		}
+	}
+	return nil
 }

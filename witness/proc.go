@@ -18,7 +18,8 @@ type Executor interface {
 	Query(ctx context.Context, query string) (*QueryResult, error)
 	// Call calls the entry; check is a query whose rows break the
 	// constraint, run after every commit point of the call.
-	Call(ctx context.Context, pkg, entry string, inputs map[string]string, check string) (*CallResult, error)
+	// fail lists the statement runs that must fail.
+	Call(ctx context.Context, pkg, entry string, inputs map[string]string, check string, fail []Failure) (*CallResult, error)
 }
 
 // QueryResult is the rows of a query as text; NULL is Null[i][j].
@@ -43,6 +44,14 @@ func (r *QueryResult) Maps() []map[string]string {
 		out = append(out, m)
 	}
 	return out
+}
+
+// Failure makes the N-th run (from 1) of the statement Text fail (BEGIN
+// and COMMIT for a transaction's begin and commit). It works on
+// database/sql handles (and sqlx); pgx's own handles run unchanged.
+type Failure struct {
+	Text string `json:"text"`
+	N    int    `json:"n"`
 }
 
 // CallResult is how an entry call ended.
@@ -201,8 +210,8 @@ func (d *Driver) Query(ctx context.Context, query string) (*QueryResult, error) 
 }
 
 // Call calls an entry. The error is the driver's failure, not the entry's.
-func (d *Driver) Call(ctx context.Context, pkg, entry string, inputs map[string]string, check string) (*CallResult, error) {
-	r, err := d.do(map[string]any{"op": "call", "pkg": pkg, "entry": entry, "inputs": inputs, "check": check}, d.callTimeout)
+func (d *Driver) Call(ctx context.Context, pkg, entry string, inputs map[string]string, check string, fail []Failure) (*CallResult, error) {
+	r, err := d.do(map[string]any{"op": "call", "pkg": pkg, "entry": entry, "inputs": inputs, "check": check, "fail": fail}, d.callTimeout)
 	if err != nil {
 		return nil, err
 	}

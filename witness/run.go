@@ -8,12 +8,17 @@ import (
 	"strings"
 
 	"github.com/dbverify/dbverify/frontend/sqlparse"
+	"github.com/dbverify/dbverify/ir"
+	"github.com/dbverify/dbverify/sqlir"
 )
 
 // Run is one execution: the initial rows and the entry's inputs.
 type Run struct {
 	Rows   []Row
 	Inputs map[string]string
+	// Fail lists the statement runs that must fail (a replayed trace
+	// where a database call returns an error).
+	Fail []Failure
 	// Prune deletes the initial rows that break the constraint or a table
 	// fact (random states); a replayed counterexample is seeded as is.
 	Prune []string
@@ -43,7 +48,7 @@ func Execute(ctx context.Context, ex Executor, d sqlparse.Dialect, s *Schema, c 
 	if err := Reset(ctx, ex, d, s); err != nil {
 		return nil, fmt.Errorf("resetting the database: %w", err)
 	}
-	out := &Outcome{Refused: Seed(ctx, ex, run.Rows)}
+	out := &Outcome{Refused: Seed(ctx, ex, d, run.Rows)}
 	for _, q := range run.Prune {
 		if err := ex.Exec(ctx, q); err != nil {
 			return nil, fmt.Errorf("pruning the initial rows (%s): %w", q, err)
@@ -55,7 +60,7 @@ func Execute(ctx context.Context, ex Executor, d sqlparse.Dialect, s *Schema, c 
 	} else if len(v) > 0 {
 		return nil, fmt.Errorf("the initial state already breaks %s: %s", c.Text, FormatRows(v))
 	}
-	call, err := ex.Call(ctx, pkg, entry, run.Inputs, c.ViolationQuery())
+	call, err := ex.Call(ctx, pkg, entry, run.Inputs, c.ViolationQuery(), run.Fail)
 	if err != nil {
 		return nil, fmt.Errorf("calling %s: %w", entry, err)
 	}
@@ -73,6 +78,9 @@ func Execute(ctx context.Context, ex Executor, d sqlparse.Dialect, s *Schema, c 
 func Describe(run *Run, out *Outcome) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "inputs %s", FormatRows([]map[string]string{run.Inputs}))
+	for _, f := range run.Fail {
+		fmt.Fprintf(&b, "; failing run %d of %s", f.N, f.Text)
+	}
 	if out == nil {
 		return b.String()
 	}
@@ -103,13 +111,55 @@ func Describe(run *Run, out *Outcome) string {
 // ReplayRun is the run of a counterexample: its initial rows (symbols
 // merged by key, missing columns filled with their type's zero) and its
 // inputs.
-func ReplayRun(cex *Counterexample, s *Schema) (*Run, []string) {
+//
+// dbverify models strings as integer codes (ir.StringCode); a value that is
+// the code of one of strs (the program's strings) is replaced by that
+// string. A value of a date/time column that is not a date (the model
+// treats timestamps as numbers) becomes a fixed date.
+func ReplayRun(cex *Counterexample, s *Schema, d sqlparse.Dialect, strs []string) (*Run, []string) {
+	dec := stringDecoder(strs)
 	rows, notes := cex.InitialRows(s)
+	rows = append(rows, cex.stepRows(s, d, rows)...)
 	for i := range rows {
 		fillZero(&rows[i], s)
+		t := s.Table(rows[i].Table)
+		for col, v := range rows[i].Values {
+			if str, ok := dec[v]; ok {
+				rows[i].Values[col] = str
+			}
+			if t != nil && ColumnClass(columnType(t, col)) == ClassTime && !looksLikeTime(v) {
+				rows[i].Values[col] = zeroOf(ClassTime)
+				notes = append(notes, fmt.Sprintf("%s.%s = %s is not a date: seeded as %s", t.Name, col, v, zeroOf(ClassTime)))
+			}
+		}
 	}
-	return &Run{Rows: rows, Inputs: replayInputs(cex.Inputs)}, notes
+	in := replayInputs(cex.Inputs)
+	for k, v := range in {
+		if str, ok := dec[v]; ok {
+			in[k] = strconv.Quote(str)
+		}
+	}
+	return &Run{Rows: rows, Inputs: in, Fail: cex.Failures()}, notes
 }
+
+func stringDecoder(strs []string) map[string]string {
+	m := map[string]string{}
+	for _, s := range strs {
+		m[ir.StringCode(s).V.String()] = s
+	}
+	return m
+}
+
+func columnType(t *sqlir.Table, col string) string {
+	for _, c := range t.Columns {
+		if strings.EqualFold(c.Name, col) {
+			return c.Type
+		}
+	}
+	return ""
+}
+
+func looksLikeTime(v string) bool { return strings.Count(v, "-") >= 2 || strings.Contains(v, ":") }
 
 var lenInput = regexp.MustCompile(`^len\((.+)\)$`)
 
@@ -130,16 +180,20 @@ func replayInputs(cex map[string]string) map[string]string {
 	}
 	for k, v := range cex {
 		i := strings.Index(k, "[")
-		if i < 0 || !strings.HasSuffix(k, "]") {
+		if i < 0 {
 			continue
 		}
-		idx := k[i+1 : len(k)-1]
+		end := strings.Index(k[i:], "]")
+		if end < 0 {
+			continue
+		}
+		idx, rest := k[i+1:i+end], k[i+end+1:]
 		if _, err := strconv.Atoi(idx); err == nil {
 			continue
 		}
 		delete(in, k)
 		for j := 0; j < lens[k[:i]]; j++ {
-			in[k[:i]+"["+strconv.Itoa(j)+"]"] = v
+			in[k[:i]+"["+strconv.Itoa(j)+"]"+rest] = v
 		}
 	}
 	return in
@@ -167,4 +221,93 @@ func zeroOf(class string) string {
 		return "2026-01-01 00:00:00"
 	}
 	return "0"
+}
+
+// Variants are other runs close to a counterexample's that execution may
+// need when the exact one does not break the constraint: its rows seeded
+// in the reverse order (without a key, which row a SELECT returns first is
+// the engine's choice), and its rows copied under every integer input value
+// as key (a row the trace relies on but does not list).
+func Variants(run *Run, s *Schema) []*Run {
+	var out []*Run
+	if len(run.Rows) > 1 {
+		rev := make([]Row, len(run.Rows))
+		for i, r := range run.Rows {
+			rev[len(run.Rows)-1-i] = r
+		}
+		out = append(out, &Run{Rows: rev, Inputs: run.Inputs, Fail: run.Fail})
+	}
+	var keyVals []string
+	for _, k := range sortedKeys(run.Inputs) {
+		if _, err := strconv.ParseInt(run.Inputs[k], 10, 64); err == nil {
+			keyVals = append(keyVals, run.Inputs[k])
+		}
+	}
+	// The key values of a table's rows rotated: which row an index scan
+	// returns first follows the key.
+	if rot := rotateKeys(run.Rows, s); rot != nil {
+		out = append(out, &Run{Rows: rot, Inputs: run.Inputs, Fail: run.Fail})
+	}
+	rows := append([]Row(nil), run.Rows...)
+	for _, r := range run.Rows {
+		key := s.Key(r.Table)
+		if len(key) != 1 {
+			continue
+		}
+		for _, v := range keyVals {
+			c := Row{Table: r.Table, Values: map[string]string{}}
+			for col, x := range r.Values {
+				c.Values[col] = x
+			}
+			c.Values[strings.ToLower(key[0])] = v
+			rows = append(rows, c)
+		}
+	}
+	if len(rows) > len(run.Rows) {
+		out = append(out, &Run{Rows: rows, Inputs: run.Inputs, Fail: run.Fail})
+	}
+	return out
+}
+
+func rotateKeys(rows []Row, s *Schema) []Row {
+	out := make([]Row, len(rows))
+	changed := false
+	byTable := map[string][]int{}
+	for i, r := range rows {
+		out[i] = Row{Table: r.Table, Values: map[string]string{}}
+		for k, v := range r.Values {
+			out[i].Values[k] = v
+		}
+		byTable[strings.ToLower(r.Table)] = append(byTable[strings.ToLower(r.Table)], i)
+	}
+	for t, idx := range byTable {
+		tb := s.Table(t)
+		if tb == nil || len(idx) < 2 {
+			continue
+		}
+		var key string
+		if k := s.Key(t); len(k) == 1 {
+			key = strings.ToLower(k[0])
+		} else {
+			for _, c := range tb.Columns {
+				if c.AutoIncrement {
+					key = strings.ToLower(c.Name)
+				}
+			}
+		}
+		if key == "" {
+			continue
+		}
+		for j, i := range idx {
+			from := idx[(j+1)%len(idx)]
+			if v, ok := rows[from].Values[key]; ok {
+				out[i].Values[key] = v
+				changed = true
+			}
+		}
+	}
+	if !changed {
+		return nil
+	}
+	return out
 }

@@ -95,8 +95,15 @@ func LoadSchemaFiles(path string) (*Schema, error) {
 		if err != nil {
 			return nil, err
 		}
-		ddl.WriteString(gooseUp(string(data)))
-		ddl.WriteString(";\n")
+		text := strings.TrimSpace(gooseUp(string(data)))
+		if text == "" {
+			continue
+		}
+		ddl.WriteString(text)
+		if !strings.HasSuffix(text, ";") {
+			ddl.WriteString(";")
+		}
+		ddl.WriteString("\n")
 	}
 	return &Schema{Tables: parsed.Tables, DDL: ddl.String(), Source: path}, nil
 }
@@ -132,6 +139,9 @@ func gooseUp(src string) string {
 type ProgramSQL struct {
 	Statements []sqlir.Statement
 	Ints       []int64
+	// Strings are the program's string constants and the SQL's string
+	// literals, to decode dbverify's string codes.
+	Strings []string
 }
 
 var namedParam = regexp.MustCompile(`:[A-Za-z_][A-Za-z0-9_]*`)
@@ -157,16 +167,21 @@ func CollectSQL(pkgs []*packages.Package, d sqlparse.Dialect) *ProgramSQL {
 				}
 			case constant.String:
 				s := constant.StringVal(tv.Value)
-				if seenS[s] || !looksLikeSQL(s) {
+				if seenS[s] {
 					continue
 				}
 				seenS[s] = true
+				ps.Strings = append(ps.Strings, s)
+				if !looksLikeSQL(s) {
+					continue
+				}
 				q := s
 				if d != sqlparse.Postgres {
 					q = namedParam.ReplaceAllString(q, "?")
 				}
 				if st, err := sqlparse.Parse(d, q); err == nil && st != nil {
 					ps.Statements = append(ps.Statements, st)
+					ps.Strings = append(ps.Strings, sqlStrings(st)...)
 				}
 			}
 		}

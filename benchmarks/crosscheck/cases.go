@@ -18,6 +18,7 @@ type caseArgs struct {
 	schema      string
 	dialect     string
 	assume      []string
+	noInferKey  bool
 }
 
 func parseArgs(args []string) caseArgs {
@@ -47,6 +48,8 @@ func parseArgs(args []string) caseArgs {
 			a.dialect = take()
 		case "--assume":
 			a.assume = append(a.assume, take())
+		case "--no-infer-key":
+			a.noInferKey = true
 		case "--entry", "--max-refinements", "--timeout", "--time-limit", "--engine", "--format", "--jobs", "-j":
 			take()
 		}

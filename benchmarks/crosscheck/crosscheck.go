@@ -6,6 +6,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 
@@ -43,6 +44,16 @@ type Config struct {
 
 const modulePath = "example.com/corpus"
 
+// namedCheck is a constraint reported under its schema CHECK's name
+// ("accounts_balance_check: balance >= 0").
+// checkFailure is an engine's error for a write a CHECK refused.
+var checkFailure = regexp.MustCompile(`(?i)violates check constraint|CONSTRAINT .* failed`)
+
+// typeFailure is an engine's error for a value of the wrong type.
+var typeFailure = regexp.MustCompile(`SQLSTATE (42P08|42804|22P02|22007|22008)|Error 1366|Incorrect \w+ value`)
+
+var namedCheck = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*):\s`)
+
 // Run cross-checks the cases.
 func Run(ctx context.Context, cfg Config) (*Report, error) {
 	logf := cfg.Log
@@ -50,6 +61,21 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		logf = func(string, ...any) {}
 	}
 	rep := &Report{CaseProblems: map[string]string{}, Cases: len(cfg.Cases)}
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel() // stops the verdicts' dbverify runs on an early return
+	// dbverify's verdicts, computed while the corpus loads and the driver
+	// builds.
+	verdicts := make([]chan verdictResult, len(cfg.Cases))
+	for i := range verdicts {
+		verdicts[i] = make(chan verdictResult, 1)
+	}
+	go func() {
+		for i, c := range cfg.Cases {
+			byKey, problem := caseVerdicts(ctx, cfg, c)
+			verdicts[i] <- verdictResult{byKey, problem}
+		}
+	}()
 
 	// Load every case with syntax and types, and the handle packages.
 	patterns := append([]string(nil), witness.HandlePackages...)
@@ -125,7 +151,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 
 	for i, c := range cfg.Cases {
 		cc := &caseCheck{cfg: cfg, c: c, src: src, drv: drv, pkgs: casePackages(c, pkgs),
-			rng: rand.New(rand.NewSource(cfg.Seed + int64(i)))}
+			rng: rand.New(rand.NewSource(cfg.Seed + int64(i))), verdicts: <-verdicts[i]}
 		results, problem := cc.run(ctx, engineFor)
 		if problem != "" {
 			rep.CaseProblems[c.Name] = problem
@@ -157,6 +183,11 @@ func caseLine(rs []*EntryResult, problem string) string {
 	return strings.Join(parts, "; ")
 }
 
+type verdictResult struct {
+	byKey   map[harness.Key]*harness.Result
+	problem string
+}
+
 // caseCheck cross-checks one case.
 type caseCheck struct {
 	cfg  Config
@@ -165,6 +196,8 @@ type caseCheck struct {
 	drv  *witness.Driver
 	pkgs []*packages.Package
 	rng  *rand.Rand
+	// verdicts are dbverify's results for the case.
+	verdicts verdictResult
 
 	dialect    sqlparse.Dialect
 	schema     *witness.Schema
@@ -181,21 +214,37 @@ func (cc *caseCheck) run(ctx context.Context, engineFor func(sqlparse.Dialect) (
 	_ = dsrc
 	cc.program = witness.CollectSQL(cc.pkgs, cc.dialect)
 
-	byKey, problem := cc.verdicts(ctx)
+	byKey, problem := cc.verdicts.byKey, cc.verdicts.problem
 	if problem != "" {
 		return nil, problem
 	}
 
-	// Constraints, facts and the schema.
-	extra := map[string][]string{}
-	cons := map[string]*witness.Constraint{}
-	for _, e := range cc.c.Expect {
-		k, err := witness.ParseConstraint(e.Constraint, cc.args.table)
+	// The schema, the constraints and the facts.
+	if cc.args.schema != "" {
+		s, err := witness.LoadSchemaFiles(filepath.Join(cc.c.Dir, cc.args.schema))
 		if err != nil {
-			return nil, fmt.Sprintf("constraint %s: %v", e.Constraint, err)
+			return nil, err.Error()
+		}
+		cc.schema = s
+	}
+	extra, numeric := map[string][]string{}, map[string][]string{}
+	cons := map[string]*witness.Constraint{}
+	checkNames := map[string]string{}
+	for _, e := range cc.c.Expect {
+		var k *witness.Constraint
+		if m := namedCheck.FindStringSubmatch(e.Constraint); m != nil && cc.schema != nil {
+			if k = witness.CheckConstraint(cc.schema, m[1], e.Constraint); k != nil {
+				checkNames[e.Constraint] = m[1]
+			}
+		}
+		if k == nil {
+			var err error
+			if k, err = witness.ParseConstraint(e.Constraint, cc.args.table); err != nil {
+				return nil, fmt.Sprintf("constraint %s: %v", e.Constraint, err)
+			}
 		}
 		cons[e.Constraint] = k
-		extra[k.Table] = append(extra[k.Table], k.Columns...)
+		numeric[k.Table] = append(numeric[k.Table], k.Columns...)
 		if r := byKey[harness.KeyOf(e.Entry, e.Constraint)]; r != nil {
 			if cex, _ := r.Cex(); cex != nil {
 				for _, row := range cex.Rows {
@@ -213,14 +262,8 @@ func (cc *caseCheck) run(ctx context.Context, engineFor func(sqlparse.Dialect) (
 			cc.paramFacts = append(cc.paramFacts, a)
 		}
 	}
-	if cc.args.schema != "" {
-		s, err := witness.LoadSchemaFiles(filepath.Join(cc.c.Dir, cc.args.schema))
-		if err != nil {
-			return nil, err.Error()
-		}
-		cc.schema = s
-	} else {
-		cc.schema = witness.Synthesize(cc.dialect, cc.program.Statements, extra)
+	if cc.schema == nil {
+		cc.schema = witness.Synthesize(cc.dialect, cc.program.Statements, extra, numeric, cc.args.noInferKey)
 	}
 
 	// A fresh database.
@@ -267,6 +310,18 @@ func (cc *caseCheck) run(ctx context.Context, engineFor func(sqlparse.Dialect) (
 			continue
 		}
 		res.Notes = append(res.Notes, spec.Approximations...)
+		if name, ok := checkNames[e.Constraint]; ok {
+			restore, err := witness.SuspendCheck(ctx, cc.drv, cc.dialect, cc.schema, cons[e.Constraint], name)
+			if err != nil {
+				res.NotExecutable = "the constraint is a schema CHECK the engine enforces: " + err.Error()
+				continue
+			}
+			cc.check(ctx, res, r, spec, cons[e.Constraint])
+			if err := restore(); err != nil {
+				return out, "restoring CHECK " + name + ": " + err.Error()
+			}
+			continue
+		}
 		cc.check(ctx, res, r, spec, cons[e.Constraint])
 	}
 	return out, ""
@@ -274,26 +329,26 @@ func (cc *caseCheck) run(ctx context.Context, engineFor func(sqlparse.Dialect) (
 
 // verdicts are dbverify's results for the case: from running it, or from
 // expect.json when the case expects no UNSAFE and TrustExpected is set.
-func (cc *caseCheck) verdicts(ctx context.Context) (map[harness.Key]*harness.Result, string) {
+func caseVerdicts(ctx context.Context, cfg Config, c *harness.Case) (map[harness.Key]*harness.Result, string) {
 	byKey := map[harness.Key]*harness.Result{}
-	if rep := cc.cfg.Reports[cc.c.Name]; rep != nil {
+	if rep := cfg.Reports[c.Name]; rep != nil {
 		for i := range rep.Results {
 			r := &rep.Results[i]
 			byKey[harness.KeyOf(r.Entry, r.Constraint)] = r
 		}
 		return byKey, ""
 	}
-	needRun := !cc.cfg.TrustExpected
-	for _, e := range cc.c.Expect {
+	needRun := !cfg.TrustExpected
+	for _, e := range c.Expect {
 		needRun = needRun || e.Verdict == harness.Unsafe
 	}
 	if !needRun {
-		for _, e := range cc.c.Expect {
+		for _, e := range c.Expect {
 			byKey[harness.KeyOf(e.Entry, e.Constraint)] = &harness.Result{Entry: e.Entry, Constraint: e.Constraint, Verdict: e.Verdict}
 		}
 		return byKey, ""
 	}
-	inv := harness.Exec(ctx, cc.cfg.Bin, cc.c.Dir, harness.CheckArgs(cc.c, harness.Options{}), 5*time.Minute)
+	inv := harness.Exec(ctx, cfg.Bin, c.Dir, harness.CheckArgs(c, harness.Options{}), 5*time.Minute)
 	if inv.Err != nil {
 		return nil, fmt.Sprintf("dbverify: %v", inv.Err)
 	}
@@ -387,7 +442,7 @@ func (cc *caseCheck) replay(ctx context.Context, res *EntryResult, r *harness.Re
 		return
 	}
 	cex := convertCex(hcex)
-	run, notes := witness.ReplayRun(cex, cc.schema)
+	run, notes := witness.ReplayRun(cex, cc.schema, cc.dialect, cc.program.Strings)
 	res.Notes = append(res.Notes, notes...)
 	out, err := witness.Execute(ctx, cc.drv, cc.dialect, cc.schema, k, spec.Pkg, spec.Key, run)
 	res.Executions++
@@ -407,7 +462,11 @@ func (cc *caseCheck) replay(ctx context.Context, res *EntryResult, r *harness.Re
 		return
 	}
 	kind := FalseUnsafe
-	if fails := cex.FailingCalls(); len(fails) > 0 {
+	if out.Call != nil && checkFailure.MatchString(out.Call.Err) {
+		kind = BreaksOtherCheck
+	} else if out.Call != nil && typeFailure.MatchString(out.Call.Err) && res.Schema == "synthesised" {
+		kind = SchemaGuess
+	} else if fails := cex.FailingCalls(); len(fails) > 0 {
 		kind = NeedsFailure
 		res.Notes = append(res.Notes, "the trace makes these calls fail: "+strings.Join(fails, "; "))
 	} else if missing := missingInputs(cex, spec); len(missing) > 0 {
@@ -422,6 +481,20 @@ func (cc *caseCheck) replay(ctx context.Context, res *EntryResult, r *harness.Re
 // random rows added, then random runs. It returns the run's description,
 // or "".
 func (cc *caseCheck) confirm(ctx context.Context, res *EntryResult, cex *witness.Run, spec *witness.EntrySpec, k *witness.Constraint) string {
+	// The counterexample's rows in the reverse order (a table without a
+	// key: which row a SELECT returns first), then with copies of its rows
+	// under every key value among the inputs (a row the trace omits).
+	for _, run := range witness.Variants(cex, cc.schema) {
+		out, err := witness.Execute(ctx, cc.drv, cc.dialect, cc.schema, k, spec.Pkg, spec.Key, run)
+		res.Executions++
+		if err != nil {
+			res.Errors++
+			continue
+		}
+		if out.Broken() {
+			return witness.Describe(run, out)
+		}
+	}
 	gen := &witness.Generator{Rng: cc.rng, Schema: cc.schema, Constraint: k, TableFacts: cc.tableFacts,
 		Ints: witness.Domain(cc.program.Ints), MaxRows: 3}
 	for i := 0; i < 2*cc.cfg.Runs; i++ {

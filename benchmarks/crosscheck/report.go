@@ -28,6 +28,13 @@ const (
 	// when replayed, but another run from the same inputs or a random run
 	// does: the verdict is right, the trace is not a run.
 	CexDoesNotReplay Kind = "UNSAFE confirmed, but its counterexample does not replay"
+	// BreaksOtherCheck: the counterexample's write breaks another CHECK of
+	// the schema, which the engine enforces, so the run takes the error
+	// path instead (the trace ignores that CHECK).
+	BreaksOtherCheck Kind = "UNSAFE counterexample breaks another enforced CHECK"
+	// SchemaGuess: the counterexample's run failed on a column type of the
+	// synthesised schema (the program has no DDL; the guess was wrong).
+	SchemaGuess Kind = "UNSAFE not replayable on the guessed schema"
 	// WrongFinal: an UNKNOWN whose expected final verdict is SAFE, broken
 	// by a run.
 	WrongFinal Kind = "expected final SAFE broken"
