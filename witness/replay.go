@@ -63,6 +63,11 @@ type ReplayResult struct {
 	Engine   string
 	Schema   *Schema
 	Outcomes []*ReplayOutcome
+
+	// For TestFile: the loaded program, the dialect, the constraints.
+	pkgs        []*packages.Package
+	dialect     sqlparse.Dialect
+	constraints map[string]*Constraint
 }
 
 // namedCheck is a constraint reported under its schema CHECK's name
@@ -180,7 +185,7 @@ func Replay(ctx context.Context, cfg ReplayConfig) (*ReplayResult, error) {
 	}
 	defer drv.Close()
 
-	res := &ReplayResult{Schema: schema}
+	res := &ReplayResult{Schema: schema, pkgs: pkgs, dialect: cfg.Dialect, constraints: cons}
 	driverName, dsn := cfg.DriverName, cfg.DSN
 	if dsn == "" {
 		gd := groundtruth.MySQL

@@ -138,7 +138,7 @@ func runReplay(c *cli.Context, w io.Writer) (int, error) {
 		DriverName: driverName, DSN: c.String("dsn"), WorkDir: work,
 	}
 	if path := c.String("emit-test"); path != "" {
-		return emitTest(c.Context, w, cfg, inDir(c.String("dir"), path))
+		return emitTest(contextOf(c), w, cfg, inDir(c.String("dir"), path))
 	}
 	res, err := witness.Replay(contextOf(c), cfg)
 	if err != nil {
