@@ -81,7 +81,7 @@ var namedCheck = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*):\s`)
 // (the program does not load, the driver does not build, the engine does
 // not start), not of a replay.
 func Replay(ctx context.Context, cfg ReplayConfig) (*ReplayResult, error) {
-	if cfg.Dialect == sqlparse.SQLite && cfg.DSN == "" {
+	if cfg.Dialect == sqlparse.SQLite {
 		return nil, errors.New("replay: the witness driver opens PostgreSQL and MySQL/MariaDB databases only; a sqlite program cannot be replayed")
 	}
 	entryPkgs := map[string]bool{}
