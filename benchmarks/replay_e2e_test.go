@@ -295,3 +295,38 @@ func copyDir(t *testing.T, from, to, pkg string) {
 		}
 	}
 }
+
+// TestReplayNotReproduced replays a counterexample whose input was edited
+// so that it no longer breaks the constraint (withdrawing 0 from a balance
+// at the minimum): replay must say so and exit 1.
+func TestReplayNotReproduced(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a database server")
+	}
+	needEngines(t)
+	recordInputs(t)
+	c, err := harness.ReadCase(filepath.Join(corpusDir(t), "core/atm_unsafe"), "core/atm_unsafe")
+	if err != nil {
+		t.Fatal(err)
+	}
+	report := checkReport(t, c)
+	data, err := os.ReadFile(report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	amt := regexp.MustCompile(`"amt": "-?\d+"`)
+	if !amt.Match(data) {
+		t.Fatalf("the counterexample has no amt input:\n%s", data)
+	}
+	if err := os.WriteFile(report, amt.ReplaceAll(data, []byte(`"amt": "0"`)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	inv := dbverify(t, c.Dir, append(append([]string{"replay"}, replayArgs(c)...), report)...)
+	out := string(inv.Stdout)
+	if inv.ExitCode != 1 {
+		t.Fatalf("replay: exit %d, want 1\nstdout:\n%s\nstderr:\n%s", inv.ExitCode, out, inv.Stderr)
+	}
+	if !strings.Contains(out, "NOT REPRODUCED: Account.balance >= 1000 holds after the call") || !strings.Contains(out, "0 of 1 counterexample(s) reproduced") {
+		t.Errorf("replay does not say the counterexample did not reproduce:\n%s", out)
+	}
+}
