@@ -74,6 +74,31 @@ type ReplayResult struct {
 // ("accounts_balance_check: balance >= 0").
 var namedCheck = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*):\s`)
 
+// ResolveConstraint reads a reported constraint: a schema CHECK reported
+// under its name ("accounts_balance_check: balance >= 0"; check is the
+// name) or a constraint as the user wrote it (table is the default table
+// of bare column names).
+func ResolveConstraint(s *Schema, text, table string) (k *Constraint, check string, err error) {
+	if m := namedCheck.FindStringSubmatch(text); m != nil && s != nil {
+		if k = CheckConstraint(s, m[1], text); k != nil {
+			return k, m[1], nil
+		}
+	}
+	k, err = ParseConstraint(text, table)
+	return k, "", err
+}
+
+// DriverDSN is the witness driver's DSN for database name of eng: bounded
+// lock waits (a run that blocks fails instead of hanging) and, for MySQL,
+// multi-statement Execs (seeding runs several statements at once).
+func DriverDSN(eng *groundtruth.Engine, name string) string {
+	dsn := eng.DSN(name)
+	if eng.Dialect() == groundtruth.Postgres {
+		return dsn + " lock_timeout=5000 idle_in_transaction_session_timeout=10000"
+	}
+	return dsn + "?multiStatements=true&innodb_lock_wait_timeout=5"
+}
+
 // Replay runs the counterexamples of cfg.Targets on a real database: it
 // builds the driver for their entries, creates the schema, and for each
 // target seeds the counterexample's initial rows, calls the entry with its
@@ -142,16 +167,12 @@ func Replay(ctx context.Context, cfg ReplayConfig) (*ReplayResult, error) {
 	checkNames := map[string]string{}
 	extra, numeric := map[string][]string{}, map[string][]string{}
 	for _, t := range cfg.Targets {
-		var k *Constraint
-		if m := namedCheck.FindStringSubmatch(t.Constraint); m != nil && schema != nil {
-			if k = CheckConstraint(schema, m[1], t.Constraint); k != nil {
-				checkNames[t.Constraint] = m[1]
-			}
+		k, check, err := ResolveConstraint(schema, t.Constraint, cfg.Table)
+		if err != nil {
+			return nil, fmt.Errorf("replay: constraint %s: %w", t.Constraint, err)
 		}
-		if k == nil {
-			if k, err = ParseConstraint(t.Constraint, cfg.Table); err != nil {
-				return nil, fmt.Errorf("replay: constraint %s: %w", t.Constraint, err)
-			}
+		if check != "" {
+			checkNames[t.Constraint] = check
 		}
 		cons[t.Constraint] = k
 		numeric[k.Table] = append(numeric[k.Table], k.Columns...)
@@ -202,15 +223,18 @@ func Replay(ctx context.Context, cfg ReplayConfig) (*ReplayResult, error) {
 			return nil, fmt.Errorf("replay: %w", err)
 		}
 		db.Close()
-		driverName, dsn = eng.DriverName(), eng.DSN(name)
-		if cfg.Dialect == sqlparse.Postgres {
-			dsn += " lock_timeout=5000 idle_in_transaction_session_timeout=10000"
-		} else {
-			dsn += "?multiStatements=true&innodb_lock_wait_timeout=5"
-		}
+		driverName, dsn = eng.DriverName(), DriverDSN(eng, name)
 		res.Engine = string(gd) + " (a throwaway server)"
 	} else {
 		res.Engine = driverName + " (--dsn)"
+		if driverName == "mysql" && !strings.Contains(dsn, "multiStatements") {
+			// Seeding runs several statements in one Exec.
+			sep := "?"
+			if strings.Contains(dsn, "?") {
+				sep = "&"
+			}
+			dsn += sep + "multiStatements=true"
+		}
 	}
 	if err := drv.Open(driverName, dsn); err != nil {
 		return nil, fmt.Errorf("replay: opening the database: %w", err)
