@@ -330,3 +330,52 @@ func TestReplayNotReproduced(t *testing.T) {
 		t.Errorf("replay does not say the counterexample did not reproduce:\n%s", out)
 	}
 }
+
+// TestReplayDSN replays on a database the caller runs (--dsn) instead of
+// a throwaway server, for both dialects: the tables are created in it and
+// the counterexample reproduces.
+func TestReplayDSN(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts database servers")
+	}
+	needEngines(t)
+	cases := []struct {
+		name   string
+		engine groundtruth.Dialect
+	}{
+		{"bank/withdraw_unsafe", groundtruth.MySQL},
+		{"dialect/pg_reserve_unsafe", groundtruth.Postgres},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			recordInputs(t)
+			c, err := harness.ReadCase(filepath.Join(corpusDir(t), tc.name), tc.name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			report := checkReport(t, c)
+			ctx := context.Background()
+			eng, err := groundtruth.Start(ctx, tc.engine, t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer eng.Close()
+			db, name, err := eng.NewDatabase(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			args := append(append([]string{"replay", "--dsn", eng.DSN(name)}, replayArgs(c)...), report)
+			inv := dbverify(t, c.Dir, args...)
+			out := string(inv.Stdout)
+			if inv.ExitCode != 0 || !strings.Contains(out, "(--dsn)") || !strings.Contains(out, "1 of 1 counterexample(s) reproduced") {
+				t.Fatalf("replay --dsn: exit %d\nstdout:\n%s\nstderr:\n%s", inv.ExitCode, out, inv.Stderr)
+			}
+			// The run's rows stay in the caller's database.
+			var n int
+			if err := db.QueryRowContext(ctx, "SELECT COUNT(*) FROM "+map[bool]string{true: "products", false: "accounts"}[tc.engine == groundtruth.Postgres]).Scan(&n); err != nil || n == 0 {
+				t.Errorf("the constraint's table in the --dsn database: %d rows, %v", n, err)
+			}
+		})
+	}
+}
