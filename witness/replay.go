@@ -68,6 +68,7 @@ type ReplayResult struct {
 	pkgs        []*packages.Package
 	dialect     sqlparse.Dialect
 	constraints map[string]*Constraint
+	checkNames  map[string]string
 }
 
 // namedCheck is a constraint reported under its schema CHECK's name
@@ -206,7 +207,7 @@ func Replay(ctx context.Context, cfg ReplayConfig) (*ReplayResult, error) {
 	}
 	defer drv.Close()
 
-	res := &ReplayResult{Schema: schema, pkgs: pkgs, dialect: cfg.Dialect, constraints: cons}
+	res := &ReplayResult{Schema: schema, pkgs: pkgs, dialect: cfg.Dialect, constraints: cons, checkNames: checkNames}
 	driverName, dsn := cfg.DriverName, cfg.DSN
 	if dsn == "" {
 		gd := groundtruth.MySQL

@@ -40,6 +40,9 @@ func (r *ReplayResult) TestFile(o *ReplayOutcome) (*TestFile, error) {
 	if len(o.Run.Fail) > 0 {
 		return nil, fmt.Errorf("the counterexample of %s needs a database call to fail (%s); a test cannot inject that", o.Target.Entry, o.Run.Fail[0].Text)
 	}
+	if name, ok := r.checkNames[o.Target.Constraint]; ok {
+		return nil, fmt.Errorf("the constraint is the schema's CHECK %s, which the database enforces: the write fails instead of breaking it, so a test on the real schema would not see the violation (replay suspends the CHECK)", name)
+	}
 	pkgPath, key, _ := splitEntry(o.Target.Entry)
 	byPath := map[string]*packages.Package{}
 	packages.Visit(r.pkgs, nil, func(p *packages.Package) { byPath[p.PkgPath] = p })
