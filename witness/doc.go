@@ -3,7 +3,8 @@
 // rows and checks the constraint on every row afterwards.
 //
 // It has three parts, shared by the corpus cross-check
-// (benchmarks/crosscheck) and, later, `dbverify replay`:
+// (benchmarks/crosscheck) and `dbverify replay` (Replay, which also writes
+// a counterexample's regression test: ReplayResult.TestFile):
 //
 //   - a driver generator (GenerateDriver): a small Go program, built with
 //     `go build -overlay` inside the analysed module, that calls each entry

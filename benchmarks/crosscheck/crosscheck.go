@@ -44,15 +44,11 @@ type Config struct {
 
 const modulePath = "example.com/corpus"
 
-// namedCheck is a constraint reported under its schema CHECK's name
-// ("accounts_balance_check: balance >= 0").
 // checkFailure is an engine's error for a write a CHECK refused.
 var checkFailure = regexp.MustCompile(`(?i)violates check constraint|CONSTRAINT .* failed`)
 
 // typeFailure is an engine's error for a value of the wrong type.
 var typeFailure = regexp.MustCompile(`SQLSTATE (42P08|42804|22P02|22007|22008)|Error 1366|Incorrect \w+ value`)
-
-var namedCheck = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*):\s`)
 
 // Run cross-checks the cases.
 func Run(ctx context.Context, cfg Config) (*Report, error) {
@@ -235,17 +231,12 @@ func (cc *caseCheck) run(ctx context.Context, engineFor func(sqlparse.Dialect) (
 	cons := map[string]*witness.Constraint{}
 	checkNames := map[string]string{}
 	for _, e := range cc.c.Expect {
-		var k *witness.Constraint
-		if m := namedCheck.FindStringSubmatch(e.Constraint); m != nil && cc.schema != nil {
-			if k = witness.CheckConstraint(cc.schema, m[1], e.Constraint); k != nil {
-				checkNames[e.Constraint] = m[1]
-			}
+		k, check, err := witness.ResolveConstraint(cc.schema, e.Constraint, cc.args.table)
+		if err != nil {
+			return nil, fmt.Sprintf("constraint %s: %v", e.Constraint, err)
 		}
-		if k == nil {
-			var err error
-			if k, err = witness.ParseConstraint(e.Constraint, cc.args.table); err != nil {
-				return nil, fmt.Sprintf("constraint %s: %v", e.Constraint, err)
-			}
+		if check != "" {
+			checkNames[e.Constraint] = check
 		}
 		cons[e.Constraint] = k
 		numeric[k.Table] = append(numeric[k.Table], k.Columns...)
@@ -280,14 +271,7 @@ func (cc *caseCheck) run(ctx context.Context, engineFor func(sqlparse.Dialect) (
 		return nil, err.Error()
 	}
 	db.Close()
-	dsn := eng.DSN(name)
-	switch cc.dialect {
-	case sqlparse.Postgres:
-		dsn += " lock_timeout=5000 idle_in_transaction_session_timeout=10000"
-	case sqlparse.MySQL:
-		dsn += "?multiStatements=true&innodb_lock_wait_timeout=5"
-	}
-	if err := cc.drv.Open(eng.DriverName(), dsn); err != nil {
+	if err := cc.drv.Open(eng.DriverName(), witness.DriverDSN(eng, name)); err != nil {
 		return nil, fmt.Sprintf("opening the database: %v", err)
 	}
 	if err := witness.Create(ctx, cc.drv, cc.schema); err != nil {

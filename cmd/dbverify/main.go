@@ -39,10 +39,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		Commands: []*cli.Command{
 			checkCommand(&code),
 			exploreCommand(&code),
+			replayCommand(&code),
 		},
 		ExitErrHandler: func(*cli.Context, error) {},
 		CommandNotFound: func(c *cli.Context, name string) {
-			fmt.Fprintf(stderr, "dbverify: unknown command %q (commands: check, explore; see dbverify --help)\n", name)
+			fmt.Fprintf(stderr, "dbverify: unknown command %q (commands: check, explore, replay; see dbverify --help)\n", name)
 			code = exitUsage
 		},
 		// A constraint may hold commas: `status IN ('new','sold')`.

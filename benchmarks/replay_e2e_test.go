@@ -1,0 +1,381 @@
+package benchmarks_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/dbverify/dbverify/benchmarks/harness"
+	"github.com/dbverify/dbverify/groundtruth"
+)
+
+// replayArgs are the flags of a case's check arguments that replay needs
+// too (the schema, the default table, the key inference, the dialect).
+func replayArgs(c *harness.Case) []string {
+	var out []string
+	for i := 0; i < len(c.Args); i++ {
+		switch c.Args[i] {
+		case "--schema", "--table", "--dialect":
+			out = append(out, c.Args[i], c.Args[i+1])
+			i++
+		case "--no-infer-key":
+			out = append(out, c.Args[i])
+		}
+	}
+	return out
+}
+
+// checkReport runs check on the case and writes its JSON report into a
+// temporary file, whose path it returns.
+func checkReport(t *testing.T, c *harness.Case) string {
+	t.Helper()
+	inv := dbverify(t, c.Dir, harness.CheckArgs(c, harness.Options{})...)
+	if inv.ExitCode != 1 {
+		t.Fatalf("check: exit %d, want 1 (UNSAFE)\nstderr:\n%s", inv.ExitCode, inv.Stderr)
+	}
+	path := filepath.Join(t.TempDir(), "report.json")
+	if err := os.WriteFile(path, inv.Stdout, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// needEngines skips the test when PostgreSQL or MariaDB is not installed.
+func needEngines(t *testing.T) {
+	t.Helper()
+	for _, bin := range []string{"mariadbd", "postgres"} {
+		if _, err := exec.LookPath(bin); err == nil {
+			continue
+		}
+		found := false
+		for _, dir := range []string{"/usr/sbin", "/usr/lib/postgresql/15/bin", "/usr/local/bin"} {
+			if _, err := os.Stat(filepath.Join(dir, bin)); err == nil {
+				found = true
+			}
+		}
+		if !found {
+			t.Skipf("%s is not installed (make deps)", bin)
+		}
+	}
+}
+
+// TestReplayReproduces replays the UNSAFE counterexamples of fast corpus
+// cases on throwaway MariaDB and PostgreSQL servers and asserts that each
+// breaks the constraint on the real engine.
+func TestReplayReproduces(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts database servers")
+	}
+	needEngines(t)
+	cases := []struct {
+		name, engine string
+	}{
+		{"core/atm_unsafe", "mysql"},                // schema.sql
+		{"bank/withdraw_unsafe", "mysql"},           // synthesised tables
+		{"dialect/pg_reserve_unsafe", "postgres"},   // dialect from the report
+		{"decimal/pg_withdraw_unsafe", "postgres"},  // schema.sql, decimals
+		{"inventory/capacity_unsafe", "mysql"},      // two UNSAFE entries
+		{"interproc/iface_repo_unsafe", "postgres"}, // an interface filled with the package's type
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			recordInputs(t)
+			c, err := harness.ReadCase(filepath.Join(corpusDir(t), tc.name), tc.name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			report := checkReport(t, c)
+			inv := dbverify(t, c.Dir, append(append([]string{"replay"}, replayArgs(c)...), report)...)
+			out := string(inv.Stdout)
+			if inv.ExitCode != 0 {
+				t.Fatalf("replay: exit %d, want 0\nstdout:\n%s\nstderr:\n%s", inv.ExitCode, out, inv.Stderr)
+			}
+			if !strings.Contains(out, "on "+tc.engine+" (a throwaway server)") {
+				t.Errorf("replay did not run on %s:\n%s", tc.engine, out)
+			}
+			unsafe := 0
+			for _, e := range c.Expect {
+				if e.Verdict == harness.Unsafe {
+					unsafe++
+				}
+			}
+			if n := strings.Count(out, "\n["); n != unsafe {
+				t.Errorf("replayed %d counterexamples, want %d (the case's UNSAFE results):\n%s", n, unsafe, out)
+			}
+			if !regexp.MustCompile(`REPRODUCED: violated after the call: \{`).MatchString(out) || strings.Contains(out, "NOT REPRODUCED") {
+				t.Errorf("a counterexample did not reproduce:\n%s", out)
+			}
+		})
+	}
+}
+
+// TestReplayUsage checks replay's usage errors (exit 2 with a message)
+// and a report without UNSAFE results (exit 0).
+func TestReplayUsage(t *testing.T) {
+	recordInputs(t)
+	dir := t.TempDir()
+	write := func(name, content string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	safe := write("safe.json", `{"results":[{"entry":"example.com/m.F","constraint":"t.a >= 0","verdict":"SAFE"}],"dialect":{"name":"mysql"}}`)
+	tests := []struct {
+		name string
+		args []string
+		code int
+		msg  string
+	}{
+		{"no report", []string{"replay"}, 2, "want one report"},
+		{"two reports", []string{"replay", safe, safe}, 2, "want one report"},
+		{"missing file", []string{"replay", filepath.Join(dir, "none.json")}, 2, "no such file"},
+		{"not JSON", []string{"replay", write("bad.json", "UNSAFE")}, 2, "not a JSON report"},
+		{"result out of range", []string{"replay", "--result", "5", safe}, 2, "the report has 1 results"},
+		{"result not UNSAFE", []string{"replay", "--result", "1", safe}, 2, "is SAFE, not UNSAFE"},
+		{"bad entry regexp", []string{"replay", "--entry", "(", safe}, 2, "--entry"},
+		{"no dialect", []string{"replay", write("nodialect.json", `{"results":[]}`)}, 2, "give --dialect"},
+		{"nothing to replay", []string{"replay", safe}, 0, "no UNSAFE result to replay"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			inv := dbverify(t, dir, tc.args...)
+			if inv.ExitCode != tc.code {
+				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", inv.ExitCode, tc.code, inv.Stdout, inv.Stderr)
+			}
+			if got := string(inv.Stdout) + string(inv.Stderr); !strings.Contains(got, tc.msg) {
+				t.Errorf("output does not say %q:\n%s", tc.msg, got)
+			}
+		})
+	}
+}
+
+// TestReplayEmitTest emits the regression test of two UNSAFE cases, runs
+// it on a real engine against the unfixed program (it must fail on the
+// violation) and against the program fixed with the SAFE twin's code (it
+// must pass). Each case is copied with the corpus module's go.mod into a
+// temporary module first.
+func TestReplayEmitTest(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts database servers and runs go test")
+	}
+	needEngines(t)
+	cases := []struct {
+		unsafe, safe string
+		engine       groundtruth.Dialect
+	}{
+		{"core/atm_unsafe", "core/atm_safe", groundtruth.MySQL},
+		{"dialect/pg_reserve_unsafe", "dialect/pg_reserve_safe", groundtruth.Postgres},
+	}
+	for _, tc := range cases {
+		t.Run(tc.unsafe, func(t *testing.T) {
+			recordInputs(t)
+			corpus := corpusDir(t)
+			mod := t.TempDir()
+			for _, f := range []string{"go.mod", "go.sum"} {
+				copyFile(t, filepath.Join(corpus, f), filepath.Join(mod, f))
+			}
+			caseDir := filepath.Join(mod, filepath.FromSlash(tc.unsafe))
+			copyDir(t, filepath.Join(corpus, filepath.FromSlash(tc.unsafe)), caseDir, "")
+			c, err := harness.ReadCase(caseDir, tc.unsafe)
+			if err != nil {
+				t.Fatal(err)
+			}
+			report := checkReport(t, c)
+			args := append(append([]string{"replay", "--emit-test", "replay_regression_test.go"}, replayArgs(c)...), report)
+			inv := dbverify(t, caseDir, args...)
+			if inv.ExitCode != 0 {
+				t.Fatalf("replay --emit-test: exit %d\nstdout:\n%s\nstderr:\n%s", inv.ExitCode, inv.Stdout, inv.Stderr)
+			}
+			testFile := filepath.Join(caseDir, "replay_regression_test.go")
+			if _, err := os.Stat(testFile); err != nil {
+				t.Fatalf("no test written: %v\n%s", err, inv.Stdout)
+			}
+
+			ctx := context.Background()
+			eng, err := groundtruth.Start(ctx, tc.engine, t.TempDir())
+			if errors.Is(err, groundtruth.ErrMissingBinary) {
+				t.Skip(err)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer eng.Close()
+			dsnFor := func() string {
+				db, name, err := eng.NewDatabase(ctx)
+				if err != nil {
+					t.Fatal(err)
+				}
+				db.Close()
+				return eng.DSN(name)
+			}
+
+			// The unfixed program: the test fails on the violation.
+			out, err := goTest(caseDir, dsnFor())
+			if err == nil || !strings.Contains(out, "--- FAIL: TestDBVerifyReplay") || !strings.Contains(out, "broken by the") {
+				t.Fatalf("the emitted test does not fail on the unfixed program (err %v):\n%s", err, out)
+			}
+
+			// The fix: the SAFE twin's code under the unsafe package's name.
+			entries, err := os.ReadDir(caseDir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range entries {
+				if strings.HasSuffix(e.Name(), ".go") && !strings.HasSuffix(e.Name(), "_test.go") {
+					if err := os.Remove(filepath.Join(caseDir, e.Name())); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			copyDir(t, filepath.Join(corpus, filepath.FromSlash(tc.safe)), caseDir, filepath.Base(tc.unsafe))
+			out, err = goTest(caseDir, dsnFor())
+			if err != nil || !strings.Contains(out, "--- PASS: TestDBVerifyReplay") {
+				t.Fatalf("the emitted test does not pass on the fixed program (err %v):\n%s", err, out)
+			}
+		})
+	}
+}
+
+// goTest runs the emitted test in dir against the database dsn.
+func goTest(dir, dsn string) (string, error) {
+	cmd := exec.Command("go", "test", "-count=1", "-v", "-run", "^TestDBVerifyReplay", ".")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "DBVERIFY_TEST_DSN="+dsn, "GOWORK=off")
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+func copyFile(t *testing.T, from, to string) {
+	t.Helper()
+	data, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(to, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// copyDir copies the files of a case directory (not its subdirectories);
+// with pkg set, the Go files' package clause is renamed to pkg and
+// expect.json is left out.
+func copyDir(t *testing.T, from, to, pkg string) {
+	t.Helper()
+	entries, err := os.ReadDir(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clause := regexp.MustCompile(`(?m)^package \w+`)
+	for _, e := range entries {
+		if e.IsDir() || (pkg != "" && e.Name() == "expect.json") {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(from, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pkg != "" && strings.HasSuffix(e.Name(), ".go") {
+			data = clause.ReplaceAll(data, []byte("package "+pkg))
+		}
+		if err := os.MkdirAll(to, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(to, e.Name()), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestReplayNotReproduced replays a counterexample whose input was edited
+// so that it no longer breaks the constraint (withdrawing 0 from a balance
+// at the minimum): replay must say so and exit 1.
+func TestReplayNotReproduced(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a database server")
+	}
+	needEngines(t)
+	recordInputs(t)
+	c, err := harness.ReadCase(filepath.Join(corpusDir(t), "core/atm_unsafe"), "core/atm_unsafe")
+	if err != nil {
+		t.Fatal(err)
+	}
+	report := checkReport(t, c)
+	data, err := os.ReadFile(report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	amt := regexp.MustCompile(`"amt": "-?\d+"`)
+	if !amt.Match(data) {
+		t.Fatalf("the counterexample has no amt input:\n%s", data)
+	}
+	if err := os.WriteFile(report, amt.ReplaceAll(data, []byte(`"amt": "0"`)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	inv := dbverify(t, c.Dir, append(append([]string{"replay"}, replayArgs(c)...), report)...)
+	out := string(inv.Stdout)
+	if inv.ExitCode != 1 {
+		t.Fatalf("replay: exit %d, want 1\nstdout:\n%s\nstderr:\n%s", inv.ExitCode, out, inv.Stderr)
+	}
+	if !strings.Contains(out, "NOT REPRODUCED: Account.balance >= 1000 holds after the call") || !strings.Contains(out, "0 of 1 counterexample(s) reproduced") {
+		t.Errorf("replay does not say the counterexample did not reproduce:\n%s", out)
+	}
+}
+
+// TestReplayDSN replays on a database the caller runs (--dsn) instead of
+// a throwaway server, for both dialects: the tables are created in it and
+// the counterexample reproduces.
+func TestReplayDSN(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts database servers")
+	}
+	needEngines(t)
+	cases := []struct {
+		name   string
+		engine groundtruth.Dialect
+	}{
+		{"bank/withdraw_unsafe", groundtruth.MySQL},
+		{"dialect/pg_reserve_unsafe", groundtruth.Postgres},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			recordInputs(t)
+			c, err := harness.ReadCase(filepath.Join(corpusDir(t), tc.name), tc.name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			report := checkReport(t, c)
+			ctx := context.Background()
+			eng, err := groundtruth.Start(ctx, tc.engine, t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer eng.Close()
+			db, name, err := eng.NewDatabase(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			args := append(append([]string{"replay", "--dsn", eng.DSN(name)}, replayArgs(c)...), report)
+			inv := dbverify(t, c.Dir, args...)
+			out := string(inv.Stdout)
+			if inv.ExitCode != 0 || !strings.Contains(out, "(--dsn)") || !strings.Contains(out, "1 of 1 counterexample(s) reproduced") {
+				t.Fatalf("replay --dsn: exit %d\nstdout:\n%s\nstderr:\n%s", inv.ExitCode, out, inv.Stderr)
+			}
+			// The run's rows stay in the caller's database.
+			var n int
+			if err := db.QueryRowContext(ctx, "SELECT COUNT(*) FROM "+map[bool]string{true: "products", false: "accounts"}[tc.engine == groundtruth.Postgres]).Scan(&n); err != nil || n == 0 {
+				t.Errorf("the constraint's table in the --dsn database: %d rows, %v", n, err)
+			}
+		})
+	}
+}

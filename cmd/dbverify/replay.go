@@ -1,0 +1,198 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/dbverify/dbverify/frontend/sqlparse"
+	"github.com/dbverify/dbverify/witness"
+)
+
+// replayReport is the part of a JSON report (--format json) replay reads.
+type replayReport struct {
+	Results []struct {
+		Entry          string                  `json:"entry"`
+		Constraint     string                  `json:"constraint"`
+		Verdict        string                  `json:"verdict"`
+		Counterexample *witness.Counterexample `json:"counterexample"`
+	} `json:"results"`
+	Dialect *jsonDialect `json:"dialect"`
+}
+
+func replayCommand(code *int) *cli.Command {
+	return &cli.Command{
+		Name:      "replay",
+		Usage:     "run the counterexamples of a JSON report's UNSAFE results on a real database",
+		ArgsUsage: "report.json",
+		Flags: []cli.Flag{
+			&cli.IntFlag{Name: "result", Usage: "replay only the `N`th result of the report (1-based; it must be UNSAFE)"},
+			&cli.StringFlag{Name: "entry", Usage: "replay only the UNSAFE results whose entry matches `REGEXP`"},
+			&cli.StringFlag{Name: "dsn", Usage: "use this database instead of a throwaway engine (the schema's tables are dropped and created in it)"},
+			&cli.StringFlag{Name: "driver", Usage: "database/sql driver of --dsn: pgx or mysql (default: from the dialect)"},
+			&cli.StringFlag{Name: "schema", Usage: "the DDL file or migrations directory the check used (default: tables synthesised from the program's SQL)"},
+			&cli.StringFlag{Name: "table", Usage: "table of constraints written with bare column names (as given to check)"},
+			&cli.StringFlag{Name: "dialect", Usage: "SQL dialect (default: the report's)"},
+			&cli.BoolFlag{Name: "no-infer-key", Usage: "as given to check: a synthesised table gets no key from a column named id"},
+			&cli.BoolFlag{Name: "keep", Usage: "keep the work directory (driver build, engine files) and print its path"},
+			&cli.StringFlag{Name: "emit-test", Usage: "write a Go test `FILE` for the entry's package that replays the (single) selected counterexample and fails on the violation"},
+			&cli.StringFlag{Name: "dir", Aliases: []string{"C"}, Usage: "the analysed module's `DIR`, where check ran (the report, --schema and --emit-test are relative to it)"},
+		},
+		Action: func(c *cli.Context) error {
+			n, err := runReplay(c, c.App.Writer)
+			if err != nil {
+				return cli.Exit(err.Error(), exitUsage)
+			}
+			*code = n
+			return nil
+		},
+	}
+}
+
+// runReplay returns the exit code, or an error for a usage or harness
+// failure (exit 2).
+func runReplay(c *cli.Context, w io.Writer) (int, error) {
+	if c.NArg() != 1 {
+		return 0, fmt.Errorf("replay: want one report (dbverify check --format json > report.json), got %d arguments", c.NArg())
+	}
+	dir := c.String("dir")
+	if dir == "" {
+		dir = "."
+	}
+	data, err := os.ReadFile(inDir(c.String("dir"), c.Args().First()))
+	if err != nil {
+		return 0, fmt.Errorf("replay: %w", err)
+	}
+	var rep replayReport
+	if err := json.Unmarshal(data, &rep); err != nil {
+		return 0, fmt.Errorf("replay: %s is not a JSON report of dbverify check: %w", c.Args().First(), err)
+	}
+	dialectName := c.String("dialect")
+	if dialectName == "" && rep.Dialect != nil {
+		dialectName = rep.Dialect.Name
+	}
+	if dialectName == "" {
+		return 0, fmt.Errorf("replay: the report names no dialect; give --dialect")
+	}
+	d, err := sqlparse.ParseDialect(dialectName)
+	if err != nil {
+		return 0, fmt.Errorf("replay: %w", err)
+	}
+	var entryRE *regexp.Regexp
+	if e := c.String("entry"); e != "" {
+		if entryRE, err = regexp.Compile(e); err != nil {
+			return 0, fmt.Errorf("replay: --entry: %w", err)
+		}
+	}
+	var targets []witness.ReplayTarget
+	for i, r := range rep.Results {
+		if n := c.Int("result"); n != 0 {
+			if i+1 != n {
+				continue
+			}
+			if r.Verdict != "UNSAFE" {
+				return 0, fmt.Errorf("replay: result %d (%s) is %s, not UNSAFE", n, r.Entry, r.Verdict)
+			}
+		}
+		if r.Verdict != "UNSAFE" || (entryRE != nil && !entryRE.MatchString(r.Entry)) {
+			continue
+		}
+		targets = append(targets, witness.ReplayTarget{Entry: r.Entry, Constraint: r.Constraint, Cex: r.Counterexample})
+	}
+	if n := c.Int("result"); n < 0 || n > len(rep.Results) {
+		return 0, fmt.Errorf("replay: --result %d: the report has %d results", n, len(rep.Results))
+	}
+	if len(targets) == 0 {
+		fmt.Fprintln(w, "no UNSAFE result to replay")
+		return 0, nil
+	}
+	if c.String("emit-test") != "" && len(targets) != 1 {
+		return 0, fmt.Errorf("replay: --emit-test writes one counterexample's test; select one of the %d UNSAFE results with --result or --entry", len(targets))
+	}
+
+	work, err := os.MkdirTemp("", "dbverify-replay-")
+	if err != nil {
+		return 0, err
+	}
+	if c.Bool("keep") {
+		fmt.Fprintln(w, "work directory:", work)
+	} else {
+		defer os.RemoveAll(work)
+	}
+	driverName := c.String("driver")
+	if c.String("dsn") != "" && driverName == "" {
+		driverName = "mysql"
+		if d == sqlparse.Postgres {
+			driverName = "pgx"
+		}
+	}
+	cfg := witness.ReplayConfig{
+		Dir: dir, Dialect: d, SchemaPath: c.String("schema"), Table: c.String("table"),
+		NoInferKey: c.Bool("no-infer-key"), Targets: targets,
+		DriverName: driverName, DSN: c.String("dsn"), WorkDir: work,
+	}
+	if path := c.String("emit-test"); path != "" {
+		return emitTest(contextOf(c), w, cfg, inDir(c.String("dir"), path))
+	}
+	res, err := witness.Replay(contextOf(c), cfg)
+	if err != nil {
+		return 0, err
+	}
+	printReplay(w, res)
+	for _, o := range res.Outcomes {
+		if !o.Reproduced {
+			return exitUnsafe, nil
+		}
+	}
+	return exitSafe, nil
+}
+
+func contextOf(c *cli.Context) context.Context {
+	if c.Context != nil {
+		return c.Context
+	}
+	return context.Background()
+}
+
+func printReplay(w io.Writer, res *witness.ReplayResult) {
+	fmt.Fprintf(w, "replaying %d counterexample(s) on %s; schema: %s\n", len(res.Outcomes), res.Engine, res.Schema.Source)
+	reproduced := 0
+	for i, o := range res.Outcomes {
+		fmt.Fprintf(w, "\n[%d] %s\n    constraint: %s\n", i+1, o.Target.Entry, o.Target.Constraint)
+		if o.Run != nil {
+			for _, r := range o.Run.Rows {
+				fmt.Fprintf(w, "    seeded %s %s\n", r.Table, witness.FormatRows([]map[string]string{r.Values}))
+			}
+			fmt.Fprintf(w, "    inputs %s\n", witness.FormatRows([]map[string]string{o.Run.Inputs}))
+			for _, f := range o.Run.Fail {
+				fmt.Fprintf(w, "    failing run %d of %s\n", f.N, f.Text)
+			}
+		}
+		for _, n := range o.Notes {
+			fmt.Fprintf(w, "    assuming %s\n", n)
+		}
+		switch {
+		case o.NotRun != "":
+			fmt.Fprintf(w, "    NOT REPRODUCED: not run: %s\n", o.NotRun)
+		case o.Reproduced:
+			reproduced++
+			fmt.Fprintf(w, "    returned %s\n", o.Outcome.CallError())
+			for _, v := range o.Outcome.Violated() {
+				fmt.Fprintf(w, "    REPRODUCED: violated %s\n", v)
+			}
+		default:
+			fmt.Fprintf(w, "    returned %s\n", o.Outcome.CallError())
+			fmt.Fprintf(w, "    NOT REPRODUCED: %s holds after the call: %s\n", o.Target.Constraint, witness.FormatRows(o.Outcome.After))
+			if len(o.Outcome.Refused) > 0 {
+				fmt.Fprintf(w, "    the database refused seeded rows: %s\n", strings.Join(o.Outcome.Refused, " | "))
+			}
+		}
+	}
+	fmt.Fprintf(w, "\n%d of %d counterexample(s) reproduced\n", reproduced, len(res.Outcomes))
+}

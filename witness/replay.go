@@ -1,0 +1,329 @@
+package witness
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"golang.org/x/tools/go/packages"
+
+	"github.com/dbverify/dbverify/frontend/sqlparse"
+	"github.com/dbverify/dbverify/groundtruth"
+)
+
+// ReplayTarget is one UNSAFE result to replay.
+type ReplayTarget struct {
+	Entry, Constraint string
+	Cex               *Counterexample
+}
+
+// ReplayConfig says what to replay and where.
+type ReplayConfig struct {
+	// Dir is the analysed module's directory (or one inside it), where
+	// dbverify check ran.
+	Dir     string
+	Dialect sqlparse.Dialect
+	// SchemaPath is the program's DDL (file or migrations directory,
+	// relative to Dir); "" synthesises tables from the program's SQL.
+	SchemaPath string
+	// Table is the default table of constraints with bare column names.
+	Table string
+	// NoInferKey: a synthesised table gets no key from a column named id.
+	NoInferKey bool
+	Targets    []ReplayTarget
+	// DriverName and DSN name an existing database to use (its tables are
+	// dropped and created); empty: a throwaway engine under WorkDir.
+	DriverName, DSN string
+	// WorkDir holds the driver build and the engine's files.
+	WorkDir string
+}
+
+// ReplayOutcome is what one target's replay did.
+type ReplayOutcome struct {
+	Target ReplayTarget
+	// Run is the replayed run (nil when the entry could not be called).
+	Run     *Run
+	Outcome *Outcome
+	// Reproduced: the run broke the constraint.
+	Reproduced bool
+	// NotRun says why the entry was not called ("" if it was).
+	NotRun string
+	// Notes are what the replay approximated (seeded values, driver
+	// inputs filled with fixed values).
+	Notes []string
+}
+
+// ReplayResult is the replay of every target.
+type ReplayResult struct {
+	// Engine is where the runs executed ("postgres (throwaway)", a DSN's driver).
+	Engine   string
+	Schema   *Schema
+	Outcomes []*ReplayOutcome
+
+	// For TestFile: the loaded program, the dialect, the constraints.
+	pkgs        []*packages.Package
+	dialect     sqlparse.Dialect
+	constraints map[string]*Constraint
+	checkNames  map[string]string
+}
+
+// namedCheck is a constraint reported under its schema CHECK's name
+// ("accounts_balance_check: balance >= 0").
+var namedCheck = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*):\s`)
+
+// ResolveConstraint reads a reported constraint: a schema CHECK reported
+// under its name ("accounts_balance_check: balance >= 0"; check is the
+// name) or a constraint as the user wrote it (table is the default table
+// of bare column names).
+func ResolveConstraint(s *Schema, text, table string) (k *Constraint, check string, err error) {
+	if m := namedCheck.FindStringSubmatch(text); m != nil && s != nil {
+		if k = CheckConstraint(s, m[1], text); k != nil {
+			return k, m[1], nil
+		}
+	}
+	k, err = ParseConstraint(text, table)
+	return k, "", err
+}
+
+// DriverDSN is the witness driver's DSN for database name of eng: bounded
+// lock waits (a run that blocks fails instead of hanging) and, for MySQL,
+// multi-statement Execs (seeding runs several statements at once).
+func DriverDSN(eng *groundtruth.Engine, name string) string {
+	dsn := eng.DSN(name)
+	switch eng.Dialect() {
+	case groundtruth.Postgres:
+		return dsn + " lock_timeout=5000 idle_in_transaction_session_timeout=10000"
+	case groundtruth.MySQL:
+		return dsn + "?multiStatements=true&innodb_lock_wait_timeout=5"
+	}
+	return dsn
+}
+
+// Replay runs the counterexamples of cfg.Targets on a real database: it
+// builds the driver for their entries, creates the schema, and for each
+// target seeds the counterexample's initial rows, calls the entry with its
+// inputs and checks the constraint. The error is a failure of the harness
+// (the program does not load, the driver does not build, the engine does
+// not start), not of a replay.
+func Replay(ctx context.Context, cfg ReplayConfig) (*ReplayResult, error) {
+	if cfg.Dialect == sqlparse.SQLite {
+		return nil, errors.New("replay: the witness driver opens PostgreSQL and MySQL/MariaDB databases only; a sqlite program cannot be replayed")
+	}
+	entryPkgs := map[string]bool{}
+	var entries []string
+	for _, t := range cfg.Targets {
+		pkg, _, ok := splitEntry(t.Entry)
+		if !ok {
+			return nil, fmt.Errorf("replay: cannot split entry %s into package and function", t.Entry)
+		}
+		entryPkgs[pkg] = true
+		entries = append(entries, t.Entry)
+	}
+	patterns := append([]string(nil), HandlePackages...)
+	patterns = append(patterns, sortedKeys(entryPkgs)...)
+	pkgs, err := packages.Load(&packages.Config{
+		Mode: LoadMode | packages.NeedSyntax | packages.NeedTypesInfo,
+		Dir:  cfg.Dir,
+	}, patterns...)
+	if err != nil {
+		return nil, fmt.Errorf("replay: loading the program: %w", err)
+	}
+	var module *packages.Module
+	var programPkgs []*packages.Package
+	for _, p := range pkgs {
+		if len(p.Errors) > 0 && entryPkgs[p.PkgPath] {
+			return nil, fmt.Errorf("replay: loading %s: %v", p.PkgPath, p.Errors[0])
+		}
+		if entryPkgs[p.PkgPath] {
+			programPkgs = append(programPkgs, p)
+			if p.Module != nil {
+				module = p.Module
+			}
+		}
+	}
+	if module == nil {
+		return nil, fmt.Errorf("replay: the entries' packages are not in a module under %s", cfg.Dir)
+	}
+	// The program's SQL: its packages and the module's packages they import.
+	var inModule []*packages.Package
+	packages.Visit(programPkgs, nil, func(p *packages.Package) {
+		if p.Module != nil && p.Module.Path == module.Path {
+			inModule = append(inModule, p)
+		}
+	})
+	program := CollectSQL(inModule, cfg.Dialect)
+
+	var schema *Schema
+	if cfg.SchemaPath != "" {
+		path := cfg.SchemaPath
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(cfg.Dir, path)
+		}
+		if schema, err = LoadSchemaFiles(path); err != nil {
+			return nil, fmt.Errorf("replay: %w", err)
+		}
+	}
+	cons := map[string]*Constraint{}
+	checkNames := map[string]string{}
+	extra, numeric := map[string][]string{}, map[string][]string{}
+	for _, t := range cfg.Targets {
+		k, check, err := ResolveConstraint(schema, t.Constraint, cfg.Table)
+		if err != nil {
+			return nil, fmt.Errorf("replay: constraint %s: %w", t.Constraint, err)
+		}
+		if check != "" {
+			checkNames[t.Constraint] = check
+		}
+		cons[t.Constraint] = k
+		numeric[k.Table] = append(numeric[k.Table], k.Columns...)
+		if t.Cex != nil {
+			for _, row := range t.Cex.Rows {
+				for col := range row.Values {
+					extra[row.Table] = append(extra[row.Table], col)
+				}
+			}
+		}
+	}
+	if schema == nil {
+		schema = Synthesize(cfg.Dialect, program.Statements, extra, numeric, cfg.NoInferKey)
+	}
+
+	src, err := GenerateDriver(pkgs, module.Dir, module.Path, entries)
+	if err != nil {
+		return nil, fmt.Errorf("replay: %w", err)
+	}
+	buildDir := filepath.Join(cfg.WorkDir, "driver")
+	if err := os.MkdirAll(buildDir, 0o755); err != nil {
+		return nil, err
+	}
+	bin, err := src.Build(buildDir)
+	if err != nil {
+		return nil, fmt.Errorf("replay: %w", err)
+	}
+	drv, err := StartDriver(bin)
+	if err != nil {
+		return nil, fmt.Errorf("replay: %w", err)
+	}
+	defer drv.Close()
+
+	res := &ReplayResult{Schema: schema, pkgs: pkgs, dialect: cfg.Dialect, constraints: cons, checkNames: checkNames}
+	driverName, dsn := cfg.DriverName, cfg.DSN
+	if dsn == "" {
+		gd := groundtruth.MySQL
+		if cfg.Dialect == sqlparse.Postgres {
+			gd = groundtruth.Postgres
+		}
+		eng, err := groundtruth.Start(ctx, gd, filepath.Join(cfg.WorkDir, "engine"))
+		if err != nil {
+			return nil, fmt.Errorf("replay: starting a %s engine: %w", gd, err)
+		}
+		defer eng.Close()
+		db, name, err := eng.NewDatabase(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("replay: %w", err)
+		}
+		db.Close()
+		driverName, dsn = eng.DriverName(), DriverDSN(eng, name)
+		res.Engine = string(gd) + " (a throwaway server)"
+	} else {
+		res.Engine = driverName + " (--dsn)"
+		if driverName == "mysql" && !strings.Contains(dsn, "multiStatements") {
+			// Seeding runs several statements in one Exec.
+			sep := "?"
+			if strings.Contains(dsn, "?") {
+				sep = "&"
+			}
+			dsn += sep + "multiStatements=true"
+		}
+	}
+	if err := drv.Open(driverName, dsn); err != nil {
+		return nil, fmt.Errorf("replay: opening the database: %w", err)
+	}
+	if cfg.DSN != "" {
+		// An existing database: the schema's tables are created afresh.
+		for _, name := range sortedKeys(schema.Tables) {
+			q := "DROP TABLE IF EXISTS " + schema.Tables[name].Name
+			if cfg.Dialect == sqlparse.Postgres {
+				q += " CASCADE"
+			}
+			if err := drv.Exec(ctx, q); err != nil {
+				return nil, fmt.Errorf("replay: %s: %w", q, err)
+			}
+		}
+	}
+	if err := Create(ctx, drv, schema); err != nil {
+		return nil, fmt.Errorf("replay: creating the schema: %w", err)
+	}
+
+	for _, t := range cfg.Targets {
+		o := &ReplayOutcome{Target: t}
+		res.Outcomes = append(res.Outcomes, o)
+		spec := src.Entries[t.Entry]
+		switch {
+		case t.Cex == nil:
+			o.NotRun = "the result has no counterexample"
+			continue
+		case spec == nil:
+			o.NotRun = "no driver for the entry"
+			continue
+		case spec.NotExecutable != "":
+			o.NotRun = "the driver cannot call the entry: " + spec.NotExecutable
+			continue
+		}
+		o.Notes = append(o.Notes, spec.Approximations...)
+		run, notes := ReplayRun(t.Cex, schema, cfg.Dialect, program.Strings)
+		o.Run = run
+		o.Notes = append(o.Notes, notes...)
+		k := cons[t.Constraint]
+		restore := func() error { return nil }
+		if name, ok := checkNames[t.Constraint]; ok {
+			r, err := SuspendCheck(ctx, drv, cfg.Dialect, schema, k, name)
+			if err != nil {
+				o.NotRun = "the constraint is a schema CHECK the engine enforces: " + err.Error()
+				continue
+			}
+			restore = r
+			o.Notes = append(o.Notes, "the schema's CHECK "+name+" is suspended during the run, so that the write it would refuse is observed")
+		}
+		out, err := Execute(ctx, drv, cfg.Dialect, schema, k, spec.Pkg, spec.Key, run)
+		if rerr := restore(); rerr != nil && err == nil {
+			err = fmt.Errorf("restoring the CHECK: %w", rerr)
+		}
+		if err != nil {
+			o.NotRun = err.Error()
+			continue
+		}
+		o.Outcome = out
+		o.Reproduced = out.Broken()
+	}
+	return res, nil
+}
+
+// Violated describes how the outcome broke the constraint: at a commit
+// point during the call, or the rows breaking it after the call.
+func (o *Outcome) Violated() []string {
+	var out []string
+	if o.Call != nil && o.Call.Violation != "" {
+		out = append(out, "at a commit point during the call: "+o.Call.Violation)
+	}
+	if len(o.Violations) > 0 {
+		out = append(out, "after the call: "+FormatRows(o.Violations))
+	}
+	return out
+}
+
+// CallError is the entry's returned error (first line), or "nil".
+func (o *Outcome) CallError() string {
+	if o.Call == nil || o.Call.Err == "" {
+		return "nil"
+	}
+	e := o.Call.Err
+	if i := strings.Index(e, "\n"); i >= 0 {
+		e = e[:i]
+	}
+	return e
+}

@@ -1,0 +1,388 @@
+package witness
+
+import (
+	"bytes"
+	"fmt"
+	"go/format"
+	"sort"
+	"strconv"
+	"strings"
+	"text/template"
+	"unicode"
+
+	"golang.org/x/tools/go/packages"
+
+	"github.com/dbverify/dbverify/frontend/sqlparse"
+)
+
+// DSNEnv is the environment variable an emitted test reads its database
+// from.
+const DSNEnv = "DBVERIFY_TEST_DSN"
+
+// TestFile is a generated regression test for one counterexample.
+type TestFile struct {
+	// Dir is the entry's package directory, where the file belongs.
+	Dir    string
+	Name   string // the test function's name
+	Source []byte
+}
+
+// TestFile writes a Go test, in o's entry's package, that creates the
+// schema in the database named by $DBVERIFY_TEST_DSN, seeds o's initial
+// rows, calls the entry with its inputs the way the witness driver does,
+// and fails when a row breaks the constraint afterwards. It is skipped
+// when the variable is unset. The run must not need a failing database
+// call (the test cannot inject one).
+func (r *ReplayResult) TestFile(o *ReplayOutcome) (*TestFile, error) {
+	if o.Run == nil {
+		return nil, fmt.Errorf("the counterexample of %s was not run: %s", o.Target.Entry, o.NotRun)
+	}
+	if len(o.Run.Fail) > 0 {
+		return nil, fmt.Errorf("the counterexample of %s needs a database call to fail (%s); a test cannot inject that", o.Target.Entry, o.Run.Fail[0].Text)
+	}
+	if name, ok := r.checkNames[o.Target.Constraint]; ok {
+		return nil, fmt.Errorf("the constraint is the schema's CHECK %s, which the database enforces: the write fails instead of breaking it, so a test on the real schema would not see the violation (replay suspends the CHECK)", name)
+	}
+	pkgPath, key, _ := splitEntry(o.Target.Entry)
+	byPath := map[string]*packages.Package{}
+	packages.Visit(r.pkgs, nil, func(p *packages.Package) { byPath[p.PkgPath] = p })
+	p := byPath[pkgPath]
+	if p == nil || p.Types == nil || len(p.GoFiles) == 0 {
+		return nil, fmt.Errorf("package %s not loaded", pkgPath)
+	}
+	hs, err := lookupHandles(byPath)
+	if err != nil {
+		return nil, err
+	}
+	g := &fileGen{pkg: p.Types, hs: hs, imports: map[string]string{}}
+	spec := &EntrySpec{Name: o.Target.Entry, Pkg: pkgPath, Key: key}
+	call, err := g.entryCall(spec)
+	if err != nil {
+		return nil, fmt.Errorf("calling %s: %w", o.Target.Entry, err)
+	}
+	call = strings.ReplaceAll(call, "zzrt.", "zzrt")
+	if strings.Contains(call, "h.Pool()") || strings.Contains(call, "h.Conn()") {
+		return nil, fmt.Errorf("%s takes a pgx connection or pool; the emitted test supports database/sql and sqlx handles", o.Target.Entry)
+	}
+	k := r.constraints[o.Target.Constraint]
+	d := r.dialect
+	data := testData{
+		Entry:      o.Target.Entry,
+		Constraint: o.Target.Constraint,
+		Package:    p.Types.Name(),
+		Func:       "TestDBVerifyReplay" + exportedName(key),
+		Env:        DSNEnv,
+		Driver:     "mysql",
+		DriverPkg:  "github.com/go-sql-driver/mysql",
+		Dialect:    d.String(),
+		Schema:     r.Schema.Source,
+		Sqlx:       strings.Contains(call, "h.X"),
+		Decimal:    strings.Contains(call, "in.Decimal("),
+		Call:       call,
+		Check:      k.ViolationQuery(),
+		Table:      k.Table,
+	}
+	if d == sqlparse.Postgres {
+		data.Driver, data.DriverPkg = "pgx", "github.com/jackc/pgx/v5/stdlib"
+	}
+	for _, t := range sortedKeys(r.Schema.Tables) {
+		q := "DROP TABLE IF EXISTS " + r.Schema.Tables[t].Name
+		if d == sqlparse.Postgres {
+			q += " CASCADE"
+		}
+		data.Setup = append(data.Setup, strconv.Quote(q))
+	}
+	for _, stmt := range splitStatements(r.Schema.DDL) {
+		data.Setup = append(data.Setup, strconv.Quote(stmt))
+	}
+	// The rows are seeded as Seed does: foreign keys not checked, a zero
+	// auto-increment value kept (MySQL).
+	var noFK, restore []string
+	switch {
+	case d == sqlparse.Postgres && strings.Contains(strings.ToUpper(r.Schema.DDL), "REFERENCES"):
+		noFK, restore = []string{"SET session_replication_role = replica"}, []string{"SET session_replication_role = DEFAULT"}
+	case d != sqlparse.Postgres:
+		noFK = []string{"SET FOREIGN_KEY_CHECKS = 0", "SET SESSION sql_mode = CONCAT(@@sql_mode, ',NO_AUTO_VALUE_ON_ZERO')"}
+		restore = []string{"SET FOREIGN_KEY_CHECKS = 1", "SET SESSION sql_mode = REPLACE(@@sql_mode, ',NO_AUTO_VALUE_ON_ZERO', '')"}
+	}
+	for _, q := range noFK {
+		data.Setup = append(data.Setup, strconv.Quote(q))
+	}
+	for _, row := range o.Run.Rows {
+		data.Setup = append(data.Setup, strconv.Quote(InsertSQL(row)))
+	}
+	for _, q := range restore {
+		data.Setup = append(data.Setup, strconv.Quote(q))
+	}
+	for _, in := range sortedKeys(o.Run.Inputs) {
+		data.Inputs = append(data.Inputs, fmt.Sprintf("%q: %q", in, o.Run.Inputs[in]))
+	}
+	var paths []string
+	for path := range g.imports {
+		paths = append(paths, path)
+	}
+	sort.Strings(paths)
+	for _, path := range paths {
+		data.Imports = append(data.Imports, fmt.Sprintf("%s %q", g.imports[path], path))
+	}
+	var b bytes.Buffer
+	if err := testTemplate.Execute(&b, data); err != nil {
+		return nil, err
+	}
+	// Helpers named after the test: several emitted tests share a package.
+	text := strings.ReplaceAll(b.String(), "zzrt", "zzrt"+exportedName(key))
+	text = strings.ReplaceAll(text, "zzReplayCall", "zzReplayCall"+exportedName(key))
+	src, err := format.Source([]byte(text))
+	if err != nil {
+		return nil, fmt.Errorf("formatting the test: %w\n%s", err, text)
+	}
+	return &TestFile{Dir: dirOf(p), Name: data.Func, Source: src}, nil
+}
+
+// exportedName turns an entry key ("(*Store).Withdraw", "Withdraw") into
+// an identifier part ("StoreWithdraw").
+func exportedName(key string) string {
+	var b strings.Builder
+	up := true
+	for _, r := range key {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			up = true
+			continue
+		}
+		if up {
+			r = unicode.ToUpper(r)
+			up = false
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// splitStatements splits DDL at the semicolons that end a line (the DDL
+// is the program's or synthesised; a database/sql Exec runs one
+// statement on PostgreSQL's extended protocol).
+func splitStatements(ddl string) []string {
+	var out []string
+	for _, s := range strings.SplitAfter(ddl, ";\n") {
+		s = strings.TrimSpace(s)
+		s = strings.TrimSpace(strings.TrimSuffix(s, ";"))
+		if s == "" || strings.HasPrefix(s, "--") && !strings.Contains(s, "\n") {
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+type testData struct {
+	Entry, Constraint, Package, Func, Env, Driver, DriverPkg, Dialect, Schema string
+	Sqlx, Decimal                                                             bool
+	Imports, Setup, Inputs                                                    []string
+	Call, Check, Table                                                        string
+}
+
+var testTemplate = template.Must(template.New("test").Parse(`// Code generated by dbverify replay --emit-test. Keep it: it is a
+// regression test for a counterexample dbverify found.
+//
+// entry:      {{.Entry}}
+// constraint: {{.Constraint}}
+// dialect:    {{.Dialect}}; schema: {{.Schema}}
+
+package {{.Package}}
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"math/big"
+	"os"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"testing"
+
+	_ {{printf "%q" .DriverPkg}}
+{{- if .Sqlx}}
+	"github.com/jmoiron/sqlx"
+{{- end}}
+{{- if .Decimal}}
+	"github.com/shopspring/decimal"
+{{- end}}
+{{- range .Imports}}
+	{{.}}
+{{- end}}
+)
+
+// {{.Func}} replays dbverify's counterexample: it creates the tables in
+// the scratch database ${{.Env}} (a {{.Driver}} DSN; the tables are dropped
+// first), seeds the initial rows, calls the entry with the
+// counterexample's inputs and fails if a row breaks
+// {{.Constraint}} afterwards.
+func {{.Func}}(t *testing.T) {
+	dsn := os.Getenv({{printf "%q" .Env}})
+	if dsn == "" {
+		t.Skip("set {{.Env}} to a scratch {{.Driver}} database to run this test")
+	}
+	ctx := context.Background()
+	db, err := sql.Open({{printf "%q" .Driver}}, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	conn, err := db.Conn(ctx) // one session: the SETs hold while seeding
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+{{- range .Setup}}
+		{{.}},
+{{- end}}
+	} {
+		if _, err := conn.ExecContext(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	conn.Close()
+
+	h := &zzrtHandles{DB: db{{if .Sqlx}}, X: sqlx.NewDb(db, {{printf "%q" .Driver}}){{end}}}
+	in := zzrtInputs{
+{{- range .Inputs}}
+		{{.}},
+{{- end}}
+	}
+	err = zzReplayCall(ctx, h, in)
+	t.Logf("the entry returned %v", err)
+
+	rows, err := db.QueryContext(ctx, {{printf "%q" .Check}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	cols, _ := rows.Columns()
+	for rows.Next() {
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			t.Fatal(err)
+		}
+		var kv []string
+		for i, c := range cols {
+			v := vals[i]
+			if b, ok := v.([]byte); ok {
+				v = string(b)
+			}
+			kv = append(kv, fmt.Sprintf("%s=%v", c, v))
+		}
+		t.Errorf("{{.Constraint}} broken by the {{.Table}} row {%s}", strings.Join(kv, " "))
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// zzReplayCall calls the entry as dbverify's witness driver does.
+func zzReplayCall(ctx context.Context, h *zzrtHandles, in zzrtInputs) (err error) {
+	defer zzrtRecover(&err)
+	_, _, _ = ctx, h, in
+{{.Call}}}
+
+// The part of dbverify's witness runtime the call uses.
+
+type zzrtHandles struct {
+	DB *sql.DB
+{{- if .Sqlx}}
+	X  *sqlx.DB
+{{- end}}
+}
+
+type zzrtInputs map[string]string
+
+func (in zzrtInputs) rat(p string) *big.Rat {
+	s := strings.TrimSpace(in[p])
+	switch s {
+	case "", "false":
+		return new(big.Rat)
+	case "true":
+		return big.NewRat(1, 1)
+	}
+	r, ok := new(big.Rat).SetString(s)
+	if !ok {
+		panic(fmt.Sprintf("input %s: %q is not a number", p, s))
+	}
+	return r
+}
+
+func (in zzrtInputs) Int(p string) int64 {
+	r := in.rat(p)
+	return new(big.Int).Quo(r.Num(), r.Denom()).Int64()
+}
+
+func (in zzrtInputs) Uint(p string) uint64 { return uint64(in.Int(p)) }
+
+func (in zzrtInputs) Float(p string) float64 {
+	f, _ := in.rat(p).Float64()
+	return f
+}
+
+func (in zzrtInputs) Bool(p string) bool {
+	s := strings.TrimSpace(in[p])
+	return s == "true" || s == "1" || (s != "" && s != "0" && s != "false")
+}
+
+func (in zzrtInputs) String(p string) string {
+	s := in[p]
+	if u, err := strconv.Unquote(s); err == nil {
+		return u
+	}
+	return s
+}
+{{- if .Decimal}}
+
+func (in zzrtInputs) Decimal(p string) decimal.Decimal {
+	return decimal.NewFromBigRat(in.rat(p), 12)
+}
+{{- end}}
+
+func (in zzrtInputs) Len(p string) int {
+	n := 0
+	for k := range in {
+		if strings.HasPrefix(k, p+"[") {
+			if i, err := strconv.Atoi(strings.SplitN(k[len(p)+1:], "]", 2)[0]); err == nil && i+1 > n {
+				n = i + 1
+			}
+		}
+	}
+	if s, ok := in[p+".len"]; ok {
+		if l, err := strconv.Atoi(s); err == nil {
+			n = l
+		}
+	}
+	return n
+}
+
+func zzrtSlice[T any](in zzrtInputs, p string, elem func(string) T) []T {
+	n := in.Len(p)
+	if n == 0 {
+		return nil
+	}
+	out := make([]T, n)
+	for i := range out {
+		out[i] = elem(fmt.Sprintf("%s[%d]", p, i))
+	}
+	return out
+}
+
+func zzrtPtr[T any](v T) *T { return &v }
+
+func zzrtRecover(err *error) {
+	if p := recover(); p != nil {
+		*err = fmt.Errorf("panic: %v\n%s", p, debug.Stack())
+	}
+}
+
+var _ = zzrtSlice[int]
+var _ = zzrtPtr[int]
+`))
