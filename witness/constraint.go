@@ -32,31 +32,15 @@ func ParseConstraint(text, defaultTable string) (*Constraint, error) {
 	q := regexp.MustCompile(`(?i)\b` + regexp.QuoteMeta(c.Table) + `\s*\.\s*`)
 	out := &Constraint{Text: text, Table: c.Table, Cond: q.ReplaceAllString(text, "")}
 	seen := map[string]bool{}
-	var walk func(e sqlir.Expr)
-	walk = func(e sqlir.Expr) {
-		switch e := e.(type) {
-		case *sqlir.ColRef:
-			n := strings.ToLower(e.Name)
-			if !seen[n] {
+	sqlir.Rewrite(c.Expr, func(e sqlir.Expr) (sqlir.Expr, bool) {
+		if r, ok := e.(*sqlir.ColRef); ok {
+			if n := strings.ToLower(r.Name); !seen[n] {
 				seen[n] = true
 				out.Columns = append(out.Columns, n)
 			}
-		case *sqlir.Binary:
-			walk(e.X)
-			walk(e.Y)
-		case *sqlir.Unary:
-			walk(e.X)
-		case *sqlir.IsNull:
-			walk(e.X)
-		case *sqlir.Case:
-			for _, w := range e.Whens {
-				walk(w.Cond)
-				walk(w.Val)
-			}
-			walk(e.Else)
 		}
-	}
-	walk(c.Expr)
+		return nil, false
+	})
 	return out, nil
 }
 

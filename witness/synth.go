@@ -2,7 +2,6 @@ package witness
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/dbverify/dbverify/frontend/sqlparse"
@@ -309,30 +308,16 @@ func Columns(t *sqlir.Table) []string {
 	return out
 }
 
-var _ = sort.Strings
-
 // sqlStrings are the string literals of a statement.
 func sqlStrings(st sqlir.Statement) []string {
 	var out []string
-	var walk func(e sqlir.Expr)
-	walk = func(e sqlir.Expr) {
-		switch e := e.(type) {
-		case *sqlir.Str:
-			out = append(out, e.Val)
-		case *sqlir.Binary:
-			walk(e.X)
-			walk(e.Y)
-		case *sqlir.Unary:
-			walk(e.X)
-		case *sqlir.IsNull:
-			walk(e.X)
-		case *sqlir.Case:
-			for _, w := range e.Whens {
-				walk(w.Cond)
-				walk(w.Val)
+	walk := func(e sqlir.Expr) {
+		sqlir.Rewrite(e, func(x sqlir.Expr) (sqlir.Expr, bool) {
+			if str, ok := x.(*sqlir.Str); ok {
+				out = append(out, str.Val)
 			}
-			walk(e.Else)
-		}
+			return nil, false
+		})
 	}
 	switch st := st.(type) {
 	case *sqlir.Update:
