@@ -34,7 +34,7 @@ type Config struct {
 	// "products.price >= 0") they hold for the initial database; over bare
 	// names, for the entry's parameters ("amount > 0").
 	Assume  []string
-	Dialect string // "" = mysql
+	Dialect string // "" = the frontend detects it (sql.Open, driver imports, $n)
 
 	MaxRefinements int
 	NoInferKey     bool
