@@ -53,18 +53,9 @@ func CheckLBE(p *ir.Program, s *smt.Solver, opt Options) (res *Result) {
 		before = s.Stats()
 	}
 	defer func() {
-		if r := recover(); r != nil {
-			stats := res.Stats
-			res = unknown(fmt.Sprintf("internal: panic: %v", r))
+		r := recover()
+		if res = settle(res, r, s, before, start); r != nil {
 			res.Engine = "lbe"
-			res.Stats = stats
-		}
-		res.Stats.Seconds = time.Since(start).Seconds()
-		if s != nil {
-			after := s.Stats()
-			res.Stats.SMTQueries = after.Queries - before.Queries
-			res.Stats.SolverSeconds = after.Seconds - before.Seconds
-			res.Stats.SolverUnits = after.RLimitUnits - before.RLimitUnits
 		}
 	}()
 	if p == nil || s == nil {

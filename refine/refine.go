@@ -112,20 +112,7 @@ func Check(p *ir.Program, s *smt.Solver, opt Options) (res *Result) {
 	if s != nil {
 		before = s.Stats()
 	}
-	defer func() {
-		if r := recover(); r != nil {
-			stats := res.Stats
-			res = unknown(fmt.Sprintf("internal: panic: %v", r))
-			res.Stats = stats
-		}
-		res.Stats.Seconds = time.Since(start).Seconds()
-		if s != nil {
-			after := s.Stats()
-			res.Stats.SMTQueries = after.Queries - before.Queries
-			res.Stats.SolverSeconds = after.Seconds - before.Seconds
-			res.Stats.SolverUnits = after.RLimitUnits - before.RLimitUnits
-		}
-	}()
+	defer func() { res = settle(res, recover(), s, before, start) }()
 	if p == nil || s == nil {
 		return unknown("internal: no program or no solver")
 	}
@@ -518,4 +505,23 @@ func where(e *ir.Edge) string {
 		s += " (" + pos + ")"
 	}
 	return s
+}
+
+// settle finishes a check's result: a panic (r, from recover) becomes
+// UNKNOWN with the statistics gathered so far, and the time and the solver
+// work since before are recorded.
+func settle(res *Result, r any, s *smt.Solver, before smt.Stats, start time.Time) *Result {
+	if r != nil {
+		stats := res.Stats
+		res = unknown(fmt.Sprintf("internal: panic: %v", r))
+		res.Stats = stats
+	}
+	res.Stats.Seconds = time.Since(start).Seconds()
+	if s != nil {
+		after := s.Stats()
+		res.Stats.SMTQueries = after.Queries - before.Queries
+		res.Stats.SolverSeconds = after.Seconds - before.Seconds
+		res.Stats.SolverUnits = after.RLimitUnits - before.RLimitUnits
+	}
+	return res
 }
