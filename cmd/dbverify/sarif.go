@@ -299,11 +299,7 @@ func writeSARIF(w io.Writer, rep *pipeline.Report, opt sarifOptions) error {
 	for _, r := range rep.Results {
 		switch r.Verdict {
 		case refine.Unsafe:
-			res := opt.unsafeResult(r)
-			if r.Suppressed != "" {
-				res.Suppressions = []sarifSuppression{{Kind: "inSource", Justification: r.Suppressed}}
-			}
-			results = append(results, res)
+			results = append(results, suppressed(opt.unsafeResult(r), r))
 		case refine.Unknown:
 			key := r.Entry + "\x00" + r.Reason
 			if i, ok := unknown[key]; ok {
@@ -311,11 +307,7 @@ func writeSARIF(w io.Writer, rep *pipeline.Report, opt sarifOptions) error {
 				continue
 			}
 			unknown[key] = len(results)
-			res := opt.unknownResult(r)
-			if r.Suppressed != "" {
-				res.Suppressions = []sarifSuppression{{Kind: "inSource", Justification: r.Suppressed}}
-			}
-			results = append(results, res)
+			results = append(results, suppressed(opt.unknownResult(r), r))
 		}
 	}
 	for _, c := range rep.Coverage {
@@ -331,6 +323,14 @@ func writeSARIF(w io.Writer, rep *pipeline.Report, opt sarifOptions) error {
 			Locations: locs, PartialFingerprints: fingerprint(ruleUncovered, c.Writer)})
 	}
 	return encodeSARIF(w, opt.run(results, true, nil))
+}
+
+// suppressed records r's //dbverify:ignore directive, if any, on res.
+func suppressed(res sarifResult, r *pipeline.Result) sarifResult {
+	if r.Suppressed != "" {
+		res.Suppressions = []sarifSuppression{{Kind: "inSource", Justification: r.Suppressed}}
+	}
+	return res
 }
 
 func (o sarifOptions) primary(r *pipeline.Result) []sarifLocation {
