@@ -56,6 +56,7 @@ func TestBadInput(t *testing.T) {
 		{Config{Constraints: []string{"accounts.balance >= 0"}, Assume: []string{"amt >"}}, []string{"--assume"}},
 		{Config{Constraints: []string{"accounts.balance >= 0"}, Entry: "("}, []string{"--entry"}},
 		{Config{Constraints: []string{"accounts.balance >= 0"}, Dialect: "oracle"}, []string{"oracle"}},
+		{Config{Constraints: []string{"accounts.balance >= 0"}, Engine: "magic"}, []string{"unknown engine", "lbe, fixpoint or paths"}},
 		{Config{}, []string{"no constraint"}},
 	}
 	for _, tt := range tests {
