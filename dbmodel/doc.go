@@ -1,6 +1,6 @@
 // Package dbmodel lowers the database operations of an ir.Program into plain
 // assignments, assumptions and havocs over row symbols, for one constraint
-// ∀ r ∈ T : ψ(r) (DESIGN.md §2).
+// ∀ r ∈ T : ψ(r) (docs/design.md §2).
 //
 // The database is represented by a bounded set of row symbols of table T:
 //

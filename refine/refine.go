@@ -94,7 +94,7 @@ type Stats struct {
 	Iterations  int // abstract-check rounds
 }
 
-// Check runs the CEGAR loop of DESIGN.md §3 on the lowered program p:
+// Check runs the CEGAR loop of docs/design.md §3 on the lowered program p:
 //
 //	preds := atoms of the conditions on the edges into Error, plus Seeds
 //	loop: abstract p over preds; search the boolean program for Error;
