@@ -24,8 +24,10 @@ const (
 
 func main() {
 	// An interrupt cancels the run: the checks under way stop and the
-	// report says which results were left undecided.
+	// report says which results were left undecided. A second one kills
+	// the process (the default handling is back once the first arrived).
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	context.AfterFunc(ctx, stop)
 	code := runContext(ctx, os.Args, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
