@@ -80,37 +80,21 @@ type Step struct {
 	Values   map[string]string `json:"values"` // variable → new value
 }
 
-// String prints the counterexample as plain text, for tests and debugging.
+// String prints the counterexample as the text report does, headed by
+// the entry's name.
 func (c *Counterexample) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "entry %s\n", c.Entry)
-	for _, in := range c.Inputs {
-		fmt.Fprintf(&b, "  input %s = %s\n", in.Name, in.Value)
-	}
-	for _, r := range c.Rows {
-		fmt.Fprintf(&b, "  row %s (%s) {%s}\n", r.Symbol, r.Table, joinValues(r.Values, "="))
-	}
-	for _, s := range c.Steps {
-		fmt.Fprintf(&b, "  %s [%s] %s", s.Position, s.Kind, s.Text)
-		if len(s.Values) > 0 {
-			fmt.Fprintf(&b, "  {%s}", joinValues(s.Values, "="))
-		}
-		b.WriteString("\n")
-	}
-	if v := c.Violation; v != nil {
-		fmt.Fprintf(&b, "  violation (%s) {%s}\n", v.Table, joinValues(v.Values, "="))
-	}
+	writeCounterexample(&b, c)
 	return b.String()
 }
 
 // JoinValues lists a row's or a step's values by name: "a = 1, b = 2".
-func JoinValues(m map[string]string) string { return joinValues(m, " = ") }
-
-func joinValues(m map[string]string, eq string) string {
+func JoinValues(m map[string]string) string {
 	keys := slices.Sorted(maps.Keys(m))
 	parts := make([]string, len(keys))
 	for i, k := range keys {
-		parts[i] = k + eq + m[k]
+		parts[i] = k + " = " + m[k]
 	}
 	return strings.Join(parts, ", ")
 }

@@ -6,19 +6,25 @@ import (
 	"github.com/dbverify/dbverify/ir"
 )
 
-// The row model's naming of symbols (package dbmodel), in one place so
-// that it can be replaced by the symbols the lowering names explicitly.
+// rowNaming tells BuildTrace which row symbol is the watched one and
+// which columns are the row model's bookkeeping. It is the one place that
+// knows package dbmodel's naming convention; once the lowering result
+// names its watched symbols and ghosts, rowNaming is made from it.
+type rowNaming struct {
+	watched string // the watched row's symbol
+}
 
-// watchedRow is the row symbol of the watched row r.
-const watchedRow = "r"
+// conventionalNaming is dbmodel's convention: the watched row is "r", a
+// column whose name starts with "$" (r.$exists) is a ghost.
+func conventionalNaming() rowNaming { return rowNaming{watched: "r"} }
 
 // isWatched reports whether sym is the watched row: the row whose state
 // at entry is shown first and whose state at the end is the violation.
-func isWatched(sym string) bool { return sym == watchedRow }
+func (n rowNaming) isWatched(sym string) bool { return sym == n.watched }
 
 // isGhostColumn reports whether v is a bookkeeping column of a row
 // symbol, such as r.$exists: never shown.
-func isGhostColumn(v *ir.Var) bool { return strings.HasPrefix(v.Col, "$") }
+func (n rowNaming) isGhostColumn(v *ir.Var) bool { return strings.HasPrefix(v.Col, "$") }
 
 // displayName drops the numeric suffix that keeps variable names unique
 // (bal#2 is the Go variable bal).

@@ -51,10 +51,11 @@ type traceBuilder struct {
 	// symbols are the row symbols in program order, cols their columns.
 	symbols []string
 	cols    map[string][]*ir.Var
+	naming  rowNaming
 }
 
 func newTraceBuilder(pf *vcgen.PathFormula, m vcgen.Model) *traceBuilder {
-	b := &traceBuilder{pf: pf, m: m, first: pf.FirstVersions(), read: pf.ReadVars(), cols: map[string][]*ir.Var{}}
+	b := &traceBuilder{pf: pf, m: m, first: pf.FirstVersions(), read: pf.ReadVars(), cols: map[string][]*ir.Var{}, naming: conventionalNaming()}
 	for _, v := range pf.Prog.Vars {
 		if v.Kind != ir.Column || v.Row == "" {
 			continue
@@ -123,7 +124,7 @@ func (b *traceBuilder) inputs() (Inputs, error) {
 func (b *traceBuilder) rows() ([]Row, error) {
 	out := []Row{}
 	for _, sym := range b.symbols {
-		if !isWatched(sym) {
+		if !b.naming.isWatched(sym) {
 			continue
 		}
 		row, err := b.row(sym, b.initial)
@@ -134,7 +135,7 @@ func (b *traceBuilder) rows() ([]Row, error) {
 		out = append(out, *row)
 	}
 	for _, sym := range b.symbols {
-		if isWatched(sym) {
+		if b.naming.isWatched(sym) {
 			continue
 		}
 		last := b.lastRead(sym)
@@ -146,7 +147,7 @@ func (b *traceBuilder) rows() ([]Row, error) {
 		for _, v := range b.cols[sym] {
 			row.Table = v.Table
 			s, ok := after[v]
-			if isGhostColumn(v) || !ok {
+			if b.naming.isGhostColumn(v) || !ok {
 				continue
 			}
 			str, err := b.value(s)
@@ -182,7 +183,7 @@ func (b *traceBuilder) row(sym string, val func(*ir.Var) (string, error)) (*Row,
 	row := &Row{Values: map[string]string{}}
 	for _, v := range b.cols[sym] {
 		row.Table = v.Table
-		if isGhostColumn(v) {
+		if b.naming.isGhostColumn(v) {
 			continue
 		}
 		s, err := val(v)
@@ -220,10 +221,10 @@ func (b *traceBuilder) stepValues(st vcgen.Step, values map[string]string) error
 	_, isHavoc := st.Edge.Stmt.(*ir.Havoc)
 	for _, d := range st.Defs {
 		o := b.pf.Origin[d].Orig
-		if o.Kind == ir.Ghost || isGhostColumn(o) || isTemporary(o.Name) {
+		if o.Kind == ir.Ghost || b.naming.isGhostColumn(o) || isTemporary(o.Name) {
 			continue
 		}
-		if o.Kind == ir.Column && !isWatched(o.Row) && !isHavoc {
+		if o.Kind == ir.Column && !b.naming.isWatched(o.Row) && !isHavoc {
 			// A read row's columns are shown where it is read; updates
 			// of rows the path no longer uses would only be noise.
 			continue
@@ -245,7 +246,7 @@ func (b *traceBuilder) stepValues(st vcgen.Step, values map[string]string) error
 func (b *traceBuilder) violation() (*Row, error) {
 	end := b.pf.Before(len(b.pf.Steps))
 	for _, sym := range b.symbols {
-		if isWatched(sym) {
+		if b.naming.isWatched(sym) {
 			return b.row(sym, func(v *ir.Var) (string, error) {
 				if cur, ok := end[v]; ok {
 					return b.value(cur)
