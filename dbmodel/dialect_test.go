@@ -4,9 +4,9 @@ import (
 	"testing"
 
 	"github.com/dbverify/dbverify/dbmodel"
-	"github.com/dbverify/dbverify/frontend/sqlparse"
 	"github.com/dbverify/dbverify/refine"
 	"github.com/dbverify/dbverify/smt"
+	"github.com/dbverify/dbverify/sqlparse"
 )
 
 const numericDDL = "CREATE TABLE accounts (id int PRIMARY KEY, balance numeric(12,2) NOT NULL)"

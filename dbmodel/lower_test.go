@@ -5,11 +5,11 @@ import (
 	"testing"
 
 	"github.com/dbverify/dbverify/dbmodel"
-	"github.com/dbverify/dbverify/frontend/sqlparse"
 	"github.com/dbverify/dbverify/ir"
 	"github.com/dbverify/dbverify/refine"
 	"github.com/dbverify/dbverify/smt"
 	"github.com/dbverify/dbverify/sqlir"
+	"github.com/dbverify/dbverify/sqlparse"
 )
 
 // step is one statement of a straight-line test program.

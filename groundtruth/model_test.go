@@ -7,11 +7,11 @@ import (
 	"strings"
 
 	"github.com/dbverify/dbverify/dbmodel"
-	"github.com/dbverify/dbverify/frontend/sqlparse"
 	"github.com/dbverify/dbverify/groundtruth"
 	"github.com/dbverify/dbverify/ir"
 	"github.com/dbverify/dbverify/smt"
 	"github.com/dbverify/dbverify/sqlir"
+	"github.com/dbverify/dbverify/sqlparse"
 	"github.com/dbverify/dbverify/vcgen"
 )
 

@@ -15,11 +15,11 @@ import (
 
 	"github.com/dbverify/dbverify/dbmodel"
 	"github.com/dbverify/dbverify/frontend"
-	"github.com/dbverify/dbverify/frontend/sqlparse"
 	"github.com/dbverify/dbverify/ir"
 	"github.com/dbverify/dbverify/refine"
 	"github.com/dbverify/dbverify/smt"
 	"github.com/dbverify/dbverify/sqlir"
+	"github.com/dbverify/dbverify/sqlparse"
 )
 
 // Config is one dbverify run.

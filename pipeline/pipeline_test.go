@@ -6,10 +6,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dbverify/dbverify/frontend/sqlparse"
 	"github.com/dbverify/dbverify/ir"
 	"github.com/dbverify/dbverify/refine"
 	"github.com/dbverify/dbverify/sqlir"
+	"github.com/dbverify/dbverify/sqlparse"
 )
 
 func corpusCase(name string) string {

@@ -11,8 +11,8 @@ import (
 
 	"golang.org/x/tools/go/packages"
 
-	"github.com/dbverify/dbverify/frontend/sqlparse"
 	"github.com/dbverify/dbverify/sqlir"
+	"github.com/dbverify/dbverify/sqlparse"
 )
 
 // Column classes: how values are generated and written.
