@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/dbverify/dbverify/sqlir"
+	"github.com/dbverify/dbverify/sqlparse/internal/sqltest"
 )
 
 // Round trip: parse a condition, print it, parse the printed text: the
@@ -59,7 +60,7 @@ func TestFormatRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatalf("reparse %q: %v", s1, err)
 			}
-			if !exprEqual(c1.Expr, c2.Expr) {
+			if !sqltest.ExprEqual(c1.Expr, c2.Expr) {
 				t.Errorf("round trip changed the expression:\n  in  %s\n  out %s", s1, Format(c2.Expr))
 			}
 			if s2 := Format(c2.Expr); s2 != s1 {
@@ -78,7 +79,7 @@ func TestFormatRoundTripWithParams(t *testing.T) {
 	}
 	for _, q := range queries {
 		st1 := mustParse(t, q)
-		d1 := describe(st1)
+		d1 := sqltest.Describe(st1)
 		// Back to SQL with "?" placeholders.
 		back := d1
 		for i := 9; i >= 1; i-- {
@@ -86,7 +87,7 @@ func TestFormatRoundTripWithParams(t *testing.T) {
 		}
 		back = strings.Replace(back, "DELETE t", "DELETE FROM t", 1)
 		st2 := mustParse(t, back)
-		if d2 := describe(st2); d2 != d1 {
+		if d2 := sqltest.Describe(st2); d2 != d1 {
 			t.Errorf("%q:\n  %s\n  %s", q, d1, d2)
 		}
 	}
@@ -126,4 +127,13 @@ func TestFormatDirect(t *testing.T) {
 			t.Errorf("Format = %q, want %q", got, tt.want)
 		}
 	}
+}
+
+func mustParse(t *testing.T, q string) sqlir.Statement {
+	t.Helper()
+	st, err := Parse(MySQL, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
 }

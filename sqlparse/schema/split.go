@@ -1,8 +1,10 @@
-package sqlparse
+package schema
 
 import (
 	"regexp"
 	"strings"
+
+	"github.com/dbverify/dbverify/sqlparse/internal/rules"
 )
 
 // rawStmt is one statement of a DDL file; Off is the byte offset of Text
@@ -80,7 +82,7 @@ func splitStatements(src string) []rawStmt {
 			return
 		}
 		text := src[start:end]
-		i := skipSpaceComments(text, 0)
+		i := rules.SkipSpaceComments(text, 0)
 		if i >= len(text) {
 			return
 		}
@@ -95,7 +97,7 @@ func splitStatements(src string) []rawStmt {
 	i := 0
 	for i < len(src) {
 		// A DELIMITER line between statements changes the delimiter.
-		if (i == 0 || src[i-1] == '\n') && restIsEmpty(src[start:i]) {
+		if (i == 0 || src[i-1] == '\n') && rules.RestIsEmpty(src[start:i]) {
 			eol := strings.IndexByte(src[i:], '\n')
 			line := src[i:]
 			if eol >= 0 {
@@ -193,11 +195,11 @@ func skipQuoted(src string, i int) int {
 // dollarTag reports the Postgres dollar-quote tag ("$$" or "$name$")
 // starting at src[i].
 func dollarTag(src string, i int) (string, bool) {
-	if i > 0 && (isWordByte(src[i-1]) || src[i-1] == '$') {
+	if i > 0 && (rules.IsWordByte(src[i-1]) || src[i-1] == '$') {
 		return "", false
 	}
 	j := i + 1
-	for j < len(src) && (isWordByte(src[j])) {
+	for j < len(src) && (rules.IsWordByte(src[j])) {
 		if j == i+1 && src[j] >= '0' && src[j] <= '9' {
 			return "", false // $1 is a parameter
 		}

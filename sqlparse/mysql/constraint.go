@@ -1,4 +1,4 @@
-package sqlparse
+package mysql
 
 import (
 	"errors"
@@ -8,6 +8,7 @@ import (
 	"github.com/xwb1989/sqlparser"
 
 	"github.com/dbverify/dbverify/sqlir"
+	"github.com/dbverify/dbverify/sqlparse/internal/rules"
 )
 
 // constraintPrefix turns a constraint into a query sqlparser accepts; error
@@ -25,9 +26,9 @@ const constraintPrefix = "select 1 from dual where "
 // else defaultTable; when both are given they must agree too. Column
 // references keep their qualifier as written (aliases do not exist here),
 // so a consumer should match constraint columns by name. Syntax errors
-// wrap a *ParseError whose Query is text and whose Offset points into it.
+// wrap a *sqlparse.ParseError whose Query is text and whose Offset points into it.
 func ParseConstraint(text string, defaultTable string) (c *sqlir.Constraint, err error) {
-	defer recoverParser(&err)
+	defer rules.Recover(&err)
 	if strings.TrimSpace(text) == "" {
 		return nil, errors.New("constraint is empty")
 	}
@@ -43,7 +44,7 @@ func ParseConstraint(text string, defaultTable string) (c *sqlir.Constraint, err
 		}
 		return nil, fmt.Errorf("constraint %q: %w", text, pe)
 	}
-	if off := tk.Position; off <= len(q) && !restIsEmpty(q[off:]) {
+	if off := tk.Position; off <= len(q) && !rules.RestIsEmpty(q[off:]) {
 		return nil, fmt.Errorf("constraint %q: ';' ends the condition early", text)
 	}
 	sel, ok := ast.(*sqlparser.Select)
@@ -56,42 +57,19 @@ func ParseConstraint(text string, defaultTable string) (c *sqlir.Constraint, err
 		return nil, fmt.Errorf("constraint %q: %w", text, err)
 	}
 
-	// The table: every qualifier must agree.
-	table := ""
-	var terr error
+	var quals []string
 	_ = sqlparser.Walk(func(node sqlparser.SQLNode) (bool, error) {
-		c, ok := node.(*sqlparser.ColName)
-		if !ok || terr != nil {
-			return terr == nil, nil
-		}
-		q := c.Qualifier.Name.String()
-		switch {
-		case q == "":
-		case table == "":
-			table = q
-		case !strings.EqualFold(table, q):
-			terr = fmt.Errorf("constraint %q names two tables, %s and %s: a constraint is over one table", text, table, q)
+		if c, ok := node.(*sqlparser.ColName); ok {
+			quals = append(quals, c.Qualifier.Name.String())
 		}
 		return true, nil
 	}, where)
-	if terr != nil {
-		return nil, terr
+	table, err := rules.ConstraintTable(text, quals, defaultTable)
+	if err != nil {
+		return nil, err
 	}
-	switch {
-	case table == "" && defaultTable == "":
-		return nil, fmt.Errorf("constraint %q names no table: write accounts.balance or pass --table", text)
-	case table == "":
-		table = defaultTable
-	case defaultTable != "" && !strings.EqualFold(table, defaultTable):
-		return nil, fmt.Errorf("constraint %q is over table %s, not %s", text, table, defaultTable)
-	}
-
-	tr := &translator{dialect: MySQL, params: map[string]int{}, scope: map[string]string{}}
-	e := tr.expr(where)
-	if !isCondition(e) {
-		return nil, fmt.Errorf("constraint %q is not a condition: it computes a value; compare it, e.g. %s >= 0", text, strings.TrimSpace(text))
-	}
-	return &sqlir.Constraint{Text: text, Table: table, Expr: e}, nil
+	tr := &translator{params: map[string]int{}, scope: map[string]string{}}
+	return rules.NewConstraint(text, table, tr.expr(where))
 }
 
 // checkConstraintAST rejects placeholders, subqueries and aggregates.
@@ -122,21 +100,4 @@ func checkConstraintAST(e sqlparser.Expr) error {
 		return err == nil, nil
 	}, e)
 	return err
-}
-
-// isCondition rejects expressions that are obviously values, not truth
-// values: literals other than TRUE/FALSE and arithmetic.
-func isCondition(e sqlir.Expr) bool {
-	switch x := e.(type) {
-	case *sqlir.Num, *sqlir.Str, *sqlir.Null, *sqlir.Param:
-		return false
-	case *sqlir.Binary:
-		switch x.Op {
-		case "+", "-", "*", "/", "%", "DIV":
-			return false
-		}
-	case *sqlir.Unary:
-		return x.Op == "NOT"
-	}
-	return true
 }

@@ -1,13 +1,15 @@
-package sqlparse
+package postgres
 
 import (
 	"errors"
 	"strconv"
 
-	pg "github.com/pganalyze/pg_query_go/v6"
 	"strings"
 
+	pg "github.com/pganalyze/pg_query_go/v6"
+
 	"github.com/dbverify/dbverify/sqlir"
+	"github.com/dbverify/dbverify/sqlparse/internal/rules"
 )
 
 // The SQLite dialect. The statement forms Go programs send to SQLite
@@ -37,17 +39,17 @@ type sqliteText struct {
 }
 
 // parseSQLite parses one SQLite statement.
-func parseSQLite(query string) (*Result, error) {
+func ParseSQLite(query string) (*rules.Result, error) {
 	if i := strings.IndexByte(query, 0); i >= 0 {
-		return nil, &ParseError{Query: query, Offset: i, Msg: "NUL byte in query"}
+		return nil, &rules.ParseError{Query: query, Offset: i, Msg: "NUL byte in query"}
 	}
-	words, onlyWords := leadingWords(query)
+	words, onlyWords := rules.LeadingWords(query)
 	if onlyWords && len(words) > 0 {
 		if st, err, ok := sqliteTxStatement(query, words); ok {
 			if err != nil {
 				return nil, err
 			}
-			return &Result{Stmt: st}, nil
+			return &rules.Result{Stmt: st}, nil
 		}
 	}
 	st, err := rewriteSQLite(query)
@@ -56,10 +58,10 @@ func parseSQLite(query string) (*Result, error) {
 	}
 	res, err := parsePg(st.text, true)
 	if err != nil {
-		var pe *ParseError
-		if len(words) > 0 && isOtherFirstWord(words[0]) && errors.As(err, &pe) {
+		var pe *rules.ParseError
+		if len(words) > 0 && rules.IsOtherFirstWord(words[0]) && errors.As(err, &pe) {
 			// PRAGMA, VACUUM, ATTACH, …: they change no rows.
-			return &Result{Stmt: &sqlir.Other{Text: strings.TrimSpace(query)}}, nil
+			return &rules.Result{Stmt: &sqlir.Other{Text: strings.TrimSpace(query)}}, nil
 		}
 		return nil, st.originalError(query, err)
 	}
@@ -77,14 +79,14 @@ func parseSQLite(query string) (*Result, error) {
 // original query.
 func (st *sqliteText) originalError(query string, err error) error {
 	switch e := err.(type) {
-	case *ParseError:
+	case *rules.ParseError:
 		off := e.Offset
 		if off >= 0 && off < len(st.orig) {
 			off = st.orig[off]
 		}
-		return &ParseError{Query: query, Offset: min(max(off, 0), len(query)), Msg: e.Msg, Near: e.Near}
-	case *UnsupportedError:
-		return &UnsupportedError{Query: query, Reason: e.Reason, Tables: e.Tables}
+		return &rules.ParseError{Query: query, Offset: min(max(off, 0), len(query)), Msg: e.Msg, Near: e.Near}
+	case *rules.UnsupportedError:
+		return &rules.UnsupportedError{Query: query, Reason: e.Reason, Tables: e.Tables}
 	}
 	return err
 }
@@ -93,7 +95,7 @@ func (st *sqliteText) originalError(query string, err error) error {
 // OR … / REPLACE INTO.
 func (st *sqliteText) applyConflict(query string, s sqlir.Statement) error {
 	unsupported := func(why string, table string) error {
-		return &UnsupportedError{Query: query, Reason: why, Tables: []string{table}}
+		return &rules.UnsupportedError{Query: query, Reason: why, Tables: []string{table}}
 	}
 	switch s := s.(type) {
 	case *sqlir.Insert:
@@ -123,7 +125,7 @@ func (st *sqliteText) applyConflict(query string, s sqlir.Statement) error {
 		case "ignore":
 			// A row whose new values would conflict keeps its old ones: the
 			// update may or may not apply to each row it selects.
-			s.Where = and(s.Where, &sqlir.Unknown{Text: "no row conflicts with the updated row (UPDATE OR IGNORE)"})
+			s.Where = rules.And(s.Where, &sqlir.Unknown{Text: "no row conflicts with the updated row (UPDATE OR IGNORE)"})
 		default:
 			return unsupported("UPDATE OR "+strings.ToUpper(st.updateOr)+" (conflicting rows are deleted or the transaction rolled back)", s.Table)
 		}
@@ -150,7 +152,7 @@ func rewriteSQLite(q string) (*sqliteText, error) {
 		c := q[i]
 		switch {
 		case c == '\'' || c == '"':
-			j := quotedEnd(q, i, c)
+			j := rules.QuotedEnd(q, i, c)
 			for k := i; k < j; k++ {
 				st.orig = append(st.orig, k)
 			}
@@ -163,11 +165,11 @@ func rewriteSQLite(q string) (*sqliteText, error) {
 			}
 			j := strings.IndexByte(q[i+1:], end)
 			if j < 0 {
-				return nil, &ParseError{Query: q, Offset: i, Msg: "unterminated quoted identifier"}
+				return nil, &rules.ParseError{Query: q, Offset: i, Msg: "unterminated quoted identifier"}
 			}
 			name := q[i+1 : i+1+j]
 			if strings.ContainsRune(name, '"') {
-				return nil, &ParseError{Query: q, Offset: i, Msg: "quoted identifier holds a double quote"}
+				return nil, &rules.ParseError{Query: q, Offset: i, Msg: "quoted identifier holds a double quote"}
 			}
 			emit(`"`, i)
 			for k := 0; k < len(name); k++ {
@@ -177,7 +179,7 @@ func rewriteSQLite(q string) (*sqliteText, error) {
 			emit(`"`, i+1+j)
 			i += j + 2
 		case c == '-' && strings.HasPrefix(q[i:], "--"), c == '/' && strings.HasPrefix(q[i:], "/*"):
-			j := skipSpaceComments(q, i)
+			j := rules.SkipSpaceComments(q, i)
 			for k := i; k < j; k++ {
 				st.orig = append(st.orig, k)
 			}
@@ -196,7 +198,7 @@ func rewriteSQLite(q string) (*sqliteText, error) {
 			if j > i+1 {
 				n, err := strconv.Atoi(q[i+1 : j])
 				if err != nil || n < 1 || n > 32766 {
-					return nil, &ParseError{Query: q, Offset: i, Msg: "bad parameter number", Near: q[i:j]}
+					return nil, &rules.ParseError{Query: q, Offset: i, Msg: "bad parameter number", Near: q[i:j]}
 				}
 				idx = n - 1
 			}
@@ -204,9 +206,9 @@ func rewriteSQLite(q string) (*sqliteText, error) {
 			next = max(next, idx+1)
 			emit("$"+strconv.Itoa(idx+1), i)
 			i = j
-		case (c == ':' || c == '@' || c == '$') && i+1 < len(q) && isWordByte(q[i+1]) && !(c == ':' && i > 0 && q[i-1] == ':'):
+		case (c == ':' || c == '@' || c == '$') && i+1 < len(q) && rules.IsWordByte(q[i+1]) && !(c == ':' && i > 0 && q[i-1] == ':'):
 			j := i + 1
-			for j < len(q) && isWordByte(q[j]) {
+			for j < len(q) && rules.IsWordByte(q[j]) {
 				j++
 			}
 			name := q[i+1 : j]
@@ -219,7 +221,7 @@ func rewriteSQLite(q string) (*sqliteText, error) {
 			}
 			emit("$"+strconv.Itoa(idx+1), i)
 			i = j
-		case isWordByte(c) && (i == 0 || !isWordByte(q[i-1])):
+		case rules.IsWordByte(c) && (i == 0 || !rules.IsWordByte(q[i-1])):
 			_, j := wordAt(q, i)
 			word := strings.ToLower(q[i:j])
 			if r, ok := sqliteWordRewrites[word]; ok {
@@ -247,7 +249,7 @@ func rewriteSQLite(q string) (*sqliteText, error) {
 	}
 	st.orig = append(st.orig, len(q))
 	if positional && len(named) > 0 {
-		return nil, &ParseError{Query: q, Msg: "query mixes ? and named parameters"}
+		return nil, &rules.ParseError{Query: q, Msg: "query mixes ? and named parameters"}
 	}
 	st.count = next
 	if len(named) == 0 {
@@ -258,26 +260,11 @@ func rewriteSQLite(q string) (*sqliteText, error) {
 	return st, nil
 }
 
-// quotedEnd returns the offset just past the quoted token starting at i
-// (a doubled quote is an escaped one), or len(q) when it is unterminated.
-func quotedEnd(q string, i int, quote byte) int {
-	for j := i + 1; j < len(q); j++ {
-		if q[j] == quote {
-			if j+1 < len(q) && q[j+1] == quote {
-				j++
-				continue
-			}
-			return j + 1
-		}
-	}
-	return len(q)
-}
-
 // conflictClause blanks out the "OR <action>" of INSERT OR … and UPDATE
 // OR …, and turns REPLACE INTO into INSERT INTO, recording which.
 func (st *sqliteText) conflictClause() {
 	t := st.text
-	w1s, w1e := wordAt(t, skipSpaceComments(t, 0))
+	w1s, w1e := wordAt(t, rules.SkipSpaceComments(t, 0))
 	first := strings.ToLower(t[w1s:w1e])
 	switch first {
 	case "replace":
@@ -288,11 +275,11 @@ func (st *sqliteText) conflictClause() {
 	default:
 		return
 	}
-	w2s, w2e := wordAt(t, skipSpaceComments(t, w1e))
+	w2s, w2e := wordAt(t, rules.SkipSpaceComments(t, w1e))
 	if !strings.EqualFold(t[w2s:w2e], "or") {
 		return
 	}
-	w3s, w3e := wordAt(t, skipSpaceComments(t, w2e))
+	w3s, w3e := wordAt(t, rules.SkipSpaceComments(t, w2e))
 	action := strings.ToLower(t[w3s:w3e])
 	switch action {
 	case "replace", "ignore", "abort", "fail", "rollback":
@@ -310,7 +297,7 @@ func (st *sqliteText) conflictClause() {
 // wordAt returns the extent of the word starting at i (empty when none).
 func wordAt(s string, i int) (start, end int) {
 	j := i
-	for j < len(s) && isWordByte(s[j]) {
+	for j < len(s) && rules.IsWordByte(s[j]) {
 		j++
 	}
 	return i, j
@@ -319,14 +306,14 @@ func wordAt(s string, i int) (start, end int) {
 // sqliteFunction models SQLite's conditional scalar functions: iif(c, a,
 // b), ifnull(a, b), and max/min with two or more arguments (NULL when any
 // argument is NULL, unlike Postgres's GREATEST and LEAST). nil for others.
-func (t *pgTranslator) sqliteFunction(name string, f *pg.FuncCall) sqlir.Expr {
+func (t *translator) sqliteFunction(name string, f *pg.FuncCall) sqlir.Expr {
 	switch {
 	case name == "iif" && len(f.Args) == 3:
 		args := t.exprs(f.Args)
 		return &sqlir.Case{Whens: []sqlir.When{{Cond: args[0], Val: args[1]}}, Else: args[2]}
 	case name == "ifnull" && len(f.Args) == 2:
 		args := t.exprs(f.Args)
-		return &sqlir.Case{Whens: []sqlir.When{{Cond: &sqlir.IsNull{X: args[0], Not: true}, Val: clone(args[0])}}, Else: args[1]}
+		return &sqlir.Case{Whens: []sqlir.When{{Cond: &sqlir.IsNull{X: args[0], Not: true}, Val: rules.Clone(args[0])}}, Else: args[1]}
 	case (name == "max" || name == "min") && len(f.Args) >= 2 && len(f.Args) <= 4:
 		op := ">="
 		if name == "min" {
@@ -335,14 +322,14 @@ func (t *pgTranslator) sqliteFunction(name string, f *pg.FuncCall) sqlir.Expr {
 		args := t.exprs(f.Args)
 		c := &sqlir.Case{}
 		for _, a := range args {
-			if !isLiteral(a) {
-				c.Whens = append(c.Whens, sqlir.When{Cond: &sqlir.IsNull{X: clone(a)}, Val: &sqlir.Null{}})
+			if !rules.IsLiteral(a) {
+				c.Whens = append(c.Whens, sqlir.When{Cond: &sqlir.IsNull{X: rules.Clone(a)}, Val: &sqlir.Null{}})
 			}
 		}
 		// Without NULLs: the first argument not beaten by a later one.
 		acc := args[0]
 		for _, b := range args[1:] {
-			acc = &sqlir.Case{Whens: []sqlir.When{{Cond: &sqlir.Binary{Op: op, X: clone(acc), Y: clone(b)}, Val: clone(acc)}}, Else: clone(b)}
+			acc = &sqlir.Case{Whens: []sqlir.When{{Cond: &sqlir.Binary{Op: op, X: rules.Clone(acc), Y: rules.Clone(b)}, Val: rules.Clone(acc)}}, Else: rules.Clone(b)}
 		}
 		if len(c.Whens) == 0 {
 			return acc
@@ -351,15 +338,6 @@ func (t *pgTranslator) sqliteFunction(name string, f *pg.FuncCall) sqlir.Expr {
 		return c
 	}
 	return nil
-}
-
-// isLiteral reports a literal number, string or boolean (never NULL).
-func isLiteral(e sqlir.Expr) bool {
-	switch e.(type) {
-	case *sqlir.Num, *sqlir.Str, *sqlir.BoolLit:
-		return true
-	}
-	return false
 }
 
 // sqliteTxStatement recognises SQLite's transaction control: BEGIN
@@ -376,7 +354,7 @@ func sqliteTxStatement(q string, w []string) (sqlir.Statement, error, bool) {
 		}
 		return &sqlir.TxControl{Kind: sqlir.TxBegin}, nil, true
 	}
-	return txStatement(q, w)
+	return rules.TxStatement(q, w)
 }
 
 // sqliteWordRewrites maps SQLite operators the Postgres grammar lacks to
@@ -389,12 +367,12 @@ var sqliteWordRewrites = map[string]string{"glob": "LIKE", "regexp": "~     "}
 // is just past "IS". It returns the replacement of "IS [NOT]" and the
 // offset just past it.
 func sqliteIs(q string, i int) (text string, end int, ok bool) {
-	j := skipSpaceComments(q, i)
+	j := rules.SkipSpaceComments(q, i)
 	ws, we := wordAt(q, j)
 	not := strings.EqualFold(q[ws:we], "not")
 	if not {
 		end = we
-		j = skipSpaceComments(q, we)
+		j = rules.SkipSpaceComments(q, we)
 		ws, we = wordAt(q, j)
 	} else {
 		end = i

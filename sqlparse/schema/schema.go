@@ -1,4 +1,4 @@
-package sqlparse
+package schema
 
 import (
 	"errors"
@@ -11,12 +11,15 @@ import (
 	"strings"
 
 	"github.com/dbverify/dbverify/sqlir"
+	"github.com/dbverify/dbverify/sqlparse/internal/rules"
+	"github.com/dbverify/dbverify/sqlparse/mysql"
+	"github.com/dbverify/dbverify/sqlparse/postgres"
 )
 
-// ParseSchema reads DDL text (statements separated by ';') and returns the
-// tables it creates. See LoadSchema for what is understood. Errors are
-// *SchemaError values carrying the line.
-func ParseSchema(ddl string) (*sqlir.Schema, error) {
+// Parse reads DDL text (statements separated by ';') and returns the
+// tables it creates. See Load for what is understood. Errors are
+// *Error values carrying the line.
+func Parse(ddl string) (*sqlir.Schema, error) {
 	b := newSchemaBuilder()
 	if err := b.file("", ddl); err != nil {
 		return nil, err
@@ -24,7 +27,7 @@ func ParseSchema(ddl string) (*sqlir.Schema, error) {
 	return b.schema(), nil
 }
 
-// LoadSchema reads a .sql file, or every *.sql file of a directory (not
+// Load reads a .sql file, or every *.sql file of a directory (not
 // recursively) in order of their names, except golang-migrate "*.down.sql"
 // files. Names that start with a version number are ordered by that number
 // (so "2_x.sql" comes before "10_y.sql"), others lexically. Files with goose
@@ -38,7 +41,7 @@ func ParseSchema(ddl string) (*sqlir.Schema, error) {
 // ALTER TABLE (ADD/DROP/ALTER/MODIFY/CHANGE/RENAME of columns and
 // constraints, SET/DROP DEFAULT), DROP TABLE, DROP INDEX and RENAME TABLE. Other statements
 // are skipped. A CREATE or ALTER TABLE that cannot be understood, or a
-// CHECK expression that does not parse, is an error (*SchemaError with
+// CHECK expression that does not parse, is an error (*Error with
 // file and line). CHECK bodies in Postgres-only syntax (~*, IS DISTINCT
 // FROM, …) are parsed with the Postgres grammar; one that parses but is no
 // row-level constraint is skipped and reported in Schema.Warnings.
@@ -47,7 +50,7 @@ func ParseSchema(ddl string) (*sqlir.Schema, error) {
 // Keys are only recorded when certain: expression keys, partial unique
 // indexes and deferrable constraints are left out (fewer keys is the safe
 // side for the row model's aliasing).
-func LoadSchema(path string) (*sqlir.Schema, error) {
+func Load(path string) (*sqlir.Schema, error) {
 	info, err := os.Stat(path)
 	if err != nil {
 		return nil, fmt.Errorf("load schema: %w", err)
@@ -203,7 +206,7 @@ type stmtCtx struct {
 }
 
 func (c *stmtCtx) errAt(pos int, format string, args ...any) error {
-	return &SchemaError{File: c.file, Line: lineAt(c.src, c.off+pos), Err: fmt.Errorf(format, args...)}
+	return &Error{File: c.file, Line: lineAt(c.src, c.off+pos), Err: fmt.Errorf(format, args...)}
 }
 
 func (b *schemaBuilder) file(name, src string) error {
@@ -218,7 +221,7 @@ func (b *schemaBuilder) file(name, src string) error {
 }
 
 func (b *schemaBuilder) statement(ctx *stmtCtx) error {
-	words, _ := leadingWords(ctx.text)
+	words, _ := rules.LeadingWords(ctx.text)
 	if len(words) < 2 {
 		return nil
 	}
@@ -735,19 +738,19 @@ func (b *schemaBuilder) addChecks(ctx *stmtCtx, td *tableDef, pending []pendingC
 		text := strings.TrimSpace(raw)
 		prepared := b.prepareCheck(raw, pc.body, pc.open+1, td)
 		lead := len(prepared) - len(strings.TrimLeft(prepared, " \t\r\n"))
-		c, err := ParseConstraint(strings.TrimSpace(prepared), td.name)
-		var pe *ParseError
+		c, err := mysql.ParseConstraint(strings.TrimSpace(prepared), td.name)
+		var pe *rules.ParseError
 		switch {
 		case err == nil && hasConcat(pc.body):
 			// "||" is OR for MySQL but string concatenation for Postgres
 			// (and SQLite): prefer the Postgres reading when it parses.
-			if pgc, perr := parsePgConstraint(text, td.name); perr == nil {
+			if pgc, perr := postgres.ParseConstraint(text, td.name); perr == nil {
 				c = pgc
 			}
 		case errors.As(err, &pe):
 			// Postgres-only syntax (~*, ::type, …): try the Postgres grammar.
-			pgc, perr := parsePgConstraint(text, td.name)
-			var pgpe *ParseError
+			pgc, perr := postgres.ParseConstraint(text, td.name)
+			var pgpe *rules.ParseError
 			switch {
 			case perr == nil:
 				c, err = pgc, nil
@@ -766,7 +769,7 @@ func (b *schemaBuilder) addChecks(ctx *stmtCtx, td *tableDef, pending []pendingC
 			if errors.As(err, &pe) {
 				pos := pc.open + 1 + lead + pe.Offset
 				if strings.Contains(text, "\n") { // the line is exact; show the check on one line
-					return ctx.errAt(pos, "table %s: CHECK (%s): %s", td.name, strings.Join(strings.Fields(text), " "), pe.what())
+					return ctx.errAt(pos, "table %s: CHECK (%s): %s", td.name, strings.Join(strings.Fields(text), " "), pe.Describe())
 				}
 				return ctx.errAt(pos, "table %s: CHECK (%s): %v", td.name, text, pe)
 			}
@@ -870,7 +873,7 @@ func (b *schemaBuilder) prepareCheck(raw string, body []tok, base int, td *table
 		}
 		closeBr += m[1]
 		j := closeBr + 1
-		for j < len(out) && isSpace(out[j]) {
+		for j < len(out) && rules.IsSpace(out[j]) {
 			j++
 		}
 		if j >= len(out) || out[j] != ')' {
@@ -1161,7 +1164,7 @@ func (b *schemaBuilder) alterAction(ctx *stmtCtx, td *tableDef, action []tok, pe
 func (td *tableDef) dropNamed(name string, checks bool) {
 	n := strings.ToLower(name)
 	for k := 0; k < len(td.keys); k++ {
-		if containsFold(td.keys[k].names, n) {
+		if rules.ContainsFold(td.keys[k].names, n) {
 			td.keys = append(td.keys[:k], td.keys[k+1:]...)
 			k--
 		}
@@ -1170,7 +1173,7 @@ func (td *tableDef) dropNamed(name string, checks bool) {
 		return
 	}
 	for k := 0; k < len(td.checks); k++ {
-		if containsFold(td.checks[k].names, n) {
+		if rules.ContainsFold(td.checks[k].names, n) {
 			td.checks = append(td.checks[:k], td.checks[k+1:]...)
 			k--
 		}
@@ -1180,12 +1183,12 @@ func (td *tableDef) dropNamed(name string, checks bool) {
 func (td *tableDef) renameNamed(old, nw string) {
 	o := strings.ToLower(old)
 	for k := range td.keys {
-		if containsFold(td.keys[k].names, o) {
+		if rules.ContainsFold(td.keys[k].names, o) {
 			td.keys[k].names = append(td.keys[k].names, strings.ToLower(nw))
 		}
 	}
 	for k := range td.checks {
-		if containsFold(td.checks[k].names, o) {
+		if rules.ContainsFold(td.checks[k].names, o) {
 			td.checks[k].names = append(td.checks[k].names, strings.ToLower(nw))
 			if strings.EqualFold(td.checks[k].c.Name, old) {
 				td.checks[k].c.Name = nw
@@ -1202,14 +1205,14 @@ func (td *tableDef) dropColumn(name string) {
 	}
 	td.cols = append(td.cols[:i], td.cols[i+1:]...)
 	for k := 0; k < len(td.keys); k++ {
-		if containsFold(td.keys[k].cols, name) {
+		if rules.ContainsFold(td.keys[k].cols, name) {
 			td.keys = append(td.keys[:k], td.keys[k+1:]...)
 			k--
 		}
 	}
 	for k := 0; k < len(td.checks); k++ {
 		uses := false
-		visit(td.checks[k].c.Expr, func(e sqlir.Expr) {
+		rules.Visit(td.checks[k].c.Expr, func(e sqlir.Expr) {
 			if c, ok := e.(*sqlir.ColRef); ok && strings.EqualFold(c.Name, name) {
 				uses = true
 			}
@@ -1236,7 +1239,7 @@ func (td *tableDef) renameColumn(old, nw string) {
 	}
 	for k := range td.checks {
 		changed := false
-		e := rewrite(td.checks[k].c.Expr, func(x sqlir.Expr) sqlir.Expr {
+		e := rules.Map(td.checks[k].c.Expr, func(x sqlir.Expr) sqlir.Expr {
 			if c, ok := x.(*sqlir.ColRef); ok && strings.EqualFold(c.Name, old) {
 				changed = true
 				return &sqlir.ColRef{Table: c.Table, Name: nw}
@@ -1245,7 +1248,7 @@ func (td *tableDef) renameColumn(old, nw string) {
 		})
 		if changed {
 			td.checks[k].c.Expr = e
-			td.checks[k].c.Text = Format(e)
+			td.checks[k].c.Text = rules.Format(e)
 		}
 	}
 }
@@ -1266,7 +1269,7 @@ func (b *schemaBuilder) renameTable(old, nw string) {
 }
 
 func renameTable(e sqlir.Expr, old, nw string) sqlir.Expr {
-	return rewrite(e, func(x sqlir.Expr) sqlir.Expr {
+	return rules.Map(e, func(x sqlir.Expr) sqlir.Expr {
 		if c, ok := x.(*sqlir.ColRef); ok && strings.EqualFold(c.Table, old) {
 			return &sqlir.ColRef{Table: nw, Name: c.Name}
 		}
@@ -1545,9 +1548,9 @@ func generatedExpr(p *ddlParser) (string, bool) {
 // (nil when neither grammar reads it).
 func parseGenerated(expr, table string) sqlir.Expr {
 	text := "(" + expr + ") = 0"
-	c, err := ParseConstraint(text, table)
+	c, err := mysql.ParseConstraint(text, table)
 	if err != nil {
-		if c, err = parsePgConstraint(text, table); err != nil {
+		if c, err = postgres.ParseConstraint(text, table); err != nil {
 			return nil
 		}
 	}

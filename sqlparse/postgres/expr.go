@@ -1,4 +1,4 @@
-package sqlparse
+package postgres
 
 import (
 	"math/big"
@@ -9,16 +9,17 @@ import (
 	pg "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/dbverify/dbverify/sqlir"
+	"github.com/dbverify/dbverify/sqlparse/internal/rules"
 )
 
 // Postgres expressions → sqlir.
 
-func (t *pgTranslator) unknown(n *pg.Node) *sqlir.Unknown {
+func (t *translator) unknown(n *pg.Node) *sqlir.Unknown {
 	t.collectReads(n)
 	return &sqlir.Unknown{Text: pgDeparseExpr(t.version, n), Params: pgParamsIn(n)}
 }
 
-func (t *pgTranslator) expr(n *pg.Node) sqlir.Expr {
+func (t *translator) expr(n *pg.Node) sqlir.Expr {
 	if n == nil {
 		return &sqlir.Null{}
 	}
@@ -71,7 +72,7 @@ func (t *pgTranslator) expr(n *pg.Node) sqlir.Expr {
 		}
 		out := &sqlir.Case{Else: args[len(args)-1]}
 		for _, a := range args[:len(args)-1] {
-			out.Whens = append(out.Whens, sqlir.When{Cond: &sqlir.IsNull{X: a, Not: true}, Val: clone(a)})
+			out.Whens = append(out.Whens, sqlir.When{Cond: &sqlir.IsNull{X: a, Not: true}, Val: rules.Clone(a)})
 		}
 		return out
 	case *pg.Node_MinMaxExpr:
@@ -86,7 +87,7 @@ func (t *pgTranslator) expr(n *pg.Node) sqlir.Expr {
 	return t.unknown(n)
 }
 
-func (t *pgTranslator) exprs(ns []*pg.Node) []sqlir.Expr {
+func (t *translator) exprs(ns []*pg.Node) []sqlir.Expr {
 	out := make([]sqlir.Expr, len(ns))
 	for i, n := range ns {
 		out[i] = t.expr(n)
@@ -94,7 +95,7 @@ func (t *pgTranslator) exprs(ns []*pg.Node) []sqlir.Expr {
 	return out
 }
 
-func (t *pgTranslator) columnRef(c *pg.ColumnRef, n *pg.Node) sqlir.Expr {
+func (t *translator) columnRef(c *pg.ColumnRef, n *pg.Node) sqlir.Expr {
 	parts := make([]string, len(c.Fields))
 	for i, f := range c.Fields {
 		s := f.GetString_()
@@ -109,7 +110,7 @@ func (t *pgTranslator) columnRef(c *pg.ColumnRef, n *pg.Node) sqlir.Expr {
 		return &sqlir.ColRef{Name: parts[0]}
 	case k == 2 && t.inConflict && strings.EqualFold(parts[0], "excluded"):
 		if v, ok := t.excluded[strings.ToLower(parts[1])]; ok {
-			return clone(v)
+			return rules.Clone(v)
 		}
 		return t.unknown(n) // a default value, or one of several rows
 	case k >= 2 && k <= 4:
@@ -157,7 +158,7 @@ func pgNumber(s string) (*sqlir.Num, bool) {
 	return &sqlir.Num{Val: r, IsInt: isInt}, true
 }
 
-func (t *pgTranslator) constant(c *pg.A_Const, n *pg.Node) sqlir.Expr {
+func (t *translator) constant(c *pg.A_Const, n *pg.Node) sqlir.Expr {
 	if c.Isnull {
 		return &sqlir.Null{}
 	}
@@ -169,7 +170,7 @@ func (t *pgTranslator) constant(c *pg.A_Const, n *pg.Node) sqlir.Expr {
 			return num
 		}
 	case *pg.A_Const_Boolval:
-		return boolLit(v.Boolval.GetBoolval())
+		return rules.Bool(v.Boolval.GetBoolval())
 	case *pg.A_Const_Sval:
 		return &sqlir.Str{Val: v.Sval.GetSval()}
 	}
@@ -230,7 +231,7 @@ func pgTypeCategory(tn *pg.TypeName) (cat int, typmod bool) {
 // keep their value when cast to a numeric, text, boolean or user-defined
 // type without a length/precision (the parser has no column types to tell
 // a rounding integer cast apart). Anything else is Unknown.
-func (t *pgTranslator) cast(c *pg.TypeCast, n *pg.Node) sqlir.Expr {
+func (t *translator) cast(c *pg.TypeCast, n *pg.Node) sqlir.Expr {
 	cat, typmod := pgTypeCategory(c.TypeName)
 	switch a := c.Arg.GetNode().(type) {
 	case *pg.Node_ParamRef:
@@ -271,7 +272,7 @@ func castConst(c *pg.A_Const, cat int, typmod bool) sqlir.Expr {
 	case *pg.A_Const_Boolval:
 		switch {
 		case cat == catBool:
-			return boolLit(v.Boolval.GetBoolval())
+			return rules.Bool(v.Boolval.GetBoolval())
 		case cat == catInt && v.Boolval.GetBoolval():
 			return &sqlir.Num{Val: big.NewRat(1, 1), IsInt: true}
 		case cat == catInt:
@@ -310,7 +311,7 @@ func castConst(c *pg.A_Const, cat int, typmod bool) sqlir.Expr {
 			return nil
 		}
 		if b, ok := pgBool(text); ok {
-			return boolLit(b)
+			return rules.Bool(b)
 		}
 	case catUser:
 		if isText {
@@ -371,7 +372,7 @@ func isComparison(op string) bool {
 	return false
 }
 
-func (t *pgTranslator) aExpr(a *pg.A_Expr, n *pg.Node) sqlir.Expr {
+func (t *translator) aExpr(a *pg.A_Expr, n *pg.Node) sqlir.Expr {
 	op, builtin := pgName(a.Name)
 	if !builtin {
 		return t.unknown(n)
@@ -399,7 +400,7 @@ func (t *pgTranslator) aExpr(a *pg.A_Expr, n *pg.Node) sqlir.Expr {
 		case bop == "=" && (lrow || rrow):
 			return t.equal(a.Lexpr, a.Rexpr, n)
 		case bop == "<>" && (lrow || rrow):
-			return not(t.equal(a.Lexpr, a.Rexpr, n))
+			return rules.Not(t.equal(a.Lexpr, a.Rexpr, n))
 		case lrow || rrow:
 			return t.unknown(n)
 		}
@@ -418,9 +419,9 @@ func (t *pgTranslator) aExpr(a *pg.A_Expr, n *pg.Node) sqlir.Expr {
 			}
 			c := &sqlir.Binary{Op: bop, X: t.expr(a.Lexpr), Y: t.expr(el)}
 			if a.Kind == pg.A_Expr_Kind_AEXPR_OP_ANY {
-				out = or(out, c)
+				out = rules.Or(out, c)
 			} else {
-				out = and(out, c)
+				out = rules.And(out, c)
 			}
 		}
 		return out
@@ -430,12 +431,12 @@ func (t *pgTranslator) aExpr(a *pg.A_Expr, n *pg.Node) sqlir.Expr {
 		}
 		d := distinct(t.expr(a.Lexpr), t.expr(a.Rexpr))
 		if a.Kind == pg.A_Expr_Kind_AEXPR_NOT_DISTINCT {
-			return not(d)
+			return rules.Not(d)
 		}
 		return d
 	case pg.A_Expr_Kind_AEXPR_NULLIF:
 		x, y := t.expr(a.Lexpr), t.expr(a.Rexpr)
-		return &sqlir.Case{Whens: []sqlir.When{{Cond: &sqlir.Binary{Op: "=", X: x, Y: y}, Val: &sqlir.Null{}}}, Else: clone(x)}
+		return &sqlir.Case{Whens: []sqlir.When{{Cond: &sqlir.Binary{Op: "=", X: x, Y: y}, Val: &sqlir.Null{}}}, Else: rules.Clone(x)}
 	case pg.A_Expr_Kind_AEXPR_IN:
 		list := a.Rexpr.GetList()
 		if list == nil || len(list.Items) == 0 || (op != "=" && op != "<>") {
@@ -443,10 +444,10 @@ func (t *pgTranslator) aExpr(a *pg.A_Expr, n *pg.Node) sqlir.Expr {
 		}
 		var out sqlir.Expr
 		for _, el := range list.Items {
-			out = or(out, t.equal(a.Lexpr, el, n))
+			out = rules.Or(out, t.equal(a.Lexpr, el, n))
 		}
 		if op == "<>" {
-			return not(out)
+			return rules.Not(out)
 		}
 		return out
 	case pg.A_Expr_Kind_AEXPR_BETWEEN, pg.A_Expr_Kind_AEXPR_NOT_BETWEEN,
@@ -457,15 +458,15 @@ func (t *pgTranslator) aExpr(a *pg.A_Expr, n *pg.Node) sqlir.Expr {
 		}
 		lo, hi := list.Items[0], list.Items[1]
 		between := func(lo, hi *pg.Node) sqlir.Expr {
-			return and(&sqlir.Binary{Op: ">=", X: t.expr(a.Lexpr), Y: t.expr(lo)},
+			return rules.And(&sqlir.Binary{Op: ">=", X: t.expr(a.Lexpr), Y: t.expr(lo)},
 				&sqlir.Binary{Op: "<=", X: t.expr(a.Lexpr), Y: t.expr(hi)})
 		}
 		r := between(lo, hi)
 		if a.Kind == pg.A_Expr_Kind_AEXPR_BETWEEN_SYM || a.Kind == pg.A_Expr_Kind_AEXPR_NOT_BETWEEN_SYM {
-			r = or(r, between(hi, lo))
+			r = rules.Or(r, between(hi, lo))
 		}
 		if a.Kind == pg.A_Expr_Kind_AEXPR_NOT_BETWEEN || a.Kind == pg.A_Expr_Kind_AEXPR_NOT_BETWEEN_SYM {
-			return not(r)
+			return rules.Not(r)
 		}
 		return r
 	}
@@ -490,27 +491,27 @@ func distinct(x, y sqlir.Expr) sqlir.Expr {
 		fallthrough
 	case literal(y):
 		return &sqlir.Case{
-			Whens: []sqlir.When{{Cond: &sqlir.IsNull{X: x}, Val: boolLit(true)}},
-			Else:  &sqlir.Binary{Op: "<>", X: clone(x), Y: y},
+			Whens: []sqlir.When{{Cond: &sqlir.IsNull{X: x}, Val: rules.Bool(true)}},
+			Else:  &sqlir.Binary{Op: "<>", X: rules.Clone(x), Y: y},
 		}
 	}
 	return &sqlir.Case{
 		Whens: []sqlir.When{
 			{Cond: &sqlir.IsNull{X: x}, Val: &sqlir.IsNull{X: y, Not: true}},
-			{Cond: &sqlir.IsNull{X: clone(y)}, Val: boolLit(true)},
+			{Cond: &sqlir.IsNull{X: rules.Clone(y)}, Val: rules.Bool(true)},
 		},
-		Else: &sqlir.Binary{Op: "<>", X: clone(x), Y: clone(y)},
+		Else: &sqlir.Binary{Op: "<>", X: rules.Clone(x), Y: rules.Clone(y)},
 	}
 }
 
 // equal is l = r, element-wise for row values.
-func (t *pgTranslator) equal(l, r *pg.Node, whole *pg.Node) sqlir.Expr {
+func (t *translator) equal(l, r *pg.Node, whole *pg.Node) sqlir.Expr {
 	lr, rr := l.GetRowExpr(), r.GetRowExpr()
 	switch {
 	case lr != nil && rr != nil && len(lr.Args) == len(rr.Args):
 		var out sqlir.Expr
 		for i := range lr.Args {
-			out = and(out, t.equal(lr.Args[i], rr.Args[i], whole))
+			out = rules.And(out, t.equal(lr.Args[i], rr.Args[i], whole))
 		}
 		return out
 	case lr != nil || rr != nil:
@@ -519,7 +520,7 @@ func (t *pgTranslator) equal(l, r *pg.Node, whole *pg.Node) sqlir.Expr {
 	return &sqlir.Binary{Op: "=", X: t.expr(l), Y: t.expr(r)}
 }
 
-func (t *pgTranslator) boolExpr(b *pg.BoolExpr, n *pg.Node) sqlir.Expr {
+func (t *translator) boolExpr(b *pg.BoolExpr, n *pg.Node) sqlir.Expr {
 	switch b.Boolop {
 	case pg.BoolExprType_AND_EXPR, pg.BoolExprType_OR_EXPR:
 		if len(b.Args) == 0 {
@@ -536,36 +537,36 @@ func (t *pgTranslator) boolExpr(b *pg.BoolExpr, n *pg.Node) sqlir.Expr {
 		return out
 	case pg.BoolExprType_NOT_EXPR:
 		if len(b.Args) == 1 {
-			return not(t.expr(b.Args[0]))
+			return rules.Not(t.expr(b.Args[0]))
 		}
 	}
 	return t.unknown(n)
 }
 
-func (t *pgTranslator) nullTest(nt *pg.NullTest) sqlir.Expr {
+func (t *translator) nullTest(nt *pg.NullTest) sqlir.Expr {
 	not := nt.Nulltesttype == pg.NullTestType_IS_NOT_NULL
 	if row := nt.Arg.GetRowExpr(); row != nil && len(row.Args) > 0 {
 		// A row IS NULL when every field is; IS NOT NULL when none is.
 		var out sqlir.Expr
 		for _, a := range row.Args {
-			out = and(out, &sqlir.IsNull{X: t.expr(a), Not: not})
+			out = rules.And(out, &sqlir.IsNull{X: t.expr(a), Not: not})
 		}
 		return out
 	}
 	return &sqlir.IsNull{X: t.expr(nt.Arg), Not: not}
 }
 
-func (t *pgTranslator) booleanTest(b *pg.BooleanTest, n *pg.Node) sqlir.Expr {
+func (t *translator) booleanTest(b *pg.BooleanTest, n *pg.Node) sqlir.Expr {
 	v := t.expr(b.Arg)
 	switch b.Booltesttype {
 	case pg.BoolTestType_IS_TRUE: // NULL IS TRUE is false
-		return &sqlir.Case{Whens: []sqlir.When{{Cond: v, Val: boolLit(true)}}, Else: boolLit(false)}
+		return &sqlir.Case{Whens: []sqlir.When{{Cond: v, Val: rules.Bool(true)}}, Else: rules.Bool(false)}
 	case pg.BoolTestType_IS_NOT_TRUE:
-		return &sqlir.Case{Whens: []sqlir.When{{Cond: v, Val: boolLit(false)}}, Else: boolLit(true)}
+		return &sqlir.Case{Whens: []sqlir.When{{Cond: v, Val: rules.Bool(false)}}, Else: rules.Bool(true)}
 	case pg.BoolTestType_IS_FALSE:
-		return &sqlir.Case{Whens: []sqlir.When{{Cond: not(v), Val: boolLit(true)}}, Else: boolLit(false)}
+		return &sqlir.Case{Whens: []sqlir.When{{Cond: rules.Not(v), Val: rules.Bool(true)}}, Else: rules.Bool(false)}
 	case pg.BoolTestType_IS_NOT_FALSE:
-		return &sqlir.Case{Whens: []sqlir.When{{Cond: not(v), Val: boolLit(false)}}, Else: boolLit(true)}
+		return &sqlir.Case{Whens: []sqlir.When{{Cond: rules.Not(v), Val: rules.Bool(false)}}, Else: rules.Bool(true)}
 	case pg.BoolTestType_IS_UNKNOWN:
 		return &sqlir.IsNull{X: v}
 	case pg.BoolTestType_IS_NOT_UNKNOWN:
@@ -596,12 +597,12 @@ func pgGreatestLeast(least bool, args []sqlir.Expr) sqlir.Expr {
 	for _, b := range args[1:] {
 		c := &sqlir.Case{}
 		if !neverNull(acc) {
-			c.Whens = append(c.Whens, sqlir.When{Cond: &sqlir.IsNull{X: clone(acc)}, Val: clone(b)})
+			c.Whens = append(c.Whens, sqlir.When{Cond: &sqlir.IsNull{X: rules.Clone(acc)}, Val: rules.Clone(b)})
 		}
 		if !neverNull(b) {
-			c.Whens = append(c.Whens, sqlir.When{Cond: &sqlir.IsNull{X: clone(b)}, Val: clone(acc)})
+			c.Whens = append(c.Whens, sqlir.When{Cond: &sqlir.IsNull{X: rules.Clone(b)}, Val: rules.Clone(acc)})
 		}
-		c.Whens = append(c.Whens, sqlir.When{Cond: &sqlir.Binary{Op: op, X: clone(acc), Y: clone(b)}, Val: clone(acc)})
+		c.Whens = append(c.Whens, sqlir.When{Cond: &sqlir.Binary{Op: op, X: rules.Clone(acc), Y: rules.Clone(b)}, Val: rules.Clone(acc)})
 		c.Else = b
 		acc = c
 	}
@@ -610,7 +611,7 @@ func pgGreatestLeast(least bool, args []sqlir.Expr) sqlir.Expr {
 
 // function models the scalar functions that are plain conditionals; nil
 // for everything else (which becomes Unknown).
-func (t *pgTranslator) function(f *pg.FuncCall) sqlir.Expr {
+func (t *translator) function(f *pg.FuncCall) sqlir.Expr {
 	name, builtin := pgName(f.Funcname)
 	if !builtin || f.Over != nil || f.AggStar || f.AggDistinct || f.AggFilter != nil ||
 		len(f.AggOrder) > 0 || f.AggWithinGroup || f.FuncVariadic {
@@ -634,8 +635,8 @@ func (t *pgTranslator) function(f *pg.FuncCall) sqlir.Expr {
 		x := t.expr(f.Args[0])
 		return &sqlir.Case{
 			Whens: []sqlir.When{{Cond: &sqlir.Binary{Op: "<", X: x, Y: &sqlir.Num{Val: new(big.Rat), IsInt: true}},
-				Val: &sqlir.Unary{Op: "-", X: clone(x)}}},
-			Else: clone(x),
+				Val: &sqlir.Unary{Op: "-", X: rules.Clone(x)}}},
+			Else: rules.Clone(x),
 		}
 	}
 	return nil

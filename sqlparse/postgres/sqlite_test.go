@@ -1,4 +1,4 @@
-package sqlparse
+package postgres
 
 import (
 	"errors"
@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/dbverify/dbverify/sqlir"
+	"github.com/dbverify/dbverify/sqlparse/internal/rules"
+	"github.com/dbverify/dbverify/sqlparse/internal/sqltest"
 )
 
 func TestSQLiteStatements(t *testing.T) {
@@ -50,22 +52,22 @@ func TestSQLiteStatements(t *testing.T) {
 		{"SELECT '?', \"a?\" FROM t -- ?\n WHERE x = ?", "SELECT '?', `a?` FROM t WHERE x = $1", 1},
 	}
 	for _, tt := range tests {
-		r, err := ParseDetailed(SQLite, tt.q)
+		r, err := ParseSQLite(tt.q)
 		if err != nil {
-			t.Errorf("Parse(SQLite, %q): %v", tt.q, err)
+			t.Errorf("parseSQLiteStmt(%q): %v", tt.q, err)
 			continue
 		}
-		if got := describe(r.Stmt); tt.want != "" && got != tt.want {
-			t.Errorf("Parse(SQLite, %q)\n got %s\nwant %s", tt.q, got, tt.want)
+		if got := sqltest.Describe(r.Stmt); tt.want != "" && got != tt.want {
+			t.Errorf("parseSQLiteStmt(%q)\n got %s\nwant %s", tt.q, got, tt.want)
 		}
 		if r.NumParams != tt.params {
-			t.Errorf("Parse(SQLite, %q): %d params, want %d", tt.q, r.NumParams, tt.params)
+			t.Errorf("parseSQLiteStmt(%q): %d params, want %d", tt.q, r.NumParams, tt.params)
 		}
 	}
 }
 
 func TestSQLiteNamedParams(t *testing.T) {
-	r, err := ParseDetailed(SQLite, "UPDATE t SET a = a - :amt WHERE id = @id AND a >= :amt")
+	r, err := ParseSQLite("UPDATE t SET a = a - :amt WHERE id = @id AND a >= :amt")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,18 +88,18 @@ func TestSQLiteErrors(t *testing.T) {
 		{"UPDATE OR REPLACE t SET a = 1", 0, true},
 	}
 	for _, tt := range tests {
-		_, err := Parse(SQLite, tt.q)
-		var pe *ParseError
-		var ue *UnsupportedError
+		_, err := parseSQLiteStmt(tt.q)
+		var pe *rules.ParseError
+		var ue *rules.UnsupportedError
 		switch {
 		case tt.unsup:
 			if !errors.As(err, &ue) || ue.Query != tt.q {
-				t.Errorf("Parse(SQLite, %q) = %v, want an UnsupportedError", tt.q, err)
+				t.Errorf("parseSQLiteStmt(%q) = %v, want an rules.UnsupportedError", tt.q, err)
 			}
 		case !errors.As(err, &pe):
-			t.Errorf("Parse(SQLite, %q) = %v, want a ParseError", tt.q, err)
+			t.Errorf("parseSQLiteStmt(%q) = %v, want a rules.ParseError", tt.q, err)
 		case pe.Offset != tt.offset || pe.Query != tt.q:
-			t.Errorf("Parse(SQLite, %q): error at %d (%v), want %d", tt.q, pe.Offset, pe, tt.offset)
+			t.Errorf("parseSQLiteStmt(%q): error at %d (%v), want %d", tt.q, pe.Offset, pe, tt.offset)
 		}
 	}
 }
@@ -114,8 +116,8 @@ func FuzzParseSQLite(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, q string) {
-		r, err := ParseDetailed(SQLite, q)
-		var pe *ParseError
+		r, err := ParseSQLite(q)
+		var pe *rules.ParseError
 		if errors.As(err, &pe) && (pe.Offset < 0 || pe.Offset > len(q) || pe.Query != q) {
 			t.Fatalf("%q: error offset %d outside the query (%v)", q, pe.Offset, err)
 		}

@@ -1,8 +1,10 @@
-package sqlparse
+package schema
 
 import (
 	"fmt"
 	"strings"
+
+	"github.com/dbverify/dbverify/sqlparse/internal/rules"
 )
 
 // A tolerant lexer for DDL of any dialect (MySQL, Postgres, SQLite): just
@@ -36,7 +38,7 @@ func lexDDL(s string) ([]tok, error) {
 	var out []tok
 	i := 0
 	for {
-		i = skipSpaceComments(s, i)
+		i = rules.SkipSpaceComments(s, i)
 		if i >= len(s) {
 			return out, nil
 		}
@@ -89,9 +91,9 @@ func lexDDL(s string) ([]tok, error) {
 			}
 			out = append(out, tok{kind: tNum, val: s[i:j], pos: i, end: j})
 			i = j
-		case isWordByte(c) || c >= 0x80:
+		case rules.IsWordByte(c) || c >= 0x80:
 			j := i
-			for j < len(s) && (isWordByte(s[j]) || s[j] == '$' || s[j] >= 0x80) {
+			for j < len(s) && (rules.IsWordByte(s[j]) || s[j] == '$' || s[j] >= 0x80) {
 				j++
 			}
 			out = append(out, tok{kind: tWord, val: s[i:j], pos: i, end: j})

@@ -1,4 +1,4 @@
-package sqlparse
+package postgres
 
 import (
 	"errors"
@@ -11,6 +11,8 @@ import (
 	pgparser "github.com/pganalyze/pg_query_go/v6/parser"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/dbverify/dbverify/sqlparse/internal/rules"
 )
 
 // Helpers over pg_query parse trees: a generic walker, placeholder
@@ -115,7 +117,7 @@ var (
 	pgEndRE  = regexp.MustCompile(`(?s)^(.*?) at end of input$`)
 )
 
-// pgParseError converts a pg_query error into a *ParseError whose Offset
+// pgParseError converts a pg_query error into a *sqlparse.ParseError whose Offset
 // is a byte offset into q (pg_query reports a 1-based character position).
 func pgParseError(q string, err error) error {
 	var pe *pgparser.Error
@@ -132,7 +134,7 @@ func pgParseError(q string, err error) error {
 	if pe.Cursorpos > 0 {
 		off = charOffset(q, pe.Cursorpos-1)
 	}
-	return &ParseError{Query: q, Offset: off, Msg: msg, Near: near}
+	return &rules.ParseError{Query: q, Offset: off, Msg: msg, Near: near}
 }
 
 // charOffset returns the byte offset of the n-th (0-based) character of s;
@@ -151,7 +153,7 @@ func charOffset(s string, n int) int {
 func pgSkipSpace(s string, i int) int {
 	for i < len(s) {
 		switch {
-		case isSpace(s[i]):
+		case rules.IsSpace(s[i]):
 			i++
 		case strings.HasPrefix(s[i:], "--"):
 			j := strings.IndexByte(s[i:], '\n')

@@ -1,4 +1,4 @@
-package sqlparse
+package postgres
 
 import (
 	"errors"
@@ -8,13 +8,15 @@ import (
 	"testing"
 
 	"github.com/dbverify/dbverify/sqlir"
+	"github.com/dbverify/dbverify/sqlparse/internal/rules"
+	"github.com/dbverify/dbverify/sqlparse/internal/sqltest"
 )
 
 // describePG is describe plus the Postgres-only parts: RETURNING and the
 // ON CONFLICT target.
 func describePG(st sqlir.Statement) string {
 	var b strings.Builder
-	b.WriteString(describe(st))
+	b.WriteString(sqltest.Describe(st))
 	var ret []sqlir.SelectItem
 	switch s := st.(type) {
 	case *sqlir.Update:
@@ -27,7 +29,7 @@ func describePG(st sqlir.Statement) string {
 			fmt.Fprintf(&b, " CONFLICT(%s)", strings.Join(s.ConflictColumns, ", "))
 		}
 		if s.ConflictWhere != nil {
-			fmt.Fprintf(&b, " WHERE %s", Format(s.ConflictWhere))
+			fmt.Fprintf(&b, " WHERE %s", rules.Format(s.ConflictWhere))
 		}
 		if s.ConflictConstraint != "" {
 			fmt.Fprintf(&b, " CONFLICT ON %s", s.ConflictConstraint)
@@ -36,7 +38,7 @@ func describePG(st sqlir.Statement) string {
 	if len(ret) > 0 {
 		var items []string
 		for _, it := range ret {
-			x := Format(it.Expr)
+			x := rules.Format(it.Expr)
 			if it.Star {
 				x = "STAR:" + x
 			}
@@ -50,11 +52,11 @@ func describePG(st sqlir.Statement) string {
 	return b.String()
 }
 
-func mustParsePG(t *testing.T, q string) *Result {
+func mustParsePG(t *testing.T, q string) *rules.Result {
 	t.Helper()
-	r, err := ParseDetailed(Postgres, q)
+	r, err := Parse(q)
 	if err != nil {
-		t.Fatalf("Parse(Postgres, %q): %v", q, err)
+		t.Fatalf("parseStmt(%q): %v", q, err)
 	}
 	return r
 }
@@ -224,7 +226,7 @@ func TestPostgresStatements(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			r := mustParsePG(t, tt.query)
 			if got := describePG(r.Stmt); got != tt.want {
-				t.Errorf("Parse(Postgres, %q)\n got %s\nwant %s", tt.query, got, tt.want)
+				t.Errorf("parseStmt(%q)\n got %s\nwant %s", tt.query, got, tt.want)
 			}
 		})
 	}
@@ -333,7 +335,7 @@ func TestPostgresExpressions(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.cond, func(t *testing.T) {
 			r := mustParsePG(t, "SELECT x FROM t WHERE "+tt.cond)
-			got := Format(r.Stmt.(*sqlir.Select).Where)
+			got := rules.Format(r.Stmt.(*sqlir.Select).Where)
 			if got != tt.want {
 				t.Errorf("WHERE %s\n got %s\nwant %s", tt.cond, got, tt.want)
 			}
@@ -359,11 +361,11 @@ func TestPostgresFormatRoundTrip(t *testing.T) {
 	for _, c := range conds {
 		r1 := mustParsePG(t, "SELECT x FROM t WHERE "+c)
 		e1 := r1.Stmt.(*sqlir.Select).Where
-		s1 := Format(e1)
+		s1 := rules.Format(e1)
 		r2 := mustParsePG(t, "SELECT x FROM t WHERE "+s1)
 		e2 := r2.Stmt.(*sqlir.Select).Where
-		if !exprEqual(e1, e2) {
-			t.Errorf("%s: round trip changed the expression:\n  in  %s\n  out %s", c, s1, Format(e2))
+		if !sqltest.ExprEqual(e1, e2) {
+			t.Errorf("%s: round trip changed the expression:\n  in  %s\n  out %s", c, s1, rules.Format(e2))
 		}
 	}
 }
@@ -412,8 +414,8 @@ func TestPostgresPlaceholders(t *testing.T) {
 	if !reflect.DeepEqual(like.Params, []int{4, 3}) {
 		t.Errorf("LIKE params = %v, want [4 3]", like.Params)
 	}
-	if !exprEqual(w.Y, &sqlir.Binary{Op: "=", X: &sqlir.ColRef{Name: "e"}, Y: &sqlir.Param{Index: 0}}) {
-		t.Errorf("e = $1 is %s", Format(w.Y))
+	if !sqltest.ExprEqual(w.Y, &sqlir.Binary{Op: "=", X: &sqlir.ColRef{Name: "e"}, Y: &sqlir.Param{Index: 0}}) {
+		t.Errorf("e = $1 is %s", rules.Format(w.Y))
 	}
 	// UPDATE … FROM: the Unknown join conjunct keeps the placeholders of the
 	// conditions it replaces.
@@ -440,8 +442,8 @@ func TestPostgresReturning(t *testing.T) {
 	}
 	for i, w := range want {
 		g := u.Returning[i]
-		if g.Alias != w.Alias || g.Star != w.Star || !exprEqual(g.Expr, w.Expr) {
-			t.Errorf("item %d = {%s %q %v}, want {%s %q %v}", i, Format(g.Expr), g.Alias, g.Star, Format(w.Expr), w.Alias, w.Star)
+		if g.Alias != w.Alias || g.Star != w.Star || !sqltest.ExprEqual(g.Expr, w.Expr) {
+			t.Errorf("item %d = {%s %q %v}, want {%s %q %v}", i, rules.Format(g.Expr), g.Alias, g.Star, rules.Format(w.Expr), w.Alias, w.Star)
 		}
 	}
 	// Without RETURNING the list is nil.
@@ -470,14 +472,14 @@ func TestPostgresOnConflict(t *testing.T) {
 		t.Errorf("flags: %+v", ins)
 	}
 	wantSet := &sqlir.Binary{Op: "+", X: &sqlir.ColRef{Table: "stock", Name: "qty"}, Y: &sqlir.Param{Index: 1}}
-	if len(ins.OnConflict) != 1 || ins.OnConflict[0].Col != "qty" || !exprEqual(ins.OnConflict[0].Value, wantSet) {
+	if len(ins.OnConflict) != 1 || ins.OnConflict[0].Col != "qty" || !sqltest.ExprEqual(ins.OnConflict[0].Value, wantSet) {
 		t.Errorf("OnConflict = %v", ins.OnConflict)
 	}
 	// EXCLUDED is replaced by a copy, not shared with Rows.
 	if ins.OnConflict[0].Value.(*sqlir.Binary).Y == ins.Rows[0][1] {
 		t.Error("EXCLUDED value shares the row's node")
 	}
-	if len(ins.Returning) != 1 || !exprEqual(ins.Returning[0].Expr, &sqlir.ColRef{Name: "qty"}) {
+	if len(ins.Returning) != 1 || !sqltest.ExprEqual(ins.Returning[0].Expr, &sqlir.ColRef{Name: "qty"}) {
 		t.Errorf("Returning = %v", ins.Returning)
 	}
 
@@ -510,15 +512,15 @@ func TestPostgresAliasResolution(t *testing.T) {
 		&sqlir.ColRef{Table: "A", Name: "z"},            // quoted: another name
 	}
 	for i, w := range want {
-		if !exprEqual(s.Columns[i].Expr, w) {
-			t.Errorf("column %d = %s, want %s", i, Format(s.Columns[i].Expr), Format(w))
+		if !sqltest.ExprEqual(s.Columns[i].Expr, w) {
+			t.Errorf("column %d = %s, want %s", i, rules.Format(s.Columns[i].Expr), rules.Format(w))
 		}
 	}
 	wantWhere := &sqlir.Binary{Op: "AND",
 		X: &sqlir.Binary{Op: "=", X: &sqlir.ColRef{Table: "accounts", Name: "id"}, Y: &sqlir.Param{Index: 0}},
-		Y: &sqlir.Binary{Op: ">", X: &sqlir.ColRef{Name: "id"}, Y: &sqlir.Num{Val: ratInt(0), IsInt: true}}}
-	if !exprEqual(s.Where, wantWhere) {
-		t.Errorf("where = %s, want %s", Format(s.Where), Format(wantWhere))
+		Y: &sqlir.Binary{Op: ">", X: &sqlir.ColRef{Name: "id"}, Y: &sqlir.Num{Val: sqltest.RatInt(0), IsInt: true}}}
+	if !sqltest.ExprEqual(s.Where, wantWhere) {
+		t.Errorf("where = %s, want %s", rules.Format(s.Where), rules.Format(wantWhere))
 	}
 	if s.Table != "accounts" || !reflect.DeepEqual(s.Tables(), []string{"accounts"}) || s.Complex {
 		t.Errorf("table = %q tables %v", s.Table, s.Tables())
@@ -527,7 +529,7 @@ func TestPostgresAliasResolution(t *testing.T) {
 	r = mustParsePG(t, `UPDATE "Accounts" acc SET "Balance" = 0 WHERE acc."ID" = 1`)
 	u := r.Stmt.(*sqlir.Update)
 	if u.Table != "Accounts" || u.Set[0].Col != "Balance" || !reflect.DeepEqual(u.Tables(), []string{"accounts"}) {
-		t.Errorf("got %s tables %v", describe(u), u.Tables())
+		t.Errorf("got %s tables %v", sqltest.Describe(u), u.Tables())
 	}
 	if c := u.Where.(*sqlir.Binary).X.(*sqlir.ColRef); c.Table != "Accounts" || c.Name != "ID" {
 		t.Errorf("where column = %+v", c)
@@ -556,22 +558,22 @@ func TestPostgresErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := Parse(Postgres, tt.query)
+			_, err := parseStmt(tt.query)
 			if err == nil {
 				t.Fatalf("Parse(%q) succeeded", tt.query)
 			}
 			if err.Error() != tt.msg {
 				t.Errorf("error %q, want %q", err.Error(), tt.msg)
 			}
-			var pe *ParseError
+			var pe *rules.ParseError
 			if tt.offset < 0 {
 				if errors.As(err, &pe) {
-					t.Errorf("got a *ParseError, want another error")
+					t.Errorf("got a *rules.ParseError, want another error")
 				}
 				return
 			}
 			if !errors.As(err, &pe) {
-				t.Fatalf("error %T is not a *ParseError", err)
+				t.Fatalf("error %T is not a *rules.ParseError", err)
 			}
 			if pe.Offset != tt.offset || pe.Query != tt.query {
 				t.Errorf("offset %d query %q, want %d %q", pe.Offset, pe.Query, tt.offset, tt.query)
@@ -579,8 +581,8 @@ func TestPostgresErrors(t *testing.T) {
 		})
 	}
 
-	_, err := Parse(Postgres, "SELECT a\n  FROM t WHERE\n    a = = 1")
-	var pe *ParseError
+	_, err := parseStmt("SELECT a\n  FROM t WHERE\n    a = = 1")
+	var pe *rules.ParseError
 	if !errors.As(err, &pe) {
 		t.Fatal(err)
 	}
@@ -614,10 +616,10 @@ func TestPostgresUnsupported(t *testing.T) {
 		{"CREATE TABLE n AS WITH d AS (DELETE FROM t RETURNING *) SELECT * FROM d", "data-modifying", []string{"t"}},
 	}
 	for _, tt := range tests {
-		_, err := Parse(Postgres, tt.query)
-		var ue *UnsupportedError
+		_, err := parseStmt(tt.query)
+		var ue *rules.UnsupportedError
 		if !errors.As(err, &ue) {
-			t.Errorf("Parse(%q) = %v, want *UnsupportedError", tt.query, err)
+			t.Errorf("Parse(%q) = %v, want *rules.UnsupportedError", tt.query, err)
 			continue
 		}
 		if !strings.Contains(ue.Reason, tt.reason) || ue.Query != tt.query {
@@ -655,86 +657,6 @@ func TestPostgresTablesAndWrites(t *testing.T) {
 	}
 }
 
-func TestLoadSchemaPostgres(t *testing.T) {
-	s, err := LoadSchema("testdata/simplebank")
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := strings.TrimPrefix(`
-accounts=accounts(id bigserial NN, owner varchar NN, balance bigint NN, currency varchar NN, created_at timestamptz NN) keys[[id] [owner currency]] check[balance_nonnegative on accounts: balance >= 0] check[currency_known on accounts: currency = 'USD' OR currency = 'EUR' OR currency = 'CAD']
-entries=entries(id bigserial NN, account_id bigint NN, amount bigint NN, created_at timestamptz NN) keys[[id]]
-transfers=transfers(id bigserial NN, from_account_id bigint NN, to_account_id bigint NN, amount bigint NN, created_at timestamptz NN) keys[[id]] check[amount_positive on transfers: amount > 0] check[distinct_accounts on transfers: CASE WHEN from_account_id IS NULL THEN to_account_id IS NOT NULL WHEN to_account_id IS NULL THEN TRUE ELSE from_account_id <> to_account_id END]
-users=users(username varchar NN, hashed_password varchar NN, full_name varchar NN, email varchar NN, password_changed_at timestamptz NN, created_at timestamptz NN) keys[[username] [email]] check[email_format on users: email ~* E'^[^@\\s]+@[^@\\s]+$'] check[username_length on users: char_length(username) >= 3 AND char_length(username) <= 32] check[email_not_username on users: (username || '@') <> email]
-`, "\n")
-	if got := describeSchema(s); got != want {
-		t.Errorf("got\n%s\nwant\n%s", got, want)
-	}
-	if len(s.Warnings) != 0 {
-		t.Errorf("warnings: %q", s.Warnings)
-	}
-	// The Postgres-parsed CHECK keeps its text as written; the regular
-	// expression is an Unknown condition.
-	for _, c := range s.Tables["users"].Checks {
-		if c.Name == "email_format" {
-			if c.Text != `email ~* '^[^@\s]+@[^@\s]+$'` {
-				t.Errorf("Text = %q", c.Text)
-			}
-			if _, ok := c.Expr.(*sqlir.Unknown); !ok {
-				t.Errorf("Expr = %#v", c.Expr)
-			}
-		}
-	}
-}
-
-func TestParseSchemaPostgresChecks(t *testing.T) {
-	tests := []struct{ name, ddl, want string }{
-		{"regex and casts", `CREATE TABLE t (s text CHECK (s ~ '^[a-z]+$'), n numeric CHECK (n::numeric(10,2) >= 0::numeric), d date CHECK (d > '2000-01-01'::date))`,
-			"t=t(s text, n numeric, d date) keys[] check[t_check1 on t: s ~ '^[a-z]+$'] check[t_check2 on t: n >= 0] check[t_check3 on t: d > '2000-01-01']\n"},
-		{"concatenation is not OR", `CREATE TABLE t (a text, b text, CHECK (a || b <> ''))`,
-			"t=t(a text, b text) keys[] check[t_check1 on t: (a || b) <> '']\n"},
-		{"quoted mixed case", `CREATE TABLE t ("Qty" int CHECK ("Qty" >= 0 AND "Qty" IS DISTINCT FROM 13))`,
-			"t=t(Qty int) keys[] check[t_check1 on t: Qty >= 0 AND CASE WHEN Qty IS NULL THEN TRUE ELSE Qty <> 13 END]\n"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			s, err := ParseSchema(tt.ddl)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := describeSchema(s); got != tt.want {
-				t.Errorf("got\n%s\nwant\n%s", got, tt.want)
-			}
-		})
-	}
-}
-
-func TestParseSchemaWarnings(t *testing.T) {
-	ddl := "CREATE TABLE t (a text, b int);\n" +
-		"ALTER TABLE t ADD CONSTRAINT sub CHECK (a ~ (SELECT p FROM patterns));\n" +
-		"ALTER TABLE t ADD CHECK (a ~* 'x' AND u.b > 0);\n" +
-		"ALTER TABLE t ADD CHECK (b > 0);\n"
-	s, err := ParseSchema(ddl)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, want := describeSchema(s), "t=t(a text, b int) keys[] check[t_check2 on t: b > 0]\n"; got != want {
-		t.Errorf("got\n%s\nwant\n%s", got, want)
-	}
-	want := []string{
-		"line 2: table t: CHECK (a ~ (SELECT p FROM patterns)) skipped: subqueries are not allowed in a constraint (it must be over one row)",
-		`line 3: table t: CHECK (a ~* 'x' AND u.b > 0) skipped: constraint "a ~* 'x' AND u.b > 0" is over table u, not t`,
-	}
-	if !reflect.DeepEqual(s.Warnings, want) {
-		t.Errorf("warnings\n%q\nwant\n%q", s.Warnings, want)
-	}
-	// A CHECK neither grammar parses is still an error.
-	_, err = ParseSchema("CREATE TABLE t (a text CHECK (a ~* ))")
-	var se *SchemaError
-	if !errors.As(err, &se) || se.Line != 1 {
-		t.Errorf("error %v, want a *SchemaError", err)
-	}
-}
-
 func FuzzParsePostgres(f *testing.F) {
 	for _, s := range []string{
 		"UPDATE accounts a SET balance = a.balance - $1 WHERE a.id = $2 RETURNING *",
@@ -749,9 +671,9 @@ func FuzzParsePostgres(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, q string) {
-		r, err := ParseDetailed(Postgres, q)
+		r, err := Parse(q)
 		if err != nil {
-			var pe *ParseError
+			var pe *rules.ParseError
 			if errors.As(err, &pe) && (pe.Offset < 0 || pe.Offset > len(q)) {
 				t.Fatalf("%q: offset %d out of range", q, pe.Offset)
 			}
@@ -760,16 +682,16 @@ func FuzzParsePostgres(f *testing.F) {
 		n := r.NumParams
 		items := func(list []sqlir.SelectItem) {
 			for _, it := range list {
-				checkParams(t, q, it.Expr, n)
-				_ = Format(it.Expr)
+				sqltest.CheckParams(t, q, it.Expr, n)
+				_ = rules.Format(it.Expr)
 			}
 		}
 		switch s := r.Stmt.(type) {
 		case *sqlir.Update:
 			for _, a := range s.Set {
-				checkParams(t, q, a.Value, n)
+				sqltest.CheckParams(t, q, a.Value, n)
 			}
-			checkParams(t, q, s.Where, n)
+			sqltest.CheckParams(t, q, s.Where, n)
 			items(s.Returning)
 		case *sqlir.Insert:
 			for _, row := range s.Rows {
@@ -777,20 +699,38 @@ func FuzzParsePostgres(f *testing.F) {
 					t.Fatalf("%q: row of %d values for %d columns", q, len(row), len(s.Columns))
 				}
 				for _, v := range row {
-					checkParams(t, q, v, n)
+					sqltest.CheckParams(t, q, v, n)
 				}
 			}
 			for _, a := range s.OnConflict {
-				checkParams(t, q, a.Value, n)
+				sqltest.CheckParams(t, q, a.Value, n)
 			}
 			items(s.Returning)
 		case *sqlir.Delete:
-			checkParams(t, q, s.Where, n)
+			sqltest.CheckParams(t, q, s.Where, n)
 			items(s.Returning)
 		case *sqlir.Select:
 			items(s.Columns)
-			checkParams(t, q, s.Where, n)
+			sqltest.CheckParams(t, q, s.Where, n)
 			_ = s.Tables()
 		}
 	})
+}
+
+// parseStmt is Parse without the placeholder facts.
+func parseStmt(q string) (sqlir.Statement, error) {
+	r, err := Parse(q)
+	if err != nil {
+		return nil, err
+	}
+	return r.Stmt, nil
+}
+
+// parseSQLiteStmt is ParseSQLite without the placeholder facts.
+func parseSQLiteStmt(q string) (sqlir.Statement, error) {
+	r, err := ParseSQLite(q)
+	if err != nil {
+		return nil, err
+	}
+	return r.Stmt, nil
 }

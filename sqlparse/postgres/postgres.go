@@ -1,4 +1,4 @@
-package sqlparse
+package postgres
 
 import (
 	"errors"
@@ -9,18 +9,20 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/dbverify/dbverify/sqlir"
+	"github.com/dbverify/dbverify/sqlparse/internal/rules"
 )
 
 // The Postgres dialect: queries are parsed by the real Postgres parser
 // (pg_query) and the raw parse tree is mapped to sqlir.
 
-func parsePostgres(query string) (*Result, error) { return parsePg(query, false) }
+// Parse parses one Postgres statement (see sqlparse.Parse).
+func Parse(query string) (*rules.Result, error) { return parsePg(query, false) }
 
 // parsePg parses query with the Postgres parser; sqlite selects the meaning
 // of SQLite for the functions the two dialects spell alike (see sqlite.go).
-func parsePg(query string, sqlite bool) (*Result, error) {
+func parsePg(query string, sqlite bool) (*rules.Result, error) {
 	if i := strings.IndexByte(query, 0); i >= 0 {
-		return nil, &ParseError{Query: query, Offset: i, Msg: "NUL byte in query"}
+		return nil, &rules.ParseError{Query: query, Offset: i, Msg: "NUL byte in query"}
 	}
 	tree, err := pg.Parse(query)
 	if err != nil {
@@ -32,19 +34,19 @@ func parsePg(query string, sqlite bool) (*Result, error) {
 	case 1:
 	default:
 		off := pgSkipSpace(query, int(tree.Stmts[1].StmtLocation))
-		return nil, &ParseError{Query: query, Offset: min(off, len(query)), Msg: "more than one statement in one query"}
+		return nil, &rules.ParseError{Query: query, Offset: min(off, len(query)), Msg: "more than one statement in one query"}
 	}
 	raw := tree.Stmts[0]
-	t := &pgTranslator{query: query, version: tree.Version, sqlite: sqlite}
+	t := &translator{query: query, version: tree.Version, sqlite: sqlite}
 	st, err := t.statement(raw)
 	if err != nil {
 		return nil, err
 	}
-	return &Result{Stmt: st, NumParams: pgMaxParam(raw)}, nil
+	return &rules.Result{Stmt: st, NumParams: pgMaxParam(raw)}, nil
 }
 
-// pgTranslator maps one pg_query statement to sqlir.
-type pgTranslator struct {
+// translator maps one pg_query statement to sqlir.
+type translator struct {
 	query   string
 	version int32 // of the parse tree, for deparsing
 	// sqlite is set for SQLite text parsed with the Postgres parser.
@@ -67,7 +69,7 @@ type pgTranslator struct {
 }
 
 // stmtText is the statement's own text, without the trailing ';'.
-func (t *pgTranslator) stmtText(raw *pg.RawStmt) string {
+func (t *translator) stmtText(raw *pg.RawStmt) string {
 	start := int(raw.StmtLocation)
 	end := len(t.query)
 	if raw.StmtLen > 0 && start+int(raw.StmtLen) <= len(t.query) {
@@ -80,11 +82,11 @@ func (t *pgTranslator) stmtText(raw *pg.RawStmt) string {
 	return strings.TrimRight(strings.TrimSpace(t.query[start:end]), ";")
 }
 
-func (t *pgTranslator) unsupported(reason string, tables ...string) error {
-	return &UnsupportedError{Query: t.query, Reason: reason, Tables: tables}
+func (t *translator) unsupported(reason string, tables ...string) error {
+	return &rules.UnsupportedError{Query: t.query, Reason: reason, Tables: tables}
 }
 
-func (t *pgTranslator) statement(raw *pg.RawStmt) (sqlir.Statement, error) {
+func (t *translator) statement(raw *pg.RawStmt) (sqlir.Statement, error) {
 	other := &sqlir.Other{Text: t.stmtText(raw)}
 	switch s := raw.Stmt.GetNode().(type) {
 	case *pg.Node_SelectStmt:
@@ -173,7 +175,7 @@ func pgWrites(visit func(func(proto.Message) bool)) (tables []string, found bool
 	visit(func(x proto.Message) bool {
 		if name, ok := pgWriteTarget(x); ok {
 			found = true
-			if name != "" && !containsFold(tables, name) {
+			if name != "" && !rules.ContainsFold(tables, name) {
 				tables = append(tables, name)
 			}
 		}
@@ -188,7 +190,7 @@ func pgWritesIn(m proto.Message) ([]string, bool) {
 }
 
 // noNestedWrites rejects data-modifying statements inside s (in WITH).
-func (t *pgTranslator) noNestedWrites(s proto.Message) error {
+func (t *translator) noNestedWrites(s proto.Message) error {
 	tables, found := pgWrites(func(f func(proto.Message) bool) { pgVisitChildren(s.ProtoReflect(), f) })
 	if found {
 		return t.unsupported("data-modifying statement in WITH", tables...)
@@ -222,7 +224,7 @@ func pgExplainAnalyze(e *pg.ExplainStmt) bool {
 	return false
 }
 
-func (t *pgTranslator) transaction(s *pg.TransactionStmt, other *sqlir.Other) (sqlir.Statement, error) {
+func (t *translator) transaction(s *pg.TransactionStmt, other *sqlir.Other) (sqlir.Statement, error) {
 	switch s.Kind {
 	case pg.TransactionStmtKind_TRANS_STMT_BEGIN, pg.TransactionStmtKind_TRANS_STMT_START:
 		return &sqlir.TxControl{Kind: sqlir.TxBegin}, nil
@@ -248,7 +250,7 @@ func (t *pgTranslator) transaction(s *pg.TransactionStmt, other *sqlir.Other) (s
 // it does to the rows (it cannot break a row-level constraint). Several
 // tables or CASCADE (which empties referencing tables too) cannot be one
 // sqlir.Delete and are unsupported.
-func (t *pgTranslator) truncate(s *pg.TruncateStmt) (sqlir.Statement, error) {
+func (t *translator) truncate(s *pg.TruncateStmt) (sqlir.Statement, error) {
 	var names []string
 	for _, r := range s.Relations {
 		if rv := r.GetRangeVar(); rv != nil {
@@ -275,7 +277,7 @@ type pgFrom struct {
 	innerOn []*pg.Node
 }
 
-func (t *pgTranslator) from(items []*pg.Node) *pgFrom {
+func (t *translator) from(items []*pg.Node) *pgFrom {
 	fi := &pgFrom{joins: len(items) > 1}
 	for _, n := range items {
 		t.fromItem(n, fi)
@@ -283,7 +285,7 @@ func (t *pgTranslator) from(items []*pg.Node) *pgFrom {
 	return fi
 }
 
-func (t *pgTranslator) fromItem(n *pg.Node, fi *pgFrom) {
+func (t *translator) fromItem(n *pg.Node, fi *pgFrom) {
 	alias := func(a *pg.Alias, table string) {
 		if a != nil && a.Aliasname != "" {
 			t.scope[a.Aliasname] = table
@@ -340,7 +342,7 @@ func (t *pgTranslator) fromItem(n *pg.Node, fi *pgFrom) {
 
 // collectReads records the base tables read anywhere inside m (WITH query
 // names are not tables).
-func (t *pgTranslator) collectReads(m proto.Message) {
+func (t *translator) collectReads(m proto.Message) {
 	if m == nil {
 		return
 	}
@@ -366,7 +368,7 @@ func (t *pgTranslator) collectReads(m proto.Message) {
 }
 
 // with registers the names of WITH queries and records what they read.
-func (t *pgTranslator) with(w *pg.WithClause) {
+func (t *translator) with(w *pg.WithClause) {
 	if w == nil {
 		return
 	}
@@ -386,7 +388,7 @@ func (t *pgTranslator) with(w *pg.WithClause) {
 }
 
 // resolve maps a table qualifier (alias or name) to the table name.
-func (t *pgTranslator) resolve(q string) string {
+func (t *translator) resolve(q string) string {
 	if q == "" {
 		return ""
 	}
@@ -398,7 +400,7 @@ func (t *pgTranslator) resolve(q string) string {
 
 // ---- SELECT ------------------------------------------------------------------
 
-func (t *pgTranslator) selectStmt(s *pg.SelectStmt) *sqlir.Select {
+func (t *translator) selectStmt(s *pg.SelectStmt) *sqlir.Select {
 	t.reads = nil
 	t.with(s.WithClause)
 	cteReads := t.reads
@@ -409,7 +411,7 @@ func (t *pgTranslator) selectStmt(s *pg.SelectStmt) *sqlir.Select {
 		out = t.simpleSelect(s)
 	}
 	if s.WithClause != nil {
-		out.AllTables = dedupeFold(out.Tables(), cteReads)
+		out.AllTables = rules.DedupeFold(out.Tables(), cteReads)
 		out.Complex = true
 		if out.Reason == "" {
 			out.Reason = "WITH"
@@ -424,7 +426,7 @@ func (t *pgTranslator) selectStmt(s *pg.SelectStmt) *sqlir.Select {
 	return out
 }
 
-func (t *pgTranslator) setOperation(s *pg.SelectStmt) *sqlir.Select {
+func (t *translator) setOperation(s *pg.SelectStmt) *sqlir.Select {
 	var leaves []*sqlir.Select
 	var walk func(x *pg.SelectStmt)
 	walk = func(x *pg.SelectStmt) {
@@ -454,14 +456,14 @@ func (t *pgTranslator) setOperation(s *pg.SelectStmt) *sqlir.Select {
 		out.ForShare = out.ForShare || l.ForShare
 	}
 	t.locks(s.LockingClause, out)
-	out.AllTables = dedupeFold(append(all, t.reads)...) // + WITH queries of the branches
+	out.AllTables = rules.DedupeFold(append(all, t.reads)...) // + WITH queries of the branches
 	if out.AllTables == nil {
 		out.AllTables = []string{}
 	}
 	return out
 }
 
-func (t *pgTranslator) locks(clauses []*pg.Node, out *sqlir.Select) {
+func (t *translator) locks(clauses []*pg.Node, out *sqlir.Select) {
 	for _, n := range clauses {
 		switch n.GetLockingClause().GetStrength() {
 		case pg.LockClauseStrength_LCS_FORUPDATE, pg.LockClauseStrength_LCS_FORNOKEYUPDATE:
@@ -472,7 +474,7 @@ func (t *pgTranslator) locks(clauses []*pg.Node, out *sqlir.Select) {
 	}
 }
 
-func (t *pgTranslator) simpleSelect(s *pg.SelectStmt) *sqlir.Select {
+func (t *translator) simpleSelect(s *pg.SelectStmt) *sqlir.Select {
 	saved := t.reads
 	t.reads = nil
 	t.scope = map[string]string{}
@@ -539,7 +541,7 @@ func (t *pgTranslator) simpleSelect(s *pg.SelectStmt) *sqlir.Select {
 		out.Reason = strings.Join(reasons, ", ")
 	}
 	if out.Complex || len(t.reads) > 0 {
-		out.AllTables = dedupeFold(fi.tables, t.reads)
+		out.AllTables = rules.DedupeFold(fi.tables, t.reads)
 		if out.AllTables == nil {
 			out.AllTables = []string{}
 		}
@@ -549,7 +551,7 @@ func (t *pgTranslator) simpleSelect(s *pg.SelectStmt) *sqlir.Select {
 }
 
 // selectItem translates a target list or RETURNING entry.
-func (t *pgTranslator) selectItem(n *pg.Node) sqlir.SelectItem {
+func (t *translator) selectItem(n *pg.Node) sqlir.SelectItem {
 	rt := n.GetResTarget()
 	if rt == nil {
 		return sqlir.SelectItem{Expr: t.unknown(n)}
@@ -564,7 +566,7 @@ func (t *pgTranslator) selectItem(n *pg.Node) sqlir.SelectItem {
 	return sqlir.SelectItem{Expr: t.expr(rt.Val), Alias: rt.Name}
 }
 
-func (t *pgTranslator) returning(list []*pg.Node) []sqlir.SelectItem {
+func (t *translator) returning(list []*pg.Node) []sqlir.SelectItem {
 	var out []sqlir.SelectItem
 	for _, n := range list {
 		out = append(out, t.selectItem(n))
@@ -619,7 +621,7 @@ func pgAggregateIn(sqlite bool, nodes []*pg.Node) (agg string, window bool) {
 // ---- writes --------------------------------------------------------------------
 
 // target sets up the scope of a statement that writes rel.
-func (t *pgTranslator) target(rel *pg.RangeVar) string {
+func (t *translator) target(rel *pg.RangeVar) string {
 	name := rel.GetRelname()
 	t.scope = map[string]string{name: name}
 	if a := rel.GetAlias(); a != nil && a.Aliasname != "" {
@@ -631,7 +633,7 @@ func (t *pgTranslator) target(rel *pg.RangeVar) string {
 // assignments translates SET col = e, SET (a, b) = (e1, e2) and
 // SET (a, b) = (SELECT …) lists. Assigning part of a column (an array
 // element or a field) gives the column an unknown value.
-func (t *pgTranslator) assignments(list []*pg.Node) []sqlir.Assignment {
+func (t *translator) assignments(list []*pg.Node) []sqlir.Assignment {
 	var out []sqlir.Assignment
 	for _, n := range list {
 		rt := n.GetResTarget()
@@ -655,14 +657,14 @@ func (t *pgTranslator) assignments(list []*pg.Node) []sqlir.Assignment {
 			v = t.expr(rt.Val)
 		}
 		if len(rt.Indirection) > 0 {
-			v = &sqlir.Unknown{Text: rt.Name + "[…] := " + Format(v), Params: paramsOf(v)}
+			v = &sqlir.Unknown{Text: rt.Name + "[…] := " + rules.Format(v), Params: rules.ParamsOf(v)}
 		}
 		out = append(out, sqlir.Assignment{Col: rt.Name, Value: v})
 	}
 	return out
 }
 
-func (t *pgTranslator) update(u *pg.UpdateStmt) *sqlir.Update {
+func (t *translator) update(u *pg.UpdateStmt) *sqlir.Update {
 	target := t.target(u.Relation)
 	t.with(u.WithClause)
 	out := &sqlir.Update{Table: target}
@@ -690,7 +692,7 @@ func (t *pgTranslator) update(u *pg.UpdateStmt) *sqlir.Update {
 	return out
 }
 
-func (t *pgTranslator) delete(d *pg.DeleteStmt) *sqlir.Delete {
+func (t *translator) delete(d *pg.DeleteStmt) *sqlir.Delete {
 	target := t.target(d.Relation)
 	t.with(d.WithClause)
 	out := &sqlir.Delete{Table: target}
@@ -714,9 +716,9 @@ func (t *pgTranslator) delete(d *pg.DeleteStmt) *sqlir.Delete {
 // ownColumnsOnly replaces column references that are not qualified with
 // target (they may belong to a joined table) by Unknown.
 func ownColumnsOnly(e sqlir.Expr, target string) sqlir.Expr {
-	return rewrite(e, func(x sqlir.Expr) sqlir.Expr {
+	return rules.Map(e, func(x sqlir.Expr) sqlir.Expr {
 		if c, ok := x.(*sqlir.ColRef); ok && !strings.EqualFold(c.Table, target) {
-			return &sqlir.Unknown{Text: Format(c)}
+			return &sqlir.Unknown{Text: rules.Format(c)}
 		}
 		return x
 	})
@@ -741,7 +743,7 @@ func ownItemsOnly(items []sqlir.SelectItem, target string) []sqlir.SelectItem {
 // the conjuncts of WHERE (and of inner-join ON conditions) that only read
 // target's columns, and an Unknown conjunct for the rest ("some joined row
 // matches"), as the MySQL multi-table path does.
-func (t *pgTranslator) joinFilter(fi *pgFrom, target string, where *pg.Node) sqlir.Expr {
+func (t *translator) joinFilter(fi *pgFrom, target string, where *pg.Node) sqlir.Expr {
 	var conj []*pg.Node
 	var split func(n *pg.Node)
 	split = func(n *pg.Node) {
@@ -765,17 +767,17 @@ func (t *pgTranslator) joinFilter(fi *pgFrom, target string, where *pg.Node) sql
 	for _, c := range conj {
 		e := t.expr(c)
 		own := true
-		visit(e, func(x sqlir.Expr) {
+		rules.Visit(e, func(x sqlir.Expr) {
 			if cr, ok := x.(*sqlir.ColRef); ok && !strings.EqualFold(cr.Table, target) {
 				own = false
 			}
 		})
 		if own {
-			kept = and(kept, e)
+			kept = rules.And(kept, e)
 			continue
 		}
 		rest = append(rest, pgDeparseExpr(t.version, c))
-		restParams = append(restParams, paramsOf(e)...)
+		restParams = append(restParams, rules.ParamsOf(e)...)
 	}
 	others := append([]string(nil), fi.tables...)
 	if fi.derived || fi.funcs {
@@ -785,7 +787,7 @@ func (t *pgTranslator) joinFilter(fi *pgFrom, target string, where *pg.Node) sql
 	if len(rest) > 0 {
 		text += " where " + strings.Join(rest, " and ")
 	}
-	return and(kept, &sqlir.Unknown{Text: text, Params: dedupeInts(restParams)})
+	return rules.And(kept, &sqlir.Unknown{Text: text, Params: rules.DedupeInts(restParams)})
 }
 
 // isPlainValues reports a VALUES list with nothing else around it.
@@ -796,7 +798,7 @@ func isPlainValues(s *pg.SelectStmt) bool {
 		(s.Op == pg.SetOperation_SETOP_NONE || s.Op == pg.SetOperation_SET_OPERATION_UNDEFINED)
 }
 
-func (t *pgTranslator) insert(ins *pg.InsertStmt) (sqlir.Statement, error) {
+func (t *translator) insert(ins *pg.InsertStmt) (sqlir.Statement, error) {
 	table := t.target(ins.Relation)
 	t.with(ins.WithClause)
 	out := &sqlir.Insert{Table: table}
@@ -848,7 +850,7 @@ func (t *pgTranslator) insert(ins *pg.InsertStmt) (sqlir.Statement, error) {
 // insertion: the inserted value for a one-row VALUES insert, else Unknown.
 // A WHERE on the action becomes part of every assignment:
 // col = CASE WHEN cond THEN value ELSE col END.
-func (t *pgTranslator) onConflict(oc *pg.OnConflictClause, out *sqlir.Insert) {
+func (t *translator) onConflict(oc *pg.OnConflictClause, out *sqlir.Insert) {
 	if inf := oc.Infer; inf != nil {
 		out.ConflictConstraint = inf.Conname
 		var cols []string

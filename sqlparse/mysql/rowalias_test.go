@@ -1,6 +1,10 @@
-package sqlparse
+package mysql
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/dbverify/dbverify/sqlparse/internal/sqltest"
+)
 
 func TestMySQLRowAlias(t *testing.T) {
 	tests := []struct{ q, want string }{
@@ -12,13 +16,13 @@ func TestMySQLRowAlias(t *testing.T) {
 			"INSERT stock (sku, qty) VALUES ($1, $2) ON DUP qty = qty + $2, note = 'new.qty'"},
 	}
 	for _, tt := range tests {
-		st, err := Parse(MySQL, tt.q)
+		st, err := parseStmt(tt.q)
 		if err != nil {
-			t.Errorf("Parse(MySQL, %q): %v", tt.q, err)
+			t.Errorf("parseStmt(%q): %v", tt.q, err)
 			continue
 		}
-		if got := describe(st); got != tt.want {
-			t.Errorf("Parse(MySQL, %q)\n got %s\nwant %s", tt.q, got, tt.want)
+		if got := sqltest.Describe(st); got != tt.want {
+			t.Errorf("parseStmt(%q)\n got %s\nwant %s", tt.q, got, tt.want)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package sqlparse
+package schema
 
 import (
 	"errors"
@@ -7,6 +7,9 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/dbverify/dbverify/sqlparse/internal/rules"
+	"github.com/dbverify/dbverify/sqlparse/internal/sqltest"
 )
 
 func TestLoadSchemaFixtures(t *testing.T) {
@@ -33,11 +36,11 @@ wallets=wallets(id integer NN, ownerId integer NN, balance numeric(12,2) NN) key
 	}
 	for _, tt := range tests {
 		t.Run(tt.path, func(t *testing.T) {
-			s, err := LoadSchema(tt.path)
+			s, err := Load(tt.path)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got, want := describeSchema(s), strings.TrimPrefix(tt.want, "\n"); got != want {
+			if got, want := sqltest.DescribeSchema(s), strings.TrimPrefix(tt.want, "\n"); got != want {
 				t.Errorf("got\n%s\nwant\n%s", got, want)
 			}
 		})
@@ -45,7 +48,7 @@ wallets=wallets(id integer NN, ownerId integer NN, balance numeric(12,2) NN) key
 }
 
 func TestSchemaCheckDetails(t *testing.T) {
-	s, err := LoadSchema("testdata/schema.sql")
+	s, err := Load("testdata/schema.sql")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +60,7 @@ func TestSchemaCheckDetails(t *testing.T) {
 	if c := acc.Checks[0]; c.Text != "balance >= 0" || c.Name != "accounts_check1" {
 		t.Errorf("column check = %+v", c)
 	}
-	s, err = LoadSchema("testdata/pgdump/dump.sql")
+	s, err = Load("testdata/pgdump/dump.sql")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,11 +137,11 @@ CREATE TABLE t (
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s, err := ParseSchema(tt.ddl)
+			s, err := Parse(tt.ddl)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := describeSchema(s); got != tt.want {
+			if got := sqltest.DescribeSchema(s); got != tt.want {
 				t.Errorf("got\n%s\nwant\n%s", got, tt.want)
 			}
 		})
@@ -168,16 +171,16 @@ func TestParseSchemaErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := ParseSchema(tt.ddl)
+			_, err := Parse(tt.ddl)
 			if err == nil {
 				t.Fatal("no error")
 			}
 			if err.Error() != tt.msg {
 				t.Errorf("error %q\n         want %q", err.Error(), tt.msg)
 			}
-			var se *SchemaError
+			var se *Error
 			if !errors.As(err, &se) || se.Line == 0 {
-				t.Errorf("not a *SchemaError with a line: %#v", err)
+				t.Errorf("not a *Error with a line: %#v", err)
 			}
 		})
 	}
@@ -194,10 +197,10 @@ func TestLoadSchemaErrors(t *testing.T) {
 	write("002_bad.up.sql", "-- comment\nALTER TABLE t\n  ADD CONSTRAINT c CHECK (a >);\n")
 	write("002_bad.down.sql", "garbage")
 	write("README.md", "not sql")
-	_, err := LoadSchema(dir)
-	var se *SchemaError
+	_, err := Load(dir)
+	var se *Error
 	if !errors.As(err, &se) {
-		t.Fatalf("error %v is not a *SchemaError", err)
+		t.Fatalf("error %v is not a *Error", err)
 	}
 	if se.File != filepath.Join(dir, "002_bad.up.sql") || se.Line != 3 {
 		t.Errorf("File %q Line %d", se.File, se.Line)
@@ -206,11 +209,11 @@ func TestLoadSchemaErrors(t *testing.T) {
 		t.Errorf("error %q\n want %q", err.Error(), want)
 	}
 
-	if _, err := LoadSchema(filepath.Join(dir, "missing")); err == nil || !strings.Contains(err.Error(), "load schema") {
+	if _, err := Load(filepath.Join(dir, "missing")); err == nil || !strings.Contains(err.Error(), "load schema") {
 		t.Errorf("missing path: %v", err)
 	}
 	empty := t.TempDir()
-	if _, err := LoadSchema(empty); err == nil || !strings.Contains(err.Error(), "no .sql files") {
+	if _, err := Load(empty); err == nil || !strings.Contains(err.Error(), "no .sql files") {
 		t.Errorf("empty dir: %v", err)
 	}
 }
@@ -291,7 +294,7 @@ CREATE TABLE v LIKE s;`, "a=1 b=seq | a=- b=- | a=1 b=seq | a=1 b=seq"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s, err := ParseSchema(tt.ddl)
+			s, err := Parse(tt.ddl)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -309,7 +312,7 @@ CREATE TABLE v LIKE s;`, "a=1 b=seq | a=- b=- | a=1 b=seq | a=1 b=seq"},
 					case c.AutoIncrement:
 						v = "seq"
 					case c.Default != nil:
-						v = Format(c.Default)
+						v = rules.Format(c.Default)
 					case c.HasDefault:
 						v = "expr"
 					}

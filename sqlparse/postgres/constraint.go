@@ -1,4 +1,4 @@
-package sqlparse
+package postgres
 
 import (
 	"errors"
@@ -9,6 +9,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/dbverify/dbverify/sqlir"
+	"github.com/dbverify/dbverify/sqlparse/internal/rules"
 )
 
 // pgConstraintPrefix turns a condition into a query pg_query accepts; error
@@ -18,20 +19,20 @@ const pgConstraintPrefix = "SELECT 1 WHERE "
 // parsePgConstraint is ParseConstraint with the Postgres grammar: the
 // schema loader uses it for CHECK bodies the MySQL grammar rejects
 // (regular expression operators, Postgres casts and functions, …).
-// Syntax errors wrap a *ParseError whose Query is text.
-func parsePgConstraint(text, defaultTable string) (c *sqlir.Constraint, err error) {
-	defer recoverParser(&err)
+// Syntax errors wrap a *sqlparse.ParseError whose Query is text.
+func ParseConstraint(text, defaultTable string) (c *sqlir.Constraint, err error) {
+	defer rules.Recover(&err)
 	if strings.TrimSpace(text) == "" {
 		return nil, errors.New("constraint is empty")
 	}
 	if i := strings.IndexByte(text, 0); i >= 0 {
-		return nil, fmt.Errorf("constraint %q: %w", text, &ParseError{Query: text, Offset: i, Msg: "NUL byte in constraint"})
+		return nil, fmt.Errorf("constraint %q: %w", text, &rules.ParseError{Query: text, Offset: i, Msg: "NUL byte in constraint"})
 	}
 	q := pgConstraintPrefix + text
 	tree, perr := pg.Parse(q)
 	if perr != nil {
 		e := pgParseError(q, perr)
-		var pe *ParseError
+		var pe *rules.ParseError
 		if errors.As(e, &pe) {
 			pe.Query = text
 			pe.Offset = max(0, pe.Offset-len(pgConstraintPrefix))
@@ -54,45 +55,19 @@ func parsePgConstraint(text, defaultTable string) (c *sqlir.Constraint, err erro
 		return nil, fmt.Errorf("constraint %q: %w", text, err)
 	}
 
-	// The table: every qualifier must agree.
-	table := ""
-	var terr error
+	var quals []string
 	pgVisit(where, func(x proto.Message) bool {
-		cr, ok := x.(*pg.ColumnRef)
-		if !ok || terr != nil {
-			return terr == nil
-		}
-		if len(cr.Fields) < 2 {
-			return true
-		}
-		q := cr.Fields[len(cr.Fields)-2].GetString_().GetSval()
-		switch {
-		case q == "":
-		case table == "":
-			table = q
-		case !strings.EqualFold(table, q):
-			terr = fmt.Errorf("constraint %q names two tables, %s and %s: a constraint is over one table", text, table, q)
+		if cr, ok := x.(*pg.ColumnRef); ok && len(cr.Fields) >= 2 {
+			quals = append(quals, cr.Fields[len(cr.Fields)-2].GetString_().GetSval())
 		}
 		return true
 	})
-	if terr != nil {
-		return nil, terr
+	table, err := rules.ConstraintTable(text, quals, defaultTable)
+	if err != nil {
+		return nil, err
 	}
-	switch {
-	case table == "" && defaultTable == "":
-		return nil, fmt.Errorf("constraint %q names no table: write accounts.balance or pass --table", text)
-	case table == "":
-		table = defaultTable
-	case defaultTable != "" && !strings.EqualFold(table, defaultTable):
-		return nil, fmt.Errorf("constraint %q is over table %s, not %s", text, table, defaultTable)
-	}
-
-	t := &pgTranslator{query: q, version: tree.Version, scope: map[string]string{}}
-	e := t.expr(where)
-	if !isCondition(e) {
-		return nil, fmt.Errorf("constraint %q is not a condition: it computes a value; compare it, e.g. %s >= 0", text, strings.TrimSpace(text))
-	}
-	return &sqlir.Constraint{Text: text, Table: table, Expr: e}, nil
+	t := &translator{query: q, version: tree.Version, scope: map[string]string{}}
+	return rules.NewConstraint(text, table, t.expr(where))
 }
 
 // checkPgConstraintAST rejects placeholders, subqueries, aggregates and

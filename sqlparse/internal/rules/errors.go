@@ -1,4 +1,4 @@
-package sqlparse
+package rules
 
 import (
 	"fmt"
@@ -36,8 +36,8 @@ func (e *ParseError) AtEnd() bool {
 	return e.Offset >= len(strings.TrimRight(e.Query, " \t\r\n;"))
 }
 
-// what describes the error without its position.
-func (e *ParseError) what() string {
+// Describe describes the error without its position.
+func (e *ParseError) Describe() string {
 	msg := e.Msg
 	if msg == "" {
 		msg = "syntax error"
@@ -89,24 +89,3 @@ type UnsupportedError struct {
 func (e *UnsupportedError) Error() string {
 	return "unsupported SQL: " + e.Reason
 }
-
-// SchemaError is an error in a DDL file; Line is 1-based (0: unknown).
-type SchemaError struct {
-	File string // "" for ParseSchema
-	Line int
-	Err  error
-}
-
-func (e *SchemaError) Error() string {
-	switch {
-	case e.File != "" && e.Line > 0:
-		return fmt.Sprintf("%s:%d: %v", e.File, e.Line, e.Err)
-	case e.File != "":
-		return fmt.Sprintf("%s: %v", e.File, e.Err)
-	case e.Line > 0:
-		return fmt.Sprintf("line %d: %v", e.Line, e.Err)
-	}
-	return e.Err.Error()
-}
-
-func (e *SchemaError) Unwrap() error { return e.Err }

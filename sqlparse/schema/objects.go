@@ -1,4 +1,4 @@
-package sqlparse
+package schema
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/dbverify/dbverify/sqlir"
+	"github.com/dbverify/dbverify/sqlparse/internal/rules"
 )
 
 // Schema objects that run code on writes (triggers, rules) or forward
@@ -40,7 +41,7 @@ func objectName(s string) string {
 // object records a CREATE TRIGGER, RULE, VIEW, FUNCTION or PROCEDURE; it
 // reports whether the statement was one.
 func (b *schemaBuilder) object(ctx *stmtCtx) bool {
-	start := skipSpaceComments(ctx.text, 0)
+	start := rules.SkipSpaceComments(ctx.text, 0)
 	text := ctx.text[start:]
 	pos := fmt.Sprintf("%s:%d", ctx.file, lineAt(ctx.src, ctx.off+start))
 	if ctx.file == "" {

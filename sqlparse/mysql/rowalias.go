@@ -1,8 +1,10 @@
-package sqlparse
+package mysql
 
 import (
 	"regexp"
 	"strings"
+
+	"github.com/dbverify/dbverify/sqlparse/internal/rules"
 )
 
 // MySQL 8.0.19 names the row an INSERT proposes with an alias instead of
@@ -21,7 +23,7 @@ var rowAliasRE = regexp.MustCompile("(?is)\\bas\\s+`?(\\w+)`?\\s*(\\(([\\w\\s,`]
 
 // rewriteRowAlias returns q with a MySQL 8 row alias rewritten, or q.
 func rewriteRowAlias(q string) string {
-	words, _ := leadingWords(q)
+	words, _ := rules.LeadingWords(q)
 	if len(words) == 0 || words[0] != "insert" && words[0] != "replace" {
 		return q
 	}
@@ -72,7 +74,7 @@ func maskQuoted(q string) string {
 		if c != '\'' && c != '"' {
 			continue
 		}
-		j := quotedEnd(q, i, c)
+		j := rules.QuotedEnd(q, i, c)
 		for k := i + 1; k < j-1; k++ {
 			b[k] = 'x'
 		}
@@ -105,13 +107,13 @@ func replaceRowRefs(tail, masked, alias string, colAliases, cols []string) strin
 	var b strings.Builder
 	i := 0
 	for i < len(tail) {
-		if !isWordByte(masked[i]) || i > 0 && (isWordByte(masked[i-1]) || masked[i-1] == '.' || masked[i-1] == '`') {
+		if !rules.IsWordByte(masked[i]) || i > 0 && (rules.IsWordByte(masked[i-1]) || masked[i-1] == '.' || masked[i-1] == '`') {
 			b.WriteByte(tail[i])
 			i++
 			continue
 		}
 		j := i
-		for j < len(tail) && isWordByte(masked[j]) {
+		for j < len(tail) && rules.IsWordByte(masked[j]) {
 			j++
 		}
 		word := tail[i:j]

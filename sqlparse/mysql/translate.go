@@ -1,4 +1,4 @@
-package sqlparse
+package mysql
 
 import (
 	"fmt"
@@ -8,12 +8,12 @@ import (
 	"github.com/xwb1989/sqlparser"
 
 	"github.com/dbverify/dbverify/sqlir"
+	"github.com/dbverify/dbverify/sqlparse/internal/rules"
 )
 
 // translator maps one sqlparser statement to sqlir.
 type translator struct {
-	dialect Dialect
-	params  map[string]int // sqlparser argument text → parameter index
+	params map[string]int // sqlparser argument text → parameter index
 	// scope maps lower-cased table names and aliases of the current FROM
 	// clause to the table name as written ("" for derived tables).
 	scope map[string]string
@@ -131,21 +131,6 @@ func (t *translator) resolve(q string) string {
 	return q
 }
 
-func dedupeFold(lists ...[]string) []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, l := range lists {
-		for _, s := range l {
-			k := strings.ToLower(s)
-			if !seen[k] {
-				seen[k] = true
-				out = append(out, s)
-			}
-		}
-	}
-	return out
-}
-
 // ---- SELECT -------------------------------------------------------------
 
 func (t *translator) selectStmt(ss sqlparser.SelectStatement) *sqlir.Select {
@@ -177,7 +162,7 @@ func (t *translator) selectStmt(ss sqlparser.SelectStatement) *sqlir.Select {
 			out.ForUpdate = out.ForUpdate || l.ForUpdate
 			out.ForShare = out.ForShare || l.ForShare
 		}
-		out.AllTables = dedupeFold(all...)
+		out.AllTables = rules.DedupeFold(all...)
 		switch s.Lock {
 		case sqlparser.ForUpdateStr:
 			out.ForUpdate = true
@@ -237,7 +222,7 @@ func (t *translator) simpleSelect(s *sqlparser.Select) *sqlir.Select {
 		out.Reason = strings.Join(reasons, ", ")
 	}
 	if out.Complex || len(t.reads) > 0 {
-		out.AllTables = dedupeFold(fi.tables, t.reads)
+		out.AllTables = rules.DedupeFold(fi.tables, t.reads)
 	}
 	return out
 }
@@ -298,19 +283,19 @@ func (t *translator) update(u *sqlparser.Update, query string) (sqlir.Statement,
 		for _, ue := range u.Exprs {
 			q := ue.Name.Qualifier.Name.String()
 			if q == "" {
-				return nil, &UnsupportedError{Query: query, Tables: fi.tables,
+				return nil, &rules.UnsupportedError{Query: query, Tables: fi.tables,
 					Reason: fmt.Sprintf("multi-table UPDATE assigns unqualified column %s", ue.Name.Name.String())}
 			}
 			tbl := t.resolve(q)
 			if target == "" {
 				target = tbl
 			} else if !strings.EqualFold(target, tbl) {
-				return nil, &UnsupportedError{Query: query, Tables: fi.tables,
+				return nil, &rules.UnsupportedError{Query: query, Tables: fi.tables,
 					Reason: fmt.Sprintf("multi-table UPDATE assigns columns of both %s and %s", target, tbl)}
 			}
 		}
-		if target == "" || !containsFold(fi.tables, target) {
-			return nil, &UnsupportedError{Query: query, Tables: fi.tables, Reason: "UPDATE of a derived table"}
+		if target == "" || !rules.ContainsFold(fi.tables, target) {
+			return nil, &rules.UnsupportedError{Query: query, Tables: fi.tables, Reason: "UPDATE of a derived table"}
 		}
 	}
 	out := &sqlir.Update{Table: target}
@@ -333,7 +318,7 @@ func (t *translator) update(u *sqlparser.Update, query string) (sqlir.Statement,
 		out.Where = t.joinFilter(fi, target, w)
 	}
 	if u.Limit != nil {
-		out.Where = and(out.Where, t.limitUnknown(u.Limit))
+		out.Where = rules.And(out.Where, t.limitUnknown(u.Limit))
 	}
 	return out, nil
 }
@@ -342,12 +327,9 @@ func (t *translator) update(u *sqlparser.Update, query string) (sqlir.Statement,
 // assignment sees the new value of an earlier column) simultaneous, which
 // is what sqlir.Update means. SQLite and Postgres already use old values.
 func (t *translator) sequentialSet(set []sqlir.Assignment, table string) {
-	if t.dialect != MySQL {
-		return
-	}
 	done := map[string]sqlir.Expr{}
 	for i := range set {
-		set[i].Value = substCols(set[i].Value, table, done)
+		set[i].Value = rules.SubstCols(set[i].Value, table, done)
 		done[strings.ToLower(set[i].Col)] = set[i].Value
 	}
 }
@@ -357,7 +339,7 @@ func (t *translator) sequentialSet(set []sqlir.Assignment, table string) {
 // columns assigned by other assignments than self (MySQL does not fix the
 // assignment order of a multi-table UPDATE) by Unknown.
 func (t *translator) onlyTable(e sqlir.Expr, target string, set []sqlir.Assignment, self int) sqlir.Expr {
-	return rewrite(e, func(x sqlir.Expr) sqlir.Expr {
+	return rules.Map(e, func(x sqlir.Expr) sqlir.Expr {
 		c, ok := x.(*sqlir.ColRef)
 		if !ok {
 			return x
@@ -371,7 +353,7 @@ func (t *translator) onlyTable(e sqlir.Expr, target string, set []sqlir.Assignme
 				return x
 			}
 		}
-		return &sqlir.Unknown{Text: Format(c)}
+		return &sqlir.Unknown{Text: rules.Format(c)}
 	})
 }
 
@@ -410,17 +392,17 @@ func (t *translator) joinFilter(fi *fromInfo, target string, where sqlparser.Exp
 	for _, c := range conj {
 		e := t.expr(c)
 		own := true
-		visit(e, func(x sqlir.Expr) {
+		rules.Visit(e, func(x sqlir.Expr) {
 			if cr, ok := x.(*sqlir.ColRef); ok && !strings.EqualFold(cr.Table, target) {
 				own = false
 			}
 		})
 		if own {
-			kept = and(kept, e)
+			kept = rules.And(kept, e)
 			continue
 		}
 		rest = append(rest, t.text(c))
-		restParams = append(restParams, paramsOf(e)...)
+		restParams = append(restParams, rules.ParamsOf(e)...)
 	}
 	var others []string
 	for _, tb := range fi.tables {
@@ -432,29 +414,8 @@ func (t *translator) joinFilter(fi *fromInfo, target string, where sqlparser.Exp
 	if len(rest) > 0 {
 		text += " where " + strings.Join(rest, " and ")
 	}
-	u := &sqlir.Unknown{Text: text, Params: dedupeInts(restParams)}
-	return and(kept, u)
-}
-
-func dedupeInts(xs []int) []int {
-	var out []int
-	seen := map[int]bool{}
-	for _, x := range xs {
-		if !seen[x] {
-			seen[x] = true
-			out = append(out, x)
-		}
-	}
-	return out
-}
-
-func containsFold(list []string, s string) bool {
-	for _, x := range list {
-		if strings.EqualFold(x, s) {
-			return true
-		}
-	}
-	return false
+	u := &sqlir.Unknown{Text: text, Params: rules.DedupeInts(restParams)}
+	return rules.And(kept, u)
 }
 
 // limitUnknown is the conjunct added for UPDATE/DELETE … LIMIT: which of
@@ -472,15 +433,15 @@ func (t *translator) delete(d *sqlparser.Delete, query string) (sqlir.Statement,
 		for _, tn := range d.Targets {
 			names = append(names, t.resolve(tn.Name.String()))
 		}
-		return nil, &UnsupportedError{Query: query, Tables: names,
+		return nil, &rules.UnsupportedError{Query: query, Tables: names,
 			Reason: "DELETE from several tables (" + strings.Join(names, ", ") + ")"}
 	}
 	if len(d.Targets) == 1 {
 		target = t.resolve(d.Targets[0].Name.String())
 		single = single && strings.EqualFold(target, fi.tables[0])
 	}
-	if target == "" || !containsFold(fi.tables, target) {
-		return nil, &UnsupportedError{Query: query, Tables: fi.tables, Reason: "DELETE whose target table is unclear"}
+	if target == "" || !rules.ContainsFold(fi.tables, target) {
+		return nil, &rules.UnsupportedError{Query: query, Tables: fi.tables, Reason: "DELETE whose target table is unclear"}
 	}
 	out := &sqlir.Delete{Table: target}
 	if single {
@@ -495,7 +456,7 @@ func (t *translator) delete(d *sqlparser.Delete, query string) (sqlir.Statement,
 		out.Where = t.joinFilter(fi, target, w)
 	}
 	if d.Limit != nil {
-		out.Where = and(out.Where, t.limitUnknown(d.Limit))
+		out.Where = rules.And(out.Where, t.limitUnknown(d.Limit))
 	}
 	return out, nil
 }
@@ -551,7 +512,7 @@ func (t *translator) insert(ins *sqlparser.Insert) (sqlir.Statement, error) {
 // ---- expressions --------------------------------------------------------
 
 // text renders n as SQL, printing placeholders as $1, $2, … (Index+1)
-// like Format, so that Unknown texts and formatted expressions agree.
+// like sqlparse.Format, so that Unknown texts and formatted expressions agree.
 func (t *translator) text(n sqlparser.SQLNode) string {
 	buf := sqlparser.NewTrackedBuffer(func(buf *sqlparser.TrackedBuffer, node sqlparser.SQLNode) {
 		var arg string
@@ -631,17 +592,17 @@ func (t *translator) expr(e sqlparser.Expr) sqlir.Expr {
 	case *sqlparser.OrExpr:
 		return &sqlir.Binary{Op: "OR", X: t.expr(x.Left), Y: t.expr(x.Right)}
 	case *sqlparser.NotExpr:
-		return not(t.expr(x.Expr))
+		return rules.Not(t.expr(x.Expr))
 	case *sqlparser.ParenExpr:
 		return t.expr(x.Expr)
 	case *sqlparser.ComparisonExpr:
 		return t.comparison(x)
 	case *sqlparser.RangeCond:
-		r := and(
+		r := rules.And(
 			&sqlir.Binary{Op: ">=", X: t.expr(x.Left), Y: t.expr(x.From)},
 			&sqlir.Binary{Op: "<=", X: t.expr(x.Left), Y: t.expr(x.To)})
 		if x.Operator == sqlparser.NotBetweenStr {
-			return not(r)
+			return rules.Not(r)
 		}
 		return r
 	case *sqlparser.IsExpr:
@@ -652,13 +613,13 @@ func (t *translator) expr(e sqlparser.Expr) sqlir.Expr {
 		case sqlparser.IsNotNullStr:
 			return &sqlir.IsNull{X: v, Not: true}
 		case sqlparser.IsTrueStr: // NULL IS TRUE is false
-			return &sqlir.Case{Whens: []sqlir.When{{Cond: v, Val: boolLit(true)}}, Else: boolLit(false)}
+			return &sqlir.Case{Whens: []sqlir.When{{Cond: v, Val: rules.Bool(true)}}, Else: rules.Bool(false)}
 		case sqlparser.IsNotTrueStr:
-			return &sqlir.Case{Whens: []sqlir.When{{Cond: v, Val: boolLit(false)}}, Else: boolLit(true)}
+			return &sqlir.Case{Whens: []sqlir.When{{Cond: v, Val: rules.Bool(false)}}, Else: rules.Bool(true)}
 		case sqlparser.IsFalseStr:
-			return &sqlir.Case{Whens: []sqlir.When{{Cond: not(v), Val: boolLit(true)}}, Else: boolLit(false)}
+			return &sqlir.Case{Whens: []sqlir.When{{Cond: rules.Not(v), Val: rules.Bool(true)}}, Else: rules.Bool(false)}
 		case sqlparser.IsNotFalseStr:
-			return &sqlir.Case{Whens: []sqlir.When{{Cond: not(v), Val: boolLit(false)}}, Else: boolLit(true)}
+			return &sqlir.Case{Whens: []sqlir.When{{Cond: rules.Not(v), Val: rules.Bool(false)}}, Else: rules.Bool(true)}
 		}
 		return t.unknown(x)
 	case *sqlparser.SQLVal:
@@ -666,7 +627,7 @@ func (t *translator) expr(e sqlparser.Expr) sqlir.Expr {
 	case *sqlparser.NullVal:
 		return &sqlir.Null{}
 	case sqlparser.BoolVal:
-		return boolLit(bool(x))
+		return rules.Bool(bool(x))
 	case *sqlparser.ColName:
 		name := x.Name.String()
 		if strings.HasPrefix(name, "@") || name == "*" { // variables; Name "*" means a star item
@@ -689,7 +650,7 @@ func (t *translator) expr(e sqlparser.Expr) sqlir.Expr {
 		case sqlparser.UPlusStr:
 			return t.expr(x.Expr)
 		case sqlparser.BangStr:
-			return not(t.expr(x.Expr))
+			return rules.Not(t.expr(x.Expr))
 		}
 		return t.unknown(x)
 	case *sqlparser.CaseExpr:
@@ -713,7 +674,7 @@ func (t *translator) expr(e sqlparser.Expr) sqlir.Expr {
 	case *sqlparser.ValuesFuncExpr:
 		if t.inOnDup && t.insertRow != nil {
 			if v, ok := t.insertRow[strings.ToLower(x.Name.Name.String())]; ok {
-				return clone(v)
+				return rules.Clone(v)
 			}
 		}
 		return t.unknown(x)
@@ -745,7 +706,7 @@ func (t *translator) comparison(c *sqlparser.ComparisonExpr) sqlir.Expr {
 		return t.equal(c.Left, c.Right, c)
 	case sqlparser.NotEqualStr:
 		if isTuple(c.Left) || isTuple(c.Right) {
-			return not(t.equal(c.Left, c.Right, c))
+			return rules.Not(t.equal(c.Left, c.Right, c))
 		}
 		return &sqlir.Binary{Op: "<>", X: t.expr(c.Left), Y: t.expr(c.Right)}
 	case sqlparser.InStr, sqlparser.NotInStr:
@@ -755,10 +716,10 @@ func (t *translator) comparison(c *sqlparser.ComparisonExpr) sqlir.Expr {
 		}
 		var r sqlir.Expr
 		for _, el := range list {
-			r = or(r, t.equal(c.Left, el, c))
+			r = rules.Or(r, t.equal(c.Left, el, c))
 		}
 		if c.Operator == sqlparser.NotInStr {
-			return not(r)
+			return rules.Not(r)
 		}
 		return r
 	}
@@ -784,7 +745,7 @@ func (t *translator) equal(l, r sqlparser.Expr, whole sqlparser.SQLNode) sqlir.E
 	case lok && rok && len(lt) == len(rt):
 		var out sqlir.Expr
 		for i := range lt {
-			out = and(out, t.equal(lt[i], rt[i], whole))
+			out = rules.And(out, t.equal(lt[i], rt[i], whole))
 		}
 		return out
 	case lok || rok:
@@ -818,7 +779,7 @@ func (t *translator) function(f *sqlparser.FuncExpr) sqlir.Expr {
 		}
 		c := &sqlir.Case{Else: args[n-1]}
 		for _, a := range args[:n-1] {
-			c.Whens = append(c.Whens, sqlir.When{Cond: &sqlir.IsNull{X: a, Not: true}, Val: clone(a)})
+			c.Whens = append(c.Whens, sqlir.When{Cond: &sqlir.IsNull{X: a, Not: true}, Val: rules.Clone(a)})
 		}
 		if len(c.Whens) == 0 {
 			return args[0]
@@ -833,13 +794,13 @@ func (t *translator) function(f *sqlparser.FuncExpr) sqlir.Expr {
 		if n != 2 {
 			return nil
 		}
-		return caseOf(&sqlir.Binary{Op: "=", X: args[0], Y: args[1]}, &sqlir.Null{}, clone(args[0]))
+		return caseOf(&sqlir.Binary{Op: "=", X: args[0], Y: args[1]}, &sqlir.Null{}, rules.Clone(args[0]))
 	case "abs":
 		if n != 1 {
 			return nil
 		}
 		return caseOf(&sqlir.Binary{Op: "<", X: args[0], Y: &sqlir.Num{Val: new(big.Rat), IsInt: true}},
-			&sqlir.Unary{Op: "-", X: clone(args[0])}, clone(args[0]))
+			&sqlir.Unary{Op: "-", X: rules.Clone(args[0])}, rules.Clone(args[0]))
 	case "greatest", "least":
 		if n < 2 || n > 4 {
 			return nil
@@ -854,16 +815,16 @@ func (t *translator) function(f *sqlparser.FuncExpr) sqlir.Expr {
 			case *sqlir.Num, *sqlir.Str, *sqlir.BoolLit:
 				return nil // never NULL
 			}
-			return &sqlir.IsNull{X: clone(e)}
+			return &sqlir.IsNull{X: rules.Clone(e)}
 		}
 		acc := args[0]
 		for _, b := range args[1:] {
 			c := &sqlir.Case{}
-			if nc := or(isNull(acc), isNull(b)); nc != nil {
+			if nc := rules.Or(isNull(acc), isNull(b)); nc != nil {
 				c.Whens = append(c.Whens, sqlir.When{Cond: nc, Val: &sqlir.Null{}})
 			}
-			c.Whens = append(c.Whens, sqlir.When{Cond: &sqlir.Binary{Op: op, X: clone(acc), Y: clone(b)}, Val: clone(acc)})
-			c.Else = clone(b)
+			c.Whens = append(c.Whens, sqlir.When{Cond: &sqlir.Binary{Op: op, X: rules.Clone(acc), Y: rules.Clone(b)}, Val: rules.Clone(acc)})
+			c.Else = rules.Clone(b)
 			acc = c
 		}
 		return acc

@@ -1,4 +1,4 @@
-package sqlparse
+package schema
 
 import (
 	"strings"
@@ -23,7 +23,7 @@ CREATE TRIGGER expenses_take AFTER INSERT ON expenses FOR EACH ROW EXECUTE FUNCT
 CREATE TRIGGER audit_it AFTER UPDATE ON budgets FOR EACH ROW EXECUTE FUNCTION missing_fn();
 CREATE VIEW open_budgets AS SELECT * FROM budgets WHERE total > spent;
 CREATE MATERIALIZED VIEW totals AS SELECT sum(total) FROM budgets;`
-	s, err := ParseSchema(ddl)
+	s, err := Parse(ddl)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,21 +1,26 @@
-package sqlparse
+// Package sqltest holds what the parser tests of sqlparse and its adapter
+// packages share: compact renderings of statements and schemas, and a
+// structural comparison of expressions.
+package sqltest
 
 import (
 	"fmt"
 	"math/big"
 	"sort"
 	"strings"
+	"testing"
 
 	"github.com/dbverify/dbverify/sqlir"
+	"github.com/dbverify/dbverify/sqlparse/internal/rules"
 )
 
-// describe renders a statement compactly for table-driven tests.
-func describe(st sqlir.Statement) string {
+// Describe renders a statement compactly for table-driven tests.
+func Describe(st sqlir.Statement) string {
 	var b strings.Builder
 	assigns := func(set []sqlir.Assignment) string {
 		var parts []string
 		for _, a := range set {
-			parts = append(parts, a.Col+" = "+Format(a.Value))
+			parts = append(parts, a.Col+" = "+rules.Format(a.Value))
 		}
 		return strings.Join(parts, ", ")
 	}
@@ -23,7 +28,7 @@ func describe(st sqlir.Statement) string {
 	case *sqlir.Update:
 		fmt.Fprintf(&b, "UPDATE %s SET %s", s.Table, assigns(s.Set))
 		if s.Where != nil {
-			fmt.Fprintf(&b, " WHERE %s", Format(s.Where))
+			fmt.Fprintf(&b, " WHERE %s", rules.Format(s.Where))
 		}
 	case *sqlir.Insert:
 		b.WriteString("INSERT ")
@@ -48,7 +53,7 @@ func describe(st sqlir.Statement) string {
 			}
 			var vs []string
 			for _, v := range row {
-				vs = append(vs, Format(v))
+				vs = append(vs, rules.Format(v))
 			}
 			fmt.Fprintf(&b, "(%s)", strings.Join(vs, ", "))
 		}
@@ -58,12 +63,12 @@ func describe(st sqlir.Statement) string {
 	case *sqlir.Delete:
 		fmt.Fprintf(&b, "DELETE %s", s.Table)
 		if s.Where != nil {
-			fmt.Fprintf(&b, " WHERE %s", Format(s.Where))
+			fmt.Fprintf(&b, " WHERE %s", rules.Format(s.Where))
 		}
 	case *sqlir.Select:
 		var cols []string
 		for _, c := range s.Columns {
-			x := Format(c.Expr)
+			x := rules.Format(c.Expr)
 			if c.Star {
 				x = "STAR:" + x
 			}
@@ -74,7 +79,7 @@ func describe(st sqlir.Statement) string {
 		}
 		fmt.Fprintf(&b, "SELECT %s FROM %s", strings.Join(cols, ", "), s.Table)
 		if s.Where != nil {
-			fmt.Fprintf(&b, " WHERE %s", Format(s.Where))
+			fmt.Fprintf(&b, " WHERE %s", rules.Format(s.Where))
 		}
 		if s.ForUpdate {
 			b.WriteString(" FOR UPDATE")
@@ -98,8 +103,8 @@ func describe(st sqlir.Statement) string {
 	return b.String()
 }
 
-// describeSchema renders a schema with sorted tables.
-func describeSchema(s *sqlir.Schema) string {
+// DescribeSchema renders a schema with sorted tables.
+func DescribeSchema(s *sqlir.Schema) string {
 	var names []string
 	for k := range s.Tables {
 		names = append(names, k)
@@ -120,15 +125,15 @@ func describeSchema(s *sqlir.Schema) string {
 		}
 		fmt.Fprintf(&b, ") keys%v", t.Keys)
 		for _, c := range t.Checks {
-			fmt.Fprintf(&b, " check[%s on %s: %s]", c.Name, c.Table, Format(c.Expr))
+			fmt.Fprintf(&b, " check[%s on %s: %s]", c.Name, c.Table, rules.Format(c.Expr))
 		}
 		b.WriteString("\n")
 	}
 	return b.String()
 }
 
-// exprEqual compares expressions structurally (numbers by value).
-func exprEqual(a, b sqlir.Expr) bool {
+// ExprEqual compares expressions structurally (numbers by value).
+func ExprEqual(a, b sqlir.Expr) bool {
 	switch x := a.(type) {
 	case nil:
 		return b == nil
@@ -152,20 +157,20 @@ func exprEqual(a, b sqlir.Expr) bool {
 		return ok
 	case *sqlir.Binary:
 		y, ok := b.(*sqlir.Binary)
-		return ok && x.Op == y.Op && exprEqual(x.X, y.X) && exprEqual(x.Y, y.Y)
+		return ok && x.Op == y.Op && ExprEqual(x.X, y.X) && ExprEqual(x.Y, y.Y)
 	case *sqlir.Unary:
 		y, ok := b.(*sqlir.Unary)
-		return ok && x.Op == y.Op && exprEqual(x.X, y.X)
+		return ok && x.Op == y.Op && ExprEqual(x.X, y.X)
 	case *sqlir.IsNull:
 		y, ok := b.(*sqlir.IsNull)
-		return ok && x.Not == y.Not && exprEqual(x.X, y.X)
+		return ok && x.Not == y.Not && ExprEqual(x.X, y.X)
 	case *sqlir.Case:
 		y, ok := b.(*sqlir.Case)
-		if !ok || len(x.Whens) != len(y.Whens) || !exprEqual(x.Else, y.Else) {
+		if !ok || len(x.Whens) != len(y.Whens) || !ExprEqual(x.Else, y.Else) {
 			return false
 		}
 		for i := range x.Whens {
-			if !exprEqual(x.Whens[i].Cond, y.Whens[i].Cond) || !exprEqual(x.Whens[i].Val, y.Whens[i].Val) {
+			if !ExprEqual(x.Whens[i].Cond, y.Whens[i].Cond) || !ExprEqual(x.Whens[i].Val, y.Whens[i].Val) {
 				return false
 			}
 		}
@@ -177,4 +182,15 @@ func exprEqual(a, b sqlir.Expr) bool {
 	return false
 }
 
-func ratInt(n int64) *big.Rat { return big.NewRat(n, 1) }
+// RatInt is n as a *big.Rat.
+func RatInt(n int64) *big.Rat { return big.NewRat(n, 1) }
+
+// CheckParams asserts every placeholder index in e is below n.
+func CheckParams(t *testing.T, q string, e sqlir.Expr, n int) {
+	t.Helper()
+	for _, p := range rules.ParamsOf(e) {
+		if p < 0 || p >= n {
+			t.Fatalf("%q: parameter index %d out of range (NumParams %d)", q, p, n)
+		}
+	}
+}

@@ -1,4 +1,4 @@
-package sqlparse
+package rules
 
 import (
 	"fmt"
@@ -161,7 +161,7 @@ func format(b *strings.Builder, e sqlir.Expr) {
 }
 
 // ident quotes a name with backquotes when it is not a plain identifier
-// or is a keyword.
+// Or is a keyword.
 func ident(name string) string {
 	return sqlparser.String(sqlparser.NewColIdent(name))
 }
@@ -235,7 +235,7 @@ func atomicText(s string) bool {
 		return false
 	}
 	i := 0
-	for i < len(s) && (isWordByte(s[i]) || s[i] == '.' || s[i] == '@') {
+	for i < len(s) && (IsWordByte(s[i]) || s[i] == '.' || s[i] == '@') {
 		i++
 	}
 	if i == len(s) {
