@@ -438,14 +438,14 @@ func (m *lowerer) conflictWhere(q *sqlir.Insert, row []sqlir.Expr) sqlir.Expr {
 		if where == nil {
 			where = e
 		} else {
-			where = &sqlir.Binary{Op: "AND", X: where, Y: e}
+			where = &sqlir.Binary{Op: sqlir.OpAnd, X: where, Y: e}
 		}
 	}
 	for _, k := range cols {
 		found := false
 		for i, c := range q.Columns {
 			if strings.EqualFold(c, k) && i < len(row) {
-				and(&sqlir.Binary{Op: "=", X: &sqlir.ColRef{Name: c}, Y: row[i]})
+				and(&sqlir.Binary{Op: sqlir.OpEq, X: &sqlir.ColRef{Name: c}, Y: row[i]})
 				found = true
 			}
 		}

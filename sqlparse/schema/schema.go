@@ -1554,7 +1554,7 @@ func parseGenerated(expr, table string) sqlir.Expr {
 			return nil
 		}
 	}
-	if b, ok := c.Expr.(*sqlir.Binary); ok && b.Op == "=" {
+	if b, ok := c.Expr.(*sqlir.Binary); ok && b.Op == sqlir.OpEq {
 		return b.X
 	}
 	return nil
