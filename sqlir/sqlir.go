@@ -267,6 +267,8 @@ type Table struct {
 	// Keys lists the primary key and unique keys; each is a list of columns.
 	Keys   [][]string
 	Checks []Constraint
+	// ForeignKeys lists the table's FOREIGN KEY and REFERENCES constraints.
+	ForeignKeys []ForeignKey
 }
 
 // Column is one column definition.
