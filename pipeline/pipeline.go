@@ -12,11 +12,12 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/dbverify/dbverify/frontend"
-	"github.com/dbverify/dbverify/frontend/sqlparse"
 	"github.com/dbverify/dbverify/ir"
 	"github.com/dbverify/dbverify/report"
 	"github.com/dbverify/dbverify/smt"
 	"github.com/dbverify/dbverify/sqlir"
+	"github.com/dbverify/dbverify/sqlparse"
+	sqlschema "github.com/dbverify/dbverify/sqlparse/schema"
 )
 
 // Config is one dbverify run.
@@ -129,7 +130,7 @@ type inputs struct {
 func load(cfg Config) (*inputs, error) {
 	in := &inputs{}
 	if cfg.Schema != "" {
-		s, err := sqlparse.LoadSchema(cfg.Schema)
+		s, err := sqlschema.Load(cfg.Schema)
 		if err != nil {
 			return nil, &UsageError{fmt.Errorf("schema: %w", err)}
 		}

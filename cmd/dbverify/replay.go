@@ -11,8 +11,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/dbverify/dbverify/frontend/sqlparse"
 	"github.com/dbverify/dbverify/report"
+	"github.com/dbverify/dbverify/sqlparse"
 	"github.com/dbverify/dbverify/witness"
 )
 
