@@ -24,6 +24,9 @@ type Options struct {
 	// "postgres" or "sqlite"; "" is MySQL): it decides division and the
 	// conversion of strings to numbers.
 	Dialect string
+	// Concurrency, if not nil, models concurrent requests (locking reads,
+	// interference; see Concurrency).
+	Concurrency *Concurrency
 }
 
 // Result is a lowered program and what the model assumed to build it.
@@ -397,7 +400,9 @@ func (m *lowerer) makeSymbols() {
 	assigned := m.assignedColumns()
 	n := 0
 	for _, e := range m.src.Edges {
-		if s, ok := e.Stmt.(*ir.Select); ok && m.onTable(s.SQL.Table) && !s.SQL.Complex {
+		// (A statement shared by several edges, as in a product of
+		// requests, is one site.)
+		if s, ok := e.Stmt.(*ir.Select); ok && m.onTable(s.SQL.Table) && !s.SQL.Complex && m.selSym[s] == nil {
 			n++
 			x := m.newSymbol(fmt.Sprintf("s%d", n), true)
 			for c := range m.comparedColumns(s.SQL.Where) {
@@ -553,6 +558,10 @@ func (m *lowerer) lowerEdge(e *ir.Edge) error {
 		m.curHandle = s.Tx
 	case *ir.Select:
 		m.curHandle = s.Tx
+	}
+	switch e.Stmt.(type) {
+	case *ir.Exec, *ir.Select, *ir.TxOp:
+		e = m.interfere(e)
 	}
 	switch s := e.Stmt.(type) {
 	case *ir.Assign, *ir.Assume, *ir.Havoc:
@@ -1279,6 +1288,7 @@ func (m *lowerer) lowerSelect(e *ir.Edge, s *ir.Select) {
 		return
 	}
 	em := m.errFork(e, s.Info, s.Err, targets...)
+	m.lockingRead(em, s)
 	// The handle sees r's committed state where another transaction holds
 	// it; while another transaction has pending writes, the other symbols
 	// may hold values this handle does not see, and the row read is not
@@ -1357,5 +1367,6 @@ func (m *lowerer) lowerSelect(e *ir.Edge, s *ir.Select) {
 		em.havoc(m.takeFresh()...)
 		em.assign(lhs, rhs)
 	}
+	m.lockSelected(em, s, x)
 	em.jump(e.To)
 }

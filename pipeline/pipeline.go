@@ -62,6 +62,12 @@ type Config struct {
 	CacheDir string
 	ToolID   string
 
+	// Concurrent checks every entry for concurrent requests too (see
+	// verifyConcurrent), at Isolation ("" or "auto": from the code or the
+	// dialect's default; rc, rr, ser).
+	Concurrent bool
+	Isolation  string
+
 	// Progress, if set, is called after each (entry, constraint) is done.
 	Progress func(done, total int, r *Result)
 }
@@ -102,6 +108,9 @@ type Result struct {
 	// Vacuous is set when no initial state satisfies the constraint, the
 	// facts and the schema's CHECKs together: nothing was checked.
 	Vacuous bool
+	// Concurrency, with Config.Concurrent, says how the verdict for
+	// concurrent requests was reached (and the concurrent counterexample).
+	Concurrency *Concurrency
 }
 
 // Report is the outcome of a run.
@@ -146,6 +155,11 @@ func Run(cfg Config) (*Report, error) {
 	default:
 		return nil, &UsageError{fmt.Errorf("unknown engine %q (want lbe, fixpoint or paths)", cfg.Engine)}
 	}
+	iso, err := parseIsolation(cfg.Isolation)
+	if err != nil {
+		return nil, &UsageError{err}
+	}
+	cfg.Isolation = iso
 	if cfg.Dialect != "" {
 		if _, err := sqlparse.ParseDialect(cfg.Dialect); err != nil {
 			return nil, &UsageError{err}
@@ -264,6 +278,15 @@ func Run(cfg Config) (*Report, error) {
 				j := jobs[i]
 				r := verify(j.entry, j.prog, j.c, schema, facts, solver, cfg)
 				r.EntryPosition = j.pos
+				if cfg.Concurrent {
+					peers := []peer{{j.entry, j.prog}}
+					for _, o := range jobs {
+						if o.c == j.c && o.prog != j.prog {
+							peers = append(peers, peer{o.entry, o.prog})
+						}
+					}
+					r = verifyConcurrent(r, j.entry, j.prog, peers, j.c, schema, facts, solver, cfg)
+				}
 				mu.Lock()
 				results[i] = r
 				done++
