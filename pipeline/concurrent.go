@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"fmt"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -96,12 +95,7 @@ func verifyConcurrent(seq *Result, entry string, prog *ir.Program, peers []peer,
 		return r
 	}
 	r.Concurrency.StabilityFailed = stabilityFailure(st)
-	if os.Getenv("DBV_DEBUG_STABILITY") != "" && st.Trace != nil {
-		for _, x := range st.Trace.Steps {
-			fmt.Fprintln(os.Stderr, x.Position, x.Kind, x.Text, x.Values)
-		}
-		fmt.Fprintln(os.Stderr, st.Trace.Rows, st.Trace.Violation)
-	}
+
 	var unknown *Result
 	for _, q := range peers {
 		iso2 := isolationOf(cfg.Isolation, cfg.Dialect, cfg.Dir, prog, q.prog)
