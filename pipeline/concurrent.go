@@ -203,12 +203,37 @@ func fillCounterexample(cc *Concurrency, prod *ir.Program, t *vcgen.Trace, a, b 
 		}
 		cc.Requests = append(cc.Requests, run)
 	}
-	cc.InitialRows = t.Rows
+	cc.InitialRows = distinctRows(t.Rows)
 	cc.Schedule = schedule(prod, t)
 }
 
-// dbOp is a database operation of a product, as a trace step names it.
-type dbOp struct{ op, sql string }
+// distinctRows drops the rows that repeat an earlier one (a row read is
+// often the watched row itself).
+func distinctRows(rows []vcgen.Row) []vcgen.Row {
+	out := []vcgen.Row{}
+	seen := map[string]bool{}
+	for _, r := range rows {
+		var cols []string
+		for c, v := range r.Values {
+			cols = append(cols, c+"="+v)
+		}
+		sort.Strings(cols)
+		k := r.Table + ":" + strings.Join(cols, ",")
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// dbOp is a database operation of a product, as a trace step names it:
+// its kind, SQL and handle.
+type dbOp struct {
+	op, sql string
+	tx      ir.Tx
+	txOp    bool
+}
 
 // schedule lists the database operations among t's steps, in order.
 func schedule(prod *ir.Program, t *vcgen.Trace) []ScheduleStep {
@@ -218,19 +243,29 @@ func schedule(prod *ir.Program, t *vcgen.Trace) []ScheduleStep {
 		k := [3]string{info.Request, info.Position(), info.Text}
 		switch s := e.Stmt.(type) {
 		case *ir.Exec:
-			ops[k] = dbOp{"exec", info.Text}
+			ops[k] = dbOp{op: "exec", sql: info.Text, tx: s.Tx}
 		case *ir.Select:
-			ops[k] = dbOp{"select", info.Text}
+			ops[k] = dbOp{op: "select", sql: info.Text, tx: s.Tx}
 		case *ir.TxOp:
-			ops[k] = dbOp{s.Op.String(), strings.ToUpper(s.Op.String())}
+			ops[k] = dbOp{op: s.Op.String(), sql: strings.ToUpper(s.Op.String()), tx: s.Tx, txOp: true}
 		}
 	}
 	out := []ScheduleStep{}
 	count := map[string]int{}
+	open := map[ir.Tx]bool{}
 	for _, st := range t.Steps {
 		op, ok := ops[[3]string{st.Request, st.Position, st.Text}]
 		if !ok {
 			continue
+		}
+		if op.txOp {
+			// COMMIT or ROLLBACK of a finished transaction (a deferred
+			// Rollback after Commit) does not reach the database.
+			wasOpen := open[op.tx]
+			open[op.tx] = op.op == "begin"
+			if op.op != "begin" && !wasOpen {
+				continue
+			}
 		}
 		count[st.Request]++
 		out = append(out, ScheduleStep{Request: st.Request, Step: count[st.Request], Pos: st.Position,
