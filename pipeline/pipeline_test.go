@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"errors"
 	"path/filepath"
 	"strings"
@@ -30,7 +31,7 @@ func TestAssume(t *testing.T) {
 		{[]string{"amt <= 0"}, refine.Safe},                   // the entry rejects every such amount
 	}
 	for _, tt := range tests {
-		rep, err := Run(Config{
+		rep, err := Run(context.Background(), Config{
 			Dir: corpusCase("core/guard_go_unsafe"), Patterns: []string{"./..."},
 			Constraints: []string{"accounts.balance >= 0"}, Assume: tt.assume, Workers: 1,
 		})
@@ -60,7 +61,7 @@ func TestBadInput(t *testing.T) {
 	for _, tt := range tests {
 		tt.cfg.Dir = corpusCase("core/guard_go_unsafe")
 		tt.cfg.Patterns = []string{"./..."}
-		_, err := Run(tt.cfg)
+		_, err := Run(context.Background(), tt.cfg)
 		var ue *UsageError
 		if !errors.As(err, &ue) {
 			t.Errorf("%+v: got %v, want a usage error", tt.cfg, err)
@@ -116,12 +117,12 @@ func TestDatabaseFacts(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cfg := Config{Dir: src, Patterns: []string{tt.pkg}, Dialect: tt.dialect,
+			cfg := Config{Dir: src, Patterns: []string{tt.pkg}, Dialect: Dialect(tt.dialect),
 				Constraints: tt.constraints, Assume: tt.assume, Workers: 1}
 			if tt.schema != "" {
 				cfg.Schema = testdataDir(t, tt.schema)
 			}
-			rep, err := Run(cfg)
+			rep, err := Run(context.Background(), cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -217,7 +218,7 @@ func TestCoverage(t *testing.T) {
 		{"^credit$", map[string][]string{"credit": {pkg + "credit"}, "debit": {}}, []string{pkg + "debit (ops.go:56) writes accounts, but no verified entry runs it"}},
 	}
 	for _, tt := range tests {
-		rep, err := Run(Config{Dir: dir, Patterns: []string{"./..."}, Constraints: []string{"accounts.balance >= 0"}, Entry: tt.entry, Workers: 1})
+		rep, err := Run(context.Background(), Config{Dir: dir, Patterns: []string{"./..."}, Constraints: []string{"accounts.balance >= 0"}, Entry: tt.entry, Workers: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -247,7 +248,7 @@ func TestCoverage(t *testing.T) {
 // entry of its own, and the run says so.
 func TestCoverageAddsUnreachedWriters(t *testing.T) {
 	dir, _ := filepath.Abs(filepath.Join("testdata", "src"))
-	rep, err := Run(Config{Dir: dir, Patterns: []string{"./cycle"}, Constraints: []string{"accounts.balance >= 0"}, Workers: 1})
+	rep, err := Run(context.Background(), Config{Dir: dir, Patterns: []string{"./cycle"}, Constraints: []string{"accounts.balance >= 0"}, Workers: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,6 +25,9 @@ func TestGolden(t *testing.T) {
 		{"text-verbose", []string{"check", "-C", "testdata/bank", "--no-cache", "-v", "-c", "accounts.balance >= 0", "./..."}, exitUnsafe},
 		{"text-quiet", []string{"check", "-C", "testdata/bank", "--no-cache", "-q", "-c", "accounts.balance >= 0", "./..."}, exitUnsafe},
 		{"github", []string{"check", "-C", "testdata/bank", "--no-cache", "--format", "github", "-c", "accounts.balance >= 0", "./..."}, exitUnsafe},
+		{"json", []string{"check", "-C", "testdata/bank", "--no-cache", "--format", "json", "-c", "accounts.balance >= 0", "./..."}, exitUnsafe},
+		{"sarif", []string{"check", "-C", "testdata/bank", "--no-cache", "--format", "sarif", "--sarif-category", "bank/balance", "-c", "accounts.balance >= 0", "./..."}, exitUnsafe},
+		{"sarif-failure", []string{"check", "-C", "testdata/bank", "--no-cache", "--format", "sarif", "-c", "accounts.balance >= >= 0", "./..."}, exitUsage},
 		{"fail-on-unknown-safe-only", []string{"check", "-C", "testdata/bank", "--no-cache", "--fail-on-unknown", "--entry", "Deposit|Adjust", "-c", "accounts.balance >= 0", "./..."}, exitUnknown},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -52,10 +55,25 @@ func TestGolden(t *testing.T) {
 	}
 }
 
-var timingRE = regexp.MustCompile(`\(\d+ SMT queries, [0-9.]+s\)`)
+// What changes from run to run, masked in the golden files: timings and
+// SMT query counts (text and JSON), the absolute repository root and the
+// tool's version (SARIF).
+var masks = []struct {
+	re   *regexp.Regexp
+	with string
+}{
+	{regexp.MustCompile(`\(\d+ SMT queries, [0-9.]+s\)`), "(N SMT queries, T s)"},
+	{regexp.MustCompile(`"(seconds|frontend_seconds)": [0-9.e+-]+`), `"$1": T`},
+	{regexp.MustCompile(`"smt_queries": \d+`), `"smt_queries": N`},
+	{regexp.MustCompile(`"uri": "file://[^"]*"`), `"uri": "file://ROOT/"`},
+	{regexp.MustCompile(`"version": "[0-9.]+\+[^"]*"`), `"version": "VERSION"`},
+}
 
 func mask(b []byte) []byte {
-	return timingRE.ReplaceAll(b, []byte("(N SMT queries, T s)"))
+	for _, m := range masks {
+		b = m.re.ReplaceAll(b, []byte(m.with))
+	}
+	return b
 }
 
 // TestConfig checks that a configuration file sets the flags it names

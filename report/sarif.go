@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"crypto/sha256"
@@ -12,10 +12,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/dbverify/dbverify/pipeline"
-	"github.com/dbverify/dbverify/refine"
-	"github.com/dbverify/dbverify/vcgen"
 )
 
 // SARIF 2.1.0 output, shaped for GitHub code scanning: one error result
@@ -160,12 +156,15 @@ type sarifOptions struct {
 	cwd      string // the directory the positions are relative to
 	root     string // the repository root the URIs are relative to
 	category string // --sarif-category: runAutomationDetails.id
+	version  string // the tool's version
+	semver   string // the tool's release
 }
 
 // newSARIFOptions takes the repository root from the nearest directory
-// above cwd that holds .git (the module may sit in a subdirectory of a
-// monorepo); without one, cwd itself.
-func newSARIFOptions(category, dir string) sarifOptions {
+// above the run's directory that holds .git (the module may sit in a
+// subdirectory of a monorepo); without one, that directory itself.
+func newSARIFOptions(o Options) sarifOptions {
+	category, dir := o.Category, o.Dir
 	cwd, err := filepath.Abs(dir)
 	if err != nil {
 		cwd = "."
@@ -180,59 +179,62 @@ func newSARIFOptions(category, dir string) sarifOptions {
 			break
 		}
 	}
-	return sarifOptions{cwd: cwd, root: root, category: category}
+	return sarifOptions{cwd: cwd, root: root, category: category, version: o.ToolVersion, semver: o.SemanticVersion}
 }
 
-var sarifRules = []sarifRule{
-	{
-		ID: ruleViolated, Name: "ConstraintViolation",
-		ShortDescription: sarifMessage{Text: "A run of the entry point breaks the database constraint"},
-		FullDescription: sarifMessage{Text: "dbverify found concrete arguments and initial rows, all satisfying the constraint, " +
-			"for which a call of the entry point leaves a row that breaks it (at a commit, or after an auto-committed statement)."},
-		Help: sarifMarkdown{
-			Text: "The alert's message gives the run: the arguments, the initial rows and the violating row; the code flow walks the Go lines and SQL statements " +
-				"with the values they produce. Reproduce it with the listed arguments on a database holding the listed rows. Fix the guard " +
-				"(check the value before the write, or move the condition into the UPDATE's WHERE and check RowsAffected), then run dbverify again.",
-			Markdown: "The alert's message gives the run: the **arguments**, the **initial rows** and the **violating row**; the code flow walks the Go lines " +
-				"and SQL statements with the values they produce.\n\nReproduce it with the listed arguments on a database holding the listed rows. " +
-				"Fix the guard (check the value before the write, or move the condition into the `UPDATE`'s `WHERE` and check `RowsAffected`), then run dbverify again.",
+// sarifRules are the rules of dbverify's results, in RuleIndex order.
+func sarifRules() []sarifRule {
+	return []sarifRule{
+		{
+			ID: ruleViolated, Name: "ConstraintViolation",
+			ShortDescription: sarifMessage{Text: "A run of the entry point breaks the database constraint"},
+			FullDescription: sarifMessage{Text: "dbverify found concrete arguments and initial rows, all satisfying the constraint, " +
+				"for which a call of the entry point leaves a row that breaks it (at a commit, or after an auto-committed statement)."},
+			Help: sarifMarkdown{
+				Text: "The alert's message gives the run: the arguments, the initial rows and the violating row; the code flow walks the Go lines and SQL statements " +
+					"with the values they produce. Reproduce it with the listed arguments on a database holding the listed rows. Fix the guard " +
+					"(check the value before the write, or move the condition into the UPDATE's WHERE and check RowsAffected), then run dbverify again.",
+				Markdown: "The alert's message gives the run: the **arguments**, the **initial rows** and the **violating row**; the code flow walks the Go lines " +
+					"and SQL statements with the values they produce.\n\nReproduce it with the listed arguments on a database holding the listed rows. " +
+					"Fix the guard (check the value before the write, or move the condition into the `UPDATE`'s `WHERE` and check `RowsAffected`), then run dbverify again.",
+			},
+			DefaultConfiguration: sarifConfiguration{Level: "error"},
+			Properties:           sarifRuleProperties{Precision: "high", ProblemSeverity: "error", Tags: []string{"correctness", "database"}},
 		},
-		DefaultConfiguration: sarifConfiguration{Level: "error"},
-		Properties:           sarifRuleProperties{Precision: "high", ProblemSeverity: "error", Tags: []string{"correctness", "database"}},
-	},
-	{
-		ID: ruleUnknown, Name: "Undecided",
-		ShortDescription: sarifMessage{Text: "dbverify could not decide the constraint for the entry point"},
-		FullDescription: sarifMessage{Text: "The entry point uses a construct dbverify does not model (named with its position), or the proof " +
-			"search reached a limit. Nothing is claimed about the constraint for this entry point."},
-		Help: sarifMarkdown{
-			Text: "The message names the construct and its position, or the limit that was reached. Rewrite the construct (SQL text known at compile time, " +
-				"no database handle passed to code outside the module), raise the limit (--max-refinements, --time-limit), or accept the result; " +
-				"--fail-on-unknown makes the gate fail on it.",
-			Markdown: "The message names the construct and its position, or the limit that was reached. Rewrite the construct (SQL text known at compile time, " +
-				"no database handle passed to code outside the module), raise the limit (`--max-refinements`, `--time-limit`), or accept the result; " +
-				"`--fail-on-unknown` makes the gate fail on it.",
+		{
+			ID: ruleUnknown, Name: "Undecided",
+			ShortDescription: sarifMessage{Text: "dbverify could not decide the constraint for the entry point"},
+			FullDescription: sarifMessage{Text: "The entry point uses a construct dbverify does not model (named with its position), or the proof " +
+				"search reached a limit. Nothing is claimed about the constraint for this entry point."},
+			Help: sarifMarkdown{
+				Text: "The message names the construct and its position, or the limit that was reached. Rewrite the construct (SQL text known at compile time, " +
+					"no database handle passed to code outside the module), raise the limit (--max-refinements, --time-limit), or accept the result; " +
+					"--fail-on-unknown makes the gate fail on it.",
+				Markdown: "The message names the construct and its position, or the limit that was reached. Rewrite the construct (SQL text known at compile time, " +
+					"no database handle passed to code outside the module), raise the limit (`--max-refinements`, `--time-limit`), or accept the result; " +
+					"`--fail-on-unknown` makes the gate fail on it.",
+			},
+			DefaultConfiguration: sarifConfiguration{Level: "warning"},
+			Properties:           sarifRuleProperties{Precision: "medium", ProblemSeverity: "warning", Tags: []string{"database"}},
 		},
-		DefaultConfiguration: sarifConfiguration{Level: "warning"},
-		Properties:           sarifRuleProperties{Precision: "medium", ProblemSeverity: "warning", Tags: []string{"database"}},
-	},
-	{
-		ID: ruleUncovered, Name: "UnverifiedWriter",
-		ShortDescription: sarifMessage{Text: "A function writes a constrained table but no verified entry point runs it"},
-		FullDescription: sarifMessage{Text: "dbverify verifies entry points; this function writes a constrained table and none of the verified " +
-			"entry points runs it (it was left out by --entry, or found by no caller and verified as an entry of its own)."},
-		Help: sarifMarkdown{
-			Text:     "Include the function in the run (widen --entry, or check the packages that call it), or verify it as an entry of its own; until then nothing is claimed about its writes.",
-			Markdown: "Include the function in the run (widen `--entry`, or check the packages that call it), or verify it as an entry of its own; until then nothing is claimed about its writes.",
+		{
+			ID: ruleUncovered, Name: "UnverifiedWriter",
+			ShortDescription: sarifMessage{Text: "A function writes a constrained table but no verified entry point runs it"},
+			FullDescription: sarifMessage{Text: "dbverify verifies entry points; this function writes a constrained table and none of the verified " +
+				"entry points runs it (it was left out by --entry, or found by no caller and verified as an entry of its own)."},
+			Help: sarifMarkdown{
+				Text:     "Include the function in the run (widen --entry, or check the packages that call it), or verify it as an entry of its own; until then nothing is claimed about its writes.",
+				Markdown: "Include the function in the run (widen `--entry`, or check the packages that call it), or verify it as an entry of its own; until then nothing is claimed about its writes.",
+			},
+			DefaultConfiguration: sarifConfiguration{Level: "warning"},
+			Properties:           sarifRuleProperties{Precision: "high", ProblemSeverity: "warning", Tags: []string{"database", "coverage"}},
 		},
-		DefaultConfiguration: sarifConfiguration{Level: "warning"},
-		Properties:           sarifRuleProperties{Precision: "high", ProblemSeverity: "warning", Tags: []string{"database", "coverage"}},
-	},
+	}
 }
 
 func (o sarifOptions) run(results []sarifResult, ok bool, notes []sarifNotification) sarifRun {
 	run := sarifRun{
-		Tool:        sarifTool{Driver: sarifDriver{Name: "dbverify", InformationURI: "https://github.com/dbverify/dbverify", Version: version(), SemanticVersion: semanticVersion, Rules: sarifRules}},
+		Tool:        sarifTool{Driver: sarifDriver{Name: "dbverify", InformationURI: "https://github.com/dbverify/dbverify", Version: o.version, SemanticVersion: o.semver, Rules: sarifRules()}},
 		Invocations: []sarifInvocation{{ExecutionSuccessful: ok, Notifications: notes}},
 		OriginalURIBaseIDs: map[string]sarifArtifact{
 			srcRoot: {URI: "file://" + filepath.ToSlash(o.root) + "/"},
@@ -252,9 +254,10 @@ func encodeSARIF(w io.Writer, run sarifRun) error {
 	return enc.Encode(sarifLog{Schema: sarifSchema, Version: "2.1.0", Runs: []sarifRun{run}})
 }
 
-// writeSARIFFailure writes a valid log for a run that failed (a load or
+// WriteSARIFFailure writes a valid log for a run that failed (a load or
 // usage error), so that an upload step gets a file that says so.
-func writeSARIFFailure(w io.Writer, opt sarifOptions, err error) error {
+func WriteSARIFFailure(w io.Writer, o Options, err error) error {
+	opt := newSARIFOptions(o)
 	return encodeSARIF(w, opt.run([]sarifResult{}, false, []sarifNotification{{Level: "error", Message: sarifMessage{Text: err.Error()}}}))
 }
 
@@ -291,16 +294,22 @@ func fingerprint(parts ...string) map[string]string {
 	return map[string]string{"dbverify/v1": hex.EncodeToString(h[:16])}
 }
 
-var positionRE = regexp.MustCompile(`[^\s:()]+\.go:\d+`)
+// WithoutPositions drops the "file.go:line" positions from s, so that a
+// reason names the same finding after the code moves.
+func WithoutPositions(s string) string {
+	return regexp.MustCompile(`[^\s:()]+\.go:\d+`).ReplaceAllString(s, "")
+}
 
-func writeSARIF(w io.Writer, rep *pipeline.Report, opt sarifOptions) error {
+// WriteSARIF writes rep as a SARIF 2.1.0 log.
+func WriteSARIF(w io.Writer, rep *Report, o Options) error {
+	opt := newSARIFOptions(o)
 	results := []sarifResult{}
 	unknown := map[string]int{} // entry + reason → index in results
 	for _, r := range rep.Results {
 		switch r.Verdict {
-		case refine.Unsafe:
+		case Unsafe:
 			results = append(results, suppressed(opt.unsafeResult(r), r))
-		case refine.Unknown:
+		case Unknown:
 			key := r.Entry + "\x00" + r.Reason
 			if i, ok := unknown[key]; ok {
 				results[i].Message.Text = strings.Replace(results[i].Message.Text, " undecided:", ", "+r.Constraint+" undecided:", 1)
@@ -318,7 +327,7 @@ func writeSARIF(w io.Writer, rep *pipeline.Report, opt sarifOptions) error {
 		if c.Added {
 			msg = c.Writer + " writes " + strings.Join(c.Tables, ", ") + " but no entry point found runs it: verified as an entry of its own"
 		}
-		locs := opt.primary(&pipeline.Result{EntryPosition: c.Position})
+		locs := opt.primary(&Result{EntryPosition: c.Position})
 		results = append(results, sarifResult{RuleID: ruleUncovered, RuleIndex: 2, Level: "warning", Message: sarifMessage{Text: msg},
 			Locations: locs, PartialFingerprints: fingerprint(ruleUncovered, c.Writer)})
 	}
@@ -326,14 +335,14 @@ func writeSARIF(w io.Writer, rep *pipeline.Report, opt sarifOptions) error {
 }
 
 // suppressed records r's //dbverify:ignore directive, if any, on res.
-func suppressed(res sarifResult, r *pipeline.Result) sarifResult {
+func suppressed(res sarifResult, r *Result) sarifResult {
 	if r.Suppressed != "" {
 		res.Suppressions = []sarifSuppression{{Kind: "inSource", Justification: r.Suppressed}}
 	}
 	return res
 }
 
-func (o sarifOptions) primary(r *pipeline.Result) []sarifLocation {
+func (o sarifOptions) primary(r *Result) []sarifLocation {
 	for _, pos := range []string{r.EntryPosition, r.Position} {
 		if l, ok := o.location(pos, ""); ok {
 			return []sarifLocation{l}
@@ -343,15 +352,12 @@ func (o sarifOptions) primary(r *pipeline.Result) []sarifLocation {
 	return []sarifLocation{{PhysicalLocation: sarifPhysical{ArtifactLocation: sarifArtifact{URI: "go.mod", URIBaseID: srcRoot}, Region: sarifRegion{StartLine: 1}}}}
 }
 
-func (o sarifOptions) unsafeResult(r *pipeline.Result) sarifResult {
+func (o sarifOptions) unsafeResult(r *Result) sarifResult {
 	res := sarifResult{RuleID: ruleViolated, RuleIndex: 0, Level: "error",
 		Locations:           o.primary(r),
 		PartialFingerprints: fingerprint(ruleViolated, r.Entry, r.Constraint),
 	}
-	var t *vcgen.Trace
-	if r.Trace != nil {
-		t = r.Trace.Trace
-	}
+	t := r.Counterexample
 	res.Message.Text = unsafeMessage(r, t)
 	if l, ok := o.location(r.Position, "the step after which the constraint is broken"); ok && r.Position != r.EntryPosition {
 		id := 1
@@ -372,17 +378,17 @@ func (o sarifOptions) unsafeResult(r *pipeline.Result) sarifResult {
 	return res
 }
 
-func (o sarifOptions) unknownResult(r *pipeline.Result) sarifResult {
+func (o sarifOptions) unknownResult(r *Result) sarifResult {
 	return sarifResult{RuleID: ruleUnknown, RuleIndex: 1, Level: "warning",
 		Message:             sarifMessage{Text: r.Entry + ": " + r.Constraint + " undecided: " + r.Reason},
 		Locations:           o.primary(r),
-		PartialFingerprints: fingerprint(ruleUnknown, r.Entry, positionRE.ReplaceAllString(r.Reason, "")),
+		PartialFingerprints: fingerprint(ruleUnknown, r.Entry, WithoutPositions(r.Reason)),
 	}
 }
 
 // unsafeMessage states the concrete run in one paragraph: the alert title
 // GitHub shows must be enough to understand the bug.
-func unsafeMessage(r *pipeline.Result, t *vcgen.Trace) string {
+func unsafeMessage(r *Result, t *Counterexample) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s can break %s", r.Entry, r.Constraint)
 	if t == nil {
@@ -398,15 +404,15 @@ func unsafeMessage(r *pipeline.Result, t *vcgen.Trace) string {
 	var rows []string
 	for _, row := range t.Rows {
 		// Symbols with equal keys are one row: list it once.
-		if text := row.Table + " {" + kv(row.Values) + "}"; !slices.Contains(rows, text) {
+		if text := row.Table + " {" + JoinValues(row.Values) + "}"; !slices.Contains(rows, text) {
 			rows = append(rows, text)
 		}
 	}
 	if len(rows) > 0 {
 		fmt.Fprintf(&b, " on initial rows %s", strings.Join(rows, ", "))
 	}
-	if len(t.Violation.Values) > 0 {
-		fmt.Fprintf(&b, ": afterwards %s holds {%s}", t.Violation.Table, kv(t.Violation.Values))
+	if v := t.Violation; v != nil && len(v.Values) > 0 {
+		fmt.Fprintf(&b, ": afterwards %s holds {%s}", v.Table, JoinValues(v.Values))
 	}
 	if r.Position != "" {
 		fmt.Fprintf(&b, " (after %s)", r.Position)
@@ -414,10 +420,10 @@ func unsafeMessage(r *pipeline.Result, t *vcgen.Trace) string {
 	return b.String() + "."
 }
 
-func stepMessage(s vcgen.TraceStep) string {
+func stepMessage(s Step) string {
 	msg := s.Kind + ": " + s.Text
 	if len(s.Values) > 0 {
-		msg += " ⇒ " + kv(s.Values)
+		msg += " ⇒ " + JoinValues(s.Values)
 	}
 	return msg
 }

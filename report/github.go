@@ -1,33 +1,26 @@
-package main
+package report
 
 import (
 	"fmt"
 	"io"
 	"path/filepath"
 	"strings"
-
-	"github.com/dbverify/dbverify/pipeline"
-	"github.com/dbverify/dbverify/refine"
-	"github.com/dbverify/dbverify/vcgen"
 )
 
-// writeGitHub prints GitHub Actions workflow commands: an ::error per
+// WriteGitHub writes GitHub Actions workflow commands: an ::error per
 // UNSAFE result and a ::warning per UNKNOWN one, annotated on the entry
 // point (file paths relative to the repository root, as GitHub wants).
-func writeGitHub(w io.Writer, rep *pipeline.Report, opt sarifOptions) error {
+func WriteGitHub(w io.Writer, rep *Report, o Options) error {
+	opt := newSARIFOptions(o)
 	for _, r := range rep.Results {
 		if r.Suppressed != "" {
 			continue
 		}
 		var level, msg string
 		switch r.Verdict {
-		case refine.Unsafe:
-			var t *vcgen.Trace
-			if r.Trace != nil {
-				t = r.Trace.Trace
-			}
-			level, msg = "error", unsafeMessage(r, t)
-		case refine.Unknown:
+		case Unsafe:
+			level, msg = "error", unsafeMessage(r, r.Counterexample)
+		case Unknown:
 			level, msg = "warning", r.Entry+": "+r.Constraint+" undecided: "+r.Reason
 		default:
 			continue
