@@ -78,6 +78,9 @@ func (cfg *Config) validate() error {
 	if err := new(Dialect).Set(string(cfg.Dialect)); err != nil {
 		return &UsageError{err}
 	}
+	if _, err := parseIsolation(cfg.Isolation); err != nil {
+		return &UsageError{err}
+	}
 	return nil
 }
 
@@ -92,5 +95,6 @@ func (cfg Config) withDefaults() Config {
 	if cfg.MaxPaths == 0 {
 		cfg.MaxPaths = 100000
 	}
+	cfg.Isolation, _ = parseIsolation(cfg.Isolation)
 	return cfg
 }

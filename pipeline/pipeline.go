@@ -56,6 +56,12 @@ type Config struct {
 	CacheDir string
 	ToolID   string
 
+	// Concurrent checks every entry for concurrent requests too (see
+	// verifyConcurrent), at Isolation ("" or "auto": from the code or the
+	// dialect's default; rc, rr, ser).
+	Concurrent bool
+	Isolation  string
+
 	// Progress, if set, is called after each (entry, constraint) is done.
 	Progress func(done, total int, r *report.Result)
 }

@@ -52,7 +52,11 @@ func runJobs(ctx context.Context, cfg Config, in *inputs, jobs []job) ([]*report
 			}
 			defer solver.Close()
 			for i := range next {
-				finish(i, runJob(ctx, cfg, in, jobs[i], solver))
+				r := runJob(ctx, cfg, in, jobs[i], solver)
+				if cfg.Concurrent && ctx.Err() == nil {
+					r = verifyConcurrent(ctx, r, jobs[i], peers(jobs, jobs[i]), in, solver, cfg)
+				}
+				finish(i, r)
 			}
 		}()
 	}

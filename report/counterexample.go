@@ -78,6 +78,9 @@ type Step struct {
 	Kind     string            `json:"kind"`     // sql, branch, assign, call, return
 	Text     string            `json:"text"`
 	Values   map[string]string `json:"values"` // variable → new value
+	// Request names the request that took the step in a counterexample
+	// of concurrent requests ("A", "B"); "" otherwise.
+	Request string `json:"request,omitempty"`
 }
 
 // String prints the counterexample as the text report does, headed by

@@ -143,6 +143,8 @@ type sarifCodeFlow struct {
 }
 
 type sarifThreadFlow struct {
+	// ID names the request of a concurrent counterexample ("A", "B").
+	ID        string              `json:"id,omitempty"`
 	Locations []sarifFlowLocation `json:"locations"`
 }
 
@@ -365,17 +367,35 @@ func (o sarifOptions) unsafeResult(r *Result) sarifResult {
 		res.RelatedLocations = []sarifLocation{l}
 	}
 	if t != nil {
-		var tf sarifThreadFlow
-		for _, s := range t.Steps {
-			if l, ok := o.location(s.Position, stepMessage(s)); ok {
-				tf.Locations = append(tf.Locations, sarifFlowLocation{Location: l, ExecutionOrder: len(tf.Locations) + 1})
-			}
-		}
-		if len(tf.Locations) > 0 {
-			res.CodeFlows = []sarifCodeFlow{{ThreadFlows: []sarifThreadFlow{tf}}}
+		if flows := o.threadFlows(t); len(flows) > 0 {
+			res.CodeFlows = []sarifCodeFlow{{ThreadFlows: flows}}
 		}
 	}
 	return res
+}
+
+// threadFlows are the steps of t: one thread flow, or for a
+// counterexample of concurrent requests one per request, each location
+// with its place in the whole run (executionOrder).
+func (o sarifOptions) threadFlows(t *Counterexample) []sarifThreadFlow {
+	var flows []sarifThreadFlow
+	index := map[string]int{}
+	n := 0
+	for _, s := range t.Steps {
+		l, ok := o.location(s.Position, stepMessage(s))
+		if !ok {
+			continue
+		}
+		i, seen := index[s.Request]
+		if !seen {
+			i = len(flows)
+			index[s.Request] = i
+			flows = append(flows, sarifThreadFlow{ID: s.Request})
+		}
+		n++
+		flows[i].Locations = append(flows[i].Locations, sarifFlowLocation{Location: l, ExecutionOrder: n})
+	}
+	return flows
 }
 
 func (o sarifOptions) unknownResult(r *Result) sarifResult {
@@ -422,6 +442,9 @@ func unsafeMessage(r *Result, t *Counterexample) string {
 
 func stepMessage(s Step) string {
 	msg := s.Kind + ": " + s.Text
+	if s.Request != "" {
+		msg = "request " + s.Request + ", " + msg
+	}
 	if len(s.Values) > 0 {
 		msg += " ⇒ " + JoinValues(s.Values)
 	}

@@ -92,6 +92,19 @@ type Result struct {
 	// Vacuous is set when no initial state satisfies the constraint, the
 	// facts and the schema's CHECKs together: nothing was checked.
 	Vacuous bool `json:"-"`
+
+	// With --concurrent (see concurrent.go): the isolation level assumed,
+	// how the verdict was reached, and for a counterexample of two
+	// requests its labels, the second request's entry, the requests with
+	// their inputs, the initial rows and the schedule of their database
+	// operations.
+	Isolation      *Isolation     `json:"isolation,omitempty"`
+	Concurrency    *Concurrency   `json:"concurrency,omitempty"`
+	Labels         []string       `json:"labels,omitempty"`
+	ConcurrentWith string         `json:"concurrent_with,omitempty"`
+	Requests       []Request      `json:"requests,omitempty"`
+	InitialRows    []Row          `json:"initial_rows,omitempty"`
+	Schedule       []ScheduleStep `json:"schedule,omitempty"`
 }
 
 // Tally sets the verdict counts of r.Stats from r.Results.

@@ -47,6 +47,7 @@ func writeResult(w io.Writer, r *Result, verbose bool) {
 	for _, a := range r.Assumptions {
 		fmt.Fprintf(w, "  assuming %s\n", a)
 	}
+	writeConcurrency(w, r)
 	switch r.Verdict {
 	case Safe:
 		writeProof(w, r, verbose)
@@ -141,6 +142,9 @@ func writeCounterexample(w io.Writer, c *Counterexample) {
 	fmt.Fprintln(w, "  steps:")
 	for _, s := range c.Steps {
 		line := fmt.Sprintf("    %-22s %-6s %s", s.Position, s.Kind, s.Text)
+		if s.Request != "" {
+			line = fmt.Sprintf("    %s %-22s %-6s %s", s.Request, s.Position, s.Kind, s.Text)
+		}
 		if len(s.Values) > 0 {
 			line += "   ⇒ " + JoinValues(s.Values)
 		}

@@ -205,8 +205,8 @@ func (b *traceBuilder) steps() ([]Step, error) {
 			continue
 		}
 		pos := info.Position()
-		if n := len(out); n == 0 || out[n-1].Position != pos || out[n-1].Text != info.Text {
-			out = append(out, Step{Position: pos, Kind: string(info.Kind), Text: info.Text, Values: map[string]string{}})
+		if n := len(out); n == 0 || out[n-1].Position != pos || out[n-1].Text != info.Text || out[n-1].Request != info.Request {
+			out = append(out, Step{Position: pos, Kind: string(info.Kind), Text: info.Text, Values: map[string]string{}, Request: info.Request})
 		}
 		if err := b.stepValues(st, out[len(out)-1].Values); err != nil {
 			return nil, err
