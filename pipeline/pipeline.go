@@ -6,7 +6,6 @@ import (
 	"os"
 	"regexp"
 	"runtime"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -19,6 +18,7 @@ import (
 	"github.com/dbverify/dbverify/ir"
 	"github.com/dbverify/dbverify/refine"
 	"github.com/dbverify/dbverify/smt"
+	"github.com/dbverify/dbverify/spec"
 	"github.com/dbverify/dbverify/sqlir"
 )
 
@@ -173,16 +173,9 @@ func Run(cfg Config) (*Report, error) {
 	}
 	cfg.Dialect = loaded.Dialect.String() // as given or detected: the row model's dialect
 	rep := &Report{FrontendSeconds: time.Since(start).Seconds(), Dialect: loaded.Dialect.String(), DialectSource: loaded.DialectSource}
-	constraints, err := resolveConstraints(cfg, schema, loaded)
+	constraints, facts, err := readSpec(cfg, schema, loaded)
 	if err != nil {
-		return nil, err
-	}
-	if err := checkNames(constraints, schema, loaded); err != nil {
 		return nil, &UsageError{err}
-	}
-	facts, err := parseFacts(cfg.Assume)
-	if err != nil {
-		return nil, err
 	}
 	ignores, err := readIgnores(loaded.Files, loaded.RelFile)
 	if err != nil {
@@ -194,7 +187,7 @@ func Run(cfg Config) (*Report, error) {
 	// constrained table (the row model reports it UNKNOWN).
 	var tables []string
 	for _, c := range constraints {
-		tables = append(tables, schema.WritersOf(c.Table)...)
+		tables = append(tables, writersOf(schema, c)...)
 	}
 	entries := loaded.Entries(tables, entryRE)
 	entries, rep.Coverage, rep.Warnings = cover(loaded, tables, entries, entryRE != nil)
@@ -205,14 +198,14 @@ func Run(cfg Config) (*Report, error) {
 	type job struct {
 		entry, pos string
 		prog       *ir.Program
-		c          *sqlir.Constraint
+		c          spec.Property
 	}
 	var jobs []job
-	checked := map[*sqlir.Constraint]bool{}
+	checked := map[spec.Property]bool{}
 	for _, fn := range entries {
 		prog := loaded.Translate(fn)
 		for _, c := range constraints {
-			if entryRE == nil && !reachesWrite(loaded, fn, schema.WritersOf(c.Table)) {
+			if entryRE == nil && !reachesWrite(loaded, fn, writersOf(schema, c)) {
 				continue
 			}
 			checked[c] = true
@@ -221,7 +214,7 @@ func Run(cfg Config) (*Report, error) {
 	}
 	for _, c := range constraints {
 		if !checked[c] && len(jobs) > 0 {
-			rep.Warnings = append(rep.Warnings, fmt.Sprintf("constraint %q not checked: no entry point may write %s", c.Text, c.Table))
+			rep.Warnings = append(rep.Warnings, fmt.Sprintf("constraint %q not checked: no entry point may write %s", c.String(), strings.Join(c.Tables(), ", ")))
 		}
 	}
 
@@ -334,12 +327,9 @@ func cover(l *frontend.Loaded, tables []string, entries []*ssa.Function, selecte
 }
 
 // verify decides one (entry, constraint).
-func verify(entry string, prog *ir.Program, c *sqlir.Constraint, schema *sqlir.Schema, facts []*sqlir.Constraint, s *smt.Solver, cfg Config) *Result {
+func verify(entry string, prog *ir.Program, c spec.Property, schema *sqlir.Schema, facts []spec.Fact, s *smt.Solver, cfg Config) *Result {
 	start := time.Now()
-	r := &Result{Entry: entry, Constraint: c.Text}
-	if c.Name != "" {
-		r.Constraint = c.Name + ": " + c.Text
-	}
+	r := &Result{Entry: entry, Constraint: c.Label()}
 	defer func() { r.Seconds = time.Since(start).Seconds() }()
 	if len(prog.Unsupported) > 0 {
 		r.Verdict = refine.Unknown
@@ -351,8 +341,11 @@ func verify(entry string, prog *ir.Program, c *sqlir.Constraint, schema *sqlir.S
 		r.Position = prog.Unsupported[0].Position()
 		return r
 	}
-	checks := checkFacts(schema, c, prog)
-	facts = append(append([]*sqlir.Constraint(nil), facts...), checks...)
+	checks := spec.CheckFacts(schema, c, readTables(prog))
+	facts = append([]spec.Fact(nil), facts...)
+	for _, f := range checks {
+		facts = append(facts, f)
+	}
 	low, err := dbmodel.Lower(prog, c, dbmodel.Options{Schema: schema, NoInferKey: cfg.NoInferKey, Facts: facts, Dialect: cfg.Dialect})
 	if err != nil {
 		r.Verdict, r.Reason = refine.Unknown, "internal: "+err.Error()
@@ -428,140 +421,45 @@ func dedupe(xs []string) []string {
 	return out
 }
 
-// resolveConstraints parses --constraint flags and, when none is given,
-// takes the schema's CHECK constraints.
-func resolveConstraints(cfg Config, schema *sqlir.Schema, l *frontend.Loaded) ([]*sqlir.Constraint, error) {
-	var out []*sqlir.Constraint
-	for _, text := range cfg.Constraints {
-		c, err := sqlparse.ParseConstraint(text, cfg.Table)
-		if err != nil && cfg.Table == "" {
-			// Bare columns: the table is clear if exactly one table the
-			// program uses has them all.
-			if t := guessTable(text, l, schema); t != "" {
-				c, err = sqlparse.ParseConstraint(text, t)
-			}
-		}
-		if err != nil {
-			return nil, &UsageError{err}
-		}
-		out = append(out, c)
+// readSpec returns the properties to check (--constraint, or the schema's
+// CHECKs) and the --assume facts, and checks the properties' names.
+func readSpec(cfg Config, schema *sqlir.Schema, loaded *frontend.Loaded) ([]spec.Property, []spec.Fact, error) {
+	props, err := spec.Resolve(cfg.Constraints, cfg.Table, schema, loaded)
+	if errors.Is(err, spec.ErrNoProperty) {
+		return nil, nil, fmt.Errorf("schema %s has no CHECK constraints and no --constraint was given", cfg.Schema)
 	}
-	if len(out) == 0 && schema != nil {
-		var names []string
-		for n := range schema.Tables {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		for _, n := range names {
-			for i := range schema.Tables[n].Checks {
-				ck := schema.Tables[n].Checks[i]
-				out = append(out, &ck)
-			}
-		}
-		if len(out) == 0 {
-			return nil, &UsageError{fmt.Errorf("schema %s has no CHECK constraints and no --constraint was given", cfg.Schema)}
-		}
+	if err != nil {
+		return nil, nil, err
 	}
-	return out, nil
+	if err := spec.CheckNames(props, schema, loaded); err != nil {
+		return nil, nil, err
+	}
+	facts, err := spec.ParseFacts(cfg.Assume)
+	if err != nil {
+		return nil, nil, err
+	}
+	return props, facts, nil
 }
 
-// checkFacts returns the schema's CHECK constraints other than c, as
-// facts about the initial database: the database enforces them, so every
-// row satisfies them on entry. Only the checks of c's table and of the
-// tables prog reads can matter. A CHECK over a column that may be NULL is
-// left out: it also accepts the NULL rows (the condition is unknown
-// there), which the row model, without NULLs, cannot express.
-func checkFacts(schema *sqlir.Schema, c *sqlir.Constraint, prog *ir.Program) []*sqlir.Constraint {
-	if schema == nil {
-		return nil
-	}
-	read := map[string]bool{strings.ToLower(c.Table): true}
-	for _, e := range prog.Edges {
-		if s, ok := e.Stmt.(*ir.Select); ok {
-			for _, t := range s.SQL.Tables() {
-				read[t] = true
-			}
-		}
-	}
-	var names []string
-	for n := range schema.Tables {
-		if read[n] {
-			names = append(names, n)
-		}
-	}
-	sort.Strings(names)
-	var out []*sqlir.Constraint
-	for _, n := range names {
-		t := schema.Tables[n]
-		for i := range t.Checks {
-			ck := &t.Checks[i]
-			if strings.EqualFold(ck.Table, c.Table) && ck.Name == c.Name && ck.Text == c.Text {
-				continue // c itself: ψ is assumed on entry anyway
-			}
-			if ck.Table == "" || !notNullColumns(t, ck.Expr) {
-				continue
-			}
-			out = append(out, ck)
-		}
+// writersOf returns the tables whose writes may change a table of
+// property p: its tables, and those a trigger or view writes them through.
+func writersOf(schema *sqlir.Schema, p spec.Property) []string {
+	var out []string
+	for _, t := range p.Tables() {
+		out = append(out, schema.WritersOf(t)...)
 	}
 	return out
 }
 
-// notNullColumns reports whether every column e mentions is a NOT NULL
-// column of t.
-func notNullColumns(t *sqlir.Table, e sqlir.Expr) bool {
-	ok := true
-	sqlir.Rewrite(e, func(x sqlir.Expr) (sqlir.Expr, bool) {
-		c, isCol := x.(*sqlir.ColRef)
-		if !isCol {
-			return nil, false
+// readTables returns the tables the SELECTs of prog read.
+func readTables(prog *ir.Program) []string {
+	var out []string
+	for _, e := range prog.Edges {
+		if s, ok := e.Stmt.(*ir.Select); ok {
+			out = append(out, s.SQL.Tables()...)
 		}
-		if c.Table != "" && !strings.EqualFold(c.Table, t.Name) {
-			ok = false
-			return nil, false
-		}
-		found := false
-		for _, col := range t.Columns {
-			if strings.EqualFold(col.Name, c.Name) {
-				found = col.NotNull
-			}
-		}
-		ok = ok && found
-		return nil, false
-	})
-	return ok
-}
-
-// parseFacts parses --assume expressions. A fact whose columns are
-// qualified is about that table; one with bare names is about the entry's
-// parameters (Table "").
-func parseFacts(texts []string) ([]*sqlir.Constraint, error) {
-	const params = "__parameters__"
-	var out []*sqlir.Constraint
-	for _, text := range texts {
-		f, err := sqlparse.ParseConstraint(text, "")
-		if err != nil {
-			// No table named: a fact about the parameters.
-			f, err = sqlparse.ParseConstraint(text, params)
-		}
-		if err != nil {
-			return nil, &UsageError{fmt.Errorf("--assume: %w", err)}
-		}
-		if f.Table == params {
-			f.Table = ""
-		}
-		out = append(out, f)
 	}
-	return out, nil
-}
-
-// guessTable returns the only table the program uses, if there is one.
-func guessTable(text string, l *frontend.Loaded, schema *sqlir.Schema) string {
-	tables := l.Tables()
-	if len(tables) == 1 {
-		return tables[0]
-	}
-	return ""
+	return out
 }
 
 // reachesWrite reports whether fn may write one of tables.
