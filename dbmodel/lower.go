@@ -24,6 +24,9 @@ type Options struct {
 	// "postgres" or "sqlite"; "" is MySQL): it decides division and the
 	// conversion of strings to numbers.
 	Dialect string
+	// Concurrency, if not nil, models concurrent requests (locking reads,
+	// interference; see Concurrency).
+	Concurrency *Concurrency
 }
 
 // Result is a lowered program and what the model assumed to build it.
@@ -137,6 +140,10 @@ func (m *lowerer) lowerEdge(e *ir.Edge) error {
 		m.curHandle = s.Tx
 	case *ir.Select:
 		m.curHandle = s.Tx
+	}
+	switch e.Stmt.(type) {
+	case *ir.Exec, *ir.Select, *ir.TxOp:
+		e = m.interfere(e)
 	}
 	switch s := e.Stmt.(type) {
 	case *ir.Assign, *ir.Assume, *ir.Havoc:

@@ -83,14 +83,20 @@ func (m *lowerer) prologue(from, to ir.Loc) {
 	em.jump(to)
 }
 
-// initial returns what holds of a row of the initial database: the
-// property's invariant, the CHECKs and the facts about x's table.
-func (m *lowerer) initial(x *symbol) ir.Expr {
+// invariant returns what the property says of every row of x's table in
+// the initial database (ψ(x) for a row check).
+func (m *lowerer) invariant(x *symbol) ir.Expr {
 	var out []ir.Expr
 	for _, e := range m.ins.Invariant(x.table) {
 		out = append(out, asBool(m.expr(e, x, nil)))
 	}
-	out = append(out, m.checks(x))
+	return ir.And(out...)
+}
+
+// initial returns what holds of a row of the initial database: the
+// property's invariant, the CHECKs and the facts about x's table.
+func (m *lowerer) initial(x *symbol) ir.Expr {
+	out := []ir.Expr{m.invariant(x), m.checks(x)}
 	for _, f := range spec.TableFacts(m.opt.Facts, x.table) {
 		out = append(out, asBool(m.expr(f.Expr, x, nil)))
 	}

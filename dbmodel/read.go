@@ -31,6 +31,7 @@ func (m *lowerer) lowerSelect(e *ir.Edge, s *ir.Select) {
 	}
 	t := m.model(x.table)
 	em := m.errFork(e, s.Info, s.Err, targets...)
+	m.lockingRead(em, s)
 	// The handle sees r's committed state where another transaction holds
 	// it; while another transaction has pending writes, the other symbols
 	// may hold values this handle does not see, and the row read is not
@@ -114,6 +115,7 @@ func (m *lowerer) lowerSelect(e *ir.Edge, s *ir.Select) {
 		em.havoc(m.takeFresh()...)
 		em.assign(lhs, rhs)
 	}
+	m.lockSelected(em, s, x)
 	em.jump(e.To)
 }
 

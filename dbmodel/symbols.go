@@ -61,7 +61,9 @@ func (m *lowerer) makeSymbols() {
 		t.syms = []*symbol{t.watched}
 		assigned := t.assignedColumns(m.src)
 		for _, e := range m.src.Edges {
-			if s, ok := e.Stmt.(*ir.Select); ok && t.onTable(s.SQL.Table) && !s.SQL.Complex {
+			// (A statement shared by several edges, as in a product of
+			// requests, is one site.)
+			if s, ok := e.Stmt.(*ir.Select); ok && t.onTable(s.SQL.Table) && !s.SQL.Complex && m.selSym[s] == nil {
 				n++
 				x := m.newSymbol(t, fmt.Sprintf("s%d", n), true)
 				for c := range t.comparedColumns(s.SQL.Where) {

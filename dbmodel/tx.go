@@ -52,6 +52,9 @@ type txState struct {
 	// connection: a statement on it after COMMIT or ROLLBACK fails
 	// (sql.ErrTxDone), it does not run on its own.
 	isTx bool
+	// readLock: T holds r's lock from a locking read (concurrent models
+	// only, see locks.go; nil until used).
+	readLock *ir.Var
 }
 
 // makeTxs creates the state of every transaction or connection the
@@ -189,7 +192,7 @@ func (m *lowerer) computeMayOpen() {
 func (m *lowerer) lockedByOther(h ir.Tx) ir.Expr {
 	var alts []ir.Expr
 	for _, st := range m.others(h) {
-		alts = append(alts, ir.And(st.open, st.wrote))
+		alts = append(alts, m.holdsR(st))
 	}
 	return ir.Or(alts...)
 }
@@ -323,6 +326,7 @@ func (m *lowerer) lowerTx(e *ir.Edge, s *ir.TxOp) {
 		}
 		em.assign([]*ir.Var{st.open, st.wrote, st.pending, st.dirty, st.aborted},
 			[]ir.Expr{ir.True, ir.False, ir.False, m.w.dirty, ir.False})
+		m.beginLocks(em, st)
 		em.jump(e.To)
 	case ir.Commit:
 		// Committing a finished transaction fails (sql.ErrTxDone), or is

@@ -62,6 +62,12 @@ type Config struct {
 	CacheDir string
 	ToolID   string
 
+	// Concurrent checks every entry for concurrent requests too (see
+	// verifyConcurrent), at Isolation ("" or "auto": from the code or the
+	// dialect's default; rc, rr, ser).
+	Concurrent bool
+	Isolation  string
+
 	// Progress, if set, is called after each (entry, constraint) is done.
 	Progress func(done, total int, r *Result)
 }
@@ -102,6 +108,9 @@ type Result struct {
 	// Vacuous is set when no initial state satisfies the constraint, the
 	// facts and the schema's CHECKs together: nothing was checked.
 	Vacuous bool
+	// Concurrency, with Config.Concurrent, says how the verdict for
+	// concurrent requests was reached (and the concurrent counterexample).
+	Concurrency *Concurrency
 }
 
 // Report is the outcome of a run.
@@ -146,6 +155,11 @@ func Run(cfg Config) (*Report, error) {
 	default:
 		return nil, &UsageError{fmt.Errorf("unknown engine %q (want lbe, fixpoint or paths)", cfg.Engine)}
 	}
+	iso, err := parseIsolation(cfg.Isolation)
+	if err != nil {
+		return nil, &UsageError{err}
+	}
+	cfg.Isolation = iso
 	if cfg.Dialect != "" {
 		if _, err := sqlparse.ParseDialect(cfg.Dialect); err != nil {
 			return nil, &UsageError{err}
@@ -257,6 +271,15 @@ func Run(cfg Config) (*Report, error) {
 				j := jobs[i]
 				r := verify(j.entry, j.prog, j.c, schema, facts, solver, cfg)
 				r.EntryPosition = j.pos
+				if cfg.Concurrent {
+					peers := []peer{{j.entry, j.prog}}
+					for _, o := range jobs {
+						if o.c == j.c && o.prog != j.prog {
+							peers = append(peers, peer{o.entry, o.prog})
+						}
+					}
+					r = verifyConcurrent(r, j.entry, j.prog, peers, j.c, schema, facts, solver, cfg)
+				}
 				mu.Lock()
 				results[i] = r
 				done++
@@ -341,11 +364,7 @@ func verify(entry string, prog *ir.Program, c spec.Property, schema *sqlir.Schem
 		r.Position = prog.Unsupported[0].Position()
 		return r
 	}
-	checks := spec.CheckFacts(schema, c, readTables(prog))
-	facts = append([]spec.Fact(nil), facts...)
-	for _, f := range checks {
-		facts = append(facts, f)
-	}
+	facts, checks := withCheckFacts(schema, c, prog, facts)
 	low, err := dbmodel.Lower(prog, c, dbmodel.Options{Schema: schema, NoInferKey: cfg.NoInferKey, Facts: facts, Dialect: cfg.Dialect})
 	if err != nil {
 		r.Verdict, r.Reason = refine.Unknown, "internal: "+err.Error()
@@ -439,6 +458,17 @@ func readSpec(cfg Config, schema *sqlir.Schema, loaded *frontend.Loaded) ([]spec
 		return nil, nil, err
 	}
 	return props, facts, nil
+}
+
+// withCheckFacts returns facts and the schema's CHECKs that hold on entry
+// of prog for property c (spec.CheckFacts), and those CHECKs.
+func withCheckFacts(schema *sqlir.Schema, c spec.Property, prog *ir.Program, facts []spec.Fact) ([]spec.Fact, []*spec.TableFact) {
+	checks := spec.CheckFacts(schema, c, readTables(prog))
+	all := append([]spec.Fact(nil), facts...)
+	for _, f := range checks {
+		all = append(all, f)
+	}
+	return all, checks
 }
 
 // writersOf returns the tables whose writes may change a table of

@@ -42,6 +42,9 @@ type TraceStep struct {
 	Kind     string            `json:"kind"`     // sql, branch, assign, call, return
 	Text     string            `json:"text"`
 	Values   map[string]string `json:"values,omitempty"` // variable → new value
+	// Request names the request that took the step, in a product of
+	// concurrent requests (package interleave); "" otherwise.
+	Request string `json:"request,omitempty"`
 }
 
 // BuildTrace reads the counterexample of pf off a model of its formula:
@@ -175,10 +178,10 @@ func BuildTrace(pf *PathFormula, m Model) (*Trace, error) {
 		}
 		pos := info.Position()
 		var ts *TraceStep
-		if n := len(t.Steps); n > 0 && t.Steps[n-1].Position == pos && t.Steps[n-1].Text == info.Text {
+		if n := len(t.Steps); n > 0 && t.Steps[n-1].Position == pos && t.Steps[n-1].Text == info.Text && t.Steps[n-1].Request == info.Request {
 			ts = &t.Steps[n-1]
 		} else {
-			t.Steps = append(t.Steps, TraceStep{Position: pos, Kind: string(info.Kind), Text: info.Text})
+			t.Steps = append(t.Steps, TraceStep{Position: pos, Kind: string(info.Kind), Text: info.Text, Request: info.Request})
 			ts = &t.Steps[len(t.Steps)-1]
 		}
 		_, isHavoc := st.Edge.Stmt.(*ir.Havoc)

@@ -51,10 +51,18 @@ type jsonResult struct {
 	Engine         string   `json:"engine,omitempty"`
 	InBaseline     bool     `json:"in_baseline,omitempty"`
 	Counterexample *jsonCex `json:"counterexample,omitempty"`
-	SMTQueries     int      `json:"smt_queries"`
-	Seconds        float64  `json:"seconds"`
-	BoolProg       string   `json:"boolprog,omitempty"`
-	IR             string   `json:"ir,omitempty"`
+	// With --concurrent (jsonconc.go).
+	Isolation      *pipeline.Isolation `json:"isolation,omitempty"`
+	Concurrency    *jsonConcurrency    `json:"concurrency,omitempty"`
+	Labels         []string            `json:"labels,omitempty"`
+	ConcurrentWith string              `json:"concurrent_with,omitempty"`
+	Requests       []jsonRequest       `json:"requests,omitempty"`
+	InitialRows    []jsonRow           `json:"initial_rows,omitempty"`
+	Schedule       []jsonScheduleStep  `json:"schedule,omitempty"`
+	SMTQueries     int                 `json:"smt_queries"`
+	Seconds        float64             `json:"seconds"`
+	BoolProg       string              `json:"boolprog,omitempty"`
+	IR             string              `json:"ir,omitempty"`
 }
 
 type jsonCex struct {
@@ -75,6 +83,7 @@ type jsonStep struct {
 	Kind     string            `json:"kind"`
 	Text     string            `json:"text"`
 	Values   map[string]string `json:"values"`
+	Request  string            `json:"request,omitempty"`
 }
 
 type jsonStats struct {
@@ -112,6 +121,7 @@ func toJSON(rep *pipeline.Report) jsonReport {
 		if r.Verdict == refine.Unsafe && r.Trace != nil && r.Trace.Trace != nil {
 			jr.Counterexample = cexJSON(r.Trace.Trace)
 		}
+		addConcurrency(&jr, r)
 		out.Results = append(out.Results, jr)
 		switch r.Verdict {
 		case refine.Safe:
@@ -138,7 +148,7 @@ func cexJSON(t *vcgen.Trace) *jsonCex {
 		c.Rows = append(c.Rows, jsonRow{Symbol: r.Symbol, Table: r.Table, Values: nonNilMap(r.Values)})
 	}
 	for _, s := range t.Steps {
-		c.Steps = append(c.Steps, jsonStep{Position: s.Position, Kind: s.Kind, Text: s.Text, Values: nonNilMap(s.Values)})
+		c.Steps = append(c.Steps, jsonStep{Position: s.Position, Kind: s.Kind, Text: s.Text, Values: nonNilMap(s.Values), Request: s.Request})
 	}
 	c.Violation = jsonRow{Table: t.Violation.Table, Values: nonNilMap(t.Violation.Values)}
 	return c
