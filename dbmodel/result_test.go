@@ -5,9 +5,9 @@ import (
 	"testing"
 
 	"github.com/dbverify/dbverify/dbmodel"
-	"github.com/dbverify/dbverify/frontend/sqlparse"
 	"github.com/dbverify/dbverify/ir"
 	"github.com/dbverify/dbverify/spec"
+	"github.com/dbverify/dbverify/sqlparse"
 )
 
 // TestResultWatched: the lowering result names the watched row, its

@@ -152,12 +152,12 @@ func (m *lowerer) keyValue(t *tableModel, key []string, where sqlir.Expr, args [
 		if !ok {
 			return
 		}
-		if strings.EqualFold(b.Op, "AND") {
+		if b.Op == sqlir.OpAnd {
 			conj(b.X)
 			conj(b.Y)
 			return
 		}
-		if b.Op != "=" {
+		if b.Op != sqlir.OpEq {
 			return
 		}
 		for _, pair := range [][2]sqlir.Expr{{b.X, b.Y}, {b.Y, b.X}} {

@@ -336,11 +336,11 @@ func (t *tableModel) comparedColumns(where sqlir.Expr) map[string]bool {
 	conj = func(e sqlir.Expr) {
 		switch e := e.(type) {
 		case *sqlir.Binary:
-			switch strings.ToUpper(e.Op) {
-			case "AND":
+			switch {
+			case e.Op == sqlir.OpAnd:
 				conj(e.X)
 				conj(e.Y)
-			case "=", "<>", "!=", "<", "<=", ">", ">=":
+			case e.Op.IsComparison():
 				col(e.X)
 				col(e.Y)
 			}

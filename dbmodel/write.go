@@ -442,14 +442,14 @@ func (m *lowerer) conflictWhere(t *tableModel, q *sqlir.Insert, row []sqlir.Expr
 		if where == nil {
 			where = e
 		} else {
-			where = &sqlir.Binary{Op: "AND", X: where, Y: e}
+			where = &sqlir.Binary{Op: sqlir.OpAnd, X: where, Y: e}
 		}
 	}
 	for _, k := range cols {
 		found := false
 		for i, c := range q.Columns {
 			if strings.EqualFold(c, k) && i < len(row) {
-				and(&sqlir.Binary{Op: "=", X: &sqlir.ColRef{Name: c}, Y: row[i]})
+				and(&sqlir.Binary{Op: sqlir.OpEq, X: &sqlir.ColRef{Name: c}, Y: row[i]})
 				found = true
 			}
 		}

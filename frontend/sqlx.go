@@ -8,9 +8,9 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
-	"github.com/dbverify/dbverify/frontend/sqlparse"
 	"github.com/dbverify/dbverify/ir"
 	"github.com/dbverify/dbverify/sqlir"
+	"github.com/dbverify/dbverify/sqlparse"
 )
 
 // This file models what sqlx and pgx add to database/sql: scanning a row

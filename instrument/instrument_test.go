@@ -4,11 +4,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dbverify/dbverify/frontend/sqlparse"
 	"github.com/dbverify/dbverify/instrument"
 	"github.com/dbverify/dbverify/ir"
 	"github.com/dbverify/dbverify/spec"
 	"github.com/dbverify/dbverify/sqlir"
+	"github.com/dbverify/dbverify/sqlparse/schema"
 )
 
 // TestRowCheck: a row check watches one row of its table, assumes ψ of
@@ -58,7 +58,7 @@ func TestRowCheck(t *testing.T) {
 // be relied on to refuse a write that breaks it); with the schema's
 // CHECKs as properties, every CHECK of the table is; others are enforced.
 func TestVerifies(t *testing.T) {
-	schema, err := sqlparse.ParseSchema(`CREATE TABLE accounts (balance INT NOT NULL, lim INT NOT NULL,
+	schema, err := schema.Parse(`CREATE TABLE accounts (balance INT NOT NULL, lim INT NOT NULL,
   CONSTRAINT pos CHECK (balance >= 0), CONSTRAINT lim_pos CHECK (lim >= 0));
 CREATE TABLE orders (qty INT NOT NULL, CONSTRAINT qty_pos CHECK (qty > 0));`)
 	if err != nil {

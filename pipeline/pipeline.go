@@ -14,12 +14,13 @@ import (
 
 	"github.com/dbverify/dbverify/dbmodel"
 	"github.com/dbverify/dbverify/frontend"
-	"github.com/dbverify/dbverify/frontend/sqlparse"
 	"github.com/dbverify/dbverify/ir"
 	"github.com/dbverify/dbverify/refine"
 	"github.com/dbverify/dbverify/smt"
 	"github.com/dbverify/dbverify/spec"
 	"github.com/dbverify/dbverify/sqlir"
+	"github.com/dbverify/dbverify/sqlparse"
+	sqlschema "github.com/dbverify/dbverify/sqlparse/schema"
 )
 
 // Config is one dbverify run.
@@ -167,7 +168,7 @@ func Run(cfg Config) (*Report, error) {
 	}
 	var schema *sqlir.Schema
 	if cfg.Schema != "" {
-		s, err := sqlparse.LoadSchema(cfg.Schema)
+		s, err := sqlschema.Load(cfg.Schema)
 		if err != nil {
 			return nil, &UsageError{fmt.Errorf("schema: %w", err)}
 		}
@@ -233,13 +234,7 @@ func Run(cfg Config) (*Report, error) {
 	}
 
 	results := make([]*Result, len(jobs))
-	workers := cfg.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	if workers > len(jobs) {
-		workers = len(jobs)
-	}
+	workers := numWorkers(cfg.Workers, len(jobs))
 	var mu sync.Mutex
 	done := 0
 	next := make(chan int)
@@ -249,7 +244,7 @@ func Run(cfg Config) (*Report, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			solver, err := smt.NewSolver(cfg.TimeoutMS)
+			solver, err := newSolver(cfg)
 			if err != nil {
 				mu.Lock()
 				werr = fmt.Errorf("starting Z3: %w", err)
@@ -259,14 +254,6 @@ func Run(cfg Config) (*Report, error) {
 				return
 			}
 			defer solver.Close()
-			if err := solver.SetRLimit(rlimitUnits(cfg.RLimit)); err != nil {
-				mu.Lock()
-				werr = fmt.Errorf("starting Z3: %w", err)
-				mu.Unlock()
-				for range next {
-				}
-				return
-			}
 			for i := range next {
 				j := jobs[i]
 				r := verify(j.entry, j.prog, j.c, schema, facts, solver, cfg)
@@ -500,6 +487,28 @@ func reachesWrite(l *frontend.Loaded, fn *ssa.Function, tables []string) bool {
 		}
 	}
 	return false
+}
+
+// numWorkers is the number of workers for n jobs: Config.Workers (the
+// number of CPUs if 0), at most n.
+func numWorkers(cfg, n int) int {
+	if cfg <= 0 {
+		cfg = runtime.GOMAXPROCS(0)
+	}
+	return min(cfg, n)
+}
+
+// newSolver starts a worker's solver with the configured limits.
+func newSolver(cfg Config) (*smt.Solver, error) {
+	s, err := smt.NewSolver(cfg.TimeoutMS)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.SetRLimit(rlimitUnits(cfg.RLimit)); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
 }
 
 // rlimitUnits is the per-check resource limit of Config.RLimit.

@@ -5,8 +5,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/dbverify/dbverify/frontend/sqlparse"
 	"github.com/dbverify/dbverify/sqlir"
+	"github.com/dbverify/dbverify/sqlparse"
 )
 
 // A Property is a condition on the database that every committed state

@@ -6,8 +6,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/dbverify/dbverify/frontend/sqlparse"
 	"github.com/dbverify/dbverify/sqlir"
+	"github.com/dbverify/dbverify/sqlparse"
 )
 
 // Program is what spec needs to know of the analysed program's SQL

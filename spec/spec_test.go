@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dbverify/dbverify/frontend/sqlparse"
 	"github.com/dbverify/dbverify/spec"
 	"github.com/dbverify/dbverify/sqlir"
+	"github.com/dbverify/dbverify/sqlparse/schema"
 )
 
 // program is a Program with fixed tables and columns.
@@ -26,7 +26,7 @@ func (p *program) RunsUnknownSQL() bool { return p.unknown }
 
 func mustSchema(t *testing.T, ddl string) *sqlir.Schema {
 	t.Helper()
-	s, err := sqlparse.ParseSchema(ddl)
+	s, err := schema.Parse(ddl)
 	if err != nil {
 		t.Fatal(err)
 	}
