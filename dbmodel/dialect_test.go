@@ -7,6 +7,7 @@ import (
 	"github.com/dbverify/dbverify/dbmodel"
 	"github.com/dbverify/dbverify/refine"
 	"github.com/dbverify/dbverify/smt"
+	"github.com/dbverify/dbverify/spec"
 	"github.com/dbverify/dbverify/sqlparse"
 	"github.com/dbverify/dbverify/sqlparse/schema"
 )
@@ -77,7 +78,7 @@ func TestRowModelDialects(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c, err := sqlparse.ParseConstraint("accounts.balance >= 0", "")
+			c, err := spec.ParseRowCheck("accounts.balance >= 0", "")
 			if err != nil {
 				t.Fatal(err)
 			}

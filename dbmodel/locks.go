@@ -82,7 +82,7 @@ func (m *lowerer) lockSelected(em *emitter, s *ir.Select, x *symbol) {
 	if !m.concurrent() || !s.SQL.ForUpdate || s.Tx == 0 || m.txs[s.Tx] == nil {
 		return
 	}
-	same := m.sameRow(x, m.r)
+	same := m.w.sameRow(x, m.w.watched)
 	if same == ir.False {
 		return
 	}

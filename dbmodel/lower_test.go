@@ -9,6 +9,7 @@ import (
 	"github.com/dbverify/dbverify/ir"
 	"github.com/dbverify/dbverify/refine"
 	"github.com/dbverify/dbverify/smt"
+	"github.com/dbverify/dbverify/spec"
 	"github.com/dbverify/dbverify/sqlir"
 	"github.com/dbverify/dbverify/sqlparse"
 	"github.com/dbverify/dbverify/sqlparse/schema"
@@ -323,7 +324,7 @@ func TestRowModel(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c, err := sqlparse.ParseConstraint("accounts.balance >= 0", "")
+			c, err := spec.ParseRowCheck("accounts.balance >= 0", "")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -535,7 +536,7 @@ CREATE TRIGGER orders_take_stock AFTER INSERT ON orders FOR EACH ROW EXECUTE FUN
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c, err := sqlparse.ParseConstraint(tt.constraint, "")
+			c, err := spec.ParseRowCheck(tt.constraint, "")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -546,11 +547,11 @@ CREATE TRIGGER orders_take_stock AFTER INSERT ON orders FOR EACH ROW EXECUTE FUN
 				}
 			}
 			for _, text := range tt.facts {
-				f, err := sqlparse.ParseConstraint(text, "")
+				f, err := spec.ParseFacts([]string{text})
 				if err != nil {
 					t.Fatal(err)
 				}
-				opt.Facts = append(opt.Facts, f)
+				opt.Facts = append(opt.Facts, f...)
 			}
 			p := build(t, tt.d, tt.inputs, tt.steps)
 			low, err := dbmodel.Lower(p, c, opt)
@@ -652,7 +653,7 @@ func TestRowModelInsertDefaults(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c, err := sqlparse.ParseConstraint(tt.constraint, "")
+			c, err := spec.ParseRowCheck(tt.constraint, "")
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -14,7 +14,7 @@ import (
 	"github.com/dbverify/dbverify/refine"
 	"github.com/dbverify/dbverify/report"
 	"github.com/dbverify/dbverify/smt"
-	"github.com/dbverify/dbverify/sqlir"
+	"github.com/dbverify/dbverify/spec"
 )
 
 // peers returns the jobs whose entries may run concurrently with j's
@@ -65,7 +65,7 @@ func verifyConcurrent(ctx context.Context, seq *report.Result, j job, peers []jo
 	for _, q := range peers {
 		pair := fmt.Sprintf("%s ∥ %s", shortName(j.entry), shortName(q.entry))
 		iso2 := isolationOf(cfg.Isolation, string(cfg.Dialect), cfg.Dir, j.prog, q.prog)
-		if gap := isolationGap(iso2.Level, string(cfg.Dialect), j.c.Table, j.prog, q.prog); gap != "" {
+		if gap := isolationGaps(iso2.Level, string(cfg.Dialect), j.c.Tables(), j.prog, q.prog); gap != "" {
 			r.Isolation = &iso2
 			r.Verdict = report.Unknown
 			r.Reason = fmt.Sprintf("concurrent requests: the stability check failed (%s), and the 2-request search of %s is not exact: %s", r.Concurrency.StabilityFailed, pair, gap)
@@ -118,9 +118,8 @@ func internalError(r *report.Result, err error) *report.Result {
 // checkModel lowers prog in the row model of c with concurrency conc and
 // runs the configured engine on it; it returns the result and every
 // assumption made.
-func checkModel(ctx context.Context, prog *ir.Program, c *sqlir.Constraint, in *inputs, s *smt.Solver, cfg Config, conc *dbmodel.Concurrency) (*refine.Result, []string, error) {
-	checks := checkFacts(in.schema, c, prog)
-	facts := append(append([]*sqlir.Constraint(nil), in.facts...), checks...)
+func checkModel(ctx context.Context, prog *ir.Program, c spec.Property, in *inputs, s *smt.Solver, cfg Config, conc *dbmodel.Concurrency) (*refine.Result, []string, error) {
+	facts, _ := withCheckFacts(in.schema, c, prog, in.facts)
 	low, err := dbmodel.Lower(prog, c, dbmodel.Options{Schema: in.schema, NoInferKey: cfg.NoInferKey, Facts: facts, Dialect: string(cfg.Dialect), Concurrency: conc})
 	if err != nil {
 		return nil, nil, err

@@ -143,6 +143,16 @@ func scanIsolation(path string) map[string][]int {
 // with at most one plain read of the table (its snapshot is taken there:
 // the newest committed state; locking reads and writes use the newest
 // version and do not abort).
+// isolationGaps is isolationGap for the first of tables that has one.
+func isolationGaps(level, dialect string, tables []string, progs ...*ir.Program) string {
+	for _, t := range tables {
+		if gap := isolationGap(level, dialect, t, progs...); gap != "" {
+			return gap
+		}
+	}
+	return ""
+}
+
 func isolationGap(level, dialect, table string, progs ...*ir.Program) string {
 	if level == ReadCommitted {
 		return ""

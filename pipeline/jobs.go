@@ -9,14 +9,14 @@ import (
 	"github.com/dbverify/dbverify/frontend"
 	"github.com/dbverify/dbverify/ir"
 	"github.com/dbverify/dbverify/report"
-	"github.com/dbverify/dbverify/sqlir"
+	"github.com/dbverify/dbverify/spec"
 )
 
 // A job is one (entry, constraint) to decide.
 type job struct {
 	entry, pos string // the entry's name and the position of its declaration
 	prog       *ir.Program
-	c          *sqlir.Constraint
+	c          spec.Property
 }
 
 // plan translates every entry that may write a constrained table once
@@ -28,7 +28,7 @@ func plan(cfg Config, in *inputs, rep *report.Report) ([]job, error) {
 	// constrained table (the row model reports it UNKNOWN).
 	var tables []string
 	for _, c := range in.constraints {
-		tables = append(tables, in.schema.WritersOf(c.Table)...)
+		tables = append(tables, writersOf(in.schema, c)...)
 	}
 	entries := in.loaded.Entries(tables, in.entryRE)
 	entries, rep.Coverage, rep.Warnings = cover(in.loaded, tables, entries, in.entryRE != nil)
@@ -37,11 +37,11 @@ func plan(cfg Config, in *inputs, rep *report.Report) ([]job, error) {
 		return nil, &UsageError{err}
 	}
 	var jobs []job
-	checked := map[*sqlir.Constraint]bool{}
+	checked := map[spec.Property]bool{}
 	for _, fn := range entries {
 		prog := in.loaded.Translate(fn)
 		for _, c := range in.constraints {
-			if in.entryRE == nil && !reachesWrite(in.loaded, fn, in.schema.WritersOf(c.Table)) {
+			if in.entryRE == nil && !reachesWrite(in.loaded, fn, writersOf(in.schema, c)) {
 				continue
 			}
 			checked[c] = true
@@ -53,7 +53,7 @@ func plan(cfg Config, in *inputs, rep *report.Report) ([]job, error) {
 	}
 	for _, c := range in.constraints {
 		if !checked[c] {
-			rep.Warnings = append(rep.Warnings, fmt.Sprintf("constraint %q not checked: no entry point may write %s", c.Text, c.Table))
+			rep.Warnings = append(rep.Warnings, fmt.Sprintf("constraint %q not checked: no entry point may write %s", c.String(), strings.Join(c.Tables(), ", ")))
 		}
 	}
 	return jobs, nil

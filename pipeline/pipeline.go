@@ -5,19 +5,19 @@ import (
 	"fmt"
 	"os"
 	"regexp"
-	"sort"
-	"strings"
 	"time"
 
 	"golang.org/x/tools/go/ssa"
 
+	"errors"
 	"github.com/dbverify/dbverify/frontend"
 	"github.com/dbverify/dbverify/ir"
 	"github.com/dbverify/dbverify/report"
 	"github.com/dbverify/dbverify/smt"
+	"github.com/dbverify/dbverify/spec"
 	"github.com/dbverify/dbverify/sqlir"
-	"github.com/dbverify/dbverify/sqlparse"
 	sqlschema "github.com/dbverify/dbverify/sqlparse/schema"
+	"slices"
 )
 
 // Config is one dbverify run.
@@ -126,8 +126,8 @@ type inputs struct {
 	loaded      *frontend.Loaded
 	schema      *sqlir.Schema
 	entryRE     *regexp.Regexp
-	constraints []*sqlir.Constraint
-	facts       []*sqlir.Constraint
+	constraints []spec.Property
+	facts       []spec.Fact
 	ignores     []*ignoreDirective
 }
 
@@ -154,14 +154,8 @@ func load(cfg Config) (*inputs, error) {
 		return nil, err
 	}
 	in.loaded = loaded
-	if in.constraints, err = resolveConstraints(cfg, in.schema, loaded); err != nil {
-		return nil, err
-	}
-	if err := checkNames(in.constraints, in.schema, loaded); err != nil {
+	if in.constraints, in.facts, err = readSpec(cfg, in.schema, loaded); err != nil {
 		return nil, &UsageError{err}
-	}
-	if in.facts, err = parseFacts(cfg.Assume); err != nil {
-		return nil, err
 	}
 	if in.ignores, err = readIgnores(loaded.Files, loaded.RelFile); err != nil {
 		return nil, &UsageError{err}
@@ -169,140 +163,56 @@ func load(cfg Config) (*inputs, error) {
 	return in, nil
 }
 
-// resolveConstraints parses --constraint flags and, when none is given,
-// takes the schema's CHECK constraints.
-func resolveConstraints(cfg Config, schema *sqlir.Schema, l *frontend.Loaded) ([]*sqlir.Constraint, error) {
-	var out []*sqlir.Constraint
-	for _, text := range cfg.Constraints {
-		c, err := sqlparse.ParseConstraint(text, cfg.Table)
-		if err != nil && cfg.Table == "" {
-			// Bare columns: the table is clear if exactly one table the
-			// program uses has them all.
-			if t := guessTable(text, l, schema); t != "" {
-				c, err = sqlparse.ParseConstraint(text, t)
-			}
-		}
-		if err != nil {
-			return nil, &UsageError{err}
-		}
-		out = append(out, c)
+// readSpec returns the properties to check (--constraint, or the schema's
+// CHECKs) and the --assume facts, and checks the properties' names.
+func readSpec(cfg Config, schema *sqlir.Schema, loaded *frontend.Loaded) ([]spec.Property, []spec.Fact, error) {
+	props, err := spec.Resolve(cfg.Constraints, cfg.Table, schema, loaded)
+	if errors.Is(err, spec.ErrNoProperty) {
+		return nil, nil, fmt.Errorf("schema %s has no CHECK constraints and no --constraint was given", cfg.Schema)
 	}
-	if len(out) == 0 && schema != nil {
-		var names []string
-		for n := range schema.Tables {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		for _, n := range names {
-			for i := range schema.Tables[n].Checks {
-				ck := schema.Tables[n].Checks[i]
-				out = append(out, &ck)
-			}
-		}
-		if len(out) == 0 {
-			return nil, &UsageError{fmt.Errorf("schema %s has no CHECK constraints and no --constraint was given", cfg.Schema)}
-		}
+	if err != nil {
+		return nil, nil, err
 	}
-	return out, nil
+	if err := spec.CheckNames(props, schema, loaded); err != nil {
+		return nil, nil, err
+	}
+	facts, err := spec.ParseFacts(cfg.Assume)
+	if err != nil {
+		return nil, nil, err
+	}
+	return props, facts, nil
 }
 
-// checkFacts returns the schema's CHECK constraints other than c, as
-// facts about the initial database: the database enforces them, so every
-// row satisfies them on entry. Only the checks of c's table and of the
-// tables prog reads can matter. A CHECK over a column that may be NULL is
-// left out: it also accepts the NULL rows (the condition is unknown
-// there), which the row model, without NULLs, cannot express.
-func checkFacts(schema *sqlir.Schema, c *sqlir.Constraint, prog *ir.Program) []*sqlir.Constraint {
-	if schema == nil {
-		return nil
+// withCheckFacts returns facts and the schema's CHECKs that hold on entry
+// of prog for property c (spec.CheckFacts), and those CHECKs.
+func withCheckFacts(schema *sqlir.Schema, c spec.Property, prog *ir.Program, facts []spec.Fact) ([]spec.Fact, []*spec.TableFact) {
+	checks := spec.CheckFacts(schema, c, readTables(prog))
+	all := slices.Clone(facts)
+	for _, f := range checks {
+		all = append(all, f)
 	}
-	read := map[string]bool{strings.ToLower(c.Table): true}
-	for _, e := range prog.Edges {
-		if s, ok := e.Stmt.(*ir.Select); ok {
-			for _, t := range s.SQL.Tables() {
-				read[t] = true
-			}
-		}
-	}
-	var names []string
-	for n := range schema.Tables {
-		if read[n] {
-			names = append(names, n)
-		}
-	}
-	sort.Strings(names)
-	var out []*sqlir.Constraint
-	for _, n := range names {
-		t := schema.Tables[n]
-		for i := range t.Checks {
-			ck := &t.Checks[i]
-			if strings.EqualFold(ck.Table, c.Table) && ck.Name == c.Name && ck.Text == c.Text {
-				continue // c itself: ψ is assumed on entry anyway
-			}
-			if ck.Table == "" || !notNullColumns(t, ck.Expr) {
-				continue
-			}
-			out = append(out, ck)
-		}
+	return all, checks
+}
+
+// writersOf returns the tables whose writes may change a table of
+// property p: its tables, and those a trigger or view writes them through.
+func writersOf(schema *sqlir.Schema, p spec.Property) []string {
+	var out []string
+	for _, t := range p.Tables() {
+		out = append(out, schema.WritersOf(t)...)
 	}
 	return out
 }
 
-// notNullColumns reports whether every column e mentions is a NOT NULL
-// column of t.
-func notNullColumns(t *sqlir.Table, e sqlir.Expr) bool {
-	ok := true
-	sqlir.Rewrite(e, func(x sqlir.Expr) (sqlir.Expr, bool) {
-		c, isCol := x.(*sqlir.ColRef)
-		if !isCol {
-			return nil, false
+// readTables returns the tables the SELECTs of prog read.
+func readTables(prog *ir.Program) []string {
+	var out []string
+	for _, e := range prog.Edges {
+		if s, ok := e.Stmt.(*ir.Select); ok {
+			out = append(out, s.SQL.Tables()...)
 		}
-		if c.Table != "" && !strings.EqualFold(c.Table, t.Name) {
-			ok = false
-			return nil, false
-		}
-		found := false
-		for _, col := range t.Columns {
-			if strings.EqualFold(col.Name, c.Name) {
-				found = col.NotNull
-			}
-		}
-		ok = ok && found
-		return nil, false
-	})
-	return ok
-}
-
-// parseFacts parses --assume expressions. A fact whose columns are
-// qualified is about that table; one with bare names is about the entry's
-// parameters (Table "").
-func parseFacts(texts []string) ([]*sqlir.Constraint, error) {
-	const params = "__parameters__"
-	var out []*sqlir.Constraint
-	for _, text := range texts {
-		f, err := sqlparse.ParseConstraint(text, "")
-		if err != nil {
-			// No table named: a fact about the parameters.
-			f, err = sqlparse.ParseConstraint(text, params)
-		}
-		if err != nil {
-			return nil, &UsageError{fmt.Errorf("--assume: %w", err)}
-		}
-		if f.Table == params {
-			f.Table = ""
-		}
-		out = append(out, f)
 	}
-	return out, nil
-}
-
-// guessTable returns the only table the program uses, if there is one.
-func guessTable(text string, l *frontend.Loaded, schema *sqlir.Schema) string {
-	tables := l.Tables()
-	if len(tables) == 1 {
-		return tables[0]
-	}
-	return ""
+	return out
 }
 
 // reachesWrite reports whether fn may write one of tables.

@@ -7,11 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dbverify/dbverify/ir"
 	"github.com/dbverify/dbverify/refine"
-	"github.com/dbverify/dbverify/sqlir"
-	"github.com/dbverify/dbverify/sqlparse"
-	sqlschema "github.com/dbverify/dbverify/sqlparse/schema"
 )
 
 func corpusCase(name string) string {
@@ -143,63 +139,6 @@ func TestDatabaseFacts(t *testing.T) {
 				if tt.assumption != "" && !strings.Contains(strings.Join(r.Assumptions, "\n"), tt.assumption) {
 					t.Errorf("%s: assumptions %q lack %q", r.Constraint, r.Assumptions, tt.assumption)
 				}
-			}
-		})
-	}
-}
-
-// TestCheckFacts: the CHECKs assumed for a constraint are those of its
-// table and of the tables the entry reads, over NOT NULL columns, other
-// than the constraint itself.
-func TestCheckFacts(t *testing.T) {
-	schema, err := sqlschema.Parse(`
-CREATE TABLE a (x INT NOT NULL, y INT NOT NULL, z INT,
-  CONSTRAINT a_x CHECK (x >= 0), CONSTRAINT a_xy CHECK (x <= y), CONSTRAINT a_z CHECK (z >= 0));
-CREATE TABLE b (p INT NOT NULL, CONSTRAINT b_p CHECK (p > 0));
-CREATE TABLE c (q INT NOT NULL, CONSTRAINT c_q CHECK (q > 0));`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	reads := func(tables ...string) *ir.Program {
-		p := ir.NewProgram("test")
-		for _, tb := range tables {
-			n := p.NewLoc()
-			p.AddEdge(p.Entry, n, &ir.Select{SQL: &sqlir.Select{Table: tb}})
-		}
-		return p
-	}
-	byName := func(table, name string) *sqlir.Constraint {
-		for i := range schema.Tables[table].Checks {
-			if ck := &schema.Tables[table].Checks[i]; ck.Name == name {
-				return ck
-			}
-		}
-		t.Fatalf("no check %s", name)
-		return nil
-	}
-	userA, err := sqlparse.ParseConstraint("a.x >= 0", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	tests := []struct {
-		name string
-		c    *sqlir.Constraint
-		prog *ir.Program
-		want []string
-	}{
-		{"a CHECK, nothing else read", byName("a", "a_x"), reads(), []string{"a_xy"}},
-		{"a CHECK, b read", byName("a", "a_xy"), reads("b"), []string{"a_x", "b_p"}},
-		{"a --constraint with the same text as a CHECK", userA, reads("c"), []string{"a_x", "a_xy", "c_q"}},
-		{"a CHECK of b", byName("b", "b_p"), reads("a"), []string{"a_x", "a_xy"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var got []string
-			for _, f := range checkFacts(schema, tt.c, tt.prog) {
-				got = append(got, f.Name)
-			}
-			if strings.Join(got, ",") != strings.Join(tt.want, ",") {
-				t.Errorf("facts %q, want %q", got, tt.want)
 			}
 		})
 	}

@@ -12,23 +12,14 @@ import (
 	"github.com/dbverify/dbverify/refine"
 	"github.com/dbverify/dbverify/report"
 	"github.com/dbverify/dbverify/smt"
-	"github.com/dbverify/dbverify/sqlir"
+	"github.com/dbverify/dbverify/spec"
 )
-
-// constraintName is how a result names its constraint: "name: text" for
-// a named CHECK, else the text.
-func constraintName(c *sqlir.Constraint) string {
-	if c.Name != "" {
-		return c.Name + ": " + c.Text
-	}
-	return c.Text
-}
 
 // verify decides one (entry, constraint): it lowers the entry's program
 // into the row model of c, then runs the engine (or reads the cache).
-func verify(ctx context.Context, entry string, prog *ir.Program, c *sqlir.Constraint, in *inputs, s *smt.Solver, cfg Config) *report.Result {
+func verify(ctx context.Context, entry string, prog *ir.Program, c spec.Property, in *inputs, s *smt.Solver, cfg Config) *report.Result {
 	start := time.Now()
-	r := &report.Result{Entry: entry, Constraint: constraintName(c), Predicates: []string{}}
+	r := &report.Result{Entry: entry, Constraint: c.Label(), Predicates: []string{}}
 	defer func() { r.Seconds = time.Since(start).Seconds() }()
 	if len(prog.Unsupported) > 0 {
 		var parts []string
@@ -40,8 +31,7 @@ func verify(ctx context.Context, entry string, prog *ir.Program, c *sqlir.Constr
 		r.Position = prog.Unsupported[0].Position()
 		return r
 	}
-	checks := checkFacts(in.schema, c, prog)
-	facts := append(slices.Clone(in.facts), checks...)
+	facts, checks := withCheckFacts(in.schema, c, prog, in.facts)
 	low, err := dbmodel.Lower(prog, c, dbmodel.Options{Schema: in.schema, NoInferKey: cfg.NoInferKey, Facts: facts, Dialect: string(cfg.Dialect)})
 	if err != nil {
 		r.Verdict, r.Reason = report.Unknown, "internal: "+err.Error()

@@ -90,9 +90,9 @@ func newSolver(cfg Config) (*smt.Solver, error) {
 func runJob(ctx context.Context, cfg Config, in *inputs, j job, solver *smt.Solver) *report.Result {
 	var r *report.Result
 	if ctx.Err() != nil {
-		r = &report.Result{Entry: j.entry, Constraint: constraintName(j.c), Verdict: report.Unknown, Reason: refine.ReasonCancelled, Predicates: []string{}}
+		r = &report.Result{Entry: j.entry, Constraint: j.c.Label(), Verdict: report.Unknown, Reason: refine.ReasonCancelled, Predicates: []string{}}
 	} else if err := solver.Reset(); err != nil {
-		r = &report.Result{Entry: j.entry, Constraint: constraintName(j.c), Verdict: report.Unknown, Reason: "internal: " + err.Error(), Predicates: []string{}}
+		r = &report.Result{Entry: j.entry, Constraint: j.c.Label(), Verdict: report.Unknown, Reason: "internal: " + err.Error(), Predicates: []string{}}
 	} else {
 		r = verify(ctx, j.entry, j.prog, j.c, in, solver, cfg)
 	}
