@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/dbverify/dbverify/frontend/dblib"
 	"github.com/dbverify/dbverify/ir"
 )
 
@@ -110,11 +111,10 @@ func (t *translator) invoke(f *frame, instr ssa.CallInstruction, c *ssa.CallComm
 	if recv.obj != nil && isDBObj(recv.obj.kind) {
 		// An interface (sqlc's DBTX, pgx.Tx, pgx.Rows) holding a database
 		// handle we know.
-		a := newAPICall(recv.obj.kind, m.Name(), c.Signature(), 0, 1)
-		a.argTypes = argTypes(c)
+		a := apiCall{Call: dblib.OnHandle(dblib.Kind(recv.obj.kind), m, c.Signature(), 0, 1), argTypes: argTypes(c)}
 		return t.dbCall(f, instr, a, append([]value{recv}, args...), results)
 	}
-	if _, isHandle := dbObjectKind(c.Value.Type()); (isHandle || isDBInterface(c.Value.Type())) && isDBMethod(m.Name()) {
+	if _, isHandle := dbObjectKind(c.Value.Type()); (isHandle || dblib.IsDBInterface(c.Value.Type())) && dblib.OnHandle(dblib.DB, m, c.Signature(), 0, 1).Op.TouchesDB() {
 		// A database interface whose handle the analysis did not see
 		// created (e.g. read from a global).
 		t.unsupported("database call %s on a %s value the analysis cannot trace to its connection or transaction", m.Name(), types.TypeString(c.Value.Type(), nil))

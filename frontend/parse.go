@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/dbverify/dbverify/frontend/dblib"
 	"github.com/dbverify/dbverify/frontend/sqlparse"
 	"github.com/dbverify/dbverify/sqlir"
 )
@@ -26,7 +27,7 @@ func (l *Loaded) parse(query string) (sqlir.Statement, error) {
 	r.stmt, r.err = sqlparse.Parse(l.Dialect, query)
 	if r.err != nil && l.Dialect == sqlparse.Postgres && strings.Contains(query, "?") {
 		// `?` placeholders rebound to $n at run time (sqlx's Rebind).
-		if stmt, err := sqlparse.Parse(l.Dialect, rebindDollar(query)); err == nil {
+		if stmt, err := sqlparse.Parse(l.Dialect, dblib.RebindDollar(query)); err == nil {
 			r.stmt, r.err = stmt, nil
 		}
 	}

@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/dbverify/dbverify/frontend/dblib"
 	"github.com/dbverify/dbverify/ir"
 )
 
@@ -259,12 +260,12 @@ func (t *translator) input(name string, typ types.Type, depth int) value {
 		return value{expr: v}
 	}
 	if k, ok := dbObjectKind(typ); ok {
-		if isConnType(typ) {
+		if dblib.IsConn(typ) {
 			return value{obj: t.newConn()}
 		}
 		return value{obj: &object{kind: k}}
 	}
-	if isDBInterface(typ) {
+	if dblib.IsDBInterface(typ) {
 		// A DBTX-like interface handed in from outside: a connection (or a
 		// transaction begun by the caller) whose statements take effect
 		// as they run.

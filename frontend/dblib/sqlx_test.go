@@ -1,4 +1,4 @@
-package frontend
+package dblib
 
 import (
 	"reflect"
@@ -22,9 +22,9 @@ func TestCompileNamed(t *testing.T) {
 		{"SELECT 1", false, "SELECT 1", nil},
 	}
 	for _, tt := range tests {
-		got, names := compileNamed(tt.query, tt.dollar)
+		got, names := CompileNamed(tt.query, tt.dollar)
 		if got != tt.want || !reflect.DeepEqual(names, tt.names) {
-			t.Errorf("compileNamed(%q, %v) = %q, %q; want %q, %q", tt.query, tt.dollar, got, names, tt.want, tt.names)
+			t.Errorf("CompileNamed(%q, %v) = %q, %q; want %q, %q", tt.query, tt.dollar, got, names, tt.want, tt.names)
 		}
 	}
 }
@@ -36,8 +36,8 @@ func TestRebindDollar(t *testing.T) {
 		{"SELECT 1", "SELECT 1"},
 	}
 	for _, tt := range tests {
-		if got := rebindDollar(tt.in); got != tt.want {
-			t.Errorf("rebindDollar(%q) = %q, want %q", tt.in, got, tt.want)
+		if got := RebindDollar(tt.in); got != tt.want {
+			t.Errorf("RebindDollar(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }
