@@ -4,9 +4,10 @@ import (
 	"testing"
 
 	"github.com/dbverify/dbverify/dbmodel"
-	"github.com/dbverify/dbverify/frontend/sqlparse"
 	"github.com/dbverify/dbverify/refine"
 	"github.com/dbverify/dbverify/smt"
+	"github.com/dbverify/dbverify/sqlparse"
+	"github.com/dbverify/dbverify/sqlparse/schema"
 )
 
 const numericDDL = "CREATE TABLE accounts (id int PRIMARY KEY, balance numeric(12,2) NOT NULL)"
@@ -82,7 +83,7 @@ func TestRowModelDialects(t *testing.T) {
 			p := build(t, tt.d, tt.inputs, tt.steps)
 			opt := dbmodel.Options{Dialect: tt.d.String()}
 			if tt.ddl != "" {
-				if opt.Schema, err = sqlparse.ParseSchema(tt.ddl); err != nil {
+				if opt.Schema, err = schema.Parse(tt.ddl); err != nil {
 					t.Fatal(err)
 				}
 			}

@@ -5,11 +5,12 @@ import (
 	"testing"
 
 	"github.com/dbverify/dbverify/dbmodel"
-	"github.com/dbverify/dbverify/frontend/sqlparse"
 	"github.com/dbverify/dbverify/ir"
 	"github.com/dbverify/dbverify/refine"
 	"github.com/dbverify/dbverify/smt"
 	"github.com/dbverify/dbverify/sqlir"
+	"github.com/dbverify/dbverify/sqlparse"
+	"github.com/dbverify/dbverify/sqlparse/schema"
 )
 
 // step is one statement of a straight-line test program.
@@ -539,7 +540,7 @@ CREATE TRIGGER orders_take_stock AFTER INSERT ON orders FOR EACH ROW EXECUTE FUN
 			}
 			opt := dbmodel.Options{}
 			if tt.ddl != "" {
-				if opt.Schema, err = sqlparse.ParseSchema(tt.ddl); err != nil {
+				if opt.Schema, err = schema.Parse(tt.ddl); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -656,7 +657,7 @@ func TestRowModelInsertDefaults(t *testing.T) {
 			}
 			opt := dbmodel.Options{}
 			if tt.ddl != "" {
-				if opt.Schema, err = sqlparse.ParseSchema(tt.ddl); err != nil {
+				if opt.Schema, err = schema.Parse(tt.ddl); err != nil {
 					t.Fatal(err)
 				}
 			}

@@ -4,8 +4,8 @@ import (
 	"go/types"
 
 	"github.com/dbverify/dbverify/frontend/dblib"
-	"github.com/dbverify/dbverify/frontend/sqlparse"
 	"github.com/dbverify/dbverify/ir"
+	"github.com/dbverify/dbverify/sqlparse"
 )
 
 // libCall is the dblib.Builder a library's Special handler translates

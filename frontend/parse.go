@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/dbverify/dbverify/frontend/dblib"
-	"github.com/dbverify/dbverify/frontend/sqlparse"
 	"github.com/dbverify/dbverify/sqlir"
+	"github.com/dbverify/dbverify/sqlparse"
 )
 
 // errUnsupportedSQL marks SQL that parses in some dialect but that the

@@ -13,8 +13,8 @@ import (
 	"golang.org/x/tools/go/ssa/ssautil"
 
 	"github.com/dbverify/dbverify/frontend/dblib"
-	"github.com/dbverify/dbverify/frontend/sqlparse"
 	"github.com/dbverify/dbverify/sqlir"
+	"github.com/dbverify/dbverify/sqlparse"
 )
 
 // Site is a call that runs SQL given as text.

@@ -6,9 +6,9 @@ import (
 	"strings"
 
 	"github.com/dbverify/dbverify/frontend/dblib"
-	"github.com/dbverify/dbverify/frontend/sqlparse"
 	"github.com/dbverify/dbverify/ir"
 	"github.com/dbverify/dbverify/sqlir"
+	"github.com/dbverify/dbverify/sqlparse"
 )
 
 // This file models what sqlx and pgx add to database/sql: scanning a row

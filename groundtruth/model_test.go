@@ -7,11 +7,12 @@ import (
 	"strings"
 
 	"github.com/dbverify/dbverify/dbmodel"
-	"github.com/dbverify/dbverify/frontend/sqlparse"
 	"github.com/dbverify/dbverify/groundtruth"
 	"github.com/dbverify/dbverify/ir"
 	"github.com/dbverify/dbverify/smt"
 	"github.com/dbverify/dbverify/sqlir"
+	"github.com/dbverify/dbverify/sqlparse"
+	sqlschema "github.com/dbverify/dbverify/sqlparse/schema"
 	"github.com/dbverify/dbverify/vcgen"
 )
 
@@ -58,7 +59,7 @@ func sqlparseDialect(d groundtruth.Dialect) sqlparse.Dialect {
 // running them, under schema ddl, for a tautological constraint over
 // table (so that the model's checks never cut a path).
 func lowerCase(c stmtCase, ddl, table string) (*modelCase, error) {
-	schema, err := sqlparse.ParseSchema(ddl)
+	schema, err := sqlschema.Parse(ddl)
 	if err != nil {
 		return nil, fmt.Errorf("schema: %w", err)
 	}

@@ -15,11 +15,12 @@ import (
 
 	"github.com/dbverify/dbverify/dbmodel"
 	"github.com/dbverify/dbverify/frontend"
-	"github.com/dbverify/dbverify/frontend/sqlparse"
 	"github.com/dbverify/dbverify/ir"
 	"github.com/dbverify/dbverify/refine"
 	"github.com/dbverify/dbverify/smt"
 	"github.com/dbverify/dbverify/sqlir"
+	"github.com/dbverify/dbverify/sqlparse"
+	sqlschema "github.com/dbverify/dbverify/sqlparse/schema"
 )
 
 // Config is one dbverify run.
@@ -153,7 +154,7 @@ func Run(cfg Config) (*Report, error) {
 	}
 	var schema *sqlir.Schema
 	if cfg.Schema != "" {
-		s, err := sqlparse.LoadSchema(cfg.Schema)
+		s, err := sqlschema.Load(cfg.Schema)
 		if err != nil {
 			return nil, &UsageError{fmt.Errorf("schema: %w", err)}
 		}

@@ -6,10 +6,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dbverify/dbverify/frontend/sqlparse"
 	"github.com/dbverify/dbverify/ir"
 	"github.com/dbverify/dbverify/refine"
 	"github.com/dbverify/dbverify/sqlir"
+	"github.com/dbverify/dbverify/sqlparse"
+	sqlschema "github.com/dbverify/dbverify/sqlparse/schema"
 )
 
 func corpusCase(name string) string {
@@ -149,7 +150,7 @@ func TestDatabaseFacts(t *testing.T) {
 // table and of the tables the entry reads, over NOT NULL columns, other
 // than the constraint itself.
 func TestCheckFacts(t *testing.T) {
-	schema, err := sqlparse.ParseSchema(`
+	schema, err := sqlschema.Parse(`
 CREATE TABLE a (x INT NOT NULL, y INT NOT NULL, z INT,
   CONSTRAINT a_x CHECK (x >= 0), CONSTRAINT a_xy CHECK (x <= y), CONSTRAINT a_z CHECK (z >= 0));
 CREATE TABLE b (p INT NOT NULL, CONSTRAINT b_p CHECK (p > 0));

@@ -13,8 +13,8 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/dbverify/dbverify/benchmarks/harness"
-	"github.com/dbverify/dbverify/frontend/sqlparse"
 	"github.com/dbverify/dbverify/groundtruth"
+	"github.com/dbverify/dbverify/sqlparse"
 	"github.com/dbverify/dbverify/witness"
 )
 

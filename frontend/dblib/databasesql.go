@@ -1,6 +1,6 @@
 package dblib
 
-import "github.com/dbverify/dbverify/frontend/sqlparse"
+import "github.com/dbverify/dbverify/sqlparse"
 
 // databaseSQL describes the standard library's database/sql: the shape
 // every other library follows (Exec/Query/QueryRow/Prepare on a pool, a

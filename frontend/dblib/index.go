@@ -4,7 +4,7 @@ import (
 	"go/types"
 	"strings"
 
-	"github.com/dbverify/dbverify/frontend/sqlparse"
+	"github.com/dbverify/dbverify/sqlparse"
 )
 
 // Libraries returns the modelled libraries, in the order in which ByName

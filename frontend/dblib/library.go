@@ -1,7 +1,7 @@
 package dblib
 
 import (
-	"github.com/dbverify/dbverify/frontend/sqlparse"
+	"github.com/dbverify/dbverify/sqlparse"
 )
 
 // Kind is the kind of database object a handle type stands for.

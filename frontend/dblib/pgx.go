@@ -3,7 +3,7 @@ package dblib
 import (
 	"fmt"
 
-	"github.com/dbverify/dbverify/frontend/sqlparse"
+	"github.com/dbverify/dbverify/sqlparse"
 )
 
 // pgx describes github.com/jackc/pgx v5 and v4 with their pools (pgxpool)
