@@ -16,16 +16,14 @@ func databaseSQL() *Library {
 		},
 		Conns: []string{p + ".Conn"},
 		Methods: merge(
+			on([]string{"*" + p + ".DB", "*" + p + ".Tx"}, map[string]Op{
+				"Exec": Exec, "Query": Query, "QueryRow": QueryRow, "Prepare": Prepare,
+			}),
 			on([]string{"*" + p + ".DB", "*" + p + ".Conn", "*" + p + ".Tx"}, map[string]Op{
-				"Exec": Exec, "ExecContext": Exec,
-				"Query": Query, "QueryContext": Query,
-				"QueryRow": QueryRow, "QueryRowContext": QueryRow,
-				"Prepare": Prepare, "PrepareContext": Prepare,
+				"ExecContext": Exec, "QueryContext": Query, "QueryRowContext": QueryRow, "PrepareContext": Prepare,
 			}),
-			on([]string{"*" + p + ".DB", "*" + p + ".Conn"}, map[string]Op{
-				"Begin": Begin, "BeginTx": Begin,
-			}),
-			on([]string{"*" + p + ".DB"}, map[string]Op{"Conn": Conn}),
+			on([]string{"*" + p + ".DB"}, map[string]Op{"Begin": Begin, "Conn": Conn}),
+			on([]string{"*" + p + ".DB", "*" + p + ".Conn"}, map[string]Op{"BeginTx": Begin}),
 			on([]string{"*" + p + ".Tx"}, map[string]Op{
 				"Commit": Commit, "Rollback": Rollback, "Stmt": BindStmt, "StmtContext": BindStmt,
 			}),

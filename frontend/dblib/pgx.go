@@ -19,18 +19,14 @@ func pgx() *Library {
 		Drivers:     map[string]sqlparse.Dialect{"github.com/jackc/pgx": sqlparse.Postgres},
 		DriverNames: map[string]sqlparse.Dialect{},
 	}
-	for _, v := range []struct{ pgx, pgconn string }{
-		{"github.com/jackc/pgx/v5", "github.com/jackc/pgx/v5/pgconn"},
-		{"github.com/jackc/pgx/v4", "github.com/jackc/pgconn"},
-	} {
-		addPgxVersion(l, v.pgx, v.pgconn)
-	}
+	addPgxVersion(l, "github.com/jackc/pgx/v5", "github.com/jackc/pgx/v5/pgconn", false)
+	addPgxVersion(l, "github.com/jackc/pgx/v4", "github.com/jackc/pgconn", true)
 	return l
 }
 
 // addPgxVersion adds one major version of pgx to l: the package p, its
-// pool p/pgxpool and its pgconn package.
-func addPgxVersion(l *Library, p, pgconn string) {
+// pool p/pgxpool and its pgconn package; v4 has BeginFunc as a method.
+func addPgxVersion(l *Library, p, pgconn string, v4 bool) {
 	pool := p + "/pgxpool"
 	l.Packages = append(l.Packages, p, pool, pgconn)
 	for name, k := range map[string]Kind{
@@ -60,29 +56,42 @@ func addPgxVersion(l *Library, p, pgconn string) {
 		on([]string{pgconn + ".CommandTag"}, map[string]Op{"RowsAffected": RowsAffected}),
 	}
 	for _, r := range runners {
+		maps = append(maps, map[string]Method{"(" + r + ").SendBatch": batch, "(" + r + ").CopyFrom": batch})
+	}
+	for _, r := range []string{"*" + p + ".Conn", p + ".Tx", "*" + pool + ".Tx"} {
 		maps = append(maps, map[string]Method{
-			"(" + r + ").SendBatch": batch,
-			"(" + r + ").CopyFrom":  batch,
 			// Statements prepared by name are run by their name later:
 			// the SQL of a later Exec is not the text it passes.
 			"(" + r + ").Prepare": {Op: Prepare, Special: pgxPrepare},
 		})
 	}
 	maps = append(maps, map[string]Method{
-		"(" + p + ".Tx).LargeObjects": {Op: NotModelled, Why: batch.Why},
-		p + ".BeginFunc":              {Special: pgxBeginFunc, Callback: true},
-		p + ".BeginTxFunc":            {Special: pgxBeginFunc, Callback: true},
-		p + ".CollectRows":            {Special: pgxCollect},
-		p + ".CollectOneRow":          {Special: pgxCollect},
-		p + ".CollectExactlyOneRow":   {Special: pgxCollect},
+		"(" + p + ".Tx).LargeObjects":     {Op: NotModelled, Why: batch.Why},
+		"(*" + pool + ".Tx).LargeObjects": {Op: NotModelled, Why: batch.Why},
+		// Not what other libraries mean by these names.
+		"(" + p + ".Rows).Conn":              {},
+		"(" + pgconn + ".CommandTag).Select": {},
+		p + ".BeginFunc":                     {Special: pgxBeginFunc, Callback: true},
+		p + ".BeginTxFunc":                   {Special: pgxBeginFunc, Callback: true},
+		p + ".CollectRows":                   {Special: pgxCollect},
+		p + ".CollectOneRow":                 {Special: pgxCollect},
+		p + ".CollectExactlyOneRow":          {Special: pgxCollect},
 	})
 	// pgx v4's BeginFunc is a method of the handle.
-	for _, r := range []string{"*" + p + ".Conn", p + ".Tx", "*" + pool + ".Pool", "*" + pool + ".Conn", "*" + pool + ".Tx"} {
+	for _, r := range v4Runners(v4, p, pool) {
 		maps = append(maps, map[string]Method{
 			"(" + r + ").BeginFunc": {Special: pgxBeginFunc, Callback: true}, "(" + r + ").BeginTxFunc": {Special: pgxBeginFunc, Callback: true},
 		})
 	}
 	l.Methods = merge(maps...)
+}
+
+// v4Runners returns the handles of pgx v4 with a BeginFunc method.
+func v4Runners(v4 bool, p, pool string) []string {
+	if !v4 {
+		return nil
+	}
+	return []string{"*" + p + ".Conn", p + ".Tx", "*" + pool + ".Pool", "*" + pool + ".Conn", "*" + pool + ".Tx"}
 }
 
 // pgxPrepare is Prepare(ctx, name, sql) of pgx: not modelled.

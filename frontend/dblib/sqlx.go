@@ -29,20 +29,19 @@ func sqlx() *Library {
 		Conns: []string{p + ".Conn"},
 		Methods: merge(
 			on(handles, map[string]Op{
-				"Queryx": Query, "QueryxContext": Query,
-				"QueryRowx": QueryRow, "QueryRowxContext": QueryRow,
-				"Preparex": Prepare, "PreparexContext": Prepare,
-				"Get": Get, "GetContext": Get, "Select": Select, "SelectContext": Select,
-				"Rebind": Rebind, "BeginTxx": Begin,
+				"QueryxContext": Query, "QueryRowxContext": QueryRow, "PreparexContext": Prepare,
+				"GetContext": Get, "SelectContext": Select, "Rebind": Rebind,
 			}),
 			on(handles[:2], map[string]Op{
+				"Queryx": Query, "QueryRowx": QueryRow, "Preparex": Prepare, "Get": Get, "Select": Select,
 				"MustExec": Exec, "MustExecContext": Exec,
-				"NamedExec": NamedExec, "NamedExecContext": NamedExec,
-				"NamedQuery": NamedQuery, "NamedQueryContext": NamedQuery,
+				"NamedExec": NamedExec, "NamedExecContext": NamedExec, "NamedQuery": NamedQuery,
 				"PrepareNamed": PrepareNamed, "PrepareNamedContext": PrepareNamed,
 			}),
+			on([]string{handles[0], handles[2]}, map[string]Op{"BeginTxx": Begin}),
 			on(handles[:1], map[string]Op{
 				"Beginx": Begin, "MustBegin": Begin, "MustBeginTx": Begin, "Connx": Conn,
+				"NamedQueryContext": NamedQuery,
 			}),
 			on(handles[1:2], map[string]Op{
 				"Stmtx": BindStmt, "StmtxContext": BindStmt,
@@ -67,7 +66,6 @@ func sqlx() *Library {
 				p + ".NamedQuery": {Op: NamedQuery}, p + ".NamedQueryContext": {Op: NamedQuery},
 				p + ".MustExec": {Op: Exec, Must: true}, p + ".MustExecContext": {Op: Exec, Must: true},
 				p + ".Preparex": {Op: Prepare}, p + ".PreparexContext": {Op: Prepare},
-				p + ".PrepareNamed": {Op: PrepareNamed}, p + ".PrepareNamedContext": {Op: PrepareNamed},
 				p + ".LoadFile":        {Op: OpaqueSQL, Why: "SQL not known"},
 				p + ".LoadFileContext": {Op: OpaqueSQL, Why: "SQL not known"},
 				// Helpers on query text.
