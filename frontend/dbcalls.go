@@ -52,55 +52,76 @@ func (t *translator) dbCall(f *frame, instr ssa.CallInstruction, a apiCall, args
 // dbOp translates the generic meaning of a library operation; false when
 // the operation means nothing on the handle it is called on.
 func (t *translator) dbOp(f *frame, instr ssa.CallInstruction, a apiCall, self *object, args []value, results *types.Tuple) (value, bool) {
-	arg := func(i int) value { return argAt(args, i) }
-	kind := a.kind()
-	onConn := kind == objDB || kind == objTx
 	switch op := a.Op; {
-	case op.RunsText() && onConn && a.Query >= 0:
-		tx := ir.Tx(0)
-		if self != nil && (self.kind == objTx || self.kind == objDB) {
-			tx = self.tx // a connection's id, 0 for a pool
+	case op == dblib.Rebind && a.Query >= 0:
+		return argAt(args, a.Query), true
+	case op == dblib.OpaqueSQL || op == dblib.NotModelled:
+		t.unsupported("%s (%s)", a.Name, a.Why)
+		return t.fresh(a.Name+"()", results), true
+	}
+	switch a.kind() {
+	case objDB, objTx:
+		return t.connOp(f, instr, a, self, args, results)
+	case objStmt:
+		if !a.Op.RunsText() || a.Op == dblib.Prepare || a.Op.Named() {
+			return value{}, false
 		}
-		return t.sqlCall(f, instr, a, tx, arg, results), true
-	case op.RunsText() && kind == objStmt && op != dblib.Prepare && !op.Named():
 		if self == nil || self.kind != objStmt {
 			t.unsupported("prepared statement %s whose SQL is not known", a.Name)
 			return t.fresh(a.Name+"()", results), true
 		}
-		return t.stmtCall(a, self, arg, results), true
-	case op == dblib.Begin && onConn:
-		return t.begin(a, self, results), true
-	case (op == dblib.Commit || op == dblib.Rollback) && onConn:
-		return t.endTx(op, self), true
-	case op == dblib.BindStmt && onConn:
-		return t.bindStmt(a, self, args), true
-	case op == dblib.Rebind && a.Query >= 0:
-		return arg(a.Query), true
-	case op == dblib.Conn && onConn:
-		return t.conn(self, results), true
-	case op == dblib.OpaqueSQL || op == dblib.NotModelled:
-		t.unsupported("%s (%s)", a.Name, a.Why)
-		return t.fresh(a.Name+"()", results), true
-	case op == dblib.Scan && (kind == objRow || kind == objRows):
-		var dests []value
-		if len(args) > 1 {
-			dests = t.sliceElems(args[len(args)-1])
+		return t.stmtCall(a, self, func(i int) value { return argAt(args, i) }, results), true
+	case objRow, objRows:
+		return t.rowsOp(a, self, args)
+	case objResult:
+		if a.Op != dblib.RowsAffected || self == nil || self.kind != objResult || self.affected == nil {
+			return value{}, false
 		}
-		return t.scan(self, dests, len(args) > 1 && dests == nil), true
-	case op == dblib.StructScan && (kind == objRow || kind == objRows):
-		return t.structScan(self, arg(1)), true
-	case (op == dblib.Next || op == dblib.NextResultSet) && (kind == objRow || kind == objRows):
-		name := "rows.Next()"
-		if op == dblib.NextResultSet {
-			name = "rows.NextResultSet()"
-		}
-		return value{expr: t.freshVar(name, ir.Bool, ir.KindSQL)}, true
-	case op == dblib.RowsAffected && self != nil && self.kind == objResult && self.affected != nil:
 		if results.Len() == 2 {
 			errV := t.freshVar("err", ir.Bool, ir.KindCall)
 			return value{tuple: []value{{expr: self.affected}, {expr: errV}}}, true
 		}
 		return value{expr: self.affected}, true
+	}
+	return value{}, false
+}
+
+// connOp translates an operation on a pool, a connection or a transaction.
+func (t *translator) connOp(f *frame, instr ssa.CallInstruction, a apiCall, self *object, args []value, results *types.Tuple) (value, bool) {
+	switch op := a.Op; {
+	case op.RunsText() && a.Query >= 0:
+		tx := ir.Tx(0)
+		if self != nil && (self.kind == objTx || self.kind == objDB) {
+			tx = self.tx // a connection's id, 0 for a pool
+		}
+		return t.sqlCall(f, instr, a, tx, func(i int) value { return argAt(args, i) }, results), true
+	case op == dblib.Begin:
+		return t.begin(a, self, results), true
+	case op == dblib.Commit || op == dblib.Rollback:
+		return t.endTx(op, self), true
+	case op == dblib.BindStmt:
+		return t.bindStmt(self, args), true
+	case op == dblib.Conn:
+		return t.conn(self, results), true
+	}
+	return value{}, false
+}
+
+// rowsOp translates an operation on the rows of a query.
+func (t *translator) rowsOp(a apiCall, self *object, args []value) (value, bool) {
+	switch a.Op {
+	case dblib.Scan:
+		var dests []value
+		if len(args) > 1 {
+			dests = t.sliceElems(args[len(args)-1])
+		}
+		return t.scan(self, dests, len(args) > 1 && dests == nil), true
+	case dblib.StructScan:
+		return t.structScan(self, argAt(args, 1)), true
+	case dblib.Next:
+		return value{expr: t.freshVar("rows.Next()", ir.Bool, ir.KindSQL)}, true
+	case dblib.NextResultSet:
+		return value{expr: t.freshVar("rows.NextResultSet()", ir.Bool, ir.KindSQL)}, true
 	}
 	return value{}, false
 }
@@ -150,7 +171,7 @@ func (t *translator) endTx(op dblib.Op, self *object) value {
 
 // bindStmt translates tx.Stmt(st) (and sqlx's Stmtx, NamedStmt): the
 // prepared statement run inside the transaction.
-func (t *translator) bindStmt(a apiCall, self *object, args []value) value {
+func (t *translator) bindStmt(self *object, args []value) value {
 	st := args[len(args)-1].obj
 	if st != nil && st.kind == objStmt && self != nil && self.kind == objTx {
 		cp := *st

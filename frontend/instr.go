@@ -129,113 +129,38 @@ func (t *translator) instr(f *frame, instr ssa.Instruction) {
 	case *ssa.Go:
 		t.goStmt(f, i)
 	case *ssa.Alloc:
-		c := t.newCell(i.Type().(*types.Pointer).Elem(), f.prefix+t.nameOf(f, i), false)
-		if i.Heap && c.v != nil {
-			// new(T) and escaping locals start as the zero value.
-			t.emit(&ir.Assign{Lhs: []*ir.Var{c.v}, Rhs: []ir.Expr{ir.Zero(c.v.Type)}, Info: t.info(ir.KindAssign, "")})
-		} else if c.v != nil {
-			t.emit(&ir.Assign{Lhs: []*ir.Var{c.v}, Rhs: []ir.Expr{ir.Zero(c.v.Type)}, Info: t.info(ir.KindAssign, "")})
-		}
-		f.env[i] = value{obj: &object{kind: objPtr, cell: c}}
+		t.alloc(f, i)
 	case *ssa.UnOp:
 		t.define(f, i, t.unop(f, i))
 	case *ssa.BinOp:
 		t.define(f, i, t.binop(f, i))
 	case *ssa.FieldAddr:
-		x := t.val(f, i.X)
-		if isChoicePtr(x) {
-			if v, ok := t.fieldChoice(x.obj, i.Field); ok {
-				f.env[i] = v
-				return
-			}
-		}
-		if x.obj != nil && x.obj.kind == objPtr && x.obj.cell != nil && x.obj.cell.fields != nil {
-			f.env[i] = value{obj: &object{kind: objPtr, cell: t.field(x.obj.cell, i.Field)}}
-			return
-		}
-		if x.obj != nil && isDBObj(x.obj.kind) {
-			// The handle a library type embeds (sqlx.Tx embeds *sql.Tx):
-			// promoted methods run on the same connection or transaction.
-			c := &cell{typ: i.Type().(*types.Pointer).Elem(), name: f.prefix + i.Name(), ref: x, refSet: true}
-			f.env[i] = value{obj: &object{kind: objPtr, cell: c}}
-			return
-		}
-		f.env[i] = value{obj: &object{kind: objPtr, cell: t.anonCell(i.Type().(*types.Pointer).Elem(), f.prefix+i.Name())}}
+		t.fieldAddr(f, i)
 	case *ssa.Field:
 		x := t.val(f, i.X)
 		if i.Field < len(x.fields) {
 			t.define(f, i, x.fields[i.Field])
-			return
+		} else {
+			t.define(f, i, t.fresh(f.prefix+i.Name(), i.Type()))
 		}
-		t.define(f, i, t.fresh(f.prefix+i.Name(), i.Type()))
 	case *ssa.IndexAddr:
 		t.indexPanic(f, i.X, i.Index)
 		t.indexAddr(f, i)
 	case *ssa.Index, *ssa.Lookup, *ssa.Next:
-		if ix, ok := i.(*ssa.Index); ok {
-			t.indexPanic(f, ix.X, ix.Index)
-		}
-		if l, ok := i.(*ssa.Lookup); ok {
-			if v, ok := t.pureLookup(f, l); ok {
-				t.define(f, l, v)
-				return
-			}
-		}
-		v := t.fresh(f.prefix+i.(ssa.Value).Name(), i.(ssa.Value).Type())
-		var x ssa.Value
-		switch i := i.(type) {
-		case *ssa.Index:
-			x = i.X
-		case *ssa.Lookup:
-			x = i.X
-		case *ssa.Next:
-			x = i.Iter.(*ssa.Range).X
-		}
-		if xv := t.val(f, x); (xv.obj == nil || !xv.obj.arbitrary) && !isString(x.Type()) {
-			markValueApprox(v, t.elementWhy(f, x))
-			t.lose(xv)
-		}
-		t.define(f, i.(ssa.Value), v)
+		t.element(f, i.(ssa.Value))
 	case *ssa.Range, *ssa.Select, *ssa.MultiConvert, *ssa.SliceToArrayPointer:
 		t.define(f, i.(ssa.Value), t.fresh(f.prefix+i.(ssa.Value).Name(), i.(ssa.Value).Type()))
 	case *ssa.TypeAssert:
-		if !i.CommaOk {
-			t.assertPanic(f, i)
-		}
-		if v, ok := t.knownAssert(f, i); ok {
-			t.define(f, i, v)
-			return
-		}
-		if i.CommaOk {
-			t.define(f, i, t.fresh(f.prefix+i.Name(), i.Type()))
-			return
-		}
-		x := t.val(f, i.X)
-		if x.expr != nil {
-			if s, ok := sortOf(i.AssertedType); ok && s == x.expr.Sort() {
-				t.define(f, i, x)
-				return
-			}
-		}
-		t.define(f, i, t.fresh(f.prefix+i.Name(), i.Type()))
+		t.typeAssert(f, i)
 	case *ssa.Extract:
 		x := t.val(f, i.Tuple)
 		if i.Index < len(x.tuple) {
 			t.define(f, i, x.tuple[i.Index])
-			return
+		} else {
+			t.define(f, i, t.fresh(f.prefix+i.Name(), i.Type()))
 		}
-		t.define(f, i, t.fresh(f.prefix+i.Name(), i.Type()))
 	case *ssa.MakeInterface:
-		x := t.val(f, i.X)
-		if isError(i.Type()) {
-			// A concrete value boxed as an error is non-nil, even a nil pointer.
-			t.define(f, i, value{expr: ir.True})
-			return
-		}
-		if x.expr == nil {
-			x.dyn = i.X.Type() // the dynamic type, for method calls on it
-		}
-		t.define(f, i, x)
+		t.makeInterface(f, i)
 	case *ssa.ChangeInterface:
 		t.define(f, i, t.val(f, i.X))
 	case *ssa.ChangeType:
@@ -251,14 +176,7 @@ func (t *translator) instr(f *frame, instr ssa.Instruction) {
 	case *ssa.MakeSlice, *ssa.MakeMap, *ssa.MakeChan:
 		f.env[i.(ssa.Value)] = value{obj: &object{kind: objSlice, length: t.freshLen(i.(ssa.Value).Name())}}
 	case *ssa.Slice:
-		x := t.val(f, i.X)
-		if x.obj != nil && x.obj.kind == objPtr && x.obj.cell != nil && x.obj.cell.fields != nil && i.Low == nil && i.High == nil {
-			// A slice of a whole array (variadic arguments): elements known.
-			f.env[i] = value{obj: &object{kind: objSlice, cell: x.obj.cell, length: ir.IntLit(int64(len(x.obj.cell.fields)))}}
-			return
-		}
-		t.lose(x) // the slice's elements are not tracked
-		f.env[i] = value{obj: &object{kind: objSlice, length: t.freshLen(i.Name()), arbitrary: x.obj != nil && x.obj.arbitrary}}
+		t.slice(f, i)
 	default:
 		if v, ok := instr.(ssa.Value); ok {
 			t.define(f, v, t.fresh(f.prefix+v.Name(), v.Type()))
@@ -266,6 +184,117 @@ func (t *translator) instr(f *frame, instr ssa.Instruction) {
 		}
 		t.unsupported("Go construct %T", instr)
 	}
+}
+
+// alloc translates a local variable or new(T): a cell holding the zero value.
+func (t *translator) alloc(f *frame, i *ssa.Alloc) {
+	c := t.newCell(i.Type().(*types.Pointer).Elem(), f.prefix+t.nameOf(f, i), false)
+	if c.v != nil {
+		t.emit(&ir.Assign{Lhs: []*ir.Var{c.v}, Rhs: []ir.Expr{ir.Zero(c.v.Type)}, Info: t.info(ir.KindAssign, "")})
+	}
+	f.env[i] = value{obj: &object{kind: objPtr, cell: c}}
+}
+
+// fieldAddr translates &x.f.
+func (t *translator) fieldAddr(f *frame, i *ssa.FieldAddr) {
+	x := t.val(f, i.X)
+	if isChoicePtr(x) {
+		if v, ok := t.fieldChoice(x.obj, i.Field); ok {
+			f.env[i] = v
+			return
+		}
+	}
+	if x.obj != nil && x.obj.kind == objPtr && x.obj.cell != nil && x.obj.cell.fields != nil {
+		f.env[i] = value{obj: &object{kind: objPtr, cell: t.field(x.obj.cell, i.Field)}}
+		return
+	}
+	if x.obj != nil && isDBObj(x.obj.kind) {
+		// The handle a library type embeds (sqlx.Tx embeds *sql.Tx):
+		// promoted methods run on the same connection or transaction.
+		c := &cell{typ: i.Type().(*types.Pointer).Elem(), name: f.prefix + i.Name(), ref: x, refSet: true}
+		f.env[i] = value{obj: &object{kind: objPtr, cell: c}}
+		return
+	}
+	f.env[i] = value{obj: &object{kind: objPtr, cell: t.anonCell(i.Type().(*types.Pointer).Elem(), f.prefix+i.Name())}}
+}
+
+// element translates x[i] of a slice, array, string or map, and the next
+// element of a range: an arbitrary value, an approximation unless x is
+// itself arbitrary (an input).
+func (t *translator) element(f *frame, i ssa.Value) {
+	if ix, ok := i.(*ssa.Index); ok {
+		t.indexPanic(f, ix.X, ix.Index)
+	}
+	if l, ok := i.(*ssa.Lookup); ok {
+		if v, ok := t.pureLookup(f, l); ok {
+			t.define(f, l, v)
+			return
+		}
+	}
+	v := t.fresh(f.prefix+i.Name(), i.Type())
+	var x ssa.Value
+	switch i := i.(type) {
+	case *ssa.Index:
+		x = i.X
+	case *ssa.Lookup:
+		x = i.X
+	case *ssa.Next:
+		x = i.Iter.(*ssa.Range).X
+	}
+	if xv := t.val(f, x); (xv.obj == nil || !xv.obj.arbitrary) && !isString(x.Type()) {
+		markValueApprox(v, t.elementWhy(f, x))
+		t.lose(xv)
+	}
+	t.define(f, i, v)
+}
+
+// typeAssert translates x.(T) and x.(T) with comma-ok.
+func (t *translator) typeAssert(f *frame, i *ssa.TypeAssert) {
+	if !i.CommaOk {
+		t.assertPanic(f, i)
+	}
+	if v, ok := t.knownAssert(f, i); ok {
+		t.define(f, i, v)
+		return
+	}
+	if i.CommaOk {
+		t.define(f, i, t.fresh(f.prefix+i.Name(), i.Type()))
+		return
+	}
+	x := t.val(f, i.X)
+	if x.expr != nil {
+		if s, ok := sortOf(i.AssertedType); ok && s == x.expr.Sort() {
+			t.define(f, i, x)
+			return
+		}
+	}
+	t.define(f, i, t.fresh(f.prefix+i.Name(), i.Type()))
+}
+
+// makeInterface translates the boxing of a concrete value.
+func (t *translator) makeInterface(f *frame, i *ssa.MakeInterface) {
+	x := t.val(f, i.X)
+	if isError(i.Type()) {
+		// A concrete value boxed as an error is non-nil, even a nil pointer.
+		t.define(f, i, value{expr: ir.True})
+		return
+	}
+	if x.expr == nil {
+		x.dyn = i.X.Type() // the dynamic type, for method calls on it
+	}
+	t.define(f, i, x)
+}
+
+// slice translates x[lo:hi].
+func (t *translator) slice(f *frame, i *ssa.Slice) {
+	x := t.val(f, i.X)
+	if x.obj != nil && x.obj.kind == objPtr && x.obj.cell != nil && x.obj.cell.fields != nil && i.Low == nil && i.High == nil {
+		// A slice of a whole array (variadic arguments): elements known.
+		f.env[i] = value{obj: &object{kind: objSlice, cell: x.obj.cell, length: ir.IntLit(int64(len(x.obj.cell.fields)))}}
+		return
+	}
+	t.lose(x) // the slice's elements are not tracked
+	f.env[i] = value{obj: &object{kind: objSlice, length: t.freshLen(i.Name()), arbitrary: x.obj != nil && x.obj.arbitrary}}
 }
 
 // anonCell is a cell for memory the model does not track (a field reached
@@ -449,30 +478,10 @@ func (t *translator) unop(f *frame, i *ssa.UnOp) value {
 
 func (t *translator) binop(f *frame, i *ssa.BinOp) value {
 	x, y := t.val(f, i.X), t.val(f, i.Y)
-	if isString(i.X.Type()) && i.Op == token.ADD {
-		if x.strKnown && y.strKnown {
-			s := x.str + y.str
-			return value{expr: ir.StringCode(s), str: s, strKnown: true}
+	if isString(i.X.Type()) {
+		if v, ok := t.stringBinop(f, i, x, y); ok {
+			return v
 		}
-		if texts, conds, ok := product([]value{x, y}, func(ss []string) string { return strings.Join(ss, "") }); ok {
-			return t.strChoice(f.prefix+t.nameOf(f, i), texts, conds)
-		}
-		return t.fresh(f.prefix+i.Name(), i.Type())
-	}
-	if isString(i.X.Type()) && x.strKnown && y.strKnown {
-		// Two known strings: Go's byte-wise order (codes order only
-		// strings of one shape, see ir.StringCode).
-		if r, ok := compareStrings(i.Op, x.str, y.str); ok {
-			return value{expr: ir.BoolConst(r)}
-		}
-	}
-	if isString(i.X.Type()) && i.Op != token.EQL && i.Op != token.NEQ {
-		// Go orders strings byte-wise ("9" > "16"); the codes of strings
-		// whose text is not known order nothing: an arbitrary outcome,
-		// marked so that a counterexample that needs it is UNKNOWN.
-		v := t.fresh(f.prefix+i.Name(), i.Type())
-		markValueApprox(v, fmt.Sprintf("the order of two strings (%s) at %s", i.Op, t.posString(i.Pos())))
-		return v
 	}
 	if isError(i.X.Type()) || isError(i.Y.Type()) {
 		return t.errCompare(f, i, x, y)
@@ -493,48 +502,83 @@ func (t *translator) binop(f *frame, i *ssa.BinOp) value {
 		}
 		return value{expr: b}
 	}
-	if b, ok := i.Type().Underlying().(*types.Basic); ok && b.Info()&types.IsInteger != 0 &&
-		(i.Op == token.ADD || i.Op == token.SUB || i.Op == token.MUL) {
-		if _, xc := i.X.(*ssa.Const); !xc {
-			if _, yc := i.Y.(*ssa.Const); (!yc || i.Op != token.MUL) && !t.overflowNoted {
-				t.overflowNoted = true
-				// Integers are mathematical: a wrap-around is not modelled.
-				file, line := t.l.position(i.Pos())
-				if line == 0 {
-					file, line = t.l.position(t.pos)
-				}
-				t.p.Assume(fmt.Sprintf("Go integer arithmetic does not overflow (%s at %s:%d, and any other)", b.Name(), file, line))
-			}
+	t.noteOverflow(i)
+	if op, ok := arithOps[i.Op]; ok {
+		if i.Op == token.QUO || i.Op == token.REM {
+			t.divPanic(i, y.expr)
 		}
+		return value{expr: ir.Arith(op, x.expr, y.expr)}
 	}
-	switch i.Op {
-	case token.ADD:
-		return value{expr: ir.Arith(ir.OpAdd, x.expr, y.expr)}
-	case token.SUB:
-		return value{expr: ir.Arith(ir.OpSub, x.expr, y.expr)}
-	case token.MUL:
-		return value{expr: ir.Arith(ir.OpMul, x.expr, y.expr)}
-	case token.QUO:
-		t.divPanic(i, y.expr)
-		return value{expr: ir.Arith(ir.OpDiv, x.expr, y.expr)}
-	case token.REM:
-		t.divPanic(i, y.expr)
-		return value{expr: ir.Arith(ir.OpMod, x.expr, y.expr)}
-	case token.EQL:
-		return value{expr: ir.Cmp(ir.OpEq, x.expr, y.expr)}
-	case token.NEQ:
-		return value{expr: ir.Cmp(ir.OpNe, x.expr, y.expr)}
-	case token.LSS:
-		return value{expr: ir.Cmp(ir.OpLt, x.expr, y.expr)}
-	case token.LEQ:
-		return value{expr: ir.Cmp(ir.OpLe, x.expr, y.expr)}
-	case token.GTR:
-		return value{expr: ir.Cmp(ir.OpGt, x.expr, y.expr)}
-	case token.GEQ:
-		return value{expr: ir.Cmp(ir.OpGe, x.expr, y.expr)}
+	if op, ok := cmpOps[i.Op]; ok {
+		return value{expr: ir.Cmp(op, x.expr, y.expr)}
 	}
 	// Bitwise operators and shifts: arbitrary.
 	return t.fresh(f.prefix+i.Name(), i.Type())
+}
+
+// arithOps and cmpOps are the Go operators with an IR counterpart.
+var (
+	arithOps = map[token.Token]ir.Op{
+		token.ADD: ir.OpAdd, token.SUB: ir.OpSub, token.MUL: ir.OpMul, token.QUO: ir.OpDiv, token.REM: ir.OpMod,
+	}
+	cmpOps = map[token.Token]ir.Op{
+		token.EQL: ir.OpEq, token.NEQ: ir.OpNe, token.LSS: ir.OpLt,
+		token.LEQ: ir.OpLe, token.GTR: ir.OpGt, token.GEQ: ir.OpGe,
+	}
+)
+
+// stringBinop translates the operators on strings whose meaning is not
+// that of their codes: concatenation, and ordering; false for == and !=
+// of strings whose text is not known (their codes compare).
+func (t *translator) stringBinop(f *frame, i *ssa.BinOp, x, y value) (value, bool) {
+	if i.Op == token.ADD {
+		if x.strKnown && y.strKnown {
+			s := x.str + y.str
+			return value{expr: ir.StringCode(s), str: s, strKnown: true}, true
+		}
+		if texts, conds, ok := product([]value{x, y}, func(ss []string) string { return strings.Join(ss, "") }); ok {
+			return t.strChoice(f.prefix+t.nameOf(f, i), texts, conds), true
+		}
+		return t.fresh(f.prefix+i.Name(), i.Type()), true
+	}
+	if x.strKnown && y.strKnown {
+		// Two known strings: Go's byte-wise order (codes order only
+		// strings of one shape, see ir.StringCode).
+		if r, ok := compareStrings(i.Op, x.str, y.str); ok {
+			return value{expr: ir.BoolConst(r)}, true
+		}
+	}
+	if i.Op != token.EQL && i.Op != token.NEQ {
+		// Go orders strings byte-wise ("9" > "16"); the codes of strings
+		// whose text is not known order nothing: an arbitrary outcome,
+		// marked so that a counterexample that needs it is UNKNOWN.
+		v := t.fresh(f.prefix+i.Name(), i.Type())
+		markValueApprox(v, fmt.Sprintf("the order of two strings (%s) at %s", i.Op, t.posString(i.Pos())))
+		return v, true
+	}
+	return value{}, false
+}
+
+// noteOverflow states, once per entry, that integer arithmetic is
+// mathematical: a wrap-around is not modelled.
+func (t *translator) noteOverflow(i *ssa.BinOp) {
+	b, ok := i.Type().Underlying().(*types.Basic)
+	if !ok || b.Info()&types.IsInteger == 0 || t.overflowNoted ||
+		(i.Op != token.ADD && i.Op != token.SUB && i.Op != token.MUL) {
+		return
+	}
+	if _, xc := i.X.(*ssa.Const); xc {
+		return
+	}
+	if _, yc := i.Y.(*ssa.Const); yc && i.Op == token.MUL {
+		return
+	}
+	t.overflowNoted = true
+	file, line := t.l.position(i.Pos())
+	if line == 0 {
+		file, line = t.l.position(t.pos)
+	}
+	t.p.Assume(fmt.Sprintf("Go integer arithmetic does not overflow (%s at %s:%d, and any other)", b.Name(), file, line))
 }
 
 // nilCompare decides v == nil and v != nil for a value whose nil-ness
