@@ -428,6 +428,9 @@ func (t *translator) builtin(f *frame, b *ssa.Builtin, c *ssa.CallCommon, args [
 			return value{expr: out}
 		}
 	case "append":
+		if v, ok := t.appendKnown(c, args); ok {
+			return v
+		}
 		for _, a := range args {
 			t.lose(a) // the new slice's elements are not tracked
 		}

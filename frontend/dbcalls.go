@@ -199,6 +199,18 @@ func (t *translator) conn(self *object, results *types.Tuple) value {
 // transaction: Exec, Query, QueryRow, Prepare and sqlx's Get, Select,
 // NamedExec, NamedQuery, PrepareNamed.
 func (t *translator) sqlCall(f *frame, instr ssa.CallInstruction, a apiCall, tx ir.Tx, arg func(int) value, results *types.Tuple) value {
+	if params := arg(a.Params); params.obj != nil && params.obj.kind == objSlice && params.obj.alts != nil {
+		// Arguments built on branches (a φ of known slices): each
+		// alternative is run on its branch.
+		return t.forAlts(params.obj, func(o *object) value {
+			return t.sqlCall(f, instr, a, tx, func(i int) value {
+				if i == a.Params {
+					return value{obj: o}
+				}
+				return arg(i)
+			}, results)
+		})
+	}
 	query := arg(a.Query)
 	texts := query.texts()
 	if texts == nil {
@@ -208,6 +220,9 @@ func (t *translator) sqlCall(f *frame, instr ssa.CallInstruction, a apiCall, tx 
 	}
 	run := func(text string, known bool) value {
 		stmtArgs := t.sqlArgs(arg(a.Params))
+		if p := arg(a.Params); p.obj != nil && p.obj.approxElems != "" && known {
+			stmtArgs = t.approxArgs(text, p.obj.approxElems)
+		}
 		var names []string
 		if a.Op.Named() {
 			text, names = t.l.compileNamed(text)
@@ -223,6 +238,30 @@ func (t *translator) sqlCall(f *frame, instr ssa.CallInstruction, a apiCall, tx 
 	}
 	// One of several constant texts: each is verified on its branch.
 	return t.forkTexts(query.expr, texts, func(text string) value { return run(text, true) })
+}
+
+// approxArgs returns one arbitrary value per placeholder of text, each
+// marked as an approximation (why): the arguments of a slice whose
+// elements stand for values the model does not track (sqlx.In's).
+func (t *translator) approxArgs(text, why string) []ir.Expr {
+	stmt, err := t.l.parse(text)
+	if err != nil {
+		return nil // (runSQL reports the text)
+	}
+	n := 0
+	sqlir.RewriteStatement(stmt, func(e sqlir.Expr) (sqlir.Expr, bool) {
+		if p, ok := e.(*sqlir.Param); ok && p.Index+1 > n {
+			n = p.Index + 1
+		}
+		return nil, false
+	})
+	out := make([]ir.Expr, n)
+	for i := range out {
+		v := t.freshVar(fmt.Sprintf("arg%d", i+1), ir.Int, ir.KindSQL)
+		v.Approx = why
+		out[i] = v
+	}
+	return out
 }
 
 // stmtCall runs a prepared statement (sqlx's NamedStmt binds its :name

@@ -72,6 +72,35 @@ func (b *libCall) Approx(v dblib.Value, why string) dblib.Value {
 	return v
 }
 
+func (b *libCall) Elems(v dblib.Value) ([]dblib.Value, bool) {
+	elems := b.t.sliceElems(asValue(v))
+	if elems == nil {
+		return nil, false
+	}
+	out := make([]dblib.Value, len(elems))
+	for i, e := range elems {
+		out[i] = e
+	}
+	return out, true
+}
+
+func (b *libCall) IsScalar(v dblib.Value) bool { return asValue(v).expr != nil }
+
+func (b *libCall) Scalar(name string) dblib.Value {
+	return value{expr: b.t.freshVar(name, ir.Int, ir.KindCall)}
+}
+
+func (b *libCall) Slice(vs ...dblib.Value) dblib.Value {
+	if len(vs) > 64 {
+		return value{obj: &object{kind: objSlice, length: ir.IntLit(int64(len(vs)))}}
+	}
+	arr := b.t.newCell(types.NewArray(types.Universe.Lookup("any").Type(), int64(len(vs))), b.a.Name+"()", false)
+	for i, v := range vs {
+		b.t.store(b.t.field(arr, i), asValue(v))
+	}
+	return value{obj: &object{kind: objSlice, cell: arr, length: ir.IntLit(int64(len(vs)))}}
+}
+
 func (b *libCall) ApproxElems(v dblib.Value, why string) dblib.Value {
 	x := asValue(v)
 	if x.obj != nil && x.obj.kind == objSlice {

@@ -416,6 +416,10 @@ func (t *translator) phi(f *frame, p *ssa.Phi) {
 	}
 	switch p.Type().Underlying().(type) {
 	case *types.Slice, *types.Map, *types.Array:
+		if v, ok := t.sliceChoicePhi(f, p); ok {
+			f.env[p] = v
+			return
+		}
 		// A slice that may grow around a loop: its length is a variable
 		// assigned on the incoming edges (phiMoves).
 		n := t.p.NewVar("len("+f.prefix+t.nameOf(f, p)+")", ir.Int, ir.Local)

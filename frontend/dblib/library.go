@@ -136,6 +136,16 @@ type Builder interface {
 	// Approx marks the scalars of v as approximations: a counterexample
 	// that depends on them is UNKNOWN ("may be spurious"), why says of what.
 	Approx(v Value, why string) Value
+	// Elems returns the elements of slice v when the model knows them (a
+	// slice literal, variadic arguments).
+	Elems(v Value) ([]Value, bool)
+	// IsScalar reports whether v is a number, string or boolean the model
+	// tracks.
+	IsScalar(v Value) bool
+	// Scalar returns a new arbitrary integer.
+	Scalar(name string) Value
+	// Slice returns a slice holding vs.
+	Slice(vs ...Value) Value
 	// ApproxElems marks the elements of slice v, bound to placeholders
 	// when v is passed as a query's arguments, as approximations.
 	ApproxElems(v Value, why string) Value

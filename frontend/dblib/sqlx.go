@@ -80,14 +80,27 @@ func sqlx() *Library {
 }
 
 // sqlxIn is sqlx.In(query, args...): `IN (?)` with a slice expanded into
-// one placeholder per element. The text is kept (its `?` count is not
-// the expanded one) and the expanded arguments are arbitrary values
-// marked as approximations: one arbitrary value per placeholder covers
-// any member of the list for the watched row, but a counterexample that
-// needs particular values there may be spurious.
+// one placeholder per element. The model keeps the text (one placeholder
+// for the list: the watched row is in the list when it equals one member)
+// and binds each argument to its placeholder: a scalar argument as it
+// is, a list as one arbitrary member, marked as an approximation (a
+// counterexample that needs a particular member is UNKNOWN, "may be
+// spurious"). When the arguments are not known, every bound value is an
+// approximation.
 func sqlxIn(b Builder, c Call) Value {
-	why := fmt.Sprintf("the arguments sqlx.In expands at %s (the expanded list is not modelled)", b.Position())
-	return b.Tuple(b.Arg(0), b.ApproxElems(b.Result(1, "args"), why), b.Err())
+	why := fmt.Sprintf("a member of the list sqlx.In expands at %s (the expanded list is not modelled)", b.Position())
+	elems, ok := b.Elems(b.Arg(c.Params))
+	if !ok {
+		return b.Tuple(b.Arg(c.Query), b.ApproxElems(b.Result(1, "args"), why), b.Err())
+	}
+	bound := make([]Value, len(elems))
+	for i, e := range elems {
+		bound[i] = e
+		if !b.IsScalar(e) {
+			bound[i] = b.Approx(b.Scalar("sqlx.In.member"), why)
+		}
+	}
+	return b.Tuple(b.Arg(c.Query), b.Slice(bound...), b.Err())
 }
 
 // sqlxNamed is sqlx.Named(query, arg) and sqlx.BindNamed(bindType, query,
