@@ -223,6 +223,9 @@ func (t *translator) sqlCall(f *frame, instr ssa.CallInstruction, a apiCall, tx 
 		if p := arg(a.Params); p.obj != nil && p.obj.approxElems != "" && known {
 			stmtArgs = t.approxArgs(text, p.obj.approxElems)
 		}
+		if named, vals, ok := t.namedArgValue(arg(a.Params), text); ok {
+			text, stmtArgs = named, vals
+		}
 		var names []string
 		if a.Op.Named() {
 			text, names = t.l.compileNamed(text)
@@ -238,6 +241,32 @@ func (t *translator) sqlCall(f *frame, instr ssa.CallInstruction, a apiCall, tx 
 	}
 	// One of several constant texts: each is verified on its branch.
 	return t.forkTexts(query.expr, texts, func(text string) value { return run(text, true) })
+}
+
+// namedArgValue handles a single argument that names the placeholders of
+// the text (pgx.NamedArgs{"id": id} with @id): the text with positional
+// placeholders and the values bound to them (nil where the argument's
+// contents are not known: arbitrary).
+func (t *translator) namedArgValue(params value, text string) (string, []ir.Expr, bool) {
+	elems := t.sliceElems(params)
+	if len(elems) != 1 {
+		return "", nil, false
+	}
+	rewrite, ok := dblib.NamedArgs(elems[0].dyn)
+	if !ok {
+		return "", nil, false
+	}
+	out, names, ok := rewrite(text)
+	if !ok {
+		return "", nil, false
+	}
+	vals := make([]ir.Expr, len(names))
+	if o := elems[0].obj; o != nil && o.entries != nil {
+		for i, n := range names {
+			vals[i] = o.entries[n].expr
+		}
+	}
+	return out, vals, true
 }
 
 // approxArgs returns one arbitrary value per placeholder of text, each

@@ -111,12 +111,19 @@ func (t *translator) define(f *frame, v ssa.Value, x value) {
 func (t *translator) instr(f *frame, instr ssa.Instruction) {
 	switch i := instr.(type) {
 	case *ssa.MapUpdate:
-		// Map contents are not tracked; a write to a nil map panics.
-		if m := t.val(f, i.Map); m.obj != nil && m.obj.kind == objNil {
+		// Map contents are not tracked (but a literal's, see mapLiteral);
+		// a write to a nil map panics.
+		m := t.val(f, i.Map)
+		if m.obj != nil && m.obj.kind == objNil {
 			t.panicHere("panic: assignment to entry in nil map")
 		}
-		t.lose(t.val(f, i.Key))
-		t.lose(t.val(f, i.Value))
+		k, v := t.val(f, i.Key), t.val(f, i.Value)
+		if m.obj != nil && m.obj.entries != nil && k.strKnown && v.expr != nil {
+			m.obj.entries[k.str] = v
+			return
+		}
+		t.lose(k)
+		t.lose(v)
 	case *ssa.Send:
 		t.lose(t.val(f, i.X)) // channels are not tracked
 	case *ssa.DebugRef:
@@ -174,7 +181,11 @@ func (t *translator) instr(f *frame, instr ssa.Instruction) {
 		}
 		f.env[i] = value{obj: &object{kind: objClosure, fn: i.Fn.(*ssa.Function), bindings: bs}}
 	case *ssa.MakeSlice, *ssa.MakeMap, *ssa.MakeChan:
-		f.env[i.(ssa.Value)] = value{obj: &object{kind: objSlice, length: t.freshLen(i.(ssa.Value).Name())}}
+		o := &object{kind: objSlice, length: t.freshLen(i.(ssa.Value).Name())}
+		if m, ok := i.(*ssa.MakeMap); ok && mapLiteral(m) {
+			o.entries = map[string]value{}
+		}
+		f.env[i.(ssa.Value)] = value{obj: o}
 	case *ssa.Slice:
 		t.slice(f, i)
 	default:
@@ -295,6 +306,28 @@ func (t *translator) slice(f *frame, i *ssa.Slice) {
 	}
 	t.lose(x) // the slice's elements are not tracked
 	f.env[i] = value{obj: &object{kind: objSlice, length: t.freshLen(i.Name()), arbitrary: x.obj != nil && x.obj.arbitrary}}
+}
+
+// mapLiteral reports whether m is a map whose contents are final when its
+// block ends: a composite literal with constant string keys that is only
+// filled in its own block and otherwise only converted or boxed (passed
+// to a call as pgx.NamedArgs{"id": id}).
+func mapLiteral(m *ssa.MakeMap) bool {
+	if _, ok := m.Type().Underlying().(*types.Map).Key().Underlying().(*types.Basic); !ok || !isString(m.Type().Underlying().(*types.Map).Key()) {
+		return false
+	}
+	for _, r := range *m.Referrers() {
+		switch r := r.(type) {
+		case *ssa.MapUpdate:
+			if _, isConst := r.Key.(*ssa.Const); !isConst || r.Block() != m.Block() || r.Value == ssa.Value(m) {
+				return false
+			}
+		case *ssa.MakeInterface, *ssa.DebugRef:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // anonCell is a cell for memory the model does not track (a field reached

@@ -96,6 +96,9 @@ type object struct {
 	// (sqlx.In's expanded arguments): values bound from them to
 	// placeholders are marked (ir.Var.Approx) with this reason.
 	approxElems string
+	// entries are the values of a map literal by constant key (see
+	// mapLiteral); nil for a map whose contents are not tracked.
+	entries map[string]value
 
 	// alts: the object is one of these, alts[i] when altConds[i] holds
 	// (statements whose SQL text is one of several constants).

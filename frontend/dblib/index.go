@@ -24,6 +24,7 @@ type tables struct {
 	drivers     map[string]sqlparse.Dialect
 	driverNames map[string]sqlparse.Dialect
 	openers     map[string]bool
+	namedArgs   map[string]func(string) (string, []string, bool)
 }
 
 func newIndex(libs []*Library) *tables {
@@ -31,7 +32,7 @@ func newIndex(libs []*Library) *tables {
 		packages: map[string]bool{}, handles: map[string]Kind{}, conns: map[string]bool{},
 		methods: map[string]Method{}, byName: map[string]Method{},
 		drivers: map[string]sqlparse.Dialect{}, driverNames: map[string]sqlparse.Dialect{},
-		openers: map[string]bool{},
+		openers: map[string]bool{}, namedArgs: map[string]func(string) (string, []string, bool){},
 	}
 	for _, l := range libs {
 		for _, p := range l.Packages {
@@ -48,6 +49,9 @@ func newIndex(libs []*Library) *tables {
 		}
 		for k, v := range l.DriverNames {
 			x.driverNames[k] = v
+		}
+		for k, v := range l.NamedArgs {
+			x.namedArgs[k] = v
 		}
 		for _, o := range l.Openers {
 			x.openers[o] = true
@@ -163,4 +167,18 @@ func ResultsLookDB(sig *types.Signature) bool {
 		return isError(res.At(1).Type()) && dbLike(res.At(0).Type())
 	}
 	return false
+}
+
+// NamedArgs returns, for an argument of type t that names the
+// placeholders of its query (pgx.NamedArgs), the function that rewrites
+// the query's named placeholders into positional ones.
+func NamedArgs(t types.Type) (func(query string) (string, []string, bool), bool) {
+	if t == nil {
+		return nil, false
+	}
+	if _, ok := t.(*types.Named); !ok {
+		return nil, false
+	}
+	f, ok := index.namedArgs[typeName(t)]
+	return f, ok
 }

@@ -96,6 +96,12 @@ type Library struct {
 	Drivers map[string]sqlparse.Dialect
 	// DriverNames maps the names passed to sql.Open to their dialect.
 	DriverNames map[string]sqlparse.Dialect
+	// NamedArgs maps the types of argument values that name their
+	// placeholders (pgx.NamedArgs: a map from names to values, with @name
+	// in the text) to the function that rewrites such a text into
+	// positional placeholders and returns the names in order (false: a
+	// text it cannot rewrite).
+	NamedArgs map[string]func(query string) (string, []string, bool)
 	// Openers are the functions that open a handle from a driver name
 	// given as their first argument ("database/sql.Open").
 	Openers []string

@@ -2,6 +2,8 @@ package dblib
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/dbverify/dbverify/sqlparse"
 )
@@ -18,6 +20,10 @@ func pgx() *Library {
 		Methods:     map[string]Method{},
 		Drivers:     map[string]sqlparse.Dialect{"github.com/jackc/pgx": sqlparse.Postgres},
 		DriverNames: map[string]sqlparse.Dialect{},
+		NamedArgs: map[string]func(string) (string, []string, bool){
+			"github.com/jackc/pgx/v5.NamedArgs":       RewriteAtNames,
+			"github.com/jackc/pgx/v5.StrictNamedArgs": RewriteAtNames,
+		},
 	}
 	addPgxVersion(l, "github.com/jackc/pgx/v5", "github.com/jackc/pgx/v5/pgconn", false)
 	addPgxVersion(l, "github.com/jackc/pgx/v4", "github.com/jackc/pgconn", true)
@@ -125,4 +131,60 @@ func pgxCollect(b Builder, c Call) Value {
 	res := b.Results()
 	b.Approx(b.Element(res, 0), why)
 	return res
+}
+
+// RewriteAtNames rewrites pgx's @name placeholders (a letter or '_', then
+// letters, digits or '_') outside quotes and comments into $1, $2, … (one
+// per distinct name, in order of first use), as pgx.NamedArgs does; it
+// returns the names in ordinal order. A dollar-quoted string makes it give
+// up (false).
+func RewriteAtNames(query string) (string, []string, bool) {
+	var out strings.Builder
+	var names []string
+	ordinal := map[string]int{}
+	isStart := func(b byte) bool { return b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' }
+	isPart := func(b byte) bool { return isStart(b) || b >= '0' && b <= '9' }
+	for i := 0; i < len(query); i++ {
+		b := query[i]
+		switch {
+		case b == '\'' || b == '"':
+			j := strings.IndexByte(query[i+1:], b)
+			if j < 0 {
+				return "", nil, false
+			}
+			out.WriteString(query[i : i+j+2])
+			i += j + 1
+		case b == '-' && strings.HasPrefix(query[i:], "--"):
+			j := strings.IndexByte(query[i:], '\n')
+			if j < 0 {
+				j = len(query) - i
+			}
+			out.WriteString(query[i : i+j])
+			i += j - 1
+		case b == '/' && strings.HasPrefix(query[i:], "/*"):
+			j := strings.Index(query[i:], "*/")
+			if j < 0 {
+				return "", nil, false
+			}
+			out.WriteString(query[i : i+j+2])
+			i += j + 1
+		case b == '$' && i+1 < len(query) && (query[i+1] == '$' || isStart(query[i+1])):
+			return "", nil, false // a dollar-quoted string
+		case b == '@' && i+1 < len(query) && isStart(query[i+1]):
+			j := i + 1
+			for j < len(query) && isPart(query[j]) {
+				j++
+			}
+			name := query[i+1 : j]
+			if ordinal[name] == 0 {
+				names = append(names, name)
+				ordinal[name] = len(names)
+			}
+			out.WriteString("$" + strconv.Itoa(ordinal[name]))
+			i = j - 1
+		default:
+			out.WriteByte(b)
+		}
+	}
+	return out.String(), names, true
 }

@@ -41,3 +41,22 @@ func TestRebindDollar(t *testing.T) {
 		}
 	}
 }
+
+func TestRewriteAtNames(t *testing.T) {
+	tests := []struct {
+		in, want string
+		names    []string
+		ok       bool
+	}{
+		{"UPDATE a SET b = b - @amount WHERE id = @id AND b >= @amount", "UPDATE a SET b = b - $1 WHERE id = $2 AND b >= $1", []string{"amount", "id"}, true},
+		{"SELECT '@x', \"@y\" FROM t -- @z\nWHERE id = @id_2", "SELECT '@x', \"@y\" FROM t -- @z\nWHERE id = $1", []string{"id_2"}, true},
+		{"SELECT @1, a @ b FROM t /* @c */", "SELECT @1, a @ b FROM t /* @c */", nil, true},
+		{"SELECT $$@x$$", "", nil, false},
+	}
+	for _, tt := range tests {
+		got, names, ok := RewriteAtNames(tt.in)
+		if ok != tt.ok || ok && (got != tt.want || !reflect.DeepEqual(names, tt.names)) {
+			t.Errorf("RewriteAtNames(%q) = %q, %q, %v; want %q, %q, %v", tt.in, got, names, ok, tt.want, tt.names, tt.ok)
+		}
+	}
+}
