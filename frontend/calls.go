@@ -44,6 +44,14 @@ func (t *translator) call(f *frame, instr ssa.CallInstruction, c *ssa.CallCommon
 		return t.external(f, fn, c, args)
 	}
 	// A call through a function value.
+	if callee.obj != nil && callee.obj.kind == objClosure && callee.obj.alts != nil {
+		// One of several functions (a dispatcher's table of operations):
+		// each runs on its branch; none is a call of nil.
+		t.panicIf(ir.Not(ir.Or(callee.obj.altConds...)), "panic: call of a nil function")
+		return t.forAlts(callee.obj, func(o *object) value {
+			return t.call(f, instr, c, &deferRec{callee: value{obj: o}, args: args})
+		})
+	}
 	if callee.obj != nil && (callee.obj.kind == objClosure || callee.obj.kind == objFunc) {
 		fn := callee.obj.fn
 		if t.l.inModule(fn) || t.l.moduleWrapper(fn) {

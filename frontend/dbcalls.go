@@ -10,6 +10,7 @@ import (
 	"github.com/dbverify/dbverify/frontend/dblib"
 	"github.com/dbverify/dbverify/ir"
 	"github.com/dbverify/dbverify/sqlir"
+	"github.com/dbverify/dbverify/sqlparse"
 )
 
 // dbCall translates a call of a modelled library method or function
@@ -199,6 +200,9 @@ func (t *translator) conn(self *object, results *types.Tuple) value {
 // transaction: Exec, Query, QueryRow, Prepare and sqlx's Get, Select,
 // NamedExec, NamedQuery, PrepareNamed.
 func (t *translator) sqlCall(f *frame, instr ssa.CallInstruction, a apiCall, tx ir.Tx, arg func(int) value, results *types.Tuple) value {
+	if t.l.mixedDialects() && !t.useSiteDialect(instr) {
+		return t.freshResults("sql()", results)
+	}
 	if params := arg(a.Params); params.obj != nil && params.obj.kind == objSlice && params.obj.alts != nil {
 		// Arguments built on branches (a φ of known slices): each
 		// alternative is run on its branch.
@@ -228,7 +232,7 @@ func (t *translator) sqlCall(f *frame, instr ssa.CallInstruction, a apiCall, tx 
 		}
 		var names []string
 		if a.Op.Named() {
-			text, names = t.l.compileNamed(text)
+			text, names = dblib.CompileNamed(text, t.dialect == sqlparse.Postgres)
 			stmtArgs = t.namedArgs(arg(a.Named), a.argType(a.Named), names)
 		}
 		return t.runOp(a, tx, text, known, stmtArgs, names, arg, results)
@@ -269,11 +273,34 @@ func (t *translator) namedArgValue(params value, text string) (string, []ir.Expr
 	return out, vals, true
 }
 
+// useSiteDialect reads the SQL of the site in the dialect of the handle it
+// runs on, in a program that opens handles of two dialects; false (and
+// UNKNOWN) when that handle cannot be traced to its sql.Open, or when the
+// entry already ran SQL of the other dialect.
+func (t *translator) useSiteDialect(instr ssa.CallInstruction) bool {
+	s := t.l.sites[instr]
+	if s == nil || !s.OpenKnown {
+		t.unsupported("SQL run on a handle the analysis cannot trace to its sql.Open, in a program that opens handles of two dialects (%s): which dialect it is read in is ambiguous (--dialect sets one)", t.l.opensText())
+		return false
+	}
+	switch {
+	case t.dialectOpen == nil:
+		o := s.Open
+		t.dialectOpen, t.dialect = &o, s.Dialect
+		t.p.Dialect = s.Dialect.String()
+		t.p.Assume(fmt.Sprintf("the SQL of this entry runs on the handle opened by sql.Open(%q) at %s, read as %s", o.name, o.pos, s.Dialect))
+	case t.dialect != s.Dialect:
+		t.unsupported("SQL on handles of two dialects in one entry (sql.Open(%q) at %s and sql.Open(%q) at %s) is not modelled", t.dialectOpen.name, t.dialectOpen.pos, s.Open.name, s.Open.pos)
+		return false
+	}
+	return true
+}
+
 // approxArgs returns one arbitrary value per placeholder of text, each
 // marked as an approximation (why): the arguments of a slice whose
 // elements stand for values the model does not track (sqlx.In's).
 func (t *translator) approxArgs(text, why string) []ir.Expr {
-	stmt, err := t.l.parse(text)
+	stmt, err := t.parse(text)
 	if err != nil {
 		return nil // (runSQL reports the text)
 	}
@@ -391,7 +418,7 @@ func (t *translator) runSQL(kind dblib.Op, tx ir.Tx, text string, known bool, ar
 		t.unsupported("SQL text is not a compile-time constant")
 		return t.freshResults("sql()", results)
 	}
-	stmt, err := t.l.parse(text)
+	stmt, err := t.parse(text)
 	if err != nil {
 		t.unsupported("SQL %q: %v", compactSQL(text), err)
 		return t.freshResults("sql()", results)

@@ -34,7 +34,7 @@ func (b *libCall) ConstString(i int) (string, bool) {
 	return v.str, v.strKnown
 }
 
-func (b *libCall) Dialect() sqlparse.Dialect { return b.t.l.Dialect }
+func (b *libCall) Dialect() sqlparse.Dialect { return b.t.dialect }
 
 func (b *libCall) Text(s string) dblib.Value {
 	return value{expr: ir.StringCode(s), str: s, strKnown: true}

@@ -27,6 +27,13 @@ type Site struct {
 	Err   error // why Stmt is nil (unsupported dialect feature)
 	File  string
 	Line  int
+	// Dialect is the dialect the SQL is read in: the program's, or, when
+	// the program opens handles of two dialects, the one of the handle
+	// the site runs on (Open, when OpenKnown).
+	Dialect   sqlparse.Dialect
+	Open      driverOpen
+	OpenKnown bool
+	api       apiCall
 }
 
 var dollarParam = regexp.MustCompile(`\$[0-9]+`)
@@ -67,12 +74,13 @@ func (l *Loaded) findSites() error {
 				}
 				if name, ok := openedDriver(call.Common()); ok {
 					l.openDrivers = append(l.openDrivers, name)
+					l.recordOpen(call, name)
 				}
 				a, ok := siteAPI(call.Common())
 				if !ok {
 					continue
 				}
-				site := &Site{Call: call, Named: a.Op.Named()}
+				site := &Site{Call: call, Named: a.Op.Named(), api: a}
 				site.File, site.Line = l.position(call.Pos())
 				args := call.Common().Args
 				if a.Query < len(args) {
@@ -84,17 +92,30 @@ func (l *Loaded) findSites() error {
 		}
 	}
 	l.chooseDialect(order)
+	l.findHandleDialects()
+	mixed := l.mixedDialects()
+	if mixed {
+		l.DialectSource = "per statement, from the handle it runs on: " + l.opensText() + "; " + l.Dialect.String() + " where none is named"
+	}
 	for _, site := range order {
+		site.Dialect = l.Dialect
+		if mixed {
+			o, ok := l.siteDialect(site.Call, site.api)
+			site.Dialect, site.Open, site.OpenKnown = o.dialect, o, ok
+			if !ok {
+				site.Dialect = l.Dialect // (for the tables it names only)
+			}
+		}
 		if !site.Known {
 			continue
 		}
 		text := site.Query
 		if site.Named {
-			text, _ = l.compileNamed(text)
+			text, _ = dblib.CompileNamed(text, site.Dialect == sqlparse.Postgres)
 		}
 		// SQL that does not parse makes the entries that run it UNKNOWN
 		// (the translation of the call reports it with its position).
-		site.Stmt, site.Err = l.parse(text)
+		site.Stmt, site.Err = l.parseIn(site.Dialect, text)
 	}
 	return nil
 }
@@ -300,6 +321,9 @@ func (l *Loaded) findCallees(fn *ssa.Function) []*ssa.Function {
 				// (A closure that escapes is an entry of its own.)
 				if f, ok := instr.Fn.(*ssa.Function); ok && !escaping[l.unwrap(f)] {
 					out = append(out, f)
+					if m := l.unwrap(f); m != f && l.inModule(m) {
+						out = append(out, m) // a method value: the method itself
+					}
 				}
 				continue
 			default:

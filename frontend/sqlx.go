@@ -8,7 +8,6 @@ import (
 	"github.com/dbverify/dbverify/frontend/dblib"
 	"github.com/dbverify/dbverify/ir"
 	"github.com/dbverify/dbverify/sqlir"
-	"github.com/dbverify/dbverify/sqlparse"
 )
 
 // This file models what sqlx and pgx add to database/sql: scanning a row
@@ -24,11 +23,6 @@ func (t *translator) freshResults(name string, results *types.Tuple) value {
 	return t.fresh(name, results)
 }
 
-// compileNamed rewrites sqlx :name parameters for the program's dialect.
-func (l *Loaded) compileNamed(query string) (string, []string) {
-	return dblib.CompileNamed(query, l.Dialect == sqlparse.Postgres)
-}
-
 // resultColumns returns the names of the columns a row of src has (the
 // SELECT list or the RETURNING list), "*" for a star, "" for an unnamed
 // expression.
@@ -41,7 +35,7 @@ func (t *translator) resultColumns(src *object) []string {
 		if src.execErr == nil {
 			return nil
 		}
-		stmt, err := t.l.parse(src.text)
+		stmt, err := t.parse(src.text)
 		if err != nil {
 			return nil
 		}

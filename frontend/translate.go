@@ -12,6 +12,8 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/dbverify/dbverify/ir"
+	"github.com/dbverify/dbverify/sqlir"
+	"github.com/dbverify/dbverify/sqlparse"
 )
 
 // translator builds the IR program of one entry point.
@@ -57,7 +59,14 @@ type translator struct {
 	runConst  map[*ir.Var]bool
 	runMaps   map[*object]bool
 	pureNoted map[string]bool
+	// dialect is the dialect of the entry's SQL: the program's, or the one
+	// of the handles it runs SQL on (dialectOpen, see useSiteDialect).
+	dialect     sqlparse.Dialect
+	dialectOpen *driverOpen
 }
+
+// parse parses SQL text in the entry's dialect.
+func (t *translator) parse(text string) (sqlir.Statement, error) { return t.l.parseIn(t.dialect, text) }
 
 // frame is one inlined activation of a function.
 type frame struct {
@@ -106,7 +115,7 @@ type deferRec struct {
 // Translate builds the IR program of entry fn. Constructs it cannot model
 // soundly are listed in the program's Unsupported.
 func (l *Loaded) Translate(fn *ssa.Function) *ir.Program {
-	t := &translator{l: l, p: ir.NewProgram(EntryName(fn))}
+	t := &translator{l: l, p: ir.NewProgram(EntryName(fn)), dialect: l.Dialect}
 	file, line := l.position(fn.Pos())
 	t.p.Pos = ir.Info{File: file, Line: line, Kind: ir.KindCall, Text: "func " + fn.Name()}
 	t.cur = t.p.Entry

@@ -354,7 +354,11 @@ func verify(entry string, prog *ir.Program, c *sqlir.Constraint, schema *sqlir.S
 	}
 	checks := checkFacts(schema, c, prog)
 	facts = append(append([]*sqlir.Constraint(nil), facts...), checks...)
-	low, err := dbmodel.Lower(prog, c, dbmodel.Options{Schema: schema, NoInferKey: cfg.NoInferKey, Facts: facts, Dialect: cfg.Dialect})
+	dialect := cfg.Dialect
+	if prog.Dialect != "" {
+		dialect = prog.Dialect // the entry's own (handles of two dialects)
+	}
+	low, err := dbmodel.Lower(prog, c, dbmodel.Options{Schema: schema, NoInferKey: cfg.NoInferKey, Facts: facts, Dialect: dialect})
 	if err != nil {
 		r.Verdict, r.Reason = refine.Unknown, "internal: "+err.Error()
 		return r
