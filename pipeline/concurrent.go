@@ -120,7 +120,7 @@ func internalError(r *report.Result, err error) *report.Result {
 // assumption made.
 func checkModel(ctx context.Context, prog *ir.Program, c spec.Property, in *inputs, s *smt.Solver, cfg Config, conc *dbmodel.Concurrency) (*refine.Result, []string, error) {
 	facts, _ := withCheckFacts(in.schema, c, prog, in.facts)
-	low, err := dbmodel.Lower(prog, c, dbmodel.Options{Schema: in.schema, NoInferKey: cfg.NoInferKey, Facts: facts, Dialect: string(cfg.Dialect), Concurrency: conc})
+	low, err := dbmodel.Lower(prog, c, dbmodel.Options{Schema: in.schema, NoInferKey: cfg.NoInferKey, Facts: facts, Dialect: progDialect(cfg, prog), Concurrency: conc})
 	if err != nil {
 		return nil, nil, err
 	}

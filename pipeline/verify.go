@@ -32,7 +32,7 @@ func verify(ctx context.Context, entry string, prog *ir.Program, c spec.Property
 		return r
 	}
 	facts, checks := withCheckFacts(in.schema, c, prog, in.facts)
-	low, err := dbmodel.Lower(prog, c, dbmodel.Options{Schema: in.schema, NoInferKey: cfg.NoInferKey, Facts: facts, Dialect: string(cfg.Dialect)})
+	low, err := dbmodel.Lower(prog, c, dbmodel.Options{Schema: in.schema, NoInferKey: cfg.NoInferKey, Facts: facts, Dialect: progDialect(cfg, prog)})
 	if err != nil {
 		r.Verdict, r.Reason = report.Unknown, "internal: "+err.Error()
 		return r
@@ -112,4 +112,14 @@ func dedupe(xs []string) []string {
 		seen[x] = true
 		return false
 	})
+}
+
+// progDialect is the dialect prog's SQL is lowered in: the entry's own
+// when its handles tell (a program with handles of two dialects), else
+// the run's.
+func progDialect(cfg Config, prog *ir.Program) string {
+	if prog.Dialect != "" {
+		return prog.Dialect
+	}
+	return string(cfg.Dialect)
 }

@@ -1,4 +1,4 @@
-package frontend
+package dblib
 
 import (
 	"reflect"
@@ -22,9 +22,9 @@ func TestCompileNamed(t *testing.T) {
 		{"SELECT 1", false, "SELECT 1", nil},
 	}
 	for _, tt := range tests {
-		got, names := compileNamed(tt.query, tt.dollar)
+		got, names := CompileNamed(tt.query, tt.dollar)
 		if got != tt.want || !reflect.DeepEqual(names, tt.names) {
-			t.Errorf("compileNamed(%q, %v) = %q, %q; want %q, %q", tt.query, tt.dollar, got, names, tt.want, tt.names)
+			t.Errorf("CompileNamed(%q, %v) = %q, %q; want %q, %q", tt.query, tt.dollar, got, names, tt.want, tt.names)
 		}
 	}
 }
@@ -36,8 +36,27 @@ func TestRebindDollar(t *testing.T) {
 		{"SELECT 1", "SELECT 1"},
 	}
 	for _, tt := range tests {
-		if got := rebindDollar(tt.in); got != tt.want {
-			t.Errorf("rebindDollar(%q) = %q, want %q", tt.in, got, tt.want)
+		if got := RebindDollar(tt.in); got != tt.want {
+			t.Errorf("RebindDollar(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestRewriteAtNames(t *testing.T) {
+	tests := []struct {
+		in, want string
+		names    []string
+		ok       bool
+	}{
+		{"UPDATE a SET b = b - @amount WHERE id = @id AND b >= @amount", "UPDATE a SET b = b - $1 WHERE id = $2 AND b >= $1", []string{"amount", "id"}, true},
+		{"SELECT '@x', \"@y\" FROM t -- @z\nWHERE id = @id_2", "SELECT '@x', \"@y\" FROM t -- @z\nWHERE id = $1", []string{"id_2"}, true},
+		{"SELECT @1, a @ b FROM t /* @c */", "SELECT @1, a @ b FROM t /* @c */", nil, true},
+		{"SELECT $$@x$$", "", nil, false},
+	}
+	for _, tt := range tests {
+		got, names, ok := RewriteAtNames(tt.in)
+		if ok != tt.ok || ok && (got != tt.want || !reflect.DeepEqual(names, tt.names)) {
+			t.Errorf("RewriteAtNames(%q) = %q, %q, %v; want %q, %q, %v", tt.in, got, names, ok, tt.want, tt.names, tt.ok)
 		}
 	}
 }
