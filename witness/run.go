@@ -48,7 +48,7 @@ func Execute(ctx context.Context, ex Executor, d sqlparse.Dialect, s *Schema, c 
 	if err := Reset(ctx, ex, d, s); err != nil {
 		return nil, fmt.Errorf("resetting the database: %w", err)
 	}
-	out := &Outcome{Refused: Seed(ctx, ex, d, run.Rows)}
+	out := &Outcome{Refused: Seed(ctx, ex, d, s, run.Rows)}
 	for _, q := range run.Prune {
 		if err := ex.Exec(ctx, q); err != nil {
 			return nil, fmt.Errorf("pruning the initial rows (%s): %w", q, err)

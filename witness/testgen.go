@@ -82,8 +82,11 @@ func (r *ReplayResult) TestFile(o *ReplayOutcome) (*TestFile, error) {
 		Check:      k.ViolationQuery(),
 		Table:      k.Table,
 	}
-	if d == sqlparse.Postgres {
+	switch d {
+	case sqlparse.Postgres:
 		data.Driver, data.DriverPkg = "pgx", "github.com/jackc/pgx/v5/stdlib"
+	case sqlparse.SQLite:
+		data.Driver, data.DriverPkg = "sqlite", SQLiteDriverPackage
 	}
 	for _, t := range sortedKeys(r.Schema.Tables) {
 		q := "DROP TABLE IF EXISTS " + r.Schema.Tables[t].Name
@@ -101,6 +104,8 @@ func (r *ReplayResult) TestFile(o *ReplayOutcome) (*TestFile, error) {
 	switch {
 	case d == sqlparse.Postgres && strings.Contains(strings.ToUpper(r.Schema.DDL), "REFERENCES"):
 		noFK, restore = []string{"SET session_replication_role = replica"}, []string{"SET session_replication_role = DEFAULT"}
+	case d == sqlparse.SQLite:
+		noFK, restore = []string{"PRAGMA foreign_keys = OFF"}, []string{"PRAGMA foreign_keys = ON"}
 	case d != sqlparse.Postgres:
 		noFK = []string{"SET FOREIGN_KEY_CHECKS = 0", "SET SESSION sql_mode = CONCAT(@@sql_mode, ',NO_AUTO_VALUE_ON_ZERO')"}
 		restore = []string{"SET FOREIGN_KEY_CHECKS = 1", "SET SESSION sql_mode = REPLACE(@@sql_mode, ',NO_AUTO_VALUE_ON_ZERO', '')"}
@@ -109,7 +114,7 @@ func (r *ReplayResult) TestFile(o *ReplayOutcome) (*TestFile, error) {
 		data.Setup = append(data.Setup, strconv.Quote(q))
 	}
 	for _, row := range o.Run.Rows {
-		data.Setup = append(data.Setup, strconv.Quote(InsertSQL(row)))
+		data.Setup = append(data.Setup, strconv.Quote(InsertSQLFor(d, r.Schema, row)))
 	}
 	for _, q := range restore {
 		data.Setup = append(data.Setup, strconv.Quote(q))

@@ -132,11 +132,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		if e := engines[d]; e != nil {
 			return e, nil
 		}
-		gd := groundtruth.MySQL
-		if d == sqlparse.Postgres {
-			gd = groundtruth.Postgres
-		}
-		e, err := groundtruth.Start(ctx, gd, filepath.Join(cfg.WorkDir, "engines"))
+		e, err := groundtruth.Start(ctx, witness.EngineDialect(d), filepath.Join(cfg.WorkDir, "engines"))
 		if err != nil {
 			return nil, err
 		}
@@ -207,10 +203,6 @@ func (cc *caseCheck) run(ctx context.Context, engineFor func(sqlparse.Dialect) (
 	cc.args = parseArgs(cc.c.Args)
 	var dsrc string
 	cc.dialect, dsrc = caseDialect(cc.args, cc.pkgs)
-	if cc.dialect == sqlparse.SQLite {
-		// (witness seeds and resets with MySQL and Postgres statements.)
-		return nil, "SQLite programs are not executed by the cross-check yet (it runs PostgreSQL and MariaDB)"
-	}
 	_ = dsrc
 	cc.program = witness.CollectSQL(cc.pkgs, cc.dialect)
 
