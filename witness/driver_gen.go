@@ -2,7 +2,7 @@ package witness
 
 import (
 	"bytes"
-	_ "embed"
+	"embed"
 	"fmt"
 	"go/format"
 	"go/types"
@@ -35,6 +35,20 @@ package zzwitnessrt
 
 import _ "modernc.org/sqlite"
 `)
+
+//go:embed rt_gin.go.tmpl rt_echo.go.tmpl rt_mux.go.tmpl rt_chi.go.tmpl
+var runtimeFiles embed.FS
+
+// runtimeExtras are the runtime's files for the libraries a program
+// uses, added when the program's packages import pkg: the SQLite driver,
+// the web frameworks' handler contexts and routers' path parameters.
+var runtimeExtras = []struct{ pkg, file, tmpl string }{
+	{SQLiteDriverPackage, "sqlite.go", ""},
+	{"github.com/gin-gonic/gin", "gin.go", "rt_gin.go.tmpl"},
+	{"github.com/labstack/echo/v4", "echo.go", "rt_echo.go.tmpl"},
+	{"github.com/gorilla/mux", "mux.go", "rt_mux.go.tmpl"},
+	{"github.com/go-chi/chi/v5", "chi.go", "rt_chi.go.tmpl"},
+}
 
 // InputKind is how an input's value is generated and read.
 type InputKind string
@@ -71,6 +85,9 @@ type EntrySpec struct {
 	// Approximations lists what the driver fills with a fixed value (an
 	// interface left nil, a function field left nil).
 	Approximations []string
+	// HTTP: the entry is a handler whose request the driver builds from
+	// the "$http.…" inputs (see HTTPInputs).
+	HTTP bool
 }
 
 // DriverSource is a generated driver: overlay files by absolute path.
@@ -105,10 +122,6 @@ func GenerateDriver(pkgs []*packages.Package, moduleDir, modulePath string, entr
 			continue
 		}
 		spec.Pkg, spec.Key = pkgPath, key
-		if strings.Contains(key, "$") {
-			spec.NotExecutable = "a closure: the driver calls only named functions and methods"
-			continue
-		}
 		p := byPath[pkgPath]
 		if p == nil || p.Types == nil {
 			spec.NotExecutable = "package " + pkgPath + " not loaded"
@@ -128,7 +141,7 @@ func GenerateDriver(pkgs []*packages.Package, moduleDir, modulePath string, entr
 	var driven []string
 	for _, pp := range pkgPaths {
 		p := byPath[pp]
-		g := &fileGen{pkg: p.Types, hs: hs, imports: map[string]string{}}
+		g := &fileGen{pkg: p.Types, syntax: p, hs: hs, imports: map[string]string{}}
 		var cases bytes.Buffer
 		for _, spec := range perPkg[pp] {
 			call, err := g.entryCall(spec)
@@ -152,8 +165,16 @@ func GenerateDriver(pkgs []*packages.Package, moduleDir, modulePath string, entr
 		driven = append(driven, pp)
 	}
 	src.Files[path.Join(moduleDir, RuntimeDir, "rt.go")] = runtimeSource
-	if p := byPath[SQLiteDriverPackage]; p != nil && p.Types != nil && len(p.Errors) == 0 {
-		src.Files[path.Join(moduleDir, RuntimeDir, "sqlite.go")] = sqliteRegistration
+	for _, x := range runtimeExtras {
+		if p := byPath[x.pkg]; p != nil && p.Types != nil && len(p.Errors) == 0 {
+			data := sqliteRegistration
+			if x.tmpl != "" {
+				if data, err = runtimeFiles.ReadFile(x.tmpl); err != nil {
+					return nil, err
+				}
+			}
+			src.Files[path.Join(moduleDir, RuntimeDir, x.file)] = data
+		}
 	}
 	main, err := mainFile(modulePath, driven)
 	if err != nil {
@@ -195,6 +216,7 @@ func mainFile(modulePath string, pkgs []string) ([]byte, error) {
 // fileGen generates one package's export file.
 type fileGen struct {
 	pkg     *types.Package
+	syntax  *packages.Package // the package's syntax and types info (closures)
 	hs      *handleTypes
 	imports map[string]string // path → alias
 }
@@ -240,94 +262,6 @@ func (g *fileGen) file(cases, modulePath string) ([]byte, error) {
 		return nil, fmt.Errorf("%w\n%s", err, b.String())
 	}
 	return out, nil
-}
-
-// entryCall is the body of the switch case calling spec's function.
-func (g *fileGen) entryCall(spec *EntrySpec) (string, error) {
-	var fn *types.Func
-	var recvType types.Type
-	key := spec.Key
-	if strings.HasPrefix(key, "(") {
-		end := strings.Index(key, ").")
-		if end < 0 {
-			return "", fmt.Errorf("cannot parse method %s", key)
-		}
-		recv, method := key[1:end], key[end+2:]
-		ptr := strings.HasPrefix(recv, "*")
-		tn, ok := g.pkg.Scope().Lookup(strings.TrimPrefix(recv, "*")).(*types.TypeName)
-		if !ok {
-			return "", fmt.Errorf("no type %s in %s", recv, g.pkg.Path())
-		}
-		recvType = tn.Type()
-		if ptr {
-			recvType = types.NewPointer(recvType)
-		}
-		obj, _, _ := types.LookupFieldOrMethod(recvType, true, g.pkg, method)
-		f, ok := obj.(*types.Func)
-		if !ok {
-			return "", fmt.Errorf("no method %s on %s", method, recv)
-		}
-		fn = f
-	} else {
-		f, ok := g.pkg.Scope().Lookup(key).(*types.Func)
-		if !ok {
-			return "", fmt.Errorf("no function %s in %s", key, g.pkg.Path())
-		}
-		fn = f
-	}
-	sig := fn.Type().(*types.Signature)
-	if sig.TypeParams().Len() > 0 || (sig.Recv() != nil && sig.RecvTypeParams().Len() > 0) {
-		return "", fmt.Errorf("a generic function")
-	}
-	v := &valueGen{g: g, spec: spec}
-	var callee string
-	if recvType != nil {
-		name := sig.Recv().Name()
-		if name == "" || name == "_" {
-			name = "recv"
-		}
-		recv, err := v.expr(recvType, name, 0)
-		if err != nil {
-			return "", fmt.Errorf("receiver: %w", err)
-		}
-		callee = "(" + recv + ")." + fn.Name()
-	} else {
-		callee = fn.Name()
-	}
-	var args []string
-	for i := 0; i < sig.Params().Len(); i++ {
-		p := sig.Params().At(i)
-		name := p.Name()
-		if name == "" || name == "_" {
-			name = fmt.Sprintf("arg%d", i)
-		}
-		t := p.Type()
-		if sig.Variadic() && i == sig.Params().Len()-1 {
-			e, err := v.expr(t, name, 0)
-			if err != nil {
-				return "", fmt.Errorf("parameter %s: %w", name, err)
-			}
-			args = append(args, e+"...")
-			continue
-		}
-		e, err := v.expr(t, name, 0)
-		if err != nil {
-			return "", fmt.Errorf("parameter %s: %w", name, err)
-		}
-		args = append(args, e)
-	}
-	call := callee + "(" + strings.Join(args, ", ") + ")"
-	n := sig.Results().Len()
-	switch {
-	case n == 0:
-		return "\t\t" + call + "\n\t\treturn nil\n", nil
-	case isError(sig.Results().At(n - 1).Type()):
-		blanks := strings.Repeat("_, ", n-1)
-		return "\t\t" + blanks + "e := " + call + "\n\t\treturn e\n", nil
-	default:
-		blanks := strings.TrimSuffix(strings.Repeat("_, ", n), ", ")
-		return "\t\t" + blanks + " = " + call + "\n\t\treturn nil\n", nil
-	}
 }
 
 func isError(t types.Type) bool {

@@ -333,7 +333,7 @@ func (r *ReplayResult) createSchema(ctx context.Context, cfg ReplayConfig, drv *
 			}
 		}
 	}
-	if err := Create(ctx, drv, r.Schema); err != nil {
+	if err := Create(ctx, drv, r.dialect, r.Schema); err != nil {
 		return fmt.Errorf("replay: creating the schema: %w", err)
 	}
 	return nil
@@ -370,7 +370,9 @@ func (r *ReplayResult) replayTarget(ctx context.Context, drv *Driver, src *Drive
 		restore = rs
 		o.Notes = append(o.Notes, "the schema's CHECK "+name+" is suspended during the run, so that the write it would refuse is observed")
 	}
-	out, err := Execute(ctx, drv, r.dialect, r.Schema, k, spec.Pkg, spec.Key, run)
+	out, ran, added, err := ReplayExecute(ctx, drv, r.dialect, r.Schema, k, spec.Pkg, spec.Key, t.Cex, run)
+	o.Run = ran
+	o.Notes = append(o.Notes, added...)
 	if rerr := restore(); rerr != nil && err == nil {
 		err = fmt.Errorf("restoring the CHECK: %w", rerr)
 	}

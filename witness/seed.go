@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/big"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -45,8 +46,8 @@ func InsertSQL(r Row) string {
 
 // InsertSQLFor is the INSERT of one row of schema s in dialect d. SQLite
 // gets numbers unquoted, except in columns s declares as text or time: a
-// quoted number in a column without numeric affinity stays text, which
-// SQLite orders after every number.
+// quoted number in a column without numeric affinity (no type, or BLOB)
+// stays text, which SQLite orders after every number.
 func InsertSQLFor(d sqlparse.Dialect, s *Schema, r Row) string {
 	if d != sqlparse.SQLite {
 		return InsertSQL(r)
@@ -54,7 +55,9 @@ func InsertSQLFor(d sqlparse.Dialect, s *Schema, r Row) string {
 	t := s.Table(r.Table)
 	return insertSQL(r, func(col, v string) string {
 		if t != nil {
-			if c := ColumnClass(columnType(t, col)); c == ClassText || c == ClassTime {
+			// (A column without a type keeps a value as written.)
+			typ := columnType(t, col)
+			if c := ColumnClass(typ); typ != "" && (c == ClassText || c == ClassTime) {
 				return Literal(v)
 			}
 		}
@@ -91,9 +94,28 @@ func insertSQL(r Row, lit func(col, v string) string) string {
 	return fmt.Sprintf("INSERT INTO %s (%s) VALUES (%s)", r.Table, strings.Join(cols, ", "), strings.Join(vals, ", "))
 }
 
-// Create creates the schema's tables.
-func Create(ctx context.Context, ex Executor, s *Schema) error {
-	if err := ex.Exec(ctx, s.DDL); err != nil {
+// bigserial is PostgreSQL's auto-incrementing column type.
+var bigserial = regexp.MustCompile(`(?i)\b(BIG|SMALL)?SERIAL\b`)
+
+// DDLFor is the schema's DDL as the engine of dialect d runs it: on
+// MySQL/MariaDB, PostgreSQL's SERIAL types (a program with MySQL SQL
+// whose schema was written for PostgreSQL) become auto-incremented
+// integers.
+func (s *Schema) DDLFor(d sqlparse.Dialect) string {
+	if d != sqlparse.MySQL {
+		return s.DDL
+	}
+	return bigserial.ReplaceAllStringFunc(s.DDL, func(t string) string {
+		if strings.HasPrefix(strings.ToUpper(t), "SMALL") {
+			return "SMALLINT AUTO_INCREMENT UNIQUE"
+		}
+		return "BIGINT AUTO_INCREMENT UNIQUE"
+	})
+}
+
+// Create creates the schema's tables on an engine of dialect d.
+func Create(ctx context.Context, ex Executor, d sqlparse.Dialect, s *Schema) error {
+	if err := ex.Exec(ctx, s.DDLFor(d)); err != nil {
 		return fmt.Errorf("creating the schema (%s): %w", s.Source, err)
 	}
 	return nil

@@ -52,6 +52,9 @@ func Synthesize(d sqlparse.Dialect, stmts []sqlir.Statement, extra, numeric map[
 			}
 			col := sqlir.Column{Name: c, Type: class}
 			def := c + " " + sqlType(d, class)
+			if d == sqlparse.Postgres && class == ClassInt && st.int4[c] {
+				def = c + " INTEGER"
+			}
 			if c == "id" && !noKey {
 				col.AutoIncrement = true
 				switch d {
@@ -107,6 +110,11 @@ type synthTable struct {
 	// unique are the column lists of ON CONFLICT (cols): the engine needs
 	// a unique key there.
 	unique [][]string
+	// int4 are integer columns written from a placeholder that the same
+	// statement compares with an integer literal: PostgreSQL deduces
+	// integer for that placeholder, so the column must be INTEGER, not
+	// BIGINT ("inconsistent types deduced for parameter").
+	int4 map[string]bool
 }
 
 type synth struct {
@@ -187,6 +195,7 @@ func (s *synth) stmt(st sqlir.Statement) {
 			t := s.table(st.Table)
 			t.unique = append(t.unique, st.ConflictColumns)
 		}
+		s.int4Columns(st)
 		s.items(st.Returning)
 	case *sqlir.Delete:
 		s.cur = st.Table
@@ -201,6 +210,44 @@ func (s *synth) stmt(st sqlir.Statement) {
 		s.table(st.Table)
 		s.items(st.Columns)
 		s.expr(st.Where)
+	}
+}
+
+// int4Columns marks the columns an INSERT writes from a placeholder that
+// it also compares with an integer literal (`CASE WHEN $3 > 0 …`).
+func (s *synth) int4Columns(st *sqlir.Insert) {
+	compared := map[int]bool{}
+	mark := func(e sqlir.Expr) {
+		sqlir.Rewrite(e, func(x sqlir.Expr) (sqlir.Expr, bool) {
+			b, ok := x.(*sqlir.Binary)
+			if !ok {
+				return nil, false
+			}
+			for _, pair := range [][2]sqlir.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+				p, isParam := pair[0].(*sqlir.Param)
+				n, isNum := pair[1].(*sqlir.Num)
+				if isParam && isNum && n.IsInt {
+					compared[p.Index] = true
+				}
+			}
+			return nil, false
+		})
+	}
+	for _, row := range st.Rows {
+		for _, e := range row {
+			mark(e)
+		}
+	}
+	t := s.table(st.Table)
+	for _, row := range st.Rows {
+		for i, e := range row {
+			if p, ok := e.(*sqlir.Param); ok && i < len(st.Columns) && compared[p.Index] {
+				if t.int4 == nil {
+					t.int4 = map[string]bool{}
+				}
+				t.int4[strings.ToLower(st.Columns[i])] = true
+			}
+		}
 	}
 }
 

@@ -54,13 +54,16 @@ func (r *ReplayResult) TestFile(o *ReplayOutcome) (*TestFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &fileGen{pkg: p.Types, hs: hs, imports: map[string]string{}}
+	g := &fileGen{pkg: p.Types, syntax: p, hs: hs, imports: map[string]string{}}
 	spec := &EntrySpec{Name: o.Target.Entry, Pkg: pkgPath, Key: key}
 	call, err := g.entryCall(spec)
 	if err != nil {
 		return nil, fmt.Errorf("calling %s: %w", o.Target.Entry, err)
 	}
 	call = strings.ReplaceAll(call, "zzrt.", "zzrt")
+	if strings.Contains(call, "h.Tx") || strings.Contains(call, "h.PgxTx") {
+		return nil, fmt.Errorf("%s takes an open transaction; the emitted test does not begin one", o.Target.Entry)
+	}
 	if strings.Contains(call, "h.Pool()") || strings.Contains(call, "h.Conn()") {
 		return nil, fmt.Errorf("%s takes a pgx connection or pool; the emitted test supports database/sql and sqlx handles", o.Target.Entry)
 	}

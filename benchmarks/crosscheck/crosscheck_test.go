@@ -69,29 +69,19 @@ var knownFindings = map[findingKey]Kind{
 	// MySQL 8's VALUES … AS alias that MariaDB does not run
 	// (generated_column, mysql8_upsert_alias); string codes bound as text
 	// (mysql_itoa_amount).
-	{"core/delete_unsafe", "(*Store).Close", "accounts.balance >= 0"}:                         FalseUnsafe,
 	{"trust/escape_sscan_unsafe", "(*Store).Withdraw", "accounts.balance >= 0"}:               FalseUnsafe,
 	{"trust/external_result_unsafe", "Draw", "accounts.points >= 0"}:                          FalseUnsafe,
-	{"trust/generated_column_unsafe", "(*Store).Spend", "budgets.remaining >= 0"}:             FalseUnsafe,
 	{"trust/mysql8_upsert_alias_unsafe", "(*Receiving).Receive", "stock_levels.on_hand >= 0"}: FalseUnsafe,
-	{"trust/mysql_itoa_amount_unsafe", "(*Ledger).Debit", "accounts.balance >= 0"}:            CexDoesNotReplay,
-	{"trust/pure_echo_unsafe", "(*Handler).award", "members.points >= 0"}:                     NeedsExternal,
 	{"trust/slice_same_index_unsafe", "(*Store).ApplyDebits", "accounts.balance >= 0"}:        NeedsExternal,
-	{"trust/validate_struct_unsafe", "(*Server).card", "accounts.withdrawn_today >= 0"}:       FalseUnsafe,
 	// The trace's first UPDATE affects a second row with the same sku
 	// (the synthesised table has no key) that the counterexample omits.
-	{"trust/tx_done_unsafe", "(*Store).Ship", "products.stock >= 0"}: FalseUnsafe,
 	// The trace omits a row its path needs: the bookings row the
 	// cancellation reads (Cancel), the account row of id that the DELETE
 	// removes (Close), the source member/account of the transfer (its
 	// SELECT returns a row no symbol lists). Seeding the trace's rows
 	// under the inputs' keys breaks the constraint.
-	{"booking/cancel_commit_unsafe", "(*Store).Cancel", "events.booked >= 0"}: CexDoesNotReplay,
-	{"loyalty/transfer_unsafe", "(*Store).Transfer", "members.points >= 0"}:   CexDoesNotReplay,
-	{"pg/transfer_tx_unsafe", "(*Store).TransferTx", "accounts.balance >= 0"}: CexDoesNotReplay,
 	// The inputs say ids[i] = 0 but the loop step binds ids[i] = 2, the
 	// row the trace debits: inputs and steps disagree.
-	{"core/ids_loop_unsafe", "ReverseCredits", "accounts.balance >= 0"}: CexDoesNotReplay,
 	// The counterexample's UPDATE breaks the schema's other CHECK
 	// (stock - 1 < reserved = 0), which MariaDB enforces: the write fails.
 	// dbverify's model does not enforce the other CHECKs of the table.
