@@ -186,3 +186,29 @@ func TestSplitClosure(t *testing.T) {
 		}
 	}
 }
+
+func TestSynthesizePostgresPlaceholderTypes(t *testing.T) {
+	st, err := sqlparse.Parse(sqlparse.Postgres, "INSERT INTO stock_movements (warehouse_id, sku, delta, reason) VALUES ($1, $2, $3, CASE WHEN $3 > 0 THEN 'received' ELSE 'damaged' END)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := Synthesize(sqlparse.Postgres, []sqlir.Statement{st}, nil, nil, false)
+	// $3 > 0 makes PostgreSQL type $3 integer: delta must be INTEGER;
+	// reason holds the CASE's strings.
+	for _, want := range []string{"delta INTEGER", "reason VARCHAR(255)", "warehouse_id BIGINT"} {
+		if !strings.Contains(s.DDL, want) {
+			t.Errorf("DDL lacks %q:\n%s", want, s.DDL)
+		}
+	}
+}
+
+func TestSynthesizeSQLiteKey(t *testing.T) {
+	st, err := sqlparse.Parse(sqlparse.SQLite, "UPDATE balances SET cents = cents - ? WHERE id = ?")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := Synthesize(sqlparse.SQLite, []sqlir.Statement{st}, nil, nil, false)
+	if !strings.Contains(s.DDL, "id INTEGER PRIMARY KEY") || strings.Contains(s.DDL, "AUTO_INCREMENT") {
+		t.Errorf("SQLite DDL without the rowid key:\n%s", s.DDL)
+	}
+}

@@ -277,6 +277,14 @@ func (s *synth) classFrom(table, col string, e sqlir.Expr) {
 			s.setClass(table, col, ClassTime)
 		}
 	case *sqlir.Param:
+	case *sqlir.Case:
+		// The class of its values (`CASE WHEN … THEN 'received' …`).
+		for _, w := range e.Whens {
+			s.classFrom(table, col, w.Val)
+		}
+		if e.Else != nil {
+			s.classFrom(table, col, e.Else)
+		}
 	case *sqlir.Str:
 		s.setClass(table, col, ClassText)
 	case *sqlir.BoolLit:

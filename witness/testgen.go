@@ -27,6 +27,22 @@ type TestFile struct {
 	Source []byte
 }
 
+// emittable says why an entry's call cannot be written into a test (nil
+// when it can): the test supports database/sql and sqlx handles given to
+// the entry, not requests, open transactions or pgx handles.
+func emittable(entry string, spec *EntrySpec, call string) error {
+	if spec.HTTP {
+		return fmt.Errorf("%s is an HTTP handler; the emitted test does not build its request (replay does)", entry)
+	}
+	if strings.Contains(call, "h.Tx") || strings.Contains(call, "h.PgxTx") {
+		return fmt.Errorf("%s takes an open transaction; the emitted test does not begin one", entry)
+	}
+	if strings.Contains(call, "h.Pool()") || strings.Contains(call, "h.Conn()") {
+		return fmt.Errorf("%s takes a pgx connection or pool; the emitted test supports database/sql and sqlx handles", entry)
+	}
+	return nil
+}
+
 // TestFile writes a Go test, in o's entry's package, that creates the
 // schema in the database named by $DBVERIFY_TEST_DSN, seeds o's initial
 // rows, calls the entry with its inputs the way the witness driver does,
@@ -61,11 +77,8 @@ func (r *ReplayResult) TestFile(o *ReplayOutcome) (*TestFile, error) {
 		return nil, fmt.Errorf("calling %s: %w", o.Target.Entry, err)
 	}
 	call = strings.ReplaceAll(call, "zzrt.", "zzrt")
-	if strings.Contains(call, "h.Tx") || strings.Contains(call, "h.PgxTx") {
-		return nil, fmt.Errorf("%s takes an open transaction; the emitted test does not begin one", o.Target.Entry)
-	}
-	if strings.Contains(call, "h.Pool()") || strings.Contains(call, "h.Conn()") {
-		return nil, fmt.Errorf("%s takes a pgx connection or pool; the emitted test supports database/sql and sqlx handles", o.Target.Entry)
+	if err := emittable(o.Target.Entry, spec, call); err != nil {
+		return nil, err
 	}
 	k := r.constraints[o.Target.Constraint]
 	d := r.dialect

@@ -43,11 +43,7 @@ var randomCases = map[string]bool{
 
 // knownCaseProblems are the cases the cross-check cannot run yet, with the
 // part of the reason that says why.
-var knownCaseProblems = map[string]string{
-	// Postgres DDL (BIGSERIAL) for a program with MySQL placeholders.
-	"trust/check_other_table_safe":   "BIGSERIAL",
-	"trust/check_other_table_unsafe": "BIGSERIAL",
-}
+var knownCaseProblems = map[string]string{}
 
 // knownFindings are the disagreements (and unreproducible counterexamples)
 // the cross-check finds today, each with the reason. The test fails on a
@@ -57,39 +53,20 @@ var knownCaseProblems = map[string]string{
 // None is a wrong SAFE or a false UNSAFE; each is a counterexample that is
 // not literally a run of the program on a real engine.
 var knownFindings = map[findingKey]Kind{
-	// Found once the other branches' corpus cases were merged (16:40);
-	// not yet analysed one by one. Each UNSAFE is the expected verdict of
-	// its case; the replay fails for reasons of the harness so far:
-	// the trace's DELETE removes a row it does not list (delete_unsafe,
-	// as for the transfers above, and 4 random runs find no other);
-	// fmt.Sscan's text, echo's parameters are values the
-	// driver cannot set (escape_*, pure_echo,
-	// slice_same_index); the validator field of the handler struct is nil
-	// in the driver (validate_struct: a panic); a generated column and
-	// MySQL 8's VALUES … AS alias that MariaDB does not run
-	// (generated_column, mysql8_upsert_alias); string codes bound as text
-	// (mysql_itoa_amount).
-	{"trust/escape_sscan_unsafe", "(*Store).Withdraw", "accounts.balance >= 0"}:               FalseUnsafe,
-	{"trust/external_result_unsafe", "Draw", "accounts.points >= 0"}:                          FalseUnsafe,
-	{"trust/mysql8_upsert_alias_unsafe", "(*Receiving).Receive", "stock_levels.on_hand >= 0"}: FalseUnsafe,
-	{"trust/slice_same_index_unsafe", "(*Store).ApplyDebits", "accounts.balance >= 0"}:        NeedsExternal,
-	// The trace's first UPDATE affects a second row with the same sku
-	// (the synthesised table has no key) that the counterexample omits.
-	// The trace omits a row its path needs: the bookings row the
-	// cancellation reads (Cancel), the account row of id that the DELETE
-	// removes (Close), the source member/account of the transfer (its
-	// SELECT returns a row no symbol lists). Seeding the trace's rows
-	// under the inputs' keys breaks the constraint.
-	// The inputs say ids[i] = 0 but the loop step binds ids[i] = 2, the
-	// row the trace debits: inputs and steps disagree.
+	// math/rand draws the amount (a randomCases program: logged only).
+	{"trust/external_result_unsafe", "Draw", "accounts.points >= 0"}: FalseUnsafe,
+	// MySQL 8's `VALUES (…) AS new` alias: MariaDB, the engine of the
+	// mysql dialect here, refuses its syntax.
+	{"trust/mysql8_upsert_alias_unsafe", "(*Receiving).Receive", "stock_levels.on_hand >= 0"}: EngineLacks,
+	// The counterexample's inputs say debits[i] = {0, 0, 0} while its
+	// path passes the check Amount > 0: the trace reports the slice
+	// element read at the loop's index with another element's values.
+	{"trust/slice_same_index_unsafe", "(*Store).ApplyDebits", "accounts.balance >= 0"}: NeedsExternal,
 	// The counterexample's UPDATE breaks the schema's other CHECK
 	// (stock - 1 < reserved = 0), which MariaDB enforces: the write fails.
 	// dbverify's model does not enforce the other CHECKs of the table.
 	{"schema/goose_checks_unsafe", "(*Inventory).Restock", "positive_stock: stock >= 0"}:                   BreaksOtherCheck,
 	{"schema/goose_checks_unsafe", "(*Inventory).Restock", "reserved_within_stock: `reserved` <= `stock`"}: BreaksOtherCheck,
-	// No DDL: the guessed column types make PostgreSQL refuse the INSERT
-	// of the movement log.
-	{"dialect/pg_receive_upsert_unsafe", "(*Receiving).Receive", "stock_levels.on_hand >= 0"}: SchemaGuess,
 }
 
 func TestCrossCheckFastCorpus(t *testing.T) {
