@@ -43,10 +43,12 @@ demo: build
 test: test-deps lint
 	$(GO) test -timeout 40m ./...
 
-# bench also runs the differential semantics suite (groundtruth) with a
+# bench also replays every fast corpus UNSAFE with dbverify replay on its
+# engine, and runs the differential semantics suite (groundtruth) with a
 # larger budget: 100 random executions per statement form and dialect.
 bench: build
 	$(GO) run ./benchmarks/cmd/bench -bin $(BIN)
+	DBVERIFY_REPLAY_ALL=1 DBVERIFY_E2E_BIN=$(BIN) $(GO) test ./benchmarks -count=1 -run TestReplayAllUnsafe -timeout 60m
 	$(GO) test ./groundtruth -count=1 -run 'TestDifferential|TestKnownDivergences' -groundtruth.n=100 -v
 
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2

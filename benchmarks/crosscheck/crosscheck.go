@@ -48,6 +48,9 @@ const modulePath = "example.com/corpus"
 // checkFailure is an engine's error for a write a CHECK refused.
 var checkFailure = regexp.MustCompile(`(?i)violates check constraint|CONSTRAINT .* failed`)
 
+// mariaDBSyntax is MariaDB's syntax error: SQL of MySQL 8 it does not run.
+var mariaDBSyntax = regexp.MustCompile(`Error 1064 \(42000\).*MariaDB server version`)
+
 // typeFailure is an engine's error for a value of the wrong type.
 var typeFailure = regexp.MustCompile(`SQLSTATE (42P08|42804|22P02|22007|22008)|Error 1366|Incorrect \w+ value`)
 
@@ -133,11 +136,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		if e := engines[d]; e != nil {
 			return e, nil
 		}
-		gd := groundtruth.MySQL
-		if d == sqlparse.Postgres {
-			gd = groundtruth.Postgres
-		}
-		e, err := groundtruth.Start(ctx, gd, filepath.Join(cfg.WorkDir, "engines"))
+		e, err := groundtruth.Start(ctx, witness.EngineDialect(d), filepath.Join(cfg.WorkDir, "engines"))
 		if err != nil {
 			return nil, err
 		}
@@ -208,10 +207,6 @@ func (cc *caseCheck) run(ctx context.Context, engineFor func(sqlparse.Dialect) (
 	cc.args = parseArgs(cc.c.Args)
 	var dsrc string
 	cc.dialect, dsrc = caseDialect(cc.args, cc.pkgs)
-	if cc.dialect == sqlparse.SQLite {
-		// (witness seeds and resets with MySQL and Postgres statements.)
-		return nil, "SQLite programs are not executed by the cross-check yet (it runs PostgreSQL and MariaDB)"
-	}
 	_ = dsrc
 	cc.program = witness.CollectSQL(cc.pkgs, cc.dialect)
 
@@ -275,7 +270,7 @@ func (cc *caseCheck) run(ctx context.Context, engineFor func(sqlparse.Dialect) (
 	if err := cc.drv.Open(eng.DriverName(), witness.DriverDSN(eng, name)); err != nil {
 		return nil, fmt.Sprintf("opening the database: %v", err)
 	}
-	if err := witness.Create(ctx, cc.drv, cc.schema); err != nil {
+	if err := witness.Create(ctx, cc.drv, cc.dialect, cc.schema); err != nil {
 		return nil, err.Error()
 	}
 
@@ -434,8 +429,10 @@ func (cc *caseCheck) replay(ctx context.Context, res *EntryResult, r *harness.Re
 	cex := convertCex(hcex)
 	run, notes := witness.ReplayRun(cex, cc.schema, cc.dialect, cc.program.Strings)
 	res.Notes = append(res.Notes, notes...)
-	out, err := witness.Execute(ctx, cc.drv, cc.dialect, cc.schema, k, spec.Pkg, spec.Key, run)
-	res.Executions++
+	out, ran, added, err := witness.ReplayExecute(ctx, cc.drv, cc.dialect, cc.schema, k, spec.Pkg, spec.Key, cex, run)
+	res.Executions += 1 + min(len(added), 1)
+	res.Notes = append(res.Notes, added...)
+	run = ran
 	if err != nil {
 		res.Errors++
 		res.Finding = &Finding{Kind: FalseUnsafe, Run: witness.Describe(run, nil) + "; the replay failed: " + err.Error()}
@@ -452,7 +449,9 @@ func (cc *caseCheck) replay(ctx context.Context, res *EntryResult, r *harness.Re
 		return
 	}
 	kind := FalseUnsafe
-	if out.Call != nil && checkFailure.MatchString(out.Call.Err) {
+	if out.Call != nil && cc.dialect == sqlparse.MySQL && mariaDBSyntax.MatchString(out.Call.Err) {
+		kind = EngineLacks
+	} else if out.Call != nil && checkFailure.MatchString(out.Call.Err) {
 		kind = BreaksOtherCheck
 	} else if out.Call != nil && typeFailure.MatchString(out.Call.Err) && res.Schema == "synthesised" {
 		kind = SchemaGuess
