@@ -22,10 +22,14 @@ type Timing struct {
 	Long time.Duration
 	// Limit: how long the requests may take to finish after the steps.
 	Limit time.Duration
+	// Settle: how long no operation must arrive before a step of a given
+	// schedule is granted (the goroutines of a request then number their
+	// operations in a stable order).
+	Settle time.Duration
 }
 
 // DefaultTiming suits a local throwaway server.
-var DefaultTiming = Timing{Short: 60 * time.Millisecond, Long: 4 * time.Second, Limit: 20 * time.Second}
+var DefaultTiming = Timing{Short: 60 * time.Millisecond, Long: 4 * time.Second, Limit: 20 * time.Second, Settle: 20 * time.Millisecond}
 
 // Outcome is what a concurrent run did.
 type Outcome struct {
@@ -144,7 +148,7 @@ func (s *Session) run(ctx context.Context, schema *witness.Schema, c *witness.Co
 	}
 	req := map[string]any{
 		"op": "schedule", "requests": calls, "check": c.ViolationQuery(),
-		"short_ms": t.Short.Milliseconds(), "long_ms": t.Long.Milliseconds(), "limit_ms": t.Limit.Milliseconds(),
+		"short_ms": t.Short.Milliseconds(), "long_ms": t.Long.Milliseconds(), "limit_ms": t.Limit.Milliseconds(), "settle_ms": t.Settle.Milliseconds(),
 	}
 	for k, v := range mode {
 		req[k] = v

@@ -62,6 +62,11 @@ type Timing struct {
 	// Long is how long the scheduler waits for a request to reach an
 	// operation (or for a blocked one to be confirmed) before it gives up.
 	Long time.Duration
+	// Settle is how long no operation must arrive before a step of a given
+	// schedule is granted: the goroutines of one request number their
+	// operations in the order they arrive, which then does not depend on
+	// how fast a goroutine starts.
+	Settle time.Duration
 }
 
 // Gate lets each request's database operations run only when a schedule
@@ -73,7 +78,9 @@ type Gate struct {
 	cond   *sync.Cond
 	lanes  map[string]*lane
 	grants int
-	timing Timing
+	// lastEnter is when an operation last arrived.
+	lastEnter time.Time
+	timing    Timing
 	// waitsInDB reports whether some session of the run waits for a lock
 	// in the database; nil: the time a granted operation takes decides.
 	waitsInDB func() bool
@@ -109,6 +116,7 @@ func (g *Gate) Enter(request string, op Op) *OpRecord {
 	}
 	rec := &OpRecord{Index: len(l.ops) + 1, Kind: op.Kind, SQL: op.SQL, Args: op.Args, parked: true}
 	l.ops = append(l.ops, rec)
+	g.lastEnter = time.Now()
 	g.cond.Broadcast()
 	for rec.parked {
 		g.cond.Wait()
@@ -288,7 +296,8 @@ func (g *Gate) runStep(s Step) StepRecord {
 		}
 		return l.done && !l.busy()
 	}
-	if !g.waitFor(reached, g.timing.Long) {
+	settled := func() bool { return time.Since(g.lastEnter) >= g.timing.Settle }
+	if !g.waitFor(func() bool { return reached() && settled() }, g.timing.Long) {
 		r.Problem = fmt.Sprintf("%s did not reach its operation %d within %s (it waits in the database or in Go code)", s.Request, s.Step, g.timing.Long)
 		return r
 	}

@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-var testTiming = Timing{Short: 20 * time.Millisecond, Long: 2 * time.Second}
+var testTiming = Timing{Short: 20 * time.Millisecond, Long: 2 * time.Second, Settle: 10 * time.Millisecond}
 
 // trace records the order in which operations really ran.
 type trace struct {
@@ -148,5 +148,37 @@ func TestRunRandom(t *testing.T) {
 		if len(tr.ran) != 9 {
 			t.Errorf("seed %d: ran %v", seed, tr.ran)
 		}
+	}
+}
+
+// TestSettleGoroutines: two goroutines of one request, one starting late;
+// with Settle, the late goroutine's first operation still arrives before
+// the step that would otherwise grant the early one's second.
+func TestSettleGoroutines(t *testing.T) {
+	timing := testTiming
+	timing.Settle = 30 * time.Millisecond
+	g := New([]string{"A"}, timing, nil)
+	var wg sync.WaitGroup
+	worker := func(name string, delay time.Duration) {
+		defer wg.Done()
+		time.Sleep(delay)
+		for k := 1; k <= 2; k++ {
+			rec := g.Enter("A", Op{Kind: "exec", SQL: fmt.Sprintf("%s op %d", name, k)})
+			g.Exit(rec, nil)
+		}
+	}
+	wg.Add(2)
+	go worker("early", 0)
+	go worker("late", 10*time.Millisecond)
+	go func() { wg.Wait(); g.Done("A", nil) }()
+	g.RunSteps([]Step{{"A", 1}, {"A", 2}, {"A", 3}, {"A", 4}})
+	g.Drain(5 * time.Second)
+	var got []string
+	for _, o := range g.Ops("A") {
+		got = append(got, o.SQL)
+	}
+	want := "early op 1,late op 1"
+	if s := strings.Join(got[:2], ","); s != want {
+		t.Errorf("first two operations %s, want %s", s, want)
 	}
 }
