@@ -6,7 +6,7 @@
 //
 //	dbverify check --format json [--engine E] <args from expect.json> ./...
 //
-// parses the single JSON object it prints (Report), matches the results to
+// parses the single JSON object it prints (Report: package report's schema), matches the results to
 // the expectations on (entry, constraint) — constraints compared ignoring
 // white space — and grades each (Outcome) SV-COMP style: +2 for a correct
 // SAFE, +1 for a correct UNSAFE, 0 for UNKNOWN, -32 for SAFE where UNSAFE
