@@ -138,108 +138,24 @@ func (d *dagFormula) rename(e ir.Expr, version func(*ir.Var) *ir.Var) ir.Expr {
 
 // buildDAG encodes the loop-free cone (order is its topological order).
 func buildDAG(p *ir.Program, order []ir.Loc, edges []*ir.Edge) (*dagFormula, error) {
-	d := &dagFormula{
-		prog:  p,
-		take:  make(map[*ir.Edge]*ir.Var, len(edges)),
-		reach: make([]*ir.Var, p.NumLocs),
-		in:    make([][]*ir.Edge, p.NumLocs),
-		at:    make([]map[*ir.Var]*ir.Var, p.NumLocs),
-	}
-	used := map[string]bool{}
-	for _, v := range p.Vars {
-		used[v.Name] = true
-	}
-	fresh := func(name string, s ir.Sort, kind ir.VarKind) *ir.Var {
-		for used[name] {
-			name += "'"
-		}
-		used[name] = true
-		return &ir.Var{Name: name, Type: s, Kind: kind}
-	}
-	count := map[*ir.Var]int{}
-	version := func(v *ir.Var) *ir.Var {
-		count[v]++
-		nv := fresh(v.Name+"~"+strconv.Itoa(count[v]), v.Type, v.Kind)
-		nv.Row, nv.Table, nv.Col = v.Row, v.Table, v.Col
-		return nv
-	}
-	initial := map[*ir.Var]*ir.Var{}
-	d.initial = initial
-	d.init = func(v *ir.Var) *ir.Var {
-		if s, ok := initial[v]; ok {
-			return s
-		}
-		s := fresh(v.Name+"~0", v.Type, v.Kind)
-		s.Row, s.Table, s.Col = v.Row, v.Table, v.Col
-		initial[v] = s
-		return s
-	}
-	init := d.init
-	out := make(map[*ir.Edge]map[*ir.Var]*ir.Var, len(edges))
-	d.out = out
-	for _, e := range edges {
-		d.in[e.To] = append(d.in[e.To], e)
-		d.take[e] = fresh("$take.e"+strconv.Itoa(e.ID), ir.Bool, ir.Ghost)
-	}
+	b := newDAGBuilder(p, edges)
+	d := b.d
 	for _, l := range order {
-		d.reach[l] = fresh("$reach.L"+strconv.Itoa(int(l)), ir.Bool, ir.Ghost)
+		d.reach[l] = b.fresh("$reach.L"+strconv.Itoa(int(l)), ir.Bool, ir.Ghost)
 	}
 	d.Parts = append(d.Parts, d.reach[p.Error])
 	outEdges := make([][]*ir.Edge, p.NumLocs)
 	for _, e := range edges {
 		outEdges[e.From] = append(outEdges[e.From], e)
 	}
-	merge := map[*ir.Edge][]ir.Expr{} // M(e) of each edge into a join
 	for _, l := range order {
-		// The versions in force at l.
-		var cur map[*ir.Var]*ir.Var
-		ins := d.in[l]
-		switch {
-		case l == p.Entry && len(ins) == 0:
-			cur = map[*ir.Var]*ir.Var{}
-		case len(ins) == 0:
-			return nil, fmt.Errorf("lbe: location L%d of the cone has no incoming edge", l)
-		case len(ins) == 1:
-			cur = out[ins[0]]
-		default:
-			cur = map[*ir.Var]*ir.Var{}
-			vars := map[*ir.Var]bool{}
-			for _, e := range ins {
-				for v := range out[e] {
-					vars[v] = true
-				}
-			}
-			for _, v := range sortedVars(vars) {
-				var first *ir.Var
-				same := true
-				for k, e := range ins {
-					ver, ok := out[e][v]
-					if !ok {
-						ver = init(v)
-					}
-					if k == 0 {
-						first = ver
-					} else if ver != first {
-						same = false
-					}
-				}
-				if same {
-					cur[v] = first
-					continue
-				}
-				j := version(v)
-				cur[v] = j
-				for _, e := range ins {
-					ver, ok := out[e][v]
-					if !ok {
-						ver = init(v)
-					}
-					merge[e] = append(merge[e], ir.Eq(j, ver))
-				}
-			}
+		cur, err := b.versionsAt(l)
+		if err != nil {
+			return nil, err
 		}
 		d.at[l] = cur
 		if l != p.Entry {
+			ins := d.in[l]
 			sel := make([]ir.Expr, len(ins))
 			for k, e := range ins {
 				sel[k] = d.take[e]
@@ -247,54 +163,177 @@ func buildDAG(p *ir.Program, order []ir.Loc, edges []*ir.Edge) (*dagFormula, err
 			d.Parts = append(d.Parts, ir.Implies(d.reach[l], ir.Or(sel...)))
 		}
 		for _, e := range outEdges[l] {
-			rename := func(x ir.Expr) ir.Expr {
-				vars := map[*ir.Var]bool{}
-				ir.CollectVars(x, vars)
-				m := make(map[*ir.Var]ir.Expr, len(vars))
-				for v := range vars {
-					if s, ok := cur[v]; ok {
-						m[v] = s
-					} else {
-						m[v] = init(v)
-					}
-				}
-				return ir.Substitute(x, m)
+			if err := b.encodeEdge(e, cur); err != nil {
+				return nil, err
 			}
-			next := cur
-			var c ir.Expr = ir.True
-			switch s := e.Stmt.(type) {
-			case *ir.Assign:
-				if len(s.Lhs) != len(s.Rhs) {
-					return nil, fmt.Errorf("lbe: %s: %d variables, %d values", s, len(s.Lhs), len(s.Rhs))
-				}
-				next = copyMap(cur)
-				eqs := make([]ir.Expr, len(s.Lhs))
-				for k, v := range s.Lhs {
-					nv := version(v)
-					eqs[k] = ir.Eq(nv, rename(s.Rhs[k]))
-					next[v] = nv
-				}
-				c = ir.And(eqs...)
-			case *ir.Assume:
-				c = rename(s.Cond)
-			case *ir.Havoc:
-				next = copyMap(cur)
-				for _, v := range s.Vars {
-					next[v] = version(v)
-				}
-			default:
-				return nil, fmt.Errorf("lbe: edge L%d -> L%d: unsupported statement %T (the program must be lowered)", e.From, e.To, e.Stmt)
-			}
-			out[e] = next
-			d.Parts = append(d.Parts, ir.Implies(d.take[e], ir.And(d.reach[l], c)))
 		}
 	}
 	for _, e := range edges {
-		if m := merge[e]; len(m) > 0 {
+		if m := b.merge[e]; len(m) > 0 {
 			d.Parts = append(d.Parts, ir.Implies(d.take[e], ir.And(m...)))
 		}
 	}
 	return d, nil
+}
+
+// dagBuilder holds the state of one buildDAG: the names in use, the
+// versions made of each variable and the equalities of each edge into a
+// join.
+type dagBuilder struct {
+	d     *dagFormula
+	used  map[string]bool
+	count map[*ir.Var]int
+	merge map[*ir.Edge][]ir.Expr // M(e) of each edge into a join
+}
+
+func newDAGBuilder(p *ir.Program, edges []*ir.Edge) *dagBuilder {
+	b := &dagBuilder{
+		d: &dagFormula{
+			prog:    p,
+			take:    make(map[*ir.Edge]*ir.Var, len(edges)),
+			reach:   make([]*ir.Var, p.NumLocs),
+			in:      make([][]*ir.Edge, p.NumLocs),
+			at:      make([]map[*ir.Var]*ir.Var, p.NumLocs),
+			out:     make(map[*ir.Edge]map[*ir.Var]*ir.Var, len(edges)),
+			initial: map[*ir.Var]*ir.Var{},
+		},
+		used:  map[string]bool{},
+		count: map[*ir.Var]int{},
+		merge: map[*ir.Edge][]ir.Expr{},
+	}
+	for _, v := range p.Vars {
+		b.used[v.Name] = true
+	}
+	b.d.init = b.initVersion
+	for _, e := range edges {
+		b.d.in[e.To] = append(b.d.in[e.To], e)
+		b.d.take[e] = b.fresh("$take.e"+strconv.Itoa(e.ID), ir.Bool, ir.Ghost)
+	}
+	return b
+}
+
+// fresh returns a new variable whose name no other variable has.
+func (b *dagBuilder) fresh(name string, s ir.Sort, kind ir.VarKind) *ir.Var {
+	for b.used[name] {
+		name += "'"
+	}
+	b.used[name] = true
+	return &ir.Var{Name: name, Type: s, Kind: kind}
+}
+
+// version returns a new version of v.
+func (b *dagBuilder) version(v *ir.Var) *ir.Var {
+	b.count[v]++
+	nv := b.fresh(v.Name+"~"+strconv.Itoa(b.count[v]), v.Type, v.Kind)
+	nv.Row, nv.Table, nv.Col = v.Row, v.Table, v.Col
+	return nv
+}
+
+// initVersion returns the version 0 of v (its value at entry), made on
+// first use.
+func (b *dagBuilder) initVersion(v *ir.Var) *ir.Var {
+	if s, ok := b.d.initial[v]; ok {
+		return s
+	}
+	s := b.fresh(v.Name+"~0", v.Type, v.Kind)
+	s.Row, s.Table, s.Col = v.Row, v.Table, v.Col
+	b.d.initial[v] = s
+	return s
+}
+
+// versionsAt returns the versions in force at l: those after its one
+// incoming edge, or at a join a new version of each variable whose
+// incoming versions differ, tied to them by the edges' M(e).
+func (b *dagBuilder) versionsAt(l ir.Loc) (map[*ir.Var]*ir.Var, error) {
+	d := b.d
+	ins := d.in[l]
+	switch {
+	case l == d.prog.Entry && len(ins) == 0:
+		return map[*ir.Var]*ir.Var{}, nil
+	case len(ins) == 0:
+		return nil, fmt.Errorf("lbe: location L%d of the cone has no incoming edge", l)
+	case len(ins) == 1:
+		return d.out[ins[0]], nil
+	}
+	cur := map[*ir.Var]*ir.Var{}
+	vars := map[*ir.Var]bool{}
+	for _, e := range ins {
+		for v := range d.out[e] {
+			vars[v] = true
+		}
+	}
+	incoming := func(e *ir.Edge, v *ir.Var) *ir.Var {
+		if ver, ok := d.out[e][v]; ok {
+			return ver
+		}
+		return b.initVersion(v)
+	}
+	for _, v := range sortedVars(vars) {
+		first := incoming(ins[0], v)
+		same := true
+		for _, e := range ins[1:] {
+			if incoming(e, v) != first {
+				same = false
+			}
+		}
+		if same {
+			cur[v] = first
+			continue
+		}
+		j := b.version(v)
+		cur[v] = j
+		for _, e := range ins {
+			b.merge[e] = append(b.merge[e], ir.Eq(j, incoming(e, v)))
+		}
+	}
+	return cur, nil
+}
+
+// encodeEdge adds take(e) ⇒ reach(from) ∧ C(e) over the versions cur in
+// force at e's source, and records the versions after e.
+func (b *dagBuilder) encodeEdge(e *ir.Edge, cur map[*ir.Var]*ir.Var) error {
+	d := b.d
+	rename := func(x ir.Expr) ir.Expr {
+		vars := map[*ir.Var]bool{}
+		ir.CollectVars(x, vars)
+		m := make(map[*ir.Var]ir.Expr, len(vars))
+		for v := range vars {
+			if s, ok := cur[v]; ok {
+				m[v] = s
+			} else {
+				m[v] = b.initVersion(v)
+			}
+		}
+		return ir.Substitute(x, m)
+	}
+	next := cur
+	var c ir.Expr = ir.True
+	switch s := e.Stmt.(type) {
+	case *ir.Assign:
+		if len(s.Lhs) != len(s.Rhs) {
+			return fmt.Errorf("lbe: %s: %d variables, %d values", s, len(s.Lhs), len(s.Rhs))
+		}
+		next = copyMap(cur)
+		eqs := make([]ir.Expr, len(s.Lhs))
+		for k, v := range s.Lhs {
+			nv := b.version(v)
+			eqs[k] = ir.Eq(nv, rename(s.Rhs[k]))
+			next[v] = nv
+		}
+		c = ir.And(eqs...)
+	case *ir.Assume:
+		c = rename(s.Cond)
+	case *ir.Havoc:
+		next = copyMap(cur)
+		for _, v := range s.Vars {
+			next[v] = b.version(v)
+		}
+	default:
+		return fmt.Errorf("lbe: edge L%d -> L%d: unsupported statement %T (the program must be lowered)", e.From, e.To, e.Stmt)
+	}
+	d.out[e] = next
+	d.Parts = append(d.Parts, ir.Implies(d.take[e], ir.And(d.reach[e.From], c)))
+	return nil
 }
 
 // Path reads the path a model of the formula selects: backwards from

@@ -268,24 +268,10 @@ func (le *loopEngine) post(st *absState, d ir.Loc) ([]cube, error) {
 	s := le.s
 	s.Push()
 	defer s.Pop()
-	for _, part := range f.Parts {
-		if err := s.Assert(part); err != nil {
-			return nil, fmt.Errorf("solver: %w", err)
-		}
+	if err := le.assertFrom(f, st); err != nil {
+		return nil, err
 	}
 	from, to := le.local(st.loc), le.local(d)
-	for i, v := range st.val {
-		if v < 0 {
-			continue
-		}
-		lit := f.atEntry(from.list[i])
-		if v == 0 {
-			lit = ir.Not(lit)
-		}
-		if err := s.Assert(lit); err != nil {
-			return nil, fmt.Errorf("solver: %w", err)
-		}
-	}
 	n := to.len()
 	// A predicate the block does not touch keeps its value at st, if st
 	// tracks it.
@@ -296,18 +282,8 @@ func (le *loopEngine) post(st *absState, d ir.Loc) ([]cube, error) {
 			kept[j] = st.val[k]
 		}
 	}
-	check := func() (bool, error) {
-		r, err := s.Check()
-		if err != nil {
-			return false, fmt.Errorf("solver: %w", err)
-		}
-		if r == smt.Unknown {
-			return false, fmt.Errorf("solver answered unknown (%s) on the block L%d -> L%d", s.ReasonUnknown(), st.loc, d)
-		}
-		return r == smt.Sat, nil
-	}
 	if d == le.p.Error {
-		ok, err := check()
+		ok, err := le.checkBlock(st.loc, d)
 		if err != nil || !ok {
 			return nil, err
 		}
@@ -327,21 +303,75 @@ func (le *loopEngine) post(st *absState, d ir.Loc) ([]cube, error) {
 			return nil, fmt.Errorf("solver: %w", err)
 		}
 	}
-	var cubes []cube
+	cubes, complete, err := le.allSAT(st.loc, d, kept, sel, rel)
+	if err != nil || complete {
+		return cubes, err
+	}
+	c, err := le.cartesian(st.loc, d, kept, sel, rel, cubes)
+	if err != nil {
+		return nil, err
+	}
+	return []cube{c}, nil
+}
+
+// assertFrom asserts the block formula f and st's predicate values at the
+// block's start.
+func (le *loopEngine) assertFrom(f *dagFormula, st *absState) error {
+	s := le.s
+	for _, part := range f.Parts {
+		if err := s.Assert(part); err != nil {
+			return fmt.Errorf("solver: %w", err)
+		}
+	}
+	from := le.local(st.loc)
+	for i, v := range st.val {
+		if v < 0 {
+			continue
+		}
+		lit := f.atEntry(from.list[i])
+		if v == 0 {
+			lit = ir.Not(lit)
+		}
+		if err := s.Assert(lit); err != nil {
+			return fmt.Errorf("solver: %w", err)
+		}
+	}
+	return nil
+}
+
+// checkBlock asks whether what is asserted is satisfiable; unknown is an
+// error naming the block from -> to.
+func (le *loopEngine) checkBlock(from, to ir.Loc) (bool, error) {
+	r, err := le.s.Check()
+	if err != nil {
+		return false, fmt.Errorf("solver: %w", err)
+	}
+	if r == smt.Unknown {
+		return false, fmt.Errorf("solver answered unknown (%s) on the block L%d -> L%d", le.s.ReasonUnknown(), from, to)
+	}
+	return r == smt.Sat, nil
+}
+
+// allSAT enumerates the cubes over the relevant predicates rel (selectors
+// sel) that the block can end in, one query per cube and one more;
+// complete is false when it stopped at maxCubes (the cubes found are then
+// excluded in the solver).
+func (le *loopEngine) allSAT(from, to ir.Loc, kept cube, sel []*ir.Var, rel []int) (cubes []cube, complete bool, err error) {
+	s := le.s
 	for {
-		ok, err := check()
+		ok, err := le.checkBlock(from, to)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		if !ok {
-			return cubes, nil
+			return cubes, true, nil
 		}
 		if len(cubes) == maxCubes {
-			break
+			return cubes, false, nil
 		}
 		m, err := s.Model()
 		if err != nil {
-			return nil, fmt.Errorf("solver: %w", err)
+			return nil, false, fmt.Errorf("solver: %w", err)
 		}
 		c := append(cube(nil), kept...)
 		lits := make([]ir.Expr, 0, len(rel))
@@ -356,12 +386,16 @@ func (le *loopEngine) post(st *absState, d ir.Loc) ([]cube, error) {
 		}
 		cubes = append(cubes, c)
 		if err := s.Assert(ir.Not(ir.And(lits...))); err != nil {
-			return nil, fmt.Errorf("solver: %w", err)
+			return nil, false, fmt.Errorf("solver: %w", err)
 		}
 	}
-	// Too many cubes: the cartesian post. A predicate keeps a value only
-	// if every cube found has it and no state left (the found cubes are
-	// excluded by now) has the other.
+}
+
+// cartesian is the post when there are too many cubes: a predicate keeps
+// a value only if every cube found has it and no state left (the found
+// cubes are excluded by now) has the other.
+func (le *loopEngine) cartesian(from, to ir.Loc, kept cube, sel []*ir.Var, rel []int, cubes []cube) (cube, error) {
+	s := le.s
 	c := append(cube(nil), kept...)
 	for _, i := range rel {
 		c[i] = cubes[0][i]
@@ -382,7 +416,7 @@ func (le *loopEngine) post(st *absState, d ir.Loc) ([]cube, error) {
 		err := s.Assert(other)
 		var ok bool
 		if err == nil {
-			ok, err = check()
+			ok, err = le.checkBlock(from, to)
 		}
 		s.Pop()
 		if err != nil {
@@ -392,7 +426,7 @@ func (le *loopEngine) post(st *absState, d ir.Loc) ([]cube, error) {
 			c[i] = -1
 		}
 	}
-	return []cube{c}, nil
+	return c, nil
 }
 
 // refine adds the predicates that refute the infeasible block path q

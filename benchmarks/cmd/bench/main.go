@@ -72,86 +72,19 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 func bench(cfg config, stdout, stderr io.Writer) (int, error) {
-	var filter *regexp.Regexp
-	if cfg.filter != "" {
-		re, err := regexp.Compile(cfg.filter)
-		if err != nil {
-			return 0, fmt.Errorf("-filter: %w", err)
-		}
-		filter = re
-	}
-	wd, err := os.Getwd()
+	cfg, cleanup, err := resolvePaths(cfg, stderr)
 	if err != nil {
 		return 0, err
 	}
-	var root string
-	if cfg.bin == "" || cfg.corpus == "" || cfg.out == "" {
-		root, err = harness.ModuleRoot(wd)
-		if err != nil {
-			return 0, err
-		}
-	}
-	if cfg.corpus == "" {
-		cfg.corpus = filepath.Join(root, "benchmarks", "corpus")
-	}
-	if cfg.out == "" {
-		cfg.out = filepath.Join(root, "benchmarks", "RESULTS.md")
-	}
-	if cfg.plot == "" {
-		dir := "."
-		if cfg.out != "-" {
-			dir = filepath.Dir(cfg.out)
-		}
-		cfg.plot = filepath.Join(dir, "scaling.svg")
-	}
-	if cfg.bin == "" {
-		tmp, err := os.MkdirTemp("", "dbverify-bench-")
-		if err != nil {
-			return 0, err
-		}
-		defer os.RemoveAll(tmp)
-		fmt.Fprintln(stderr, "bench: building ./cmd/dbverify")
-		if cfg.bin, err = harness.BuildBinary(root, tmp); err != nil {
-			return 0, err
-		}
-	} else if cfg.bin, err = filepath.Abs(cfg.bin); err != nil {
-		return 0, err
-	}
-
-	cases, err := harness.LoadCases(cfg.corpus)
+	defer cleanup()
+	cases, err := selectCases(cfg)
 	if err != nil {
 		return 0, err
-	}
-	if filter != nil {
-		var kept []*harness.Case
-		for _, c := range cases {
-			if filter.MatchString(c.Name) {
-				kept = append(kept, c)
-			}
-		}
-		cases = kept
-		if len(cases) == 0 {
-			return 0, fmt.Errorf("-filter %q matches no case", cfg.filter)
-		}
 	}
 
 	started := time.Now()
-	opts := harness.Options{Engine: cfg.engine, Timeout: cfg.timeout, FrontendReference: cfg.frontendRef}
-	var runs []*harness.CaseRun
-	for i, c := range cases {
-		r := harness.Run(cfg.bin, c, opts)
-		status := "ok"
-		if r.Failed() {
-			status = "FAIL"
-		}
-		fmt.Fprintf(stderr, "[%d/%d] %-45s %6.2fs %s\n", i+1, len(cases), c.Name, r.Inv.Wall.Seconds(), status)
-		if r.FrontendErr != nil {
-			fmt.Fprintf(stderr, "        reference front end: %v\n", r.FrontendErr)
-		}
-		runs = append(runs, r)
-	}
+	runs := runCorpus(cfg, cases, stderr)
 	totals := harness.Score(runs)
-
 	writeTable(stdout, runs)
 	fmt.Fprintln(stdout)
 	writeDisagreements(stdout, runs, false)
@@ -167,52 +100,15 @@ func bench(cfg config, stdout, stderr io.Writer) (int, error) {
 	}
 	var compared []engineRuns
 	if cfg.compare != "" {
-		first := cfg.engine
-		if first == "" {
-			first = "default"
-		}
-		other := engineRuns{engine: cfg.compare}
-		copts := harness.Options{Engine: cfg.compare, Timeout: cfg.timeout}
-		for i, c := range cases {
-			r := harness.Run(cfg.bin, c, copts)
-			fmt.Fprintf(stderr, "[%s %d/%d] %-45s %6.2fs\n", cfg.compare, i+1, len(cases), c.Name, r.Inv.Wall.Seconds())
-			other.runs = append(other.runs, r)
-		}
-		compared = []engineRuns{{engine: first, runs: runs}, other}
+		compared = compareEngines(cfg, cases, runs, stderr)
 		fmt.Fprintln(stdout)
 		writeComparison(stdout, compared, false)
 	}
-
 	var scaling *harness.ScalingReport
 	var plotErr error
 	if cfg.scaling {
-		sopts := harness.ScalingOptions{
-			Timeout: cfg.scalingTimeout,
-			Budget:  cfg.scalingBudget,
-			Log:     stderr,
-		}
-		if cfg.scalingEngines != "" {
-			sopts.Engines = strings.Split(cfg.scalingEngines, ",")
-		}
-		for n := 2; n <= cfg.scalingMaxN && n <= 24; n++ {
-			sopts.Ns = append(sopts.Ns, n)
-		}
-		for _, n := range []int{32, 48, 64, 96, 128, 160, 200, 256} {
-			if n <= cfg.scalingMaxN {
-				sopts.Ns = append(sopts.Ns, n)
-			}
-		}
-		scaling, err = harness.RunScaling(cfg.bin, sopts)
-		if err != nil {
-			return 0, fmt.Errorf("scaling: %w", err)
-		}
-		fmt.Fprintln(stdout)
-		writeScaling(stdout, scaling, "", false)
-		plotErr = writePlot(cfg.plot, scaling)
-		if plotErr != nil {
-			fmt.Fprintln(stderr, "bench: plot:", plotErr)
-		} else {
-			fmt.Fprintln(stdout, "plot:", cfg.plot)
+		if scaling, plotErr, err = runScalingStudy(cfg, stdout, stderr); err != nil {
+			return 0, err
 		}
 	}
 
@@ -242,4 +138,141 @@ func bench(cfg config, stdout, stderr io.Writer) (int, error) {
 		return 1, nil
 	}
 	return 0, nil
+}
+
+// resolvePaths fills in the corpus, output and plot paths and the binary
+// (built into a temporary directory, which cleanup removes, when -bin is
+// not given).
+func resolvePaths(cfg config, stderr io.Writer) (config, func(), error) {
+	cleanup := func() {}
+	wd, err := os.Getwd()
+	if err != nil {
+		return cfg, cleanup, err
+	}
+	var root string
+	if cfg.bin == "" || cfg.corpus == "" || cfg.out == "" {
+		root, err = harness.ModuleRoot(wd)
+		if err != nil {
+			return cfg, cleanup, err
+		}
+	}
+	if cfg.corpus == "" {
+		cfg.corpus = filepath.Join(root, "benchmarks", "corpus")
+	}
+	if cfg.out == "" {
+		cfg.out = filepath.Join(root, "benchmarks", "RESULTS.md")
+	}
+	if cfg.plot == "" {
+		dir := "."
+		if cfg.out != "-" {
+			dir = filepath.Dir(cfg.out)
+		}
+		cfg.plot = filepath.Join(dir, "scaling.svg")
+	}
+	if cfg.bin != "" {
+		cfg.bin, err = filepath.Abs(cfg.bin)
+		return cfg, cleanup, err
+	}
+	tmp, err := os.MkdirTemp("", "dbverify-bench-")
+	if err != nil {
+		return cfg, cleanup, err
+	}
+	cleanup = func() { os.RemoveAll(tmp) }
+	fmt.Fprintln(stderr, "bench: building ./cmd/dbverify")
+	if cfg.bin, err = harness.BuildBinary(root, tmp); err != nil {
+		cleanup()
+		return cfg, func() {}, err
+	}
+	return cfg, cleanup, nil
+}
+
+// selectCases loads the corpus and keeps the cases -filter matches.
+func selectCases(cfg config) ([]*harness.Case, error) {
+	cases, err := harness.LoadCases(cfg.corpus)
+	if err != nil || cfg.filter == "" {
+		return cases, err
+	}
+	filter, err := regexp.Compile(cfg.filter)
+	if err != nil {
+		return nil, fmt.Errorf("-filter: %w", err)
+	}
+	var kept []*harness.Case
+	for _, c := range cases {
+		if filter.MatchString(c.Name) {
+			kept = append(kept, c)
+		}
+	}
+	if len(kept) == 0 {
+		return nil, fmt.Errorf("-filter %q matches no case", cfg.filter)
+	}
+	return kept, nil
+}
+
+// runCorpus runs the binary on every case, with progress on stderr.
+func runCorpus(cfg config, cases []*harness.Case, stderr io.Writer) []*harness.CaseRun {
+	opts := harness.Options{Engine: cfg.engine, Timeout: cfg.timeout, FrontendReference: cfg.frontendRef}
+	var runs []*harness.CaseRun
+	for i, c := range cases {
+		r := harness.Run(cfg.bin, c, opts)
+		status := "ok"
+		if r.Failed() {
+			status = "FAIL"
+		}
+		fmt.Fprintf(stderr, "[%d/%d] %-45s %6.2fs %s\n", i+1, len(cases), c.Name, r.Inv.Wall.Seconds(), status)
+		if r.FrontendErr != nil {
+			fmt.Fprintf(stderr, "        reference front end: %v\n", r.FrontendErr)
+		}
+		runs = append(runs, r)
+	}
+	return runs
+}
+
+// compareEngines runs the corpus again with -compare's engine.
+func compareEngines(cfg config, cases []*harness.Case, runs []*harness.CaseRun, stderr io.Writer) []engineRuns {
+	first := cfg.engine
+	if first == "" {
+		first = "default"
+	}
+	other := engineRuns{engine: cfg.compare}
+	copts := harness.Options{Engine: cfg.compare, Timeout: cfg.timeout}
+	for i, c := range cases {
+		r := harness.Run(cfg.bin, c, copts)
+		fmt.Fprintf(stderr, "[%s %d/%d] %-45s %6.2fs\n", cfg.compare, i+1, len(cases), c.Name, r.Inv.Wall.Seconds())
+		other.runs = append(other.runs, r)
+	}
+	return []engineRuns{{engine: first, runs: runs}, other}
+}
+
+// runScalingStudy runs the scaling study, prints its table and writes the
+// plot (plotErr: the plot could not be written; err: the study failed).
+func runScalingStudy(cfg config, stdout, stderr io.Writer) (scaling *harness.ScalingReport, plotErr, err error) {
+	sopts := harness.ScalingOptions{
+		Timeout: cfg.scalingTimeout,
+		Budget:  cfg.scalingBudget,
+		Log:     stderr,
+	}
+	if cfg.scalingEngines != "" {
+		sopts.Engines = strings.Split(cfg.scalingEngines, ",")
+	}
+	for n := 2; n <= cfg.scalingMaxN && n <= 24; n++ {
+		sopts.Ns = append(sopts.Ns, n)
+	}
+	for _, n := range []int{32, 48, 64, 96, 128, 160, 200, 256} {
+		if n <= cfg.scalingMaxN {
+			sopts.Ns = append(sopts.Ns, n)
+		}
+	}
+	scaling, err = harness.RunScaling(cfg.bin, sopts)
+	if err != nil {
+		return nil, nil, fmt.Errorf("scaling: %w", err)
+	}
+	fmt.Fprintln(stdout)
+	writeScaling(stdout, scaling, "", false)
+	plotErr = writePlot(cfg.plot, scaling)
+	if plotErr != nil {
+		fmt.Fprintln(stderr, "bench: plot:", plotErr)
+	} else {
+		fmt.Fprintln(stdout, "plot:", cfg.plot)
+	}
+	return scaling, plotErr, nil
 }
