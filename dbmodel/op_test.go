@@ -1,6 +1,7 @@
 package dbmodel_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -8,6 +9,7 @@ import (
 	"github.com/dbverify/dbverify/ir"
 	"github.com/dbverify/dbverify/refine"
 	"github.com/dbverify/dbverify/smt"
+	"github.com/dbverify/dbverify/spec"
 	"github.com/dbverify/dbverify/sqlir"
 	"github.com/dbverify/dbverify/sqlparse"
 )
@@ -22,7 +24,7 @@ func TestUnknownOperatorIsUnknown(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	c, err := sqlparse.ParseConstraint("accounts.balance >= 0", "")
+	c, err := spec.ParseRowCheck("accounts.balance >= 0", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +60,7 @@ func TestUnknownOperatorIsUnknown(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res := refine.Check(low.Program, s, refine.Options{})
+			res := refine.Check(context.Background(), low.Program, s, refine.Options{})
 			if res.Verdict != tt.want {
 				t.Fatalf("verdict %s (%s), want %s", res.Verdict, res.Reason, tt.want)
 			}

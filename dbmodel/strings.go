@@ -64,7 +64,7 @@ func (m *lowerer) columnKind(table, col string) valueKind {
 			}
 		}
 	}
-	if strings.EqualFold(table, m.table) && m.numCols[strings.ToLower(col)] {
+	if t := m.model(table); t != nil && t.numCols[strings.ToLower(col)] {
 		return kindNum
 	}
 	return kindAny
@@ -323,13 +323,13 @@ func describe(v sqlValue) string {
 	return "a value"
 }
 
-// assigned is the value written into column col of the constrained table:
-// a known string written into a numeric column is converted as the engine
+// assigned is the value written into column col of table t: a known
+// string written into a numeric column is converted as the engine
 // converts it.
-func (m *lowerer) assigned(col string, e sqlir.Expr, x *symbol, args []ir.Expr) ir.Expr {
+func (m *lowerer) assigned(t *tableModel, col string, e sqlir.Expr, x *symbol, args []ir.Expr) ir.Expr {
 	v := m.value(e, x, args)
-	if v.kind == kindText && m.columnKind(m.table, col) == kindNum {
-		return m.toNum(v, m.colSort[strings.ToLower(col)])
+	if v.kind == kindText && m.columnKind(t.name, col) == kindNum {
+		return m.toNum(v, t.sorts[strings.ToLower(col)])
 	}
 	return v.e
 }
