@@ -158,8 +158,8 @@ func SubstCols(e sqlir.Expr, table string, vals map[string]sqlir.Expr) sqlir.Exp
 	})
 }
 
-// DedupeInts returns xs without repetitions, in order of first appearance.
-func DedupeInts(xs []int) []int {
+// dedupeInts returns xs without repetitions, in order of first appearance.
+func dedupeInts(xs []int) []int {
 	var out []int
 	seen := map[int]bool{}
 	for _, x := range xs {
@@ -181,8 +181,8 @@ func ContainsFold(list []string, s string) bool {
 	return false
 }
 
-// IsLiteral reports a literal number, string or boolean (never NULL).
-func IsLiteral(e sqlir.Expr) bool {
+// isLiteral reports a literal number, string or boolean (never NULL).
+func isLiteral(e sqlir.Expr) bool {
 	switch e.(type) {
 	case *sqlir.Num, *sqlir.Str, *sqlir.BoolLit:
 		return true

@@ -74,15 +74,15 @@ const (
 	IgnoreNulls
 )
 
-// MaxGreatestArgs bounds the arguments of GREATEST/LEAST that are
+// maxGreatestArgs bounds the arguments of GREATEST/LEAST that are
 // rewritten: the CASE grows quickly with their number.
-const MaxGreatestArgs = 4
+const maxGreatestArgs = 4
 
 // GreatestLeast is GREATEST(args…) (LEAST when least) under policy. nil
-// without arguments or with more than MaxGreatestArgs (the caller then
+// without arguments or with more than maxGreatestArgs (the caller then
 // keeps the call Unknown).
 func GreatestLeast(least bool, args []sqlir.Expr, policy NullPolicy) sqlir.Expr {
-	if len(args) == 0 || len(args) > MaxGreatestArgs {
+	if len(args) == 0 || len(args) > maxGreatestArgs {
 		return nil
 	}
 	op := sqlir.OpGe
@@ -98,10 +98,10 @@ func GreatestLeast(least bool, args []sqlir.Expr, policy NullPolicy) sqlir.Expr 
 				c.Whens = append(c.Whens, sqlir.When{Cond: nc, Val: &sqlir.Null{}})
 			}
 		case IgnoreNulls:
-			if !IsLiteral(acc) {
+			if !isLiteral(acc) {
 				c.Whens = append(c.Whens, sqlir.When{Cond: &sqlir.IsNull{X: Clone(acc)}, Val: Clone(b)})
 			}
-			if !IsLiteral(b) {
+			if !isLiteral(b) {
 				c.Whens = append(c.Whens, sqlir.When{Cond: &sqlir.IsNull{X: Clone(b)}, Val: Clone(acc)})
 			}
 		}
@@ -115,7 +115,7 @@ func GreatestLeast(least bool, args []sqlir.Expr, policy NullPolicy) sqlir.Expr 
 // isNullUnlessLiteral is "e IS NULL", or nil when e is a literal that is
 // never NULL.
 func isNullUnlessLiteral(e sqlir.Expr) sqlir.Expr {
-	if IsLiteral(e) {
+	if isLiteral(e) {
 		return nil
 	}
 	return &sqlir.IsNull{X: Clone(e)}

@@ -43,7 +43,7 @@ func JoinFilter(target string, conj []Conjunct, others []string) sqlir.Expr {
 	if len(rest) > 0 {
 		text += " where " + strings.Join(rest, " and ")
 	}
-	return And(kept, &sqlir.Unknown{Text: text, Params: DedupeInts(restParams)})
+	return And(kept, &sqlir.Unknown{Text: text, Params: dedupeInts(restParams)})
 }
 
 // OwnColumnsOnly replaces column references that are not qualified with
