@@ -2,7 +2,8 @@ package dbmodel
 
 import (
 	"fmt"
-	"strings"
+	"github.com/dbverify/dbverify/instrument"
+	"github.com/dbverify/dbverify/spec"
 
 	"github.com/dbverify/dbverify/ir"
 	"github.com/dbverify/dbverify/sqlir"
@@ -15,14 +16,17 @@ type Options struct {
 	// NoInferKey disables treating a column named "id" as the key when the
 	// schema declares none.
 	NoInferKey bool
-	// Facts are --assume expressions: over a table, they hold for every
-	// row of the initial database; with Table "", over the entry's
-	// parameters.
-	Facts []*sqlir.Constraint
+	// Facts hold on entry: a spec.TableFact of every row of its table in
+	// the initial database (--assume, the schema's enforced CHECKs), a
+	// spec.ParamFact of the entry's parameters.
+	Facts []spec.Fact
 	// Dialect is the SQL dialect of the program's statements ("mysql",
 	// "postgres" or "sqlite"; "" is MySQL): it decides division and the
 	// conversion of strings to numbers.
 	Dialect string
+	// Concurrency, if not nil, models concurrent requests (locking reads,
+	// interference; see Concurrency).
+	Concurrency *Concurrency
 }
 
 // Result is a lowered program and what the model assumed to build it.
@@ -43,28 +47,38 @@ type Result struct {
 	// facts about the watched row, and the facts about the parameters. If
 	// it is unsatisfiable, every verdict is vacuous.
 	OnEntry ir.Expr
+	// Watched lists the watched rows (the property's rows, checked at
+	// every commit point), in table order: a counterexample shows them
+	// as they were on entry and as they are at the violation.
+	Watched []WatchedRow
+	// Ghosts are the model's bookkeeping variables of the row symbols
+	// (existence and liveness flags): not values a user wrote, so a
+	// counterexample leaves them out.
+	Ghosts []*ir.Var
+}
+
+// A WatchedRow is a watched row symbol of the lowered program.
+type WatchedRow struct {
+	// Symbol is the row symbol (ir.Var.Row of its columns); Table is its
+	// table as the property spells it.
+	Symbol, Table string
+	// Cols are its column variables, in column order; Exists is its
+	// existence flag.
+	Cols   []*ir.Var
+	Exists *ir.Var
 }
 
 type lowerer struct {
-	src, p  *ir.Program
-	c       *sqlir.Constraint
-	table   string
-	colSort map[string]ir.Sort
-	cols    []string
-	// keys are the keys used for aliasing and for "the WHERE pins one
-	// row"; allKeys are every unique key of the table (also those over
-	// columns the program never mentions), for ON DUPLICATE KEY.
-	keys    [][]string
-	allKeys [][]string
-	// nullableKey lists key columns that may hold NULL (a UNIQUE column
-	// not declared NOT NULL): they identify a row only where known set.
-	nullableKey map[string]bool
-	r           *symbol
-	syms        []*symbol // r first
-	selSym      map[*ir.Select]*symbol
-	dirty       *ir.Var
-	written     *ir.Var
-	txs         map[ir.Tx]*txState
+	src, p *ir.Program
+	// ins is the property's instrumentation.
+	ins instrument.Instrumentation
+	// tables are the models of the tables the property watches, by
+	// lower-case name; w is the one whose watched row transactions track
+	// (tx.go).
+	tables map[string]*tableModel
+	w      *tableModel
+	selSym map[*ir.Select]*symbol
+	txs    map[ir.Tx]*txState
 	// mayOpen[l]: the transactions that may be open at location l of the
 	// source program; curOpen: those where the edge being lowered starts.
 	mayOpen []map[ir.Tx]bool
@@ -75,29 +89,28 @@ type lowerer struct {
 	res       *Result
 	fresh     []*ir.Var // havoc before the statement being emitted
 	opt       Options
-	// numCols are the constrained table's columns the constraint uses as
-	// numbers; fracs holds the exact form of MySQL quotients (arith.go);
-	// at is the statement being lowered, for notes.
-	numCols map[string]bool
-	fracs   map[ir.Expr]fraction
-	at      ir.Info
+	// fracs holds the exact form of MySQL quotients (arith.go); at is the
+	// statement being lowered, for notes.
+	fracs map[ir.Expr]fraction
+	at    ir.Info
 }
 
 // Lower returns p with every database operation replaced by its meaning in
-// the row model of constraint c.
-func Lower(p *ir.Program, c *sqlir.Constraint, opt Options) (*Result, error) {
+// the row model of property prop.
+func Lower(p *ir.Program, prop spec.Property, opt Options) (*Result, error) {
+	ins, err := instrument.For(prop)
+	if err != nil {
+		return nil, err
+	}
 	m := &lowerer{
-		src: p, c: c, table: strings.ToLower(c.Table),
-		colSort: map[string]ir.Sort{}, selSym: map[*ir.Select]*symbol{}, nullableKey: map[string]bool{},
-		txs: map[ir.Tx]*txState{}, res: &Result{}, opt: opt,
-		numCols: numericColumns(c.Expr), fracs: map[ir.Expr]fraction{},
+		src: p, ins: ins, tables: map[string]*tableModel{}, selSym: map[*ir.Select]*symbol{},
+		txs: map[ir.Tx]*txState{}, res: &Result{}, opt: opt, fracs: map[ir.Expr]fraction{},
 	}
 	if m.opt.Dialect == "" {
 		m.opt.Dialect = "mysql"
 	}
 	m.p = p.Shell()
-	m.collectColumns(opt)
-	m.chooseKey(opt)
+	m.makeTables()
 	m.unmodelledSchema()
 	m.makeSymbols()
 	m.makeTxs()
@@ -114,7 +127,8 @@ func Lower(p *ir.Program, c *sqlir.Constraint, opt Options) (*Result, error) {
 		return nil, fmt.Errorf("row model of %s: %w", p.Name, err)
 	}
 	m.res.Program = m.p
-	m.res.Keys = m.keys
+	m.res.Keys = m.w.keys
+	m.res.Watched, m.res.Ghosts = m.watchedRows()
 	return m.res, nil
 }
 
@@ -126,6 +140,10 @@ func (m *lowerer) lowerEdge(e *ir.Edge) error {
 		m.curHandle = s.Tx
 	case *ir.Select:
 		m.curHandle = s.Tx
+	}
+	switch e.Stmt.(type) {
+	case *ir.Exec, *ir.Select, *ir.TxOp:
+		e = m.interfere(e)
 	}
 	switch s := e.Stmt.(type) {
 	case *ir.Assign, *ir.Assume, *ir.Havoc:

@@ -2,6 +2,7 @@ package dbmodel
 
 import (
 	"fmt"
+	"github.com/dbverify/dbverify/spec"
 	"strings"
 
 	"github.com/dbverify/dbverify/ir"
@@ -17,8 +18,8 @@ func (m *lowerer) lowerSelect(e *ir.Edge, s *ir.Select) {
 	if x == nil {
 		// Another table, or a join/aggregate: arbitrary results, except for
 		// what --assume says of that table's rows.
-		if m.readsTable(s.SQL) {
-			m.approxSelect(e, s)
+		if t := m.readModel(s.SQL); t != nil {
+			m.approxSelect(e, s, t)
 			return
 		}
 		em := m.errFork(e, s.Info, s.Err, targets...)
@@ -28,49 +29,56 @@ func (m *lowerer) lowerSelect(e *ir.Edge, s *ir.Select) {
 		em.jump(e.To)
 		return
 	}
+	t := m.model(x.table)
 	em := m.errFork(e, s.Info, s.Err, targets...)
+	m.lockingRead(em, s)
 	// The handle sees r's committed state where another transaction holds
 	// it; while another transaction has pending writes, the other symbols
 	// may hold values this handle does not see, and the row read is not
 	// kept (not live) for later statements.
-	rv := m.view(em, s.Tx)
+	var rv *symbol
+	if t == m.w {
+		rv = m.view(em, s.Tx)
+	}
 	foreign := m.pendingOther(s.Tx)
 	// Re-binding a live symbol forgets its row, which may have been written.
 	var vars []*ir.Var
-	for _, c := range m.cols {
+	for _, c := range t.cols {
 		vars = append(vars, x.cols[c])
 	}
-	em.assign([]*ir.Var{m.dirty}, []ir.Expr{ir.Or(m.dirty, ir.And(x.live, m.written))})
+	em.assign([]*ir.Var{t.dirty}, []ir.Expr{ir.Or(t.dirty, ir.And(x.live, t.written))})
 	em.havoc(vars...)
 	em.assign([]*ir.Var{x.live, x.exists}, []ir.Expr{ir.Not(foreign), ir.True})
 	var facts []ir.Expr
 	facts = append(facts, m.where(s.SQL.Where, x, s.Args), m.checks(x))
 	aliased := []ir.Expr{}
-	if len(m.keys) > 0 {
-		for _, y := range m.syms {
+	if len(t.keys) > 0 {
+		for _, y := range t.syms {
 			if y == x {
 				continue
 			}
 			// Only a row that exists is the row read: one deleted (and
 			// maybe inserted again, untracked) is not.
 			same := ir.And(y.isLive(), y.exists, ir.Not(foreign))
-			if y == m.r {
-				y = rv
+			if y == t.watched {
+				if rv != nil {
+					y = rv
+				}
 				same = y.exists
 			}
-			same = ir.And(same, m.sameRow(x, y))
+			same = ir.And(same, t.sameRow(x, y))
 			if same == ir.False {
 				continue
 			}
 			var eqs []ir.Expr
-			for _, c := range m.cols {
+			for _, c := range t.cols {
 				eqs = append(eqs, ir.Eq(x.cols[c], y.cols[c]))
 			}
 			facts = append(facts, ir.Implies(same, ir.And(eqs...)))
 			aliased = append(aliased, same)
 		}
 	}
-	facts = append(facts, ir.Or(append([]ir.Expr{m.dirty, m.initial(x)}, aliased...)...))
+	facts = append(facts, ir.Or(append([]ir.Expr{t.dirty, m.initial(x)}, aliased...)...))
 	em.havoc(m.takeFresh()...)
 	for _, f := range facts {
 		em.assume(f)
@@ -107,6 +115,7 @@ func (m *lowerer) lowerSelect(e *ir.Edge, s *ir.Select) {
 		em.havoc(m.takeFresh()...)
 		em.assign(lhs, rhs)
 	}
+	m.lockSelected(em, s, x)
 	em.jump(e.To)
 }
 
@@ -124,8 +133,8 @@ func (m *lowerer) otherTableFacts(s *ir.Select) ir.Expr {
 		}
 	}
 	var out []ir.Expr
-	for _, f := range m.opt.Facts {
-		if !strings.EqualFold(f.Table, s.SQL.Table) || !m.covered(f.Expr, row) {
+	for _, f := range spec.TableFacts(m.opt.Facts, s.SQL.Table) {
+		if !m.covered(f.Expr, row) {
 			continue
 		}
 		out = append(out, asBool(m.expr(f.Expr, row, nil)))

@@ -33,41 +33,75 @@ func (x *symbol) isLive() ir.Expr {
 	return x.live
 }
 
-func (m *lowerer) newSymbol(name string, withLive bool) *symbol {
-	x := &symbol{name: name, table: m.table, cols: map[string]*ir.Var{}, nonNull: map[string]bool{}}
-	for _, c := range m.cols {
-		v := m.p.NewVar(name+"."+c, m.colSort[c], ir.Column)
-		v.Row, v.Table, v.Col = name, m.c.Table, c
+// newSymbol returns a row symbol of t named name, with a variable for each
+// of t's columns and, if withLive, a liveness flag (a SELECT symbol is
+// live while bound to the row it read).
+func (m *lowerer) newSymbol(t *tableModel, name string, withLive bool) *symbol {
+	x := &symbol{name: name, table: t.name, cols: map[string]*ir.Var{}, nonNull: map[string]bool{}}
+	for _, c := range t.cols {
+		v := m.p.NewVar(name+"."+c, t.sorts[c], ir.Column)
+		v.Row, v.Table, v.Col = name, t.spelled, c
 		x.cols[c] = v
 	}
 	x.exists = m.p.NewVar(name+".$exists", ir.Bool, ir.Ghost)
-	x.exists.Row, x.exists.Table, x.exists.Col = name, m.c.Table, "$exists"
+	x.exists.Row, x.exists.Table, x.exists.Col = name, t.spelled, "$exists"
 	if withLive {
 		x.live = m.p.NewVar(name+".$live", ir.Bool, ir.Ghost)
 	}
 	return x
 }
 
+// makeSymbols creates the row symbols of every table model: its watched
+// row (named by the property), then one per SELECT site of the table
+// (s1, s2, … across tables), and its dirty and written flags.
 func (m *lowerer) makeSymbols() {
-	m.r = m.newSymbol("r", false)
-	m.syms = []*symbol{m.r}
-	assigned := m.assignedColumns()
 	n := 0
-	for _, e := range m.src.Edges {
-		if s, ok := e.Stmt.(*ir.Select); ok && m.onTable(s.SQL.Table) && !s.SQL.Complex {
-			n++
-			x := m.newSymbol(fmt.Sprintf("s%d", n), true)
-			for c := range m.comparedColumns(s.SQL.Where) {
-				if !assigned[c] {
-					x.nonNull[c] = true
+	for _, t := range m.tableList() {
+		t.watched = m.newSymbol(t, t.watchName, false)
+		t.syms = []*symbol{t.watched}
+		assigned := t.assignedColumns(m.src)
+		for _, e := range m.src.Edges {
+			// (A statement shared by several edges, as in a product of
+			// requests, is one site.)
+			if s, ok := e.Stmt.(*ir.Select); ok && t.onTable(s.SQL.Table) && !s.SQL.Complex && m.selSym[s] == nil {
+				n++
+				x := m.newSymbol(t, fmt.Sprintf("s%d", n), true)
+				for c := range t.comparedColumns(s.SQL.Where) {
+					if !assigned[c] {
+						x.nonNull[c] = true
+					}
 				}
+				t.syms = append(t.syms, x)
+				m.selSym[s] = x
 			}
-			m.syms = append(m.syms, x)
-			m.selSym[s] = x
 		}
+		t.dirty = m.p.NewVar("$dirty", ir.Bool, ir.Ghost)
+		t.written = m.p.NewVar("$written", ir.Bool, ir.Ghost)
 	}
-	m.dirty = m.p.NewVar("$dirty", ir.Bool, ir.Ghost)
-	m.written = m.p.NewVar("$written", ir.Bool, ir.Ghost)
+}
+
+// watchedRows returns the watched rows of the lowered program and the
+// bookkeeping variables of every row symbol (Result.Watched, Ghosts).
+func (m *lowerer) watchedRows() ([]WatchedRow, []*ir.Var) {
+	var watched []WatchedRow
+	var ghosts []*ir.Var
+	for _, t := range m.tableList() {
+		for _, x := range t.syms {
+			ghosts = append(ghosts, x.exists)
+			if x.live != nil {
+				ghosts = append(ghosts, x.live)
+			}
+		}
+		if t.watched == nil {
+			continue
+		}
+		w := WatchedRow{Symbol: t.watched.name, Table: t.spelled, Exists: t.watched.exists}
+		for _, c := range t.cols {
+			w.Cols = append(w.Cols, t.watched.cols[c])
+		}
+		watched = append(watched, w)
+	}
+	return watched, ghosts
 }
 
 // where translates a WHERE clause (nil: every row) for symbol x.
@@ -92,12 +126,12 @@ func (m *lowerer) covered(e sqlir.Expr, row *symbol) bool {
 	return ok
 }
 
-// pinnedKey returns a key of the constrained table whose every column the
+// pinnedKey returns a key of t whose every column the
 // WHERE pins (a conjunct col = e with e free of columns), and the values
 // it pins them to: then at most one row matches. nil if there is none.
-func (m *lowerer) pinnedKey(where sqlir.Expr, args []ir.Expr) ([]string, []ir.Expr) {
-	for _, k := range m.keys {
-		if vals := m.keyValue(k, where, args); vals != nil {
+func (m *lowerer) pinnedKey(t *tableModel, where sqlir.Expr, args []ir.Expr) ([]string, []ir.Expr) {
+	for _, k := range t.keys {
+		if vals := m.keyValue(t, k, where, args); vals != nil {
 			return k, vals
 		}
 	}
@@ -105,9 +139,9 @@ func (m *lowerer) pinnedKey(where sqlir.Expr, args []ir.Expr) ([]string, []ir.Ex
 }
 
 // keyValue returns the expressions e such that where contains the conjunct
-// c = e for each column c of key, with e free of columns (nil if some
+// c = e for each column c of key of t, with e free of columns (nil if some
 // column is not pinned).
-func (m *lowerer) keyValue(key []string, where sqlir.Expr, args []ir.Expr) []ir.Expr {
+func (m *lowerer) keyValue(t *tableModel, key []string, where sqlir.Expr, args []ir.Expr) []ir.Expr {
 	if len(key) == 0 || where == nil {
 		return nil
 	}
@@ -118,17 +152,17 @@ func (m *lowerer) keyValue(key []string, where sqlir.Expr, args []ir.Expr) []ir.
 		if !ok {
 			return
 		}
-		if strings.EqualFold(b.Op, "AND") {
+		if b.Op == sqlir.OpAnd {
 			conj(b.X)
 			conj(b.Y)
 			return
 		}
-		if b.Op != "=" {
+		if b.Op != sqlir.OpEq {
 			return
 		}
 		for _, pair := range [][2]sqlir.Expr{{b.X, b.Y}, {b.Y, b.X}} {
 			c, ok := pair[0].(*sqlir.ColRef)
-			if !ok || (c.Table != "" && !m.onTable(c.Table)) || mentionsColumn(pair[1]) {
+			if !ok || (c.Table != "" && !t.onTable(c.Table)) || mentionsColumn(pair[1]) {
 				continue
 			}
 			saved := m.fresh
@@ -186,16 +220,16 @@ func symKey(x *symbol, key []string) []ir.Expr {
 	return out
 }
 
-// sameRow returns the condition under which symbols x and y, both bound,
-// are the same row: they agree on every column of some key. A key with a
+// sameRow returns the condition under which symbols x and y of t, both
+// bound, are the same row: they agree on every column of some key. A key with a
 // column that may be NULL counts only when both symbols are known to hold
 // a value there (NULLs do not collide in a UNIQUE key).
-func (m *lowerer) sameRow(x, y *symbol) ir.Expr {
+func (t *tableModel) sameRow(x, y *symbol) ir.Expr {
 	var alts []ir.Expr
-	for _, k := range m.keys {
+	for _, k := range t.keys {
 		usable := true
 		for _, c := range k {
-			if m.nullableKey[c] && !(x.nonNull[c] && y.nonNull[c]) {
+			if t.nullableKey[c] && !(x.nonNull[c] && y.nonNull[c]) {
 				usable = false
 			}
 		}

@@ -2,6 +2,8 @@ package dbmodel
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -9,137 +11,205 @@ import (
 	"github.com/dbverify/dbverify/sqlir"
 )
 
-// The tables of the model: the columns the row model tracks for the
-// constrained table, their sorts, and its keys.
+// tableModel is the row model of one table: the columns the model tracks,
+// their sorts, the table's keys, and its row symbols. The lowerer keeps
+// one per table the property watches (Lower); a statement on another
+// table only has an arbitrary outcome (see lowerExec, lowerSelect).
+type tableModel struct {
+	// name is the table's lower-case name; spelled is the name as the
+	// property spells it (ir.Var.Table, messages).
+	name, spelled string
+	// schema is the schema's declaration (nil: none).
+	schema *sqlir.Table
+	// cols are the tracked columns (lower case, sorted) and sorts their
+	// sorts.
+	cols  []string
+	sorts map[string]ir.Sort
+	// keys are the keys used for aliasing and for "the WHERE pins one
+	// row"; allKeys are every unique key of the table (also those over
+	// columns the program never mentions), for ON DUPLICATE KEY.
+	keys    [][]string
+	allKeys [][]string
+	// nullableKey lists key columns that may hold NULL (a UNIQUE column
+	// not declared NOT NULL): they identify a row only where known set.
+	nullableKey map[string]bool
+	// numCols are the columns the property uses as numbers.
+	numCols map[string]bool
+	// watched is the property's watched row of the table (nil: none);
+	// syms are the row symbols, watched first, then one per SELECT site.
+	watched   *symbol
+	watchName string
+	syms      []*symbol
+	// dirty: the program may have changed rows of the table the symbols
+	// do not track; written: it has written the table.
+	dirty, written *ir.Var
+}
 
-// onTable reports whether s is on the constrained table.
-func (m *lowerer) onTable(table string) bool { return strings.EqualFold(table, m.table) }
-
-func (m *lowerer) collectColumns(opt Options) {
-	add := func(name string) {
-		name = strings.ToLower(name)
-		if _, ok := m.colSort[name]; !ok {
-			m.colSort[name] = ir.Int
-			m.cols = append(m.cols, name)
-		}
+// newTableModel returns the model of table (spelled as the property
+// spells it) with the columns that exprs (the property's and the facts'
+// expressions over the table) and the statements of src use.
+func (m *lowerer) newTableModel(spelled string, exprs []sqlir.Expr) *tableModel {
+	t := &tableModel{
+		name: strings.ToLower(spelled), spelled: spelled,
+		sorts: map[string]ir.Sort{}, nullableKey: map[string]bool{}, numCols: map[string]bool{},
 	}
-	var walk func(e sqlir.Expr)
-	walk = func(e sqlir.Expr) {
-		switch e := e.(type) {
-		case *sqlir.ColRef:
-			if g := m.generated(e, &symbol{table: m.table}); g != nil {
-				walk(g)
-			} else if e.Table == "" || m.onTable(e.Table) {
-				add(e.Name)
-			}
-		case *sqlir.Binary:
-			walk(e.X)
-			walk(e.Y)
-		case *sqlir.Unary:
-			walk(e.X)
-		case *sqlir.IsNull:
-			walk(e.X)
-		case *sqlir.Case:
-			for _, w := range e.Whens {
-				walk(w.Cond)
-				walk(w.Val)
-			}
-			if e.Else != nil {
-				walk(e.Else)
-			}
-		}
-	}
-	walkItems := func(items []sqlir.SelectItem) {
-		for _, it := range items {
-			if it.Expr != nil && !it.Star {
-				walk(it.Expr)
-			}
-		}
-	}
-	walk(m.c.Expr)
-	for _, f := range opt.Facts {
-		if m.onTable(f.Table) {
-			walk(f.Expr)
-		}
+	t.schema = m.schemaTable(t.name)
+	for _, e := range exprs {
+		m.exprColumns(t, e)
 	}
 	for _, e := range m.src.Edges {
-		switch s := e.Stmt.(type) {
-		case *ir.Exec:
-			switch q := s.SQL.(type) {
-			case *sqlir.Update:
-				if m.onTable(q.Table) {
-					for _, a := range q.Set {
-						add(a.Col)
-						walk(a.Value)
-					}
-					if q.Where != nil {
-						walk(q.Where)
-					}
-					walkItems(q.Returning)
-				}
-			case *sqlir.Insert:
-				if m.onTable(q.Table) {
-					for _, c := range q.Columns {
-						add(c)
-					}
-					for _, a := range q.OnConflict {
-						add(a.Col)
-						walk(a.Value)
-					}
-					walkItems(q.Returning)
-				}
-			case *sqlir.Delete:
-				if m.onTable(q.Table) && q.Where != nil {
-					walk(q.Where)
-				}
+		m.stmtColumns(t, e.Stmt)
+	}
+	t.realSorts(m.src)
+	sort.Strings(t.cols)
+	return t
+}
+
+// onTable reports whether table is t's.
+func (t *tableModel) onTable(table string) bool { return strings.EqualFold(table, t.name) }
+
+// model returns the model of table (nil: the table is not modelled).
+func (m *lowerer) model(table string) *tableModel { return m.tables[strings.ToLower(table)] }
+
+// tableList returns the table models in name order.
+func (m *lowerer) tableList() []*tableModel {
+	var out []*tableModel
+	for _, n := range slices.Sorted(maps.Keys(m.tables)) {
+		out = append(out, m.tables[n])
+	}
+	return out
+}
+
+// addColumn tracks column name of t (as an integer until realSorts).
+func (t *tableModel) addColumn(name string) {
+	name = strings.ToLower(name)
+	if _, ok := t.sorts[name]; !ok {
+		t.sorts[name] = ir.Int
+		t.cols = append(t.cols, name)
+	}
+}
+
+// exprColumns tracks the columns of t that e reads (through the
+// expressions of generated columns).
+func (m *lowerer) exprColumns(t *tableModel, e sqlir.Expr) {
+	switch e := e.(type) {
+	case *sqlir.ColRef:
+		if g := m.generated(e, &symbol{table: t.name}); g != nil {
+			m.exprColumns(t, g)
+		} else if e.Table == "" || t.onTable(e.Table) {
+			t.addColumn(e.Name)
+		}
+	case *sqlir.Binary:
+		m.exprColumns(t, e.X)
+		m.exprColumns(t, e.Y)
+	case *sqlir.Unary:
+		m.exprColumns(t, e.X)
+	case *sqlir.IsNull:
+		m.exprColumns(t, e.X)
+	case *sqlir.Case:
+		for _, w := range e.Whens {
+			m.exprColumns(t, w.Cond)
+			m.exprColumns(t, w.Val)
+		}
+		if e.Else != nil {
+			m.exprColumns(t, e.Else)
+		}
+	}
+}
+
+// itemColumns tracks the columns of t that result items read.
+func (m *lowerer) itemColumns(t *tableModel, items []sqlir.SelectItem) {
+	for _, it := range items {
+		if it.Expr != nil && !it.Star {
+			m.exprColumns(t, it.Expr)
+		}
+	}
+}
+
+// stmtColumns tracks the columns of t that statement s of the source
+// program reads or writes.
+func (m *lowerer) stmtColumns(t *tableModel, s ir.Stmt) {
+	switch s := s.(type) {
+	case *ir.Exec:
+		switch q := s.SQL.(type) {
+		case *sqlir.Update:
+			if !t.onTable(q.Table) {
+				return
 			}
-		case *ir.Select:
-			if m.onTable(s.SQL.Table) && !s.SQL.Complex {
-				items, _ := m.selectItems(s.SQL)
-				for _, it := range items {
-					if it.Expr != nil && !it.Star {
-						walk(it.Expr)
-					}
-				}
-				if s.SQL.Where != nil {
-					walk(s.SQL.Where)
+			for _, a := range q.Set {
+				t.addColumn(a.Col)
+				m.exprColumns(t, a.Value)
+			}
+			if q.Where != nil {
+				m.exprColumns(t, q.Where)
+			}
+			m.itemColumns(t, q.Returning)
+		case *sqlir.Insert:
+			if !t.onTable(q.Table) {
+				return
+			}
+			for _, c := range q.Columns {
+				t.addColumn(c)
+			}
+			for _, a := range q.OnConflict {
+				t.addColumn(a.Col)
+				m.exprColumns(t, a.Value)
+			}
+			m.itemColumns(t, q.Returning)
+		case *sqlir.Delete:
+			if t.onTable(q.Table) && q.Where != nil {
+				m.exprColumns(t, q.Where)
+			}
+		}
+	case *ir.Select:
+		if t.onTable(s.SQL.Table) && !s.SQL.Complex {
+			items, _ := m.selectItems(s.SQL)
+			m.itemColumns(t, items)
+			if s.SQL.Where != nil {
+				m.exprColumns(t, s.SQL.Where)
+			}
+		}
+	}
+}
+
+// realSorts makes real the tracked columns the schema declares with a
+// real type, and those a write of src assigns a real-valued argument.
+func (t *tableModel) realSorts(src *ir.Program) {
+	if t.schema != nil {
+		for _, col := range t.schema.Columns {
+			if isRealType(col.Type) {
+				if _, ok := t.sorts[strings.ToLower(col.Name)]; ok {
+					t.sorts[strings.ToLower(col.Name)] = ir.Real
 				}
 			}
 		}
 	}
-	if opt.Schema != nil {
-		if t := opt.Schema.Tables[m.table]; t != nil {
-			for _, col := range t.Columns {
-				if isRealType(col.Type) {
-					if _, ok := m.colSort[strings.ToLower(col.Name)]; ok {
-						m.colSort[strings.ToLower(col.Name)] = ir.Real
-					}
-				}
-			}
+	for _, e := range src.Edges {
+		s, ok := e.Stmt.(*ir.Exec)
+		if !ok {
+			continue
 		}
-	}
-	// A column assigned a real-valued argument is real.
-	for _, e := range m.src.Edges {
-		if s, ok := e.Stmt.(*ir.Exec); ok {
-			if q, ok := s.SQL.(*sqlir.Update); ok && m.onTable(q.Table) {
+		switch q := s.SQL.(type) {
+		case *sqlir.Update:
+			if t.onTable(q.Table) {
 				for _, a := range q.Set {
 					if usesRealArg(a.Value, s.Args) {
-						m.colSort[strings.ToLower(a.Col)] = ir.Real
+						t.sorts[strings.ToLower(a.Col)] = ir.Real
 					}
 				}
 			}
-			if q, ok := s.SQL.(*sqlir.Insert); ok && m.onTable(q.Table) {
+		case *sqlir.Insert:
+			if t.onTable(q.Table) {
 				for _, row := range q.Rows {
 					for i, v := range row {
 						if i < len(q.Columns) && usesRealArg(v, s.Args) {
-							m.colSort[strings.ToLower(q.Columns[i])] = ir.Real
+							t.sorts[strings.ToLower(q.Columns[i])] = ir.Real
 						}
 					}
 				}
 			}
 		}
 	}
-	sort.Strings(m.cols)
 }
 
 func isRealType(t string) bool {
@@ -166,58 +236,59 @@ func usesRealArg(e sqlir.Expr, args []ir.Expr) bool {
 	return false
 }
 
-// chooseKey picks the keys of the constrained table. Every key the schema
-// declares (PRIMARY KEY and each UNIQUE) identifies a row. The first one
-// (the primary key when there is one) is always modelled, so that
-// counterexamples show it; another is modelled when the program mentions
-// all its columns (a key over columns nothing constrains adds no
-// precision). When no schema describes the table, a column named "id" the
-// program mentions is taken as the key (never NULL, as a primary key),
-// unless opt.NoInferKey; a table the schema declares without a key has
-// none.
-func (m *lowerer) chooseKey(opt Options) {
-	if t := m.schemaTable(m.table); t != nil {
-		for i, k := range t.Keys {
+// chooseKey picks the keys of t. Every key the schema declares (PRIMARY
+// KEY and each UNIQUE) identifies a row. The first one (the primary key
+// when there is one) is always modelled, so that counterexamples show it;
+// another is modelled when the program mentions all its columns (a key
+// over columns nothing constrains adds no precision). When no schema
+// describes the table, a column named "id" the program mentions is taken
+// as the key (never NULL, as a primary key), unless noInfer; a table the
+// schema declares without a key has none. It returns the assumption the
+// inferred key makes ("" if none).
+func (t *tableModel) chooseKey(noInfer bool) string {
+	if t.schema != nil {
+		for i, k := range t.schema.Keys {
 			var cols []string
 			mentioned := true
 			for _, c := range k {
 				c = strings.ToLower(c)
 				cols = append(cols, c)
-				if _, ok := m.colSort[c]; !ok {
+				if _, ok := t.sorts[c]; !ok {
 					mentioned = false
 				}
 			}
 			if len(cols) == 0 {
 				continue
 			}
-			m.allKeys = append(m.allKeys, cols)
+			t.allKeys = append(t.allKeys, cols)
 			if i == 0 || mentioned {
-				m.keys = append(m.keys, cols)
+				t.keys = append(t.keys, cols)
 				for _, c := range cols {
-					if !m.notNullColumn(m.table, c) {
-						m.nullableKey[c] = true
+					if !notNull(t.schema, c) {
+						t.nullableKey[c] = true
 					}
 				}
 			}
 		}
 	}
-	if m.allKeys == nil && !opt.NoInferKey && m.schemaTable(m.table) == nil {
-		if _, ok := m.colSort["id"]; ok {
-			m.keys = [][]string{{"id"}}
-			m.allKeys = m.keys
-			m.res.Assumptions = append(m.res.Assumptions,
-				fmt.Sprintf("%s.id is a unique key (no schema declares one; pass --schema, or --no-infer-key to drop this)", m.c.Table))
+	assumption := ""
+	if t.allKeys == nil && !noInfer && t.schema == nil {
+		if _, ok := t.sorts["id"]; ok {
+			t.keys = [][]string{{"id"}}
+			t.allKeys = t.keys
+			assumption = fmt.Sprintf("%s.id is a unique key (no schema declares one; pass --schema, or --no-infer-key to drop this)", t.spelled)
 		}
 	}
-	for _, k := range m.keys {
+	for _, k := range t.keys {
 		for _, c := range k {
-			if _, ok := m.colSort[c]; !ok {
-				m.colSort[c] = ir.Int
-				m.cols = append(m.cols, c)
-				sort.Strings(m.cols)
+			if _, ok := t.sorts[c]; !ok {
+				t.sorts[c] = ir.Int
+				t.cols = append(t.cols, c)
+				sort.Strings(t.cols)
 			}
 		}
 	}
+	return assumption
 }
 
 // schemaTable returns the schema's table (nil: no schema or not in it).
@@ -235,7 +306,11 @@ func (m *lowerer) notNullColumn(table, col string) bool {
 	if table == "" {
 		return true
 	}
-	t := m.schemaTable(table)
+	return notNull(m.schemaTable(table), col)
+}
+
+// notNull reports whether t (nil: no schema) declares col NOT NULL.
+func notNull(t *sqlir.Table, col string) bool {
 	if t == nil {
 		return false
 	}
@@ -247,13 +322,13 @@ func (m *lowerer) notNullColumn(table, col string) bool {
 	return false
 }
 
-// comparedColumns returns the columns of the constrained table that a
-// top-level conjunct of where compares (c op e, c IS NOT NULL): a row the
-// WHERE selects has them non-NULL.
-func (m *lowerer) comparedColumns(where sqlir.Expr) map[string]bool {
+// comparedColumns returns the columns of t that a top-level conjunct of
+// where compares (c op e, c IS NOT NULL): a row the WHERE selects has them
+// non-NULL.
+func (t *tableModel) comparedColumns(where sqlir.Expr) map[string]bool {
 	out := map[string]bool{}
 	col := func(e sqlir.Expr) {
-		if c, ok := e.(*sqlir.ColRef); ok && (c.Table == "" || m.onTable(c.Table)) {
+		if c, ok := e.(*sqlir.ColRef); ok && (c.Table == "" || t.onTable(c.Table)) {
 			out[strings.ToLower(c.Name)] = true
 		}
 	}
@@ -261,11 +336,11 @@ func (m *lowerer) comparedColumns(where sqlir.Expr) map[string]bool {
 	conj = func(e sqlir.Expr) {
 		switch e := e.(type) {
 		case *sqlir.Binary:
-			switch strings.ToUpper(e.Op) {
-			case "AND":
+			switch {
+			case e.Op == sqlir.OpAnd:
 				conj(e.X)
 				conj(e.Y)
-			case "=", "<>", "!=", "<", "<=", ">", ">=":
+			case e.Op.IsComparison():
 				col(e.X)
 				col(e.Y)
 			}
@@ -281,11 +356,11 @@ func (m *lowerer) comparedColumns(where sqlir.Expr) map[string]bool {
 	return out
 }
 
-// assignedColumns returns the columns of the constrained table that some
-// UPDATE or ON CONFLICT / ON DUPLICATE KEY assignment of the program sets.
-func (m *lowerer) assignedColumns() map[string]bool {
+// assignedColumns returns the columns of t that some UPDATE or ON
+// CONFLICT / ON DUPLICATE KEY assignment of src sets.
+func (t *tableModel) assignedColumns(src *ir.Program) map[string]bool {
 	out := map[string]bool{}
-	for _, e := range m.src.Edges {
+	for _, e := range src.Edges {
 		s, ok := e.Stmt.(*ir.Exec)
 		if !ok {
 			continue
@@ -293,11 +368,11 @@ func (m *lowerer) assignedColumns() map[string]bool {
 		var set []sqlir.Assignment
 		switch q := s.SQL.(type) {
 		case *sqlir.Update:
-			if m.onTable(q.Table) {
+			if t.onTable(q.Table) {
 				set = q.Set
 			}
 		case *sqlir.Insert:
-			if m.onTable(q.Table) {
+			if t.onTable(q.Table) {
 				set = q.OnConflict
 			}
 		}

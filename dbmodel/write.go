@@ -9,85 +9,89 @@ import (
 )
 
 // Writes: UPDATE, INSERT (with ON CONFLICT / ON DUPLICATE KEY) and
-// DELETE on the constrained table, applied to every live symbol.
+// DELETE, applied to every live symbol of the table they write.
 
+// lowerExec lowers a write: on a modelled table, the model of the table it
+// names applies it to that table's symbols; on another table, only its
+// outcome (error, rows affected, returned values) is arbitrary, except
+// that an INSERT breaking a CHECK fails.
 func (m *lowerer) lowerExec(e *ir.Edge, s *ir.Exec) error {
-	info := s.Info
-	var affected []*ir.Var
+	var outcome []*ir.Var
 	if s.Affected != nil {
-		affected = append(affected, s.Affected)
+		outcome = append(outcome, s.Affected)
 	}
-	targets := nonNil(s.Targets)
-	switch q := s.SQL.(type) {
-	case *sqlir.Update:
-		if !m.onTable(q.Table) {
-			break
-		}
-		m.res.Writes++
-		em := m.errFork(e, info, s.Err, append(affected, targets...)...)
-		m.update(em, updateSpec{set: q.Set, where: q.Where, args: s.Args, affected: s.Affected,
-			returning: q.Returning, targets: s.Targets, h: s.Tx})
-		em.jump(e.To)
-		return nil
-	case *sqlir.Insert:
-		if !m.onTable(q.Table) {
-			break
-		}
-		m.res.Writes++
-		em := m.errFork(e, info, s.Err, append(affected, targets...)...)
-		if s.Affected != nil {
-			em.assume(insertAffected(q, s.Affected))
-		}
-		m.insert(em, q, s.Args, s.Targets, info, s.Tx)
-		em.jump(e.To)
-		return nil
-	case *sqlir.Delete:
-		if !m.onTable(q.Table) {
-			break
-		}
-		m.res.Writes++
-		em := m.errFork(e, info, s.Err, append(affected, targets...)...)
-		flag := m.beginWrite(em, s.Tx)
-		conflict, locked := m.lockConflict(em, s.Tx, q.Where, s.Args)
-		var lhs []*ir.Var
-		var rhs []ir.Expr
-		var changesR ir.Expr
-		for _, x := range m.syms {
-			where := m.where(q.Where, x, s.Args)
-			deleted := ir.And(x.exists, x.isLive(), where)
-			if x == m.r {
-				deleted = ir.And(deleted, ir.Not(locked))
-				changesR = deleted
-			}
-			lhs = append(lhs, x.exists)
-			rhs = append(rhs, ir.And(x.exists, ir.Not(deleted)))
-		}
-		em.havoc(m.takeFresh()...)
-		m.touchR(em, s.Tx, flag, changesR, conflict)
+	outcome = append(outcome, nonNil(s.Targets)...)
+	em := m.errFork(e, s.Info, s.Err, outcome...)
+	t := m.model(writtenTable(s.SQL))
+	if t == nil {
 		if s.Affected != nil {
 			em.assume(ir.Cmp(ir.OpGe, s.Affected, ir.IntLit(0)))
 		}
-		em.assign(lhs, rhs)
-		m.endWrite(em, s.Tx, flag)
+		if q, ok := s.SQL.(*sqlir.Insert); ok {
+			em.assume(m.insertChecks(em, q, s.Args))
+		}
 		em.jump(e.To)
 		return nil
 	}
-	// A statement that cannot touch the constrained table: only its
-	// outcome (error, rows affected, returned values) is arbitrary, except
-	// that an INSERT breaking a CHECK fails.
-	em := m.errFork(e, info, s.Err, append(affected, targets...)...)
-	if s.Affected != nil {
-		em.assume(ir.Cmp(ir.OpGe, s.Affected, ir.IntLit(0)))
-	}
-	if q, ok := s.SQL.(*sqlir.Insert); ok {
-		em.assume(m.insertChecks(em, q, s.Args))
+	m.res.Writes++
+	switch q := s.SQL.(type) {
+	case *sqlir.Update:
+		m.update(em, t, updateSpec{set: q.Set, where: q.Where, args: s.Args, affected: s.Affected,
+			returning: q.Returning, targets: s.Targets, h: s.Tx})
+	case *sqlir.Insert:
+		if s.Affected != nil {
+			em.assume(insertAffected(q, s.Affected))
+		}
+		m.insert(em, t, q, s.Args, s.Targets, s.Info, s.Tx)
+	case *sqlir.Delete:
+		m.delete(em, t, q.Where, s)
 	}
 	em.jump(e.To)
 	return nil
 }
 
-// updateSpec is one UPDATE (or an upsert's conflict assignments) on the
-// constrained table.
+// writtenTable returns the table an UPDATE, INSERT or DELETE writes ("":
+// another statement).
+func writtenTable(q sqlir.Statement) string {
+	switch q := q.(type) {
+	case *sqlir.Update:
+		return q.Table
+	case *sqlir.Insert:
+		return q.Table
+	case *sqlir.Delete:
+		return q.Table
+	}
+	return ""
+}
+
+// delete clears the existence flag of every live symbol of t that where
+// (nil: every row) selects.
+func (m *lowerer) delete(em *emitter, t *tableModel, where sqlir.Expr, s *ir.Exec) {
+	flag := m.beginWrite(em, s.Tx)
+	conflict, locked := m.lockConflict(em, s.Tx, where, s.Args)
+	var lhs []*ir.Var
+	var rhs []ir.Expr
+	var changesR ir.Expr
+	for _, x := range t.syms {
+		deleted := ir.And(x.exists, x.isLive(), m.where(where, x, s.Args))
+		if x == t.watched {
+			deleted = ir.And(deleted, ir.Not(locked))
+			changesR = deleted
+		}
+		lhs = append(lhs, x.exists)
+		rhs = append(rhs, ir.And(x.exists, ir.Not(deleted)))
+	}
+	em.havoc(m.takeFresh()...)
+	m.touchR(em, s.Tx, flag, changesR, conflict)
+	if s.Affected != nil {
+		em.assume(ir.Cmp(ir.OpGe, s.Affected, ir.IntLit(0)))
+	}
+	em.assign(lhs, rhs)
+	m.endWrite(em, s.Tx, flag)
+}
+
+// updateSpec is one UPDATE (or an upsert's conflict assignments) on a
+// modelled table.
 type updateSpec struct {
 	set      []sqlir.Assignment
 	where    sqlir.Expr // nil: every row
@@ -107,10 +111,10 @@ type updateSpec struct {
 	flag *ir.Var
 }
 
-// update applies SET … WHERE … to every live symbol; RETURNING targets
+// update applies SET … WHERE … to every live symbol of t; RETURNING targets
 // get the updated row's values when at most one row matches (the WHERE
 // pins a key, or u.single).
-func (m *lowerer) update(em *emitter, u updateSpec) {
+func (m *lowerer) update(em *emitter, t *tableModel, u updateSpec) {
 	flag := u.flag
 	if flag == nil {
 		flag = m.beginWrite(em, u.h)
@@ -119,11 +123,11 @@ func (m *lowerer) update(em *emitter, u updateSpec) {
 	var lhs []*ir.Var
 	var rhs []ir.Expr
 	var matched, keyed []ir.Expr
-	key, kv := m.pinnedKey(u.where, u.args)
-	for _, x := range m.syms {
+	key, kv := m.pinnedKey(t, u.where, u.args)
+	for _, x := range t.syms {
 		where := m.where(u.where, x, u.args)
 		match := ir.And(x.isLive(), x.exists, where)
-		if x == m.r {
+		if x == t.watched {
 			// r locked by another transaction: the write waits if r's
 			// committed state matches (conflict), else leaves r alone.
 			match = ir.And(match, ir.Not(locked))
@@ -137,7 +141,7 @@ func (m *lowerer) update(em *emitter, u updateSpec) {
 		for _, a := range u.set {
 			col := strings.ToLower(a.Col)
 			v := x.cols[col]
-			val := m.assigned(a.Col, a.Value, x, u.args)
+			val := m.assigned(t, a.Col, a.Value, x, u.args)
 			lhs = append(lhs, v)
 			rhs = append(rhs, ir.IteOf(match, m.convert(val, v.Type), v))
 		}
@@ -152,8 +156,8 @@ func (m *lowerer) update(em *emitter, u updateSpec) {
 		// The only row changed is a symbol that matched, if one did.
 		touchedTracked = ir.Or(matched...)
 	}
-	lhs = append(lhs, m.dirty, m.written)
-	rhs = append(rhs, ir.Or(m.dirty, ir.Not(touchedTracked)), ir.True)
+	lhs = append(lhs, t.dirty, t.written)
+	rhs = append(rhs, ir.Or(t.dirty, ir.Not(touchedTracked)), ir.True)
 	em.havoc(m.takeFresh()...)
 	m.touchR(em, u.h, flag, matched[0], conflict)
 	if u.affected != nil {
@@ -188,7 +192,7 @@ func (m *lowerer) update(em *emitter, u updateSpec) {
 	// The statement fails if it would break a CHECK of the table: the
 	// rows it wrote satisfy them.
 	var checks []ir.Expr
-	for _, x := range m.syms {
+	for _, x := range t.syms {
 		if c := m.checks(x); c != ir.True {
 			checks = append(checks, ir.Implies(ir.And(x.isLive(), x.exists), c))
 		}
@@ -196,7 +200,7 @@ func (m *lowerer) update(em *emitter, u updateSpec) {
 	em.havoc(m.takeFresh()...)
 	em.assume(ir.And(checks...))
 	if conds != nil {
-		m.bindReturning(em, u.returning, u.targets, m.syms, conds, u.args)
+		m.bindReturning(em, u.returning, u.targets, t.syms, conds, u.args)
 	}
 	if u.flag == nil {
 		m.endWrite(em, u.h, flag)
@@ -212,7 +216,7 @@ func (m *lowerer) update(em *emitter, u updateSpec) {
 // A column the INSERT omits, or sets to DEFAULT, gets its default (see
 // omitted); for INSERT … SELECT, or VALUES without a column list whose
 // columns the schema does not give, every value is arbitrary.
-func (m *lowerer) insert(em *emitter, q *sqlir.Insert, args []ir.Expr, targets []*ir.Var, info ir.Info, h ir.Tx) {
+func (m *lowerer) insert(em *emitter, t *tableModel, q *sqlir.Insert, args []ir.Expr, targets []*ir.Var, info ir.Info, h ir.Tx) {
 	flag := m.beginWrite(em, h)
 	rows := q.Rows
 	if q.FromSelect {
@@ -228,7 +232,7 @@ func (m *lowerer) insert(em *emitter, q *sqlir.Insert, args []ir.Expr, targets [
 			cols, layoutKnown = m.insertColumns(q, row)
 			for i, c := range cols {
 				if i < len(row) && !isDefaultKeyword(row[i]) {
-					vals[strings.ToLower(c)] = m.assigned(c, row[i], nil, args)
+					vals[strings.ToLower(c)] = m.assigned(t, c, row[i], nil, args)
 				}
 			}
 		} else if len(q.Columns) > 0 {
@@ -237,24 +241,24 @@ func (m *lowerer) insert(em *emitter, q *sqlir.Insert, args []ir.Expr, targets [
 			layoutKnown = true
 			for _, c := range q.Columns {
 				c = strings.ToLower(c)
-				if _, ok := m.colSort[c]; ok {
-					fv := m.freshVar("$inserted_"+c, m.colSort[c])
+				if _, ok := t.sorts[c]; ok {
+					fv := m.freshVar("$inserted_"+c, t.sorts[c])
 					fv.Approx = fmt.Sprintf("column %s of the INSERT … SELECT at %s: the selected values are not modelled", c, info.Position())
 					vals[c] = fv
 				}
 			}
 		}
-		newRow := &symbol{name: "new", table: m.table, cols: map[string]*ir.Var{}}
+		newRow := &symbol{name: "new", table: t.name, cols: map[string]*ir.Var{}}
 		var lhs []*ir.Var
 		var rhs, facts []ir.Expr
-		for _, c := range m.cols {
-			v := m.p.NewVar("new."+c, m.colSort[c], ir.Ghost)
+		for _, c := range t.cols {
+			v := m.p.NewVar("new."+c, t.sorts[c], ir.Ghost)
 			newRow.cols[c] = v
 			val, ok := vals[c]
 			if !ok {
 				if layoutKnown {
 					var fact ir.Expr
-					val, fact = m.omitted(c, v.Type, info)
+					val, fact = m.omitted(t, c, v.Type, info)
 					if fact != nil {
 						facts = append(facts, fact)
 					}
@@ -291,11 +295,11 @@ func (m *lowerer) insert(em *emitter, q *sqlir.Insert, args []ir.Expr, targets [
 			em.havoc(conflicted)
 			conflict := em.fork(conflicted)
 			if q.HasOnConflict && !q.OnConflictNothing {
-				u := updateSpec{set: q.OnConflict, where: m.conflictWhere(q, row), args: args, single: true, h: h, flag: flag}
+				u := updateSpec{set: q.OnConflict, where: m.conflictWhere(t, q, row), args: args, single: true, h: h, flag: flag}
 				if last {
 					u.returning, u.targets = q.Returning, targets
 				}
-				m.update(conflict, u)
+				m.update(conflict, t, u)
 			}
 			conflict.jump(join)
 		}
@@ -309,16 +313,16 @@ func (m *lowerer) insert(em *emitter, q *sqlir.Insert, args []ir.Expr, targets [
 		other := em.fork(ir.Not(choice))
 		m.touchR(em, h, flag, ir.True, m.lockedByOther(h))
 		lhs, rhs = nil, nil
-		for _, c := range m.cols {
-			lhs = append(lhs, m.r.cols[c])
+		for _, c := range t.cols {
+			lhs = append(lhs, t.watched.cols[c])
 			rhs = append(rhs, newRow.cols[c])
 		}
-		lhs = append(lhs, m.r.exists, m.dirty, m.written)
-		rhs = append(rhs, ir.True, ir.Or(m.dirty, m.written), ir.True)
+		lhs = append(lhs, t.watched.exists, t.dirty, t.written)
+		rhs = append(rhs, ir.True, ir.Or(t.dirty, t.written), ir.True)
 		em.assign(lhs, rhs)
 		em.jump(join)
 		// The new row is not r: later reads cannot rely on ψ.
-		other.assign([]*ir.Var{m.dirty, m.written}, []ir.Expr{ir.True, ir.True})
+		other.assign([]*ir.Var{t.dirty, t.written}, []ir.Expr{ir.True, ir.True})
 		other.jump(join)
 		em.cur = join
 	}
@@ -366,7 +370,7 @@ func isDefaultKeyword(e sqlir.Expr) bool {
 	return ok && u.Default
 }
 
-// omitted returns the value column col of the constrained table gets when
+// omitted returns the value column col of table t gets when
 // the INSERT at info omits it (or writes DEFAULT), as a value of sort s,
 // and a fact about it to assume (or nil):
 //   - a constant DEFAULT of the schema: that constant;
@@ -378,12 +382,12 @@ func isDefaultKeyword(e sqlir.Expr) bool {
 //     non-strict mode where an implicit default is written. The model has
 //     no NULL: the value is arbitrary, and marked (ir.Var.Approx) so that
 //     a counterexample reading it is not reported as certain.
-func (m *lowerer) omitted(col string, s ir.Sort, info ir.Info) (ir.Expr, ir.Expr) {
+func (m *lowerer) omitted(t *tableModel, col string, s ir.Sort, info ir.Info) (ir.Expr, ir.Expr) {
 	var sc *sqlir.Column
-	if t := m.schemaTable(m.table); t != nil {
-		for i := range t.Columns {
-			if strings.EqualFold(t.Columns[i].Name, col) {
-				sc = &t.Columns[i]
+	if t.schema != nil {
+		for i := range t.schema.Columns {
+			if strings.EqualFold(t.schema.Columns[i].Name, col) {
+				sc = &t.schema.Columns[i]
 				break
 			}
 		}
@@ -421,14 +425,14 @@ func (m *lowerer) omitted(col string, s ir.Sort, info ir.Info) (ir.Expr, ir.Expr
 // when the table has exactly one unique key, that key's columns. Otherwise
 // (no key known, a value not given, or several keys: MySQL's ON DUPLICATE
 // KEY conflicts on any of them) an arbitrary row.
-func (m *lowerer) conflictWhere(q *sqlir.Insert, row []sqlir.Expr) sqlir.Expr {
+func (m *lowerer) conflictWhere(t *tableModel, q *sqlir.Insert, row []sqlir.Expr) sqlir.Expr {
 	unknown := &sqlir.Unknown{Text: "the conflicting row"}
 	cols := q.ConflictColumns
 	if len(cols) == 0 {
-		if len(m.allKeys) != 1 {
+		if len(t.allKeys) != 1 {
 			return unknown
 		}
-		cols = m.allKeys[0]
+		cols = t.allKeys[0]
 	}
 	if q.FromSelect {
 		return unknown
@@ -438,14 +442,14 @@ func (m *lowerer) conflictWhere(q *sqlir.Insert, row []sqlir.Expr) sqlir.Expr {
 		if where == nil {
 			where = e
 		} else {
-			where = &sqlir.Binary{Op: "AND", X: where, Y: e}
+			where = &sqlir.Binary{Op: sqlir.OpAnd, X: where, Y: e}
 		}
 	}
 	for _, k := range cols {
 		found := false
 		for i, c := range q.Columns {
 			if strings.EqualFold(c, k) && i < len(row) {
-				and(&sqlir.Binary{Op: "=", X: &sqlir.ColRef{Name: c}, Y: row[i]})
+				and(&sqlir.Binary{Op: sqlir.OpEq, X: &sqlir.ColRef{Name: c}, Y: row[i]})
 				found = true
 			}
 		}

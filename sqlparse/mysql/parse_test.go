@@ -266,9 +266,9 @@ func TestAliasResolution(t *testing.T) {
 			t.Errorf("column %d = %s, want %s", i, rules.Format(s.Columns[i].Expr), rules.Format(w))
 		}
 	}
-	wantWhere := &sqlir.Binary{Op: "AND",
-		X: &sqlir.Binary{Op: "=", X: &sqlir.ColRef{Table: "accounts", Name: "id"}, Y: &sqlir.Param{Index: 0}},
-		Y: &sqlir.Binary{Op: ">", X: &sqlir.ColRef{Name: "id"}, Y: &sqlir.Num{Val: sqltest.RatInt(0), IsInt: true}}}
+	wantWhere := &sqlir.Binary{Op: sqlir.OpAnd,
+		X: &sqlir.Binary{Op: sqlir.OpEq, X: &sqlir.ColRef{Table: "accounts", Name: "id"}, Y: &sqlir.Param{Index: 0}},
+		Y: &sqlir.Binary{Op: sqlir.OpGt, X: &sqlir.ColRef{Name: "id"}, Y: &sqlir.Num{Val: sqltest.RatInt(0), IsInt: true}}}
 	if !sqltest.ExprEqual(s.Where, wantWhere) {
 		t.Errorf("where = %s, want %s", rules.Format(s.Where), rules.Format(wantWhere))
 	}

@@ -339,21 +339,17 @@ func (t *translator) sequentialSet(set []sqlir.Assignment, table string) {
 // columns assigned by other assignments than self (MySQL does not fix the
 // assignment order of a multi-table UPDATE) by Unknown.
 func (t *translator) onlyTable(e sqlir.Expr, target string, set []sqlir.Assignment, self int) sqlir.Expr {
-	return rules.Map(e, func(x sqlir.Expr) sqlir.Expr {
+	return rules.Map(rules.OwnColumnsOnly(e, target), func(x sqlir.Expr) sqlir.Expr {
 		c, ok := x.(*sqlir.ColRef)
 		if !ok {
 			return x
 		}
-		if strings.EqualFold(c.Table, target) {
-			assigned := false
-			for k, a := range set {
-				assigned = assigned || k != self && strings.EqualFold(a.Col, c.Name)
-			}
-			if !assigned {
-				return x
+		for k, a := range set {
+			if k != self && strings.EqualFold(a.Col, c.Name) {
+				return &sqlir.Unknown{Text: rules.Format(c)}
 			}
 		}
-		return &sqlir.Unknown{Text: rules.Format(c)}
+		return x
 	})
 }
 
@@ -386,23 +382,9 @@ func (t *translator) joinFilter(fi *fromInfo, target string, where sqlparser.Exp
 	if where != nil {
 		split(where)
 	}
-	var kept sqlir.Expr
-	var rest []string
-	var restParams []int
-	for _, c := range conj {
-		e := t.expr(c)
-		own := true
-		rules.Visit(e, func(x sqlir.Expr) {
-			if cr, ok := x.(*sqlir.ColRef); ok && !strings.EqualFold(cr.Table, target) {
-				own = false
-			}
-		})
-		if own {
-			kept = rules.And(kept, e)
-			continue
-		}
-		rest = append(rest, t.text(c))
-		restParams = append(restParams, rules.ParamsOf(e)...)
+	out := make([]rules.Conjunct, len(conj))
+	for i, c := range conj {
+		out[i] = rules.Conjunct{Expr: t.expr(c), Text: t.text(c)}
 	}
 	var others []string
 	for _, tb := range fi.tables {
@@ -410,12 +392,7 @@ func (t *translator) joinFilter(fi *fromInfo, target string, where sqlparser.Exp
 			others = append(others, tb)
 		}
 	}
-	text := "joined with " + strings.Join(others, ", ")
-	if len(rest) > 0 {
-		text += " where " + strings.Join(rest, " and ")
-	}
-	u := &sqlir.Unknown{Text: text, Params: rules.DedupeInts(restParams)}
-	return rules.And(kept, u)
+	return rules.JoinFilter(target, out, others)
 }
 
 // limitUnknown is the conjunct added for UPDATE/DELETE … LIMIT: which of
@@ -563,34 +540,49 @@ func (t *translator) unknown(n sqlparser.SQLNode) *sqlir.Unknown {
 }
 
 // compareOp maps sqlparser comparison operators to sqlir ones.
-func compareOp(op string) (string, bool) {
+func compareOp(op string) (sqlir.Op, bool) {
 	switch op {
-	case sqlparser.EqualStr, sqlparser.LessThanStr, sqlparser.LessEqualStr,
-		sqlparser.GreaterThanStr, sqlparser.GreaterEqualStr:
-		return op, true
+	case sqlparser.EqualStr:
+		return sqlir.OpEq, true
+	case sqlparser.LessThanStr:
+		return sqlir.OpLt, true
+	case sqlparser.LessEqualStr:
+		return sqlir.OpLe, true
+	case sqlparser.GreaterThanStr:
+		return sqlir.OpGt, true
+	case sqlparser.GreaterEqualStr:
+		return sqlir.OpGe, true
 	case sqlparser.NotEqualStr:
-		return "<>", true
+		return sqlir.OpNe, true
 	}
-	return "", false
+	return sqlir.OpInvalid, false
 }
 
 // arithOp maps sqlparser arithmetic operators to sqlir ones.
-func arithOp(op string) (string, bool) {
+func arithOp(op string) (sqlir.Op, bool) {
 	switch op {
-	case sqlparser.PlusStr, sqlparser.MinusStr, sqlparser.MultStr, sqlparser.DivStr, sqlparser.ModStr:
-		return op, true
+	case sqlparser.PlusStr:
+		return sqlir.OpAdd, true
+	case sqlparser.MinusStr:
+		return sqlir.OpSub, true
+	case sqlparser.MultStr:
+		return sqlir.OpMul, true
+	case sqlparser.DivStr:
+		return sqlir.OpDiv, true
+	case sqlparser.ModStr:
+		return sqlir.OpMod, true
 	case sqlparser.IntDivStr:
-		return "DIV", true
+		return sqlir.OpDivInt, true
 	}
-	return "", false
+	return sqlir.OpInvalid, false
 }
 
 func (t *translator) expr(e sqlparser.Expr) sqlir.Expr {
 	switch x := e.(type) {
 	case *sqlparser.AndExpr:
-		return &sqlir.Binary{Op: "AND", X: t.expr(x.Left), Y: t.expr(x.Right)}
+		return &sqlir.Binary{Op: sqlir.OpAnd, X: t.expr(x.Left), Y: t.expr(x.Right)}
 	case *sqlparser.OrExpr:
-		return &sqlir.Binary{Op: "OR", X: t.expr(x.Left), Y: t.expr(x.Right)}
+		return &sqlir.Binary{Op: sqlir.OpOr, X: t.expr(x.Left), Y: t.expr(x.Right)}
 	case *sqlparser.NotExpr:
 		return rules.Not(t.expr(x.Expr))
 	case *sqlparser.ParenExpr:
@@ -598,9 +590,7 @@ func (t *translator) expr(e sqlparser.Expr) sqlir.Expr {
 	case *sqlparser.ComparisonExpr:
 		return t.comparison(x)
 	case *sqlparser.RangeCond:
-		r := rules.And(
-			&sqlir.Binary{Op: ">=", X: t.expr(x.Left), Y: t.expr(x.From)},
-			&sqlir.Binary{Op: "<=", X: t.expr(x.Left), Y: t.expr(x.To)})
+		r := rules.Between(t.expr(x.Left), t.expr(x.From), t.expr(x.To))
 		if x.Operator == sqlparser.NotBetweenStr {
 			return rules.Not(r)
 		}
@@ -612,14 +602,10 @@ func (t *translator) expr(e sqlparser.Expr) sqlir.Expr {
 			return &sqlir.IsNull{X: v}
 		case sqlparser.IsNotNullStr:
 			return &sqlir.IsNull{X: v, Not: true}
-		case sqlparser.IsTrueStr: // NULL IS TRUE is false
-			return &sqlir.Case{Whens: []sqlir.When{{Cond: v, Val: rules.Bool(true)}}, Else: rules.Bool(false)}
-		case sqlparser.IsNotTrueStr:
-			return &sqlir.Case{Whens: []sqlir.When{{Cond: v, Val: rules.Bool(false)}}, Else: rules.Bool(true)}
-		case sqlparser.IsFalseStr:
-			return &sqlir.Case{Whens: []sqlir.When{{Cond: rules.Not(v), Val: rules.Bool(true)}}, Else: rules.Bool(false)}
-		case sqlparser.IsNotFalseStr:
-			return &sqlir.Case{Whens: []sqlir.When{{Cond: rules.Not(v), Val: rules.Bool(false)}}, Else: rules.Bool(true)}
+		case sqlparser.IsTrueStr, sqlparser.IsNotTrueStr, sqlparser.IsFalseStr, sqlparser.IsNotFalseStr:
+			want := x.Operator == sqlparser.IsTrueStr || x.Operator == sqlparser.IsNotTrueStr
+			not := x.Operator == sqlparser.IsNotTrueStr || x.Operator == sqlparser.IsNotFalseStr
+			return rules.TruthTest(v, want, not)
 		}
 		return t.unknown(x)
 	case *sqlparser.SQLVal:
@@ -646,7 +632,7 @@ func (t *translator) expr(e sqlparser.Expr) sqlir.Expr {
 			if n, ok := v.(*sqlir.Num); ok {
 				return &sqlir.Num{Val: new(big.Rat).Neg(n.Val), IsInt: n.IsInt}
 			}
-			return &sqlir.Unary{Op: "-", X: v}
+			return &sqlir.Unary{Op: sqlir.OpNeg, X: v}
 		case sqlparser.UPlusStr:
 			return t.expr(x.Expr)
 		case sqlparser.BangStr:
@@ -654,18 +640,18 @@ func (t *translator) expr(e sqlparser.Expr) sqlir.Expr {
 		}
 		return t.unknown(x)
 	case *sqlparser.CaseExpr:
-		c := &sqlir.Case{}
-		for _, w := range x.Whens {
-			cond := t.expr(w.Cond)
-			if x.Expr != nil {
-				cond = &sqlir.Binary{Op: "=", X: t.expr(x.Expr), Y: cond}
-			}
-			c.Whens = append(c.Whens, sqlir.When{Cond: cond, Val: t.expr(w.Val)})
+		var subject, els sqlir.Expr
+		if x.Expr != nil {
+			subject = t.expr(x.Expr)
+		}
+		whens := make([]sqlir.When, len(x.Whens))
+		for i, w := range x.Whens {
+			whens[i] = sqlir.When{Cond: t.expr(w.Cond), Val: t.expr(w.Val)}
 		}
 		if x.Else != nil {
-			c.Else = t.expr(x.Else)
+			els = t.expr(x.Else)
 		}
-		return c
+		return rules.SearchedCase(subject, whens, els)
 	case *sqlparser.FuncExpr:
 		if r := t.function(x); r != nil {
 			return r
@@ -708,7 +694,7 @@ func (t *translator) comparison(c *sqlparser.ComparisonExpr) sqlir.Expr {
 		if isTuple(c.Left) || isTuple(c.Right) {
 			return rules.Not(t.equal(c.Left, c.Right, c))
 		}
-		return &sqlir.Binary{Op: "<>", X: t.expr(c.Left), Y: t.expr(c.Right)}
+		return &sqlir.Binary{Op: sqlir.OpNe, X: t.expr(c.Left), Y: t.expr(c.Right)}
 	case sqlparser.InStr, sqlparser.NotInStr:
 		list, ok := c.Right.(sqlparser.ValTuple)
 		if !ok || len(list) == 0 {
@@ -751,7 +737,7 @@ func (t *translator) equal(l, r sqlparser.Expr, whole sqlparser.SQLNode) sqlir.E
 	case lok || rok:
 		return t.unknown(whole)
 	}
-	return &sqlir.Binary{Op: "=", X: t.expr(l), Y: t.expr(r)}
+	return &sqlir.Binary{Op: sqlir.OpEq, X: t.expr(l), Y: t.expr(r)}
 }
 
 // function models the few scalar functions that are plain conditionals;
@@ -769,65 +755,18 @@ func (t *translator) function(f *sqlparser.FuncExpr) sqlir.Expr {
 		args = append(args, t.expr(a.Expr))
 	}
 	n := len(args)
-	caseOf := func(cond, then, els sqlir.Expr) sqlir.Expr {
-		return &sqlir.Case{Whens: []sqlir.When{{Cond: cond, Val: then}}, Else: els}
-	}
-	switch f.Name.Lowered() {
-	case "coalesce", "ifnull":
-		if n == 0 || (f.Name.Lowered() == "ifnull" && n != 2) {
-			return nil
-		}
-		c := &sqlir.Case{Else: args[n-1]}
-		for _, a := range args[:n-1] {
-			c.Whens = append(c.Whens, sqlir.When{Cond: &sqlir.IsNull{X: a, Not: true}, Val: rules.Clone(a)})
-		}
-		if len(c.Whens) == 0 {
-			return args[0]
-		}
-		return c
-	case "if":
-		if n != 3 {
-			return nil
-		}
-		return caseOf(args[0], args[1], args[2])
-	case "nullif":
-		if n != 2 {
-			return nil
-		}
-		return caseOf(&sqlir.Binary{Op: "=", X: args[0], Y: args[1]}, &sqlir.Null{}, rules.Clone(args[0]))
-	case "abs":
-		if n != 1 {
-			return nil
-		}
-		return caseOf(&sqlir.Binary{Op: "<", X: args[0], Y: &sqlir.Num{Val: new(big.Rat), IsInt: true}},
-			&sqlir.Unary{Op: "-", X: rules.Clone(args[0])}, rules.Clone(args[0]))
-	case "greatest", "least":
-		if n < 2 || n > 4 {
-			return nil
-		}
-		op := ">="
-		if f.Name.Lowered() == "least" {
-			op = "<="
-		}
+	switch name := f.Name.Lowered(); {
+	case name == "coalesce" && n > 0, name == "ifnull" && n == 2:
+		return rules.Coalesce(args)
+	case name == "if" && n == 3:
+		return rules.If(args[0], args[1], args[2])
+	case name == "nullif" && n == 2:
+		return rules.NullIf(args[0], args[1])
+	case name == "abs" && n == 1:
+		return rules.Abs(args[0])
+	case (name == "greatest" || name == "least") && n >= 2:
 		// MySQL: NULL if any argument is NULL.
-		isNull := func(e sqlir.Expr) sqlir.Expr {
-			switch e.(type) {
-			case *sqlir.Num, *sqlir.Str, *sqlir.BoolLit:
-				return nil // never NULL
-			}
-			return &sqlir.IsNull{X: rules.Clone(e)}
-		}
-		acc := args[0]
-		for _, b := range args[1:] {
-			c := &sqlir.Case{}
-			if nc := rules.Or(isNull(acc), isNull(b)); nc != nil {
-				c.Whens = append(c.Whens, sqlir.When{Cond: nc, Val: &sqlir.Null{}})
-			}
-			c.Whens = append(c.Whens, sqlir.When{Cond: &sqlir.Binary{Op: op, X: rules.Clone(acc), Y: rules.Clone(b)}, Val: rules.Clone(acc)})
-			c.Else = rules.Clone(b)
-			acc = c
-		}
-		return acc
+		return rules.GreatestLeast(name == "least", args, rules.NullIfAnyNull)
 	}
 	return nil
 }

@@ -45,38 +45,14 @@ func (t *translator) expr(n *pg.Node) sqlir.Expr {
 	case *pg.Node_BooleanTest:
 		return t.booleanTest(x.BooleanTest, n)
 	case *pg.Node_CaseExpr:
-		c := x.CaseExpr
-		out := &sqlir.Case{}
-		for _, w := range c.Args {
-			cw := w.GetCaseWhen()
-			if cw == nil {
-				return t.unknown(n)
-			}
-			cond := t.expr(cw.Expr)
-			if c.Arg != nil {
-				cond = &sqlir.Binary{Op: "=", X: t.expr(c.Arg), Y: cond}
-			}
-			out.Whens = append(out.Whens, sqlir.When{Cond: cond, Val: t.expr(cw.Result)})
-		}
-		if c.Defresult != nil {
-			out.Else = t.expr(c.Defresult)
-		}
-		return out
+		return t.caseExpr(x.CaseExpr, n)
 	case *pg.Node_CoalesceExpr:
-		args := t.exprs(x.CoalesceExpr.Args)
-		if len(args) == 0 {
-			return t.unknown(n)
+		if r := rules.Coalesce(t.exprs(x.CoalesceExpr.Args)); r != nil {
+			return r
 		}
-		if len(args) == 1 {
-			return args[0]
-		}
-		out := &sqlir.Case{Else: args[len(args)-1]}
-		for _, a := range args[:len(args)-1] {
-			out.Whens = append(out.Whens, sqlir.When{Cond: &sqlir.IsNull{X: a, Not: true}, Val: rules.Clone(a)})
-		}
-		return out
 	case *pg.Node_MinMaxExpr:
-		if r := pgGreatestLeast(x.MinMaxExpr.Op == pg.MinMaxOp_IS_LEAST, t.exprs(x.MinMaxExpr.Args)); r != nil {
+		least := x.MinMaxExpr.Op == pg.MinMaxOp_IS_LEAST
+		if r := rules.GreatestLeast(least, t.exprs(x.MinMaxExpr.Args), rules.IgnoreNulls); r != nil {
 			return r
 		}
 	case *pg.Node_FuncCall:
@@ -354,124 +330,154 @@ func pgBool(s string) (val, ok bool) {
 }
 
 // pgBinaryOp reports the arithmetic and comparison operators the IR models.
-func pgBinaryOp(op string) (string, bool) {
+func pgBinaryOp(op string) (sqlir.Op, bool) {
 	switch op {
-	case "+", "-", "*", "/", "%", "=", "<", "<=", ">", ">=", "<>":
-		return op, true
-	case "!=":
-		return "<>", true
+	case "+":
+		return sqlir.OpAdd, true
+	case "-":
+		return sqlir.OpSub, true
+	case "*":
+		return sqlir.OpMul, true
+	case "/":
+		return sqlir.OpDiv, true
+	case "%":
+		return sqlir.OpMod, true
+	case "=":
+		return sqlir.OpEq, true
+	case "<":
+		return sqlir.OpLt, true
+	case "<=":
+		return sqlir.OpLe, true
+	case ">":
+		return sqlir.OpGt, true
+	case ">=":
+		return sqlir.OpGe, true
+	case "<>", "!=":
+		return sqlir.OpNe, true
 	}
-	return "", false
+	return sqlir.OpInvalid, false
 }
 
-func isComparison(op string) bool {
-	switch op {
-	case "=", "<>", "<", "<=", ">", ">=":
-		return true
-	}
-	return false
-}
-
+// aExpr is an operator expression: x op y, op y, x op ANY/ALL (ARRAY[…]),
+// IS [NOT] DISTINCT FROM, NULLIF, IN lists and BETWEEN [SYMMETRIC].
 func (t *translator) aExpr(a *pg.A_Expr, n *pg.Node) sqlir.Expr {
 	op, builtin := pgName(a.Name)
 	if !builtin {
 		return t.unknown(n)
 	}
+	var r sqlir.Expr
 	switch a.Kind {
 	case pg.A_Expr_Kind_AEXPR_OP:
-		switch {
-		case a.Lexpr == nil && a.Rexpr != nil && op == "-":
-			v := t.expr(a.Rexpr)
-			if num, ok := v.(*sqlir.Num); ok {
-				return &sqlir.Num{Val: new(big.Rat).Neg(num.Val), IsInt: num.IsInt}
-			}
-			return &sqlir.Unary{Op: "-", X: v}
-		case a.Lexpr == nil && a.Rexpr != nil && op == "+":
-			return t.expr(a.Rexpr)
-		case a.Lexpr == nil || a.Rexpr == nil:
-			return t.unknown(n)
-		}
-		bop, ok := pgBinaryOp(op)
-		if !ok {
-			return t.unknown(n)
-		}
-		lrow, rrow := a.Lexpr.GetRowExpr() != nil, a.Rexpr.GetRowExpr() != nil
-		switch {
-		case bop == "=" && (lrow || rrow):
-			return t.equal(a.Lexpr, a.Rexpr, n)
-		case bop == "<>" && (lrow || rrow):
-			return rules.Not(t.equal(a.Lexpr, a.Rexpr, n))
-		case lrow || rrow:
-			return t.unknown(n)
-		}
-		return &sqlir.Binary{Op: bop, X: t.expr(a.Lexpr), Y: t.expr(a.Rexpr)}
+		r = t.operator(op, a, n)
 	case pg.A_Expr_Kind_AEXPR_OP_ANY, pg.A_Expr_Kind_AEXPR_OP_ALL:
-		// x op ANY (ARRAY[a, b]) is x op a OR x op b; ALL is AND.
-		arr := a.Rexpr.GetAArrayExpr()
-		bop, ok := pgBinaryOp(op)
-		if arr == nil || len(arr.Elements) == 0 || !ok || !isComparison(bop) || a.Lexpr.GetRowExpr() != nil {
-			return t.unknown(n)
-		}
-		var out sqlir.Expr
-		for _, el := range arr.Elements {
-			if el.GetAArrayExpr() != nil || el.GetRowExpr() != nil {
-				return t.unknown(n)
-			}
-			c := &sqlir.Binary{Op: bop, X: t.expr(a.Lexpr), Y: t.expr(el)}
-			if a.Kind == pg.A_Expr_Kind_AEXPR_OP_ANY {
-				out = rules.Or(out, c)
-			} else {
-				out = rules.And(out, c)
-			}
-		}
-		return out
+		r = t.anyAll(op, a)
 	case pg.A_Expr_Kind_AEXPR_DISTINCT, pg.A_Expr_Kind_AEXPR_NOT_DISTINCT:
 		if a.Lexpr.GetRowExpr() != nil || a.Rexpr.GetRowExpr() != nil {
-			return t.unknown(n)
+			break
 		}
-		d := distinct(t.expr(a.Lexpr), t.expr(a.Rexpr))
+		r = distinct(t.expr(a.Lexpr), t.expr(a.Rexpr))
 		if a.Kind == pg.A_Expr_Kind_AEXPR_NOT_DISTINCT {
-			return rules.Not(d)
+			r = rules.Not(r)
 		}
-		return d
 	case pg.A_Expr_Kind_AEXPR_NULLIF:
-		x, y := t.expr(a.Lexpr), t.expr(a.Rexpr)
-		return &sqlir.Case{Whens: []sqlir.When{{Cond: &sqlir.Binary{Op: "=", X: x, Y: y}, Val: &sqlir.Null{}}}, Else: rules.Clone(x)}
+		r = rules.NullIf(t.expr(a.Lexpr), t.expr(a.Rexpr))
 	case pg.A_Expr_Kind_AEXPR_IN:
-		list := a.Rexpr.GetList()
-		if list == nil || len(list.Items) == 0 || (op != "=" && op != "<>") {
-			return t.unknown(n)
-		}
-		var out sqlir.Expr
-		for _, el := range list.Items {
-			out = rules.Or(out, t.equal(a.Lexpr, el, n))
-		}
-		if op == "<>" {
-			return rules.Not(out)
-		}
-		return out
+		r = t.inList(op, a, n)
 	case pg.A_Expr_Kind_AEXPR_BETWEEN, pg.A_Expr_Kind_AEXPR_NOT_BETWEEN,
 		pg.A_Expr_Kind_AEXPR_BETWEEN_SYM, pg.A_Expr_Kind_AEXPR_NOT_BETWEEN_SYM:
-		list := a.Rexpr.GetList()
-		if list == nil || len(list.Items) != 2 || a.Lexpr.GetRowExpr() != nil {
-			return t.unknown(n)
-		}
-		lo, hi := list.Items[0], list.Items[1]
-		between := func(lo, hi *pg.Node) sqlir.Expr {
-			return rules.And(&sqlir.Binary{Op: ">=", X: t.expr(a.Lexpr), Y: t.expr(lo)},
-				&sqlir.Binary{Op: "<=", X: t.expr(a.Lexpr), Y: t.expr(hi)})
-		}
-		r := between(lo, hi)
-		if a.Kind == pg.A_Expr_Kind_AEXPR_BETWEEN_SYM || a.Kind == pg.A_Expr_Kind_AEXPR_NOT_BETWEEN_SYM {
-			r = rules.Or(r, between(hi, lo))
-		}
-		if a.Kind == pg.A_Expr_Kind_AEXPR_NOT_BETWEEN || a.Kind == pg.A_Expr_Kind_AEXPR_NOT_BETWEEN_SYM {
-			return rules.Not(r)
-		}
-		return r
+		r = t.between(a)
 	}
-	// LIKE, ILIKE, SIMILAR TO, other operators (~, ||, @>, …).
-	return t.unknown(n)
+	if r == nil {
+		// LIKE, ILIKE, SIMILAR TO, other operators (~, ||, @>, …).
+		return t.unknown(n)
+	}
+	return r
+}
+
+// operator is "op y" or "x op y"; nil when the IR does not model it.
+func (t *translator) operator(op string, a *pg.A_Expr, n *pg.Node) sqlir.Expr {
+	switch {
+	case a.Lexpr == nil && a.Rexpr != nil && op == "-":
+		v := t.expr(a.Rexpr)
+		if num, ok := v.(*sqlir.Num); ok {
+			return &sqlir.Num{Val: new(big.Rat).Neg(num.Val), IsInt: num.IsInt}
+		}
+		return &sqlir.Unary{Op: sqlir.OpNeg, X: v}
+	case a.Lexpr == nil && a.Rexpr != nil && op == "+":
+		return t.expr(a.Rexpr)
+	case a.Lexpr == nil || a.Rexpr == nil:
+		return nil
+	}
+	bop, ok := pgBinaryOp(op)
+	if !ok {
+		return nil
+	}
+	lrow, rrow := a.Lexpr.GetRowExpr() != nil, a.Rexpr.GetRowExpr() != nil
+	switch {
+	case bop == sqlir.OpEq && (lrow || rrow):
+		return t.equal(a.Lexpr, a.Rexpr, n)
+	case bop == sqlir.OpNe && (lrow || rrow):
+		return rules.Not(t.equal(a.Lexpr, a.Rexpr, n))
+	case lrow || rrow:
+		return nil
+	}
+	return &sqlir.Binary{Op: bop, X: t.expr(a.Lexpr), Y: t.expr(a.Rexpr)}
+}
+
+// anyAll is "x op ANY (ARRAY[a, b])", which is x op a OR x op b (ALL: AND);
+// nil for other forms.
+func (t *translator) anyAll(op string, a *pg.A_Expr) sqlir.Expr {
+	arr := a.Rexpr.GetAArrayExpr()
+	bop, ok := pgBinaryOp(op)
+	if arr == nil || len(arr.Elements) == 0 || !ok || !bop.IsComparison() || a.Lexpr.GetRowExpr() != nil {
+		return nil
+	}
+	var out sqlir.Expr
+	for _, el := range arr.Elements {
+		if el.GetAArrayExpr() != nil || el.GetRowExpr() != nil {
+			return nil
+		}
+		c := &sqlir.Binary{Op: bop, X: t.expr(a.Lexpr), Y: t.expr(el)}
+		if a.Kind == pg.A_Expr_Kind_AEXPR_OP_ANY {
+			out = rules.Or(out, c)
+		} else {
+			out = rules.And(out, c)
+		}
+	}
+	return out
+}
+
+// inList is "x [NOT] IN (a, b, …)"; nil for other forms.
+func (t *translator) inList(op string, a *pg.A_Expr, n *pg.Node) sqlir.Expr {
+	list := a.Rexpr.GetList()
+	if list == nil || len(list.Items) == 0 || (op != "=" && op != "<>") {
+		return nil
+	}
+	var out sqlir.Expr
+	for _, el := range list.Items {
+		out = rules.Or(out, t.equal(a.Lexpr, el, n))
+	}
+	if op == "<>" {
+		return rules.Not(out)
+	}
+	return out
+}
+
+// between is "x [NOT] BETWEEN [SYMMETRIC] lo AND hi"; nil for row values.
+func (t *translator) between(a *pg.A_Expr) sqlir.Expr {
+	list := a.Rexpr.GetList()
+	if list == nil || len(list.Items) != 2 || a.Lexpr.GetRowExpr() != nil {
+		return nil
+	}
+	lo, hi := list.Items[0], list.Items[1]
+	r := rules.Between(t.expr(a.Lexpr), t.expr(lo), t.expr(hi))
+	if a.Kind == pg.A_Expr_Kind_AEXPR_BETWEEN_SYM || a.Kind == pg.A_Expr_Kind_AEXPR_NOT_BETWEEN_SYM {
+		r = rules.Or(r, rules.Between(t.expr(a.Lexpr), t.expr(hi), t.expr(lo)))
+	}
+	if a.Kind == pg.A_Expr_Kind_AEXPR_NOT_BETWEEN || a.Kind == pg.A_Expr_Kind_AEXPR_NOT_BETWEEN_SYM {
+		return rules.Not(r)
+	}
+	return r
 }
 
 // distinct is "x IS DISTINCT FROM y" (never NULL).
@@ -485,14 +491,14 @@ func distinct(x, y sqlir.Expr) sqlir.Expr {
 	}
 	switch {
 	case literal(x) && literal(y):
-		return &sqlir.Binary{Op: "<>", X: x, Y: y}
+		return &sqlir.Binary{Op: sqlir.OpNe, X: x, Y: y}
 	case literal(x):
 		x, y = y, x
 		fallthrough
 	case literal(y):
 		return &sqlir.Case{
 			Whens: []sqlir.When{{Cond: &sqlir.IsNull{X: x}, Val: rules.Bool(true)}},
-			Else:  &sqlir.Binary{Op: "<>", X: rules.Clone(x), Y: y},
+			Else:  &sqlir.Binary{Op: sqlir.OpNe, X: rules.Clone(x), Y: y},
 		}
 	}
 	return &sqlir.Case{
@@ -500,7 +506,7 @@ func distinct(x, y sqlir.Expr) sqlir.Expr {
 			{Cond: &sqlir.IsNull{X: x}, Val: &sqlir.IsNull{X: y, Not: true}},
 			{Cond: &sqlir.IsNull{X: rules.Clone(y)}, Val: rules.Bool(true)},
 		},
-		Else: &sqlir.Binary{Op: "<>", X: rules.Clone(x), Y: rules.Clone(y)},
+		Else: &sqlir.Binary{Op: sqlir.OpNe, X: rules.Clone(x), Y: rules.Clone(y)},
 	}
 }
 
@@ -517,7 +523,7 @@ func (t *translator) equal(l, r *pg.Node, whole *pg.Node) sqlir.Expr {
 	case lr != nil || rr != nil:
 		return t.unknown(whole)
 	}
-	return &sqlir.Binary{Op: "=", X: t.expr(l), Y: t.expr(r)}
+	return &sqlir.Binary{Op: sqlir.OpEq, X: t.expr(l), Y: t.expr(r)}
 }
 
 func (t *translator) boolExpr(b *pg.BoolExpr, n *pg.Node) sqlir.Expr {
@@ -526,9 +532,9 @@ func (t *translator) boolExpr(b *pg.BoolExpr, n *pg.Node) sqlir.Expr {
 		if len(b.Args) == 0 {
 			break
 		}
-		op := "AND"
+		op := sqlir.OpAnd
 		if b.Boolop == pg.BoolExprType_OR_EXPR {
-			op = "OR"
+			op = sqlir.OpOr
 		}
 		out := t.expr(b.Args[0])
 		for _, a := range b.Args[1:] {
@@ -559,54 +565,20 @@ func (t *translator) nullTest(nt *pg.NullTest) sqlir.Expr {
 func (t *translator) booleanTest(b *pg.BooleanTest, n *pg.Node) sqlir.Expr {
 	v := t.expr(b.Arg)
 	switch b.Booltesttype {
-	case pg.BoolTestType_IS_TRUE: // NULL IS TRUE is false
-		return &sqlir.Case{Whens: []sqlir.When{{Cond: v, Val: rules.Bool(true)}}, Else: rules.Bool(false)}
+	case pg.BoolTestType_IS_TRUE:
+		return rules.TruthTest(v, true, false)
 	case pg.BoolTestType_IS_NOT_TRUE:
-		return &sqlir.Case{Whens: []sqlir.When{{Cond: v, Val: rules.Bool(false)}}, Else: rules.Bool(true)}
+		return rules.TruthTest(v, true, true)
 	case pg.BoolTestType_IS_FALSE:
-		return &sqlir.Case{Whens: []sqlir.When{{Cond: rules.Not(v), Val: rules.Bool(true)}}, Else: rules.Bool(false)}
+		return rules.TruthTest(v, false, false)
 	case pg.BoolTestType_IS_NOT_FALSE:
-		return &sqlir.Case{Whens: []sqlir.When{{Cond: rules.Not(v), Val: rules.Bool(false)}}, Else: rules.Bool(true)}
+		return rules.TruthTest(v, false, true)
 	case pg.BoolTestType_IS_UNKNOWN:
 		return &sqlir.IsNull{X: v}
 	case pg.BoolTestType_IS_NOT_UNKNOWN:
 		return &sqlir.IsNull{X: v, Not: true}
 	}
 	return t.unknown(n)
-}
-
-// pgGreatestLeast desugars Postgres GREATEST/LEAST, which ignore NULL
-// arguments (the result is NULL only when all are). nil for too many
-// arguments (the rewrite grows quickly).
-func pgGreatestLeast(least bool, args []sqlir.Expr) sqlir.Expr {
-	if len(args) == 0 || len(args) > 4 {
-		return nil
-	}
-	op := ">="
-	if least {
-		op = "<="
-	}
-	neverNull := func(e sqlir.Expr) bool {
-		switch e.(type) {
-		case *sqlir.Num, *sqlir.Str, *sqlir.BoolLit:
-			return true
-		}
-		return false
-	}
-	acc := args[0]
-	for _, b := range args[1:] {
-		c := &sqlir.Case{}
-		if !neverNull(acc) {
-			c.Whens = append(c.Whens, sqlir.When{Cond: &sqlir.IsNull{X: rules.Clone(acc)}, Val: rules.Clone(b)})
-		}
-		if !neverNull(b) {
-			c.Whens = append(c.Whens, sqlir.When{Cond: &sqlir.IsNull{X: rules.Clone(b)}, Val: rules.Clone(acc)})
-		}
-		c.Whens = append(c.Whens, sqlir.When{Cond: &sqlir.Binary{Op: op, X: rules.Clone(acc), Y: rules.Clone(b)}, Val: rules.Clone(acc)})
-		c.Else = b
-		acc = c
-	}
-	return acc
 }
 
 // function models the scalar functions that are plain conditionals; nil
@@ -632,12 +604,27 @@ func (t *translator) function(f *pg.FuncCall) sqlir.Expr {
 		if len(f.Args) != 1 {
 			return nil
 		}
-		x := t.expr(f.Args[0])
-		return &sqlir.Case{
-			Whens: []sqlir.When{{Cond: &sqlir.Binary{Op: "<", X: x, Y: &sqlir.Num{Val: new(big.Rat), IsInt: true}},
-				Val: &sqlir.Unary{Op: "-", X: rules.Clone(x)}}},
-			Else: rules.Clone(x),
-		}
+		return rules.Abs(t.expr(f.Args[0]))
 	}
 	return nil
+}
+
+// caseExpr is CASE [subject] WHEN … THEN … [ELSE …] END.
+func (t *translator) caseExpr(c *pg.CaseExpr, n *pg.Node) sqlir.Expr {
+	var subject, els sqlir.Expr
+	if c.Arg != nil {
+		subject = t.expr(c.Arg)
+	}
+	whens := make([]sqlir.When, len(c.Args))
+	for i, w := range c.Args {
+		cw := w.GetCaseWhen()
+		if cw == nil {
+			return t.unknown(n)
+		}
+		whens[i] = sqlir.When{Cond: t.expr(cw.Expr), Val: t.expr(cw.Result)}
+	}
+	if c.Defresult != nil {
+		els = t.expr(c.Defresult)
+	}
+	return rules.SearchedCase(subject, whens, els)
 }

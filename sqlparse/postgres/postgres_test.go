@@ -414,7 +414,7 @@ func TestPostgresPlaceholders(t *testing.T) {
 	if !reflect.DeepEqual(like.Params, []int{4, 3}) {
 		t.Errorf("LIKE params = %v, want [4 3]", like.Params)
 	}
-	if !sqltest.ExprEqual(w.Y, &sqlir.Binary{Op: "=", X: &sqlir.ColRef{Name: "e"}, Y: &sqlir.Param{Index: 0}}) {
+	if !sqltest.ExprEqual(w.Y, &sqlir.Binary{Op: sqlir.OpEq, X: &sqlir.ColRef{Name: "e"}, Y: &sqlir.Param{Index: 0}}) {
 		t.Errorf("e = $1 is %s", rules.Format(w.Y))
 	}
 	// UPDATE … FROM: the Unknown join conjunct keeps the placeholders of the
@@ -433,7 +433,7 @@ func TestPostgresReturning(t *testing.T) {
 	want := []sqlir.SelectItem{
 		{Expr: &sqlir.ColRef{Table: "accounts", Name: "id"}},
 		{Expr: &sqlir.ColRef{Name: "balance"}, Alias: "bal"},
-		{Expr: &sqlir.Binary{Op: "-", X: &sqlir.ColRef{Name: "balance"}, Y: &sqlir.Param{Index: 0}}},
+		{Expr: &sqlir.Binary{Op: sqlir.OpSub, X: &sqlir.ColRef{Name: "balance"}, Y: &sqlir.Param{Index: 0}}},
 		{Expr: &sqlir.ColRef{Name: "*"}, Star: true},
 		{Expr: &sqlir.ColRef{Table: "accounts", Name: "*"}, Star: true},
 	}
@@ -471,7 +471,7 @@ func TestPostgresOnConflict(t *testing.T) {
 	if !ins.HasOnConflict || ins.OnConflictNothing || !reflect.DeepEqual(ins.ConflictColumns, []string{"sku"}) || ins.ConflictConstraint != "" {
 		t.Errorf("flags: %+v", ins)
 	}
-	wantSet := &sqlir.Binary{Op: "+", X: &sqlir.ColRef{Table: "stock", Name: "qty"}, Y: &sqlir.Param{Index: 1}}
+	wantSet := &sqlir.Binary{Op: sqlir.OpAdd, X: &sqlir.ColRef{Table: "stock", Name: "qty"}, Y: &sqlir.Param{Index: 1}}
 	if len(ins.OnConflict) != 1 || ins.OnConflict[0].Col != "qty" || !sqltest.ExprEqual(ins.OnConflict[0].Value, wantSet) {
 		t.Errorf("OnConflict = %v", ins.OnConflict)
 	}
@@ -516,9 +516,9 @@ func TestPostgresAliasResolution(t *testing.T) {
 			t.Errorf("column %d = %s, want %s", i, rules.Format(s.Columns[i].Expr), rules.Format(w))
 		}
 	}
-	wantWhere := &sqlir.Binary{Op: "AND",
-		X: &sqlir.Binary{Op: "=", X: &sqlir.ColRef{Table: "accounts", Name: "id"}, Y: &sqlir.Param{Index: 0}},
-		Y: &sqlir.Binary{Op: ">", X: &sqlir.ColRef{Name: "id"}, Y: &sqlir.Num{Val: sqltest.RatInt(0), IsInt: true}}}
+	wantWhere := &sqlir.Binary{Op: sqlir.OpAnd,
+		X: &sqlir.Binary{Op: sqlir.OpEq, X: &sqlir.ColRef{Table: "accounts", Name: "id"}, Y: &sqlir.Param{Index: 0}},
+		Y: &sqlir.Binary{Op: sqlir.OpGt, X: &sqlir.ColRef{Name: "id"}, Y: &sqlir.Num{Val: sqltest.RatInt(0), IsInt: true}}}
 	if !sqltest.ExprEqual(s.Where, wantWhere) {
 		t.Errorf("where = %s, want %s", rules.Format(s.Where), rules.Format(wantWhere))
 	}

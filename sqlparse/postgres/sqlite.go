@@ -38,7 +38,7 @@ type sqliteText struct {
 	insertOr, updateOr string
 }
 
-// parseSQLite parses one SQLite statement.
+// ParseSQLite parses one SQLite statement (see sqlparse.Parse).
 func ParseSQLite(query string) (*rules.Result, error) {
 	if i := strings.IndexByte(query, 0); i >= 0 {
 		return nil, &rules.ParseError{Query: query, Offset: i, Msg: "NUL byte in query"}
@@ -136,128 +136,165 @@ func (st *sqliteText) applyConflict(query string, s sqlir.Statement) error {
 // rewriteSQLite turns a SQLite query into Postgres text of the same length
 // structure (see sqliteText).
 func rewriteSQLite(q string) (*sqliteText, error) {
-	st := &sqliteText{}
-	var b strings.Builder
-	emit := func(s string, from int) {
-		for i := 0; i < len(s); i++ {
-			st.orig = append(st.orig, from)
+	r := &sqliteRewriter{q: q, st: &sqliteText{}, named: map[string]int{}}
+	for i := 0; i < len(q); {
+		j, err := r.token(i)
+		if err != nil {
+			return nil, err
 		}
-		b.WriteString(s)
+		i = j
 	}
-	named := map[string]int{}
-	positional := false
-	next := 0 // the index a bare "?" takes: one past the largest so far
-	i := 0
-	for i < len(q) {
-		c := q[i]
-		switch {
-		case c == '\'' || c == '"':
-			j := rules.QuotedEnd(q, i, c)
-			for k := i; k < j; k++ {
-				st.orig = append(st.orig, k)
-			}
-			b.WriteString(q[i:j])
-			i = j
-		case c == '`' || c == '[':
-			end := byte('`')
-			if c == '[' {
-				end = ']'
-			}
-			j := strings.IndexByte(q[i+1:], end)
-			if j < 0 {
-				return nil, &rules.ParseError{Query: q, Offset: i, Msg: "unterminated quoted identifier"}
-			}
-			name := q[i+1 : i+1+j]
-			if strings.ContainsRune(name, '"') {
-				return nil, &rules.ParseError{Query: q, Offset: i, Msg: "quoted identifier holds a double quote"}
-			}
-			emit(`"`, i)
-			for k := 0; k < len(name); k++ {
-				st.orig = append(st.orig, i+1+k)
-			}
-			b.WriteString(name)
-			emit(`"`, i+1+j)
-			i += j + 2
-		case c == '-' && strings.HasPrefix(q[i:], "--"), c == '/' && strings.HasPrefix(q[i:], "/*"):
-			j := rules.SkipSpaceComments(q, i)
-			for k := i; k < j; k++ {
-				st.orig = append(st.orig, k)
-			}
-			b.WriteString(q[i:j])
-			i = j
-		case c == '=' && strings.HasPrefix(q[i:], "=="):
-			emit("= ", i)
-			i += 2
-		case c == '?' || c == '$' && i+1 < len(q) && '0' <= q[i+1] && q[i+1] <= '9':
-			// ?, ?NNN and $NNN (numbered as by modernc.org/sqlite).
-			j := i + 1
-			for j < len(q) && '0' <= q[j] && q[j] <= '9' {
-				j++
-			}
-			idx := next
-			if j > i+1 {
-				n, err := strconv.Atoi(q[i+1 : j])
-				if err != nil || n < 1 || n > 32766 {
-					return nil, &rules.ParseError{Query: q, Offset: i, Msg: "bad parameter number", Near: q[i:j]}
-				}
-				idx = n - 1
-			}
-			positional = true
-			next = max(next, idx+1)
-			emit("$"+strconv.Itoa(idx+1), i)
-			i = j
-		case (c == ':' || c == '@' || c == '$') && i+1 < len(q) && rules.IsWordByte(q[i+1]) && !(c == ':' && i > 0 && q[i-1] == ':'):
-			j := i + 1
-			for j < len(q) && rules.IsWordByte(q[j]) {
-				j++
-			}
-			name := q[i+1 : j]
-			idx, ok := named[name]
-			if !ok {
-				idx = next
-				named[name] = idx
-				st.names = append(st.names, name)
-				next++
-			}
-			emit("$"+strconv.Itoa(idx+1), i)
-			i = j
-		case rules.IsWordByte(c) && (i == 0 || !rules.IsWordByte(q[i-1])):
-			_, j := wordAt(q, i)
-			word := strings.ToLower(q[i:j])
-			if r, ok := sqliteWordRewrites[word]; ok {
-				emit(r, i)
-				i = j
-				continue
-			}
-			if word == "is" {
-				if text, end, ok := sqliteIs(q, j); ok {
-					emit(text, i)
-					i = end
-					continue
-				}
-			}
-			for k := i; k < j; k++ {
-				st.orig = append(st.orig, k)
-			}
-			b.WriteString(q[i:j])
-			i = j
-		default:
-			st.orig = append(st.orig, i)
-			b.WriteByte(c)
-			i++
-		}
-	}
+	st := r.st
 	st.orig = append(st.orig, len(q))
-	if positional && len(named) > 0 {
+	if r.positional && len(r.named) > 0 {
 		return nil, &rules.ParseError{Query: q, Msg: "query mixes ? and named parameters"}
 	}
-	st.count = next
-	if len(named) == 0 {
+	st.count = r.next
+	if len(r.named) == 0 {
 		st.names = nil
 	}
-	st.text = b.String()
+	st.text = r.b.String()
 	st.conflictClause()
 	return st, nil
+}
+
+// sqliteRewriter is the state of rewriteSQLite.
+type sqliteRewriter struct {
+	q     string
+	st    *sqliteText
+	b     strings.Builder
+	named map[string]int // parameter name → index
+	// positional is set once a ?, ?NNN or $NNN placeholder is seen.
+	positional bool
+	next       int // the index a bare "?" takes: one past the largest so far
+}
+
+// emit writes s in place of the original text at offset from.
+func (r *sqliteRewriter) emit(s string, from int) {
+	for range len(s) {
+		r.st.orig = append(r.st.orig, from)
+	}
+	r.b.WriteString(s)
+}
+
+// keep copies q[i:j] unchanged.
+func (r *sqliteRewriter) keep(i, j int) {
+	for k := i; k < j; k++ {
+		r.st.orig = append(r.st.orig, k)
+	}
+	r.b.WriteString(r.q[i:j])
+}
+
+// token rewrites the token at offset i and returns the offset after it.
+func (r *sqliteRewriter) token(i int) (int, error) {
+	q := r.q
+	c := q[i]
+	switch {
+	case c == '\'' || c == '"':
+		j := rules.QuotedEnd(q, i, c)
+		r.keep(i, j)
+		return j, nil
+	case c == '`' || c == '[':
+		return r.quotedName(i)
+	case c == '-' && strings.HasPrefix(q[i:], "--"), c == '/' && strings.HasPrefix(q[i:], "/*"):
+		j := rules.SkipSpaceComments(q, i)
+		r.keep(i, j)
+		return j, nil
+	case c == '=' && strings.HasPrefix(q[i:], "=="):
+		r.emit("= ", i)
+		return i + 2, nil
+	case c == '?' || c == '$' && i+1 < len(q) && '0' <= q[i+1] && q[i+1] <= '9':
+		return r.numberedParam(i)
+	case (c == ':' || c == '@' || c == '$') && i+1 < len(q) && rules.IsWordByte(q[i+1]) && !(c == ':' && i > 0 && q[i-1] == ':'):
+		return r.namedParam(i), nil
+	case rules.IsWordByte(c) && (i == 0 || !rules.IsWordByte(q[i-1])):
+		return r.word(i), nil
+	}
+	r.keep(i, i+1)
+	return i + 1, nil
+}
+
+// quotedName rewrites `name` and [name] into "name".
+func (r *sqliteRewriter) quotedName(i int) (int, error) {
+	q := r.q
+	end := byte('`')
+	if q[i] == '[' {
+		end = ']'
+	}
+	j := strings.IndexByte(q[i+1:], end)
+	if j < 0 {
+		return 0, &rules.ParseError{Query: q, Offset: i, Msg: "unterminated quoted identifier"}
+	}
+	name := q[i+1 : i+1+j]
+	if strings.ContainsRune(name, '"') {
+		return 0, &rules.ParseError{Query: q, Offset: i, Msg: "quoted identifier holds a double quote"}
+	}
+	r.emit(`"`, i)
+	r.keep(i+1, i+1+j)
+	r.emit(`"`, i+1+j)
+	return i + j + 2, nil
+}
+
+// numberedParam rewrites ?, ?NNN and $NNN (numbered as by
+// modernc.org/sqlite) into $n.
+func (r *sqliteRewriter) numberedParam(i int) (int, error) {
+	q := r.q
+	j := i + 1
+	for j < len(q) && '0' <= q[j] && q[j] <= '9' {
+		j++
+	}
+	idx := r.next
+	if j > i+1 {
+		n, err := strconv.Atoi(q[i+1 : j])
+		if err != nil || n < 1 || n > 32766 {
+			return 0, &rules.ParseError{Query: q, Offset: i, Msg: "bad parameter number", Near: q[i:j]}
+		}
+		idx = n - 1
+	}
+	r.positional = true
+	r.next = max(r.next, idx+1)
+	r.emit("$"+strconv.Itoa(idx+1), i)
+	return j, nil
+}
+
+// namedParam rewrites :name, @name and $name into $n, n counting names in
+// order of first appearance.
+func (r *sqliteRewriter) namedParam(i int) int {
+	q := r.q
+	j := i + 1
+	for j < len(q) && rules.IsWordByte(q[j]) {
+		j++
+	}
+	name := q[i+1 : j]
+	idx, ok := r.named[name]
+	if !ok {
+		idx = r.next
+		r.named[name] = idx
+		r.st.names = append(r.st.names, name)
+		r.next++
+	}
+	r.emit("$"+strconv.Itoa(idx+1), i)
+	return j
+}
+
+// word rewrites the SQLite-only operator words (GLOB, REGEXP, IS [NOT])
+// and keeps the others.
+func (r *sqliteRewriter) word(i int) int {
+	q := r.q
+	_, j := wordAt(q, i)
+	word := strings.ToLower(q[i:j])
+	if rw, ok := sqliteWordRewrites[word]; ok {
+		r.emit(rw, i)
+		return j
+	}
+	if word == "is" {
+		if text, end, ok := sqliteIs(q, j); ok {
+			r.emit(text, i)
+			return end
+		}
+	}
+	r.keep(i, j)
+	return j
 }
 
 // conflictClause blanks out the "OR <action>" of INSERT OR … and UPDATE
@@ -307,35 +344,15 @@ func wordAt(s string, i int) (start, end int) {
 // b), ifnull(a, b), and max/min with two or more arguments (NULL when any
 // argument is NULL, unlike Postgres's GREATEST and LEAST). nil for others.
 func (t *translator) sqliteFunction(name string, f *pg.FuncCall) sqlir.Expr {
-	switch {
-	case name == "iif" && len(f.Args) == 3:
+	switch n := len(f.Args); {
+	case name == "iif" && n == 3:
 		args := t.exprs(f.Args)
-		return &sqlir.Case{Whens: []sqlir.When{{Cond: args[0], Val: args[1]}}, Else: args[2]}
-	case name == "ifnull" && len(f.Args) == 2:
-		args := t.exprs(f.Args)
-		return &sqlir.Case{Whens: []sqlir.When{{Cond: &sqlir.IsNull{X: args[0], Not: true}, Val: rules.Clone(args[0])}}, Else: args[1]}
-	case (name == "max" || name == "min") && len(f.Args) >= 2 && len(f.Args) <= 4:
-		op := ">="
-		if name == "min" {
-			op = "<="
-		}
-		args := t.exprs(f.Args)
-		c := &sqlir.Case{}
-		for _, a := range args {
-			if !rules.IsLiteral(a) {
-				c.Whens = append(c.Whens, sqlir.When{Cond: &sqlir.IsNull{X: rules.Clone(a)}, Val: &sqlir.Null{}})
-			}
-		}
-		// Without NULLs: the first argument not beaten by a later one.
-		acc := args[0]
-		for _, b := range args[1:] {
-			acc = &sqlir.Case{Whens: []sqlir.When{{Cond: &sqlir.Binary{Op: op, X: rules.Clone(acc), Y: rules.Clone(b)}, Val: rules.Clone(acc)}}, Else: rules.Clone(b)}
-		}
-		if len(c.Whens) == 0 {
-			return acc
-		}
-		c.Else = acc
-		return c
+		return rules.If(args[0], args[1], args[2])
+	case name == "ifnull" && n == 2:
+		return rules.Coalesce(t.exprs(f.Args))
+	case (name == "max" || name == "min") && n >= 2:
+		// Scalar max/min: NULL when any argument is NULL.
+		return rules.GreatestLeast(name == "min", t.exprs(f.Args), rules.NullIfAnyNull)
 	}
 	return nil
 }

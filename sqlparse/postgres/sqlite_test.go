@@ -36,7 +36,7 @@ func TestSQLiteStatements(t *testing.T) {
 		{"UPDATE stock SET qty = iif(qty > ?, qty - ?, 0) WHERE sku = ?",
 			"UPDATE stock SET qty = CASE WHEN qty > $1 THEN qty - $2 ELSE 0 END WHERE sku = $3", 3},
 		{"UPDATE stock SET qty = max(qty - ?, 0) WHERE sku = ?",
-			"UPDATE stock SET qty = CASE WHEN qty - $1 IS NULL THEN NULL ELSE CASE WHEN qty - $1 >= 0 THEN qty - $1 ELSE 0 END END WHERE sku = $2", 2},
+			"UPDATE stock SET qty = CASE WHEN qty - $1 IS NULL THEN NULL WHEN qty - $1 >= 0 THEN qty - $1 ELSE 0 END WHERE sku = $2", 2},
 		{"UPDATE stock SET qty = ifnull(reserved, 0) WHERE sku = :sku",
 			"UPDATE stock SET qty = CASE WHEN reserved IS NOT NULL THEN reserved ELSE 0 END WHERE sku = $1", 1},
 		{"UPDATE stock SET qty = qty - s.n FROM shipments AS s WHERE s.sku = stock.sku AND stock.sku = ?",
@@ -48,7 +48,7 @@ func TestSQLiteStatements(t *testing.T) {
 		{"UPDATE stock SET qty = 0 WHERE sku GLOB ?", "UPDATE stock SET qty = 0 WHERE sku LIKE $1", 1},
 		{"BEGIN IMMEDIATE TRANSACTION", "", 0},
 		{"PRAGMA foreign_keys = ON", "", 0},
-		{"SELECT max(qty, reserved) FROM stock WHERE sku = ?", "SELECT CASE WHEN qty IS NULL THEN NULL WHEN reserved IS NULL THEN NULL ELSE CASE WHEN qty >= reserved THEN qty ELSE reserved END END FROM stock WHERE sku = $1", 1},
+		{"SELECT max(qty, reserved) FROM stock WHERE sku = ?", "SELECT CASE WHEN qty IS NULL OR reserved IS NULL THEN NULL WHEN qty >= reserved THEN qty ELSE reserved END FROM stock WHERE sku = $1", 1},
 		{"SELECT '?', \"a?\" FROM t -- ?\n WHERE x = ?", "SELECT '?', `a?` FROM t WHERE x = $1", 1},
 	}
 	for _, tt := range tests {

@@ -13,4 +13,17 @@
 // parses but that is no row-level constraint (a subquery, another table, …)
 // is skipped with a message in sqlir.Schema.Warnings; a CHECK neither
 // grammar parses is an error.
+//
+// # Foreign keys
+//
+// FOREIGN KEY table constraints and column REFERENCES clauses (MySQL,
+// Postgres and SQLite spellings, with MATCH, ON DELETE/UPDATE actions and
+// [NOT] DEFERRABLE / INITIALLY) become sqlir.Table.ForeignKeys. A key is
+// named as written, or (for DROP) by the engines' defaults:
+// <table>_<cols>_fkey (Postgres) and <table>_ibfk_<n> (MySQL). DROP
+// CONSTRAINT, DROP FOREIGN KEY and dropping a column of the key remove it;
+// renaming a column or table, on either side, follows it; DROP TABLE …
+// CASCADE removes the keys that reference the dropped table. A foreign key
+// the reader cannot follow (an expression among its columns) is skipped
+// with a warning.
 package schema

@@ -34,6 +34,8 @@ func (t tok) isIdent() bool { return t.kind == tWord || t.kind == tQuoted }
 
 func (t tok) isPunct(p string) bool { return t.kind == tPunct && t.val == p }
 
+// lexDDL splits a DDL statement into tokens; comments and white space
+// are dropped.
 func lexDDL(s string) ([]tok, error) {
 	var out []tok
 	i := 0
@@ -42,70 +44,79 @@ func lexDDL(s string) ([]tok, error) {
 		if i >= len(s) {
 			return out, nil
 		}
-		c := s[i]
-		start := i
-		switch {
-		case c == '\'':
-			j := skipQuoted(s, i)
-			if j > len(s) || s[j-1] != '\'' || j == i+1 {
-				return nil, fmt.Errorf("unterminated string at offset %d", i)
-			}
-			out = append(out, tok{kind: tString, val: unquote(s[i+1:j-1], '\''), pos: start, end: j})
-			i = j
-		case c == '"' || c == '`':
-			j := skipQuoted(s, i)
-			if j > len(s) || s[j-1] != c || j == i+1 {
-				return nil, fmt.Errorf("unterminated quoted identifier at offset %d", i)
-			}
-			out = append(out, tok{kind: tQuoted, val: unquote(s[i+1:j-1], c), pos: start, end: j})
-			i = j
-		case c == '$':
-			if tag, ok := dollarTag(s, i); ok {
-				j := strings.Index(s[i+len(tag):], tag)
-				if j < 0 {
-					return nil, fmt.Errorf("unterminated %s string at offset %d", tag, i)
-				}
-				body := s[i+len(tag) : i+len(tag)+j]
-				i += len(tag) + j + len(tag)
-				out = append(out, tok{kind: tString, val: body, pos: start, end: i})
-				continue
-			}
-			out = append(out, tok{kind: tPunct, val: "$", pos: i, end: i + 1})
-			i++
-		case c >= '0' && c <= '9' || c == '.' && i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '9':
-			j := i
-			for j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] == '.') {
+		t, err := nextTok(s, i)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+		i = t.end
+	}
+}
+
+// nextTok returns the token that starts at offset i of s.
+func nextTok(s string, i int) (tok, error) {
+	c := s[i]
+	switch {
+	case c == '\'':
+		j := skipQuoted(s, i)
+		if j > len(s) || s[j-1] != '\'' || j == i+1 {
+			return tok{}, fmt.Errorf("unterminated string at offset %d", i)
+		}
+		return tok{kind: tString, val: unquote(s[i+1:j-1], '\''), pos: i, end: j}, nil
+	case c == '"' || c == '`':
+		j := skipQuoted(s, i)
+		if j > len(s) || s[j-1] != c || j == i+1 {
+			return tok{}, fmt.Errorf("unterminated quoted identifier at offset %d", i)
+		}
+		return tok{kind: tQuoted, val: unquote(s[i+1:j-1], c), pos: i, end: j}, nil
+	case c == '$':
+		tag, ok := dollarTag(s, i)
+		if !ok {
+			return tok{kind: tPunct, val: "$", pos: i, end: i + 1}, nil
+		}
+		j := strings.Index(s[i+len(tag):], tag)
+		if j < 0 {
+			return tok{}, fmt.Errorf("unterminated %s string at offset %d", tag, i)
+		}
+		body := s[i+len(tag) : i+len(tag)+j]
+		return tok{kind: tString, val: body, pos: i, end: i + len(tag) + j + len(tag)}, nil
+	case isDigit(c) || c == '.' && i+1 < len(s) && isDigit(s[i+1]):
+		j := numberEnd(s, i)
+		return tok{kind: tNum, val: s[i:j], pos: i, end: j}, nil
+	case rules.IsWordByte(c) || c >= 0x80:
+		j := i
+		for j < len(s) && (rules.IsWordByte(s[j]) || s[j] == '$' || s[j] >= 0x80) {
+			j++
+		}
+		return tok{kind: tWord, val: s[i:j], pos: i, end: j}, nil
+	case c == ':' && strings.HasPrefix(s[i:], "::"):
+		return tok{kind: tPunct, val: "::", pos: i, end: i + 2}, nil
+	}
+	return tok{kind: tPunct, val: string(c), pos: i, end: i + 1}, nil
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// numberEnd returns the end of the number that starts at i: digits and
+// dots, then an exponent if one follows.
+func numberEnd(s string, i int) int {
+	j := i
+	for j < len(s) && (isDigit(s[j]) || s[j] == '.') {
+		j++
+	}
+	if j < len(s) && (s[j] == 'e' || s[j] == 'E') {
+		k := j + 1
+		if k < len(s) && (s[k] == '+' || s[k] == '-') {
+			k++
+		}
+		if k < len(s) && isDigit(s[k]) {
+			j = k
+			for j < len(s) && isDigit(s[j]) {
 				j++
 			}
-			if j < len(s) && (s[j] == 'e' || s[j] == 'E') {
-				k := j + 1
-				if k < len(s) && (s[k] == '+' || s[k] == '-') {
-					k++
-				}
-				if k < len(s) && s[k] >= '0' && s[k] <= '9' {
-					j = k
-					for j < len(s) && s[j] >= '0' && s[j] <= '9' {
-						j++
-					}
-				}
-			}
-			out = append(out, tok{kind: tNum, val: s[i:j], pos: i, end: j})
-			i = j
-		case rules.IsWordByte(c) || c >= 0x80:
-			j := i
-			for j < len(s) && (rules.IsWordByte(s[j]) || s[j] == '$' || s[j] >= 0x80) {
-				j++
-			}
-			out = append(out, tok{kind: tWord, val: s[i:j], pos: i, end: j})
-			i = j
-		case c == ':' && strings.HasPrefix(s[i:], "::"):
-			out = append(out, tok{kind: tPunct, val: "::", pos: i, end: i + 2})
-			i += 2
-		default:
-			out = append(out, tok{kind: tPunct, val: string(c), pos: i, end: i + 1})
-			i++
 		}
 	}
+	return j
 }
 
 // unquote undoes quote doubling (and backslash escapes outside backquotes).

@@ -50,12 +50,9 @@ func isCondition(e sqlir.Expr) bool {
 	case *sqlir.Num, *sqlir.Str, *sqlir.Null, *sqlir.Param:
 		return false
 	case *sqlir.Binary:
-		switch x.Op {
-		case "+", "-", "*", "/", "%", "DIV":
-			return false
-		}
+		return !x.Op.IsArith()
 	case *sqlir.Unary:
-		return x.Op == "NOT"
+		return x.Op == sqlir.OpNot
 	}
 	return true
 }

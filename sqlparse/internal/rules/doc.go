@@ -3,7 +3,7 @@
 // (simple CASE, COALESCE, NULLIF, IF, ABS, GREATEST/LEAST under a NULL
 // policy, the WHERE of a multi-table write, RETURNING items of a joined
 // write, the table of a constraint), the error and result types, Format,
-// And helpers for scanning query text.
+// and helpers for scanning query text.
 //
 // It is a separate, internal package because sqlparse imports both
 // adapters to dispatch Parse; the adapters importing sqlparse for these

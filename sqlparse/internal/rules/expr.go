@@ -96,7 +96,7 @@ func And(a, b sqlir.Expr) sqlir.Expr {
 	case b == nil:
 		return a
 	}
-	return &sqlir.Binary{Op: "AND", X: a, Y: b}
+	return &sqlir.Binary{Op: sqlir.OpAnd, X: a, Y: b}
 }
 
 // Or disjoins a and b; a nil operand is "false".
@@ -107,11 +107,11 @@ func Or(a, b sqlir.Expr) sqlir.Expr {
 	case b == nil:
 		return a
 	}
-	return &sqlir.Binary{Op: "OR", X: a, Y: b}
+	return &sqlir.Binary{Op: sqlir.OpOr, X: a, Y: b}
 }
 
 // Not is NOT x.
-func Not(x sqlir.Expr) sqlir.Expr { return &sqlir.Unary{Op: "NOT", X: x} }
+func Not(x sqlir.Expr) sqlir.Expr { return &sqlir.Unary{Op: sqlir.OpNot, X: x} }
 
 // Bool is the literal TRUE or FALSE.
 func Bool(v bool) sqlir.Expr { return &sqlir.BoolLit{Val: v} }

@@ -40,18 +40,18 @@ func prec(e sqlir.Expr) int {
 	switch x := e.(type) {
 	case *sqlir.Binary:
 		switch x.Op {
-		case "OR":
+		case sqlir.OpOr:
 			return precOr
-		case "AND":
+		case sqlir.OpAnd:
 			return precAnd
-		case "+", "-":
+		case sqlir.OpAdd, sqlir.OpSub:
 			return precAdd
-		case "*", "/", "%", "DIV":
+		case sqlir.OpMul, sqlir.OpDiv, sqlir.OpMod, sqlir.OpDivInt:
 			return precMul
 		}
 		return precCmp
 	case *sqlir.Unary:
-		if x.Op == "NOT" {
+		if x.Op == sqlir.OpNot {
 			return precNot
 		}
 		return precNeg
@@ -119,16 +119,16 @@ func format(b *strings.Builder, e sqlir.Expr) {
 			formatOperand(b, x.X, prec(x.X) < p)
 		}
 		b.WriteByte(' ')
-		b.WriteString(x.Op)
+		b.WriteString(x.Op.String())
 		b.WriteByte(' ')
 		formatOperand(b, x.Y, prec(x.Y) <= p)
 	case *sqlir.Unary:
-		if x.Op == "NOT" {
+		if x.Op == sqlir.OpNot {
 			b.WriteString("NOT ")
 			formatOperand(b, x.X, prec(x.X) < precNot)
 			return
 		}
-		b.WriteString(x.Op)
+		b.WriteString(x.Op.String())
 		var inner strings.Builder
 		format(&inner, x.X)
 		s := inner.String()
@@ -161,7 +161,7 @@ func format(b *strings.Builder, e sqlir.Expr) {
 }
 
 // ident quotes a name with backquotes when it is not a plain identifier
-// Or is a keyword.
+// or is a keyword.
 func ident(name string) string {
 	return sqlparser.String(sqlparser.NewColIdent(name))
 }
