@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -178,4 +179,83 @@ func (l *Loaded) recordOpen(call ssa.CallInstruction, name string) {
 	if c, ok := call.(*ssa.Call); ok {
 		l.openAt[c] = o
 	}
+}
+
+var dollarParam = regexp.MustCompile(`\$[0-9]+`)
+
+// openedDriver returns the driver name a call of sql.Open (or sqlx.Open,
+// Connect, MustOpen, MustConnect) passes as a constant.
+func openedDriver(c *ssa.CallCommon) (string, bool) {
+	fn := c.StaticCallee()
+	if fn == nil || len(c.Args) == 0 {
+		return "", false
+	}
+	if f, ok := fn.Object().(*types.Func); ok && dblib.IsOpener(f) {
+		return constString(c.Args[0])
+	}
+	return "", false
+}
+
+// chooseDialect sets l.Dialect: --dialect if given, else the driver the
+// program names in sql.Open, else the driver it imports, else Postgres if
+// the SQL uses $n placeholders, else MySQL.
+func (l *Loaded) chooseDialect(sites []*Site) {
+	if l.cfg.Dialect != "" {
+		d, _ := sqlparse.ParseDialect(l.cfg.Dialect)
+		l.Dialect, l.DialectSource = d, "--dialect"
+		return
+	}
+	// The drivers named in sql.Open (the driver may be imported by a
+	// package not analysed), when they agree.
+	if d, name, ok := agreeing(l.openDrivers, dblib.DriverNames()); ok {
+		l.Dialect, l.DialectSource = d, fmt.Sprintf("sql.Open(%q, …)", name)
+		return
+	}
+	// The drivers the program imports, in a fixed order; drivers of
+	// different dialects leave the choice to the SQL.
+	var drivers []string
+	for _, p := range l.Prog.AllPackages() {
+		if _, ok := dblib.DriverDialect(p.Pkg.Path()); ok {
+			drivers = append(drivers, p.Pkg.Path())
+		}
+	}
+	sort.Strings(drivers)
+	agree := len(drivers) > 0
+	var first sqlparse.Dialect
+	if agree {
+		first, _ = dblib.DriverDialect(drivers[0])
+	}
+	for _, d := range drivers {
+		dd, _ := dblib.DriverDialect(d)
+		agree = agree && dd == first
+	}
+	if agree {
+		l.Dialect, l.DialectSource = first, "driver "+drivers[0]
+		return
+	}
+	for _, s := range sites {
+		if s.Known && dollarParam.MatchString(s.Query) {
+			l.Dialect, l.DialectSource = sqlparse.Postgres, "$n placeholders in the SQL"
+			return
+		}
+	}
+	l.Dialect, l.DialectSource = sqlparse.MySQL, "the default: no driver import, sql.Open or $n placeholder names a dialect; --dialect sets it"
+}
+
+// agreeing returns the dialect of names (looked up in dialects; unknown
+// names are ignored) when there is at least one and all agree.
+func agreeing(names []string, dialects map[string]sqlparse.Dialect) (sqlparse.Dialect, string, bool) {
+	var d sqlparse.Dialect
+	first := ""
+	for _, n := range names {
+		x, ok := dialects[n]
+		switch {
+		case !ok:
+		case first == "":
+			d, first = x, n
+		case x != d:
+			return 0, "", false
+		}
+	}
+	return d, first, first != ""
 }

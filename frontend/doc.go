@@ -27,8 +27,11 @@
 //     through parameters as memory cells (a scalar cell is an IR variable);
 //   - calls to functions of the loaded module, inlined (closures included)
 //     up to a depth bound, and defer;
-//   - *sql.DB, *sql.Conn, *sql.Tx, *sql.Stmt, *sql.Row, *sql.Rows and
-//     sql.Result operations.
+//   - the operations of database/sql, sqlx and pgx handles (pools,
+//     connections, transactions, statements, rows, results), described
+//     as data in package dblib, one file per library; a program that
+//     opens handles of two dialects has each statement read in the
+//     dialect of the handle it runs on (dialects.go).
 //
 // Floats and decimals are reals. float32, float64 and
 // github.com/shopspring/decimal.Decimal values are IR reals, and float

@@ -39,6 +39,17 @@ func (t *translator) loseDepth(v value, depth int) {
 		return
 	}
 	if o := v.obj; o != nil {
+		if o.entries != nil {
+			// A map literal handed to code the model does not follow may
+			// change: its entries are no longer known.
+			for _, e := range o.entries {
+				t.loseDepth(e, depth+1)
+			}
+			o.entries = nil
+		}
+		if o.cell != nil {
+			dropEntries(o.cell, depth)
+		}
 		switch o.kind {
 		case objPtr, objSlice:
 			if o.cell != nil && !t.escapedCells[o.cell] {
@@ -151,6 +162,20 @@ func (t *translator) escape(vals []value) {
 	for _, v := range vals {
 		t.escapeValue(v, 0) // what the arguments reach: written, exactly
 		t.lose(v)           // the code may keep what it was given
+	}
+}
+
+// dropEntries forgets the entries of the map literals held in cell c (a
+// map boxed into a variadic argument handed to code not followed).
+func dropEntries(c *cell, depth int) {
+	if c == nil || depth > escapeDepth {
+		return
+	}
+	if c.refSet && c.ref.obj != nil && c.ref.obj.entries != nil {
+		c.ref.obj.entries = nil
+	}
+	for _, fc := range c.fields {
+		dropEntries(fc, depth+1)
 	}
 }
 

@@ -2,13 +2,13 @@ package frontend
 
 import (
 	"go/types"
-	"strings"
 
+	"github.com/dbverify/dbverify/frontend/dblib"
 	"github.com/dbverify/dbverify/ir"
 )
 
-// Scanning into database/sql's nullable types (sql.NullInt64, …,
-// sql.Null[T]): the value field gets the column's value when Valid, its
+// Scanning into a library's nullable types (dblib.Nullable: sql.NullInt64,
+// …, sql.Null[T]): the value field gets the column's value when Valid, its
 // zero value otherwise; whether the column was NULL (Valid) is arbitrary.
 
 // nullScan is one destination of a nullable type: the scanned value is
@@ -18,14 +18,14 @@ type nullScan struct {
 	tmp          *ir.Var
 }
 
-// nullFields returns the value and Valid field cells of c when c is a
-// database/sql Null* struct whose value is a scalar the model tracks.
+// nullFields returns the value and validity field cells of c when c is a
+// nullable scan destination whose value is a scalar the model tracks.
 func (t *translator) nullFields(c *cell) (value, valid *cell) {
-	n, ok := c.typ.(*types.Named)
-	if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != "database/sql" || !strings.HasPrefix(n.Obj().Name(), "Null") {
+	validName, ok := dblib.Nullable(c.typ)
+	if !ok {
 		return nil, nil
 	}
-	st, ok := n.Underlying().(*types.Struct)
+	st, ok := c.typ.Underlying().(*types.Struct)
 	if !ok || st.NumFields() != 2 {
 		return nil, nil
 	}
@@ -34,7 +34,7 @@ func (t *translator) nullFields(c *cell) (value, valid *cell) {
 		if f == nil || f.v == nil {
 			return nil, nil
 		}
-		if st.Field(i).Name() == "Valid" {
+		if st.Field(i).Name() == validName {
 			valid = f
 		} else {
 			value = f

@@ -18,9 +18,6 @@ type errUnsupportedSQL struct{ why string }
 
 func (e *errUnsupportedSQL) Error() string { return e.why }
 
-// parse parses query in the program's dialect.
-func (l *Loaded) parse(query string) (sqlir.Statement, error) { return l.parseIn(l.Dialect, query) }
-
 // parseIn parses query in dialect d once and caches the result.
 func (l *Loaded) parseIn(d sqlparse.Dialect, query string) (sqlir.Statement, error) {
 	key := parseKey{d, query}

@@ -46,6 +46,13 @@ func databaseSQL() *Library {
 			"postgres": sqlparse.Postgres, "pgx": sqlparse.Postgres, "pgx/v5": sqlparse.Postgres,
 			"mysql": sqlparse.MySQL,
 		},
+		// Scanning into one: the value field gets the column's value when
+		// it is not NULL, else its zero value; Valid says which.
+		Nullable: map[string]string{
+			p + ".NullInt64": "Valid", p + ".NullInt32": "Valid", p + ".NullInt16": "Valid",
+			p + ".NullByte": "Valid", p + ".NullFloat64": "Valid", p + ".NullBool": "Valid",
+			p + ".NullString": "Valid", p + ".NullTime": "Valid", p + ".Null": "Valid",
+		},
 		Openers: []string{p + ".Open"},
 	}
 }

@@ -27,5 +27,15 @@
 // matched by its bare name against the methods of every library
 // (ByName), because its receiver type is not a library's.
 //
+// Besides calls, a library names its drivers (the import paths and the
+// names sql.Open takes, which choose the dialect of the SQL run on the
+// handle), its nullable scan destinations (sql.NullInt64: a value and a
+// validity flag) and the argument types that name placeholders
+// (pgx.NamedArgs with @name in the text, rewritten as the library does).
+//
+// The tables are package-level values built once when the package is
+// initialised and never changed; TestTablesNameRealMethods checks them
+// against the libraries themselves.
+//
 // Adding a library: see CONTRIBUTING.md ("A database library").
 package dblib

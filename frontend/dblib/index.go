@@ -25,6 +25,7 @@ type tables struct {
 	driverNames map[string]sqlparse.Dialect
 	openers     map[string]bool
 	namedArgs   map[string]func(string) (string, []string, bool)
+	nullable    map[string]string
 }
 
 func newIndex(libs []*Library) *tables {
@@ -33,6 +34,7 @@ func newIndex(libs []*Library) *tables {
 		methods: map[string]Method{}, byName: map[string]Method{},
 		drivers: map[string]sqlparse.Dialect{}, driverNames: map[string]sqlparse.Dialect{},
 		openers: map[string]bool{}, namedArgs: map[string]func(string) (string, []string, bool){},
+		nullable: map[string]string{},
 	}
 	for _, l := range libs {
 		for _, p := range l.Packages {
@@ -49,6 +51,9 @@ func newIndex(libs []*Library) *tables {
 		}
 		for k, v := range l.DriverNames {
 			x.driverNames[k] = v
+		}
+		for k, v := range l.Nullable {
+			x.nullable[k] = v
 		}
 		for k, v := range l.NamedArgs {
 			x.namedArgs[k] = v
@@ -181,4 +186,14 @@ func NamedArgs(t types.Type) (func(query string) (string, []string, bool), bool)
 	}
 	f, ok := index.namedArgs[typeName(t)]
 	return f, ok
+}
+
+// Nullable returns, for a nullable scan destination type (sql.NullInt64,
+// sql.Null[T]), the name of its validity field.
+func Nullable(t types.Type) (valid string, ok bool) {
+	if _, named := t.(*types.Named); !named {
+		return "", false
+	}
+	valid, ok = index.nullable[typeName(t)]
+	return valid, ok
 }

@@ -102,6 +102,11 @@ type Library struct {
 	// positional placeholders and returns the names in order (false: a
 	// text it cannot rewrite).
 	NamedArgs map[string]func(query string) (string, []string, bool)
+	// Nullable maps the library's nullable scan destinations (a struct
+	// of a value and a validity flag: sql.NullInt64) to the name of the
+	// flag field. A generic type is named without its type arguments
+	// ("database/sql.Null" for sql.Null[T]).
+	Nullable map[string]string
 	// Openers are the functions that open a handle from a driver name
 	// given as their first argument ("database/sql.Open").
 	Openers []string

@@ -1,37 +1,47 @@
 package dblib
 
 import (
+	"fmt"
 	"go/types"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"golang.org/x/tools/go/packages"
 )
 
 // loadLibraries type-checks the real library packages (the corpus module
-// requires sqlx and pgx v5).
+// requires sqlx and pgx v5), once for all tests.
 func loadLibraries(t *testing.T) map[string]*types.Package {
 	t.Helper()
-	dir, err := filepath.Abs("../../benchmarks/corpus")
+	pkgs, err := loadOnce()
 	if err != nil {
 		t.Fatal(err)
+	}
+	return pkgs
+}
+
+var loadOnce = sync.OnceValues(func() (map[string]*types.Package, error) {
+	dir, err := filepath.Abs("../../benchmarks/corpus")
+	if err != nil {
+		return nil, err
 	}
 	cfg := &packages.Config{Mode: packages.NeedName | packages.NeedTypes | packages.NeedImports | packages.NeedDeps, Dir: dir}
 	pkgs, err := packages.Load(cfg, "database/sql", "github.com/jmoiron/sqlx",
 		"github.com/jackc/pgx/v5", "github.com/jackc/pgx/v5/pgxpool", "github.com/jackc/pgx/v5/pgconn")
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	out := map[string]*types.Package{}
 	for _, p := range pkgs {
 		if len(p.Errors) > 0 {
-			t.Fatalf("%s: %v", p.PkgPath, p.Errors)
+			return nil, fmt.Errorf("%s: %v", p.PkgPath, p.Errors)
 		}
 		out[p.PkgPath] = p.Types
 	}
-	return out
-}
+	return out, nil
+})
 
 // handleMethods returns the methods of every handle type of the loaded
 // packages, as the front end resolves them: a promoted method is the
@@ -148,5 +158,31 @@ func TestResolve(t *testing.T) {
 			t.Errorf("Resolve(%s) = kind %d op %d must %v special %v query %d params %d dest %d named %d; want %+v",
 				tt.f.FullName(), c.Kind, c.Op, c.Must, c.Special != nil, c.Query, c.Params, c.Dest, c.Named, tt)
 		}
+	}
+}
+
+// TestNullable checks that every nullable type of database/sql is a
+// nullable scan destination, sql.Null[T] instantiated included.
+func TestNullable(t *testing.T) {
+	sqlPkg := loadLibraries(t)["database/sql"]
+	for _, name := range sqlPkg.Scope().Names() {
+		tn, ok := sqlPkg.Scope().Lookup(name).(*types.TypeName)
+		if !ok || !strings.HasPrefix(name, "Null") || tn.Type().(*types.Named).TypeParams().Len() > 0 {
+			continue
+		}
+		if valid, ok := Nullable(tn.Type()); !ok || valid != "Valid" {
+			t.Errorf("Nullable(sql.%s) = %q, %v; want Valid, true", name, valid, ok)
+		}
+	}
+	generic := sqlPkg.Scope().Lookup("Null").Type().(*types.Named)
+	inst, err := types.Instantiate(nil, generic, []types.Type{types.Typ[types.Int64]}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := Nullable(inst); !ok {
+		t.Errorf("Nullable(sql.Null[int64]) = false")
+	}
+	if _, ok := Nullable(types.Typ[types.Int64]); ok {
+		t.Errorf("Nullable(int64) = true")
 	}
 }

@@ -56,9 +56,8 @@ func (s *Store) WithdrawOffline(ctx context.Context, id, amount int64) error {
 	if amount <= 0 {
 		return errors.New("amount must be positive")
 	}
-	// BUG: the replica is debited without a balance guard.
 	res, err := s.local.ExecContext(ctx,
-		"UPDATE accounts SET balance = balance - ?1 WHERE id = ?2", amount, id)
+		"UPDATE accounts SET balance = balance - ?1 WHERE id = ?2 AND balance >= ?1", amount, id)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,186 @@
+package frontend
+
+// Entry points: the functions code outside the analysis may call, and
+// their names.
+
+import (
+	"go/token"
+	"go/types"
+	"regexp"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// Entries returns the entry points for constraints on tables: functions of
+// the matched packages that may write one of the tables (or run unknown
+// SQL) and that code outside the analysis may call: functions no other
+// module function calls (main, init, a var initializer's callee),
+// exported functions and methods of exported types (another package may
+// call them whatever their callers here check first), and functions whose
+// value escapes (handlers given to a router, closures returned by a
+// factory, operations kept in a table; see escapingFuncs). If match is not
+// nil, every matched-package function whose name it matches is an entry
+// instead (see EntryMatches).
+func (l *Loaded) Entries(tables []string, match *regexp.Regexp) []*ssa.Function {
+	want := map[string]bool{}
+	for _, t := range tables {
+		want[strings.ToLower(t)] = true
+	}
+	reach := l.reach()
+	// Calls from the matched packages only: a function that only code
+	// outside them calls (gRPC handlers a generated package dispatches to,
+	// when only the service package is checked) is an entry. The package
+	// initializer (Go's runtime runs it) calls no one in this sense.
+	matched := map[*ssa.Package]bool{}
+	for _, p := range l.Pkgs {
+		matched[p] = true
+	}
+	called := map[*ssa.Function]bool{}
+	for _, fn := range l.allModuleFunctions() {
+		if !matched[fn.Package()] || fn.Synthetic != "" {
+			continue
+		}
+		for _, c := range l.callees(fn) {
+			if c != fn {
+				called[c] = true
+			}
+		}
+	}
+	escaping := l.escapingFuncs()
+	var out []*ssa.Function
+	for _, fn := range l.Functions() {
+		if fn.Synthetic != "" {
+			continue
+		}
+		if match != nil {
+			// Any function, closures included (their captured variables
+			// are then arbitrary).
+			if EntryMatches(fn, match) {
+				out = append(out, fn)
+			}
+			continue
+		}
+		if fn.Parent() != nil && !escaping[fn] {
+			continue
+		}
+		if called[fn] && !escaping[fn] && (!exportedAPI(fn) || l.generated(fn)) {
+			continue
+		}
+		rc := reach[fn]
+		if rc == nil {
+			continue
+		}
+		relevant := rc.UnknownSQL
+		for t := range rc.Tables {
+			if want[t] {
+				relevant = true
+			}
+		}
+		if relevant {
+			out = append(out, fn)
+		}
+	}
+	return out
+}
+
+// EntryMatches reports whether --entry's pattern selects fn: its full
+// name (EntryName: "example.com/shop.(*Store).Reserve",
+// "example.com/api.makeWithdraw$1" for the first closure in
+// makeWithdraw), its name within its package ("(*Store).Reserve",
+// "makeWithdraw$1"), that name without pointer marks ("Store.Reserve"), or
+// its SSA name, so that ^Reserve$ and makeWithdraw\$1 both work. A
+// closure is selected only by a match that reaches into its $n suffix
+// (makeWithdraw\$1, \$1$), not by its enclosing function's name.
+func EntryMatches(fn *ssa.Function, match *regexp.Regexp) bool {
+	name := EntryName(fn)
+	short := name
+	if fn.Pkg != nil {
+		short = strings.TrimPrefix(name, fn.Pkg.Pkg.Path()+".")
+	}
+	plain := strings.NewReplacer("(*", "", ")", "").Replace(short)
+	for _, s := range []string{fn.String(), name, short, plain, fn.Name()} {
+		if fn.Parent() == nil {
+			if match.MatchString(s) {
+				return true
+			}
+			continue
+		}
+		// A closure is selected by a pattern that reaches into its $n
+		// suffix: Withdraw selects the method, not the closures in it.
+		dollar := strings.LastIndex(s, "$")
+		for _, m := range match.FindAllStringIndex(s, -1) {
+			if m[1] > dollar {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// generated reports whether fn is in a generated file (sqlc's queries, a
+// gRPC stub): its exported functions are the program's data access layer,
+// entries only when nothing in the program calls them.
+func (l *Loaded) generated(fn *ssa.Function) bool {
+	if !fn.Pos().IsValid() {
+		return false
+	}
+	name := l.Fset.Position(fn.Pos()).Filename
+	l.sourceLine(fn.Pos()) // (reads the file)
+	for _, line := range l.srcLine[name] {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "package ") {
+			return false
+		}
+		if strings.HasPrefix(line, "// Code generated ") && strings.HasSuffix(line, " DO NOT EDIT.") {
+			return true
+		}
+	}
+	return false
+}
+
+// exportedAPI reports whether code in another package may call fn
+// directly: an exported function or an exported method of an exported
+// type, outside package main.
+func exportedAPI(fn *ssa.Function) bool {
+	if fn.Parent() != nil || fn.Pkg == nil || fn.Pkg.Pkg.Name() == "main" || !token.IsExported(fn.Name()) {
+		return false
+	}
+	recv := fn.Signature.Recv()
+	if recv == nil {
+		return true
+	}
+	t := recv.Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := t.(*types.Named)
+	return ok && n.Obj().Exported()
+}
+
+// EntryName names a function the way Go's runtime and profilers do:
+// "example.com/bank.Withdraw", "example.com/shop.(*Store).Reserve",
+// "example.com/shop.Store.Total", closures with their $n suffix.
+func EntryName(fn *ssa.Function) string {
+	if fn.Parent() != nil {
+		return EntryName(fn.Parent()) + fn.Name()[len(fn.Parent().Name()):]
+	}
+	recv := fn.Signature.Recv()
+	if recv == nil || fn.Pkg == nil {
+		return fn.String()
+	}
+	t := recv.Type()
+	ptr := false
+	if p, ok := t.(*types.Pointer); ok {
+		t, ptr = p.Elem(), true
+	}
+	n, ok := t.(*types.Named)
+	if !ok || n.Obj().Pkg() == nil {
+		return fn.String()
+	}
+	name := n.Obj().Name()
+	if ptr {
+		name = "(*" + name + ")"
+	}
+	return n.Obj().Pkg().Path() + "." + name + "." + fn.Name()
+}
