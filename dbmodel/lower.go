@@ -32,7 +32,7 @@ type Options struct {
 // Result is a lowered program and what the model assumed to build it.
 type Result struct {
 	Program *ir.Program
-	// Keys lists the keys of the constrained table used for row aliasing,
+	// Keys lists the keys of the watched table used for row aliasing,
 	// each a list of columns (nil: none known, any two symbols may be
 	// different rows). Two symbols that agree on every column of one key
 	// are the same row (for a key with a column that may be NULL, only
@@ -41,7 +41,7 @@ type Result struct {
 	// Assumptions says, in words, what the model assumed beyond the code
 	// (e.g. an inferred key); reports show them.
 	Assumptions []string
-	// Writes is the number of write statements on the constrained table.
+	// Writes is the number of write statements on the watched tables.
 	Writes int
 	// OnEntry is what the model assumes of the initial state: ψ and the
 	// facts about the watched row, and the facts about the parameters. If
@@ -110,7 +110,9 @@ func Lower(p *ir.Program, prop spec.Property, opt Options) (*Result, error) {
 		m.opt.Dialect = "mysql"
 	}
 	m.p = p.Shell()
-	m.makeTables()
+	if err := m.makeTables(); err != nil {
+		return nil, err
+	}
 	m.unmodelledSchema()
 	m.makeSymbols()
 	m.makeTxs()
