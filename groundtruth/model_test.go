@@ -10,6 +10,7 @@ import (
 	"github.com/dbverify/dbverify/groundtruth"
 	"github.com/dbverify/dbverify/ir"
 	"github.com/dbverify/dbverify/smt"
+	"github.com/dbverify/dbverify/spec"
 	"github.com/dbverify/dbverify/sqlir"
 	"github.com/dbverify/dbverify/sqlparse"
 	sqlschema "github.com/dbverify/dbverify/sqlparse/schema"
@@ -63,7 +64,7 @@ func lowerCase(c stmtCase, ddl, table string) (*modelCase, error) {
 	if err != nil {
 		return nil, fmt.Errorf("schema: %w", err)
 	}
-	con, err := sqlparse.ParseConstraint(table+".id = "+table+".id", "")
+	con, err := spec.ParseRowCheck(table+".id = "+table+".id", "")
 	if err != nil {
 		return nil, fmt.Errorf("constraint: %w", err)
 	}
