@@ -64,8 +64,15 @@ func needEngines(t *testing.T) {
 	}
 }
 
-// TestReplayReproduces replays the UNSAFE counterexamples of fast corpus
-// cases on throwaway MariaDB and PostgreSQL servers and asserts that each
+// replayAllEnv set to 1 makes TestReplayAllUnsafe replay every fast
+// corpus UNSAFE (make bench); make test replays the representative set of
+// TestReplayReproduces.
+const replayAllEnv = "DBVERIFY_REPLAY_ALL"
+
+// TestReplayReproduces replays the UNSAFE counterexamples of a
+// representative set of fast corpus cases — each engine, each kind of
+// entry the driver calls and each way a counterexample is completed — on
+// throwaway SQLite, MariaDB and PostgreSQL databases and asserts that each
 // breaks the constraint on the real engine.
 func TestReplayReproduces(t *testing.T) {
 	if testing.Short() {
@@ -75,12 +82,26 @@ func TestReplayReproduces(t *testing.T) {
 	cases := []struct {
 		name, engine string
 	}{
-		{"core/atm_unsafe", "mysql"},                // schema.sql
-		{"bank/withdraw_unsafe", "mysql"},           // synthesised tables
-		{"dialect/pg_reserve_unsafe", "postgres"},   // dialect from the report
-		{"decimal/pg_withdraw_unsafe", "postgres"},  // schema.sql, decimals
-		{"inventory/capacity_unsafe", "mysql"},      // two UNSAFE entries
-		{"interproc/iface_repo_unsafe", "postgres"}, // an interface filled with the package's type
+		{"core/atm_unsafe", "mysql"},                     // schema.sql
+		{"bank/withdraw_unsafe", "mysql"},                // synthesised tables
+		{"dialect/pg_reserve_unsafe", "postgres"},        // dialect from the report
+		{"decimal/pg_withdraw_unsafe", "postgres"},       // schema.sql, decimals
+		{"inventory/capacity_unsafe", "mysql"},           // two UNSAFE entries
+		{"interproc/iface_repo_unsafe", "postgres"},      // an interface filled with the package's type
+		{"trust/sqlite_tip_jar_unsafe", "sqlite"},        // SQLite, the driver registered by another package
+		{"trust/sqlite_stock_adjust_unsafe", "sqlite"},   // SQLite upsert, schema.sql
+		{"trust/tx_done_unsafe", "sqlite"},               // a second row the trace's UPDATE matched
+		{"loyalty/transfer_unsafe", "mysql"},             // the sender row the trace's debit matched
+		{"pg/transfer_tx_unsafe", "postgres"},            // sqlc UPDATE … RETURNING rows
+		{"trust/entry_chi_factory_unsafe", "mysql"},      // a closure a factory returns, chi path, form
+		{"trust/entry_gin_method_unsafe", "mysql"},       // a gin handler
+		{"trust/pure_echo_unsafe", "mysql"},              // an echo handler, parsed query parameters
+		{"interproc/handler_unsafe", "mysql"},            // net/http PathValue and a JSON body
+		{"trust/entry_optable_unsafe", "mysql"},          // an entry taking an open *sql.Tx
+		{"trust/escape_sscan_unsafe", "mysql"},           // a text input parsed by fmt.Sscan
+		{"trust/check_other_table_unsafe", "mysql"},      // PostgreSQL's BIGSERIAL in a MySQL schema
+		{"trust/generated_column_unsafe", "postgres"},    // a generated column computed by the engine
+		{"dialect/pg_receive_upsert_unsafe", "postgres"}, // a placeholder PostgreSQL types as integer
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -89,27 +110,90 @@ func TestReplayReproduces(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			report := checkReport(t, c)
-			inv := dbverify(t, c.Dir, append(append([]string{"replay"}, replayArgs(c)...), report)...)
-			out := string(inv.Stdout)
-			if inv.ExitCode != 0 {
-				t.Fatalf("replay: exit %d, want 0\nstdout:\n%s\nstderr:\n%s", inv.ExitCode, out, inv.Stderr)
-			}
-			if !strings.Contains(out, "on "+tc.engine+" (a throwaway server)") {
+			out := replayCase(t, c)
+			if !strings.Contains(out, "on "+tc.engine+" (a throwaway") {
 				t.Errorf("replay did not run on %s:\n%s", tc.engine, out)
 			}
-			unsafe := 0
-			for _, e := range c.Expect {
-				if e.Verdict == harness.Unsafe {
-					unsafe++
+		})
+	}
+}
+
+// replayCase runs check and replay on a case and asserts that every
+// UNSAFE result's counterexample reproduced; it returns replay's output.
+func replayCase(t *testing.T, c *harness.Case) string {
+	t.Helper()
+	report := checkReport(t, c)
+	inv := dbverify(t, c.Dir, append(append([]string{"replay"}, replayArgs(c)...), report)...)
+	out := string(inv.Stdout)
+	if inv.ExitCode != 0 {
+		t.Fatalf("replay: exit %d, want 0\nstdout:\n%s\nstderr:\n%s", inv.ExitCode, out, inv.Stderr)
+	}
+	unsafe := 0
+	for _, e := range c.Expect {
+		if e.Verdict == harness.Unsafe {
+			unsafe++
+		}
+	}
+	if n := strings.Count(out, "\n["); n != unsafe {
+		t.Errorf("replayed %d counterexamples, want %d (the case's UNSAFE results):\n%s", n, unsafe, out)
+	}
+	if !regexp.MustCompile(`REPRODUCED: violated (after the call|at a commit point during the call): \{`).MatchString(out) || strings.Contains(out, "NOT REPRODUCED") {
+		t.Errorf("a counterexample did not reproduce:\n%s", out)
+	}
+	return out
+}
+
+// replayLimits are the fast corpus UNSAFE cases whose counterexample does
+// not reproduce on its engine, each with the reason; TestReplayAllUnsafe
+// fails on any other, and on one of these that reproduces.
+var replayLimits = map[string]string{
+	// MySQL 8's `INSERT … VALUES (…) AS new` alias: MariaDB, the MySQL
+	// engine here, refuses its syntax.
+	"trust/mysql8_upsert_alias_unsafe": "MySQL 8 syntax MariaDB lacks",
+	// The trace's inputs say debits[i] = {0, 0, 0} while its path passes
+	// the check Amount > 0: the counterexample reports the slice element
+	// read at the loop's index with another element's values.
+	"trust/slice_same_index_unsafe": "inputs of the loop's element not in the counterexample",
+	// The model does not enforce the table's other CHECK (reserved <=
+	// stock), which MariaDB does: the counterexample's write fails.
+	"schema/goose_checks_unsafe": "breaks another enforced CHECK",
+	// math/rand decides the amount: the counterexample's draw is one the
+	// run may not make.
+	"trust/external_result_unsafe": "the program draws random numbers",
+}
+
+// TestReplayAllUnsafe replays every fast corpus UNSAFE on its engine
+// (DBVERIFY_REPLAY_ALL=1, as make bench sets; too slow for make test,
+// which replays TestReplayReproduces's set).
+func TestReplayAllUnsafe(t *testing.T) {
+	if os.Getenv(replayAllEnv) != "1" {
+		t.Skip("set " + replayAllEnv + "=1 to replay every fast corpus UNSAFE (make bench)")
+	}
+	needEngines(t)
+	cases, err := harness.LoadCases(corpusDir(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cases {
+		unsafe := false
+		for _, e := range c.Expect {
+			unsafe = unsafe || e.Verdict == harness.Unsafe
+		}
+		if !c.Fast || !unsafe {
+			continue
+		}
+		t.Run(c.Name, func(t *testing.T) {
+			recordInputs(t)
+			if why, ok := replayLimits[c.Name]; ok {
+				report := checkReport(t, c)
+				inv := dbverify(t, c.Dir, append(append([]string{"replay"}, replayArgs(c)...), report)...)
+				if inv.ExitCode == 0 {
+					t.Errorf("replay reproduces every counterexample although listed in replayLimits (%s): remove it", why)
 				}
+				t.Logf("known limit: %s", why)
+				return
 			}
-			if n := strings.Count(out, "\n["); n != unsafe {
-				t.Errorf("replayed %d counterexamples, want %d (the case's UNSAFE results):\n%s", n, unsafe, out)
-			}
-			if !regexp.MustCompile(`REPRODUCED: violated after the call: \{`).MatchString(out) || strings.Contains(out, "NOT REPRODUCED") {
-				t.Errorf("a counterexample did not reproduce:\n%s", out)
-			}
+			replayCase(t, c)
 		})
 	}
 }

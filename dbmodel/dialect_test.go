@@ -1,6 +1,7 @@
 package dbmodel_test
 
 import (
+	"context"
 	"testing"
 
 	"github.com/dbverify/dbverify/dbmodel"
@@ -92,7 +93,7 @@ func TestRowModelDialects(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res := refine.Check(low.Program, s, refine.Options{})
+			res := refine.Check(context.Background(), low.Program, s, refine.Options{})
 			if res.Verdict != tt.want {
 				t.Fatalf("verdict %s (%s), want %s\n%s", res.Verdict, res.Reason, tt.want, low.Program)
 			}

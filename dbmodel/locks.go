@@ -18,6 +18,15 @@ import (
 // other order covers). A locking read of autocommit (no transaction)
 // releases its locks at once.
 
+// lockWaitAssumption says what the model does with a write that waits
+// for a row lock another transaction holds.
+func (m *lowerer) lockWaitAssumption() string {
+	if m.concurrent() {
+		return "a statement that waits for a row lock another request holds runs once that request has committed or rolled back (lock waits are the database's order; a deadlock, where each request waits for the other, is not explored)"
+	}
+	return "a write that waits for a row lock another transaction of the same run holds is taken to fail (a lock timeout), as it cannot proceed"
+}
+
 // readLock returns "T holds r's lock from a locking read" (false outside
 // a concurrent model).
 func (m *lowerer) readLock(st *txState) ir.Expr {

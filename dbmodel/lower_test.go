@@ -1,6 +1,7 @@
 package dbmodel_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -332,7 +333,7 @@ func TestRowModel(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res := refine.Check(low.Program, s, refine.Options{})
+			res := refine.Check(context.Background(), low.Program, s, refine.Options{})
 			if res.Verdict != tt.want {
 				t.Fatalf("verdict %s (%s), want %s\n%s", res.Verdict, res.Reason, tt.want, low.Program)
 			}
@@ -557,7 +558,7 @@ CREATE TRIGGER orders_take_stock AFTER INSERT ON orders FOR EACH ROW EXECUTE FUN
 			if err != nil {
 				t.Fatal(err)
 			}
-			res := refine.Check(low.Program, s, refine.Options{})
+			res := refine.Check(context.Background(), low.Program, s, refine.Options{})
 			if res.Verdict != tt.want {
 				t.Fatalf("verdict %s (%s), want %s\n%s", res.Verdict, res.Reason, tt.want, low.Program)
 			}
@@ -667,7 +668,7 @@ func TestRowModelInsertDefaults(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res := refine.Check(low.Program, s, refine.Options{})
+			res := refine.Check(context.Background(), low.Program, s, refine.Options{})
 			if res.Verdict != tt.want {
 				t.Fatalf("verdict %s (%s), want %s\n%s", res.Verdict, res.Reason, tt.want, low.Program)
 			}

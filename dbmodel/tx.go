@@ -276,7 +276,7 @@ func (m *lowerer) lockConflict(em *emitter, h ir.Tx, where sqlir.Expr, args []ir
 	if locked == ir.False {
 		return ir.False, ir.False
 	}
-	m.assume("a write that waits for a row lock another transaction of the same run holds is taken to fail (a lock timeout), as it cannot proceed")
+	m.assume(m.lockWaitAssumption())
 	rv := m.view(em, h)
 	return ir.And(locked, rv.exists, m.where(where, rv, args)), locked
 }

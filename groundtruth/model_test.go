@@ -210,7 +210,7 @@ type stmtObservation struct {
 
 // admits reports whether some run of the model, with r instantiated as
 // ro says, ends as the engine did. A NULL value constrains nothing: the
-// model has no NULL (DESIGN.md §2), a nullable column's value is
+// model has no NULL (docs/design.md §2), a nullable column's value is
 // arbitrary. The solver's satisfying assignment is re-checked with
 // ir.Eval: some path's formula and the observation evaluate to true.
 func (mc *modelCase) admits(s *smt.Solver, so stmtObservation, ro rowObservation) (bool, error) {

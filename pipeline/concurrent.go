@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"strconv"
@@ -11,171 +12,127 @@ import (
 	"github.com/dbverify/dbverify/interleave"
 	"github.com/dbverify/dbverify/ir"
 	"github.com/dbverify/dbverify/refine"
+	"github.com/dbverify/dbverify/report"
 	"github.com/dbverify/dbverify/smt"
 	"github.com/dbverify/dbverify/spec"
-	"github.com/dbverify/dbverify/sqlir"
-	"github.com/dbverify/dbverify/vcgen"
 )
 
-// Concurrency is what a --concurrent verdict adds to a result: how it was
-// decided and, for a concurrent counterexample, the requests and the
-// schedule of their database operations.
-type Concurrency struct {
-	Isolation Isolation
-	// Proved: SAFE by the stability check, for any number of concurrent
-	// requests. Bounded: SAFE by the search of every pair of two requests
-	// (PairsSearched of them).
-	Proved, Bounded bool
-	PairsSearched   int
-	// StabilityFailed says why the stability check did not prove the
-	// entry (when the search ran).
-	StabilityFailed string
-	// AlsoSequential: the entry is UNSAFE (or UNKNOWN) called alone; the
-	// concurrent stages did not run.
-	AlsoSequential bool
-	// For a concurrent counterexample: the second request's entry, the
-	// requests with their inputs, the initial rows and the schedule.
-	// ConcurrencyOnly: the entry is SAFE when its calls run one after
-	// another.
-	ConcurrentWith  string
-	ConcurrencyOnly bool
-	Requests        []RequestRun
-	InitialRows     []vcgen.Row
-	Schedule        []ScheduleStep
+// peers returns the jobs whose entries may run concurrently with j's
+// (same constraint): j itself first, then the others.
+func peers(jobs []job, j job) []job {
+	out := []job{j}
+	for _, o := range jobs {
+		if o.c == j.c && o.prog != j.prog {
+			out = append(out, o)
+		}
+	}
+	return out
 }
 
-// RequestRun is one request of a concurrent counterexample.
-type RequestRun struct {
-	Request string
-	Entry   string
-	Inputs  []vcgen.Binding
-}
-
-// ScheduleStep is one database operation of a concurrent counterexample,
-// in the order executed.
-type ScheduleStep struct {
-	Request string
-	Step    int    // the operation's number within its request, from 1
-	Pos     string // file:line
-	Op      string // begin, exec, select, commit, rollback
-	SQL     string
-	Args    []string
-}
-
-// peer is an entry that may run concurrently with the one checked.
-type peer struct {
-	entry string
-	prog  *ir.Program
-}
-
-// verifyConcurrent decides (entry, c) for concurrent requests, given the
-// sequential result seq: an entry UNSAFE or UNKNOWN alone keeps that
-// verdict; otherwise the stability check (Concurrency.Interference) is
-// tried first, and where it fails, every pair of the entry with a peer
-// (itself included) is searched as a product program.
-func verifyConcurrent(seq *Result, entry string, prog *ir.Program, peers []peer, c spec.Property, schema *sqlir.Schema, facts []spec.Fact, s *smt.Solver, cfg Config) *Result {
+// verifyConcurrent decides (entry, c) of job j for concurrent requests,
+// given the sequential result seq: an entry UNSAFE or UNKNOWN alone keeps
+// that verdict; otherwise the stability check (dbmodel's Interference)
+// is tried first, and where it fails, the pair of the entry with each
+// peer (itself included) is searched as one product program
+// (interleave.Product) at READ COMMITTED, where that is exact for the
+// isolation level.
+func verifyConcurrent(ctx context.Context, seq *report.Result, j job, peers []job, in *inputs, s *smt.Solver, cfg Config) *report.Result {
 	start := time.Now()
-	iso := isolationOf(cfg.Isolation, cfg.Dialect, cfg.Dir, prog)
-	seq.Concurrency = &Concurrency{Isolation: iso}
-	if seq.Verdict != refine.Safe {
-		seq.Concurrency.AlsoSequential = true
+	iso := isolationOf(cfg.Isolation, string(cfg.Dialect), cfg.Dir, j.prog)
+	seq.Isolation = &iso
+	if seq.Verdict != report.Safe {
+		seq.Concurrency = &report.Concurrency{Scope: report.ScopeSequential}
 		return seq
 	}
-	r := &Result{Entry: seq.Entry, EntryPosition: seq.EntryPosition, Constraint: seq.Constraint, Concurrency: seq.Concurrency}
+	r := &report.Result{Entry: seq.Entry, EntryPosition: seq.EntryPosition, Constraint: seq.Constraint,
+		Predicates: []string{}, Isolation: seq.Isolation, Concurrency: &report.Concurrency{}}
 	defer func() { r.Seconds = seq.Seconds + time.Since(start).Seconds() }()
-	st, assumptions, err := checkModel(prog, c, schema, facts, s, cfg, &dbmodel.Concurrency{Interference: true})
+	st, assumptions, err := checkModel(ctx, j.prog, j.c, in, s, cfg, &dbmodel.Concurrency{Interference: true})
 	if err != nil {
-		r.Verdict, r.Reason = refine.Unknown, "internal: "+err.Error()
-		return r
+		return internalError(r, err)
 	}
 	r.SMTQueries += st.Stats.SMTQueries
-	if st.Verdict == refine.Safe {
-		r.Verdict, r.Trace, r.Predicates, r.Refinements = refine.Safe, st, st.Predicates, st.Refinements
+	if st.Verdict == report.Safe {
+		setOutcome(r, st)
 		r.Assumptions = assumptions
-		r.Concurrency.Proved = true
+		r.Concurrency.Scope = report.ScopeProved
 		return r
 	}
+	r.Concurrency.Scope = report.ScopeSearch
 	r.Concurrency.StabilityFailed = stabilityFailure(st)
-
-	var unknown *Result
+	var unknown *refine.Result
+	var unknownPair string
 	for _, q := range peers {
-		iso2 := isolationOf(cfg.Isolation, cfg.Dialect, cfg.Dir, prog, q.prog)
-		if iso2.Level != iso.Level {
-			r.Concurrency.Isolation = iso2
-		}
-		if gap := isolationGaps(iso2.Level, cfg.Dialect, c.Tables(), prog, q.prog); gap != "" {
-			r.Verdict = refine.Unknown
-			r.Reason = fmt.Sprintf("concurrent requests: the stability check failed (%s), and the 2-request search of %s with %s is not exact: %s", r.Concurrency.StabilityFailed, shortName(entry), shortName(q.entry), gap)
+		pair := fmt.Sprintf("%s ∥ %s", shortName(j.entry), shortName(q.entry))
+		iso2 := isolationOf(cfg.Isolation, string(cfg.Dialect), cfg.Dir, j.prog, q.prog)
+		if gap := isolationGaps(iso2.Level, string(cfg.Dialect), j.c.Tables(), j.prog, q.prog); gap != "" {
+			r.Isolation = &iso2
+			r.Verdict = report.Unknown
+			r.Reason = fmt.Sprintf("concurrent requests: the stability check failed (%s), and the 2-request search of %s is not exact: %s", r.Concurrency.StabilityFailed, pair, gap)
 			return r
 		}
-		prod, err := interleave.Product(prog, q.prog)
+		prod, err := interleave.Product(j.prog, q.prog)
 		if err != nil {
-			r.Verdict, r.Reason = refine.Unknown, "internal: "+err.Error()
-			return r
+			return internalError(r, err)
 		}
 		if len(prod.Unsupported) > 0 {
 			u := prod.Unsupported[0]
-			r.Verdict, r.Reason, r.Position = refine.Unknown, fmt.Sprintf("unsupported: %s at %s", u.What, u.Position()), u.Position()
+			r.Verdict, r.Reason, r.Position = report.Unknown, fmt.Sprintf("unsupported: %s at %s", u.What, u.Position()), u.Position()
 			return r
 		}
-		res, asm, err := checkModel(prod, c, schema, facts, s, cfg, &dbmodel.Concurrency{})
+		res, asm, err := checkModel(ctx, prod, j.c, in, s, cfg, &dbmodel.Concurrency{})
 		if err != nil {
-			r.Verdict, r.Reason = refine.Unknown, "internal: "+err.Error()
-			return r
+			return internalError(r, err)
 		}
 		r.SMTQueries += res.Stats.SMTQueries
 		r.Concurrency.PairsSearched++
+		r.Assumptions = mergeStrings(r.Assumptions, asm)
 		switch res.Verdict {
-		case refine.Unsafe:
-			r.Verdict, r.Trace, r.Position, r.Refinements = refine.Unsafe, res, res.Position, res.Refinements
-			r.Assumptions = asm
-			r.Reason = fmt.Sprintf("two concurrent requests (%s ∥ %s) break the constraint; each alone keeps it", shortName(entry), shortName(q.entry))
-			fillCounterexample(r.Concurrency, prod, res.Trace, entry, q.entry)
+		case report.Unsafe:
+			setOutcome(r, res)
+			r.SMTQueries += st.Stats.SMTQueries
+			r.Reason = fmt.Sprintf("two concurrent requests (%s) break the constraint; each alone keeps it", pair)
+			fillCounterexample(r, prod, j.entry, q.entry)
 			return r
-		case refine.Unknown:
+		case report.Unknown:
 			if unknown == nil {
-				unknown = &Result{Reason: fmt.Sprintf("concurrent requests %s ∥ %s: %s", shortName(entry), shortName(q.entry), res.Reason), Position: res.Position}
+				unknown, unknownPair = res, pair
 			}
 		}
-		r.Assumptions = mergeStrings(r.Assumptions, asm)
 	}
 	if unknown != nil {
-		r.Verdict, r.Reason, r.Position = refine.Unknown, unknown.Reason, unknown.Position
+		r.Verdict, r.Position = report.Unknown, unknown.Position
+		r.Reason = fmt.Sprintf("concurrent requests %s: %s", unknownPair, unknown.Reason)
 		return r
 	}
-	r.Verdict = refine.Safe
-	r.Concurrency.Bounded = true
+	r.Verdict = report.Safe
+	r.Concurrency.Scope = report.ScopeBounded
+	return r
+}
+
+func internalError(r *report.Result, err error) *report.Result {
+	r.Verdict, r.Reason = report.Unknown, "internal: "+err.Error()
 	return r
 }
 
 // checkModel lowers prog in the row model of c with concurrency conc and
 // runs the configured engine on it; it returns the result and every
 // assumption made.
-func checkModel(prog *ir.Program, c spec.Property, schema *sqlir.Schema, facts []spec.Fact, s *smt.Solver, cfg Config, conc *dbmodel.Concurrency) (*refine.Result, []string, error) {
-	all, _ := withCheckFacts(schema, c, prog, facts)
-	low, err := dbmodel.Lower(prog, c, dbmodel.Options{Schema: schema, NoInferKey: cfg.NoInferKey, Facts: all, Dialect: cfg.Dialect, Concurrency: conc})
+func checkModel(ctx context.Context, prog *ir.Program, c spec.Property, in *inputs, s *smt.Solver, cfg Config, conc *dbmodel.Concurrency) (*refine.Result, []string, error) {
+	facts, _ := withCheckFacts(in.schema, c, prog, in.facts)
+	low, err := dbmodel.Lower(prog, c, dbmodel.Options{Schema: in.schema, NoInferKey: cfg.NoInferKey, Facts: facts, Dialect: progDialect(cfg, prog), Concurrency: conc})
 	if err != nil {
 		return nil, nil, err
 	}
 	ir.PropagateCopies(low.Program)
 	asm := append(append([]string(nil), prog.Assumptions...), low.Assumptions...)
-	max := cfg.MaxRefinements
-	if max == 0 {
-		max = 20
-	}
-	opt := refine.Options{MaxRefinements: max, Timeout: cfg.TimeLimit}
-	switch cfg.Engine {
-	case "paths":
-		return refine.CheckPaths(low.Program, s, opt, 100000), asm, nil
-	case "fixpoint":
-		return refine.Check(low.Program, s, opt), asm, nil
-	}
-	return refine.CheckLBE(low.Program, s, opt), asm, nil
+	cfg.KeepBoolProg = false
+	return runEngine(ctx, cfg, low.Program, s), asm, nil
 }
 
 // stabilityFailure says why the stability check failed.
 func stabilityFailure(res *refine.Result) string {
-	if res.Verdict == refine.Unknown {
+	if res.Verdict == report.Unknown {
 		return "undecided: " + res.Reason
 	}
 	if res.Position != "" {
@@ -185,62 +142,94 @@ func stabilityFailure(res *refine.Result) string {
 }
 
 // fillCounterexample reads the requests, the initial rows and the
-// schedule off the product's counterexample t.
-func fillCounterexample(cc *Concurrency, prod *ir.Program, t *vcgen.Trace, a, b string) {
-	cc.ConcurrentWith = b
-	cc.ConcurrencyOnly = true
+// schedule off the product's counterexample (r.Counterexample) of
+// requests A (entry a) and B (entry b).
+func fillCounterexample(r *report.Result, prod *ir.Program, a, b string) {
+	r.ConcurrentWith = b
+	r.Labels = append(r.Labels, report.LabelConcurrencyOnly)
+	t := r.Counterexample
 	if t == nil {
 		return
 	}
-	entries := []string{a, b}
-	for i, e := range entries {
+	for i, e := range []string{a, b} {
 		name := interleave.RequestName(i)
-		run := RequestRun{Request: name, Entry: e, Inputs: []vcgen.Binding{}}
+		q := report.Request{Request: name, Entry: e, Inputs: []report.Input{}}
 		for _, in := range t.Inputs {
 			if rest, ok := strings.CutPrefix(in.Name, name+"."); ok {
-				run.Inputs = append(run.Inputs, vcgen.Binding{Name: rest, Value: in.Value})
+				q.Inputs = append(q.Inputs, report.Input{Name: rest, Value: in.Value})
 			}
 		}
-		cc.Requests = append(cc.Requests, run)
+		r.Requests = append(r.Requests, q)
 	}
-	cc.InitialRows = t.Rows
-	cc.Schedule = schedule(prod, t)
+	r.InitialRows = distinctRows(t.Rows)
+	r.Schedule = schedule(prod, t)
 }
 
-// dbOp is a database operation of a product, as a trace step names it.
-type dbOp struct{ op, sql string }
+// distinctRows drops the rows that repeat an earlier one (a row read is
+// often the watched row itself).
+func distinctRows(rows []report.Row) []report.Row {
+	out := []report.Row{}
+	seen := map[string]bool{}
+	for _, r := range rows {
+		k := r.Table + ":" + report.JoinValues(r.Values)
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// dbOp is a database operation of a product, as a trace step names it:
+// its kind, SQL and handle.
+type dbOp struct {
+	op, sql string
+	tx      ir.Tx
+	txOp    bool
+}
 
 // schedule lists the database operations among t's steps, in order.
-func schedule(prod *ir.Program, t *vcgen.Trace) []ScheduleStep {
+func schedule(prod *ir.Program, t *report.Counterexample) []report.ScheduleStep {
 	ops := map[[3]string]dbOp{}
 	for _, e := range prod.Edges {
 		info := e.Stmt.Source()
 		k := [3]string{info.Request, info.Position(), info.Text}
 		switch s := e.Stmt.(type) {
 		case *ir.Exec:
-			ops[k] = dbOp{"exec", info.Text}
+			ops[k] = dbOp{op: "exec", sql: info.Text, tx: s.Tx}
 		case *ir.Select:
-			ops[k] = dbOp{"select", info.Text}
+			ops[k] = dbOp{op: "select", sql: info.Text, tx: s.Tx}
 		case *ir.TxOp:
-			ops[k] = dbOp{s.Op.String(), strings.ToUpper(s.Op.String())}
+			ops[k] = dbOp{op: s.Op.String(), sql: strings.ToUpper(s.Op.String()), tx: s.Tx, txOp: true}
 		}
 	}
-	out := []ScheduleStep{}
+	out := []report.ScheduleStep{}
 	count := map[string]int{}
+	open := map[ir.Tx]bool{}
 	for _, st := range t.Steps {
 		op, ok := ops[[3]string{st.Request, st.Position, st.Text}]
 		if !ok {
 			continue
 		}
+		if op.txOp {
+			// COMMIT or ROLLBACK of a finished transaction (a deferred
+			// Rollback after Commit) does not reach the database.
+			wasOpen := open[op.tx]
+			open[op.tx] = op.op == "begin"
+			if op.op != "begin" && !wasOpen {
+				continue
+			}
+		}
 		count[st.Request]++
-		out = append(out, ScheduleStep{Request: st.Request, Step: count[st.Request], Pos: st.Position,
+		out = append(out, report.ScheduleStep{Request: st.Request, Step: count[st.Request], Pos: st.Position,
 			Op: op.op, SQL: op.sql, Args: stepArgs(st)})
 	}
 	return out
 }
 
-// stepArgs returns the values bound to a step's placeholders, by index.
-func stepArgs(st vcgen.TraceStep) []string {
+// stepArgs returns the values bound to a step's placeholders, by index
+// (interleave records them as the request's argN variables).
+func stepArgs(st report.Step) []string {
 	type arg struct {
 		n int
 		v string

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/dbverify/dbverify/ir"
+	"github.com/dbverify/dbverify/report"
 )
 
 // Isolation levels of the concurrent model (Config.Isolation, --isolation).
@@ -18,12 +19,6 @@ const (
 	RepeatableRead = "REPEATABLE READ"
 	Serializable   = "SERIALIZABLE"
 )
-
-// Isolation is the isolation level a concurrent verdict assumed, and why.
-type Isolation struct {
-	Level  string `json:"level"`
-	Source string `json:"source"`
-}
 
 // parseIsolation maps --isolation's value to a level ("" or "auto": none).
 func parseIsolation(s string) (string, error) {
@@ -65,9 +60,9 @@ func levelName(s string) string {
 // not follow TxOptions to the BeginTx that uses them), else the dialect's
 // default. Several different levels in the code give the strongest
 // (the concurrent search then gives UNKNOWN unless the proof succeeds).
-func isolationOf(override, dialect, dir string, progs ...*ir.Program) Isolation {
+func isolationOf(override, dialect, dir string, progs ...*ir.Program) report.Isolation {
 	if override != "" {
-		return Isolation{Level: override, Source: "--isolation"}
+		return report.Isolation{Level: override, Source: "--isolation"}
 	}
 	files := map[string]bool{}
 	for _, p := range progs {
@@ -100,16 +95,16 @@ func isolationOf(override, dialect, dir string, progs ...*ir.Program) Isolation 
 			if len(found) > 1 {
 				src += " (the code sets several levels; the strongest is assumed)"
 			}
-			return Isolation{Level: level, Source: src}
+			return report.Isolation{Level: level, Source: src}
 		}
 	}
 	switch dialect {
 	case "postgres":
-		return Isolation{Level: ReadCommitted, Source: "postgres default"}
+		return report.Isolation{Level: ReadCommitted, Source: "postgres default"}
 	case "sqlite":
-		return Isolation{Level: Serializable, Source: "sqlite default"}
+		return report.Isolation{Level: Serializable, Source: "sqlite default"}
 	}
-	return Isolation{Level: RepeatableRead, Source: "mysql (InnoDB) default"}
+	return report.Isolation{Level: RepeatableRead, Source: "mysql (InnoDB) default"}
 }
 
 // scanIsolation returns the isolation levels a Go file sets, with their

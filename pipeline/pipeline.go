@@ -1,26 +1,23 @@
 package pipeline
 
 import (
-	"errors"
+	"context"
 	"fmt"
 	"os"
 	"regexp"
-	"runtime"
-	"strings"
-	"sync"
 	"time"
 
 	"golang.org/x/tools/go/ssa"
 
-	"github.com/dbverify/dbverify/dbmodel"
+	"errors"
 	"github.com/dbverify/dbverify/frontend"
 	"github.com/dbverify/dbverify/ir"
-	"github.com/dbverify/dbverify/refine"
+	"github.com/dbverify/dbverify/report"
 	"github.com/dbverify/dbverify/smt"
 	"github.com/dbverify/dbverify/spec"
 	"github.com/dbverify/dbverify/sqlir"
-	"github.com/dbverify/dbverify/sqlparse"
 	sqlschema "github.com/dbverify/dbverify/sqlparse/schema"
+	"slices"
 )
 
 // Config is one dbverify run.
@@ -35,9 +32,9 @@ type Config struct {
 	// "products.price >= 0") they hold for the initial database; over bare
 	// names, for the entry's parameters ("amount > 0").
 	Assume  []string
-	Dialect string // "" = the frontend detects it (sql.Open, driver imports, $n)
+	Dialect Dialect // "" = the frontend detects it (sql.Open, driver imports, $n)
 
-	MaxRefinements int
+	MaxRefinements int // per result (0 = 20)
 	NoInferKey     bool
 	KeepBoolProg   bool
 	KeepIR         bool
@@ -49,13 +46,9 @@ type Config struct {
 	RLimit int
 	// TimeLimit bounds each (entry, constraint); 0 = none.
 	TimeLimit time.Duration
-	// Engine is "lbe" (default; large-block encoding: a loop-free
-	// program decided by one formula, loops abstracted at their heads
-	// only, fixpoint when that gives up), "fixpoint" (per-statement
-	// predicate abstraction) or "paths", the seed paper's path enumeration
-	// (a baseline for the scaling study), listing at most MaxPaths paths
-	// per abstraction.
-	Engine   string
+	Engine    Engine // "" = EngineLBE
+	// MaxPaths bounds the paths EnginePaths lists per abstraction (0 =
+	// 100,000).
 	MaxPaths int
 
 	// CacheDir, if set, holds decided results across runs (see
@@ -70,7 +63,7 @@ type Config struct {
 	Isolation  string
 
 	// Progress, if set, is called after each (entry, constraint) is done.
-	Progress func(done, total int, r *Result)
+	Progress func(done, total int, r *report.Result)
 }
 
 // UsageError is a problem with the command line or its inputs (a bad
@@ -80,216 +73,38 @@ type UsageError struct{ Err error }
 func (e *UsageError) Error() string { return e.Err.Error() }
 func (e *UsageError) Unwrap() error { return e.Err }
 
-// Result is the verdict for one (entry, constraint).
-type Result struct {
-	Entry string
-	// EntryPosition is "file:line" of the entry function's declaration.
-	EntryPosition string
-	Constraint    string
-	Verdict       refine.Verdict
-	Reason        string
-	Position      string
-	Refinements   int
-	Predicates    []string
-	Assumptions   []string
-	Trace         *refine.Result // the CEGAR result (trace, stats); nil if not run
-	IR            string         // lowered program, if KeepIR
-	BoolProg      string         // last boolean program, if KeepBoolProg
-	Seconds       float64
-	SMTQueries    int
-	// InBaseline is set by the command when the finding is in the
-	// --baseline report: it is shown but does not fail the run.
-	InBaseline bool
-	// Cached is set when the verdict comes from the result cache (no
-	// verification ran, SMTQueries is 0).
-	Cached bool
-	// Suppressed is the reason of the //dbverify:ignore directive that
-	// suppresses this result ("" = not suppressed).
-	Suppressed string
-	// Vacuous is set when no initial state satisfies the constraint, the
-	// facts and the schema's CHECKs together: nothing was checked.
-	Vacuous bool
-	// Concurrency, with Config.Concurrent, says how the verdict for
-	// concurrent requests was reached (and the concurrent counterexample).
-	Concurrency *Concurrency
-}
-
-// Report is the outcome of a run.
-type Report struct {
-	Results []*Result
-	Entries int
-	// Dialect is the SQL dialect the program's SQL was read in, and
-	// DialectSource why ("driver github.com/lib/pq", "sql.Open(\"sqlite\", …)").
-	Dialect, DialectSource string
-	// Coverage lists the functions of the checked packages that write a
-	// constrained table, each with the verified entries that run it.
-	Coverage []Coverage
-	// Warnings are problems with what the run checks (a writer no
-	// verified entry runs).
-	Warnings []string
-	Seconds  float64
-	// FrontendSeconds is the time spent loading and building SSA.
-	FrontendSeconds float64
-	SMTQueries      int
-}
-
-// Coverage says which verified entries run a function that writes a
-// constrained table. A writer no discovered entry runs is made an entry
-// of its own (Added); with --entry, it is left out and warned about.
-type Coverage struct {
-	Writer   string
-	Position string
-	Tables   []string // "?" for SQL whose text is not known
-	Entries  []string
-	Added    bool
-}
-
-// Run runs the pipeline. Errors are a *frontend.LoadError or *UsageError
-// (exit 2) or an internal error.
-func Run(cfg Config) (*Report, error) {
+// Run runs the pipeline: it loads the packages, plans the jobs (entry,
+// constraint) and decides them on a pool of workers. Errors are a
+// *frontend.LoadError or *UsageError (exit 2) or an internal error.
+//
+// Cancelling ctx stops the run promptly: the running checks are
+// interrupted and every job not decided by then is UNKNOWN with reason
+// refine.ReasonCancelled; the report is still returned.
+func Run(ctx context.Context, cfg Config) (*report.Report, error) {
 	start := time.Now()
-	if len(cfg.Constraints) == 0 && cfg.Schema == "" {
-		return nil, &UsageError{errors.New("no constraint: pass --constraint EXPR (or --schema with CHECK constraints)")}
+	if err := cfg.validate(); err != nil {
+		return nil, err
 	}
-	switch cfg.Engine {
-	case "", "fixpoint", "paths", "lbe":
-	default:
-		return nil, &UsageError{fmt.Errorf("unknown engine %q (want lbe, fixpoint or paths)", cfg.Engine)}
-	}
-	iso, err := parseIsolation(cfg.Isolation)
-	if err != nil {
-		return nil, &UsageError{err}
-	}
-	cfg.Isolation = iso
-	if cfg.Dialect != "" {
-		if _, err := sqlparse.ParseDialect(cfg.Dialect); err != nil {
-			return nil, &UsageError{err}
-		}
-	}
-	var schema *sqlir.Schema
-	if cfg.Schema != "" {
-		s, err := sqlschema.Load(cfg.Schema)
-		if err != nil {
-			return nil, &UsageError{fmt.Errorf("schema: %w", err)}
-		}
-		schema = s
-	}
-	var entryRE *regexp.Regexp
-	if cfg.Entry != "" {
-		re, err := regexp.Compile(cfg.Entry)
-		if err != nil {
-			return nil, &UsageError{fmt.Errorf("--entry: %w", err)}
-		}
-		entryRE = re
-	}
-	loaded, err := frontend.Load(frontend.Config{Dir: cfg.Dir, Patterns: cfg.Patterns, Dialect: cfg.Dialect, Schema: schema})
+	cfg = cfg.withDefaults()
+	in, err := load(cfg)
 	if err != nil {
 		return nil, err
 	}
-	cfg.Dialect = loaded.Dialect.String() // as given or detected: the row model's dialect
-	rep := &Report{FrontendSeconds: time.Since(start).Seconds(), Dialect: loaded.Dialect.String(), DialectSource: loaded.DialectSource}
-	constraints, facts, err := readSpec(cfg, schema, loaded)
+	cfg.Dialect = Dialect(in.loaded.Dialect.String()) // as given or detected: the row model's dialect
+	rep := &report.Report{
+		Dialect: &report.Dialect{Name: in.loaded.Dialect.String(), Source: in.loaded.DialectSource},
+		Stats:   report.Stats{FrontendSeconds: time.Since(start).Seconds()},
+	}
+	jobs, err := plan(cfg, in, rep)
 	if err != nil {
-		return nil, &UsageError{err}
+		return nil, err
 	}
-	ignores, err := readIgnores(loaded.Files, loaded.RelFile)
+	results, err := runJobs(ctx, cfg, in, jobs)
 	if err != nil {
-		return nil, &UsageError{err}
-	}
-
-	// Translate every entry once (the frontend is not safe for concurrent use).
-	// A write to a table with a trigger, or to a view, may change the
-	// constrained table (the row model reports it UNKNOWN).
-	var tables []string
-	for _, c := range constraints {
-		tables = append(tables, writersOf(schema, c)...)
-	}
-	entries := loaded.Entries(tables, entryRE)
-	entries, rep.Coverage, rep.Warnings = cover(loaded, tables, entries, entryRE != nil)
-	rep.Entries = len(entries)
-	if err := checkEntries(cfg, entries, tables, loaded); err != nil {
-		return nil, &UsageError{err}
-	}
-	type job struct {
-		entry, pos string
-		prog       *ir.Program
-		c          spec.Property
-	}
-	var jobs []job
-	checked := map[spec.Property]bool{}
-	for _, fn := range entries {
-		prog := loaded.Translate(fn)
-		for _, c := range constraints {
-			if entryRE == nil && !reachesWrite(loaded, fn, writersOf(schema, c)) {
-				continue
-			}
-			checked[c] = true
-			jobs = append(jobs, job{frontend.EntryName(fn), loaded.FuncPosition(fn), prog, c})
-		}
-	}
-	for _, c := range constraints {
-		if !checked[c] && len(jobs) > 0 {
-			rep.Warnings = append(rep.Warnings, fmt.Sprintf("constraint %q not checked: no entry point may write %s", c.String(), strings.Join(c.Tables(), ", ")))
-		}
-	}
-
-	results := make([]*Result, len(jobs))
-	workers := numWorkers(cfg.Workers, len(jobs))
-	var mu sync.Mutex
-	done := 0
-	next := make(chan int)
-	var wg sync.WaitGroup
-	var werr error
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			solver, err := newSolver(cfg)
-			if err != nil {
-				mu.Lock()
-				werr = fmt.Errorf("starting Z3: %w", err)
-				mu.Unlock()
-				for range next {
-				}
-				return
-			}
-			defer solver.Close()
-			for i := range next {
-				j := jobs[i]
-				r := verify(j.entry, j.prog, j.c, schema, facts, solver, cfg)
-				r.EntryPosition = j.pos
-				if cfg.Concurrent {
-					peers := []peer{{j.entry, j.prog}}
-					for _, o := range jobs {
-						if o.c == j.c && o.prog != j.prog {
-							peers = append(peers, peer{o.entry, o.prog})
-						}
-					}
-					r = verifyConcurrent(r, j.entry, j.prog, peers, j.c, schema, facts, solver, cfg)
-				}
-				mu.Lock()
-				results[i] = r
-				done++
-				if cfg.Progress != nil {
-					cfg.Progress(done, len(jobs), r)
-				}
-				mu.Unlock()
-			}
-		}()
-	}
-	for i := range jobs {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	if werr != nil {
-		return nil, werr
-	}
-	if len(jobs) == 0 {
-		return nil, &UsageError{fmt.Errorf("nothing to check: no entry point in %s may write %s", strings.Join(cfg.Patterns, " "), strings.Join(tables, ", "))}
+		return nil, err
 	}
 	for _, r := range results {
-		rep.SMTQueries += r.SMTQueries
+		rep.Stats.SMTQueries += r.SMTQueries
 		if r.Vacuous {
 			return nil, &UsageError{fmt.Errorf("constraint %q: no database state and arguments satisfy it together with the --assume facts and the schema's CHECKs (checked at %s): every verdict would be vacuous", r.Constraint, r.Entry)}
 		}
@@ -298,133 +113,54 @@ func Run(cfg Config) (*Report, error) {
 	if dir == "" {
 		dir, _ = os.Getwd()
 	}
-	rep.Warnings = append(rep.Warnings, applyIgnores(results, ignores, dir, loaded.RelFile)...)
+	rep.Warnings = append(rep.Warnings, applyIgnores(results, in.ignores, dir, in.loaded.RelFile)...)
 	rep.Results = results
-	rep.Seconds = time.Since(start).Seconds()
+	rep.Tally()
+	rep.Stats.Seconds = time.Since(start).Seconds()
 	return rep, nil
 }
 
-// cover computes the coverage of the constrained tables' writers by the
-// entries. A writer no entry runs becomes an entry itself, unless the
-// entries were selected by --entry (then it is a warning).
-func cover(l *frontend.Loaded, tables []string, entries []*ssa.Function, selected bool) ([]*ssa.Function, []Coverage, []string) {
-	var reached []map[*ssa.Function]bool
-	for _, e := range entries {
-		reached = append(reached, l.Reached(e))
-	}
-	var out []Coverage
-	var warnings []string
-	for _, w := range l.Writers(tables) {
-		c := Coverage{Writer: w.Name, Position: w.Position, Tables: w.Tables, Entries: []string{}}
-		for i, e := range entries {
-			if reached[i][w.Fn] {
-				c.Entries = append(c.Entries, frontend.EntryName(e))
-			}
-		}
-		if len(c.Entries) == 0 {
-			if selected {
-				warnings = append(warnings, fmt.Sprintf("%s (%s) writes %s, but no verified entry runs it (not selected by --entry)", w.Name, w.Position, strings.Join(w.Tables, ", ")))
-			} else {
-				entries = append(entries, w.Fn)
-				reached = append(reached, l.Reached(w.Fn))
-				c.Entries, c.Added = []string{w.Name}, true
-				warnings = append(warnings, fmt.Sprintf("%s (%s) writes %s, but no entry point found runs it: verified as an entry of its own", w.Name, w.Position, strings.Join(w.Tables, ", ")))
-			}
-		}
-		out = append(out, c)
-	}
-	return entries, out, warnings
+// inputs are what the jobs of a run share: the loaded program, the
+// schema, the constraints, the facts and the ignore directives.
+type inputs struct {
+	loaded      *frontend.Loaded
+	schema      *sqlir.Schema
+	entryRE     *regexp.Regexp
+	constraints []spec.Property
+	facts       []spec.Fact
+	ignores     []*ignoreDirective
 }
 
-// verify decides one (entry, constraint).
-func verify(entry string, prog *ir.Program, c spec.Property, schema *sqlir.Schema, facts []spec.Fact, s *smt.Solver, cfg Config) *Result {
-	start := time.Now()
-	r := &Result{Entry: entry, Constraint: c.Label()}
-	defer func() { r.Seconds = time.Since(start).Seconds() }()
-	if len(prog.Unsupported) > 0 {
-		r.Verdict = refine.Unknown
-		var parts []string
-		for _, u := range prog.Unsupported {
-			parts = append(parts, fmt.Sprintf("%s at %s", u.What, u.Position()))
+// load reads the schema, loads the packages and resolves the constraints
+// and facts against them.
+func load(cfg Config) (*inputs, error) {
+	in := &inputs{}
+	if cfg.Schema != "" {
+		s, err := sqlschema.Load(cfg.Schema)
+		if err != nil {
+			return nil, &UsageError{fmt.Errorf("schema: %w", err)}
 		}
-		r.Reason = "unsupported: " + strings.Join(dedupe(parts), "; ")
-		r.Position = prog.Unsupported[0].Position()
-		return r
+		in.schema = s
 	}
-	facts, checks := withCheckFacts(schema, c, prog, facts)
-	low, err := dbmodel.Lower(prog, c, dbmodel.Options{Schema: schema, NoInferKey: cfg.NoInferKey, Facts: facts, Dialect: cfg.Dialect})
+	if cfg.Entry != "" {
+		re, err := regexp.Compile(cfg.Entry)
+		if err != nil {
+			return nil, &UsageError{fmt.Errorf("--entry: %w", err)}
+		}
+		in.entryRE = re
+	}
+	loaded, err := frontend.Load(frontend.Config{Dir: cfg.Dir, Patterns: cfg.Patterns, Dialect: string(cfg.Dialect), Schema: in.schema})
 	if err != nil {
-		r.Verdict, r.Reason = refine.Unknown, "internal: "+err.Error()
-		return r
+		return nil, err
 	}
-	// One name per value: no formula or predicate over a plain copy.
-	ir.PropagateCopies(low.Program)
-	r.Assumptions = append(append([]string(nil), prog.Assumptions...), low.Assumptions...)
-	if len(checks) > 0 {
-		var names []string
-		for _, f := range checks {
-			names = append(names, f.Name)
-		}
-		r.Assumptions = append(r.Assumptions, "the schema's CHECK constraints hold on entry (the database enforces them): "+strings.Join(names, ", "))
+	in.loaded = loaded
+	if in.constraints, in.facts, err = readSpec(cfg, in.schema, loaded); err != nil {
+		return nil, &UsageError{err}
 	}
-	if cfg.KeepIR {
-		r.IR = low.Program.String()
+	if in.ignores, err = readIgnores(loaded.Files, loaded.RelFile); err != nil {
+		return nil, &UsageError{err}
 	}
-	if sat, err := s.Sat(low.OnEntry); err == nil && sat == smt.Unsat {
-		r.Verdict, r.Vacuous = refine.Unknown, true
-		r.Reason = "vacuous: no database state and arguments satisfy the constraint together with the --assume facts and the schema's CHECKs, so nothing can be checked"
-		return r
-	}
-	max := cfg.MaxRefinements
-	if max == 0 {
-		max = 20
-	}
-	opt := refine.Options{MaxRefinements: max, KeepBoolProg: cfg.KeepBoolProg, Timeout: cfg.TimeLimit}
-	cache := resultCache{dir: cfg.CacheDir}
-	var key string
-	if cfg.CacheDir != "" && !cfg.KeepBoolProg {
-		key = cache.key(cfg.ToolID, cfg, low.Program)
-		if res, ok := cache.get(key); ok {
-			r.Trace, r.Cached = res, true
-			r.Verdict, r.Reason, r.Position = res.Verdict, res.Reason, res.Position
-			r.Refinements, r.Predicates = res.Refinements, res.Predicates
-			return r
-		}
-	}
-	var res *refine.Result
-	switch cfg.Engine {
-	case "paths":
-		maxPaths := cfg.MaxPaths
-		if maxPaths == 0 {
-			maxPaths = 100000
-		}
-		res = refine.CheckPaths(low.Program, s, opt, maxPaths)
-	case "fixpoint":
-		res = refine.Check(low.Program, s, opt)
-	default:
-		res = refine.CheckLBE(low.Program, s, opt)
-	}
-	r.Trace = res
-	r.Verdict, r.Reason, r.Position = res.Verdict, res.Reason, res.Position
-	r.Refinements, r.Predicates = res.Refinements, res.Predicates
-	r.BoolProg = res.BoolProg
-	r.SMTQueries = res.Stats.SMTQueries
-	if key != "" {
-		cache.put(key, res)
-	}
-	return r
-}
-
-func dedupe(xs []string) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, x := range xs {
-		if !seen[x] {
-			seen[x] = true
-			out = append(out, x)
-		}
-	}
-	return out
+	return in, nil
 }
 
 // readSpec returns the properties to check (--constraint, or the schema's
@@ -451,7 +187,7 @@ func readSpec(cfg Config, schema *sqlir.Schema, loaded *frontend.Loaded) ([]spec
 // of prog for property c (spec.CheckFacts), and those CHECKs.
 func withCheckFacts(schema *sqlir.Schema, c spec.Property, prog *ir.Program, facts []spec.Fact) ([]spec.Fact, []*spec.TableFact) {
 	checks := spec.CheckFacts(schema, c, readTables(prog))
-	all := append([]spec.Fact(nil), facts...)
+	all := slices.Clone(facts)
 	for _, f := range checks {
 		all = append(all, f)
 	}
@@ -487,28 +223,6 @@ func reachesWrite(l *frontend.Loaded, fn *ssa.Function, tables []string) bool {
 		}
 	}
 	return false
-}
-
-// numWorkers is the number of workers for n jobs: Config.Workers (the
-// number of CPUs if 0), at most n.
-func numWorkers(cfg, n int) int {
-	if cfg <= 0 {
-		cfg = runtime.GOMAXPROCS(0)
-	}
-	return min(cfg, n)
-}
-
-// newSolver starts a worker's solver with the configured limits.
-func newSolver(cfg Config) (*smt.Solver, error) {
-	s, err := smt.NewSolver(cfg.TimeoutMS)
-	if err != nil {
-		return nil, err
-	}
-	if err := s.SetRLimit(rlimitUnits(cfg.RLimit)); err != nil {
-		s.Close()
-		return nil, err
-	}
-	return s, nil
 }
 
 // rlimitUnits is the per-check resource limit of Config.RLimit.

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"errors"
 	"path/filepath"
 	"strings"
@@ -27,7 +28,7 @@ func TestAssume(t *testing.T) {
 		{[]string{"amt <= 0"}, refine.Safe},                   // the entry rejects every such amount
 	}
 	for _, tt := range tests {
-		rep, err := Run(Config{
+		rep, err := Run(context.Background(), Config{
 			Dir: corpusCase("core/guard_go_unsafe"), Patterns: []string{"./..."},
 			Constraints: []string{"accounts.balance >= 0"}, Assume: tt.assume, Workers: 1,
 		})
@@ -52,12 +53,13 @@ func TestBadInput(t *testing.T) {
 		{Config{Constraints: []string{"accounts.balance >= 0"}, Assume: []string{"amt >"}}, []string{"--assume"}},
 		{Config{Constraints: []string{"accounts.balance >= 0"}, Entry: "("}, []string{"--entry"}},
 		{Config{Constraints: []string{"accounts.balance >= 0"}, Dialect: "oracle"}, []string{"oracle"}},
+		{Config{Constraints: []string{"accounts.balance >= 0"}, Engine: "magic"}, []string{"unknown engine", "lbe, fixpoint or paths"}},
 		{Config{}, []string{"no constraint"}},
 	}
 	for _, tt := range tests {
 		tt.cfg.Dir = corpusCase("core/guard_go_unsafe")
 		tt.cfg.Patterns = []string{"./..."}
-		_, err := Run(tt.cfg)
+		_, err := Run(context.Background(), tt.cfg)
 		var ue *UsageError
 		if !errors.As(err, &ue) {
 			t.Errorf("%+v: got %v, want a usage error", tt.cfg, err)
@@ -113,12 +115,12 @@ func TestDatabaseFacts(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cfg := Config{Dir: src, Patterns: []string{tt.pkg}, Dialect: tt.dialect,
+			cfg := Config{Dir: src, Patterns: []string{tt.pkg}, Dialect: Dialect(tt.dialect),
 				Constraints: tt.constraints, Assume: tt.assume, Workers: 1}
 			if tt.schema != "" {
 				cfg.Schema = testdataDir(t, tt.schema)
 			}
-			rep, err := Run(cfg)
+			rep, err := Run(context.Background(), cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -157,7 +159,7 @@ func TestCoverage(t *testing.T) {
 		{"^credit$", map[string][]string{"credit": {pkg + "credit"}, "debit": {}}, []string{pkg + "debit (ops.go:56) writes accounts, but no verified entry runs it"}},
 	}
 	for _, tt := range tests {
-		rep, err := Run(Config{Dir: dir, Patterns: []string{"./..."}, Constraints: []string{"accounts.balance >= 0"}, Entry: tt.entry, Workers: 1})
+		rep, err := Run(context.Background(), Config{Dir: dir, Patterns: []string{"./..."}, Constraints: []string{"accounts.balance >= 0"}, Entry: tt.entry, Workers: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -187,7 +189,7 @@ func TestCoverage(t *testing.T) {
 // entry of its own, and the run says so.
 func TestCoverageAddsUnreachedWriters(t *testing.T) {
 	dir, _ := filepath.Abs(filepath.Join("testdata", "src"))
-	rep, err := Run(Config{Dir: dir, Patterns: []string{"./cycle"}, Constraints: []string{"accounts.balance >= 0"}, Workers: 1})
+	rep, err := Run(context.Background(), Config{Dir: dir, Patterns: []string{"./cycle"}, Constraints: []string{"accounts.balance >= 0"}, Workers: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

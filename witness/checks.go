@@ -19,6 +19,10 @@ type EngineCheck struct {
 // TableChecks lists the CHECK constraints of table.
 func TableChecks(ctx context.Context, ex Executor, d sqlparse.Dialect, table string) ([]EngineCheck, error) {
 	var q string
+	if d == sqlparse.SQLite {
+		// SQLite keeps CHECKs in the table's CREATE text and cannot drop one.
+		return nil, fmt.Errorf("SQLite cannot drop the CHECK of %s (ALTER TABLE … DROP CONSTRAINT)", table)
+	}
 	if d == sqlparse.Postgres {
 		q = fmt.Sprintf("SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint WHERE contype = 'c' AND conrelid = '%s'::regclass", strings.ReplaceAll(table, "'", "''"))
 	} else {

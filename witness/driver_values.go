@@ -29,6 +29,23 @@ var handleExprs = []struct{ pkg, name, expr string }{
 	{"github.com/jackc/pgx/v5", "Conn", "h.Conn()"},
 }
 
+// httpExprs are the driver expressions for a handler's request or
+// context, built from the run's HTTP inputs.
+var httpExprs = map[string]string{
+	"*net/http.Request":                   "zzrt.Request(ctx, in)",
+	"*github.com/gin-gonic/gin.Context":   "zzrt.GinContext(ctx, in)",
+	"github.com/labstack/echo/v4.Context": "zzrt.EchoContext(ctx, in)",
+}
+
+// txExprs are the driver expressions for an open transaction: one begun
+// on the database before the call, committed after it (as a caller that
+// runs the entry inside its own transaction does).
+var txExprs = map[string]string{
+	"*database/sql.Tx":            "h.Tx(ctx)",
+	"*github.com/jmoiron/sqlx.Tx": "h.Txx(ctx)",
+	"github.com/jackc/pgx/v5.Tx":  "h.PgxTx(ctx)",
+}
+
 func lookupHandles(byPath map[string]*packages.Package) (*handleTypes, error) {
 	hs := &handleTypes{byType: map[string]string{}}
 	for _, h := range handleExprs {
@@ -81,12 +98,18 @@ func (v *valueGen) exprAt(t types.Type, meta, pathExpr string, depth int) (strin
 		return "zzrt.Ptr(in.Decimal(" + pathExpr + "))", nil
 	case "time.Time":
 		return v.g.importAs("time") + ".Now()", nil
-	case "*net/http.Request":
-		return "", fmt.Errorf("needs an HTTP request (its inputs are not modelled as values)")
+	case "*net/http.Request", "*github.com/gin-gonic/gin.Context", "github.com/labstack/echo/v4.Context":
+		v.spec.Approximations = append(v.spec.Approximations, fmt.Sprintf("%s (%s) is a POST request built from the run's path, query, form and JSON body values", meta, ts))
+		v.spec.HTTP = true
+		return httpExprs[ts], nil
+	case "*github.com/go-playground/validator/v10.Validate":
+		return v.g.importAs("github.com/go-playground/validator/v10") + ".New()", nil
 	case "net/http.ResponseWriter":
 		return v.g.importAs("net/http/httptest") + ".NewRecorder()", nil
-	case "*database/sql.Tx", "*github.com/jmoiron/sqlx.Tx", "github.com/jackc/pgx/v5.Tx":
-		return "", fmt.Errorf("takes an open transaction (%s)", ts)
+	}
+	if e, ok := txExprs[ts]; ok {
+		v.spec.Approximations = append(v.spec.Approximations, fmt.Sprintf("%s (%s) is a transaction begun before the call and committed after it", meta, ts))
+		return e, nil
 	}
 	tstr := v.g.typeString(t)
 	switch u := t.Underlying().(type) {

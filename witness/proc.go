@@ -61,6 +61,15 @@ type CallResult struct {
 	// Violation is the first commit point after which the check query
 	// found rows, with those rows ("" when none did).
 	Violation string
+	// Statements are the statements the call ran, in order.
+	Statements []Statement
+}
+
+// Statement is one statement an entry ran with its bound arguments as
+// text (NULL for nil).
+type Statement struct {
+	SQL  string   `json:"sql"`
+	Args []string `json:"args"`
 }
 
 // Driver is a running witness driver process.
@@ -86,7 +95,8 @@ type driverResponse struct {
 	Rows    [][]string `json:"rows"`
 	Nulls   [][]bool   `json:"nulls"`
 	// Violation answers a call: see CallResult.
-	Violation string `json:"violation"`
+	Violation  string      `json:"violation"`
+	Statements []Statement `json:"statements"`
 }
 
 // StartDriver starts the driver binary.
@@ -215,5 +225,5 @@ func (d *Driver) Call(ctx context.Context, pkg, entry string, inputs map[string]
 	if err != nil {
 		return nil, err
 	}
-	return &CallResult{Err: r.Err, Panic: r.Panic, Violation: r.Violation}, nil
+	return &CallResult{Err: r.Err, Panic: r.Panic, Violation: r.Violation, Statements: r.Statements}, nil
 }

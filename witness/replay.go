@@ -2,7 +2,6 @@ package witness
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -103,6 +102,30 @@ func DriverDSN(eng *groundtruth.Engine, name string) string {
 	return dsn
 }
 
+// EngineDialect is the groundtruth engine that runs programs of dialect d
+// (MySQL programs run on MariaDB).
+func EngineDialect(d sqlparse.Dialect) groundtruth.Dialect {
+	switch d {
+	case sqlparse.Postgres:
+		return groundtruth.Postgres
+	case sqlparse.SQLite:
+		return groundtruth.SQLite
+	}
+	return groundtruth.MySQL
+}
+
+// DriverName is the database/sql driver the witness driver opens a
+// database of dialect d with.
+func DriverName(d sqlparse.Dialect) string {
+	switch d {
+	case sqlparse.Postgres:
+		return "pgx"
+	case sqlparse.SQLite:
+		return "sqlite"
+	}
+	return "mysql"
+}
+
 // Replay runs the counterexamples of cfg.Targets on a real database: it
 // builds the driver for their entries, creates the schema, and for each
 // target seeds the counterexample's initial rows, calls the entry with its
@@ -110,89 +133,15 @@ func DriverDSN(eng *groundtruth.Engine, name string) string {
 // (the program does not load, the driver does not build, the engine does
 // not start), not of a replay.
 func Replay(ctx context.Context, cfg ReplayConfig) (*ReplayResult, error) {
-	if cfg.Dialect == sqlparse.SQLite {
-		return nil, errors.New("replay: the witness driver opens PostgreSQL and MySQL/MariaDB databases only; a sqlite program cannot be replayed")
-	}
-	entryPkgs := map[string]bool{}
-	var entries []string
-	for _, t := range cfg.Targets {
-		pkg, _, ok := splitEntry(t.Entry)
-		if !ok {
-			return nil, fmt.Errorf("replay: cannot split entry %s into package and function", t.Entry)
-		}
-		entryPkgs[pkg] = true
-		entries = append(entries, t.Entry)
-	}
-	patterns := append([]string(nil), HandlePackages...)
-	patterns = append(patterns, sortedKeys(entryPkgs)...)
-	pkgs, err := packages.Load(&packages.Config{
-		Mode: LoadMode | packages.NeedSyntax | packages.NeedTypesInfo,
-		Dir:  cfg.Dir,
-	}, patterns...)
+	prog, err := loadReplayProgram(cfg)
 	if err != nil {
-		return nil, fmt.Errorf("replay: loading the program: %w", err)
+		return nil, err
 	}
-	var module *packages.Module
-	var programPkgs []*packages.Package
-	for _, p := range pkgs {
-		if len(p.Errors) > 0 && entryPkgs[p.PkgPath] {
-			return nil, fmt.Errorf("replay: loading %s: %v", p.PkgPath, p.Errors[0])
-		}
-		if entryPkgs[p.PkgPath] {
-			programPkgs = append(programPkgs, p)
-			if p.Module != nil {
-				module = p.Module
-			}
-		}
+	res, err := replaySchema(cfg, prog)
+	if err != nil {
+		return nil, err
 	}
-	if module == nil {
-		return nil, fmt.Errorf("replay: the entries' packages are not in a module under %s", cfg.Dir)
-	}
-	// The program's SQL: its packages and the module's packages they import.
-	var inModule []*packages.Package
-	packages.Visit(programPkgs, nil, func(p *packages.Package) {
-		if p.Module != nil && p.Module.Path == module.Path {
-			inModule = append(inModule, p)
-		}
-	})
-	program := CollectSQL(inModule, cfg.Dialect)
-
-	var schema *Schema
-	if cfg.SchemaPath != "" {
-		path := cfg.SchemaPath
-		if !filepath.IsAbs(path) {
-			path = filepath.Join(cfg.Dir, path)
-		}
-		if schema, err = LoadSchemaFiles(path); err != nil {
-			return nil, fmt.Errorf("replay: %w", err)
-		}
-	}
-	cons := map[string]*Constraint{}
-	checkNames := map[string]string{}
-	extra, numeric := map[string][]string{}, map[string][]string{}
-	for _, t := range cfg.Targets {
-		k, check, err := ResolveConstraint(schema, t.Constraint, cfg.Table)
-		if err != nil {
-			return nil, fmt.Errorf("replay: constraint %s: %w", t.Constraint, err)
-		}
-		if check != "" {
-			checkNames[t.Constraint] = check
-		}
-		cons[t.Constraint] = k
-		numeric[k.Table] = append(numeric[k.Table], k.Columns...)
-		if t.Cex != nil {
-			for _, row := range t.Cex.Rows {
-				for col := range row.Values {
-					extra[row.Table] = append(extra[row.Table], col)
-				}
-			}
-		}
-	}
-	if schema == nil {
-		schema = Synthesize(cfg.Dialect, program.Statements, extra, numeric, cfg.NoInferKey)
-	}
-
-	src, err := GenerateDriver(pkgs, module.Dir, module.Path, entries)
+	src, err := GenerateDriver(prog.pkgs, prog.module.Dir, prog.module.Path, prog.entries)
 	if err != nil {
 		return nil, fmt.Errorf("replay: %w", err)
 	}
@@ -209,28 +158,149 @@ func Replay(ctx context.Context, cfg ReplayConfig) (*ReplayResult, error) {
 		return nil, fmt.Errorf("replay: %w", err)
 	}
 	defer drv.Close()
+	closeEngine, err := res.openDatabase(ctx, cfg, drv)
+	if err != nil {
+		return nil, err
+	}
+	defer closeEngine()
+	for _, t := range cfg.Targets {
+		res.Outcomes = append(res.Outcomes, res.replayTarget(ctx, drv, src, prog.sql, t))
+	}
+	return res, nil
+}
 
-	res := &ReplayResult{Schema: schema, pkgs: pkgs, dialect: cfg.Dialect, constraints: cons, checkNames: checkNames}
+// replayProgram is the loaded program a replay runs.
+type replayProgram struct {
+	pkgs    []*packages.Package
+	module  *packages.Module
+	entries []string
+	sql     *ProgramSQL
+}
+
+// loadReplayProgram loads the targets' packages (with the handle packages
+// and, for SQLite, the SQLite driver) and collects their module's SQL.
+func loadReplayProgram(cfg ReplayConfig) (*replayProgram, error) {
+	entryPkgs := map[string]bool{}
+	prog := &replayProgram{}
+	for _, t := range cfg.Targets {
+		pkg, _, ok := splitEntry(t.Entry)
+		if !ok {
+			return nil, fmt.Errorf("replay: cannot split entry %s into package and function", t.Entry)
+		}
+		entryPkgs[pkg] = true
+		prog.entries = append(prog.entries, t.Entry)
+	}
+	patterns := append([]string(nil), HandlePackages...)
+	if cfg.Dialect == sqlparse.SQLite {
+		patterns = append(patterns, SQLiteDriverPackage)
+	}
+	patterns = append(patterns, sortedKeys(entryPkgs)...)
+	pkgs, err := packages.Load(&packages.Config{
+		Mode: LoadMode | packages.NeedSyntax | packages.NeedTypesInfo,
+		Dir:  cfg.Dir,
+	}, patterns...)
+	if err != nil {
+		return nil, fmt.Errorf("replay: loading the program: %w", err)
+	}
+	prog.pkgs = pkgs
+	var programPkgs []*packages.Package
+	for _, p := range pkgs {
+		if !entryPkgs[p.PkgPath] {
+			continue
+		}
+		if len(p.Errors) > 0 {
+			return nil, fmt.Errorf("replay: loading %s: %v", p.PkgPath, p.Errors[0])
+		}
+		programPkgs = append(programPkgs, p)
+		if p.Module != nil {
+			prog.module = p.Module
+		}
+	}
+	if prog.module == nil {
+		return nil, fmt.Errorf("replay: the entries' packages are not in a module under %s", cfg.Dir)
+	}
+	// The program's SQL: its packages and the module's packages they import.
+	var inModule []*packages.Package
+	packages.Visit(programPkgs, nil, func(p *packages.Package) {
+		if p.Module != nil && p.Module.Path == prog.module.Path {
+			inModule = append(inModule, p)
+		}
+	})
+	prog.sql = CollectSQL(inModule, cfg.Dialect)
+	return prog, nil
+}
+
+// replaySchema is the replay's schema (the program's DDL, or tables
+// synthesised from its SQL and the counterexamples' rows) and its
+// resolved constraints.
+func replaySchema(cfg ReplayConfig, prog *replayProgram) (*ReplayResult, error) {
+	var schema *Schema
+	if cfg.SchemaPath != "" {
+		path := cfg.SchemaPath
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(cfg.Dir, path)
+		}
+		var err error
+		if schema, err = LoadSchemaFiles(path); err != nil {
+			return nil, fmt.Errorf("replay: %w", err)
+		}
+	}
+	res := &ReplayResult{pkgs: prog.pkgs, dialect: cfg.Dialect, constraints: map[string]*Constraint{}, checkNames: map[string]string{}}
+	extra, numeric := map[string][]string{}, map[string][]string{}
+	for _, t := range cfg.Targets {
+		k, check, err := ResolveConstraint(schema, t.Constraint, cfg.Table)
+		if err != nil {
+			return nil, fmt.Errorf("replay: constraint %s: %w", t.Constraint, err)
+		}
+		if check != "" {
+			res.checkNames[t.Constraint] = check
+		}
+		res.constraints[t.Constraint] = k
+		numeric[k.Table] = append(numeric[k.Table], k.Columns...)
+		if t.Cex != nil {
+			for _, row := range t.Cex.Rows {
+				for col := range row.Values {
+					extra[row.Table] = append(extra[row.Table], col)
+				}
+			}
+		}
+	}
+	if schema == nil {
+		schema = Synthesize(cfg.Dialect, prog.sql.Statements, extra, numeric, cfg.NoInferKey)
+	}
+	res.Schema = schema
+	return res, nil
+}
+
+// openDatabase makes the driver reach the replay's database — a fresh
+// database of a throwaway engine, or cfg.DSN with the schema's tables
+// dropped — and creates the schema in it. close stops the engine.
+func (r *ReplayResult) openDatabase(ctx context.Context, cfg ReplayConfig, drv *Driver) (close func(), err error) {
+	close = func() {}
 	driverName, dsn := cfg.DriverName, cfg.DSN
 	if dsn == "" {
-		gd := groundtruth.MySQL
-		if cfg.Dialect == sqlparse.Postgres {
-			gd = groundtruth.Postgres
-		}
+		gd := EngineDialect(cfg.Dialect)
 		eng, err := groundtruth.Start(ctx, gd, filepath.Join(cfg.WorkDir, "engine"))
 		if err != nil {
 			return nil, fmt.Errorf("replay: starting a %s engine: %w", gd, err)
 		}
-		defer eng.Close()
+		close = func() { eng.Close() }
 		db, name, err := eng.NewDatabase(ctx)
 		if err != nil {
+			close()
 			return nil, fmt.Errorf("replay: %w", err)
 		}
 		db.Close()
 		driverName, dsn = eng.DriverName(), DriverDSN(eng, name)
-		res.Engine = string(gd) + " (a throwaway server)"
+		r.Engine = string(gd) + " (a throwaway server)"
+		if gd == groundtruth.SQLite {
+			r.Engine = "sqlite (a throwaway database file)"
+		}
 	} else {
-		res.Engine = driverName + " (--dsn)"
+		if driverName == "" {
+			driverName = DriverName(cfg.Dialect)
+		}
+		r.Engine = driverName + " (--dsn)"
 		if driverName == "mysql" && !strings.Contains(dsn, "multiStatements") {
 			// Seeding runs several statements in one Exec.
 			sep := "?"
@@ -240,67 +310,79 @@ func Replay(ctx context.Context, cfg ReplayConfig) (*ReplayResult, error) {
 			dsn += sep + "multiStatements=true"
 		}
 	}
+	if err := r.createSchema(ctx, cfg, drv, driverName, dsn); err != nil {
+		close()
+		return nil, err
+	}
+	return close, nil
+}
+
+func (r *ReplayResult) createSchema(ctx context.Context, cfg ReplayConfig, drv *Driver, driverName, dsn string) error {
 	if err := drv.Open(driverName, dsn); err != nil {
-		return nil, fmt.Errorf("replay: opening the database: %w", err)
+		return fmt.Errorf("replay: opening the database: %w", err)
 	}
 	if cfg.DSN != "" {
 		// An existing database: the schema's tables are created afresh.
-		for _, name := range sortedKeys(schema.Tables) {
-			q := "DROP TABLE IF EXISTS " + schema.Tables[name].Name
+		for _, name := range sortedKeys(r.Schema.Tables) {
+			q := "DROP TABLE IF EXISTS " + r.Schema.Tables[name].Name
 			if cfg.Dialect == sqlparse.Postgres {
 				q += " CASCADE"
 			}
 			if err := drv.Exec(ctx, q); err != nil {
-				return nil, fmt.Errorf("replay: %s: %w", q, err)
+				return fmt.Errorf("replay: %s: %w", q, err)
 			}
 		}
 	}
-	if err := Create(ctx, drv, schema); err != nil {
-		return nil, fmt.Errorf("replay: creating the schema: %w", err)
+	if err := Create(ctx, drv, r.dialect, r.Schema); err != nil {
+		return fmt.Errorf("replay: creating the schema: %w", err)
 	}
+	return nil
+}
 
-	for _, t := range cfg.Targets {
-		o := &ReplayOutcome{Target: t}
-		res.Outcomes = append(res.Outcomes, o)
-		spec := src.Entries[t.Entry]
-		switch {
-		case t.Cex == nil:
-			o.NotRun = "the result has no counterexample"
-			continue
-		case spec == nil:
-			o.NotRun = "no driver for the entry"
-			continue
-		case spec.NotExecutable != "":
-			o.NotRun = "the driver cannot call the entry: " + spec.NotExecutable
-			continue
-		}
-		o.Notes = append(o.Notes, spec.Approximations...)
-		run, notes := ReplayRun(t.Cex, schema, cfg.Dialect, program.Strings)
-		o.Run = run
-		o.Notes = append(o.Notes, notes...)
-		k := cons[t.Constraint]
-		restore := func() error { return nil }
-		if name, ok := checkNames[t.Constraint]; ok {
-			r, err := SuspendCheck(ctx, drv, cfg.Dialect, schema, k, name)
-			if err != nil {
-				o.NotRun = "the constraint is a schema CHECK the engine enforces: " + err.Error()
-				continue
-			}
-			restore = r
-			o.Notes = append(o.Notes, "the schema's CHECK "+name+" is suspended during the run, so that the write it would refuse is observed")
-		}
-		out, err := Execute(ctx, drv, cfg.Dialect, schema, k, spec.Pkg, spec.Key, run)
-		if rerr := restore(); rerr != nil && err == nil {
-			err = fmt.Errorf("restoring the CHECK: %w", rerr)
-		}
-		if err != nil {
-			o.NotRun = err.Error()
-			continue
-		}
-		o.Outcome = out
-		o.Reproduced = out.Broken()
+// replayTarget seeds one counterexample's rows, calls its entry and
+// checks its constraint.
+func (r *ReplayResult) replayTarget(ctx context.Context, drv *Driver, src *DriverSource, prog *ProgramSQL, t ReplayTarget) *ReplayOutcome {
+	o := &ReplayOutcome{Target: t}
+	spec := src.Entries[t.Entry]
+	switch {
+	case t.Cex == nil:
+		o.NotRun = "the result has no counterexample"
+		return o
+	case spec == nil:
+		o.NotRun = "no driver for the entry"
+		return o
+	case spec.NotExecutable != "":
+		o.NotRun = "the driver cannot call the entry: " + spec.NotExecutable
+		return o
 	}
-	return res, nil
+	o.Notes = append(o.Notes, spec.Approximations...)
+	run, notes := ReplayRun(t.Cex, r.Schema, r.dialect, prog.Strings)
+	o.Run = run
+	o.Notes = append(o.Notes, notes...)
+	k := r.constraints[t.Constraint]
+	restore := func() error { return nil }
+	if name, ok := r.checkNames[t.Constraint]; ok {
+		rs, err := SuspendCheck(ctx, drv, r.dialect, r.Schema, k, name)
+		if err != nil {
+			o.NotRun = "the constraint is a schema CHECK the engine enforces: " + err.Error()
+			return o
+		}
+		restore = rs
+		o.Notes = append(o.Notes, "the schema's CHECK "+name+" is suspended during the run, so that the write it would refuse is observed")
+	}
+	out, ran, added, err := ReplayExecute(ctx, drv, r.dialect, r.Schema, k, spec.Pkg, spec.Key, t.Cex, run)
+	o.Run = ran
+	o.Notes = append(o.Notes, added...)
+	if rerr := restore(); rerr != nil && err == nil {
+		err = fmt.Errorf("restoring the CHECK: %w", rerr)
+	}
+	if err != nil {
+		o.NotRun = err.Error()
+		return o
+	}
+	o.Outcome = out
+	o.Reproduced = out.Broken()
+	return o
 }
 
 // Violated describes how the outcome broke the constraint: at a commit

@@ -48,7 +48,7 @@ func Execute(ctx context.Context, ex Executor, d sqlparse.Dialect, s *Schema, c 
 	if err := Reset(ctx, ex, d, s); err != nil {
 		return nil, fmt.Errorf("resetting the database: %w", err)
 	}
-	out := &Outcome{Refused: Seed(ctx, ex, d, run.Rows)}
+	out := &Outcome{Refused: Seed(ctx, ex, d, s, run.Rows)}
 	for _, q := range run.Prune {
 		if err := ex.Exec(ctx, q); err != nil {
 			return nil, fmt.Errorf("pruning the initial rows (%s): %w", q, err)
@@ -123,6 +123,15 @@ func ReplayRun(cex *Counterexample, s *Schema, d sqlparse.Dialect, strs []string
 	for i := range rows {
 		fillZero(&rows[i], s)
 		t := s.Table(rows[i].Table)
+		if t != nil {
+			for _, col := range t.Columns {
+				if _, ok := rows[i].Values[strings.ToLower(col.Name)]; ok && col.Generated != "" {
+					// The engine computes it; the model's value must agree.
+					delete(rows[i].Values, strings.ToLower(col.Name))
+					notes = append(notes, fmt.Sprintf("%s.%s is generated (%s): seeded by the engine", t.Name, col.Name, col.Generated))
+				}
+			}
+		}
 		for col, v := range rows[i].Values {
 			if str, ok := dec[v]; ok {
 				rows[i].Values[col] = str
@@ -138,6 +147,12 @@ func ReplayRun(cex *Counterexample, s *Schema, d sqlparse.Dialect, strs []string
 		if str, ok := dec[v]; ok {
 			in[k] = strconv.Quote(str)
 		}
+	}
+	for k, v := range ParsedInputs(in, cex.Steps) {
+		in[k] = v
+	}
+	for k, v := range HTTPInputs(in, cex.Steps) {
+		in[k] = v
 	}
 	return &Run{Rows: rows, Inputs: in, Fail: cex.Failures()}, notes
 }
@@ -161,7 +176,10 @@ func columnType(t *sqlir.Table, col string) string {
 
 func looksLikeTime(v string) bool { return strings.Count(v, "-") >= 2 || strings.Contains(v, ":") }
 
-var lenInput = regexp.MustCompile(`^len\((.+)\)$`)
+var (
+	lenInput   = regexp.MustCompile(`^len\((.+)\)$`)
+	identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+)
 
 // replayInputs maps a counterexample's input names to the driver's paths:
 // "len(ids)" is ids.len and "ids[i]" (one arbitrary element) is every
@@ -188,7 +206,8 @@ func replayInputs(cex map[string]string) map[string]string {
 			continue
 		}
 		idx, rest := k[i+1:i+end], k[i+end+1:]
-		if _, err := strconv.Atoi(idx); err == nil {
+		if _, isSlice := lens[k[:i]]; !isSlice || !identifier.MatchString(idx) {
+			// A concrete index, or a map's key (`Vars(_)["id"]`).
 			continue
 		}
 		delete(in, k)
@@ -206,7 +225,7 @@ func fillZero(r *Row, s *Schema) {
 	}
 	for _, col := range t.Columns {
 		n := strings.ToLower(col.Name)
-		if _, ok := r.Values[n]; ok || col.AutoIncrement {
+		if _, ok := r.Values[n]; ok || col.AutoIncrement || col.Generated != "" {
 			continue
 		}
 		r.Values[n] = zeroOf(ColumnClass(col.Type))
@@ -260,13 +279,25 @@ func Variants(run *Run, s *Schema) []*Run {
 				c.Values[col] = x
 			}
 			c.Values[strings.ToLower(key[0])] = v
-			rows = append(rows, c)
+			if !hasKey(rows, s, c) {
+				rows = append(rows, c)
+			}
 		}
 	}
 	if len(rows) > len(run.Rows) {
 		out = append(out, &Run{Rows: rows, Inputs: run.Inputs, Fail: run.Fail})
 	}
 	return out
+}
+
+// hasKey reports whether rows has a row of r's table with r's key.
+func hasKey(rows []Row, s *Schema, r Row) bool {
+	for _, h := range rows {
+		if strings.EqualFold(h.Table, r.Table) && sameKey(s.Key(r.Table), h.Values, r.Values) {
+			return true
+		}
+	}
+	return false
 }
 
 func rotateKeys(rows []Row, s *Schema) []Row {

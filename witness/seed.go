@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/big"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -40,17 +41,81 @@ func Literal(v string) string {
 
 // InsertSQL is the INSERT of one row.
 func InsertSQL(r Row) string {
+	return insertSQL(r, func(_, v string) string { return Literal(v) })
+}
+
+// InsertSQLFor is the INSERT of one row of schema s in dialect d. SQLite
+// gets numbers unquoted, except in columns s declares as text or time: a
+// quoted number in a column without numeric affinity (no type, or BLOB)
+// stays text, which SQLite orders after every number.
+func InsertSQLFor(d sqlparse.Dialect, s *Schema, r Row) string {
+	if d != sqlparse.SQLite {
+		return InsertSQL(r)
+	}
+	t := s.Table(r.Table)
+	return insertSQL(r, func(col, v string) string {
+		if t != nil {
+			// (A column without a type keeps a value as written.)
+			typ := columnType(t, col)
+			if c := ColumnClass(typ); typ != "" && (c == ClassText || c == ClassTime) {
+				return Literal(v)
+			}
+		}
+		return sqliteLiteral(v)
+	})
+}
+
+// sqliteLiteral writes a number (or a fraction, or a boolean) unquoted,
+// anything else as Literal does.
+func sqliteLiteral(v string) string {
+	switch v {
+	case "true":
+		return "1"
+	case "false":
+		return "0"
+	}
+	if strings.Contains(v, "/") {
+		if r, ok := new(big.Rat).SetString(v); ok {
+			return r.FloatString(10)
+		}
+	}
+	if _, ok := new(big.Rat).SetString(v); ok && !strings.ContainsAny(v, "eE/") {
+		return v
+	}
+	return Literal(v)
+}
+
+func insertSQL(r Row, lit func(col, v string) string) string {
 	cols := sortedKeys(r.Values)
 	vals := make([]string, len(cols))
 	for i, c := range cols {
-		vals[i] = Literal(r.Values[c])
+		vals[i] = lit(c, r.Values[c])
 	}
 	return fmt.Sprintf("INSERT INTO %s (%s) VALUES (%s)", r.Table, strings.Join(cols, ", "), strings.Join(vals, ", "))
 }
 
-// Create creates the schema's tables.
-func Create(ctx context.Context, ex Executor, s *Schema) error {
-	if err := ex.Exec(ctx, s.DDL); err != nil {
+// bigserial is PostgreSQL's auto-incrementing column type.
+var bigserial = regexp.MustCompile(`(?i)\b(BIG|SMALL)?SERIAL\b`)
+
+// DDLFor is the schema's DDL as the engine of dialect d runs it: on
+// MySQL/MariaDB, PostgreSQL's SERIAL types (a program with MySQL SQL
+// whose schema was written for PostgreSQL) become auto-incremented
+// integers.
+func (s *Schema) DDLFor(d sqlparse.Dialect) string {
+	if d != sqlparse.MySQL {
+		return s.DDL
+	}
+	return bigserial.ReplaceAllStringFunc(s.DDL, func(t string) string {
+		if strings.HasPrefix(strings.ToUpper(t), "SMALL") {
+			return "SMALLINT AUTO_INCREMENT UNIQUE"
+		}
+		return "BIGINT AUTO_INCREMENT UNIQUE"
+	})
+}
+
+// Create creates the schema's tables on an engine of dialect d.
+func Create(ctx context.Context, ex Executor, d sqlparse.Dialect, s *Schema) error {
+	if err := ex.Exec(ctx, s.DDLFor(d)); err != nil {
 		return fmt.Errorf("creating the schema (%s): %w", s.Source, err)
 	}
 	return nil
@@ -65,8 +130,22 @@ func Reset(ctx context.Context, ex Executor, d sqlparse.Dialect, s *Schema) erro
 	if len(names) == 0 {
 		return nil
 	}
-	if d == sqlparse.Postgres {
+	switch d {
+	case sqlparse.Postgres:
 		return ex.Exec(ctx, "TRUNCATE "+strings.Join(names, ", ")+" RESTART IDENTITY CASCADE")
+	case sqlparse.SQLite:
+		q := "PRAGMA foreign_keys = OFF;"
+		for _, n := range names {
+			q += " DELETE FROM " + n + ";"
+		}
+		if err := ex.Exec(ctx, q+" PRAGMA foreign_keys = ON"); err != nil {
+			return err
+		}
+		// AUTOINCREMENT counters, when a table has one.
+		if res, err := ex.Query(ctx, "SELECT name FROM sqlite_master WHERE name = 'sqlite_sequence'"); err == nil && len(res.Rows) > 0 {
+			return ex.Exec(ctx, "DELETE FROM sqlite_sequence")
+		}
+		return nil
 	}
 	q := "SET FOREIGN_KEY_CHECKS = 0;"
 	for _, n := range names {
@@ -75,22 +154,30 @@ func Reset(ctx context.Context, ex Executor, d sqlparse.Dialect, s *Schema) erro
 	return ex.Exec(ctx, q+" SET FOREIGN_KEY_CHECKS = 1")
 }
 
-// Seed inserts rows; it returns the rows the database refused (a CHECK, a
-// duplicate key) with the reason. Foreign keys are not checked while
-// seeding: a run lists the rows it needs, not their parents.
-func Seed(ctx context.Context, ex Executor, d sqlparse.Dialect, rows []Row) []string {
-	noFK := "SET FOREIGN_KEY_CHECKS = 0; SET SESSION sql_mode = CONCAT(@@sql_mode, ',NO_AUTO_VALUE_ON_ZERO'); "
-	if d == sqlparse.Postgres {
-		noFK = "SET session_replication_role = replica; "
+// seedingSQL are the statements around a seeded row: foreign keys not
+// checked (a run lists the rows it needs, not their parents) and, on
+// MySQL, a zero auto-increment value kept.
+func seedingSQL(d sqlparse.Dialect) (before, after string) {
+	switch d {
+	case sqlparse.Postgres:
+		return "SET session_replication_role = replica; ", "; SET session_replication_role = DEFAULT"
+	case sqlparse.SQLite:
+		return "PRAGMA foreign_keys = OFF; ", "; PRAGMA foreign_keys = ON"
 	}
-	restore := "; SET FOREIGN_KEY_CHECKS = 1; SET SESSION sql_mode = REPLACE(@@sql_mode, ',NO_AUTO_VALUE_ON_ZERO', '')"
-	if d == sqlparse.Postgres {
-		restore = "; SET session_replication_role = DEFAULT"
-	}
+	return "SET FOREIGN_KEY_CHECKS = 0; SET SESSION sql_mode = CONCAT(@@sql_mode, ',NO_AUTO_VALUE_ON_ZERO'); ",
+		"; SET FOREIGN_KEY_CHECKS = 1; SET SESSION sql_mode = REPLACE(@@sql_mode, ',NO_AUTO_VALUE_ON_ZERO', '')"
+}
+
+// Seed inserts rows of schema s; it returns the rows the database refused
+// (a CHECK, a duplicate key) with the reason. Foreign keys are not checked
+// while seeding: a run lists the rows it needs, not their parents.
+func Seed(ctx context.Context, ex Executor, d sqlparse.Dialect, s *Schema, rows []Row) []string {
+	before, after := seedingSQL(d)
 	var refused []string
 	for _, r := range rows {
-		if err := ex.Exec(ctx, noFK+InsertSQL(r)+restore); err != nil {
-			refused = append(refused, fmt.Sprintf("%s: %v", InsertSQL(r), err))
+		ins := InsertSQLFor(d, s, r)
+		if err := ex.Exec(ctx, before+ins+after); err != nil {
+			refused = append(refused, fmt.Sprintf("%s: %v", ins, err))
 		}
 	}
 	return refused

@@ -27,6 +27,22 @@ type TestFile struct {
 	Source []byte
 }
 
+// emittable says why an entry's call cannot be written into a test (nil
+// when it can): the test supports database/sql and sqlx handles given to
+// the entry, not requests, open transactions or pgx handles.
+func emittable(entry string, spec *EntrySpec, call string) error {
+	if spec.HTTP {
+		return fmt.Errorf("%s is an HTTP handler; the emitted test does not build its request (replay does)", entry)
+	}
+	if strings.Contains(call, "h.Tx") || strings.Contains(call, "h.PgxTx") {
+		return fmt.Errorf("%s takes an open transaction; the emitted test does not begin one", entry)
+	}
+	if strings.Contains(call, "h.Pool()") || strings.Contains(call, "h.Conn()") {
+		return fmt.Errorf("%s takes a pgx connection or pool; the emitted test supports database/sql and sqlx handles", entry)
+	}
+	return nil
+}
+
 // TestFile writes a Go test, in o's entry's package, that creates the
 // schema in the database named by $DBVERIFY_TEST_DSN, seeds o's initial
 // rows, calls the entry with its inputs the way the witness driver does,
@@ -54,15 +70,15 @@ func (r *ReplayResult) TestFile(o *ReplayOutcome) (*TestFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &fileGen{pkg: p.Types, hs: hs, imports: map[string]string{}}
+	g := &fileGen{pkg: p.Types, syntax: p, hs: hs, imports: map[string]string{}}
 	spec := &EntrySpec{Name: o.Target.Entry, Pkg: pkgPath, Key: key}
 	call, err := g.entryCall(spec)
 	if err != nil {
 		return nil, fmt.Errorf("calling %s: %w", o.Target.Entry, err)
 	}
 	call = strings.ReplaceAll(call, "zzrt.", "zzrt")
-	if strings.Contains(call, "h.Pool()") || strings.Contains(call, "h.Conn()") {
-		return nil, fmt.Errorf("%s takes a pgx connection or pool; the emitted test supports database/sql and sqlx handles", o.Target.Entry)
+	if err := emittable(o.Target.Entry, spec, call); err != nil {
+		return nil, err
 	}
 	k := r.constraints[o.Target.Constraint]
 	d := r.dialect
@@ -82,8 +98,11 @@ func (r *ReplayResult) TestFile(o *ReplayOutcome) (*TestFile, error) {
 		Check:      k.ViolationQuery(),
 		Table:      k.Table,
 	}
-	if d == sqlparse.Postgres {
+	switch d {
+	case sqlparse.Postgres:
 		data.Driver, data.DriverPkg = "pgx", "github.com/jackc/pgx/v5/stdlib"
+	case sqlparse.SQLite:
+		data.Driver, data.DriverPkg = "sqlite", SQLiteDriverPackage
 	}
 	for _, t := range sortedKeys(r.Schema.Tables) {
 		q := "DROP TABLE IF EXISTS " + r.Schema.Tables[t].Name
@@ -101,6 +120,8 @@ func (r *ReplayResult) TestFile(o *ReplayOutcome) (*TestFile, error) {
 	switch {
 	case d == sqlparse.Postgres && strings.Contains(strings.ToUpper(r.Schema.DDL), "REFERENCES"):
 		noFK, restore = []string{"SET session_replication_role = replica"}, []string{"SET session_replication_role = DEFAULT"}
+	case d == sqlparse.SQLite:
+		noFK, restore = []string{"PRAGMA foreign_keys = OFF"}, []string{"PRAGMA foreign_keys = ON"}
 	case d != sqlparse.Postgres:
 		noFK = []string{"SET FOREIGN_KEY_CHECKS = 0", "SET SESSION sql_mode = CONCAT(@@sql_mode, ',NO_AUTO_VALUE_ON_ZERO')"}
 		restore = []string{"SET FOREIGN_KEY_CHECKS = 1", "SET SESSION sql_mode = REPLACE(@@sql_mode, ',NO_AUTO_VALUE_ON_ZERO', '')"}
@@ -109,7 +130,7 @@ func (r *ReplayResult) TestFile(o *ReplayOutcome) (*TestFile, error) {
 		data.Setup = append(data.Setup, strconv.Quote(q))
 	}
 	for _, row := range o.Run.Rows {
-		data.Setup = append(data.Setup, strconv.Quote(InsertSQL(row)))
+		data.Setup = append(data.Setup, strconv.Quote(InsertSQLFor(d, r.Schema, row)))
 	}
 	for _, q := range restore {
 		data.Setup = append(data.Setup, strconv.Quote(q))

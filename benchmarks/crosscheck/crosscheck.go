@@ -14,6 +14,7 @@ import (
 
 	"github.com/dbverify/dbverify/benchmarks/harness"
 	"github.com/dbverify/dbverify/groundtruth"
+	"github.com/dbverify/dbverify/report"
 	"github.com/dbverify/dbverify/sqlparse"
 	"github.com/dbverify/dbverify/witness"
 )
@@ -46,6 +47,9 @@ const modulePath = "example.com/corpus"
 
 // checkFailure is an engine's error for a write a CHECK refused.
 var checkFailure = regexp.MustCompile(`(?i)violates check constraint|CONSTRAINT .* failed`)
+
+// mariaDBSyntax is MariaDB's syntax error: SQL of MySQL 8 it does not run.
+var mariaDBSyntax = regexp.MustCompile(`Error 1064 \(42000\).*MariaDB server version`)
 
 // typeFailure is an engine's error for a value of the wrong type.
 var typeFailure = regexp.MustCompile(`SQLSTATE (42P08|42804|22P02|22007|22008)|Error 1366|Incorrect \w+ value`)
@@ -132,11 +136,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		if e := engines[d]; e != nil {
 			return e, nil
 		}
-		gd := groundtruth.MySQL
-		if d == sqlparse.Postgres {
-			gd = groundtruth.Postgres
-		}
-		e, err := groundtruth.Start(ctx, gd, filepath.Join(cfg.WorkDir, "engines"))
+		e, err := groundtruth.Start(ctx, witness.EngineDialect(d), filepath.Join(cfg.WorkDir, "engines"))
 		if err != nil {
 			return nil, err
 		}
@@ -207,10 +207,6 @@ func (cc *caseCheck) run(ctx context.Context, engineFor func(sqlparse.Dialect) (
 	cc.args = parseArgs(cc.c.Args)
 	var dsrc string
 	cc.dialect, dsrc = caseDialect(cc.args, cc.pkgs)
-	if cc.dialect == sqlparse.SQLite {
-		// (witness seeds and resets with MySQL and Postgres statements.)
-		return nil, "SQLite programs are not executed by the cross-check yet (it runs PostgreSQL and MariaDB)"
-	}
 	_ = dsrc
 	cc.program = witness.CollectSQL(cc.pkgs, cc.dialect)
 
@@ -241,7 +237,7 @@ func (cc *caseCheck) run(ctx context.Context, engineFor func(sqlparse.Dialect) (
 		cons[e.Constraint] = k
 		numeric[k.Table] = append(numeric[k.Table], k.Columns...)
 		if r := byKey[harness.KeyOf(e.Entry, e.Constraint)]; r != nil {
-			if cex, _ := r.Cex(); cex != nil {
+			if cex := r.Counterexample; cex != nil {
 				for _, row := range cex.Rows {
 					for col := range row.Values {
 						extra[row.Table] = append(extra[row.Table], col)
@@ -274,7 +270,7 @@ func (cc *caseCheck) run(ctx context.Context, engineFor func(sqlparse.Dialect) (
 	if err := cc.drv.Open(eng.DriverName(), witness.DriverDSN(eng, name)); err != nil {
 		return nil, fmt.Sprintf("opening the database: %v", err)
 	}
-	if err := witness.Create(ctx, cc.drv, cc.schema); err != nil {
+	if err := witness.Create(ctx, cc.drv, cc.dialect, cc.schema); err != nil {
 		return nil, err.Error()
 	}
 
@@ -288,7 +284,7 @@ func (cc *caseCheck) run(ctx context.Context, engineFor func(sqlparse.Dialect) (
 			res.NotExecutable = "dbverify gave no result for the entry"
 			continue
 		}
-		res.Verdict = r.Verdict
+		res.Verdict = string(r.Verdict)
 		spec := cc.src.Entries[e.Entry]
 		if spec == nil || spec.NotExecutable != "" {
 			why := "no driver"
@@ -322,7 +318,7 @@ func caseVerdicts(ctx context.Context, cfg Config, c *harness.Case) (map[harness
 	byKey := map[harness.Key]*harness.Result{}
 	if rep := cfg.Reports[c.Name]; rep != nil {
 		for i := range rep.Results {
-			r := &rep.Results[i]
+			r := rep.Results[i]
 			byKey[harness.KeyOf(r.Entry, r.Constraint)] = r
 		}
 		return byKey, ""
@@ -333,7 +329,7 @@ func caseVerdicts(ctx context.Context, cfg Config, c *harness.Case) (map[harness
 	}
 	if !needRun {
 		for _, e := range c.Expect {
-			byKey[harness.KeyOf(e.Entry, e.Constraint)] = &harness.Result{Entry: e.Entry, Constraint: e.Constraint, Verdict: e.Verdict}
+			byKey[harness.KeyOf(e.Entry, e.Constraint)] = &harness.Result{Entry: e.Entry, Constraint: e.Constraint, Verdict: report.Verdict(e.Verdict)}
 		}
 		return byKey, ""
 	}
@@ -346,7 +342,7 @@ func caseVerdicts(ctx context.Context, cfg Config, c *harness.Case) (map[harness
 		return nil, fmt.Sprintf("dbverify output: %v", err)
 	}
 	for i := range rep.Results {
-		r := &rep.Results[i]
+		r := rep.Results[i]
 		byKey[harness.KeyOf(r.Entry, r.Constraint)] = r
 	}
 	return byKey, ""
@@ -425,16 +421,18 @@ func (cc *caseCheck) randomRun(ctx context.Context, gen *witness.Generator, spec
 
 // replay runs an UNSAFE's counterexample.
 func (cc *caseCheck) replay(ctx context.Context, res *EntryResult, r *harness.Result, spec *witness.EntrySpec, k *witness.Constraint) {
-	hcex, err := r.Cex()
-	if err != nil || hcex == nil {
+	hcex := r.Counterexample
+	if hcex == nil {
 		res.NotExecutable = "UNSAFE without a counterexample"
 		return
 	}
 	cex := convertCex(hcex)
 	run, notes := witness.ReplayRun(cex, cc.schema, cc.dialect, cc.program.Strings)
 	res.Notes = append(res.Notes, notes...)
-	out, err := witness.Execute(ctx, cc.drv, cc.dialect, cc.schema, k, spec.Pkg, spec.Key, run)
-	res.Executions++
+	out, ran, added, err := witness.ReplayExecute(ctx, cc.drv, cc.dialect, cc.schema, k, spec.Pkg, spec.Key, cex, run)
+	res.Executions += 1 + min(len(added), 1)
+	res.Notes = append(res.Notes, added...)
+	run = ran
 	if err != nil {
 		res.Errors++
 		res.Finding = &Finding{Kind: FalseUnsafe, Run: witness.Describe(run, nil) + "; the replay failed: " + err.Error()}
@@ -451,7 +449,9 @@ func (cc *caseCheck) replay(ctx context.Context, res *EntryResult, r *harness.Re
 		return
 	}
 	kind := FalseUnsafe
-	if out.Call != nil && checkFailure.MatchString(out.Call.Err) {
+	if out.Call != nil && cc.dialect == sqlparse.MySQL && mariaDBSyntax.MatchString(out.Call.Err) {
+		kind = EngineLacks
+	} else if out.Call != nil && checkFailure.MatchString(out.Call.Err) {
 		kind = BreaksOtherCheck
 	} else if out.Call != nil && typeFailure.MatchString(out.Call.Err) && res.Schema == "synthesised" {
 		kind = SchemaGuess
@@ -536,8 +536,8 @@ func missingInputs(cex *witness.Counterexample, spec *witness.EntrySpec) []strin
 	return out
 }
 
-func convertCex(h *harness.Counterexample) *witness.Counterexample {
-	c := &witness.Counterexample{Inputs: h.Inputs}
+func convertCex(h *report.Counterexample) *witness.Counterexample {
+	c := &witness.Counterexample{Inputs: h.Inputs.Map()}
 	for _, r := range h.Rows {
 		c.Rows = append(c.Rows, witness.CexRow{Symbol: r.Symbol, Table: r.Table, Values: r.Values})
 	}

@@ -35,6 +35,11 @@ const (
 	// SchemaGuess: the counterexample's run failed on a column type of the
 	// synthesised schema (the program has no DDL; the guess was wrong).
 	SchemaGuess Kind = "UNSAFE not replayable on the guessed schema"
+	// EngineLacks: the program's SQL is of a server version the engine
+	// of its dialect does not run (MySQL 8's `VALUES … AS new` alias on
+	// MariaDB): a known limit of the engines the cross-check has, not a
+	// verdict it checked.
+	EngineLacks Kind = "UNSAFE runs SQL its engine lacks (MySQL 8 syntax on MariaDB)"
 	// WrongFinal: an UNKNOWN whose expected final verdict is SAFE, broken
 	// by a run.
 	WrongFinal Kind = "expected final SAFE broken"

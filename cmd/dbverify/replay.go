@@ -11,6 +11,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/dbverify/dbverify/report"
 	"github.com/dbverify/dbverify/sqlparse"
 	"github.com/dbverify/dbverify/witness"
 )
@@ -23,7 +24,7 @@ type replayReport struct {
 		Verdict        string                  `json:"verdict"`
 		Counterexample *witness.Counterexample `json:"counterexample"`
 	} `json:"results"`
-	Dialect *jsonDialect `json:"dialect"`
+	Dialect *report.Dialect `json:"dialect"`
 }
 
 func replayCommand(code *int) *cli.Command {
@@ -35,7 +36,7 @@ func replayCommand(code *int) *cli.Command {
 			&cli.IntFlag{Name: "result", Usage: "replay only the `N`th result of the report (1-based; it must be UNSAFE)"},
 			&cli.StringFlag{Name: "entry", Usage: "replay only the UNSAFE results whose entry matches `REGEXP`"},
 			&cli.StringFlag{Name: "dsn", Usage: "use this database instead of a throwaway engine (the schema's tables are dropped and created in it)"},
-			&cli.StringFlag{Name: "driver", Usage: "database/sql driver of --dsn: pgx or mysql (default: from the dialect)"},
+			&cli.StringFlag{Name: "driver", Usage: "database/sql driver of --dsn: pgx, mysql or sqlite (default: from the dialect)"},
 			&cli.StringFlag{Name: "schema", Usage: "the DDL file or migrations directory the check used (default: tables synthesised from the program's SQL)"},
 			&cli.StringFlag{Name: "table", Usage: "table of constraints written with bare column names (as given to check)"},
 			&cli.StringFlag{Name: "dialect", Usage: "SQL dialect (default: the report's)"},
@@ -127,10 +128,7 @@ func runReplay(c *cli.Context, w io.Writer) (int, error) {
 	}
 	driverName := c.String("driver")
 	if c.String("dsn") != "" && driverName == "" {
-		driverName = "mysql"
-		if d == sqlparse.Postgres {
-			driverName = "pgx"
-		}
+		driverName = witness.DriverName(d)
 	}
 	cfg := witness.ReplayConfig{
 		Dir: dir, Dialect: d, SchemaPath: c.String("schema"), Table: c.String("table"),

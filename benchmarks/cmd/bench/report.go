@@ -498,8 +498,9 @@ func resultsMarkdown(d resultsDoc) string {
 	if d.cross == nil {
 		fmt.Fprintf(w, "Not run (`-crosscheck-runs=0`).\n\n")
 	} else {
-		fmt.Fprintf(w, "Every entry is called on a real database of its dialect (PostgreSQL 15, MariaDB 10.11; package `benchmarks/crosscheck`): "+
-			"a SAFE gets %d random runs from states satisfying the constraint, an UNSAFE replays its counterexample, "+
+		fmt.Fprintf(w, "Every entry is called on a real database of its dialect (SQLite 3 embedded, PostgreSQL 15, MariaDB 10.11; package `benchmarks/crosscheck`): "+
+			"a SAFE gets %d random runs from states satisfying the constraint, an UNSAFE replays its counterexample "+
+			"(with the rows its trace's writes matched without listing them, seeded from the statements' bound arguments), "+
 			"and the constraint is checked at every commit point and after the call.\n\n", d.cfg.crossRuns)
 		d.cross.Markdown(w)
 	}
