@@ -49,6 +49,7 @@ func (m *lowerer) beginLocks(em *emitter, st *txState) {
 	if v, ok := m.readLock(st).(*ir.Var); ok {
 		em.assign([]*ir.Var{v}, []ir.Expr{ir.False})
 	}
+	m.beginKeyLocks(em, st.id)
 }
 
 // lockingRead lowers the locking part of SELECT s … FOR UPDATE on the
