@@ -26,18 +26,19 @@ import (
 // keyLock is the lock a statement of transaction tx holds: held, on the
 // row of table whose key columns hold vals.
 type keyLock struct {
-	table string
-	key   []string
-	vals  []*ir.Var
-	held  *ir.Var
-	tx    ir.Tx
+	table  string
+	key    []string
+	vals   []*ir.Var
+	held   *ir.Var
+	tx     ir.Tx
+	shared bool // a FOR SHARE lock
 }
 
 // lockSpec says which key a statement pins, if any.
 func (m *lowerer) lockSpec(s ir.Stmt) (table string, where sqlir.Expr, args []ir.Expr, h ir.Tx, ok bool) {
 	switch s := s.(type) {
 	case *ir.Select:
-		if s.SQL.ForUpdate && !s.SQL.Complex {
+		if (s.SQL.ForUpdate || s.SQL.ForShare) && !s.SQL.Complex {
 			return strings.ToLower(s.SQL.Table), s.SQL.Where, s.Args, s.Tx, true
 		}
 	case *ir.Exec:
@@ -143,7 +144,7 @@ func (m *lowerer) keyLocks() *keyLocking {
 			continue
 		}
 		n := len(m.keyLocking.list) + 1
-		kl := &keyLock{table: table, key: key, tx: h,
+		kl := &keyLock{table: table, key: key, tx: h, shared: sharedLock(e.Stmt),
 			held: m.p.NewVar(fmt.Sprintf("$lock%d.held", n), ir.Bool, ir.Ghost)}
 		for i, c := range key {
 			kl.vals = append(kl.vals, m.p.NewVar(fmt.Sprintf("$lock%d.%s", n, c), vals[i].Sort(), ir.Ghost))
@@ -178,8 +179,9 @@ func (m *lowerer) lockByKey(e *ir.Edge) *ir.Edge {
 	}
 	em.havoc(m.takeFresh()...)
 	var waits []ir.Expr
+	shared := sharedLock(e.Stmt)
 	for _, kl := range locks.list {
-		if kl.tx == h || kl.table != table || strings.Join(kl.key, ",") != strings.Join(key, ",") {
+		if kl.tx == h || kl.table != table || strings.Join(kl.key, ",") != strings.Join(key, ",") || (shared && kl.shared) {
 			continue
 		}
 		same := []ir.Expr{kl.held, m.txs[kl.tx].open}
@@ -230,6 +232,12 @@ func (m *lowerer) lockByKey(e *ir.Edge) *ir.Edge {
 	out := *e
 	out.From, out.To = mid, after
 	return &out
+}
+
+// sharedLock reports whether s takes a shared lock (FOR SHARE).
+func sharedLock(s ir.Stmt) bool {
+	sel, ok := s.(*ir.Select)
+	return ok && !sel.SQL.ForUpdate && sel.SQL.ForShare
 }
 
 // stmtErr is the error flag of a database statement (nil if not kept).

@@ -55,6 +55,8 @@ type txState struct {
 	// readLock: T holds r's lock from a locking read (concurrent models
 	// only, see locks.go; nil until used).
 	readLock *ir.Var
+	// shareLock: T holds a shared lock of r (FOR SHARE).
+	shareLock *ir.Var
 }
 
 // makeTxs creates the state of every transaction or connection the

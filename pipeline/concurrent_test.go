@@ -30,6 +30,7 @@ func TestConcurrent(t *testing.T) {
 			ops: "select select exec exec"}}, ""},
 		{"./absolute", "postgres", "", map[string]want{"Withdraw": {verdict: report.Safe, scope: "proved"}}, ""},
 		{"./forupdate", "postgres", "", map[string]want{"Withdraw": {verdict: report.Safe, scope: "proved"}}, ""},
+		{"./forshare", "postgres", "", map[string]want{"Withdraw": {verdict: report.Safe, scope: "proved"}}, ""},
 		{"./txplain", "postgres", "", map[string]want{"Withdraw": {verdict: report.Unsafe, scope: "search", with: "Withdraw"}}, ""},
 		{"./guarded", "postgres", "", map[string]want{"Withdraw": {verdict: report.Safe, scope: "proved"}}, ""},
 		{"./guardedrows", "postgres", "", map[string]want{"Withdraw": {verdict: report.Safe, scope: "proved"}}, ""},
