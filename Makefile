@@ -44,10 +44,12 @@ test: test-deps lint
 	$(GO) test -timeout 40m ./...
 
 # bench also runs the differential semantics suite (groundtruth) with a
-# larger budget: 100 random executions per statement form and dialect.
+# larger budget: 100 random executions per statement form and dialect, and
+# the concurrent corpus' ground truth with 200 random runs per case.
 bench: build
 	$(GO) run ./benchmarks/cmd/bench -bin $(BIN)
 	$(GO) test ./groundtruth -count=1 -run 'TestDifferential|TestKnownDivergences' -groundtruth.n=100 -v
+	$(GO) test ./benchmarks -count=1 -run TestConcurrentGroundTruth -concurrent.rounds=200 -v
 
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
