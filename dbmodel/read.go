@@ -45,7 +45,7 @@ func (m *lowerer) lowerSelect(e *ir.Edge, s *ir.Select) {
 	em.havoc(vars...)
 	em.assign([]*ir.Var{x.live, x.exists}, []ir.Expr{ir.Not(foreign), ir.True})
 	var facts []ir.Expr
-	facts = append(facts, m.where(s.SQL.Where, x, s.Args), m.checks(x))
+	facts = append(facts, m.where(s.SQL.Where, x, s.Args), m.checks(x), m.absentRead(x, rv))
 	aliased := []ir.Expr{}
 	if len(m.keys) > 0 {
 		for _, y := range m.syms {

@@ -167,7 +167,7 @@ func (m *lowerer) update(em *emitter, u updateSpec) {
 			}
 		}
 		if kv != nil {
-			cs = append(cs, ir.Cmp(ir.OpLe, u.affected, ir.IntLit(1)))
+			cs = append(cs, ir.Cmp(ir.OpLe, u.affected, ir.IntLit(1)), m.absentKey(key, kv, u.affected))
 		}
 		em.assume(ir.And(cs...))
 	}
