@@ -76,6 +76,7 @@ func (m *lowerer) beginLocks(em *emitter, st *txState) {
 		em.assign(lhs, []ir.Expr{ir.False, ir.False}[:len(lhs)])
 	}
 	m.beginKeyLocks(em, st.id)
+	m.beginSnapshot(em, st)
 }
 
 // lockingRead lowers the locking part of SELECT s … FOR UPDATE (or FOR
@@ -94,8 +95,8 @@ func (m *lowerer) lockingRead(em *emitter, s *ir.Select) {
 	if !s.SQL.ForUpdate {
 		other = m.lockedExclusiveByOther(h)
 	}
-	if other != ir.False {
-		em.assume(ir.Not(ir.And(other, matches)))
+	if c := m.serialConflict(h, matches, ir.And(other, matches)); c != ir.False {
+		em.assume(ir.Not(c))
 	}
 	st := m.txs[h]
 	if h == 0 || st == nil {

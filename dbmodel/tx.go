@@ -57,6 +57,9 @@ type txState struct {
 	readLock *ir.Var
 	// shareLock: T holds a shared lock of r (FOR SHARE).
 	shareLock *ir.Var
+	// snapshot: T's snapshot under first-updater-wins (isolation.go; nil
+	// until used).
+	snapshot *snapState
 }
 
 // makeTxs creates the state of every transaction or connection the
@@ -301,9 +304,11 @@ func (m *lowerer) endWrite(em *emitter, h ir.Tx, flag *ir.Var) {
 	}
 	em.assign(lhs, rhs)
 	if h == 0 || st == nil {
+		m.changedR(em, h, flag)
 		m.check(em, ir.True, h)
 		return
 	}
+	m.changedR(em, h, ir.And(ir.Not(st.open), flag))
 	m.check(em, ir.Not(st.open), h)
 }
 
@@ -350,6 +355,7 @@ func (m *lowerer) lowerTx(e *ir.Edge, s *ir.TxOp) {
 // commit commits T if it is open: its writes become the committed state,
 // which is checked.
 func (m *lowerer) commit(em *emitter, st *txState) {
+	m.changedR(em, st.id, ir.And(st.open, st.wrote))
 	wasOpen := m.p.NewVar(fmt.Sprintf("$tx%d.committing", st.id), ir.Bool, ir.Ghost)
 	em.assign([]*ir.Var{wasOpen, st.open, st.wrote, st.pending},
 		[]ir.Expr{st.open, ir.False, ir.False, ir.False})

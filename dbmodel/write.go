@@ -63,7 +63,7 @@ func (m *lowerer) lowerExec(e *ir.Edge, s *ir.Exec) error {
 			rhs = append(rhs, ir.And(x.exists, ir.Not(deleted)))
 		}
 		em.havoc(m.takeFresh()...)
-		m.touchR(em, s.Tx, flag, changesR, conflict)
+		m.touchR(em, s.Tx, flag, changesR, m.serialConflict(s.Tx, changesR, conflict))
 		if s.Affected != nil {
 			em.assume(ir.Cmp(ir.OpGe, s.Affected, ir.IntLit(0)))
 		}
@@ -155,7 +155,7 @@ func (m *lowerer) update(em *emitter, u updateSpec) {
 	lhs = append(lhs, m.dirty, m.written)
 	rhs = append(rhs, ir.Or(m.dirty, ir.Not(touchedTracked)), ir.True)
 	em.havoc(m.takeFresh()...)
-	m.touchR(em, u.h, flag, matched[0], conflict)
+	m.touchR(em, u.h, flag, matched[0], m.serialConflict(u.h, matched[0], conflict))
 	if u.affected != nil {
 		cs := []ir.Expr{ir.Cmp(ir.OpGe, u.affected, ir.IntLit(0))}
 		for i, mt := range matched {

@@ -76,7 +76,8 @@ func verifyConcurrent(ctx context.Context, seq *report.Result, j job, peers []jo
 			r.Verdict, r.Reason, r.Position = report.Unknown, fmt.Sprintf("unsupported: %s at %s", u.What, u.Position()), u.Position()
 			return r
 		}
-		sr, err := searchPair(ctx, j, q, in, s, cfg)
+		conc := dbmodel.Concurrency{FirstUpdaterWins: firstUpdaterWins(iso2.Level, string(cfg.Dialect))}
+		sr, err := searchPair(ctx, j, q, in, s, cfg, conc)
 		if err != nil {
 			return internalError(r, err)
 		}
@@ -87,6 +88,13 @@ func verifyConcurrent(ctx context.Context, seq *report.Result, j job, peers []jo
 		r.Assumptions = mergeStrings(r.Assumptions, sr.assumptions)
 		if sr.switches {
 			bounded = report.ScopeBoundedSwitches
+		}
+		if res.Verdict == report.Unsafe && iso2.Level == Serializable {
+			// SSI aborts more schedules than first-updater-wins.
+			r.Isolation = &iso2
+			r.Verdict, r.Position = report.Unknown, res.Position
+			r.Reason = fmt.Sprintf("concurrent requests %s: a schedule breaks the constraint under REPEATABLE READ's first-updater-wins, but SERIALIZABLE (SSI) may abort it: may be spurious", pair)
+			return r
 		}
 		switch res.Verdict {
 		case report.Unsafe:
@@ -132,7 +140,7 @@ type pairSearch struct {
 // searchPair searches the interleavings of requests j and q: first every
 // interleaving (one product, the solver's work bounded); where that is
 // undecided, the schedules of interleave.Switches, one product each.
-func searchPair(ctx context.Context, j, q job, in *inputs, s *smt.Solver, cfg Config) (*pairSearch, error) {
+func searchPair(ctx context.Context, j, q job, in *inputs, s *smt.Solver, cfg Config, conc dbmodel.Concurrency) (*pairSearch, error) {
 	out := &pairSearch{}
 	prod, err := interleave.Product(j.prog, q.prog)
 	if err != nil {
@@ -144,7 +152,7 @@ func searchPair(ctx context.Context, j, q job, in *inputs, s *smt.Solver, cfg Co
 			return nil, err
 		}
 	}
-	res, asm, err := checkModel(ctx, prod, j.c, in, s, cfg, &dbmodel.Concurrency{})
+	res, asm, err := checkModel(ctx, prod, j.c, in, s, cfg, &conc)
 	if rerr := s.SetRLimit(saved); rerr != nil && err == nil {
 		err = rerr
 	}
@@ -162,7 +170,7 @@ func searchPair(ctx context.Context, j, q job, in *inputs, s *smt.Solver, cfg Co
 		if err != nil {
 			return nil, err
 		}
-		res, asm, err := checkModel(ctx, prod, j.c, in, s, cfg, &dbmodel.Concurrency{})
+		res, asm, err := checkModel(ctx, prod, j.c, in, s, cfg, &conc)
 		if err != nil {
 			return nil, err
 		}
