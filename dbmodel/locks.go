@@ -141,3 +141,23 @@ func (m *lowerer) lockSelected(em *emitter, s *ir.Select, x *symbol) {
 	lock := m.lockVar(st, s.SQL.ForUpdate)
 	em.assign([]*ir.Var{lock}, []ir.Expr{ir.Or(lock, ir.And(st.open, same))})
 }
+
+// lowerLockOnly lowers the execution of a locking query whose rows are
+// read later (ir.Select.LockOnly): in a concurrent model it may fail, and
+// it waits for and takes r's lock where r matches; in a sequential one
+// only its error is arbitrary.
+func (m *lowerer) lowerLockOnly(e *ir.Edge, s *ir.Select) {
+	if !m.concurrent() {
+		em := m.emitter(e.From, s.Info)
+		if s.Err != nil {
+			em.havoc(s.Err)
+		}
+		em.jump(e.To)
+		return
+	}
+	em := m.errFork(e, s.Info, s.Err)
+	if m.onTable(s.SQL.Table) && !s.SQL.Complex {
+		m.lockingRead(em, s)
+	}
+	em.jump(e.To)
+}

@@ -12,6 +12,10 @@ import (
 // values constrained by the facts about that table).
 
 func (m *lowerer) lowerSelect(e *ir.Edge, s *ir.Select) {
+	if s.LockOnly {
+		m.lowerLockOnly(e, s)
+		return
+	}
 	targets := nonNil(s.Targets)
 	x := m.selSym[s]
 	if x == nil {
