@@ -49,8 +49,14 @@ func TestConcurrent(t *testing.T) {
 		{"./parentlock", "postgres", "", map[string]want{"Spend": {verdict: report.Safe, scope: "bounded"}}, "parentlock/schema.sql"},
 		{"./parentlock/nolock", "postgres", "", map[string]want{"Spend": {verdict: report.Unsafe, scope: "search", with: "Spend"}}, "parentlock/schema.sql"},
 	}
+	// These need the search of few-switch schedule plans (tens of
+	// solver runs each).
+	slow := map[string]bool{"./parentlock/": true, "./parentlock/nolock/": true, "./serializable/": true, "./txplain/rr": true}
 	for _, tt := range tests {
 		t.Run(tt.pkg+"/"+tt.isolation, func(t *testing.T) {
+			if testing.Short() && slow[tt.pkg+"/"+tt.isolation] {
+				t.Skip("slow: searches schedule plans (run without -short)")
+			}
 			cfg := Config{Dir: src, Patterns: []string{tt.pkg}, Dialect: Dialect(tt.dialect), Isolation: tt.isolation,
 				Constraints: []string{"accounts.balance >= 0"}, Workers: 1, Concurrent: true}
 			if tt.schema != "" {
