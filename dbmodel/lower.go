@@ -32,7 +32,7 @@ type Options struct {
 // Result is a lowered program and what the model assumed to build it.
 type Result struct {
 	Program *ir.Program
-	// Keys lists the keys of the constrained table used for row aliasing,
+	// Keys lists the keys of the watched table used for row aliasing,
 	// each a list of columns (nil: none known, any two symbols may be
 	// different rows). Two symbols that agree on every column of one key
 	// are the same row (for a key with a column that may be NULL, only
@@ -41,7 +41,7 @@ type Result struct {
 	// Assumptions says, in words, what the model assumed beyond the code
 	// (e.g. an inferred key); reports show them.
 	Assumptions []string
-	// Writes is the number of write statements on the constrained table.
+	// Writes is the number of write statements on the watched tables.
 	Writes int
 	// OnEntry is what the model assumes of the initial state: ψ and the
 	// facts about the watched row, and the facts about the parameters. If
@@ -93,6 +93,9 @@ type lowerer struct {
 	// statement being lowered, for notes.
 	fracs map[ir.Expr]fraction
 	at    ir.Info
+	// keyLocking: the row locks by key of a concurrent product
+	// (keylocks.go; nil until used).
+	keyLocking *keyLocking
 }
 
 // Lower returns p with every database operation replaced by its meaning in
@@ -110,7 +113,9 @@ func Lower(p *ir.Program, prop spec.Property, opt Options) (*Result, error) {
 		m.opt.Dialect = "mysql"
 	}
 	m.p = p.Shell()
-	m.makeTables()
+	if err := m.makeTables(); err != nil {
+		return nil, err
+	}
 	m.unmodelledSchema()
 	m.makeSymbols()
 	m.makeTxs()
@@ -143,7 +148,7 @@ func (m *lowerer) lowerEdge(e *ir.Edge) error {
 	}
 	switch e.Stmt.(type) {
 	case *ir.Exec, *ir.Select, *ir.TxOp:
-		e = m.interfere(e)
+		e = m.lockByKey(m.interfere(m.takeSnapshot(e)))
 	}
 	switch s := e.Stmt.(type) {
 	case *ir.Assign, *ir.Assume, *ir.Havoc:

@@ -1,6 +1,7 @@
 package dbmodel
 
 import (
+	"fmt"
 	"maps"
 	"strings"
 
@@ -16,7 +17,7 @@ import (
 // check at commit points (check, tx.go).
 
 // makeTables creates the model of every table the property watches.
-func (m *lowerer) makeTables() {
+func (m *lowerer) makeTables() error {
 	for _, w := range m.ins.Watched() {
 		conds := m.ins.Conditions(w.Table)
 		exprs := append([]sqlir.Expr(nil), conds...)
@@ -36,6 +37,10 @@ func (m *lowerer) makeTables() {
 			m.w = t
 		}
 	}
+	if m.w == nil {
+		return fmt.Errorf("row model: property %q watches no row", m.ins.Text())
+	}
+	return nil
 }
 
 func (m *lowerer) prologue(from, to ir.Loc) {
