@@ -119,6 +119,10 @@ func verifyConcurrent(ctx context.Context, seq *report.Result, j job, peers []jo
 	return r
 }
 
+// planBudget bounds the search of the schedule plans of one pair, in
+// units of Config.TimeLimit (per entry and constraint).
+const planBudget = 3
+
 // fullProductRLimit bounds each solver check of the search over every
 // interleaving of a pair (Z3 resource units); past it the search falls
 // back to schedules with few switches.
@@ -165,7 +169,18 @@ func searchPair(ctx context.Context, j, q job, in *inputs, s *smt.Solver, cfg Co
 	}
 	out.switches = true
 	var unknown *pairSearch
-	for _, plan := range interleave.Switches(j.prog == q.prog, interleave.MaxOps(j.prog), interleave.MaxOps(q.prog)) {
+	plans := interleave.Switches(j.prog == q.prog, interleave.MaxOps(j.prog), interleave.MaxOps(q.prog))
+	start := time.Now()
+	for i, plan := range plans {
+		if cfg.TimeLimit > 0 {
+			left := planBudget*cfg.TimeLimit - time.Since(start)
+			if left <= 0 {
+				out.res = &refine.Result{Verdict: report.Unknown,
+					Reason: fmt.Sprintf("time limit of the search of schedule plans reached after %d of %d plans (%s)", i, len(plans), planBudget*cfg.TimeLimit)}
+				return out, nil
+			}
+			cfg.TimeLimit = min(cfg.TimeLimit, left)
+		}
 		prod, err := interleave.ProductPlan(plan, j.prog, q.prog)
 		if err != nil {
 			return nil, err
