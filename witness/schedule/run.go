@@ -29,7 +29,7 @@ type Timing struct {
 }
 
 // DefaultTiming suits a local throwaway server.
-var DefaultTiming = Timing{Short: 60 * time.Millisecond, Long: 4 * time.Second, Limit: 20 * time.Second, Settle: 20 * time.Millisecond}
+var DefaultTiming = Timing{Short: 60 * time.Millisecond, Long: 4 * time.Second, Limit: 20 * time.Second, Settle: 30 * time.Millisecond}
 
 // Outcome is what a concurrent run did.
 type Outcome struct {
