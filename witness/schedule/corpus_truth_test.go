@@ -1,4 +1,4 @@
-package benchmarks_test
+package schedule_test
 
 import (
 	"bytes"
@@ -47,7 +47,10 @@ type concurrentCase struct {
 // random concurrent runs (2–4 requests, random inputs, random schedules)
 // from its rows.json without a violation.
 func TestConcurrentGroundTruth(t *testing.T) {
-	root := corpusDir(t)
+	root, err := filepath.Abs(filepath.Join("..", "..", "benchmarks", "corpus"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	all, err := harness.LoadCases(root)
 	if err != nil {
 		t.Fatal(err)
