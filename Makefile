@@ -51,7 +51,7 @@ bench: build
 	$(GO) run ./benchmarks/cmd/bench -bin $(BIN)
 	DBVERIFY_REPLAY_ALL=1 DBVERIFY_E2E_BIN=$(BIN) $(GO) test ./benchmarks -count=1 -run TestReplayAllUnsafe -timeout 60m
 	$(GO) test ./groundtruth -count=1 -run 'TestDifferential|TestKnownDivergences' -groundtruth.n=100 -v
-	$(GO) test ./benchmarks -count=1 -run TestConcurrentGroundTruth -concurrent.rounds=200 -v
+	$(GO) test ./witness/schedule -count=1 -timeout 60m -run TestConcurrentGroundTruth -concurrent.rounds=200 -v
 
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 

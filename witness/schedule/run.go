@@ -29,7 +29,7 @@ type Timing struct {
 }
 
 // DefaultTiming suits a local throwaway server.
-var DefaultTiming = Timing{Short: 60 * time.Millisecond, Long: 4 * time.Second, Limit: 20 * time.Second, Settle: 20 * time.Millisecond}
+var DefaultTiming = Timing{Short: 60 * time.Millisecond, Long: 4 * time.Second, Limit: 20 * time.Second, Settle: 30 * time.Millisecond}
 
 // Outcome is what a concurrent run did.
 type Outcome struct {
@@ -128,7 +128,7 @@ func (s *Session) run(ctx context.Context, schema *witness.Schema, c *witness.Co
 	if err := witness.Reset(ctx, s, s.dialect(), schema); err != nil {
 		return nil, fmt.Errorf("schedule: resetting the database: %w", err)
 	}
-	out := &Outcome{Refused: witness.Seed(ctx, s, s.dialect(), schema, seedRows(rows))}
+	out := &Outcome{Refused: witness.Seed(ctx, s, s.dialect(), schema, seedRows(rows, schema))}
 	if v, err := witness.Violations(ctx, s, c); err != nil {
 		return nil, fmt.Errorf("schedule: %w", err)
 	} else if len(v) > 0 {
@@ -186,16 +186,40 @@ func (s *Session) run(ctx context.Context, schema *witness.Schema, c *witness.Co
 	return out, nil
 }
 
-func seedRows(rows []Row) []witness.Row {
+// seedRows are the rows to insert: a NOT NULL column without a default
+// that a row leaves out (a counterexample lists only the columns the model
+// knows) gets its type's zero.
+func seedRows(rows []Row, s *witness.Schema) []witness.Row {
 	out := make([]witness.Row, len(rows))
 	for i, r := range rows {
 		vals := map[string]string{}
 		for k, v := range r.Values {
 			vals[strings.ToLower(k)] = v
 		}
+		if t := s.Table(r.Table); t != nil {
+			for _, c := range t.Columns {
+				n := strings.ToLower(c.Name)
+				if _, ok := vals[n]; !ok && c.NotNull && !c.HasDefault {
+					vals[n] = zeroOf(witness.ColumnClass(c.Type))
+				}
+			}
+		}
 		out[i] = witness.Row{Table: r.Table, Values: vals}
 	}
 	return out
+}
+
+// zeroOf is the zero value of a column class, as seeding text.
+func zeroOf(class string) string {
+	switch class {
+	case witness.ClassText:
+		return ""
+	case witness.ClassTime:
+		return "2026-01-01 00:00:00"
+	case witness.ClassBool:
+		return "false"
+	}
+	return "0"
 }
 
 func sortedTables(s *witness.Schema) []string {

@@ -2,8 +2,12 @@ package schedule
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/dbverify/dbverify/witness"
 )
 
 func TestParseOrder(t *testing.T) {
@@ -62,5 +66,25 @@ func TestScheduleJSON(t *testing.T) {
 	b.Order = "A1 C1"
 	if err := b.Validate(); err == nil {
 		t.Error("Validate accepted a step of request C")
+	}
+}
+
+// TestSeedRowsFillsRequiredColumns: a row that leaves out a NOT NULL
+// column without a default is seeded with the column type's zero; a
+// nullable or defaulted column is left to the engine.
+func TestSeedRowsFillsRequiredColumns(t *testing.T) {
+	dir := t.TempDir()
+	ddl := "CREATE TABLE accounts (id BIGINT PRIMARY KEY, balance BIGINT NOT NULL, owner TEXT NOT NULL, note TEXT, closed INT NOT NULL DEFAULT 0);"
+	if err := os.WriteFile(filepath.Join(dir, "schema.sql"), []byte(ddl), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := witness.LoadSchemaFiles(filepath.Join(dir, "schema.sql"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := seedRows([]Row{{Table: "accounts", Values: map[string]string{"ID": "1"}}}, s)
+	want := map[string]string{"id": "1", "balance": "0", "owner": ""}
+	if !reflect.DeepEqual(got[0].Values, want) {
+		t.Errorf("seeded %v, want %v", got[0].Values, want)
 	}
 }

@@ -78,9 +78,12 @@ type Gate struct {
 	cond   *sync.Cond
 	lanes  map[string]*lane
 	grants int
-	// lastEnter is when an operation last arrived.
-	lastEnter time.Time
-	timing    Timing
+	// lastEnter is when an operation last arrived; quietTicks counts the
+	// scheduler's ticks since (a tick lost while the process did not run
+	// does not count, so a busy machine does not shorten Settle).
+	lastEnter  time.Time
+	quietTicks int
+	timing     Timing
 	// waitsInDB reports whether some session of the run waits for a lock
 	// in the database; nil: the time a granted operation takes decides.
 	waitsInDB func() bool
@@ -116,7 +119,7 @@ func (g *Gate) Enter(request string, op Op) *OpRecord {
 	}
 	rec := &OpRecord{Index: len(l.ops) + 1, Kind: op.Kind, SQL: op.SQL, Args: op.Args, parked: true}
 	l.ops = append(l.ops, rec)
-	g.lastEnter = time.Now()
+	g.lastEnter, g.quietTicks = time.Now(), 0
 	g.cond.Broadcast()
 	for rec.parked {
 		g.cond.Wait()
@@ -160,9 +163,18 @@ func (g *Gate) Ops(request string) []OpRecord {
 	return out
 }
 
+// tickEvery is the period of the scheduler's ticks.
+const tickEvery = 2 * time.Millisecond
+
+// settled (g.mu held) reports whether no operation has arrived for
+// Settle: that long since the last, and as many ticks observed.
+func (g *Gate) settled() bool {
+	return time.Since(g.lastEnter) >= g.timing.Settle && time.Duration(g.quietTicks)*tickEvery >= g.timing.Settle
+}
+
 // tick wakes the scheduler's waits regularly, until stop is closed.
 func (g *Gate) tick(stop chan struct{}) {
-	t := time.NewTicker(2 * time.Millisecond)
+	t := time.NewTicker(tickEvery)
 	defer t.Stop()
 	for {
 		select {
@@ -170,6 +182,7 @@ func (g *Gate) tick(stop chan struct{}) {
 			return
 		case <-t.C:
 			g.mu.Lock()
+			g.quietTicks++
 			g.cond.Broadcast()
 			g.mu.Unlock()
 		}
@@ -296,8 +309,7 @@ func (g *Gate) runStep(s Step) StepRecord {
 		}
 		return l.done && !l.busy()
 	}
-	settled := func() bool { return time.Since(g.lastEnter) >= g.timing.Settle }
-	if !g.waitFor(func() bool { return reached() && settled() }, g.timing.Long) {
+	if !g.waitFor(func() bool { return reached() && g.settled() }, g.timing.Long) {
 		r.Problem = fmt.Sprintf("%s did not reach its operation %d within %s (it waits in the database or in Go code)", s.Request, s.Step, g.timing.Long)
 		return r
 	}
@@ -317,25 +329,37 @@ func (g *Gate) runStep(s Step) StepRecord {
 	return r
 }
 
-// Drain grants every remaining operation, the requests in name order,
-// until all have returned or limit passes. It returns the problems met.
+// Drain grants every remaining operation, one request after the other
+// (the first in name order, then each until it returns or waits in the
+// database), until all have returned or limit passes. It returns the
+// problems met. With no steps before it, Drain runs the requests serially.
 func (g *Gate) Drain(limit time.Duration) []string {
-	return g.run(limit, func(parked []*lane) *lane { return parked[0] })
+	return g.run(limit, func(parked []*lane, last *lane) *lane {
+		for _, l := range parked {
+			if l == last {
+				return l
+			}
+		}
+		return parked[0]
+	})
 }
 
 // RunRandom grants the operations in a random order drawn from rng: at
 // each step one of the requests waiting for a grant.
 func (g *Gate) RunRandom(rng *rand.Rand, limit time.Duration) []string {
-	return g.run(limit, func(parked []*lane) *lane { return parked[rng.Intn(len(parked))] })
+	return g.run(limit, func(parked []*lane, _ *lane) *lane { return parked[rng.Intn(len(parked))] })
 }
 
-func (g *Gate) run(limit time.Duration, pick func([]*lane) *lane) []string {
+func (g *Gate) run(limit time.Duration, pick func(parked []*lane, last *lane) *lane) []string {
 	stop := make(chan struct{})
 	defer close(stop)
 	go g.tick(stop)
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	// Every request's first operation arrives before the first pick.
+	g.waitFor(func() bool { return g.settled() && g.allStarted() }, g.timing.Long)
 	var problems []string
+	var last *lane
 	deadline := time.Now().Add(limit)
 	names := make([]string, 0, len(g.lanes))
 	for n := range g.lanes {
@@ -367,11 +391,23 @@ func (g *Gate) run(limit time.Duration, pick func([]*lane) *lane) []string {
 			g.waitFor(func() bool { return g.anyParked() || !g.anyBusy() }, g.timing.Short)
 			continue
 		}
-		l := pick(parked)
+		l := pick(parked, last)
+		last = l
 		if _, p := g.grant(l, l.firstParked()); p != "" {
 			problems = append(problems, p)
 		}
 	}
+}
+
+// allStarted reports whether every request has asked for an operation or
+// returned.
+func (g *Gate) allStarted() bool {
+	for _, l := range g.lanes {
+		if len(l.ops) == 0 && !l.done {
+			return false
+		}
+	}
+	return true
 }
 
 func (g *Gate) anyParked() bool {

@@ -45,8 +45,11 @@ func TestRunStepsOrder(t *testing.T) {
 	}{
 		{[]Step{{"A", 1}, {"B", 1}, {"A", 2}, {"B", 2}}, "A1 B1 A2 B2"},
 		{[]Step{{"B", 1}, {"B", 2}, {"A", 1}, {"A", 2}}, "B1 B2 A1 A2"},
-		// Steps left out run after the schedule, requests in name order.
+		// Steps left out run after the schedule, one request after the
+		// other, the first in name order.
 		{[]Step{{"B", 1}}, "B1 A1 A2 B2"},
+		{nil, "A1 A2 B1 B2"},
+		{[]Step{{"A", 1}, {"B", 1}}, "A1 B1 A2 B2"},
 	}
 	for _, tc := range tests {
 		g := New([]string{"A", "B"}, testTiming, nil)

@@ -1,4 +1,4 @@
-package benchmarks_test
+package schedule_test
 
 import (
 	"bytes"
@@ -22,7 +22,7 @@ import (
 
 // concurrentRounds is the number of random concurrent runs per SAFE case of
 // benchmarks/corpus/concurrent (make bench runs 200).
-var concurrentRounds = flag.Int("concurrent.rounds", 10, "random concurrent runs per SAFE concurrent corpus case")
+var concurrentRounds = flag.Int("concurrent.rounds", 8, "random concurrent runs per SAFE concurrent corpus case")
 
 // concurrentCases narrows the ground-truth test to matching cases.
 var concurrentCases = flag.String("concurrent.cases", "", "regexp of the concurrent corpus cases to run")
@@ -47,7 +47,10 @@ type concurrentCase struct {
 // random concurrent runs (2–4 requests, random inputs, random schedules)
 // from its rows.json without a violation.
 func TestConcurrentGroundTruth(t *testing.T) {
-	root := corpusDir(t)
+	root, err := filepath.Abs(filepath.Join("..", "..", "benchmarks", "corpus"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	all, err := harness.LoadCases(root)
 	if err != nil {
 		t.Fatal(err)
@@ -96,13 +99,13 @@ func TestConcurrentGroundTruth(t *testing.T) {
 			checkConcurrentCase(t, prog, eng, cc, &tally)
 		})
 	}
-	t.Logf("concurrent ground truth: %d cases; %d UNSAFE schedules replayed, %d broke the constraint; %d SAFE expectations, %d random runs (%d requests, %d operations, %d lock waits), %d broke the constraint; engine errors in the SAFE runs: %s; the same random runs found a violation in %d of %d UNSAFE cases",
-		len(cases), tally.schedules, tally.reproduced, tally.safe, tally.runs, tally.requests, tally.ops, tally.waits, tally.safeBroken, tally.engineErrorSummary(), tally.unsafeFound, tally.unsafeStressed)
+	t.Logf("concurrent ground truth: %d cases; %d UNSAFE schedules replayed, %d broke the constraint; %d of the %d two-request ones are concurrency-only (both serial orders keep it); %d SAFE expectations, %d random runs (%d requests, %d operations, %d lock waits), %d broke the constraint; engine errors in the SAFE runs: %s; the same random runs found a violation in %d of %d UNSAFE cases",
+		len(cases), tally.schedules, tally.reproduced, tally.concurrencyOnly, tally.pairs, tally.safe, tally.runs, tally.requests, tally.ops, tally.waits, tally.safeBroken, tally.engineErrorSummary(), tally.unsafeFound, tally.unsafeStressed)
 }
 
 type truthTally struct {
-	schedules, reproduced                        int
-	safe, runs, requests, ops, waits, safeBroken int
+	schedules, reproduced, pairs, concurrencyOnly int
+	safe, runs, requests, ops, waits, safeBroken  int
 	// unsafeStressed UNSAFE cases also ran the random runs, which broke
 	// the constraint in unsafeFound of them.
 	unsafeStressed, unsafeFound int
@@ -219,9 +222,11 @@ func checkConcurrentCase(t *testing.T, prog *schedule.Program, eng *groundtruth.
 				// The random runs' power: how often they find a known race.
 				stressed[e.Constraint] = true
 				tally.unsafeStressed++
-				if n := stress(t, ctx, sess, prog, cc, k, tally, false); n > 0 {
+				n := stress(t, ctx, sess, prog, cc, k, tally, false)
+				if n > 0 {
 					tally.unsafeFound++
 				}
+				t.Logf("the random runs broke %s in %d of %d runs", k.Text, n, *concurrentRounds)
 			}
 			continue
 		}
@@ -260,6 +265,50 @@ func replayUnsafe(t *testing.T, ctx context.Context, sess *schedule.Session, cc 
 	}
 	tally.reproduced++
 	t.Logf("%s: reproduced\n%s", e.Entry, out.Timeline())
+	if len(sch.Requests) != 2 {
+		return
+	}
+	tally.pairs++
+	// The two serial orders of the same requests: a violation that needs
+	// the interleaving is concurrency-only.
+	serialBroken := false
+	for _, swap := range []bool{false, true} {
+		serial := sch
+		serial.Schedule, serial.Order = nil, ""
+		serial.Requests = append([]schedule.Request(nil), sch.Requests...)
+		if swap {
+			a, b := serial.Requests[0], serial.Requests[1]
+			serial.Requests[0], serial.Requests[1] = b, a
+			serial.Requests[0].Request, serial.Requests[1].Request = a.Request, b.Request
+		}
+		out, err := sess.Run(ctx, cc.schema, k, &serial, schedule.DefaultTiming)
+		if err != nil {
+			t.Fatalf("%s: serial run: %v", e.Entry, err)
+		}
+		if !out.Followed() || blockedOps(out) > 0 {
+			t.Errorf("%s: a serial run waited or did not finish:\n%s", e.Entry, out.Timeline())
+		}
+		if out.Broken() {
+			serialBroken = true
+			t.Logf("%s: a serial order breaks it too:\n%s", e.Entry, out.Timeline())
+		}
+	}
+	if !serialBroken {
+		tally.concurrencyOnly++
+	}
+}
+
+// blockedOps counts the operations that waited for a lock.
+func blockedOps(out *schedule.Outcome) int {
+	n := 0
+	for _, r := range out.Requests {
+		for _, op := range r.Ops {
+			if op.Blocked {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // stress runs the case's entries concurrently: rounds of 2–4 requests with
