@@ -428,15 +428,16 @@ func (cc *caseCheck) replay(ctx context.Context, res *EntryResult, r *harness.Re
 	cex := convertCex(hcex)
 	run, notes := witness.ReplayRun(cex, cc.schema, cc.dialect, cc.program.Strings)
 	res.Notes = append(res.Notes, notes...)
-	out, ran, added, err := witness.ReplayExecute(ctx, cc.drv, cc.dialect, cc.schema, k, spec.Pkg, spec.Key, cex, run)
-	res.Executions += 1 + min(len(added), 1)
-	res.Notes = append(res.Notes, added...)
-	run = ran
+	rep, err := witness.ReplayExecute(ctx, cc.drv, cc.dialect, cc.schema, k, spec.Pkg, spec.Key, cex, run)
 	if err != nil {
+		res.Executions++
 		res.Errors++
 		res.Finding = &Finding{Kind: FalseUnsafe, Run: witness.Describe(run, nil) + "; the replay failed: " + err.Error()}
 		return
 	}
+	res.Executions += rep.Executions
+	res.Notes = append(res.Notes, rep.Added...)
+	run, out := rep.Run, rep.Outcome
 	if out.Broken() {
 		res.Confirmed = true
 		return
