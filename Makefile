@@ -44,12 +44,14 @@ test: test-deps lint
 	$(GO) test -timeout 40m ./...
 
 # bench also replays every fast corpus UNSAFE with dbverify replay on its
-# engine, and runs the differential semantics suite (groundtruth) with a
-# larger budget: 100 random executions per statement form and dialect.
+# engine, runs the differential semantics suite (groundtruth) with a larger
+# budget (100 random executions per statement form and dialect), and the
+# concurrent corpus' ground truth with 200 random runs per case.
 bench: build
 	$(GO) run ./benchmarks/cmd/bench -bin $(BIN)
 	DBVERIFY_REPLAY_ALL=1 DBVERIFY_E2E_BIN=$(BIN) $(GO) test ./benchmarks -count=1 -run TestReplayAllUnsafe -timeout 60m
 	$(GO) test ./groundtruth -count=1 -run 'TestDifferential|TestKnownDivergences' -groundtruth.n=100 -v
+	$(GO) test ./benchmarks -count=1 -run TestConcurrentGroundTruth -concurrent.rounds=200 -v
 
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 

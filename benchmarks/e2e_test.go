@@ -1,7 +1,6 @@
 package benchmarks_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -158,7 +157,7 @@ func checkCaseWith(t *testing.T, c *harness.Case, engine string) *harness.Report
 	byKey := map[harness.Key][]*harness.Result{}
 	allSafe := true
 	for i := range rep.Results {
-		r := &rep.Results[i]
+		r := rep.Results[i]
 		k := harness.KeyOf(r.Entry, r.Constraint)
 		byKey[k] = append(byKey[k], r)
 		if r.Verdict != harness.Safe {
@@ -175,7 +174,7 @@ func checkCaseWith(t *testing.T, c *harness.Case, engine string) *harness.Report
 			continue
 		}
 		r := rs[0]
-		if engine != "" && r.Verdict != e.Verdict {
+		if got := string(r.Verdict); engine != "" && got != e.Verdict {
 			// A baseline engine may decide less than the default, never
 			// differently: its SAFE or UNSAFE must be the right answer.
 			want := e.Verdict
@@ -186,11 +185,11 @@ func checkCaseWith(t *testing.T, c *harness.Case, engine string) *harness.Report
 			case r.Verdict == harness.Unknown:
 				t.Logf("%s / %s: UNKNOWN with --engine %s (%s), where the default engine says %s", e.Entry, e.Constraint, engine, r.Reason, e.Verdict)
 				continue
-			case r.Verdict != want:
+			case got != want:
 				t.Errorf("%s / %s: --engine %s says %s, the default engine %s (final %s): the engines disagree", e.Entry, e.Constraint, engine, r.Verdict, e.Verdict, e.FinalVerdict())
 				continue
 			}
-		} else if r.Verdict != e.Verdict {
+		} else if string(r.Verdict) != e.Verdict {
 			t.Errorf("%s / %s: verdict %s, want %s (reason %q; expect.json: %s)", e.Entry, e.Constraint, r.Verdict, e.Verdict, r.Reason, e.Why)
 			continue
 		}
@@ -232,11 +231,7 @@ func checkCaseWith(t *testing.T, c *harness.Case, engine string) *harness.Report
 func checkCounterexample(t *testing.T, e harness.Expectation, r *harness.Result) {
 	t.Helper()
 	what := e.Entry + " / " + e.Constraint
-	cex, err := r.Cex()
-	if err != nil {
-		t.Errorf("%s: counterexample: %v", what, err)
-		return
-	}
+	cex := r.Counterexample
 	if cex == nil {
 		t.Errorf("%s: UNSAFE without a counterexample", what)
 		return
@@ -251,7 +246,7 @@ func checkCounterexample(t *testing.T, e harness.Expectation, r *harness.Result)
 	if cex.Violation == nil || cex.Violation.Table == "" || len(cex.Violation.Values) == 0 {
 		t.Errorf("%s: counterexample has no violation row: %+v", what, cex.Violation)
 	}
-	texts := r.CexText()
+	texts := harness.CexText(r)
 	for _, sub := range e.TraceContains {
 		found := false
 		for _, text := range texts {
@@ -261,11 +256,8 @@ func checkCounterexample(t *testing.T, e harness.Expectation, r *harness.Result)
 			}
 		}
 		if !found {
-			var compact bytes.Buffer
-			if json.Compact(&compact, r.Counterexample) != nil {
-				compact.Write(r.Counterexample)
-			}
-			t.Errorf("%s: counterexample does not contain %q: %s", what, sub, compact.Bytes())
+			compact, _ := json.Marshal(r.Counterexample)
+			t.Errorf("%s: counterexample does not contain %q: %s", what, sub, compact)
 		}
 	}
 }

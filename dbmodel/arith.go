@@ -2,6 +2,7 @@ package dbmodel
 
 import (
 	"github.com/dbverify/dbverify/ir"
+	"github.com/dbverify/dbverify/sqlir"
 )
 
 // Arithmetic in each dialect's terms (checked on the engines):
@@ -20,29 +21,29 @@ import (
 // fraction is the rational num / den (den ≠ 0), both integer expressions.
 type fraction struct{ num, den ir.Expr }
 
-// arith is a op b for an arithmetic operator (+ - * / DIV % MOD).
-func (m *lowerer) arith(op string, a, b sqlValue) sqlValue {
+// arith is a op b for an arithmetic operator (+ - * / DIV %).
+func (m *lowerer) arith(op sqlir.Op, a, b sqlValue) sqlValue {
 	x, y := m.toNum(a, b.e.Sort()), m.toNum(b, a.e.Sort())
 	num := func(e ir.Expr) sqlValue { return sqlValue{e: e, kind: kindNum} }
 	switch op {
-	case "+":
+	case sqlir.OpAdd:
 		return num(m.fracArith(ir.OpAdd, x, y))
-	case "-":
+	case sqlir.OpSub:
 		return num(m.fracArith(ir.OpSub, x, y))
-	case "*":
+	case sqlir.OpMul:
 		return num(m.fracArith(ir.OpMul, x, y))
-	case "/":
+	case sqlir.OpDiv:
 		if m.opt.Dialect == "mysql" {
 			return num(m.fracArith(ir.OpDiv, x, y))
 		}
 		return num(ir.Arith(ir.OpDiv, x, y))
-	case "DIV":
+	case sqlir.OpDivInt:
 		if x.Sort() == ir.Int && y.Sort() == ir.Int {
 			return num(ir.Arith(ir.OpDiv, x, y))
 		}
 		return num(m.approxVar("$div", ir.Int, "DIV of a non-integer"))
 	}
-	// % and MOD.
+	// OpMod.
 	if x.Sort() == ir.Int && y.Sort() == ir.Int {
 		return num(ir.Arith(ir.OpMod, x, y))
 	}

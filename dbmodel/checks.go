@@ -1,7 +1,6 @@
 package dbmodel
 
 import (
-	"reflect"
 	"strings"
 
 	"github.com/dbverify/dbverify/ir"
@@ -38,28 +37,9 @@ func (m *lowerer) checks(x *symbol) ir.Expr {
 // isVerified reports whether CHECK c of table t is verified rather than
 // enforced: the question is then whether the program ever writes a row
 // that breaks it (relying on the database to refuse the write is a
-// violation). That is the constraint verified itself, and, when the
-// constraints are the schema's CHECKs (the constraint has a name), every
-// CHECK of its table: each is an invariant the program must keep.
+// violation). The property's instrumentation says which are.
 func (m *lowerer) isVerified(c sqlir.Constraint, t *sqlir.Table) bool {
-	if !m.onTable(t.Name) {
-		return false
-	}
-	return m.c.Name != "" || sameExpr(c.Expr, m.c.Expr)
-}
-
-// sameExpr reports whether a and b are the same expression, ignoring
-// the qualification and case of column names.
-func sameExpr(a, b sqlir.Expr) bool {
-	norm := func(e sqlir.Expr) sqlir.Expr {
-		return sqlir.Rewrite(e, func(x sqlir.Expr) (sqlir.Expr, bool) {
-			if c, ok := x.(*sqlir.ColRef); ok {
-				return &sqlir.ColRef{Name: strings.ToLower(c.Name)}, true
-			}
-			return nil, false
-		})
-	}
-	return reflect.DeepEqual(norm(a), norm(b))
+	return m.ins.Verifies(t.Name, c)
 }
 
 // usableCheck reports whether the model can rely on CHECK e of table t on

@@ -1,12 +1,15 @@
 package dbmodel_test
 
 import (
+	"context"
 	"testing"
 
 	"github.com/dbverify/dbverify/dbmodel"
-	"github.com/dbverify/dbverify/frontend/sqlparse"
 	"github.com/dbverify/dbverify/refine"
 	"github.com/dbverify/dbverify/smt"
+	"github.com/dbverify/dbverify/spec"
+	"github.com/dbverify/dbverify/sqlparse"
+	"github.com/dbverify/dbverify/sqlparse/schema"
 )
 
 const numericDDL = "CREATE TABLE accounts (id int PRIMARY KEY, balance numeric(12,2) NOT NULL)"
@@ -75,14 +78,14 @@ func TestRowModelDialects(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c, err := sqlparse.ParseConstraint("accounts.balance >= 0", "")
+			c, err := spec.ParseRowCheck("accounts.balance >= 0", "")
 			if err != nil {
 				t.Fatal(err)
 			}
 			p := build(t, tt.d, tt.inputs, tt.steps)
 			opt := dbmodel.Options{Dialect: tt.d.String()}
 			if tt.ddl != "" {
-				if opt.Schema, err = sqlparse.ParseSchema(tt.ddl); err != nil {
+				if opt.Schema, err = schema.Parse(tt.ddl); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -90,7 +93,7 @@ func TestRowModelDialects(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res := refine.Check(low.Program, s, refine.Options{})
+			res := refine.Check(context.Background(), low.Program, s, refine.Options{})
 			if res.Verdict != tt.want {
 				t.Fatalf("verdict %s (%s), want %s\n%s", res.Verdict, res.Reason, tt.want, low.Program)
 			}

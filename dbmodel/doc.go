@@ -1,8 +1,14 @@
 // Package dbmodel lowers the database operations of an ir.Program into plain
-// assignments, assumptions and havocs over row symbols, for one constraint
-// ∀ r ∈ T : ψ(r) (DESIGN.md §2).
+// assignments, assumptions and havocs over row symbols, for one property
+// (package spec), today a row check ∀ r ∈ T : ψ(r). What the property
+// watches and how it is checked comes from its instrumentation (package
+// instrument); the model itself knows no property.
 //
-// The database is represented by a bounded set of row symbols of table T:
+// Each table the property watches has a model (tables.go: its tracked
+// columns, sorts and keys, and its row symbols, symbols.go); a write
+// applies to the model of the table it names (write.go), a read binds a
+// symbol of it (read.go). For a row check, the database is represented by
+// a bounded set of row symbols of table T:
 //
 //   - r, the watched row: arbitrary, existing and satisfying ψ on entry.
 //     If any row can be made to break ψ, some choice of r is broken.
@@ -52,8 +58,8 @@
 // exactly where every engine agrees, otherwise with an approximated
 // (ir.Var.Approx) result, see strings.go.
 //
-// Tables other than T are not modelled: their SELECTs return arbitrary
-// values, except that a row of a table the entry never writes satisfies
-// the facts (Options.Facts) about that table, and their writes cannot
-// affect ψ.
+// Tables the property does not watch are not modelled: their SELECTs
+// return arbitrary values, except that a row of a table the entry never
+// writes satisfies the facts (Options.Facts) about that table, and their
+// writes cannot affect ψ.
 package dbmodel

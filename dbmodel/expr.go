@@ -1,6 +1,7 @@
 package dbmodel
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/dbverify/dbverify/ir"
@@ -53,23 +54,30 @@ func (m *lowerer) value(e sqlir.Expr, x *symbol, args []ir.Expr) sqlValue {
 		return sqlValue{e: m.freshVar("$null", ir.Int)}
 	case *sqlir.Unary:
 		v := m.value(e.X, x, args)
-		if strings.EqualFold(e.Op, "NOT") {
+		switch e.Op {
+		case sqlir.OpNot:
 			return sqlValue{e: ir.Not(asBool(v.e)), kind: kindNum}
+		case sqlir.OpNeg:
+			return m.negate(v)
+		case sqlir.UnaryInvalid:
 		}
-		return m.negate(v)
+		return sqlValue{e: m.approxVar("$expr", ir.Int, fmt.Sprintf("the SQL operator %s", e.Op))}
 	case *sqlir.Binary:
 		a, b := m.value(e.X, x, args), m.value(e.Y, x, args)
-		switch op := strings.ToUpper(e.Op); op {
-		case "AND":
+		switch e.Op {
+		case sqlir.OpAnd:
 			return sqlValue{e: ir.And(asBool(a.e), asBool(b.e)), kind: kindNum}
-		case "OR":
+		case sqlir.OpOr:
 			return sqlValue{e: ir.Or(asBool(a.e), asBool(b.e)), kind: kindNum}
-		case "+", "-", "*", "/", "DIV", "%", "MOD":
-			return m.arith(op, a, b)
-		case "=", "<>", "!=", "<", "<=", ">", ">=":
-			return sqlValue{e: m.compare(op, a, b), kind: kindNum}
+		case sqlir.OpAdd, sqlir.OpSub, sqlir.OpMul, sqlir.OpDiv, sqlir.OpDivInt, sqlir.OpMod:
+			return m.arith(e.Op, a, b)
+		case sqlir.OpEq, sqlir.OpNe, sqlir.OpLt, sqlir.OpLe, sqlir.OpGt, sqlir.OpGe:
+			return sqlValue{e: m.compare(e.Op, a, b), kind: kindNum}
+		case sqlir.OpInvalid:
 		}
-		return sqlValue{e: m.freshVar("$expr", ir.Int)}
+		// No parser builds another operator; were one to appear, its value
+		// is arbitrary and marked so (UNKNOWN, never a silent guess).
+		return sqlValue{e: m.approxVar("$expr", ir.Int, fmt.Sprintf("the SQL operator %s", e.Op))}
 	case *sqlir.IsNull:
 		switch {
 		case m.neverNull(e.X, x, args):
@@ -136,9 +144,11 @@ func (m *lowerer) neverNull(e sqlir.Expr, x *symbol, args []ir.Expr) bool {
 	case *sqlir.Unary:
 		return m.neverNull(e.X, x, args)
 	case *sqlir.Binary:
-		switch strings.ToUpper(e.Op) {
-		case "AND", "OR", "+", "-", "*", "=", "<>", "!=", "<", "<=", ">", ">=":
+		switch e.Op {
+		case sqlir.OpAnd, sqlir.OpOr, sqlir.OpAdd, sqlir.OpSub, sqlir.OpMul,
+			sqlir.OpEq, sqlir.OpNe, sqlir.OpLt, sqlir.OpLe, sqlir.OpGt, sqlir.OpGe:
 			return m.neverNull(e.X, x, args) && m.neverNull(e.Y, x, args)
+		case sqlir.OpDiv, sqlir.OpDivInt, sqlir.OpMod, sqlir.OpInvalid:
 		}
 		return false
 	case *sqlir.Case:
@@ -162,10 +172,10 @@ func (m *lowerer) neverTrue(c sqlir.Expr, x *symbol, args []ir.Expr) bool {
 	case *sqlir.IsNull:
 		return !c.Not && m.neverNull(c.X, x, args)
 	case *sqlir.Binary:
-		switch strings.ToUpper(c.Op) {
-		case "OR":
+		switch c.Op {
+		case sqlir.OpOr:
 			return m.neverTrue(c.X, x, args) && m.neverTrue(c.Y, x, args)
-		case "AND":
+		case sqlir.OpAnd:
 			return m.neverTrue(c.X, x, args) || m.neverTrue(c.Y, x, args)
 		}
 	}

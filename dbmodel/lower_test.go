@@ -1,15 +1,18 @@
 package dbmodel_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 
 	"github.com/dbverify/dbverify/dbmodel"
-	"github.com/dbverify/dbverify/frontend/sqlparse"
 	"github.com/dbverify/dbverify/ir"
 	"github.com/dbverify/dbverify/refine"
 	"github.com/dbverify/dbverify/smt"
+	"github.com/dbverify/dbverify/spec"
 	"github.com/dbverify/dbverify/sqlir"
+	"github.com/dbverify/dbverify/sqlparse"
+	"github.com/dbverify/dbverify/sqlparse/schema"
 )
 
 // step is one statement of a straight-line test program.
@@ -321,7 +324,7 @@ func TestRowModel(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c, err := sqlparse.ParseConstraint("accounts.balance >= 0", "")
+			c, err := spec.ParseRowCheck("accounts.balance >= 0", "")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -330,7 +333,7 @@ func TestRowModel(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res := refine.Check(low.Program, s, refine.Options{})
+			res := refine.Check(context.Background(), low.Program, s, refine.Options{})
 			if res.Verdict != tt.want {
 				t.Fatalf("verdict %s (%s), want %s\n%s", res.Verdict, res.Reason, tt.want, low.Program)
 			}
@@ -533,29 +536,29 @@ CREATE TRIGGER orders_take_stock AFTER INSERT ON orders FOR EACH ROW EXECUTE FUN
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c, err := sqlparse.ParseConstraint(tt.constraint, "")
+			c, err := spec.ParseRowCheck(tt.constraint, "")
 			if err != nil {
 				t.Fatal(err)
 			}
 			opt := dbmodel.Options{}
 			if tt.ddl != "" {
-				if opt.Schema, err = sqlparse.ParseSchema(tt.ddl); err != nil {
+				if opt.Schema, err = schema.Parse(tt.ddl); err != nil {
 					t.Fatal(err)
 				}
 			}
 			for _, text := range tt.facts {
-				f, err := sqlparse.ParseConstraint(text, "")
+				f, err := spec.ParseFacts([]string{text})
 				if err != nil {
 					t.Fatal(err)
 				}
-				opt.Facts = append(opt.Facts, f)
+				opt.Facts = append(opt.Facts, f...)
 			}
 			p := build(t, tt.d, tt.inputs, tt.steps)
 			low, err := dbmodel.Lower(p, c, opt)
 			if err != nil {
 				t.Fatal(err)
 			}
-			res := refine.Check(low.Program, s, refine.Options{})
+			res := refine.Check(context.Background(), low.Program, s, refine.Options{})
 			if res.Verdict != tt.want {
 				t.Fatalf("verdict %s (%s), want %s\n%s", res.Verdict, res.Reason, tt.want, low.Program)
 			}
@@ -650,13 +653,13 @@ func TestRowModelInsertDefaults(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c, err := sqlparse.ParseConstraint(tt.constraint, "")
+			c, err := spec.ParseRowCheck(tt.constraint, "")
 			if err != nil {
 				t.Fatal(err)
 			}
 			opt := dbmodel.Options{}
 			if tt.ddl != "" {
-				if opt.Schema, err = sqlparse.ParseSchema(tt.ddl); err != nil {
+				if opt.Schema, err = schema.Parse(tt.ddl); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -665,7 +668,7 @@ func TestRowModelInsertDefaults(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res := refine.Check(low.Program, s, refine.Options{})
+			res := refine.Check(context.Background(), low.Program, s, refine.Options{})
 			if res.Verdict != tt.want {
 				t.Fatalf("verdict %s (%s), want %s\n%s", res.Verdict, res.Reason, tt.want, low.Program)
 			}

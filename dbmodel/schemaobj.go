@@ -9,8 +9,8 @@ import (
 )
 
 // unmodelledSchema records as unsupported (the verdict is then UNKNOWN)
-// what the schema does to the constrained table behind the program's
-// back, at the first write it concerns:
+// what the schema does to a modelled table behind the program's back, at
+// the first write it concerns:
 //   - a generated column the model uses whose expression did not parse
 //     (the others are their expression, see generated);
 //   - a trigger (or rule) on a table the program writes, whose code may
@@ -37,43 +37,42 @@ func (m *lowerer) unmodelledSchema() {
 		}
 		for _, table := range x.SQL.Tables() {
 			table = strings.ToLower(table)
-			if m.onTable(table) {
-				if t := m.schemaTable(table); t != nil {
-					for _, c := range t.Columns {
-						if _, used := m.colSort[strings.ToLower(c.Name)]; used && c.Generated != "" && c.GeneratedExpr == nil {
-							report(fmt.Sprintf("column %s.%s is generated (AS (%s), %s): generated columns are not modelled",
-								t.Name, c.Name, c.Generated, c.GeneratedPos), x.Info)
-						}
+			if t := m.model(table); t != nil && t.schema != nil {
+				for _, c := range t.schema.Columns {
+					if _, used := t.sorts[strings.ToLower(c.Name)]; used && c.Generated != "" && c.GeneratedExpr == nil {
+						report(fmt.Sprintf("column %s.%s is generated (AS (%s), %s): generated columns are not modelled",
+							t.schema.Name, c.Name, c.Generated, c.GeneratedPos), x.Info)
 					}
 				}
 			}
-			for _, tr := range s.Triggers {
-				if tr.Table == table && m.triggerMayChange(tr) {
-					report(fmt.Sprintf("trigger %s on %s (%s) may change %s: triggers are not modelled",
-						tr.Name, tr.Table, tr.Pos, m.c.Table), x.Info)
+			for _, t := range m.tableList() {
+				for _, tr := range s.Triggers {
+					if tr.Table == table && m.triggerMayChange(tr, t) {
+						report(fmt.Sprintf("trigger %s on %s (%s) may change %s: triggers are not modelled",
+							tr.Name, tr.Table, tr.Pos, t.spelled), x.Info)
+					}
 				}
-			}
-			if v := s.Views[table]; v != nil && !m.onTable(table) && sqlir.Mentions(v.Def, m.table) {
-				report(fmt.Sprintf("write to view %s (%s), which reads %s: writes through views are not modelled",
-					v.Name, v.Pos, m.c.Table), x.Info)
+				if v := s.Views[table]; v != nil && !t.onTable(table) && sqlir.Mentions(v.Def, t.name) {
+					report(fmt.Sprintf("write to view %s (%s), which reads %s: writes through views are not modelled",
+						v.Name, v.Pos, t.spelled), x.Info)
+				}
 			}
 		}
 	}
 }
 
-// triggerMayChange reports whether trigger tr may change the constrained
-// table.
-func (m *lowerer) triggerMayChange(tr sqlir.Trigger) bool {
+// triggerMayChange reports whether trigger tr may change table t.
+func (m *lowerer) triggerMayChange(tr sqlir.Trigger, t *tableModel) bool {
 	if !tr.Resolved {
 		return true
 	}
-	for _, w := range m.opt.Schema.WritersOf(m.table) {
-		if !m.onTable(tr.Table) && sqlir.Mentions(tr.Body, w) {
+	for _, w := range m.opt.Schema.WritersOf(t.name) {
+		if !t.onTable(tr.Table) && sqlir.Mentions(tr.Body, w) {
 			return true
 		}
 	}
-	if m.onTable(tr.Table) {
-		for _, c := range m.cols {
+	if t.onTable(tr.Table) {
+		for _, c := range t.cols {
 			if sqlir.Mentions(tr.Body, c) {
 				return true
 			}
@@ -118,20 +117,21 @@ func hasUnknown(e sqlir.Expr) bool {
 	return found
 }
 
-// readsTable reports whether SELECT q reads the constrained table.
-func (m *lowerer) readsTable(q *sqlir.Select) bool {
-	for _, t := range q.Tables() {
-		if m.onTable(t) {
-			return true
+// readModel returns the model of the first table SELECT q reads that is
+// modelled (nil: none).
+func (m *lowerer) readModel(q *sqlir.Select) *tableModel {
+	for _, name := range q.Tables() {
+		if t := m.model(name); t != nil {
+			return t
 		}
 	}
-	return false
+	return nil
 }
 
-// approxSelect lowers a SELECT that reads the constrained table in a way
-// the model does not follow (a join, grouping, an aggregate): its results
-// are arbitrary, marked as approximations.
-func (m *lowerer) approxSelect(e *ir.Edge, s *ir.Select) {
+// approxSelect lowers a SELECT that reads table tm in a way the model does
+// not follow (a join, grouping, an aggregate): its results are arbitrary,
+// marked as approximations.
+func (m *lowerer) approxSelect(e *ir.Edge, s *ir.Select, tm *tableModel) {
 	var fresh []*ir.Var
 	var lhs []*ir.Var
 	var rhs []ir.Expr
@@ -144,7 +144,7 @@ func (m *lowerer) approxSelect(e *ir.Edge, s *ir.Select) {
 		if reason == "" {
 			reason = "a join, grouping or aggregate"
 		}
-		v.Approx = fmt.Sprintf("result column %d of the SELECT at %s (%s over %s, not modelled)", i+1, s.Info.Position(), reason, m.c.Table)
+		v.Approx = fmt.Sprintf("result column %d of the SELECT at %s (%s over %s, not modelled)", i+1, s.Info.Position(), reason, tm.spelled)
 		fresh = append(fresh, v)
 		lhs = append(lhs, t)
 		rhs = append(rhs, v)

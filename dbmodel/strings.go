@@ -64,7 +64,7 @@ func (m *lowerer) columnKind(table, col string) valueKind {
 			}
 		}
 	}
-	if strings.EqualFold(table, m.table) && m.numCols[strings.ToLower(col)] {
+	if t := m.model(table); t != nil && t.numCols[strings.ToLower(col)] {
 		return kindNum
 	}
 	return kindAny
@@ -113,10 +113,10 @@ func numericColumns(c sqlir.Expr) map[string]bool {
 	walk = func(e sqlir.Expr) {
 		switch e := e.(type) {
 		case *sqlir.Binary:
-			switch strings.ToUpper(e.Op) {
-			case "+", "-", "*", "/", "DIV", "%", "MOD":
+			switch {
+			case e.Op.IsArith():
 				mark(e)
-			case "<", "<=", ">", ">=", "=", "<>", "!=":
+			case e.Op.IsComparison():
 				if isNumeric(e.X) || isNumeric(e.Y) {
 					mark(e)
 				}
@@ -125,7 +125,7 @@ func numericColumns(c sqlir.Expr) map[string]bool {
 				walk(e.Y)
 			}
 		case *sqlir.Unary:
-			if e.Op == "-" {
+			if e.Op == sqlir.OpNeg {
 				mark(e.X)
 			} else {
 				walk(e.X)
@@ -214,9 +214,9 @@ func (m *lowerer) approxVar(name string, s ir.Sort, why string) *ir.Var {
 	return v
 }
 
-// compare is a op b (op one of = <> != < <= > >=).
-func (m *lowerer) compare(op string, a, b sqlValue) ir.Expr {
-	irop := map[string]ir.Op{"=": ir.OpEq, "<>": ir.OpNe, "!=": ir.OpNe, "<": ir.OpLt, "<=": ir.OpLe, ">": ir.OpGt, ">=": ir.OpGe}[op]
+// compare is a op b (op a comparison: = <> < <= > >=).
+func (m *lowerer) compare(op sqlir.Op, a, b sqlValue) ir.Expr {
+	irop := map[sqlir.Op]ir.Op{sqlir.OpEq: ir.OpEq, sqlir.OpNe: ir.OpNe, sqlir.OpLt: ir.OpLt, sqlir.OpLe: ir.OpLe, sqlir.OpGt: ir.OpGt, sqlir.OpGe: ir.OpGe}[op]
 	switch {
 	case !a.isString() && !b.isString():
 		return cmp(irop, a.e, b.e)
@@ -323,13 +323,13 @@ func describe(v sqlValue) string {
 	return "a value"
 }
 
-// assigned is the value written into column col of the constrained table:
-// a known string written into a numeric column is converted as the engine
+// assigned is the value written into column col of table t: a known
+// string written into a numeric column is converted as the engine
 // converts it.
-func (m *lowerer) assigned(col string, e sqlir.Expr, x *symbol, args []ir.Expr) ir.Expr {
+func (m *lowerer) assigned(t *tableModel, col string, e sqlir.Expr, x *symbol, args []ir.Expr) ir.Expr {
 	v := m.value(e, x, args)
-	if v.kind == kindText && m.columnKind(m.table, col) == kindNum {
-		return m.toNum(v, m.colSort[strings.ToLower(col)])
+	if v.kind == kindText && m.columnKind(t.name, col) == kindNum {
+		return m.toNum(v, t.sorts[strings.ToLower(col)])
 	}
 	return v.e
 }
@@ -340,12 +340,9 @@ func isNumeric(e sqlir.Expr) bool {
 	case *sqlir.Num:
 		return true
 	case *sqlir.Unary:
-		return e.Op == "-"
+		return e.Op == sqlir.OpNeg
 	case *sqlir.Binary:
-		switch strings.ToUpper(e.Op) {
-		case "+", "-", "*", "/", "DIV", "%", "MOD":
-			return true
-		}
+		return e.Op.IsArith()
 	}
 	return false
 }

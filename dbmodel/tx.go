@@ -52,6 +52,9 @@ type txState struct {
 	// connection: a statement on it after COMMIT or ROLLBACK fails
 	// (sql.ErrTxDone), it does not run on its own.
 	isTx bool
+	// readLock: T holds r's lock from a locking read (concurrent models
+	// only, see locks.go; nil until used).
+	readLock *ir.Var
 }
 
 // makeTxs creates the state of every transaction or connection the
@@ -133,10 +136,10 @@ func (m *lowerer) txIDs() []ir.Tx {
 // rVars returns r's columns (sorted) and r.$exists.
 func (m *lowerer) rVars() []*ir.Var {
 	var out []*ir.Var
-	for _, c := range m.cols {
-		out = append(out, m.r.cols[c])
+	for _, c := range m.w.cols {
+		out = append(out, m.w.watched.cols[c])
 	}
-	return append(out, m.r.exists)
+	return append(out, m.w.watched.exists)
 }
 
 // others returns the states of the transactions other than handle h that
@@ -189,7 +192,7 @@ func (m *lowerer) computeMayOpen() {
 func (m *lowerer) lockedByOther(h ir.Tx) ir.Expr {
 	var alts []ir.Expr
 	for _, st := range m.others(h) {
-		alts = append(alts, ir.And(st.open, st.wrote))
+		alts = append(alts, m.holdsR(st))
 	}
 	return ir.Or(alts...)
 }
@@ -210,10 +213,11 @@ func (m *lowerer) pendingOther(h ir.Tx) ir.Expr {
 // variables at em.
 func (m *lowerer) view(em *emitter, h ir.Tx) *symbol {
 	others := m.others(h)
+	r := m.w.watched
 	if len(others) == 0 {
-		return m.r
+		return r
 	}
-	v := &symbol{name: "r@committed", table: m.table, cols: map[string]*ir.Var{}, nonNull: m.r.nonNull}
+	v := &symbol{name: "r@committed", table: m.w.name, cols: map[string]*ir.Var{}, nonNull: r.nonNull}
 	var lhs []*ir.Var
 	var rhs []ir.Expr
 	val := func(cur *ir.Var) ir.Expr {
@@ -224,15 +228,15 @@ func (m *lowerer) view(em *emitter, h ir.Tx) *symbol {
 		}
 		return out
 	}
-	for _, c := range m.cols {
-		nv := m.p.NewVar("r@committed."+c, m.colSort[c], ir.Ghost)
+	for _, c := range m.w.cols {
+		nv := m.p.NewVar("r@committed."+c, m.w.sorts[c], ir.Ghost)
 		v.cols[c] = nv
 		lhs = append(lhs, nv)
-		rhs = append(rhs, val(m.r.cols[c]))
+		rhs = append(rhs, val(r.cols[c]))
 	}
 	v.exists = m.p.NewVar("r@committed.$exists", ir.Bool, ir.Ghost)
 	lhs = append(lhs, v.exists)
-	rhs = append(rhs, val(m.r.exists))
+	rhs = append(rhs, val(r.exists))
 	em.assign(lhs, rhs)
 	return v
 }
@@ -272,7 +276,7 @@ func (m *lowerer) lockConflict(em *emitter, h ir.Tx, where sqlir.Expr, args []ir
 	if locked == ir.False {
 		return ir.False, ir.False
 	}
-	m.assume("a write that waits for a row lock another transaction of the same run holds is taken to fail (a lock timeout), as it cannot proceed")
+	m.assume(m.lockWaitAssumption())
 	rv := m.view(em, h)
 	return ir.And(locked, rv.exists, m.where(where, rv, args)), locked
 }
@@ -287,7 +291,7 @@ func (m *lowerer) endWrite(em *emitter, h ir.Tx, flag *ir.Var) {
 	var rhs []ir.Expr
 	for _, st := range m.others(h) {
 		lhs = append(lhs, st.dirty)
-		rhs = append(rhs, ir.Or(st.dirty, m.dirty))
+		rhs = append(rhs, ir.Or(st.dirty, m.w.dirty))
 	}
 	st := m.txs[h]
 	if h != 0 && st != nil {
@@ -321,7 +325,8 @@ func (m *lowerer) lowerTx(e *ir.Edge, s *ir.TxOp) {
 			m.commit(em, st)
 		}
 		em.assign([]*ir.Var{st.open, st.wrote, st.pending, st.dirty, st.aborted},
-			[]ir.Expr{ir.True, ir.False, ir.False, m.dirty, ir.False})
+			[]ir.Expr{ir.True, ir.False, ir.False, m.w.dirty, ir.False})
+		m.beginLocks(em, st)
 		em.jump(e.To)
 	case ir.Commit:
 		// Committing a finished transaction fails (sql.ErrTxDone), or is
@@ -361,9 +366,9 @@ func (m *lowerer) rollback(em *emitter, st *txState) {
 		lhs = append(lhs, cur)
 		rhs = append(rhs, ir.IteOf(undo, st.snap[cur], cur))
 	}
-	lhs = append(lhs, m.dirty)
-	rhs = append(rhs, ir.IteOf(st.open, st.dirty, m.dirty))
-	for _, x := range m.syms[1:] {
+	lhs = append(lhs, m.w.dirty)
+	rhs = append(rhs, ir.IteOf(st.open, st.dirty, m.w.dirty))
+	for _, x := range m.w.syms[1:] {
 		lhs = append(lhs, x.live)
 		rhs = append(rhs, ir.And(x.live, ir.Not(st.open)))
 	}
@@ -373,18 +378,19 @@ func (m *lowerer) rollback(em *emitter, st *txState) {
 }
 
 // check branches to the error location if, where when holds, the
-// committed state of r (handle h's writes included) exists and breaks ψ.
+// committed state (handle h's writes included) breaks the property: for
+// a row check, r exists and breaks ψ.
 func (m *lowerer) check(em *emitter, when ir.Expr, h ir.Tx) {
 	if when == ir.False {
 		return
 	}
-	r := m.view(em, h)
+	rows := m.committedRows(em, h)
 	m.fresh = nil
-	bad := ir.And(when, r.exists, ir.Not(m.psi(r)))
+	bad := ir.And(append([]ir.Expr{when}, m.ins.Violation(rows)...)...)
 	em.havoc(m.takeFresh()...)
 	info := em.info
 	info.Kind = ir.KindModel
-	info.Text = "check " + m.c.Text
+	info.Text = "check " + m.ins.Text()
 	m.p.AddEdge(em.cur, m.p.Error, &ir.Assume{Cond: bad, Info: info})
 	n := m.p.NewLoc()
 	m.p.AddEdge(em.cur, n, &ir.Assume{Cond: ir.Not(bad), Info: info})

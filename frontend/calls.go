@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/dbverify/dbverify/frontend/dblib"
 	"github.com/dbverify/dbverify/ir"
 )
 
@@ -43,6 +44,14 @@ func (t *translator) call(f *frame, instr ssa.CallInstruction, c *ssa.CallCommon
 		return t.external(f, fn, c, args)
 	}
 	// A call through a function value.
+	if callee.obj != nil && callee.obj.kind == objClosure && callee.obj.alts != nil {
+		// One of several functions (a dispatcher's table of operations):
+		// each runs on its branch; none is a call of nil.
+		t.panicIf(ir.Not(ir.Or(callee.obj.altConds...)), "panic: call of a nil function")
+		return t.forAlts(callee.obj, func(o *object) value {
+			return t.call(f, instr, c, &deferRec{callee: value{obj: o}, args: args})
+		})
+	}
 	if callee.obj != nil && (callee.obj.kind == objClosure || callee.obj.kind == objFunc) {
 		fn := callee.obj.fn
 		if t.l.inModule(fn) || t.l.moduleWrapper(fn) {
@@ -110,11 +119,10 @@ func (t *translator) invoke(f *frame, instr ssa.CallInstruction, c *ssa.CallComm
 	if recv.obj != nil && isDBObj(recv.obj.kind) {
 		// An interface (sqlc's DBTX, pgx.Tx, pgx.Rows) holding a database
 		// handle we know.
-		a := newAPICall(recv.obj.kind, m.Name(), c.Signature(), 0, 1)
-		a.argTypes = argTypes(c)
+		a := apiCall{Call: dblib.OnHandle(dblib.Kind(recv.obj.kind), m, c.Signature(), 0, 1), argTypes: argTypes(c)}
 		return t.dbCall(f, instr, a, append([]value{recv}, args...), results)
 	}
-	if _, isHandle := dbObjectKind(c.Value.Type()); (isHandle || isDBInterface(c.Value.Type())) && isDBMethod(m.Name()) {
+	if _, isHandle := dbObjectKind(c.Value.Type()); (isHandle || dblib.IsDBInterface(c.Value.Type())) && dblib.OnHandle(dblib.DB, m, c.Signature(), 0, 1).Op.TouchesDB() {
 		// A database interface whose handle the analysis did not see
 		// created (e.g. read from a global).
 		t.unsupported("database call %s on a %s value the analysis cannot trace to its connection or transaction", m.Name(), types.TypeString(c.Value.Type(), nil))
@@ -256,62 +264,14 @@ func (t *translator) external(f *frame, fn *ssa.Function, c *ssa.CallCommon, arg
 		return v
 	}
 	canonicalParse := path == "strconv" && (name == "Atoi" || name == "ParseInt") && decimalParse(args)
-	if canonicalParse && !args[0].strKnown && pureFuncs[fn.String()] {
-		// One value per run (a pure call), and, where the parse succeeds,
-		// the number the text's code stands for (ir.StringCode).
-		if v, ok := t.pureCall(fn, args, results); ok && len(v.tuple) == 2 && v.tuple[0].expr != nil && v.tuple[1].expr != nil {
-			t.emit(&ir.Assume{Cond: ir.Implies(ir.Not(v.tuple[1].expr), ir.Cmp(ir.OpEq, v.tuple[0].expr, args[0].expr)), Info: t.info(ir.KindModel, "")})
-			t.p.Assume("a string strconv." + name + " accepts is written canonically (no sign '+', no leading zeros): its value is its text")
-			return v
-		}
-	}
-	if pureFuncs[fn.String()] && !canonicalParse {
-		// (A canonical integer parse of a known text is decided by the
-		// strconv case below.)
-		if v, ok := t.pureCall(fn, args, results); ok {
-			return v
-		}
+	if v, ok := t.pureExternal(fn, name, args, results, canonicalParse); ok {
+		return v
 	}
 	if val, ok := validationOf(fn); ok {
 		return t.validated(val, args, argTypes(c), results)
 	}
-	switch {
-	case path == "log" && strings.HasPrefix(name, "Panic"):
-		t.panicHere("panic")
-		return t.fresh(name+"()", results)
-	case path == "os" && name == "Exit", path == "log" && strings.HasPrefix(name, "Fatal"):
-		// The process exits without running deferred calls.
-		t.edge(t.p.NewLoc(), &ir.Assume{Cond: ir.True, Info: t.info(ir.KindReturn, "")})
-		t.cur = t.p.NewLoc() // unreachable continuation
-		return t.fresh(name+"()", results)
-	case path == "fmt" && name == "Sprintf":
-		return t.sprintf(args)
-	case path == "fmt" && strings.HasPrefix(name, "Sprint"):
-		return t.fresh("fmt."+name+"()", results)
-	case path == "fmt" && (strings.HasPrefix(name, "Print") || strings.HasPrefix(name, "Fprint")),
-		path == "log" && strings.HasPrefix(name, "Print"):
-		return t.fresh(name+"()", results)
-	case path == "strconv" && (name == "Itoa" || name == "FormatInt") && decimalText(args):
-		// The canonical decimal text of n is coded as n (ir.StringCode).
-		return value{expr: args[0].expr}
-	case canonicalParse:
-		// s may not be a number (an error), else it is the number its
-		// code stands for, when it is written canonically.
-		if args[0].strKnown {
-			n, err := strconv.ParseInt(args[0].str, 10, 64)
-			return value{tuple: []value{{expr: ir.IntLit(n)}, {expr: ir.BoolConst(err != nil)}}}
-		}
-		failed := t.freshVar(name+"()", ir.Bool, ir.KindCall)
-		t.p.Assume("a string strconv." + name + " accepts is written canonically (no sign '+', no leading zeros): its value is its text")
-		return value{tuple: []value{{expr: ir.IteOf(failed, ir.IntLit(0), args[0].expr)}, {expr: failed}}}
-	case path == "sort":
-		t.mayWriteElements() // sorts in place
-		return t.fresh(name+"()", results)
-	case path == "context", path == "time", path == "strings", path == "strconv", path == "math", path == "unicode/utf8":
-		return t.fresh(name+"()", results)
-	case readOnlyFuncs[path+"."+name], readOnlyFuncs[fn.String()]:
-		// Reads its arguments (encodes, formats, logs): writes none.
-		return t.fresh(name+"()", results)
+	if v, ok := t.knownExternal(fn, path, name, args, results, canonicalParse); ok {
+		return v
 	}
 	for _, a := range args {
 		if a.obj != nil && (a.obj.kind == objDB || a.obj.kind == objTx || a.obj.kind == objStmt) {
@@ -323,6 +283,75 @@ func (t *translator) external(f *frame, fn *ssa.Function, c *ssa.CallCommon, arg
 	t.callbacks(args, path+"."+name)
 	t.escape(args)
 	return t.fresh(name+"()", results)
+}
+
+// pureExternal translates a call of a pure library function: one value
+// per run for the same arguments; a canonical integer parse of a text
+// whose value is not known is the number its code stands for.
+func (t *translator) pureExternal(fn *ssa.Function, name string, args []value, results *types.Tuple, canonicalParse bool) (value, bool) {
+	if canonicalParse && !args[0].strKnown && pureFuncs[fn.String()] {
+		// One value per run (a pure call), and, where the parse succeeds,
+		// the number the text's code stands for (ir.StringCode).
+		if v, ok := t.pureCall(fn, args, results); ok && len(v.tuple) == 2 && v.tuple[0].expr != nil && v.tuple[1].expr != nil {
+			t.emit(&ir.Assume{Cond: ir.Implies(ir.Not(v.tuple[1].expr), ir.Cmp(ir.OpEq, v.tuple[0].expr, args[0].expr)), Info: t.info(ir.KindModel, "")})
+			t.p.Assume("a string strconv." + name + " accepts is written canonically (no sign '+', no leading zeros): its value is its text")
+			return v, true
+		}
+	}
+	if pureFuncs[fn.String()] && !canonicalParse {
+		// (A canonical integer parse of a known text is decided by the
+		// strconv case below.)
+		if v, ok := t.pureCall(fn, args, results); ok {
+			return v, true
+		}
+	}
+	return value{}, false
+}
+
+// knownExternal translates the calls of the standard library whose
+// effect the model knows: panics and exits, formatting, conversions
+// between numbers and text, sorting in place, and functions that write
+// nothing the program holds.
+func (t *translator) knownExternal(fn *ssa.Function, path, name string, args []value, results *types.Tuple, canonicalParse bool) (value, bool) {
+	switch {
+	case path == "log" && strings.HasPrefix(name, "Panic"):
+		t.panicHere("panic")
+		return t.fresh(name+"()", results), true
+	case path == "os" && name == "Exit", path == "log" && strings.HasPrefix(name, "Fatal"):
+		// The process exits without running deferred calls.
+		t.edge(t.p.NewLoc(), &ir.Assume{Cond: ir.True, Info: t.info(ir.KindReturn, "")})
+		t.cur = t.p.NewLoc() // unreachable continuation
+		return t.fresh(name+"()", results), true
+	case path == "fmt" && name == "Sprintf":
+		return t.sprintf(args), true
+	case path == "fmt" && strings.HasPrefix(name, "Sprint"):
+		return t.fresh("fmt."+name+"()", results), true
+	case path == "fmt" && (strings.HasPrefix(name, "Print") || strings.HasPrefix(name, "Fprint")),
+		path == "log" && strings.HasPrefix(name, "Print"):
+		return t.fresh(name+"()", results), true
+	case path == "strconv" && (name == "Itoa" || name == "FormatInt") && decimalText(args):
+		// The canonical decimal text of n is coded as n (ir.StringCode).
+		return value{expr: args[0].expr}, true
+	case canonicalParse:
+		// s may not be a number (an error), else it is the number its
+		// code stands for, when it is written canonically.
+		if args[0].strKnown {
+			n, err := strconv.ParseInt(args[0].str, 10, 64)
+			return value{tuple: []value{{expr: ir.IntLit(n)}, {expr: ir.BoolConst(err != nil)}}}, true
+		}
+		failed := t.freshVar(name+"()", ir.Bool, ir.KindCall)
+		t.p.Assume("a string strconv." + name + " accepts is written canonically (no sign '+', no leading zeros): its value is its text")
+		return value{tuple: []value{{expr: ir.IteOf(failed, ir.IntLit(0), args[0].expr)}, {expr: failed}}}, true
+	case path == "sort":
+		t.mayWriteElements() // sorts in place
+		return t.fresh(name+"()", results), true
+	case path == "context", path == "time", path == "strings", path == "strconv", path == "math", path == "unicode/utf8":
+		return t.fresh(name+"()", results), true
+	case readOnlyFuncs[path+"."+name], readOnlyFuncs[fn.String()]:
+		// Reads its arguments (encodes, formats, logs): writes none.
+		return t.fresh(name+"()", results), true
+	}
+	return value{}, false
 }
 
 // readOnlyFuncs are outside functions that read what their arguments
@@ -407,6 +436,9 @@ func (t *translator) builtin(f *frame, b *ssa.Builtin, c *ssa.CallCommon, args [
 			return value{expr: out}
 		}
 	case "append":
+		if v, ok := t.appendKnown(c, args); ok {
+			return v
+		}
 		for _, a := range args {
 			t.lose(a) // the new slice's elements are not tracked
 		}

@@ -7,149 +7,215 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/dbverify/dbverify/frontend/dblib"
 	"github.com/dbverify/dbverify/ir"
 	"github.com/dbverify/dbverify/sqlir"
+	"github.com/dbverify/dbverify/sqlparse"
 )
 
 // dbCall translates a call of a modelled library method or function
-// (see api.go). args are the call's arguments, the receiver first.
+// (see package dblib). args are the call's arguments, the receiver first.
+// A library's own semantics are its Special handler's; everything else is
+// the generic meaning of the call's operation (dbOp), or, for a call the
+// library tables do not describe (Close, Ping, Err, sql.Open, …),
+// arbitrary results with no effect on rows.
 func (t *translator) dbCall(f *frame, instr ssa.CallInstruction, a apiCall, args []value, results *types.Tuple) value {
 	var self *object
-	if a.self >= 0 && a.self < len(args) {
-		self = args[a.self].obj
+	if a.Self >= 0 && a.Self < len(args) {
+		self = args[a.Self].obj
 	}
-	if self != nil && self.alts != nil && (a.kind == objStmt || a.kind == objRow || a.kind == objRows) {
+	kind := a.kind()
+	if self != nil && self.alts != nil && (kind == objStmt || kind == objRow || kind == objRows) {
 		return t.forAlts(self, func(o *object) value {
 			alt := append([]value(nil), args...)
-			alt[a.self] = value{obj: o}
+			alt[a.Self] = value{obj: o}
 			return t.dbCall(f, instr, a, alt, results)
 		})
 	}
-	arg := func(i int) value { return argAt(args, i) }
-	switch a.kind {
+	if a.Special != nil {
+		return asValue(a.Special(&libCall{t: t, a: a, args: args, results: results}, a.Call))
+	}
+	if v, ok := t.dbOp(f, instr, a, self, args, results); ok {
+		return v
+	}
+	switch kind {
+	case objRow, objRows:
+		// Reading rows (MapScan, SliceScan, Values, …) changes no row.
+		t.escape(args[1:])
+	case objNil:
+		t.callbacks(args, a.Pkg+"."+a.Name)
+		t.escape(args)
+		return t.freshResults(a.Name+"()", results)
+	}
+	return t.fresh(a.Name+"()", results)
+}
+
+// dbOp translates the generic meaning of a library operation; false when
+// the operation means nothing on the handle it is called on.
+func (t *translator) dbOp(f *frame, instr ssa.CallInstruction, a apiCall, self *object, args []value, results *types.Tuple) (value, bool) {
+	switch op := a.Op; {
+	case op == dblib.Rebind && a.Query >= 0:
+		return argAt(args, a.Query), true
+	case op == dblib.OpaqueSQL || op == dblib.NotModelled:
+		t.unsupported("%s (%s)", a.Name, a.Why)
+		return t.fresh(a.Name+"()", results), true
+	}
+	switch a.kind() {
 	case objDB, objTx:
+		return t.connOp(f, instr, a, self, args, results)
+	case objStmt:
+		if !a.Op.RunsText() || a.Op == dblib.Prepare || a.Op.Named() {
+			return value{}, false
+		}
+		if self == nil || self.kind != objStmt {
+			t.unsupported("prepared statement %s whose SQL is not known", a.Name)
+			return t.fresh(a.Name+"()", results), true
+		}
+		return t.stmtCall(a, self, func(i int) value { return argAt(args, i) }, results), true
+	case objRow, objRows:
+		return t.rowsOp(a, self, args)
+	case objResult:
+		if a.Op != dblib.RowsAffected || self == nil || self.kind != objResult || self.affected == nil {
+			return value{}, false
+		}
+		if results.Len() == 2 {
+			errV := t.freshVar("err", ir.Bool, ir.KindCall)
+			return value{tuple: []value{{expr: self.affected}, {expr: errV}}}, true
+		}
+		return value{expr: self.affected}, true
+	}
+	return value{}, false
+}
+
+// connOp translates an operation on a pool, a connection or a transaction.
+func (t *translator) connOp(f *frame, instr ssa.CallInstruction, a apiCall, self *object, args []value, results *types.Tuple) (value, bool) {
+	switch op := a.Op; {
+	case op.RunsText() && a.Query >= 0:
 		tx := ir.Tx(0)
 		if self != nil && (self.kind == objTx || self.kind == objDB) {
 			tx = self.tx // a connection's id, 0 for a pool
 		}
-		if a.op != opNone && a.query >= 0 {
-			if a.pkg != "" && strings.HasPrefix(a.pkg, "github.com/jackc/") && a.op == opPrepare {
-				t.unsupported("pgx %s (statements prepared by name)", a.name)
-				return t.fresh(a.name+"()", results)
-			}
-			return t.sqlCall(f, instr, a, tx, arg, results)
-		}
-		switch {
-		case beginNames[a.name]:
-			if self != nil && self.kind == objTx {
-				t.unsupported("nested transaction (%s on a transaction: a savepoint)", a.name)
-				return t.fresh(a.name+"()", results)
-			}
-			t.txs++
-			id := ir.Tx(t.txs)
-			errV := t.p.NewVar("err", ir.Bool, ir.Local)
-			t.emit(&ir.TxOp{Op: ir.Begin, Tx: id, Err: errV, Info: t.info(ir.KindSQL, "BEGIN")})
-			txv := value{obj: &object{kind: objTx, tx: id}}
-			if a.must() {
-				t.panicIf(errV, "panic: the call failed")
-				return txv
-			}
-			return value{tuple: []value{txv, {expr: errV}}}
-		case a.name == "Commit" || a.name == "Rollback":
-			errV := t.p.NewVar("err", ir.Bool, ir.Local)
-			if self == nil || self.kind != objTx || self.tx == 0 {
-				// A transaction begun outside the analysed code: its
-				// statements were checked as they ran.
-				t.emit(&ir.Havoc{Vars: []*ir.Var{errV}, Info: t.info(ir.KindSQL, "")})
-				return value{expr: errV}
-			}
-			op, text := ir.Commit, "COMMIT"
-			if a.name == "Rollback" {
-				op, text = ir.Rollback, "ROLLBACK"
-			}
-			t.emit(&ir.TxOp{Op: op, Tx: self.tx, Err: errV, Info: t.info(ir.KindSQL, text)})
-			return value{expr: errV}
-		case a.name == "Stmt" || a.name == "StmtContext" || a.name == "Stmtx" || a.name == "StmtxContext" ||
-			a.name == "NamedStmt" || a.name == "NamedStmtContext":
-			st := args[len(args)-1].obj
-			if st != nil && st.kind == objStmt && self != nil && self.kind == objTx {
-				cp := *st
-				cp.tx = self.tx
-				return value{obj: &cp}
-			}
-			return value{obj: st}
-		case a.name == "Rebind":
-			if a.query >= 0 {
-				return arg(a.query)
-			}
-		case a.name == "Conn" || a.name == "Connx" || a.name == "Acquire":
-			// A connection of the pool (its own handle id: BEGIN sent as SQL
-			// on it opens a transaction), or a transaction's own.
-			h := value{obj: t.newConn()}
-			if self != nil && (self.kind == objTx || self.tx != 0) {
-				h = value{obj: self}
-			}
-			if results.Len() == 2 {
-				return value{tuple: []value{h, {expr: t.freshVar("err", ir.Bool, ir.KindSQL)}}}
-			}
-			return h
-		case a.name == "SendBatch" || a.name == "CopyFrom" || a.name == "LargeObjects":
-			t.unsupported("%s (pgx batches, COPY and large objects are not modelled)", a.name)
-			return t.fresh(a.name+"()", results)
-		case a.name == "MustExec" || a.name == "LoadFile" || a.name == "LoadFileContext":
-			t.unsupported("%s (SQL not known)", a.name)
-			return t.fresh(a.name+"()", results)
-		}
-	case objStmt:
-		if a.op == opExec || a.op == opQuery || a.op == opQueryRow || a.op == opGet || a.op == opSelect {
-			if self == nil || self.kind != objStmt {
-				t.unsupported("prepared statement %s whose SQL is not known", a.name)
-				return t.fresh(a.name+"()", results)
-			}
-			return t.stmtCall(a, self, arg, results)
-		}
-	case objRow, objRows:
-		switch a.name {
-		case "Scan":
-			var dests []value
-			if len(args) > 1 {
-				dests = t.sliceElems(args[len(args)-1])
-			}
-			return t.scan(self, dests, len(args) > 1 && dests == nil)
-		case "StructScan":
-			return t.structScan(self, arg(1))
-		case "Next":
-			return value{expr: t.freshVar("rows.Next()", ir.Bool, ir.KindSQL)}
-		case "NextResultSet":
-			return value{expr: t.freshVar("rows.NextResultSet()", ir.Bool, ir.KindSQL)}
-		}
-		// Reading rows (MapScan, SliceScan, pgx.CollectRows, Values, …)
-		// changes no row: arbitrary results.
-		t.escape(args[1:])
-		if strings.HasPrefix(a.pkg, "github.com/jackc/pgx") && strings.HasPrefix(a.name, "Collect") {
-			return t.collected(a, results)
-		}
-	case objResult:
-		if a.name == "RowsAffected" && self != nil && self.kind == objResult && self.affected != nil {
-			if results.Len() == 2 {
-				errV := t.freshVar("err", ir.Bool, ir.KindCall)
-				return value{tuple: []value{{expr: self.affected}, {expr: errV}}}
-			}
-			return value{expr: self.affected}
-		}
-	case objNil:
-		return t.libFunction(f, instr, a, args, results)
+		return t.sqlCall(f, instr, a, tx, func(i int) value { return argAt(args, i) }, results), true
+	case op == dblib.Begin:
+		return t.begin(a, self, results), true
+	case op == dblib.Commit || op == dblib.Rollback:
+		return t.endTx(op, self), true
+	case op == dblib.BindStmt:
+		return t.bindStmt(self, args), true
+	case op == dblib.Conn:
+		return t.conn(self, results), true
 	}
-	// Anything else (Close, Ping, Err, SetMaxOpenConns, sql.Open, …):
-	// arbitrary results, no effect on rows.
-	return t.fresh(a.name+"()", results)
+	return value{}, false
+}
+
+// rowsOp translates an operation on the rows of a query.
+func (t *translator) rowsOp(a apiCall, self *object, args []value) (value, bool) {
+	switch a.Op {
+	case dblib.Scan:
+		var dests []value
+		if len(args) > 1 {
+			dests = t.sliceElems(args[len(args)-1])
+		}
+		return t.scan(self, dests, len(args) > 1 && dests == nil), true
+	case dblib.StructScan:
+		return t.structScan(self, argAt(args, 1)), true
+	case dblib.Next:
+		return value{expr: t.freshVar("rows.Next()", ir.Bool, ir.KindSQL)}, true
+	case dblib.NextResultSet:
+		return value{expr: t.freshVar("rows.NextResultSet()", ir.Bool, ir.KindSQL)}, true
+	}
+	return value{}, false
+}
+
+// beginTx emits BEGIN of a new transaction and returns its id and the
+// variable that says whether BEGIN failed.
+func (t *translator) beginTx() (ir.Tx, *ir.Var) {
+	t.txs++
+	id := ir.Tx(t.txs)
+	errV := t.p.NewVar("err", ir.Bool, ir.Local)
+	t.emit(&ir.TxOp{Op: ir.Begin, Tx: id, Err: errV, Info: t.info(ir.KindSQL, "BEGIN")})
+	return id, errV
+}
+
+// begin translates Begin, BeginTx, Beginx, MustBegin, …: a new
+// transaction, or UNKNOWN for a savepoint (Begin on a transaction).
+func (t *translator) begin(a apiCall, self *object, results *types.Tuple) value {
+	if self != nil && self.kind == objTx {
+		t.unsupported("nested transaction (%s on a transaction: a savepoint)", a.Name)
+		return t.fresh(a.Name+"()", results)
+	}
+	id, errV := t.beginTx()
+	txv := value{obj: &object{kind: objTx, tx: id}}
+	if a.Must {
+		t.panicIf(errV, "panic: the call failed")
+		return txv
+	}
+	return value{tuple: []value{txv, {expr: errV}}}
+}
+
+// endTx translates Commit and Rollback.
+func (t *translator) endTx(op dblib.Op, self *object) value {
+	errV := t.p.NewVar("err", ir.Bool, ir.Local)
+	if self == nil || self.kind != objTx || self.tx == 0 {
+		// A transaction begun outside the analysed code: its
+		// statements were checked as they ran.
+		t.emit(&ir.Havoc{Vars: []*ir.Var{errV}, Info: t.info(ir.KindSQL, "")})
+		return value{expr: errV}
+	}
+	irOp, text := ir.Commit, "COMMIT"
+	if op == dblib.Rollback {
+		irOp, text = ir.Rollback, "ROLLBACK"
+	}
+	t.emit(&ir.TxOp{Op: irOp, Tx: self.tx, Err: errV, Info: t.info(ir.KindSQL, text)})
+	return value{expr: errV}
+}
+
+// bindStmt translates tx.Stmt(st) (and sqlx's Stmtx, NamedStmt): the
+// prepared statement run inside the transaction.
+func (t *translator) bindStmt(self *object, args []value) value {
+	st := args[len(args)-1].obj
+	if st != nil && st.kind == objStmt && self != nil && self.kind == objTx {
+		cp := *st
+		cp.tx = self.tx
+		return value{obj: &cp}
+	}
+	return value{obj: st}
+}
+
+// conn translates Conn, Connx and Acquire: a connection of the pool (its
+// own handle id: BEGIN sent as SQL on it opens a transaction), or a
+// transaction's own.
+func (t *translator) conn(self *object, results *types.Tuple) value {
+	h := value{obj: t.newConn()}
+	if self != nil && (self.kind == objTx || self.tx != 0) {
+		h = value{obj: self}
+	}
+	if results.Len() == 2 {
+		return value{tuple: []value{h, {expr: t.freshVar("err", ir.Bool, ir.KindSQL)}}}
+	}
+	return h
 }
 
 // sqlCall translates a call that runs SQL text on a connection or
 // transaction: Exec, Query, QueryRow, Prepare and sqlx's Get, Select,
 // NamedExec, NamedQuery, PrepareNamed.
 func (t *translator) sqlCall(f *frame, instr ssa.CallInstruction, a apiCall, tx ir.Tx, arg func(int) value, results *types.Tuple) value {
-	query := arg(a.query)
+	if t.l.mixedDialects() && !t.useSiteDialect(instr) {
+		return t.freshResults("sql()", results)
+	}
+	if params := arg(a.Params); params.obj != nil && params.obj.kind == objSlice && params.obj.alts != nil {
+		// Arguments built on branches (a φ of known slices): each
+		// alternative is run on its branch.
+		return t.forAlts(params.obj, func(o *object) value {
+			return t.sqlCall(f, instr, a, tx, func(i int) value {
+				if i == a.Params {
+					return value{obj: o}
+				}
+				return arg(i)
+			}, results)
+		})
+	}
+	query := arg(a.Query)
 	texts := query.texts()
 	if texts == nil {
 		if s := t.l.sites[instr]; s != nil && s.Known {
@@ -157,11 +223,17 @@ func (t *translator) sqlCall(f *frame, instr ssa.CallInstruction, a apiCall, tx 
 		}
 	}
 	run := func(text string, known bool) value {
-		stmtArgs := t.sqlArgs(arg(a.params))
+		stmtArgs := t.sqlArgs(arg(a.Params))
+		if p := arg(a.Params); p.obj != nil && p.obj.approxElems != "" && known {
+			stmtArgs = t.approxArgs(text, p.obj.approxElems)
+		}
+		if named, vals, ok := t.namedArgValue(arg(a.Params), text); ok {
+			text, stmtArgs = named, vals
+		}
 		var names []string
-		if a.op == opNamedExec || a.op == opNamedQuery || a.op == opPrepareNamed {
-			text, names = t.l.compileNamed(text)
-			stmtArgs = t.namedArgs(arg(a.named), a.argType(a.named), names)
+		if a.Op.Named() {
+			text, names = dblib.CompileNamed(text, t.dialect == sqlparse.Postgres)
+			stmtArgs = t.namedArgs(arg(a.Named), a.argType(a.Named), names)
 		}
 		return t.runOp(a, tx, text, known, stmtArgs, names, arg, results)
 	}
@@ -175,16 +247,89 @@ func (t *translator) sqlCall(f *frame, instr ssa.CallInstruction, a apiCall, tx 
 	return t.forkTexts(query.expr, texts, func(text string) value { return run(text, true) })
 }
 
+// namedArgValue handles a single argument that names the placeholders of
+// the text (pgx.NamedArgs{"id": id} with @id): the text with positional
+// placeholders and the values bound to them (nil where the argument's
+// contents are not known: arbitrary).
+func (t *translator) namedArgValue(params value, text string) (string, []ir.Expr, bool) {
+	elems := t.sliceElems(params)
+	if len(elems) != 1 {
+		return "", nil, false
+	}
+	rewrite, ok := dblib.NamedArgs(elems[0].dyn)
+	if !ok {
+		return "", nil, false
+	}
+	out, names, ok := rewrite(text)
+	if !ok {
+		return "", nil, false
+	}
+	vals := make([]ir.Expr, len(names))
+	if o := elems[0].obj; o != nil && o.entries != nil {
+		for i, n := range names {
+			vals[i] = o.entries[n].expr
+		}
+	}
+	return out, vals, true
+}
+
+// useSiteDialect reads the SQL of the site in the dialect of the handle it
+// runs on, in a program that opens handles of two dialects; false (and
+// UNKNOWN) when that handle cannot be traced to its sql.Open, or when the
+// entry already ran SQL of the other dialect.
+func (t *translator) useSiteDialect(instr ssa.CallInstruction) bool {
+	s := t.l.sites[instr]
+	if s == nil || !s.OpenKnown {
+		t.unsupported("SQL run on a handle the analysis cannot trace to its sql.Open, in a program that opens handles of two dialects (%s): which dialect it is read in is ambiguous (--dialect sets one)", t.l.opensText())
+		return false
+	}
+	switch {
+	case t.dialectOpen == nil:
+		o := s.Open
+		t.dialectOpen, t.dialect = &o, s.Dialect
+		t.p.Dialect = s.Dialect.String()
+		t.p.Assume(fmt.Sprintf("the SQL of this entry runs on the handle opened by sql.Open(%q) at %s, read as %s", o.name, o.pos, s.Dialect))
+	case t.dialect != s.Dialect:
+		t.unsupported("SQL on handles of two dialects in one entry (sql.Open(%q) at %s and sql.Open(%q) at %s) is not modelled", t.dialectOpen.name, t.dialectOpen.pos, s.Open.name, s.Open.pos)
+		return false
+	}
+	return true
+}
+
+// approxArgs returns one arbitrary value per placeholder of text, each
+// marked as an approximation (why): the arguments of a slice whose
+// elements stand for values the model does not track (sqlx.In's).
+func (t *translator) approxArgs(text, why string) []ir.Expr {
+	stmt, err := t.parse(text)
+	if err != nil {
+		return nil // (runSQL reports the text)
+	}
+	n := 0
+	sqlir.RewriteStatement(stmt, func(e sqlir.Expr) (sqlir.Expr, bool) {
+		if p, ok := e.(*sqlir.Param); ok && p.Index+1 > n {
+			n = p.Index + 1
+		}
+		return nil, false
+	})
+	out := make([]ir.Expr, n)
+	for i := range out {
+		v := t.freshVar(fmt.Sprintf("arg%d", i+1), ir.Int, ir.KindSQL)
+		v.Approx = why
+		out[i] = v
+	}
+	return out
+}
+
 // stmtCall runs a prepared statement (sqlx's NamedStmt binds its :name
 // parameters from a struct or map).
 func (t *translator) stmtCall(a apiCall, st *object, arg func(int) value, results *types.Tuple) value {
 	if st.text == "" && st.sql == nil {
-		t.unsupported("%s on a prepared statement whose SQL is not known here (prepared outside this entry point)", a.name)
-		return t.fresh(a.name+"()", results)
+		t.unsupported("%s on a prepared statement whose SQL is not known here (prepared outside this entry point)", a.Name)
+		return t.fresh(a.Name+"()", results)
 	}
-	stmtArgs := t.sqlArgs(arg(a.params))
+	stmtArgs := t.sqlArgs(arg(a.Params))
 	if st.names != nil {
-		stmtArgs = t.namedArgs(arg(a.named), a.argType(a.named), st.names)
+		stmtArgs = t.namedArgs(arg(a.Named), a.argType(a.Named), st.names)
 	}
 	return t.runOp(a, st.tx, st.text, true, stmtArgs, nil, arg, results)
 }
@@ -194,30 +339,30 @@ func (t *translator) stmtCall(a apiCall, st *object, arg func(int) value, result
 // parameters of a sqlx named statement), and sqlx's Get and Select, which
 // scan into their destination.
 func (t *translator) runOp(a apiCall, tx ir.Tx, text string, known bool, args []ir.Expr, names []string, arg func(int) value, results *types.Tuple) value {
-	switch a.op {
-	case opExec, opNamedExec:
-		v := t.runSQL(opExec, tx, text, known, args, results)
-		if a.must() {
+	switch a.Op {
+	case dblib.Exec, dblib.NamedExec:
+		v := t.runSQL(dblib.Exec, tx, text, known, args, results)
+		if a.Must {
 			return t.mustResult(v)
 		}
 		return v
-	case opQuery, opNamedQuery:
-		return t.runSQL(opQuery, tx, text, known, args, results)
-	case opQueryRow:
-		return t.runSQL(opQueryRow, tx, text, known, args, results)
-	case opPrepare, opPrepareNamed:
-		v := t.runSQL(opPrepare, tx, text, known, args, results)
+	case dblib.Query, dblib.NamedQuery:
+		return t.runSQL(dblib.Query, tx, text, known, args, results)
+	case dblib.QueryRow:
+		return t.runSQL(dblib.QueryRow, tx, text, known, args, results)
+	case dblib.Prepare, dblib.PrepareNamed:
+		v := t.runSQL(dblib.Prepare, tx, text, known, args, results)
 		if names != nil && len(v.tuple) > 0 && v.tuple[0].obj != nil {
 			v.tuple[0].obj.names = names
 		}
 		return v
-	case opGet:
-		row := t.runSQL(opQueryRow, tx, text, known, args, nil)
-		return t.structScan(row.obj, arg(a.dest))
-	case opSelect:
-		return t.selectInto(t.runSQL(opQuery, tx, text, known, args, nil), arg(a.dest))
+	case dblib.Get:
+		row := t.runSQL(dblib.QueryRow, tx, text, known, args, nil)
+		return t.structScan(row.obj, arg(a.Dest))
+	case dblib.Select:
+		return t.selectInto(t.runSQL(dblib.Query, tx, text, known, args, nil), arg(a.Dest))
 	}
-	return t.fresh(a.name+"()", results)
+	return t.fresh(a.Name+"()", results)
 }
 
 // mustResult is a Must variant's result: the call panics when it fails.
@@ -268,12 +413,12 @@ func (t *translator) sliceElems(v value) []value {
 }
 
 // runSQL translates Exec, Query, QueryRow and Prepare.
-func (t *translator) runSQL(kind sqlOp, tx ir.Tx, text string, known bool, args []ir.Expr, results *types.Tuple) value {
+func (t *translator) runSQL(kind dblib.Op, tx ir.Tx, text string, known bool, args []ir.Expr, results *types.Tuple) value {
 	if !known {
 		t.unsupported("SQL text is not a compile-time constant")
 		return t.freshResults("sql()", results)
 	}
-	stmt, err := t.l.parse(text)
+	stmt, err := t.parse(text)
 	if err != nil {
 		t.unsupported("SQL %q: %v", compactSQL(text), err)
 		return t.freshResults("sql()", results)
@@ -288,7 +433,7 @@ func (t *translator) runSQL(kind sqlOp, tx ir.Tx, text string, known bool, args 
 		return t.txControl(tc, tx, info, results)
 	}
 	switch kind {
-	case opExec:
+	case dblib.Exec:
 		errV := t.p.NewVar("err", ir.Bool, ir.Local)
 		aff := t.p.NewVar("rowsAffected", ir.Int, ir.Local)
 		if sel, ok := stmt.(*sqlir.Select); ok {
@@ -298,9 +443,9 @@ func (t *translator) runSQL(kind sqlOp, tx ir.Tx, text string, known bool, args 
 			t.emit(&ir.Exec{SQL: stmt, Args: args, Tx: tx, Err: errV, Affected: aff, Info: info})
 		}
 		return value{tuple: []value{{obj: &object{kind: objResult, affected: aff}}, {expr: errV}}}
-	case opQuery, opQueryRow:
+	case dblib.Query, dblib.QueryRow:
 		o := &object{kind: objRows, tx: tx, text: text, args: args}
-		if kind == opQueryRow {
+		if kind == dblib.QueryRow {
 			o.kind = objRow
 		}
 		if sel, ok := stmt.(*sqlir.Select); ok {
@@ -316,7 +461,7 @@ func (t *translator) runSQL(kind sqlOp, tx ir.Tx, text string, known bool, args 
 			o.noRowOK = noRow
 			t.emit(&ir.Exec{SQL: stmt, Args: args, Tx: tx, Err: o.execErr, Targets: o.returned, Info: info})
 		}
-		if kind == opQueryRow {
+		if kind == dblib.QueryRow {
 			return value{obj: o}
 		}
 		if o.execErr != nil {
@@ -324,7 +469,7 @@ func (t *translator) runSQL(kind sqlOp, tx ir.Tx, text string, known bool, args 
 		}
 		errV := t.freshVar("err", ir.Bool, ir.KindSQL)
 		return value{tuple: []value{{obj: o}, {expr: errV}}}
-	case opPrepare:
+	case dblib.Prepare:
 		errV := t.freshVar("err", ir.Bool, ir.KindSQL)
 		o := &object{kind: objStmt, tx: tx, text: text, sql: stmt}
 		return value{tuple: []value{{obj: o}, {expr: errV}}}

@@ -378,6 +378,43 @@ func (t *translator) choicePhi(f *frame, p *ssa.Phi, known []value, later []ssa.
 	return value{obj: o}, true
 }
 
+// sliceChoicePhi is a φ of slices whose elements the model knows on every
+// incoming edge (args built by a literal, then appended to on a branch):
+// a slice with one alternative per edge, selected like choicePhi's
+// pointers, so that a query run with args... binds the elements of the
+// one the path brings (sqlCall forks on them).
+func (t *translator) sliceChoicePhi(f *frame, p *ssa.Phi) (value, bool) {
+	if len(p.Edges) > maxChoice {
+		return value{}, false
+	}
+	var known []value
+	for _, e := range p.Edges {
+		v, ok := t.peek(f, e)
+		if !ok || v.obj == nil || v.obj.kind != objSlice || v.obj.cell == nil || v.obj.cell.fields == nil || v.obj.alts != nil {
+			return value{}, false
+		}
+		known = append(known, v)
+	}
+	sel := t.p.NewVar(f.prefix+t.nameOf(f, p)+"$which", ir.Int, ir.Ghost)
+	o := &object{kind: objSlice}
+	for k, v := range known {
+		o.alts = append(o.alts, v.obj)
+		o.altConds = append(o.altConds, ir.Eq(sel, ir.IntLit(int64(k))))
+	}
+	o.length = known[len(known)-1].obj.length
+	for k := len(known) - 2; k >= 0; k-- {
+		o.length = ir.IteOf(o.altConds[k], known[k].obj.length, o.length)
+	}
+	if f.phiSel == nil {
+		f.phiSel = map[*ssa.Phi]*ir.Var{}
+	}
+	f.phiSel[p] = sel
+	for _, v := range known {
+		t.lose(v) // (a write through the φ may write either)
+	}
+	return value{obj: o}, true
+}
+
 // Elements of input slices read twice at the same index.
 //
 // Two reads x[i] of an input slice with the same index value i, where the

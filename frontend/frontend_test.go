@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dbverify/dbverify/frontend/sqlparse"
 	"github.com/dbverify/dbverify/ir"
 	"github.com/dbverify/dbverify/sqlir"
+	"github.com/dbverify/dbverify/sqlparse"
 )
 
 func load(t *testing.T, pkg string) *Loaded {

@@ -132,6 +132,18 @@ func (e *funcEscape) useEscapes(instr ssa.Instruction, v ssa.Value) bool {
 		return e.valueEscapes(instr)
 	case *ssa.Return:
 		return e.returnEscapes(instr.Parent())
+	case *ssa.MapUpdate:
+		// A table of operations local to a dispatcher
+		// (ops := map[string]func(…){…}; ops[name](…)): the functions
+		// escape only if a value looked up does.
+		if m, ok := instr.Map.(*ssa.MakeMap); ok && instr.Value == v && mapLiteral(m) {
+			for _, r := range *m.Referrers() {
+				if l, ok := r.(*ssa.Lookup); ok && e.valueEscapes(l) {
+					return true
+				}
+			}
+			return false
+		}
 	}
 	// Stored, sent, appended, put in a map or a slice literal.
 	return true

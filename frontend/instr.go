@@ -111,12 +111,19 @@ func (t *translator) define(f *frame, v ssa.Value, x value) {
 func (t *translator) instr(f *frame, instr ssa.Instruction) {
 	switch i := instr.(type) {
 	case *ssa.MapUpdate:
-		// Map contents are not tracked; a write to a nil map panics.
-		if m := t.val(f, i.Map); m.obj != nil && m.obj.kind == objNil {
+		// Map contents are not tracked (but a literal's, see mapLiteral);
+		// a write to a nil map panics.
+		m := t.val(f, i.Map)
+		if m.obj != nil && m.obj.kind == objNil {
 			t.panicHere("panic: assignment to entry in nil map")
 		}
-		t.lose(t.val(f, i.Key))
-		t.lose(t.val(f, i.Value))
+		k, v := t.val(f, i.Key), t.val(f, i.Value)
+		if m.obj != nil && m.obj.entries != nil && k.strKnown && (v.expr != nil || isFuncValue(v)) {
+			m.obj.entries[k.str] = v
+			return
+		}
+		t.lose(k)
+		t.lose(v)
 	case *ssa.Send:
 		t.lose(t.val(f, i.X)) // channels are not tracked
 	case *ssa.DebugRef:
@@ -129,113 +136,38 @@ func (t *translator) instr(f *frame, instr ssa.Instruction) {
 	case *ssa.Go:
 		t.goStmt(f, i)
 	case *ssa.Alloc:
-		c := t.newCell(i.Type().(*types.Pointer).Elem(), f.prefix+t.nameOf(f, i), false)
-		if i.Heap && c.v != nil {
-			// new(T) and escaping locals start as the zero value.
-			t.emit(&ir.Assign{Lhs: []*ir.Var{c.v}, Rhs: []ir.Expr{ir.Zero(c.v.Type)}, Info: t.info(ir.KindAssign, "")})
-		} else if c.v != nil {
-			t.emit(&ir.Assign{Lhs: []*ir.Var{c.v}, Rhs: []ir.Expr{ir.Zero(c.v.Type)}, Info: t.info(ir.KindAssign, "")})
-		}
-		f.env[i] = value{obj: &object{kind: objPtr, cell: c}}
+		t.alloc(f, i)
 	case *ssa.UnOp:
 		t.define(f, i, t.unop(f, i))
 	case *ssa.BinOp:
 		t.define(f, i, t.binop(f, i))
 	case *ssa.FieldAddr:
-		x := t.val(f, i.X)
-		if isChoicePtr(x) {
-			if v, ok := t.fieldChoice(x.obj, i.Field); ok {
-				f.env[i] = v
-				return
-			}
-		}
-		if x.obj != nil && x.obj.kind == objPtr && x.obj.cell != nil && x.obj.cell.fields != nil {
-			f.env[i] = value{obj: &object{kind: objPtr, cell: t.field(x.obj.cell, i.Field)}}
-			return
-		}
-		if x.obj != nil && isDBObj(x.obj.kind) {
-			// The handle a library type embeds (sqlx.Tx embeds *sql.Tx):
-			// promoted methods run on the same connection or transaction.
-			c := &cell{typ: i.Type().(*types.Pointer).Elem(), name: f.prefix + i.Name(), ref: x, refSet: true}
-			f.env[i] = value{obj: &object{kind: objPtr, cell: c}}
-			return
-		}
-		f.env[i] = value{obj: &object{kind: objPtr, cell: t.anonCell(i.Type().(*types.Pointer).Elem(), f.prefix+i.Name())}}
+		t.fieldAddr(f, i)
 	case *ssa.Field:
 		x := t.val(f, i.X)
 		if i.Field < len(x.fields) {
 			t.define(f, i, x.fields[i.Field])
-			return
+		} else {
+			t.define(f, i, t.fresh(f.prefix+i.Name(), i.Type()))
 		}
-		t.define(f, i, t.fresh(f.prefix+i.Name(), i.Type()))
 	case *ssa.IndexAddr:
 		t.indexPanic(f, i.X, i.Index)
 		t.indexAddr(f, i)
 	case *ssa.Index, *ssa.Lookup, *ssa.Next:
-		if ix, ok := i.(*ssa.Index); ok {
-			t.indexPanic(f, ix.X, ix.Index)
-		}
-		if l, ok := i.(*ssa.Lookup); ok {
-			if v, ok := t.pureLookup(f, l); ok {
-				t.define(f, l, v)
-				return
-			}
-		}
-		v := t.fresh(f.prefix+i.(ssa.Value).Name(), i.(ssa.Value).Type())
-		var x ssa.Value
-		switch i := i.(type) {
-		case *ssa.Index:
-			x = i.X
-		case *ssa.Lookup:
-			x = i.X
-		case *ssa.Next:
-			x = i.Iter.(*ssa.Range).X
-		}
-		if xv := t.val(f, x); (xv.obj == nil || !xv.obj.arbitrary) && !isString(x.Type()) {
-			markValueApprox(v, t.elementWhy(f, x))
-			t.lose(xv)
-		}
-		t.define(f, i.(ssa.Value), v)
+		t.element(f, i.(ssa.Value))
 	case *ssa.Range, *ssa.Select, *ssa.MultiConvert, *ssa.SliceToArrayPointer:
 		t.define(f, i.(ssa.Value), t.fresh(f.prefix+i.(ssa.Value).Name(), i.(ssa.Value).Type()))
 	case *ssa.TypeAssert:
-		if !i.CommaOk {
-			t.assertPanic(f, i)
-		}
-		if v, ok := t.knownAssert(f, i); ok {
-			t.define(f, i, v)
-			return
-		}
-		if i.CommaOk {
-			t.define(f, i, t.fresh(f.prefix+i.Name(), i.Type()))
-			return
-		}
-		x := t.val(f, i.X)
-		if x.expr != nil {
-			if s, ok := sortOf(i.AssertedType); ok && s == x.expr.Sort() {
-				t.define(f, i, x)
-				return
-			}
-		}
-		t.define(f, i, t.fresh(f.prefix+i.Name(), i.Type()))
+		t.typeAssert(f, i)
 	case *ssa.Extract:
 		x := t.val(f, i.Tuple)
 		if i.Index < len(x.tuple) {
 			t.define(f, i, x.tuple[i.Index])
-			return
+		} else {
+			t.define(f, i, t.fresh(f.prefix+i.Name(), i.Type()))
 		}
-		t.define(f, i, t.fresh(f.prefix+i.Name(), i.Type()))
 	case *ssa.MakeInterface:
-		x := t.val(f, i.X)
-		if isError(i.Type()) {
-			// A concrete value boxed as an error is non-nil, even a nil pointer.
-			t.define(f, i, value{expr: ir.True})
-			return
-		}
-		if x.expr == nil {
-			x.dyn = i.X.Type() // the dynamic type, for method calls on it
-		}
-		t.define(f, i, x)
+		t.makeInterface(f, i)
 	case *ssa.ChangeInterface:
 		t.define(f, i, t.val(f, i.X))
 	case *ssa.ChangeType:
@@ -249,16 +181,13 @@ func (t *translator) instr(f *frame, instr ssa.Instruction) {
 		}
 		f.env[i] = value{obj: &object{kind: objClosure, fn: i.Fn.(*ssa.Function), bindings: bs}}
 	case *ssa.MakeSlice, *ssa.MakeMap, *ssa.MakeChan:
-		f.env[i.(ssa.Value)] = value{obj: &object{kind: objSlice, length: t.freshLen(i.(ssa.Value).Name())}}
-	case *ssa.Slice:
-		x := t.val(f, i.X)
-		if x.obj != nil && x.obj.kind == objPtr && x.obj.cell != nil && x.obj.cell.fields != nil && i.Low == nil && i.High == nil {
-			// A slice of a whole array (variadic arguments): elements known.
-			f.env[i] = value{obj: &object{kind: objSlice, cell: x.obj.cell, length: ir.IntLit(int64(len(x.obj.cell.fields)))}}
-			return
+		o := &object{kind: objSlice, length: t.freshLen(i.(ssa.Value).Name())}
+		if m, ok := i.(*ssa.MakeMap); ok && mapLiteral(m) {
+			o.entries = map[string]value{}
 		}
-		t.lose(x) // the slice's elements are not tracked
-		f.env[i] = value{obj: &object{kind: objSlice, length: t.freshLen(i.Name()), arbitrary: x.obj != nil && x.obj.arbitrary}}
+		f.env[i.(ssa.Value)] = value{obj: o}
+	case *ssa.Slice:
+		t.slice(f, i)
 	default:
 		if v, ok := instr.(ssa.Value); ok {
 			t.define(f, v, t.fresh(f.prefix+v.Name(), v.Type()))
@@ -266,6 +195,187 @@ func (t *translator) instr(f *frame, instr ssa.Instruction) {
 		}
 		t.unsupported("Go construct %T", instr)
 	}
+}
+
+// alloc translates a local variable or new(T): a cell holding the zero value.
+func (t *translator) alloc(f *frame, i *ssa.Alloc) {
+	c := t.newCell(i.Type().(*types.Pointer).Elem(), f.prefix+t.nameOf(f, i), false)
+	if c.v != nil {
+		t.emit(&ir.Assign{Lhs: []*ir.Var{c.v}, Rhs: []ir.Expr{ir.Zero(c.v.Type)}, Info: t.info(ir.KindAssign, "")})
+	}
+	f.env[i] = value{obj: &object{kind: objPtr, cell: c}}
+}
+
+// fieldAddr translates &x.f.
+func (t *translator) fieldAddr(f *frame, i *ssa.FieldAddr) {
+	x := t.val(f, i.X)
+	if isChoicePtr(x) {
+		if v, ok := t.fieldChoice(x.obj, i.Field); ok {
+			f.env[i] = v
+			return
+		}
+	}
+	if x.obj != nil && x.obj.kind == objPtr && x.obj.cell != nil && x.obj.cell.fields != nil {
+		f.env[i] = value{obj: &object{kind: objPtr, cell: t.field(x.obj.cell, i.Field)}}
+		return
+	}
+	if x.obj != nil && isDBObj(x.obj.kind) {
+		// The handle a library type embeds (sqlx.Tx embeds *sql.Tx):
+		// promoted methods run on the same connection or transaction.
+		c := &cell{typ: i.Type().(*types.Pointer).Elem(), name: f.prefix + i.Name(), ref: x, refSet: true}
+		f.env[i] = value{obj: &object{kind: objPtr, cell: c}}
+		return
+	}
+	f.env[i] = value{obj: &object{kind: objPtr, cell: t.anonCell(i.Type().(*types.Pointer).Elem(), f.prefix+i.Name())}}
+}
+
+// element translates x[i] of a slice, array, string or map, and the next
+// element of a range: an arbitrary value, an approximation unless x is
+// itself arbitrary (an input).
+func (t *translator) element(f *frame, i ssa.Value) {
+	if ix, ok := i.(*ssa.Index); ok {
+		t.indexPanic(f, ix.X, ix.Index)
+	}
+	if l, ok := i.(*ssa.Lookup); ok {
+		if v, ok := t.pureLookup(f, l); ok {
+			t.define(f, l, v)
+			return
+		}
+		if m := t.val(f, l.X); m.obj != nil && m.obj.entries != nil {
+			if v, ok := t.tableLookup(l, m.obj, t.val(f, l.Index)); ok {
+				t.define(f, l, v)
+				return
+			}
+		}
+	}
+	v := t.fresh(f.prefix+i.Name(), i.Type())
+	var x ssa.Value
+	switch i := i.(type) {
+	case *ssa.Index:
+		x = i.X
+	case *ssa.Lookup:
+		x = i.X
+	case *ssa.Next:
+		x = i.Iter.(*ssa.Range).X
+	}
+	if xv := t.val(f, x); (xv.obj == nil || !xv.obj.arbitrary) && !isString(x.Type()) {
+		markValueApprox(v, t.elementWhy(f, x))
+		t.lose(xv)
+	}
+	t.define(f, i, v)
+}
+
+// typeAssert translates x.(T) and x.(T) with comma-ok.
+func (t *translator) typeAssert(f *frame, i *ssa.TypeAssert) {
+	if !i.CommaOk {
+		t.assertPanic(f, i)
+	}
+	if v, ok := t.knownAssert(f, i); ok {
+		t.define(f, i, v)
+		return
+	}
+	if i.CommaOk {
+		t.define(f, i, t.fresh(f.prefix+i.Name(), i.Type()))
+		return
+	}
+	x := t.val(f, i.X)
+	if x.expr != nil {
+		if s, ok := sortOf(i.AssertedType); ok && s == x.expr.Sort() {
+			t.define(f, i, x)
+			return
+		}
+	}
+	t.define(f, i, t.fresh(f.prefix+i.Name(), i.Type()))
+}
+
+// makeInterface translates the boxing of a concrete value.
+func (t *translator) makeInterface(f *frame, i *ssa.MakeInterface) {
+	x := t.val(f, i.X)
+	if isError(i.Type()) {
+		// A concrete value boxed as an error is non-nil, even a nil pointer.
+		t.define(f, i, value{expr: ir.True})
+		return
+	}
+	if x.expr == nil {
+		x.dyn = i.X.Type() // the dynamic type, for method calls on it
+	}
+	t.define(f, i, x)
+}
+
+// slice translates x[lo:hi].
+func (t *translator) slice(f *frame, i *ssa.Slice) {
+	x := t.val(f, i.X)
+	if x.obj != nil && x.obj.kind == objPtr && x.obj.cell != nil && x.obj.cell.fields != nil && i.Low == nil && i.High == nil {
+		// A slice of a whole array (variadic arguments): elements known.
+		f.env[i] = value{obj: &object{kind: objSlice, cell: x.obj.cell, length: ir.IntLit(int64(len(x.obj.cell.fields)))}}
+		return
+	}
+	t.lose(x) // the slice's elements are not tracked
+	f.env[i] = value{obj: &object{kind: objSlice, length: t.freshLen(i.Name()), arbitrary: x.obj != nil && x.obj.arbitrary}}
+}
+
+// mapLiteral reports whether m is a map whose contents are final when its
+// block ends: a composite literal with constant string keys that is only
+// filled in its own block and otherwise only boxed (passed to a call as
+// pgx.NamedArgs{"id": id}) or read (a dispatcher's table of operations).
+func mapLiteral(m *ssa.MakeMap) bool {
+	if _, ok := m.Type().Underlying().(*types.Map).Key().Underlying().(*types.Basic); !ok || !isString(m.Type().Underlying().(*types.Map).Key()) {
+		return false
+	}
+	for _, r := range *m.Referrers() {
+		switch r := r.(type) {
+		case *ssa.MapUpdate:
+			if _, isConst := r.Key.(*ssa.Const); !isConst || r.Block() != m.Block() || r.Value == ssa.Value(m) {
+				return false
+			}
+		case *ssa.MakeInterface, *ssa.DebugRef, *ssa.Lookup:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// isFuncValue reports whether v is a function value the model resolves.
+func isFuncValue(v value) bool {
+	return v.obj != nil && (v.obj.kind == objClosure || v.obj.kind == objFunc) && v.obj.alts == nil
+}
+
+// tableLookup is m[key] (comma-ok or not) of a map literal holding
+// function values (a dispatcher's table of operations): the function of
+// the key, or, when the key is not known, a choice among the table's
+// functions by key, with ok false for any other key.
+func (t *translator) tableLookup(l *ssa.Lookup, m *object, key value) (value, bool) {
+	if len(m.entries) == 0 || key.expr == nil {
+		return value{}, false
+	}
+	keys := make([]string, 0, len(m.entries))
+	for k, v := range m.entries {
+		if !isFuncValue(v) {
+			return value{}, false
+		}
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	choice := &object{kind: objClosure}
+	found := ir.Expr(ir.False)
+	for _, k := range keys {
+		c := ir.Eq(key.expr, ir.StringCode(k))
+		choice.alts = append(choice.alts, m.entries[k].obj)
+		choice.altConds = append(choice.altConds, c)
+		found = ir.Or(found, c)
+	}
+	fn := value{obj: choice}
+	if key.strKnown {
+		fn, found = value{obj: &object{kind: objNil}}, ir.False
+		if v, ok := m.entries[key.str]; ok {
+			fn, found = v, ir.True
+		}
+	}
+	if l.CommaOk {
+		return value{tuple: []value{fn, {expr: found}}}, true
+	}
+	return fn, true
 }
 
 // anonCell is a cell for memory the model does not track (a field reached
@@ -449,30 +559,10 @@ func (t *translator) unop(f *frame, i *ssa.UnOp) value {
 
 func (t *translator) binop(f *frame, i *ssa.BinOp) value {
 	x, y := t.val(f, i.X), t.val(f, i.Y)
-	if isString(i.X.Type()) && i.Op == token.ADD {
-		if x.strKnown && y.strKnown {
-			s := x.str + y.str
-			return value{expr: ir.StringCode(s), str: s, strKnown: true}
+	if isString(i.X.Type()) {
+		if v, ok := t.stringBinop(f, i, x, y); ok {
+			return v
 		}
-		if texts, conds, ok := product([]value{x, y}, func(ss []string) string { return strings.Join(ss, "") }); ok {
-			return t.strChoice(f.prefix+t.nameOf(f, i), texts, conds)
-		}
-		return t.fresh(f.prefix+i.Name(), i.Type())
-	}
-	if isString(i.X.Type()) && x.strKnown && y.strKnown {
-		// Two known strings: Go's byte-wise order (codes order only
-		// strings of one shape, see ir.StringCode).
-		if r, ok := compareStrings(i.Op, x.str, y.str); ok {
-			return value{expr: ir.BoolConst(r)}
-		}
-	}
-	if isString(i.X.Type()) && i.Op != token.EQL && i.Op != token.NEQ {
-		// Go orders strings byte-wise ("9" > "16"); the codes of strings
-		// whose text is not known order nothing: an arbitrary outcome,
-		// marked so that a counterexample that needs it is UNKNOWN.
-		v := t.fresh(f.prefix+i.Name(), i.Type())
-		markValueApprox(v, fmt.Sprintf("the order of two strings (%s) at %s", i.Op, t.posString(i.Pos())))
-		return v
 	}
 	if isError(i.X.Type()) || isError(i.Y.Type()) {
 		return t.errCompare(f, i, x, y)
@@ -493,48 +583,83 @@ func (t *translator) binop(f *frame, i *ssa.BinOp) value {
 		}
 		return value{expr: b}
 	}
-	if b, ok := i.Type().Underlying().(*types.Basic); ok && b.Info()&types.IsInteger != 0 &&
-		(i.Op == token.ADD || i.Op == token.SUB || i.Op == token.MUL) {
-		if _, xc := i.X.(*ssa.Const); !xc {
-			if _, yc := i.Y.(*ssa.Const); (!yc || i.Op != token.MUL) && !t.overflowNoted {
-				t.overflowNoted = true
-				// Integers are mathematical: a wrap-around is not modelled.
-				file, line := t.l.position(i.Pos())
-				if line == 0 {
-					file, line = t.l.position(t.pos)
-				}
-				t.p.Assume(fmt.Sprintf("Go integer arithmetic does not overflow (%s at %s:%d, and any other)", b.Name(), file, line))
-			}
+	t.noteOverflow(i)
+	if op, ok := arithOps[i.Op]; ok {
+		if i.Op == token.QUO || i.Op == token.REM {
+			t.divPanic(i, y.expr)
 		}
+		return value{expr: ir.Arith(op, x.expr, y.expr)}
 	}
-	switch i.Op {
-	case token.ADD:
-		return value{expr: ir.Arith(ir.OpAdd, x.expr, y.expr)}
-	case token.SUB:
-		return value{expr: ir.Arith(ir.OpSub, x.expr, y.expr)}
-	case token.MUL:
-		return value{expr: ir.Arith(ir.OpMul, x.expr, y.expr)}
-	case token.QUO:
-		t.divPanic(i, y.expr)
-		return value{expr: ir.Arith(ir.OpDiv, x.expr, y.expr)}
-	case token.REM:
-		t.divPanic(i, y.expr)
-		return value{expr: ir.Arith(ir.OpMod, x.expr, y.expr)}
-	case token.EQL:
-		return value{expr: ir.Cmp(ir.OpEq, x.expr, y.expr)}
-	case token.NEQ:
-		return value{expr: ir.Cmp(ir.OpNe, x.expr, y.expr)}
-	case token.LSS:
-		return value{expr: ir.Cmp(ir.OpLt, x.expr, y.expr)}
-	case token.LEQ:
-		return value{expr: ir.Cmp(ir.OpLe, x.expr, y.expr)}
-	case token.GTR:
-		return value{expr: ir.Cmp(ir.OpGt, x.expr, y.expr)}
-	case token.GEQ:
-		return value{expr: ir.Cmp(ir.OpGe, x.expr, y.expr)}
+	if op, ok := cmpOps[i.Op]; ok {
+		return value{expr: ir.Cmp(op, x.expr, y.expr)}
 	}
 	// Bitwise operators and shifts: arbitrary.
 	return t.fresh(f.prefix+i.Name(), i.Type())
+}
+
+// arithOps and cmpOps are the Go operators with an IR counterpart.
+var (
+	arithOps = map[token.Token]ir.Op{
+		token.ADD: ir.OpAdd, token.SUB: ir.OpSub, token.MUL: ir.OpMul, token.QUO: ir.OpDiv, token.REM: ir.OpMod,
+	}
+	cmpOps = map[token.Token]ir.Op{
+		token.EQL: ir.OpEq, token.NEQ: ir.OpNe, token.LSS: ir.OpLt,
+		token.LEQ: ir.OpLe, token.GTR: ir.OpGt, token.GEQ: ir.OpGe,
+	}
+)
+
+// stringBinop translates the operators on strings whose meaning is not
+// that of their codes: concatenation, and ordering; false for == and !=
+// of strings whose text is not known (their codes compare).
+func (t *translator) stringBinop(f *frame, i *ssa.BinOp, x, y value) (value, bool) {
+	if i.Op == token.ADD {
+		if x.strKnown && y.strKnown {
+			s := x.str + y.str
+			return value{expr: ir.StringCode(s), str: s, strKnown: true}, true
+		}
+		if texts, conds, ok := product([]value{x, y}, func(ss []string) string { return strings.Join(ss, "") }); ok {
+			return t.strChoice(f.prefix+t.nameOf(f, i), texts, conds), true
+		}
+		return t.fresh(f.prefix+i.Name(), i.Type()), true
+	}
+	if x.strKnown && y.strKnown {
+		// Two known strings: Go's byte-wise order (codes order only
+		// strings of one shape, see ir.StringCode).
+		if r, ok := compareStrings(i.Op, x.str, y.str); ok {
+			return value{expr: ir.BoolConst(r)}, true
+		}
+	}
+	if i.Op != token.EQL && i.Op != token.NEQ {
+		// Go orders strings byte-wise ("9" > "16"); the codes of strings
+		// whose text is not known order nothing: an arbitrary outcome,
+		// marked so that a counterexample that needs it is UNKNOWN.
+		v := t.fresh(f.prefix+i.Name(), i.Type())
+		markValueApprox(v, fmt.Sprintf("the order of two strings (%s) at %s", i.Op, t.posString(i.Pos())))
+		return v, true
+	}
+	return value{}, false
+}
+
+// noteOverflow states, once per entry, that integer arithmetic is
+// mathematical: a wrap-around is not modelled.
+func (t *translator) noteOverflow(i *ssa.BinOp) {
+	b, ok := i.Type().Underlying().(*types.Basic)
+	if !ok || b.Info()&types.IsInteger == 0 || t.overflowNoted ||
+		(i.Op != token.ADD && i.Op != token.SUB && i.Op != token.MUL) {
+		return
+	}
+	if _, xc := i.X.(*ssa.Const); xc {
+		return
+	}
+	if _, yc := i.Y.(*ssa.Const); yc && i.Op == token.MUL {
+		return
+	}
+	t.overflowNoted = true
+	file, line := t.l.position(i.Pos())
+	if line == 0 {
+		file, line = t.l.position(t.pos)
+	}
+	t.p.Assume(fmt.Sprintf("Go integer arithmetic does not overflow (%s at %s:%d, and any other)", b.Name(), file, line))
 }
 
 // nilCompare decides v == nil and v != nil for a value whose nil-ness

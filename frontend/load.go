@@ -13,8 +13,8 @@ import (
 	"golang.org/x/tools/go/ssa"
 	"golang.org/x/tools/go/ssa/ssautil"
 
-	"github.com/dbverify/dbverify/frontend/sqlparse"
 	"github.com/dbverify/dbverify/sqlir"
+	"github.com/dbverify/dbverify/sqlparse"
 )
 
 // Config says what to load.
@@ -41,8 +41,13 @@ type Loaded struct {
 	// Dialect is the SQL dialect used to parse queries, DialectSource why.
 	Dialect       sqlparse.Dialect
 	DialectSource string
-	// openDrivers are the driver names passed to sql.Open, in call order.
+	// openDrivers are the driver names passed to sql.Open, in call order;
+	// opens those of a known dialect (openAt by call), handles the
+	// handle sources they reach (see dialects.go).
 	openDrivers []string
+	opens       []driverOpen
+	openAt      map[*ssa.Call]driverOpen
+	handles     *handleDialects
 
 	// module holds the import paths of the packages whose functions are
 	// inlined: every package of the main module that was loaded.
@@ -55,11 +60,16 @@ type Loaded struct {
 	escapeCache map[*ssa.Function]bool
 	implCache   map[*types.Func][]*ssa.Function
 	calleeCache map[*ssa.Function][]*ssa.Function
-	parsed      map[string]parseResult
+	parsed      map[parseKey]parseResult
 	// constGlobals holds the package-level variables that are never
 	// reassigned, with their constant initialiser (see constGlobal).
 	constGlobals map[*ssa.Global]*ssa.Const
 	srcLine      map[string][]string
+}
+
+type parseKey struct {
+	dialect sqlparse.Dialect
+	query   string
 }
 
 type parseResult struct {
@@ -133,7 +143,8 @@ func Load(cfg Config) (*Loaded, error) {
 		Fset: prog.Fset, Prog: prog, cfg: cfg,
 		module:      map[*ssa.Package]bool{},
 		sites:       map[ssa.CallInstruction]*Site{},
-		parsed:      map[string]parseResult{},
+		parsed:      map[parseKey]parseResult{},
+		openAt:      map[*ssa.Call]driverOpen{},
 		implCache:   map[*types.Func][]*ssa.Function{},
 		calleeCache: map[*ssa.Function][]*ssa.Function{},
 		srcLine:     map[string][]string{},

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"go/types"
 
+	"golang.org/x/tools/go/ssa"
+
 	"github.com/dbverify/dbverify/ir"
 )
 
@@ -155,4 +157,44 @@ func (t *translator) havocCell(c *cell, depth int) {
 	if c.refSet && c.ref.obj != nil && c.ref.obj.kind == objPtr {
 		t.havocCell(c.ref.obj.cell, depth+1)
 	}
+}
+
+// appendKnown is append(s, x...) where the model knows the elements of s
+// and x: slices of a whole array (a slice literal, variadic arguments) or
+// nil. Such a slice's capacity is its length, so a non-empty append
+// copies into a new array: the result holds copies of the elements, as
+// values at the time of the call (db.Exec(q, args...) then binds them).
+func (t *translator) appendKnown(c *ssa.CallCommon, args []value) (value, bool) {
+	if len(args) != 2 || isString(c.Args[1].Type()) {
+		return value{}, false
+	}
+	st, ok := c.Signature().Results().At(0).Type().Underlying().(*types.Slice)
+	if !ok {
+		return value{}, false
+	}
+	s, x := t.knownElems(args[0]), t.knownElems(args[1])
+	if s == nil || x == nil {
+		return value{}, false
+	}
+	if len(x) == 0 {
+		return args[0], true // append(s) is s itself
+	}
+	elems := append(append([]value(nil), s...), x...)
+	if len(elems) > 64 {
+		return value{}, false
+	}
+	arr := t.newCell(types.NewArray(st.Elem(), int64(len(elems))), fmt.Sprintf("append()#%d", len(elems)), false)
+	for i, e := range elems {
+		t.store(t.field(arr, i), e)
+	}
+	return value{obj: &object{kind: objSlice, cell: arr, length: ir.IntLit(int64(len(elems)))}}, true
+}
+
+// knownElems returns the elements of a slice whose elements the model
+// knows (none for nil), or nil.
+func (t *translator) knownElems(v value) []value {
+	if v.obj != nil && v.obj.kind == objNil {
+		return []value{}
+	}
+	return t.sliceElems(v)
 }

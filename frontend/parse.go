@@ -6,8 +6,9 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/dbverify/dbverify/frontend/sqlparse"
+	"github.com/dbverify/dbverify/frontend/dblib"
 	"github.com/dbverify/dbverify/sqlir"
+	"github.com/dbverify/dbverify/sqlparse"
 )
 
 // errUnsupportedSQL marks SQL that parses in some dialect but that the
@@ -17,16 +18,20 @@ type errUnsupportedSQL struct{ why string }
 
 func (e *errUnsupportedSQL) Error() string { return e.why }
 
-// parse parses query once and caches the result.
-func (l *Loaded) parse(query string) (sqlir.Statement, error) {
-	if r, ok := l.parsed[query]; ok {
+// parse parses query in the program's dialect.
+func (l *Loaded) parse(query string) (sqlir.Statement, error) { return l.parseIn(l.Dialect, query) }
+
+// parseIn parses query in dialect d once and caches the result.
+func (l *Loaded) parseIn(d sqlparse.Dialect, query string) (sqlir.Statement, error) {
+	key := parseKey{d, query}
+	if r, ok := l.parsed[key]; ok {
 		return r.stmt, r.err
 	}
 	var r parseResult
-	r.stmt, r.err = sqlparse.Parse(l.Dialect, query)
-	if r.err != nil && l.Dialect == sqlparse.Postgres && strings.Contains(query, "?") {
+	r.stmt, r.err = sqlparse.Parse(d, query)
+	if r.err != nil && d == sqlparse.Postgres && strings.Contains(query, "?") {
 		// `?` placeholders rebound to $n at run time (sqlx's Rebind).
-		if stmt, err := sqlparse.Parse(l.Dialect, rebindDollar(query)); err == nil {
+		if stmt, err := sqlparse.Parse(d, dblib.RebindDollar(query)); err == nil {
 			r.stmt, r.err = stmt, nil
 		}
 	}
@@ -43,7 +48,7 @@ func (l *Loaded) parse(query string) (sqlir.Statement, error) {
 			r.stmt = nil
 		}
 	}
-	l.parsed[query] = r
+	l.parsed[key] = r
 	return r.stmt, r.err
 }
 

@@ -12,8 +12,9 @@ import (
 	"golang.org/x/tools/go/ssa"
 	"golang.org/x/tools/go/ssa/ssautil"
 
-	"github.com/dbverify/dbverify/frontend/sqlparse"
+	"github.com/dbverify/dbverify/frontend/dblib"
 	"github.com/dbverify/dbverify/sqlir"
+	"github.com/dbverify/dbverify/sqlparse"
 )
 
 // Site is a call that runs SQL given as text.
@@ -26,6 +27,13 @@ type Site struct {
 	Err   error // why Stmt is nil (unsupported dialect feature)
 	File  string
 	Line  int
+	// Dialect is the dialect the SQL is read in: the program's, or, when
+	// the program opens handles of two dialects, the one of the handle
+	// the site runs on (Open, when OpenKnown).
+	Dialect   sqlparse.Dialect
+	Open      driverOpen
+	OpenKnown bool
+	api       apiCall
 }
 
 var dollarParam = regexp.MustCompile(`\$[0-9]+`)
@@ -37,10 +45,10 @@ var dollarParam = regexp.MustCompile(`\$[0-9]+`)
 func siteAPI(c *ssa.CallCommon) (apiCall, bool) {
 	var a apiCall
 	if c.IsInvoke() {
-		if sqlOps[c.Method.Name()] == opNone || !resultsLookDB(c.Signature()) {
+		a.Call = dblib.OnHandle(dblib.DB, c.Method, c.Signature(), -1, 0)
+		if !a.Op.RunsText() || !dblib.ResultsLookDB(c.Signature()) {
 			return a, false
 		}
-		a = newAPICall(objDB, c.Method.Name(), c.Signature(), -1, 0)
 	} else if fn := c.StaticCallee(); fn != nil {
 		var ok bool
 		if a, ok = staticAPICall(fn, c.Signature()); !ok {
@@ -49,36 +57,7 @@ func siteAPI(c *ssa.CallCommon) (apiCall, bool) {
 	} else {
 		return a, false
 	}
-	return a, a.op != opNone && a.query >= 0 && (a.kind == objDB || a.kind == objTx)
-}
-
-// resultsLookDB reports whether an interface method's results look like a
-// database library's: (X, error) or Row where X or Row is a handle type or
-// has a Scan, Next or RowsAffected method; or a lone error (sqlx's Get).
-func resultsLookDB(sig *types.Signature) bool {
-	res := sig.Results()
-	dbLike := func(t types.Type) bool {
-		if _, ok := dbObjectKind(t); ok {
-			return true
-		}
-		ms := types.NewMethodSet(t)
-		if _, isPtr := t.(*types.Pointer); !isPtr && !types.IsInterface(t) {
-			ms = types.NewMethodSet(types.NewPointer(t))
-		}
-		for _, name := range []string{"Scan", "Next", "RowsAffected"} {
-			if ms.Lookup(nil, name) != nil {
-				return true
-			}
-		}
-		return false
-	}
-	switch res.Len() {
-	case 1:
-		return isError(res.At(0).Type()) || dbLike(res.At(0).Type())
-	case 2:
-		return isError(res.At(1).Type()) && dbLike(res.At(0).Type())
-	}
-	return false
+	return a, a.SQLSite()
 }
 
 // findSites records every call that passes SQL text, picks the dialect
@@ -95,16 +74,17 @@ func (l *Loaded) findSites() error {
 				}
 				if name, ok := openedDriver(call.Common()); ok {
 					l.openDrivers = append(l.openDrivers, name)
+					l.recordOpen(call, name)
 				}
 				a, ok := siteAPI(call.Common())
 				if !ok {
 					continue
 				}
-				site := &Site{Call: call, Named: a.op == opNamedExec || a.op == opNamedQuery || a.op == opPrepareNamed}
+				site := &Site{Call: call, Named: a.Op.Named(), api: a}
 				site.File, site.Line = l.position(call.Pos())
 				args := call.Common().Args
-				if a.query < len(args) {
-					site.Query, site.Known = constString(args[a.query])
+				if a.Query < len(args) {
+					site.Query, site.Known = constString(args[a.Query])
 				}
 				l.sites[call] = site
 				order = append(order, site)
@@ -112,56 +92,45 @@ func (l *Loaded) findSites() error {
 		}
 	}
 	l.chooseDialect(order)
+	l.findHandleDialects()
+	mixed := l.mixedDialects()
+	if mixed {
+		l.DialectSource = "per statement, from the handle it runs on: " + l.opensText() + "; " + l.Dialect.String() + " where none is named"
+	}
 	for _, site := range order {
+		site.Dialect = l.Dialect
+		if mixed {
+			o, ok := l.siteDialect(site.Call, site.api)
+			site.Dialect, site.Open, site.OpenKnown = o.dialect, o, ok
+			if !ok {
+				site.Dialect = l.Dialect // (for the tables it names only)
+			}
+		}
 		if !site.Known {
 			continue
 		}
 		text := site.Query
 		if site.Named {
-			text, _ = l.compileNamed(text)
+			text, _ = dblib.CompileNamed(text, site.Dialect == sqlparse.Postgres)
 		}
 		// SQL that does not parse makes the entries that run it UNKNOWN
 		// (the translation of the call reports it with its position).
-		site.Stmt, site.Err = l.parse(text)
+		site.Stmt, site.Err = l.parseIn(site.Dialect, text)
 	}
 	return nil
-}
-
-// openDriverDialects maps the driver names programs pass to sql.Open to
-// their SQL dialect.
-var openDriverDialects = map[string]sqlparse.Dialect{
-	"sqlite": sqlparse.SQLite, "sqlite3": sqlparse.SQLite,
-	"postgres": sqlparse.Postgres, "pgx": sqlparse.Postgres, "pgx/v5": sqlparse.Postgres,
-	"mysql": sqlparse.MySQL,
 }
 
 // openedDriver returns the driver name a call of sql.Open (or sqlx.Open,
 // Connect, MustOpen, MustConnect) passes as a constant.
 func openedDriver(c *ssa.CallCommon) (string, bool) {
 	fn := c.StaticCallee()
-	if fn == nil || fn.Pkg == nil || len(c.Args) == 0 {
+	if fn == nil || len(c.Args) == 0 {
 		return "", false
 	}
-	switch path := fn.Pkg.Pkg.Path(); {
-	case path == "database/sql" && fn.Name() == "Open",
-		path == "github.com/jmoiron/sqlx" && (fn.Name() == "Open" || fn.Name() == "Connect" || fn.Name() == "MustOpen" || fn.Name() == "MustConnect"):
+	if f, ok := fn.Object().(*types.Func); ok && dblib.IsOpener(f) {
 		return constString(c.Args[0])
 	}
 	return "", false
-}
-
-// driverDialects maps driver import paths to their SQL dialect.
-var driverDialects = map[string]sqlparse.Dialect{
-	"github.com/lib/pq":               sqlparse.Postgres,
-	"github.com/jackc/pgx":            sqlparse.Postgres,
-	"github.com/jackc/pgx/v4":         sqlparse.Postgres,
-	"github.com/jackc/pgx/v5":         sqlparse.Postgres,
-	"github.com/jackc/pgx/v4/stdlib":  sqlparse.Postgres,
-	"github.com/jackc/pgx/v5/stdlib":  sqlparse.Postgres,
-	"github.com/jackc/pgx/v5/pgxpool": sqlparse.Postgres,
-	"github.com/go-sql-driver/mysql":  sqlparse.MySQL,
-	"modernc.org/sqlite":              sqlparse.SQLite,
-	"github.com/mattn/go-sqlite3":     sqlparse.SQLite,
 }
 
 // chooseDialect sets l.Dialect: --dialect if given, else the driver the
@@ -175,7 +144,7 @@ func (l *Loaded) chooseDialect(sites []*Site) {
 	}
 	// The drivers named in sql.Open (the driver may be imported by a
 	// package not analysed), when they agree.
-	if d, name, ok := agreeing(l.openDrivers, openDriverDialects); ok {
+	if d, name, ok := agreeing(l.openDrivers, dblib.DriverNames()); ok {
 		l.Dialect, l.DialectSource = d, fmt.Sprintf("sql.Open(%q, …)", name)
 		return
 	}
@@ -183,17 +152,22 @@ func (l *Loaded) chooseDialect(sites []*Site) {
 	// different dialects leave the choice to the SQL.
 	var drivers []string
 	for _, p := range l.Prog.AllPackages() {
-		if _, ok := driverDialects[p.Pkg.Path()]; ok {
+		if _, ok := dblib.DriverDialect(p.Pkg.Path()); ok {
 			drivers = append(drivers, p.Pkg.Path())
 		}
 	}
 	sort.Strings(drivers)
 	agree := len(drivers) > 0
+	var first sqlparse.Dialect
+	if agree {
+		first, _ = dblib.DriverDialect(drivers[0])
+	}
 	for _, d := range drivers {
-		agree = agree && driverDialects[d] == driverDialects[drivers[0]]
+		dd, _ := dblib.DriverDialect(d)
+		agree = agree && dd == first
 	}
 	if agree {
-		l.Dialect, l.DialectSource = driverDialects[drivers[0]], "driver "+drivers[0]
+		l.Dialect, l.DialectSource = first, "driver "+drivers[0]
 		return
 	}
 	for _, s := range sites {
@@ -295,19 +269,13 @@ func (l *Loaded) mayRunUnknownSQL(c *ssa.CallCommon) bool {
 	}
 	if callee != nil {
 		if a, ok := staticAPICall(callee, c.Signature()); ok {
-			switch {
-			case a.kind == objStmt && a.op != opNone:
-				return true
-			case a.name == "SendBatch" || a.name == "CopyFrom" || a.name == "LoadFile" || a.name == "LoadFileContext":
-				return true
-			}
-			return false
+			return (a.kind() == objStmt && a.Op != dblib.None) || a.Op == dblib.OpaqueSQL
 		}
 	} else if c.IsInvoke() {
 		if k, ok := dbObjectKind(c.Value.Type()); ok {
-			return k == objTx && (c.Method.Name() == "SendBatch" || c.Method.Name() == "CopyFrom")
+			return k == objTx && dblib.OnHandle(dblib.Tx, c.Method, c.Signature(), -1, 0).Op == dblib.OpaqueSQL
 		}
-		if isDBInterface(c.Value.Type()) || len(l.implementations(c.Method)) > 0 {
+		if dblib.IsDBInterface(c.Value.Type()) || len(l.implementations(c.Method)) > 0 {
 			return false
 		}
 	} else {
@@ -321,7 +289,7 @@ func (l *Loaded) mayRunUnknownSQL(c *ssa.CallCommon) bool {
 		if k, ok := dbObjectKind(t); ok && (k == objDB || k == objTx || k == objStmt) {
 			return true
 		}
-		if isDBInterface(t) {
+		if dblib.IsDBInterface(t) {
 			return true
 		}
 	}
@@ -353,6 +321,9 @@ func (l *Loaded) findCallees(fn *ssa.Function) []*ssa.Function {
 				// (A closure that escapes is an entry of its own.)
 				if f, ok := instr.Fn.(*ssa.Function); ok && !escaping[l.unwrap(f)] {
 					out = append(out, f)
+					if m := l.unwrap(f); m != f && l.inModule(m) {
+						out = append(out, m) // a method value: the method itself
+					}
 				}
 				continue
 			default:

@@ -1,14 +1,11 @@
 package frontend
 
 import (
-	"fmt"
 	"go/types"
 	"reflect"
 	"strings"
 
-	"golang.org/x/tools/go/ssa"
-
-	"github.com/dbverify/dbverify/frontend/sqlparse"
+	"github.com/dbverify/dbverify/frontend/dblib"
 	"github.com/dbverify/dbverify/ir"
 	"github.com/dbverify/dbverify/sqlir"
 )
@@ -26,11 +23,6 @@ func (t *translator) freshResults(name string, results *types.Tuple) value {
 	return t.fresh(name, results)
 }
 
-// compileNamed rewrites sqlx :name parameters for the program's dialect.
-func (l *Loaded) compileNamed(query string) (string, []string) {
-	return compileNamed(query, l.Dialect == sqlparse.Postgres)
-}
-
 // resultColumns returns the names of the columns a row of src has (the
 // SELECT list or the RETURNING list), "*" for a star, "" for an unnamed
 // expression.
@@ -43,7 +35,7 @@ func (t *translator) resultColumns(src *object) []string {
 		if src.execErr == nil {
 			return nil
 		}
-		stmt, err := t.l.parse(src.text)
+		stmt, err := t.parse(src.text)
 		if err != nil {
 			return nil
 		}
@@ -163,7 +155,7 @@ func (t *translator) fieldsByColumn(c *cell, st *types.Struct, depth int) map[st
 				}
 			}
 		}
-		if name := dbColumnName(f, st.Tag(i)); name != "" {
+		if name := dblib.ColumnName(f, st.Tag(i)); name != "" {
 			out[strings.ToLower(name)] = fc
 		}
 	}
@@ -205,7 +197,7 @@ func (t *translator) namedArgs(arg value, typ types.Type, names []string) []ir.E
 		if st, ok := typ.Underlying().(*types.Struct); ok {
 			vals = map[string]value{}
 			for i := 0; i < st.NumFields() && i < len(arg.fields); i++ {
-				if name := dbColumnName(st.Field(i), st.Tag(i)); name != "" {
+				if name := dblib.ColumnName(st.Field(i), st.Tag(i)); name != "" {
 					vals[strings.ToLower(name)] = arg.fields[i]
 				}
 			}
@@ -220,100 +212,6 @@ func (t *translator) namedArgs(arg value, typ types.Type, names []string) []ir.E
 		}
 	}
 	return out
-}
-
-// libFunction translates a library function that is not on a handle:
-// sqlx.In, sqlx.Rebind, sqlx.Named, pgx.BeginFunc and pgx.BeginTxFunc.
-func (t *translator) libFunction(f *frame, instr ssa.CallInstruction, a apiCall, args []value, results *types.Tuple) value {
-	arg := func(i int) value { return argAt(args, i) }
-	switch {
-	case a.pkg == "github.com/jmoiron/sqlx" && a.name == "Rebind":
-		return arg(1)
-	case a.pkg == "github.com/jmoiron/sqlx" && a.name == "In":
-		// `IN (?)` with a slice: the text is kept and the expanded values
-		// are unknown; one arbitrary value per placeholder covers any
-		// member of the list for the watched row.
-		return value{tuple: []value{arg(0), t.fresh("args", results.At(1).Type()), {expr: t.freshVar("err", ir.Bool, ir.KindCall)}}}
-	case a.pkg == "github.com/jmoiron/sqlx" && (a.name == "Named" || a.name == "BindNamed"):
-		q := arg(0)
-		if a.name == "BindNamed" {
-			q = arg(1)
-		}
-		if q.strKnown {
-			// sqlx.Named always binds with `?`; BindNamed with the driver's
-			// bind type (the dialect's).
-			dollar := a.name == "BindNamed" && t.l.Dialect == sqlparse.Postgres
-			text, _ := compileNamed(q.str, dollar)
-			return value{tuple: []value{{expr: ir.StringCode(text), str: text, strKnown: true}, t.fresh("args", results.At(1).Type()), {expr: t.freshVar("err", ir.Bool, ir.KindCall)}}}
-		}
-	case strings.HasPrefix(a.pkg, "github.com/jackc/pgx") && (a.name == "BeginFunc" || a.name == "BeginTxFunc"):
-		return t.beginFunc(f, a, args, results)
-	}
-	t.callbacks(args, a.pkg+"."+a.name)
-	t.escape(args)
-	return t.freshResults(a.name+"()", results)
-}
-
-// collected returns the results of a pgx Collect* function (CollectOneRow,
-// CollectRows, …): the rows' values are not bound to the query's rows, so
-// they are arbitrary and marked (ir.Var.Approx): a counterexample reading
-// them is UNKNOWN.
-func (t *translator) collected(a apiCall, results *types.Tuple) value {
-	res := t.freshResults(a.name+"()", results)
-	why := fmt.Sprintf("the result of pgx.%s at %s (rows collected by pgx are not modelled)", a.name, t.info(ir.KindCall, "").Position())
-	if len(res.tuple) > 0 {
-		markValueApprox(res.tuple[0], why)
-	} else {
-		markValueApprox(res, why)
-	}
-	return res
-}
-
-// beginFunc is pgx.BeginFunc(ctx, db, fn): begin, run fn with the
-// transaction, roll back if it fails, else commit.
-func (t *translator) beginFunc(f *frame, a apiCall, args []value, results *types.Tuple) value {
-	if len(args) < 3 {
-		return t.freshResults(a.name+"()", results)
-	}
-	db, fn := args[1], args[len(args)-1]
-	if db.obj != nil && db.obj.kind == objTx {
-		t.unsupported("nested transaction (%s on a transaction: a savepoint)", a.name)
-		return t.freshResults(a.name+"()", results)
-	}
-	if fn.obj == nil || (fn.obj.kind != objClosure && fn.obj.kind != objFunc) {
-		t.unsupported("%s with a function the analysis cannot resolve", a.name)
-		return t.freshResults(a.name+"()", results)
-	}
-	t.txs++
-	id := ir.Tx(t.txs)
-	beginErr := t.p.NewVar("err", ir.Bool, ir.Local)
-	t.emit(&ir.TxOp{Op: ir.Begin, Tx: id, Err: beginErr, Info: t.info(ir.KindSQL, "BEGIN")})
-	out := t.p.NewVar("err", ir.Bool, ir.Local)
-	join := t.p.NewLoc()
-	from := t.cur
-	t.emit(&ir.Assume{Cond: beginErr, Info: t.info(ir.KindBranch, "")})
-	t.edge(join, &ir.Assign{Lhs: []*ir.Var{out}, Rhs: []ir.Expr{ir.True}, Info: t.info(ir.KindModel, "")})
-	t.cur = from
-	t.emit(&ir.Assume{Cond: ir.Not(beginErr), Info: t.info(ir.KindBranch, "")})
-	pos := t.pos
-	res := t.callValue(fn, []value{{obj: &object{kind: objTx, tx: id}}})
-	t.pos = pos
-	fnErr := res.expr
-	if fnErr == nil {
-		fnErr = t.freshVar("err", ir.Bool, ir.KindCall)
-	}
-	failed := t.cur
-	t.emit(&ir.Assume{Cond: fnErr, Info: t.info(ir.KindBranch, "")})
-	rbErr := t.p.NewVar("err", ir.Bool, ir.Local)
-	t.emit(&ir.TxOp{Op: ir.Rollback, Tx: id, Err: rbErr, Info: t.info(ir.KindSQL, "ROLLBACK")})
-	t.edge(join, &ir.Assign{Lhs: []*ir.Var{out}, Rhs: []ir.Expr{ir.True}, Info: t.info(ir.KindModel, "")})
-	t.cur = failed
-	t.emit(&ir.Assume{Cond: ir.Not(fnErr), Info: t.info(ir.KindBranch, "")})
-	commitErr := t.p.NewVar("err", ir.Bool, ir.Local)
-	t.emit(&ir.TxOp{Op: ir.Commit, Tx: id, Err: commitErr, Info: t.info(ir.KindSQL, "COMMIT")})
-	t.edge(join, &ir.Assign{Lhs: []*ir.Var{out}, Rhs: []ir.Expr{commitErr}, Info: t.info(ir.KindModel, "")})
-	t.cur = join
-	return value{expr: out}
 }
 
 // callValue calls a function value of the module (a closure or a function).

@@ -315,11 +315,11 @@ func (t *translator) merge(outs []value, ends []ir.Loc, conds []ir.Expr) value {
 // forAlts runs body on each alternative of an object under its condition
 // and merges the results.
 func (t *translator) forAlts(o *object, body func(*object) value) value {
-	from := t.cur
+	from, pos := t.cur, t.pos
 	var outs []value
 	var ends []ir.Loc
 	for i, alt := range o.alts {
-		t.cur = from
+		t.cur, t.pos = from, pos
 		t.emit(&ir.Assume{Cond: o.altConds[i], Info: t.info(ir.KindBranch, "")})
 		outs = append(outs, body(alt))
 		ends = append(ends, t.cur)

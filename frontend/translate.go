@@ -12,6 +12,8 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/dbverify/dbverify/ir"
+	"github.com/dbverify/dbverify/sqlir"
+	"github.com/dbverify/dbverify/sqlparse"
 )
 
 // translator builds the IR program of one entry point.
@@ -57,7 +59,14 @@ type translator struct {
 	runConst  map[*ir.Var]bool
 	runMaps   map[*object]bool
 	pureNoted map[string]bool
+	// dialect is the dialect of the entry's SQL: the program's, or the one
+	// of the handles it runs SQL on (dialectOpen, see useSiteDialect).
+	dialect     sqlparse.Dialect
+	dialectOpen *driverOpen
 }
+
+// parse parses SQL text in the entry's dialect.
+func (t *translator) parse(text string) (sqlir.Statement, error) { return t.l.parseIn(t.dialect, text) }
 
 // frame is one inlined activation of a function.
 type frame struct {
@@ -106,7 +115,7 @@ type deferRec struct {
 // Translate builds the IR program of entry fn. Constructs it cannot model
 // soundly are listed in the program's Unsupported.
 func (l *Loaded) Translate(fn *ssa.Function) *ir.Program {
-	t := &translator{l: l, p: ir.NewProgram(EntryName(fn))}
+	t := &translator{l: l, p: ir.NewProgram(EntryName(fn)), dialect: l.Dialect}
 	file, line := l.position(fn.Pos())
 	t.p.Pos = ir.Info{File: file, Line: line, Kind: ir.KindCall, Text: "func " + fn.Name()}
 	t.cur = t.p.Entry
@@ -202,134 +211,6 @@ func (t *translator) emit(s ir.Stmt) {
 func (t *translator) unsupported(format string, args ...any) {
 	t.p.Unsupport(fmt.Sprintf(format, args...), t.info("", ""))
 }
-
-// freshVar returns a new variable with an arbitrary value (a Havoc edge).
-func (t *translator) freshVar(name string, s ir.Sort, kind ir.StepKind) *ir.Var {
-	v := t.p.NewVar(name, s, ir.Local)
-	t.emit(&ir.Havoc{Vars: []*ir.Var{v}, Info: t.info(kind, "")})
-	return v
-}
-
-// fresh returns an arbitrary value of type typ.
-func (t *translator) fresh(name string, typ types.Type) value {
-	if s, ok := sortOf(typ); ok {
-		v := t.freshVar(name, s, ir.KindCall)
-		t.unsignedRange(v, typ)
-		return value{expr: v}
-	}
-	switch u := typ.Underlying().(type) {
-	case *types.Struct:
-		fs := make([]value, u.NumFields())
-		for i := range fs {
-			fs[i] = t.fresh(name+"."+u.Field(i).Name(), u.Field(i).Type())
-		}
-		return value{fields: fs}
-	case *types.Tuple:
-		if u.Len() == 1 {
-			// A single result is the value itself (as an inlined call's
-			// is), so that every use of it is the same variable.
-			return t.fresh(name, u.At(0).Type())
-		}
-		ts := make([]value, u.Len())
-		for i := range ts {
-			ts[i] = t.fresh(name, u.At(i).Type())
-		}
-		return value{tuple: ts}
-	case *types.Slice, *types.Map, *types.Array:
-		return value{obj: &object{kind: objSlice, length: t.freshLen(name), arbitrary: true}}
-	}
-	return value{}
-}
-
-func (t *translator) freshLen(name string) ir.Expr {
-	n := t.freshVar("len("+name+")", ir.Int, ir.KindCall)
-	t.emit(&ir.Assume{Cond: ir.Cmp(ir.OpGe, n, ir.IntLit(0)), Info: t.info(ir.KindModel, "")})
-	return n
-}
-
-// input returns the value of an entry argument (or of memory reached from
-// one): arbitrary, named after the Go expression.
-func (t *translator) input(name string, typ types.Type, depth int) value {
-	if s, ok := sortOf(typ); ok {
-		v := t.p.NewVar(name, s, ir.Input)
-		if depth == 0 {
-			t.p.Inputs = append(t.p.Inputs, v)
-		}
-		t.unsignedRange(v, typ)
-		return value{expr: v}
-	}
-	if k, ok := dbObjectKind(typ); ok {
-		if isConnType(typ) {
-			return value{obj: t.newConn()}
-		}
-		return value{obj: &object{kind: k}}
-	}
-	if isDBInterface(typ) {
-		// A DBTX-like interface handed in from outside: a connection (or a
-		// transaction begun by the caller) whose statements take effect
-		// as they run.
-		return value{obj: &object{kind: objDB}}
-	}
-	switch u := typ.Underlying().(type) {
-	case *types.Pointer:
-		if depth > 6 {
-			return value{}
-		}
-		c := t.newCell(u.Elem(), name, true)
-		return value{obj: &object{kind: objPtr, cell: c}}
-	case *types.Struct:
-		if depth > 6 {
-			return value{}
-		}
-		fs := make([]value, u.NumFields())
-		for i := range fs {
-			fs[i] = t.input(name+"."+u.Field(i).Name(), u.Field(i).Type(), depth+1)
-		}
-		return value{fields: fs}
-	case *types.Slice, *types.Map, *types.Array:
-		n := t.p.NewVar("len("+name+")", ir.Int, ir.Input)
-		t.emit(&ir.Assume{Cond: ir.Cmp(ir.OpGe, n, ir.IntLit(0)), Info: t.info(ir.KindModel, "")})
-		return value{obj: &object{kind: objSlice, length: n, arbitrary: true}}
-	}
-	return value{}
-}
-
-// unsignedRange assumes an arbitrary value of an unsigned integer type is
-// not negative.
-func (t *translator) unsignedRange(v *ir.Var, typ types.Type) {
-	if b, ok := typ.Underlying().(*types.Basic); ok && b.Info()&types.IsUnsigned != 0 {
-		t.emit(&ir.Assume{Cond: ir.Cmp(ir.OpGe, v, ir.IntLit(0)), Info: t.info(ir.KindModel, "")})
-	}
-}
-
-// sortOf returns the IR sort of a scalar Go type: integers and strings are
-// Int, floats and shopspring/decimal.Decimal Real, booleans and error
-// values Bool.
-func sortOf(typ types.Type) (ir.Sort, bool) {
-	if isError(typ) {
-		return ir.Bool, true
-	}
-	if isDecimal(typ) {
-		return ir.Real, true
-	}
-	b, ok := typ.Underlying().(*types.Basic)
-	if !ok {
-		return 0, false
-	}
-	switch {
-	case b.Info()&types.IsBoolean != 0:
-		return ir.Bool, true
-	case b.Info()&types.IsInteger != 0, b.Info()&types.IsString != 0:
-		return ir.Int, true
-	case b.Info()&types.IsFloat != 0:
-		return ir.Real, true
-	}
-	return 0, false
-}
-
-var errorType = types.Universe.Lookup("error").Type()
-
-func isError(t types.Type) bool { return types.Identical(t, errorType) }
 
 // inline translates a call of fn at the current location and returns its
 // result; afterwards t.cur is where execution continues.
@@ -544,6 +425,10 @@ func (t *translator) phi(f *frame, p *ssa.Phi) {
 	}
 	switch p.Type().Underlying().(type) {
 	case *types.Slice, *types.Map, *types.Array:
+		if v, ok := t.sliceChoicePhi(f, p); ok {
+			f.env[p] = v
+			return
+		}
 		// A slice that may grow around a loop: its length is a variable
 		// assigned on the incoming edges (phiMoves).
 		n := t.p.NewVar("len("+f.prefix+t.nameOf(f, p)+")", ir.Int, ir.Local)
@@ -757,131 +642,6 @@ func convertSort(x ir.Expr, s ir.Sort) ir.Expr {
 		return ir.AsReal(x)
 	}
 	return x
-}
-
-// ret assigns the results and leaves the frame.
-func (t *translator) ret(f *frame, r *ssa.Return) {
-	var lhs []*ir.Var
-	var rhs []ir.Expr
-	for i, res := range r.Results {
-		v := t.val(f, res)
-		if f.results[i] != nil {
-			if ts := v.texts(); ts != nil && f.textOK[i] {
-				f.texts[i] = append(f.texts[i], ts...)
-			} else {
-				f.textOK[i] = false
-			}
-			x := v.expr
-			if x == nil {
-				x = t.freshVar(f.results[i].Name, f.results[i].Type, ir.KindReturn)
-			}
-			lhs = append(lhs, f.results[i])
-			rhs = append(rhs, convertSort(x, f.results[i].Type))
-			continue
-		}
-		if f.isStructRes(i) {
-			t.assignStruct(f, fmt.Sprint(i), f.objRes[i], v, &lhs, &rhs)
-			continue
-		}
-		if !f.objSet[i] {
-			f.objRes[i], f.objSet[i] = v, true
-		} else if !sameValue(f.objRes[i], v) {
-			if f.objRes[i].obj != nil && v.obj != nil && v.obj.kind == objNil {
-				continue // keep the non-nil one; nil results go with errors
-			}
-			if v.obj != nil && f.objRes[i].obj != nil && f.objRes[i].obj.kind == objNil {
-				f.objRes[i] = v
-				continue
-			}
-			t.lose(f.objRes[i])
-			t.lose(v)
-			f.objRes[i] = value{}
-		}
-	}
-	info := t.info(ir.KindReturn, "")
-	if len(lhs) > 0 {
-		t.emit(&ir.Assign{Lhs: lhs, Rhs: rhs, Info: info})
-	}
-	t.edge(f.ret, &ir.Assume{Cond: ir.True, Info: info})
-}
-
-func (f *frame) isStructRes(i int) bool {
-	for _, j := range f.structRes {
-		if j == i {
-			return true
-		}
-	}
-	return false
-}
-
-// structResult returns a struct value whose scalar fields are new
-// variables (nested structs alike); other fields are opaque.
-func (t *translator) structResult(name string, st *types.Struct, depth int) value {
-	fs := make([]value, st.NumFields())
-	for i := range fs {
-		fname := name + "." + st.Field(i).Name()
-		ft := st.Field(i).Type()
-		if s, ok := sortOf(ft); ok {
-			fs[i] = value{expr: t.p.NewVar(fname, s, ir.Local)}
-		} else if sub, ok := ft.Underlying().(*types.Struct); ok && depth < 4 {
-			fs[i] = t.structResult(fname, sub, depth+1)
-		}
-	}
-	return value{fields: fs}
-}
-
-// assignStruct assigns the scalar fields of returned value v to the
-// result variables of tmpl (arbitrary where v's field is unknown) and
-// merges its other fields into f.structObj.
-func (t *translator) assignStruct(f *frame, path string, tmpl, v value, lhs *[]*ir.Var, rhs *[]ir.Expr) {
-	for i, fv := range tmpl.fields {
-		var x value
-		if i < len(v.fields) {
-			x = v.fields[i]
-		}
-		key := path + "." + fmt.Sprint(i)
-		switch {
-		case fv.expr == nil && fv.fields == nil:
-			if f.structObj == nil {
-				f.structObj = map[string]value{}
-			}
-			if old, ok := f.structObj[key]; !ok {
-				f.structObj[key] = x
-			} else if !sameValue(old, x) {
-				t.lose(old)
-				t.lose(x)
-				f.structObj[key] = value{}
-			}
-		case fv.expr != nil:
-			r := fv.expr.(*ir.Var)
-			e := x.expr
-			if e == nil {
-				e = t.freshVar(r.Name, r.Type, ir.KindReturn)
-			}
-			*lhs = append(*lhs, r)
-			*rhs = append(*rhs, convertSort(e, r.Type))
-		case fv.fields != nil:
-			t.assignStruct(f, key, fv, x, lhs, rhs)
-		}
-	}
-}
-
-// structOut returns a struct result: tmpl with its non-scalar fields
-// replaced by their merged values.
-func (f *frame) structOut(path string, tmpl value) value {
-	out := value{fields: make([]value, len(tmpl.fields))}
-	for i, fv := range tmpl.fields {
-		key := path + "." + fmt.Sprint(i)
-		switch {
-		case fv.expr != nil:
-			out.fields[i] = fv
-		case fv.fields != nil:
-			out.fields[i] = f.structOut(key, fv)
-		default:
-			out.fields[i] = f.structObj[key]
-		}
-	}
-	return out
 }
 
 // sortedKeys is a helper for deterministic iteration.

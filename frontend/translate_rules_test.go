@@ -1,12 +1,14 @@
 package frontend_test
 
 import (
+	"context"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/dbverify/dbverify/pipeline"
 	"github.com/dbverify/dbverify/refine"
+	"github.com/dbverify/dbverify/report"
 )
 
 // TestTranslationRules verifies one small entry per translation rule of
@@ -47,7 +49,7 @@ func TestTranslationRules(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.entry, func(t *testing.T) {
-			rep, err := pipeline.Run(pipeline.Config{
+			rep, err := pipeline.Run(context.Background(), pipeline.Config{
 				Dir: dir, Patterns: []string{"./rules"}, Entry: `rules\.` + tt.entry + `$`,
 				Constraints: []string{"accounts.balance >= 0"}, Workers: 1,
 			})
@@ -79,12 +81,12 @@ func TestTranslationRules(t *testing.T) {
 }
 
 // traceText is the text of a counterexample's steps, one per line.
-func traceText(r *pipeline.Result) string {
-	if r.Trace == nil || r.Trace.Trace == nil {
+func traceText(r *report.Result) string {
+	if r.Counterexample == nil {
 		return ""
 	}
 	var b strings.Builder
-	for _, s := range r.Trace.Trace.Steps {
+	for _, s := range r.Counterexample.Steps {
 		b.WriteString(s.Position + " " + s.Kind + " " + s.Text + "\n")
 	}
 	return b.String()

@@ -5,6 +5,7 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/dbverify/dbverify/frontend/dblib"
 	"github.com/dbverify/dbverify/ir"
 	"github.com/dbverify/dbverify/sqlir"
 )
@@ -40,17 +41,19 @@ type value struct {
 type objKind uint8
 
 const (
-	objDB      objKind = iota // *sql.DB or *sql.Conn: runs auto-committed statements
-	objTx                     // *sql.Tx
-	objStmt                   // *sql.Stmt
-	objRow                    // *sql.Row
-	objRows                   // *sql.Rows
-	objResult                 // sql.Result
-	objPtr                    // pointer to a memory cell
-	objClosure                // a function value with bound free variables
-	objFunc                   // a function value without bindings
-	objNil                    // the nil pointer
-	objSlice                  // a slice, array or map (elements arbitrary)
+	// The database handles of package dblib, with the same values.
+	objDB     = objKind(dblib.DB)     // *sql.DB or *sql.Conn: runs auto-committed statements
+	objTx     = objKind(dblib.Tx)     // *sql.Tx
+	objStmt   = objKind(dblib.Stmt)   // *sql.Stmt
+	objRow    = objKind(dblib.Row)    // *sql.Row
+	objRows   = objKind(dblib.Rows)   // *sql.Rows
+	objResult = objKind(dblib.Result) // sql.Result
+
+	objPtr     objKind = iota + 10 // pointer to a memory cell
+	objClosure                     // a function value with bound free variables
+	objFunc                        // a function value without bindings
+	objNil                         // the nil pointer
+	objSlice                       // a slice, array or map (elements arbitrary)
 )
 
 type object struct {
@@ -89,6 +92,13 @@ type object struct {
 	// program built that the model does not track.
 	length    ir.Expr
 	arbitrary bool
+	// approxElems, when set, says that the elements are approximations
+	// (sqlx.In's expanded arguments): values bound from them to
+	// placeholders are marked (ir.Var.Approx) with this reason.
+	approxElems string
+	// entries are the values of a map literal by constant key (see
+	// mapLiteral); nil for a map whose contents are not tracked.
+	entries map[string]value
 
 	// alts: the object is one of these, alts[i] when altConds[i] holds
 	// (statements whose SQL text is one of several constants).

@@ -203,7 +203,7 @@ func greatest(g *gen, d groundtruth.Dialect) string {
 	return g.pick("GREATEST", "LEAST")
 }
 
-// forms are the statement forms the model supports (DESIGN.md §2).
+// forms are the statement forms the model supports (docs/design.md §2).
 var forms = []form{
 	{name: "update-arith", gen: func(g *gen, d groundtruth.Dialect) (string, stmtKind, int) {
 		col := g.pick("a", "b")

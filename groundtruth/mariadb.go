@@ -26,9 +26,18 @@ func (e *Engine) startMariaDB(ctx context.Context) error {
 		return fmt.Errorf("groundtruth: mysql: %w", err)
 	}
 	data := filepath.Join(e.dir, "data")
+	// A temporary directory of its own: in the shared /tmp, the temporary
+	// tables of two bootstraps running at once can collide by name.
+	tmp := filepath.Join(e.dir, "tmp")
+	if err := os.MkdirAll(tmp, 0o755); err != nil {
+		return fmt.Errorf("groundtruth: mysql: %w", err)
+	}
+	if err := acct.prepareDir(tmp); err != nil {
+		return fmt.Errorf("groundtruth: mysql: %w", err)
+	}
 	// The same server options for the bootstrap and the server.
 	opts := []string{
-		"--no-defaults", "--datadir=" + data,
+		"--no-defaults", "--datadir=" + data, "--tmpdir=" + tmp,
 		"--innodb-flush-log-at-trx-commit=0", "--innodb-doublewrite=0",
 		"--innodb-buffer-pool-size=32M", "--innodb-log-file-size=8M",
 		"--skip-log-bin", "--character-set-server=utf8mb4", "--collation-server=utf8mb4_general_ci",

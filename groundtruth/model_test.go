@@ -7,11 +7,13 @@ import (
 	"strings"
 
 	"github.com/dbverify/dbverify/dbmodel"
-	"github.com/dbverify/dbverify/frontend/sqlparse"
 	"github.com/dbverify/dbverify/groundtruth"
 	"github.com/dbverify/dbverify/ir"
 	"github.com/dbverify/dbverify/smt"
+	"github.com/dbverify/dbverify/spec"
 	"github.com/dbverify/dbverify/sqlir"
+	"github.com/dbverify/dbverify/sqlparse"
+	sqlschema "github.com/dbverify/dbverify/sqlparse/schema"
 	"github.com/dbverify/dbverify/vcgen"
 )
 
@@ -58,11 +60,11 @@ func sqlparseDialect(d groundtruth.Dialect) sqlparse.Dialect {
 // running them, under schema ddl, for a tautological constraint over
 // table (so that the model's checks never cut a path).
 func lowerCase(c stmtCase, ddl, table string) (*modelCase, error) {
-	schema, err := sqlparse.ParseSchema(ddl)
+	schema, err := sqlschema.Parse(ddl)
 	if err != nil {
 		return nil, fmt.Errorf("schema: %w", err)
 	}
-	con, err := sqlparse.ParseConstraint(table+".id = "+table+".id", "")
+	con, err := spec.ParseRowCheck(table+".id = "+table+".id", "")
 	if err != nil {
 		return nil, fmt.Errorf("constraint: %w", err)
 	}
@@ -208,7 +210,7 @@ type stmtObservation struct {
 
 // admits reports whether some run of the model, with r instantiated as
 // ro says, ends as the engine did. A NULL value constrains nothing: the
-// model has no NULL (DESIGN.md §2), a nullable column's value is
+// model has no NULL (docs/design.md §2), a nullable column's value is
 // arbitrary. The solver's satisfying assignment is re-checked with
 // ir.Eval: some path's formula and the observation evaluate to true.
 func (mc *modelCase) admits(s *smt.Solver, so stmtObservation, ro rowObservation) (bool, error) {

@@ -32,6 +32,11 @@ type Program struct {
 	// code (each once).
 	Assumptions []string
 
+	// Dialect, when set, is the SQL dialect of this entry's statements
+	// where it is not the whole program's (a program that opens handles
+	// of two dialects): the row model reads them in it.
+	Dialect string
+
 	// Strings maps the codes of the program's string constants (see
 	// StringCode, as decimal text) back to the strings, for traces.
 	Strings map[string]string

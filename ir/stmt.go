@@ -19,12 +19,15 @@ const (
 )
 
 // Info says where a statement comes from: a source position, a step kind
-// and a short text (the Go statement or the SQL).
+// and a short text (the Go statement or the SQL). In a product of
+// concurrent requests (package interleave), Request names the request
+// ("A", "B") whose statement it is; "" in a program of one request.
 type Info struct {
-	File string
-	Line int
-	Kind StepKind
-	Text string
+	File    string
+	Line    int
+	Kind    StepKind
+	Text    string
+	Request string
 }
 
 // Position returns "file:line", or "" when unknown.

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -46,11 +47,11 @@ func BenchmarkCorpus(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			queries, results := 0, 0
 			for i := 0; i < b.N; i++ {
-				rep, err := Run(cfg)
+				rep, err := Run(context.Background(), cfg)
 				if err != nil {
 					b.Fatal(err)
 				}
-				queries += rep.SMTQueries
+				queries += rep.Stats.SMTQueries
 				results += len(rep.Results)
 			}
 			if results > 0 {

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/dbverify/dbverify/refine"
+	"github.com/dbverify/dbverify/report"
 )
 
 // An ignore directive, written in the checked code as
@@ -65,7 +66,7 @@ func readIgnores(files []string, rel func(string) string) ([]*ignoreDirective, e
 }
 
 // matches reports whether d names result r, reported at pos.
-func (d *ignoreDirective) matches(r *Result, pos string, abs func(string) string) bool {
+func (d *ignoreDirective) matches(r *report.Result, pos string, abs func(string) string) bool {
 	i := strings.LastIndexByte(pos, ':')
 	if i < 0 {
 		return false
@@ -89,7 +90,7 @@ func (d *ignoreDirective) matches(r *Result, pos string, abs func(string) string
 
 // applyIgnores marks the results the directives name as suppressed and
 // returns a warning for each directive that suppressed nothing.
-func applyIgnores(results []*Result, ds []*ignoreDirective, dir string, rel func(string) string) []string {
+func applyIgnores(results []*report.Result, ds []*ignoreDirective, dir string, rel func(string) string) []string {
 	abs := func(f string) string {
 		if filepath.IsAbs(f) {
 			return filepath.Clean(f)

@@ -1,15 +1,13 @@
 package pipeline
 
 import (
+	"context"
 	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/dbverify/dbverify/frontend/sqlparse"
-	"github.com/dbverify/dbverify/ir"
 	"github.com/dbverify/dbverify/refine"
-	"github.com/dbverify/dbverify/sqlir"
 )
 
 func corpusCase(name string) string {
@@ -30,7 +28,7 @@ func TestAssume(t *testing.T) {
 		{[]string{"amt <= 0"}, refine.Safe},                   // the entry rejects every such amount
 	}
 	for _, tt := range tests {
-		rep, err := Run(Config{
+		rep, err := Run(context.Background(), Config{
 			Dir: corpusCase("core/guard_go_unsafe"), Patterns: []string{"./..."},
 			Constraints: []string{"accounts.balance >= 0"}, Assume: tt.assume, Workers: 1,
 		})
@@ -55,12 +53,13 @@ func TestBadInput(t *testing.T) {
 		{Config{Constraints: []string{"accounts.balance >= 0"}, Assume: []string{"amt >"}}, []string{"--assume"}},
 		{Config{Constraints: []string{"accounts.balance >= 0"}, Entry: "("}, []string{"--entry"}},
 		{Config{Constraints: []string{"accounts.balance >= 0"}, Dialect: "oracle"}, []string{"oracle"}},
+		{Config{Constraints: []string{"accounts.balance >= 0"}, Engine: "magic"}, []string{"unknown engine", "lbe, fixpoint or paths"}},
 		{Config{}, []string{"no constraint"}},
 	}
 	for _, tt := range tests {
 		tt.cfg.Dir = corpusCase("core/guard_go_unsafe")
 		tt.cfg.Patterns = []string{"./..."}
-		_, err := Run(tt.cfg)
+		_, err := Run(context.Background(), tt.cfg)
 		var ue *UsageError
 		if !errors.As(err, &ue) {
 			t.Errorf("%+v: got %v, want a usage error", tt.cfg, err)
@@ -116,12 +115,12 @@ func TestDatabaseFacts(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cfg := Config{Dir: src, Patterns: []string{tt.pkg}, Dialect: tt.dialect,
+			cfg := Config{Dir: src, Patterns: []string{tt.pkg}, Dialect: Dialect(tt.dialect),
 				Constraints: tt.constraints, Assume: tt.assume, Workers: 1}
 			if tt.schema != "" {
 				cfg.Schema = testdataDir(t, tt.schema)
 			}
-			rep, err := Run(cfg)
+			rep, err := Run(context.Background(), cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -145,63 +144,6 @@ func TestDatabaseFacts(t *testing.T) {
 	}
 }
 
-// TestCheckFacts: the CHECKs assumed for a constraint are those of its
-// table and of the tables the entry reads, over NOT NULL columns, other
-// than the constraint itself.
-func TestCheckFacts(t *testing.T) {
-	schema, err := sqlparse.ParseSchema(`
-CREATE TABLE a (x INT NOT NULL, y INT NOT NULL, z INT,
-  CONSTRAINT a_x CHECK (x >= 0), CONSTRAINT a_xy CHECK (x <= y), CONSTRAINT a_z CHECK (z >= 0));
-CREATE TABLE b (p INT NOT NULL, CONSTRAINT b_p CHECK (p > 0));
-CREATE TABLE c (q INT NOT NULL, CONSTRAINT c_q CHECK (q > 0));`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	reads := func(tables ...string) *ir.Program {
-		p := ir.NewProgram("test")
-		for _, tb := range tables {
-			n := p.NewLoc()
-			p.AddEdge(p.Entry, n, &ir.Select{SQL: &sqlir.Select{Table: tb}})
-		}
-		return p
-	}
-	byName := func(table, name string) *sqlir.Constraint {
-		for i := range schema.Tables[table].Checks {
-			if ck := &schema.Tables[table].Checks[i]; ck.Name == name {
-				return ck
-			}
-		}
-		t.Fatalf("no check %s", name)
-		return nil
-	}
-	userA, err := sqlparse.ParseConstraint("a.x >= 0", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	tests := []struct {
-		name string
-		c    *sqlir.Constraint
-		prog *ir.Program
-		want []string
-	}{
-		{"a CHECK, nothing else read", byName("a", "a_x"), reads(), []string{"a_xy"}},
-		{"a CHECK, b read", byName("a", "a_xy"), reads("b"), []string{"a_x", "b_p"}},
-		{"a --constraint with the same text as a CHECK", userA, reads("c"), []string{"a_x", "a_xy", "c_q"}},
-		{"a CHECK of b", byName("b", "b_p"), reads("a"), []string{"a_x", "a_xy"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var got []string
-			for _, f := range checkFacts(schema, tt.c, tt.prog) {
-				got = append(got, f.Name)
-			}
-			if strings.Join(got, ",") != strings.Join(tt.want, ",") {
-				t.Errorf("facts %q, want %q", got, tt.want)
-			}
-		})
-	}
-}
-
 // TestCoverage: the report says which verified entries run each function
 // that writes a constrained table; with --entry, a writer left out is a
 // warning.
@@ -217,7 +159,7 @@ func TestCoverage(t *testing.T) {
 		{"^credit$", map[string][]string{"credit": {pkg + "credit"}, "debit": {}}, []string{pkg + "debit (ops.go:56) writes accounts, but no verified entry runs it"}},
 	}
 	for _, tt := range tests {
-		rep, err := Run(Config{Dir: dir, Patterns: []string{"./..."}, Constraints: []string{"accounts.balance >= 0"}, Entry: tt.entry, Workers: 1})
+		rep, err := Run(context.Background(), Config{Dir: dir, Patterns: []string{"./..."}, Constraints: []string{"accounts.balance >= 0"}, Entry: tt.entry, Workers: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -247,7 +189,7 @@ func TestCoverage(t *testing.T) {
 // entry of its own, and the run says so.
 func TestCoverageAddsUnreachedWriters(t *testing.T) {
 	dir, _ := filepath.Abs(filepath.Join("testdata", "src"))
-	rep, err := Run(Config{Dir: dir, Patterns: []string{"./cycle"}, Constraints: []string{"accounts.balance >= 0"}, Workers: 1})
+	rep, err := Run(context.Background(), Config{Dir: dir, Patterns: []string{"./cycle"}, Constraints: []string{"accounts.balance >= 0"}, Workers: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -24,7 +25,7 @@ func TestWorkLimit(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			rep, err := Run(Config{
+			rep, err := Run(context.Background(), Config{
 				Dir: corpusCase("core/guard_go_safe"), Patterns: []string{"./..."},
 				Constraints: []string{"accounts.balance >= 0"}, Workers: 1,
 				TimeoutMS: 0, RLimit: tt.rlimit,

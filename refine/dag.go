@@ -356,7 +356,7 @@ func sortedVars(set map[*ir.Var]bool) []*ir.Var {
 
 // pathModel gives the versions of a path formula (package vcgen) the
 // values a model of the DAG formula gives their counterparts, so that
-// vcgen.Validate and vcgen.BuildTrace read the counterexample off the one
+// vcgen.Validate and report.BuildTrace read the counterexample off the one
 // query that found it. The correspondence is not trusted: Validate
 // re-evaluates every step of the path with these values.
 type pathModel struct {

@@ -1,4 +1,4 @@
-// Package refine is dbverify's CEGAR loop (DESIGN.md §3): it decides
+// Package refine is dbverify's CEGAR loop (docs/design.md §3): it decides
 // whether the Error location of a lowered ir.Program is reachable, by
 // predicate abstraction (package abstraction), reachability of the boolean
 // program (package boolprog), feasibility of the abstract counterexample

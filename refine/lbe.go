@@ -1,10 +1,12 @@
 package refine
 
 import (
+	"context"
 	"fmt"
 	"time"
 
 	"github.com/dbverify/dbverify/ir"
+	"github.com/dbverify/dbverify/report"
 	"github.com/dbverify/dbverify/smt"
 	"github.com/dbverify/dbverify/vcgen"
 )
@@ -44,7 +46,12 @@ const maxApproxRetries = 16
 // a spurious block path, unrolled into one loop-free program, gives
 // predicates at the cut points it crosses. When that gives up (a limit,
 // no new predicate), Check runs (Result.Engine says so).
-func CheckLBE(p *ir.Program, s *smt.Solver, opt Options) (res *Result) {
+func CheckLBE(ctx context.Context, p *ir.Program, s *smt.Solver, opt Options) *Result {
+	return withContext(ctx, s, opt, func(opt Options) *Result { return checkLBE(p, s, opt) })
+}
+
+// checkLBE is CheckLBE without the context.
+func checkLBE(p *ir.Program, s *smt.Solver, opt Options) (res *Result) {
 	opt = opt.withDefaults()
 	start := time.Now()
 	res = &Result{Engine: "lbe"}
@@ -88,7 +95,7 @@ func CheckLBE(p *ir.Program, s *smt.Solver, opt Options) (res *Result) {
 		if opt.Timeout > 0 {
 			fixpointOpt.Timeout = opt.Timeout - time.Since(start)
 		}
-		r := Check(p, s, fixpointOpt)
+		r := check(p, s, fixpointOpt)
 		stats := res.Stats
 		*res = *r
 		res.Stats = stats
@@ -121,7 +128,7 @@ type dagOutcome struct {
 	verdict  Verdict
 	reason   string
 	position string
-	trace    *vcgen.Trace
+	trace    *report.Counterexample
 	// spurious: UNKNOWN because every counterexample found reads
 	// over-approximated values.
 	spurious bool
@@ -202,7 +209,7 @@ func decideDAG(q *ir.Program, s *smt.Solver, late func() bool) dagOutcome {
 			}
 			continue
 		}
-		t, err := vcgen.BuildTrace(pf, pm)
+		t, err := report.BuildTrace(pf, pm)
 		if err != nil {
 			return fail("internal: " + err.Error())
 		}

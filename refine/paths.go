@@ -1,6 +1,7 @@
 package refine
 
 import (
+	"context"
 	"fmt"
 	"time"
 
@@ -17,7 +18,12 @@ import (
 // abstractly feasible path is then replayed on the concrete program as in
 // Check. The number of paths grows exponentially with sequential branches
 // and is infinite with loops: maxPaths bounds the listing (then UNKNOWN).
-func CheckPaths(p *ir.Program, s *smt.Solver, opt Options, maxPaths int) (res *Result) {
+func CheckPaths(ctx context.Context, p *ir.Program, s *smt.Solver, opt Options, maxPaths int) *Result {
+	return withContext(ctx, s, opt, func(opt Options) *Result { return checkPaths(p, s, opt, maxPaths) })
+}
+
+// checkPaths is CheckPaths without the context.
+func checkPaths(p *ir.Program, s *smt.Solver, opt Options, maxPaths int) (res *Result) {
 	opt = opt.withDefaults()
 	start := time.Now()
 	res = &Result{}

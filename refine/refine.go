@@ -1,12 +1,14 @@
 package refine
 
 import (
+	"context"
 	"fmt"
 	"time"
 
 	"github.com/dbverify/dbverify/abstraction"
 	"github.com/dbverify/dbverify/boolprog"
 	"github.com/dbverify/dbverify/ir"
+	"github.com/dbverify/dbverify/report"
 	"github.com/dbverify/dbverify/smt"
 	"github.com/dbverify/dbverify/vcgen"
 )
@@ -52,24 +54,24 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// Verdict is the answer of Check.
-type Verdict string
+// Verdict is the answer of Check (the verdict of package report's schema).
+type Verdict = report.Verdict
 
 const (
-	Safe    Verdict = "SAFE"    // Error is unreachable: proved for all inputs and databases
-	Unsafe  Verdict = "UNSAFE"  // a feasible, validated counterexample reaches Error
-	Unknown Verdict = "UNKNOWN" // neither: Reason says why
+	Safe    = report.Safe    // Error is unreachable: proved for all inputs and databases
+	Unsafe  = report.Unsafe  // a feasible, validated counterexample reaches Error
+	Unknown = report.Unknown // neither: Reason says why
 )
 
 // Result is the outcome of Check.
 type Result struct {
 	Verdict     Verdict
-	Reason      string       // why UNKNOWN (empty otherwise)
-	Position    string       // UNSAFE: the violated check; UNKNOWN: the construct at fault, if any
-	Refinements int          // refinements made
-	Predicates  []string     // the predicates of the last abstraction (SAFE: the invariant's vocabulary)
-	Trace       *vcgen.Trace // UNSAFE: the counterexample
-	BoolProg    string       // the last boolean program, if Options.KeepBoolProg
+	Reason      string                 // why UNKNOWN (empty otherwise)
+	Position    string                 // UNSAFE: the violated check; UNKNOWN: the construct at fault, if any
+	Refinements int                    // refinements made
+	Predicates  []string               // the predicates of the last abstraction (SAFE: the invariant's vocabulary)
+	Trace       *report.Counterexample // UNSAFE: the counterexample
+	BoolProg    string                 // the last boolean program, if Options.KeepBoolProg
 	// Proof, for a SAFE without predicates, says how it was decided
 	// (ProofLoopFree, ProofNoPath).
 	Proof string
@@ -92,7 +94,7 @@ type Stats struct {
 	Iterations  int // abstract-check rounds
 }
 
-// Check runs the CEGAR loop of DESIGN.md §3 on the lowered program p:
+// Check runs the CEGAR loop of docs/design.md §3 on the lowered program p:
 //
 //	preds := atoms of the conditions on the edges into Error, plus Seeds
 //	loop: abstract p over preds; search the boolean program for Error;
@@ -104,7 +106,12 @@ type Stats struct {
 // timeouts, the refinement and predicate limits, and a refinement that
 // finds nothing new all give UNKNOWN with a reason. An UNSAFE verdict is
 // only given for a counterexample that vcgen.Validate accepts.
-func Check(p *ir.Program, s *smt.Solver, opt Options) (res *Result) {
+func Check(ctx context.Context, p *ir.Program, s *smt.Solver, opt Options) *Result {
+	return withContext(ctx, s, opt, func(opt Options) *Result { return check(p, s, opt) })
+}
+
+// check is Check without the context.
+func check(p *ir.Program, s *smt.Solver, opt Options) (res *Result) {
 	opt = opt.withDefaults()
 	start := time.Now()
 	res = &Result{}
@@ -212,7 +219,7 @@ func (res *Result) concretize(p *ir.Program, s *smt.Solver, path []*ir.Edge, pre
 			res.fail("internal: counterexample failed validation: " + err.Error())
 			return true
 		}
-		t, err := vcgen.BuildTrace(pf, fe.model)
+		t, err := report.BuildTrace(pf, fe.model)
 		if err != nil {
 			res.fail("internal: " + err.Error())
 			return true

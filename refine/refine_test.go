@@ -1,6 +1,7 @@
 package refine
 
 import (
+	"context"
 	"math/big"
 	"strings"
 	"testing"
@@ -192,7 +193,7 @@ func TestCheck(t *testing.T) {
 			}
 			opt := tc.opt
 			opt.KeepBoolProg = true
-			res := Check(p, s, opt)
+			res := Check(context.Background(), p, s, opt)
 			t.Logf("%s: %s %s; %d refinements, predicates %q, stats %+v", tc.name, res.Verdict, res.Reason, res.Refinements, res.Predicates, res.Stats)
 			if res.Verdict != tc.verdict {
 				t.Fatalf("verdict %s (%s), want %s\n%s", res.Verdict, res.Reason, tc.verdict, res.BoolProg)
@@ -215,7 +216,7 @@ func TestCheck(t *testing.T) {
 func TestATMSafePredicates(t *testing.T) {
 	s := newSolver(t)
 	p := atm(true)
-	res := Check(p, s, Options{KeepBoolProg: true})
+	res := Check(context.Background(), p, s, Options{KeepBoolProg: true})
 	if res.Verdict != Safe {
 		t.Fatalf("verdict %s: %s", res.Verdict, res.Reason)
 	}
@@ -256,7 +257,7 @@ func TestATMSafePredicates(t *testing.T) {
 func TestATMUnsafeTrace(t *testing.T) {
 	s := newSolver(t)
 	p := atm(false)
-	res := Check(p, s, Options{})
+	res := Check(context.Background(), p, s, Options{})
 	if res.Verdict != Unsafe {
 		t.Fatalf("verdict %s: %s", res.Verdict, res.Reason)
 	}
@@ -318,33 +319,33 @@ func TestUnknownReasons(t *testing.T) {
 	// Not lowered: an Exec statement.
 	p := ir.NewProgram("raw")
 	p.AddEdge(p.Entry, p.Error, &ir.Exec{Info: ir.Info{File: "raw.go", Line: 1, Kind: ir.KindSQL, Text: "UPDATE t SET x = 1"}})
-	res := Check(p, s, Options{})
+	res := Check(context.Background(), p, s, Options{})
 	if res.Verdict != Unknown || !strings.Contains(res.Reason, "lowered") {
 		t.Errorf("raw program: %s %q", res.Verdict, res.Reason)
 	}
 	// Unsupported construct.
 	q := atm(true)
 	q.Unsupport("goroutine", ir.Info{File: "atm.go", Line: 3})
-	res = Check(q, s, Options{})
+	res = Check(context.Background(), q, s, Options{})
 	if res.Verdict != Unknown || res.Position != "atm.go:3" {
 		t.Errorf("unsupported: %s %q at %q", res.Verdict, res.Reason, res.Position)
 	}
 	// Nil inputs.
-	if res := Check(nil, s, Options{}); res.Verdict != Unknown {
+	if res := Check(context.Background(), nil, s, Options{}); res.Verdict != Unknown {
 		t.Errorf("nil program: %s", res.Verdict)
 	}
 	// Time limit.
-	res = Check(atm(true), s, Options{Timeout: time.Nanosecond})
+	res = Check(context.Background(), atm(true), s, Options{Timeout: time.Nanosecond})
 	if res.Verdict != Unknown || !strings.Contains(res.Reason, "time limit") {
 		t.Errorf("time limit: %s %q", res.Verdict, res.Reason)
 	}
 	// Abstract state limit.
-	res = Check(atm(true), s, Options{MaxStates: 1})
+	res = Check(context.Background(), atm(true), s, Options{MaxStates: 1})
 	if res.Verdict != Unknown || !strings.Contains(res.Reason, "abstract state limit") {
 		t.Errorf("state limit: %s %q", res.Verdict, res.Reason)
 	}
 	// Predicate limit.
-	res = Check(atm(true), s, Options{MaxPredicates: 2})
+	res = Check(context.Background(), atm(true), s, Options{MaxPredicates: 2})
 	if res.Verdict != Unknown || !strings.Contains(res.Reason, "predicate limit 2") {
 		t.Errorf("predicate limit: %s %q", res.Verdict, res.Reason)
 	}
@@ -370,7 +371,7 @@ func TestSeeds(t *testing.T) {
 		ir.Eq(v["s1.accno"], v["r.accno"]),
 		ir.Eq(v["s1.balance"], v["r.balance"]),
 	}
-	res := Check(p, s, Options{Seeds: seeds, MaxRefinements: 1})
+	res := Check(context.Background(), p, s, Options{Seeds: seeds, MaxRefinements: 1})
 	if res.Verdict != Safe || res.Refinements != 0 {
 		t.Errorf("%s after %d refinements (%s), want SAFE after 0", res.Verdict, res.Refinements, res.Reason)
 	}
@@ -425,7 +426,7 @@ func BenchmarkCheckATM(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				res := Check(atm(bc.safe), s, Options{})
+				res := Check(context.Background(), atm(bc.safe), s, Options{})
 				s.Close()
 				if (res.Verdict == Safe) != bc.safe {
 					b.Fatalf("verdict %s: %s", res.Verdict, res.Reason)

@@ -30,16 +30,15 @@ type BoolLit struct{ Val bool }
 // Null is the NULL literal.
 type Null struct{}
 
-// Binary is X Op Y where Op is one of + - * / % = <> < <= > >= AND OR,
-// or DIV (MySQL integer division: the quotient truncated toward zero).
+// Binary is X Op Y (see Op for the operators).
 type Binary struct {
-	Op   string
+	Op   Op
 	X, Y Expr
 }
 
-// Unary is NOT X or -X (Op "NOT" or "-").
+// Unary is NOT X or -X (Op OpNot or OpNeg).
 type Unary struct {
-	Op string
+	Op UnaryOp
 	X  Expr
 }
 
@@ -268,6 +267,8 @@ type Table struct {
 	// Keys lists the primary key and unique keys; each is a list of columns.
 	Keys   [][]string
 	Checks []Constraint
+	// ForeignKeys lists the table's FOREIGN KEY and REFERENCES constraints.
+	ForeignKeys []ForeignKey
 }
 
 // Column is one column definition.

@@ -12,7 +12,9 @@
 //
 // A model of the formula is a concrete run. Validate re-evaluates every
 // step under the model with ir.Eval, independently of the solver: no
-// UNSAFE verdict is given for a model that fails it. BuildTrace turns the
-// model into the counterexample a user reads: inputs, initial rows, source
-// steps with the values they assign, and the violating row.
+// UNSAFE verdict is given for a model that fails it. report.BuildTrace
+// turns the model into the counterexample a user reads (inputs, initial
+// rows, source steps with the values they assign, the violating row), with
+// FirstVersions and ReadVars; ApproxReads says whether the path rests on
+// an over-approximated value.
 package vcgen

@@ -6,7 +6,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/dbverify/dbverify/frontend/sqlparse"
+	"github.com/dbverify/dbverify/sqlparse"
 )
 
 // EngineCheck is a CHECK constraint as the engine's catalog lists it.

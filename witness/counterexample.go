@@ -5,8 +5,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/dbverify/dbverify/frontend/sqlparse"
 	"github.com/dbverify/dbverify/sqlir"
+	"github.com/dbverify/dbverify/sqlparse"
 )
 
 // Counterexample is the part of dbverify's JSON counterexample a replay

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/dbverify/dbverify/frontend/sqlparse"
+	"github.com/dbverify/dbverify/sqlparse"
 	"github.com/dbverify/dbverify/sqlir"
 )
 
@@ -191,7 +191,7 @@ func matchingRow(s *Schema, have []Row, table string, where sqlir.Expr, args []s
 }
 
 func conjuncts(e sqlir.Expr) []sqlir.Expr {
-	if b, ok := e.(*sqlir.Binary); ok && strings.EqualFold(b.Op, "AND") {
+	if b, ok := e.(*sqlir.Binary); ok && b.Op == sqlir.OpAnd {
 		return append(conjuncts(b.X), conjuncts(b.Y)...)
 	}
 	return []sqlir.Expr{e}
@@ -201,16 +201,16 @@ func conjuncts(e sqlir.Expr) []sqlir.Expr {
 // bound argument or a literal (either side).
 func columnBound(b *sqlir.Binary, args []string) (col, op, v string, ok bool) {
 	flip := map[string]string{"=": "=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
-	if _, known := flip[b.Op]; !known {
+	if _, known := flip[b.Op.String()]; !known {
 		return "", "", "", false
 	}
 	c, isCol := b.X.(*sqlir.ColRef)
-	other, op := b.Y, b.Op
+	other, op := b.Y, b.Op.String()
 	if !isCol {
 		if c, isCol = b.Y.(*sqlir.ColRef); !isCol {
 			return "", "", "", false
 		}
-		other, op = b.X, flip[b.Op]
+		other, op = b.X, flip[b.Op.String()]
 	}
 	switch x := other.(type) {
 	case *sqlir.Param:

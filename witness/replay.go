@@ -10,8 +10,8 @@ import (
 
 	"golang.org/x/tools/go/packages"
 
-	"github.com/dbverify/dbverify/frontend/sqlparse"
 	"github.com/dbverify/dbverify/groundtruth"
+	"github.com/dbverify/dbverify/sqlparse"
 )
 
 // ReplayTarget is one UNSAFE result to replay.

@@ -11,8 +11,9 @@ import (
 
 	"golang.org/x/tools/go/packages"
 
-	"github.com/dbverify/dbverify/frontend/sqlparse"
 	"github.com/dbverify/dbverify/sqlir"
+	"github.com/dbverify/dbverify/sqlparse"
+	"github.com/dbverify/dbverify/sqlparse/schema"
 )
 
 // Column classes: how values are generated and written.
@@ -70,7 +71,7 @@ func ColumnClass(typ string) string {
 // migrations: *.sql in name order, down migrations skipped, goose files
 // cut to their Up sections) for execution and parses it.
 func LoadSchemaFiles(path string) (*Schema, error) {
-	parsed, err := sqlparse.LoadSchema(path)
+	parsed, err := schema.Load(path)
 	if err != nil {
 		return nil, fmt.Errorf("schema %s: %w", path, err)
 	}

@@ -8,7 +8,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/dbverify/dbverify/frontend/sqlparse"
+	"github.com/dbverify/dbverify/sqlparse"
 )
 
 // Row is one row to seed: column (lower-case) → value as text; "NULL" is

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/dbverify/dbverify/frontend/sqlparse"
 	"github.com/dbverify/dbverify/sqlir"
+	"github.com/dbverify/dbverify/sqlparse"
 )
 
 // Synthesize builds the schema dbverify assumes when the program has none:
@@ -306,7 +306,7 @@ func (s *synth) classFrom(table, col string, e sqlir.Expr) {
 // isOrder is a <, <=, > or >= comparison: its columns are numbers.
 func isOrder(e *sqlir.Binary) bool {
 	switch e.Op {
-	case "<", "<=", ">", ">=":
+	case sqlir.OpLt, sqlir.OpLe, sqlir.OpGt, sqlir.OpGe:
 		return true
 	}
 	return false
@@ -315,12 +315,9 @@ func isOrder(e *sqlir.Binary) bool {
 func isArith(e sqlir.Expr) bool {
 	switch e := e.(type) {
 	case *sqlir.Binary:
-		switch e.Op {
-		case "+", "-", "*", "/", "%", "DIV":
-			return true
-		}
+		return e.Op.IsArith()
 	case *sqlir.Unary:
-		return e.Op == "-"
+		return e.Op == sqlir.OpNeg
 	}
 	return false
 }

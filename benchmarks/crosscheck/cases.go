@@ -8,7 +8,7 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/dbverify/dbverify/benchmarks/harness"
-	"github.com/dbverify/dbverify/frontend/sqlparse"
+	"github.com/dbverify/dbverify/sqlparse"
 )
 
 // caseArgs are the dbverify arguments of a case that the execution needs.

@@ -13,8 +13,9 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/dbverify/dbverify/benchmarks/harness"
-	"github.com/dbverify/dbverify/frontend/sqlparse"
 	"github.com/dbverify/dbverify/groundtruth"
+	"github.com/dbverify/dbverify/report"
+	"github.com/dbverify/dbverify/sqlparse"
 	"github.com/dbverify/dbverify/witness"
 )
 
@@ -236,7 +237,7 @@ func (cc *caseCheck) run(ctx context.Context, engineFor func(sqlparse.Dialect) (
 		cons[e.Constraint] = k
 		numeric[k.Table] = append(numeric[k.Table], k.Columns...)
 		if r := byKey[harness.KeyOf(e.Entry, e.Constraint)]; r != nil {
-			if cex, _ := r.Cex(); cex != nil {
+			if cex := r.Counterexample; cex != nil {
 				for _, row := range cex.Rows {
 					for col := range row.Values {
 						extra[row.Table] = append(extra[row.Table], col)
@@ -283,7 +284,7 @@ func (cc *caseCheck) run(ctx context.Context, engineFor func(sqlparse.Dialect) (
 			res.NotExecutable = "dbverify gave no result for the entry"
 			continue
 		}
-		res.Verdict = r.Verdict
+		res.Verdict = string(r.Verdict)
 		spec := cc.src.Entries[e.Entry]
 		if spec == nil || spec.NotExecutable != "" {
 			why := "no driver"
@@ -317,7 +318,7 @@ func caseVerdicts(ctx context.Context, cfg Config, c *harness.Case) (map[harness
 	byKey := map[harness.Key]*harness.Result{}
 	if rep := cfg.Reports[c.Name]; rep != nil {
 		for i := range rep.Results {
-			r := &rep.Results[i]
+			r := rep.Results[i]
 			byKey[harness.KeyOf(r.Entry, r.Constraint)] = r
 		}
 		return byKey, ""
@@ -328,7 +329,7 @@ func caseVerdicts(ctx context.Context, cfg Config, c *harness.Case) (map[harness
 	}
 	if !needRun {
 		for _, e := range c.Expect {
-			byKey[harness.KeyOf(e.Entry, e.Constraint)] = &harness.Result{Entry: e.Entry, Constraint: e.Constraint, Verdict: e.Verdict}
+			byKey[harness.KeyOf(e.Entry, e.Constraint)] = &harness.Result{Entry: e.Entry, Constraint: e.Constraint, Verdict: report.Verdict(e.Verdict)}
 		}
 		return byKey, ""
 	}
@@ -341,7 +342,7 @@ func caseVerdicts(ctx context.Context, cfg Config, c *harness.Case) (map[harness
 		return nil, fmt.Sprintf("dbverify output: %v", err)
 	}
 	for i := range rep.Results {
-		r := &rep.Results[i]
+		r := rep.Results[i]
 		byKey[harness.KeyOf(r.Entry, r.Constraint)] = r
 	}
 	return byKey, ""
@@ -420,8 +421,8 @@ func (cc *caseCheck) randomRun(ctx context.Context, gen *witness.Generator, spec
 
 // replay runs an UNSAFE's counterexample.
 func (cc *caseCheck) replay(ctx context.Context, res *EntryResult, r *harness.Result, spec *witness.EntrySpec, k *witness.Constraint) {
-	hcex, err := r.Cex()
-	if err != nil || hcex == nil {
+	hcex := r.Counterexample
+	if hcex == nil {
 		res.NotExecutable = "UNSAFE without a counterexample"
 		return
 	}
@@ -536,8 +537,8 @@ func missingInputs(cex *witness.Counterexample, spec *witness.EntrySpec) []strin
 	return out
 }
 
-func convertCex(h *harness.Counterexample) *witness.Counterexample {
-	c := &witness.Counterexample{Inputs: h.Inputs}
+func convertCex(h *report.Counterexample) *witness.Counterexample {
+	c := &witness.Counterexample{Inputs: h.Inputs.Map()}
 	for _, r := range h.Rows {
 		c.Rows = append(c.Rows, witness.CexRow{Symbol: r.Symbol, Table: r.Table, Values: r.Values})
 	}

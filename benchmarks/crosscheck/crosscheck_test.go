@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/dbverify/dbverify/benchmarks/harness"
-	"github.com/dbverify/dbverify/frontend/sqlparse"
 	"github.com/dbverify/dbverify/groundtruth"
+	"github.com/dbverify/dbverify/sqlparse"
 )
 
 // binEnv names a prebuilt dbverify binary to use instead of building one.

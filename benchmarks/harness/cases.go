@@ -32,6 +32,9 @@ type Expectation struct {
 	Why               string   `json:"why"`
 	TraceContains     []string `json:"trace_contains"`
 	PredicatesContain []string `json:"predicates_contain"`
+	// Schedule is, for a concurrent (--concurrent) UNSAFE, the violating
+	// schedule confirmed on a real engine (witness/schedule's format).
+	Schedule json.RawMessage `json:"schedule,omitempty"`
 }
 
 // Case is one directory of the corpus: a Go package and its expect.json.

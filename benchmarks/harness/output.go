@@ -5,69 +5,19 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+
+	"github.com/dbverify/dbverify/report"
 )
 
-// Report is dbverify's --format json output: exactly one object.
-type Report struct {
-	Results []Result `json:"results"`
-	Stats   Stats    `json:"stats"`
-}
+// Report is dbverify's --format json output: exactly one object, in
+// package report's schema.
+type Report = report.Report
 
 // Result is the verdict for one (entry point, constraint).
-type Result struct {
-	Entry       string   `json:"entry"`
-	Constraint  string   `json:"constraint"`
-	Verdict     string   `json:"verdict"`
-	Reason      string   `json:"reason"`
-	Position    string   `json:"position"`
-	Refinements int      `json:"refinements"`
-	Predicates  []string `json:"predicates"`
-	// Proof says how a SAFE without predicates was decided (the lbe
-	// engine's one formula over a loop-free program); Engine which engine
-	// decided, when the tool says.
-	Proof       string   `json:"proof,omitempty"`
-	Engine      string   `json:"engine,omitempty"`
-	Assumptions []string `json:"assumptions"`
-	// Counterexample is kept as the JSON text dbverify printed, for the
-	// trace_contains substring checks; Cex decodes it.
-	Counterexample json.RawMessage `json:"counterexample,omitempty"`
-	SMTQueries     int             `json:"smt_queries"`
-	Seconds        float64         `json:"seconds"`
-}
-
-// Stats are the run's totals.
-type Stats struct {
-	Entries         int     `json:"entries"`
-	Safe            int     `json:"safe"`
-	Unsafe          int     `json:"unsafe"`
-	Unknown         int     `json:"unknown"`
-	SMTQueries      int     `json:"smt_queries"`
-	Seconds         float64 `json:"seconds"`
-	FrontendSeconds float64 `json:"frontend_seconds"`
-}
+type Result = report.Result
 
 // Counterexample is a concrete run that breaks the constraint.
-type Counterexample struct {
-	Inputs    map[string]string `json:"inputs"`
-	Rows      []Row             `json:"rows"`
-	Steps     []Step            `json:"steps"`
-	Violation *Row              `json:"violation"`
-}
-
-// Row is one database row: its symbol, table and column values.
-type Row struct {
-	Symbol string            `json:"symbol"`
-	Table  string            `json:"table"`
-	Values map[string]string `json:"values"`
-}
-
-// Step is one step of a counterexample's path.
-type Step struct {
-	Position string            `json:"position"`
-	Kind     string            `json:"kind"`
-	Text     string            `json:"text"`
-	Values   map[string]string `json:"values"`
-}
+type Counterexample = report.Counterexample
 
 // ParseReport decodes dbverify's stdout. It must be exactly one JSON
 // object with a results array; trailing non-space text is an error.
@@ -91,41 +41,28 @@ func ParseReport(stdout []byte) (*Report, error) {
 		return nil, fmt.Errorf("stdout JSON does not match the contract: %w", err)
 	}
 	for i, r := range rep.Results {
-		if !validVerdict(r.Verdict) {
+		if !validVerdict(string(r.Verdict)) {
 			return nil, fmt.Errorf("results[%d] (%s): verdict %q is not SAFE, UNSAFE or UNKNOWN", i, r.Entry, r.Verdict)
 		}
 	}
 	return &rep, nil
 }
 
-// Cex decodes the counterexample; nil when there is none.
-func (r *Result) Cex() (*Counterexample, error) {
-	if len(r.Counterexample) == 0 || string(r.Counterexample) == "null" {
-		return nil, nil
-	}
-	var c Counterexample
-	if err := json.Unmarshal(r.Counterexample, &c); err != nil {
-		return nil, err
-	}
-	return &c, nil
-}
-
-// CexText is the JSON text of the counterexample in the forms a substring
-// may be looked for in: as dbverify printed it and re-encoded without
-// HTML escaping (so "balance >= 0" matches although encoding/json prints
-// ">" as \u003e).
-func (r *Result) CexText() []string {
-	if len(r.Counterexample) == 0 || string(r.Counterexample) == "null" {
+// CexText is the JSON text of r's counterexample in the forms a
+// substring may be looked for in: as dbverify prints it (encoding/json
+// prints ">" as \u003e) and without HTML escaping (so "balance >= 0"
+// matches); nil when there is none.
+func CexText(r *Result) []string {
+	if r.Counterexample == nil {
 		return nil
 	}
-	out := []string{string(r.Counterexample)}
-	var v any
-	if err := json.Unmarshal(r.Counterexample, &v); err == nil {
+	var out []string
+	for _, escape := range []bool{true, false} {
 		var b bytes.Buffer
 		enc := json.NewEncoder(&b)
-		enc.SetEscapeHTML(false)
+		enc.SetEscapeHTML(escape)
 		enc.SetIndent("", " ")
-		if enc.Encode(v) == nil {
+		if enc.Encode(r.Counterexample) == nil {
 			out = append(out, b.String())
 		}
 	}
@@ -134,7 +71,7 @@ func (r *Result) CexText() []string {
 
 // ExitCodeFor is the exit code the contract demands for a set of results
 // when --fail-on-unknown is not given: 1 if any is UNSAFE, else 0.
-func ExitCodeFor(results []Result) int {
+func ExitCodeFor(results []*Result) int {
 	for _, r := range results {
 		if r.Verdict == Unsafe {
 			return 1

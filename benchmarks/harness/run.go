@@ -218,10 +218,10 @@ func Compare(c *Case, rep *Report) []Outcome {
 			out = append(out, o)
 			continue
 		}
-		r := &rep.Results[idx[0]]
+		r := rep.Results[idx[0]]
 		used[idx[0]] = true
 		o.fill(r)
-		o.Status, o.Points, o.Improved = Grade(e, r.Verdict)
+		o.Status, o.Points, o.Improved = Grade(e, string(r.Verdict))
 		if o.Status == StatusCorrect {
 			o.CheckFailures = CheckResult(e, r)
 		}
@@ -231,7 +231,7 @@ func Compare(c *Case, rep *Report) []Outcome {
 		if used[i] {
 			continue
 		}
-		r := &rep.Results[i]
+		r := rep.Results[i]
 		o := Outcome{Case: c.Name, Entry: r.Entry, Constraint: r.Constraint, Status: StatusUnexpected}
 		o.fill(r)
 		if len(byKey[KeyOf(r.Entry, r.Constraint)]) > 1 {
@@ -245,7 +245,7 @@ func Compare(c *Case, rep *Report) []Outcome {
 }
 
 func (o *Outcome) fill(r *Result) {
-	o.Got = r.Verdict
+	o.Got = string(r.Verdict)
 	if o.Reason == "" {
 		o.Reason = r.Reason
 	}
@@ -263,10 +263,7 @@ func CheckResult(e Expectation, r *Result) []string {
 	var fails []string
 	switch r.Verdict {
 	case Unsafe:
-		cex, err := r.Cex()
-		switch {
-		case err != nil:
-			fails = append(fails, fmt.Sprintf("counterexample does not decode: %v", err))
+		switch cex := r.Counterexample; {
 		case cex == nil:
 			fails = append(fails, "UNSAFE without a counterexample")
 		default:
@@ -280,7 +277,7 @@ func CheckResult(e Expectation, r *Result) []string {
 				fails = append(fails, "counterexample has no violation row")
 			}
 		}
-		texts := r.CexText()
+		texts := CexText(r)
 		for _, sub := range e.TraceContains {
 			if !containsAny(texts, sub) {
 				fails = append(fails, fmt.Sprintf("trace does not contain %q", sub))

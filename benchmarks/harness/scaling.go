@@ -211,8 +211,8 @@ func runPoint(bin, dir string, prog *gen.Program, timeout time.Duration, extra [
 	counts := map[string]int{}
 	got := map[string]string{}
 	for _, r := range rep.Results {
-		counts[r.Verdict]++
-		got[r.Entry] = r.Verdict
+		counts[string(r.Verdict)]++
+		got[r.Entry] = string(r.Verdict)
 	}
 	var vs []string
 	for v, n := range counts {

@@ -5,8 +5,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/dbverify/dbverify/pipeline"
-	"github.com/dbverify/dbverify/refine"
+	"github.com/dbverify/dbverify/report"
 )
 
 // A baseline is an earlier JSON report (`--format json`) whose UNSAFE and
@@ -17,11 +16,11 @@ import (
 
 // findingKey identifies a finding across runs, independent of line
 // numbers.
-func findingKey(verdict, entry, constraint, reason string) string {
-	if verdict != string(refine.Unknown) {
+func findingKey(verdict report.Verdict, entry, constraint, reason string) string {
+	if verdict != report.Unknown {
 		reason = ""
 	}
-	return verdict + "\x00" + entry + "\x00" + constraint + "\x00" + positionRE.ReplaceAllString(reason, "")
+	return string(verdict) + "\x00" + entry + "\x00" + constraint + "\x00" + report.WithoutPositions(reason)
 }
 
 // readBaseline returns the finding keys of a JSON report.
@@ -30,11 +29,7 @@ func readBaseline(path string) (map[string]bool, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--baseline: %w", err)
 	}
-	var rep struct {
-		Results []struct {
-			Entry, Constraint, Verdict, Reason string
-		} `json:"results"`
-	}
+	var rep report.Report
 	if err := json.Unmarshal(data, &rep); err != nil {
 		return nil, fmt.Errorf("--baseline %s: not a dbverify JSON report (--format json): %w", path, err)
 	}
@@ -46,9 +41,9 @@ func readBaseline(path string) (map[string]bool, error) {
 }
 
 // markBaseline flags the results the baseline already holds.
-func markBaseline(rep *pipeline.Report, keys map[string]bool) {
+func markBaseline(rep *report.Report, keys map[string]bool) {
 	for _, r := range rep.Results {
-		if r.Verdict != refine.Safe && keys[findingKey(string(r.Verdict), r.Entry, r.Constraint, r.Reason)] {
+		if r.Verdict != report.Safe && keys[findingKey(r.Verdict, r.Entry, r.Constraint, r.Reason)] {
 			r.InBaseline = true
 		}
 	}

@@ -6,11 +6,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/urfave/cli/v2"
+
+	"github.com/dbverify/dbverify/report"
 )
 
 func exploreCommand(code *int) *cli.Command {
@@ -120,27 +121,29 @@ func readExploreReport(data []byte) ([]exploreResult, error) {
 	if probe.Runs != nil {
 		return readSARIFReport(data)
 	}
-	var rep jsonReport
+	var rep report.Report
 	if err := json.Unmarshal(data, &rep); err != nil {
 		return nil, fmt.Errorf("not a dbverify JSON report: %w", err)
 	}
 	var out []exploreResult
 	for _, r := range rep.Results {
-		if r.Verdict == "SAFE" {
+		if r.Verdict == report.Safe {
 			continue
 		}
-		er := exploreResult{Verdict: r.Verdict, Entry: r.Entry, Constraint: r.Constraint, Reason: r.Reason, Position: r.Position}
+		er := exploreResult{Verdict: string(r.Verdict), Entry: r.Entry, Constraint: r.Constraint, Reason: r.Reason, Position: r.Position}
 		if cex := r.Counterexample; cex != nil {
-			for _, k := range sortedKeys(cex.Inputs) {
-				er.Inputs = append(er.Inputs, k+" = "+cex.Inputs[k])
+			for _, in := range cex.Inputs {
+				er.Inputs = append(er.Inputs, in.Name+" = "+in.Value)
 			}
 			for _, row := range cex.Rows {
-				er.Rows = append(er.Rows, fmt.Sprintf("%s %s: %s", row.Symbol, row.Table, kv(row.Values)))
+				er.Rows = append(er.Rows, fmt.Sprintf("%s %s: %s", row.Symbol, row.Table, report.JoinValues(row.Values)))
 			}
 			for _, s := range cex.Steps {
-				er.Steps = append(er.Steps, exploreStep{Position: s.Position, Kind: s.Kind, Text: s.Text, Values: kv(s.Values)})
+				er.Steps = append(er.Steps, exploreStep{Position: s.Position, Kind: s.Kind, Text: s.Text, Values: report.JoinValues(s.Values)})
 			}
-			er.Violation = cex.Violation.Table + " row " + kv(cex.Violation.Values)
+			if v := cex.Violation; v != nil {
+				er.Violation = v.Table + " row " + report.JoinValues(v.Values)
+			}
 		}
 		out = append(out, er)
 	}
@@ -242,13 +245,4 @@ func writeExplorePlain(w io.Writer, m *exploreModel) {
 			fmt.Fprintf(w, "  violation: %s\n", r.Violation)
 		}
 	}
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -2,10 +2,12 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"flag"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 )
 
@@ -25,6 +27,9 @@ func TestGolden(t *testing.T) {
 		{"text-verbose", []string{"check", "-C", "testdata/bank", "--no-cache", "-v", "-c", "accounts.balance >= 0", "./..."}, exitUnsafe},
 		{"text-quiet", []string{"check", "-C", "testdata/bank", "--no-cache", "-q", "-c", "accounts.balance >= 0", "./..."}, exitUnsafe},
 		{"github", []string{"check", "-C", "testdata/bank", "--no-cache", "--format", "github", "-c", "accounts.balance >= 0", "./..."}, exitUnsafe},
+		{"json", []string{"check", "-C", "testdata/bank", "--no-cache", "--format", "json", "-c", "accounts.balance >= 0", "./..."}, exitUnsafe},
+		{"sarif", []string{"check", "-C", "testdata/bank", "--no-cache", "--format", "sarif", "--sarif-category", "bank/balance", "-c", "accounts.balance >= 0", "./..."}, exitUnsafe},
+		{"sarif-failure", []string{"check", "-C", "testdata/bank", "--no-cache", "--format", "sarif", "-c", "accounts.balance >= >= 0", "./..."}, exitUsage},
 		{"fail-on-unknown-safe-only", []string{"check", "-C", "testdata/bank", "--no-cache", "--fail-on-unknown", "--entry", "Deposit|Adjust", "-c", "accounts.balance >= 0", "./..."}, exitUnknown},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -52,10 +57,25 @@ func TestGolden(t *testing.T) {
 	}
 }
 
-var timingRE = regexp.MustCompile(`\(\d+ SMT queries, [0-9.]+s\)`)
+// What changes from run to run, masked in the golden files: timings and
+// SMT query counts (text and JSON), the absolute repository root and the
+// tool's version (SARIF).
+var masks = []struct {
+	re   *regexp.Regexp
+	with string
+}{
+	{regexp.MustCompile(`\(\d+ SMT queries, [0-9.]+s\)`), "(N SMT queries, T s)"},
+	{regexp.MustCompile(`"(seconds|frontend_seconds)": [0-9.e+-]+`), `"$1": T`},
+	{regexp.MustCompile(`"smt_queries": \d+`), `"smt_queries": N`},
+	{regexp.MustCompile(`"uri": "file://[^"]*"`), `"uri": "file://ROOT/"`},
+	{regexp.MustCompile(`"version": "[0-9.]+\+[^"]*"`), `"version": "VERSION"`},
+}
 
 func mask(b []byte) []byte {
-	return timingRE.ReplaceAll(b, []byte("(N SMT queries, T s)"))
+	for _, m := range masks {
+		b = m.re.ReplaceAll(b, []byte(m.with))
+	}
+	return b
 }
 
 // TestConfig checks that a configuration file sets the flags it names
@@ -112,5 +132,36 @@ func TestFlagsAfterPackages(t *testing.T) {
 	code := run([]string{"dbverify", "check", "-C", "testdata/bank", "./...", "-c", "accounts.balance >= 0"}, &out, &errOut)
 	if code != exitUsage || !bytes.Contains(errOut.Bytes(), []byte("flag -c after the packages: flags come first")) {
 		t.Errorf("exit code %d, stderr %q; want 2 and where flags go", code, errOut.String())
+	}
+}
+
+// TestInterrupted: an interrupted run (its context cancelled) still
+// prints its report, the undecided results UNKNOWN "cancelled", and exits
+// 2 so that a gate does not pass on it.
+func TestInterrupted(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out, errOut bytes.Buffer
+	code := runContext(ctx, []string{"dbverify", "check", "-C", "testdata/bank", "--no-cache", "-c", "accounts.balance >= 0", "./..."}, &out, &errOut)
+	if code != exitUsage || !strings.Contains(errOut.String(), "interrupted") {
+		t.Errorf("exit code %d, stderr %q; want 2 and \"interrupted\"", code, errOut.String())
+	}
+	if n := strings.Count(out.String(), "reason: cancelled"); n != 3 {
+		t.Errorf("%d results cancelled, want the bank's 3:\n%s", n, out.String())
+	}
+}
+
+// TestFormatFlag: --format takes the names of the writer table; another
+// is a usage error that lists them, and the help lists them too.
+func TestFormatFlag(t *testing.T) {
+	var out, errOut bytes.Buffer
+	code := run([]string{"dbverify", "check", "-C", "testdata/bank", "--format", "xml", "-c", "accounts.balance >= 0", "./..."}, &out, &errOut)
+	if code != exitUsage || !strings.Contains(errOut.String(), `unknown format "xml" (want text, json, sarif or github)`) || out.Len() != 0 {
+		t.Errorf("exit code %d, stdout %q, stderr %q; want 2, nothing on stdout, and the formats", code, out.String(), errOut.String())
+	}
+	out.Reset()
+	run([]string{"dbverify", "check", "--help"}, &out, &errOut)
+	if !strings.Contains(out.String(), "output format: text, json, sarif (GitHub code scanning) or github (workflow-command annotations)") {
+		t.Errorf("check --help does not list the formats:\n%s", out.String())
 	}
 }

@@ -11,7 +11,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/dbverify/dbverify/frontend/sqlparse"
+	"github.com/dbverify/dbverify/report"
+	"github.com/dbverify/dbverify/sqlparse"
 	"github.com/dbverify/dbverify/witness"
 )
 
@@ -23,7 +24,7 @@ type replayReport struct {
 		Verdict        string                  `json:"verdict"`
 		Counterexample *witness.Counterexample `json:"counterexample"`
 	} `json:"results"`
-	Dialect *jsonDialect `json:"dialect"`
+	Dialect *report.Dialect `json:"dialect"`
 }
 
 func replayCommand(code *int) *cli.Command {

@@ -76,7 +76,7 @@ func TestResultsMarkdown(t *testing.T) {
 		{Entry: "example.com/corpus/core/x.F", Constraint: "t.a >= 0", Verdict: harness.Safe, Final: harness.Safe},
 		{Entry: "example.com/corpus/core/x.G", Constraint: "t.a >= 0", Verdict: harness.Unsafe, Final: harness.Unsafe},
 	}}
-	rep := &harness.Report{Results: []harness.Result{
+	rep := &harness.Report{Results: []*harness.Result{
 		{Entry: "example.com/corpus/core/x.F", Constraint: "t.a >= 0", Verdict: harness.Safe, Refinements: 2, Predicates: []string{"p|q"}},
 		{Entry: "example.com/corpus/core/x.G", Constraint: "t.a >= 0", Verdict: harness.Unknown, Reason: "refinement limit"},
 	}}

@@ -1,0 +1,11 @@
+CREATE TABLE users (
+    id          BIGINT PRIMARY KEY,
+    bonus_total BIGINT NOT NULL
+) ENGINE=InnoDB;
+
+CREATE TABLE bonus_claims (
+    id      BIGINT AUTO_INCREMENT PRIMARY KEY,
+    user_id BIGINT NOT NULL,
+    amount  BIGINT NOT NULL,
+    INDEX bonus_claims_user (user_id)
+) ENGINE=InnoDB;

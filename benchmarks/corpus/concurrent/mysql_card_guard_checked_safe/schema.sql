@@ -1,0 +1,6 @@
+CREATE TABLE gift_cards (
+    id      BIGINT PRIMARY KEY,
+    balance BIGINT NOT NULL,
+    spent   BIGINT NOT NULL,
+    loaded  BIGINT NOT NULL
+) ENGINE=InnoDB;

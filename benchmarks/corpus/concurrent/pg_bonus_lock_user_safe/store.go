@@ -1,0 +1,54 @@
+// Package pg_bonus_lock_user_safe pays the welcome bonus of a loyalty programme on
+// PostgreSQL: each user may claim it once.
+//
+// Check-then-insert serialised on the parent row: Claim first locks the user
+// with SELECT ... FOR UPDATE, then counts the claims; a second claim waits
+// for the lock and then counts the committed claim.
+package pg_bonus_lock_user_safe
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+
+	_ "github.com/jackc/pgx/v5/stdlib"
+)
+
+// WelcomeBonus is the one-time bonus.
+const WelcomeBonus = 100
+
+var ErrAlreadyClaimed = errors.New("bonus: already claimed")
+
+// Bonuses records claims and credits users.
+type Bonuses struct{ db *sql.DB }
+
+func NewBonuses(db *sql.DB) *Bonuses { return &Bonuses{db: db} }
+
+// Claim records userID's welcome-bonus claim and credits the bonus.
+func (b *Bonuses) Claim(ctx context.Context, userID int64) error {
+	tx, err := b.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("claim: %w", err)
+	}
+	defer tx.Rollback()
+	// Serialise claims per user on the user's row.
+	var uid int64
+	if err := tx.QueryRowContext(ctx, "SELECT id FROM users WHERE id = $1 FOR UPDATE", userID).Scan(&uid); err != nil {
+		return fmt.Errorf("claim: %w", err)
+	}
+	var n int64
+	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM bonus_claims WHERE user_id = $1", userID).Scan(&n); err != nil {
+		return fmt.Errorf("claim: %w", err)
+	}
+	if n > 0 {
+		return ErrAlreadyClaimed
+	}
+	if _, err := tx.ExecContext(ctx, "INSERT INTO bonus_claims (user_id, amount) VALUES ($1, $2)", userID, WelcomeBonus); err != nil {
+		return fmt.Errorf("claim: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, "UPDATE users SET bonus_total = bonus_total + $1 WHERE id = $2", WelcomeBonus, userID); err != nil {
+		return fmt.Errorf("claim: %w", err)
+	}
+	return tx.Commit()
+}

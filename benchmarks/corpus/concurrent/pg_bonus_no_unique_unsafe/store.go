@@ -1,0 +1,50 @@
+// Package pg_bonus_no_unique_unsafe pays the welcome bonus of a loyalty programme on
+// PostgreSQL: each user may claim it once.
+//
+// Check-then-insert without a UNIQUE key at READ COMMITTED: Claim counts the
+// user's claims, inserts one if there is none and credits the bonus. Two
+// claims both count 0 and both insert; the user is credited 200 (bonus_total
+// <= 100 states "paid at most once").
+package pg_bonus_no_unique_unsafe
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+
+	_ "github.com/jackc/pgx/v5/stdlib"
+)
+
+// WelcomeBonus is the one-time bonus.
+const WelcomeBonus = 100
+
+var ErrAlreadyClaimed = errors.New("bonus: already claimed")
+
+// Bonuses records claims and credits users.
+type Bonuses struct{ db *sql.DB }
+
+func NewBonuses(db *sql.DB) *Bonuses { return &Bonuses{db: db} }
+
+// Claim records userID's welcome-bonus claim and credits the bonus.
+func (b *Bonuses) Claim(ctx context.Context, userID int64) error {
+	tx, err := b.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("claim: %w", err)
+	}
+	defer tx.Rollback()
+	var n int64
+	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM bonus_claims WHERE user_id = $1", userID).Scan(&n); err != nil {
+		return fmt.Errorf("claim: %w", err)
+	}
+	if n > 0 {
+		return ErrAlreadyClaimed
+	}
+	if _, err := tx.ExecContext(ctx, "INSERT INTO bonus_claims (user_id, amount) VALUES ($1, $2)", userID, WelcomeBonus); err != nil {
+		return fmt.Errorf("claim: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, "UPDATE users SET bonus_total = bonus_total + $1 WHERE id = $2", WelcomeBonus, userID); err != nil {
+		return fmt.Errorf("claim: %w", err)
+	}
+	return tx.Commit()
+}

@@ -1,0 +1,6 @@
+CREATE TABLE products (
+    id       BIGINT PRIMARY KEY,
+    stock    BIGINT NOT NULL,
+    sold     BIGINT NOT NULL,
+    received BIGINT NOT NULL
+);

@@ -1,0 +1,27 @@
+package dbmodel
+
+// Concurrency configures the row model for concurrent requests (see
+// package interleave and Options.Concurrency). With it:
+//
+//   - a locking read (SELECT … FOR UPDATE / FOR SHARE) in an open
+//     transaction takes the lock of every row it matches, held until
+//     COMMIT or ROLLBACK, as a write does (locks.go): a write or locking
+//     read of another transaction that matches r while r is locked waits
+//     (its success path is infeasible: the schedule in which the lock
+//     holder ends first covers it);
+//   - with Interference, other requests, unseen, may commit before each
+//     database operation (interference.go): the stability check of the
+//     "prove first" stage.
+type Concurrency struct {
+	// Interference havocs, before each database operation, the watched
+	// row's committed state to any state satisfying the constraint (and
+	// the schema's CHECKs) unless a transaction of the program holds its
+	// row lock, and forgets the rows read so far (they may have changed):
+	// the rely of a rely-guarantee proof in which every request's commits
+	// keep the constraint. A program SAFE so is SAFE for any number of
+	// concurrent requests.
+	Interference bool
+}
+
+// concurrent reports whether the model is of concurrent requests.
+func (m *lowerer) concurrent() bool { return m.opt.Concurrency != nil }

@@ -1,0 +1,135 @@
+package dbmodel
+
+import (
+	"maps"
+	"strings"
+
+	"github.com/dbverify/dbverify/instrument"
+	"github.com/dbverify/dbverify/ir"
+	"github.com/dbverify/dbverify/spec"
+	"github.com/dbverify/dbverify/sqlir"
+)
+
+// The property's part of the model, through its instrumentation (package
+// instrument): the tables it watches, what holds on entry, the facts
+// (--assume, the schema's CHECKs) about rows and parameters, and the
+// check at commit points (check, tx.go).
+
+// makeTables creates the model of every table the property watches.
+func (m *lowerer) makeTables() {
+	for _, w := range m.ins.Watched() {
+		conds := m.ins.Conditions(w.Table)
+		exprs := append([]sqlir.Expr(nil), conds...)
+		for _, f := range spec.TableFacts(m.opt.Facts, w.Table) {
+			exprs = append(exprs, f.Expr)
+		}
+		t := m.newTableModel(w.Table, exprs)
+		t.watchName = w.Symbol
+		for _, c := range conds {
+			maps.Copy(t.numCols, numericColumns(c))
+		}
+		if a := t.chooseKey(m.opt.NoInferKey); a != "" {
+			m.res.Assumptions = append(m.res.Assumptions, a)
+		}
+		m.tables[t.name] = t
+		if m.w == nil {
+			m.w = t
+		}
+	}
+}
+
+func (m *lowerer) prologue(from, to ir.Loc) {
+	info := ir.Info{File: m.src.Pos.File, Line: m.src.Pos.Line, Kind: ir.KindModel,
+		Text: "database state on entry: every row satisfies " + m.ins.Text()}
+	em := m.emitter(from, info)
+	// The entry's parameters are arbitrary (then constrained by the
+	// --assume facts below): an explicit havoc makes the abstraction start
+	// from consistent values of predicates over them.
+	em.havoc(m.src.Inputs...)
+	var rvars []*ir.Var
+	for _, t := range m.tableList() {
+		for _, c := range t.cols {
+			rvars = append(rvars, t.watched.cols[c])
+		}
+	}
+	em.havoc(rvars...)
+	var lhs []*ir.Var
+	var rhs []ir.Expr
+	for _, t := range m.tableList() {
+		lhs = append(lhs, t.watched.exists, t.dirty, t.written)
+		rhs = append(rhs, ir.True, ir.False, ir.False)
+		for _, x := range t.syms[1:] {
+			lhs = append(lhs, x.live, x.exists)
+			rhs = append(rhs, ir.False, ir.False)
+		}
+	}
+	for _, t := range m.txIDs() {
+		st := m.txs[t]
+		lhs = append(lhs, st.open, st.wrote, st.pending, st.aborted)
+		rhs = append(rhs, ir.False, ir.False, ir.False, ir.False)
+	}
+	em.assign(lhs, rhs)
+	m.fresh = nil
+	var initial []ir.Expr
+	for _, t := range m.tableList() {
+		initial = append(initial, m.initial(t.watched))
+	}
+	psi := ir.And(initial...)
+	inputs := m.inputFacts()
+	em.havoc(m.takeFresh()...)
+	em.assume(psi)
+	em.assume(inputs)
+	m.res.OnEntry = ir.And(psi, inputs)
+	em.jump(to)
+}
+
+// invariant returns what the property says of every row of x's table in
+// the initial database (ψ(x) for a row check).
+func (m *lowerer) invariant(x *symbol) ir.Expr {
+	var out []ir.Expr
+	for _, e := range m.ins.Invariant(x.table) {
+		out = append(out, asBool(m.expr(e, x, nil)))
+	}
+	return ir.And(out...)
+}
+
+// initial returns what holds of a row of the initial database: the
+// property's invariant, the CHECKs and the facts about x's table.
+func (m *lowerer) initial(x *symbol) ir.Expr {
+	out := []ir.Expr{m.invariant(x), m.checks(x)}
+	for _, f := range spec.TableFacts(m.opt.Facts, x.table) {
+		out = append(out, asBool(m.expr(f.Expr, x, nil)))
+	}
+	return ir.And(out...)
+}
+
+// inputFacts returns the facts about the entry's parameters.
+func (m *lowerer) inputFacts() ir.Expr {
+	params := &symbol{table: "", cols: map[string]*ir.Var{}}
+	for _, v := range m.src.Inputs {
+		params.cols[strings.ToLower(v.Name)] = v
+	}
+	var out []ir.Expr
+	for _, f := range spec.ParamFacts(m.opt.Facts) {
+		out = append(out, asBool(m.expr(f.Expr, params, nil)))
+	}
+	return ir.And(out...)
+}
+
+// committedRows returns the watched rows as handle h sees the committed
+// state (their values assigned to ghost variables at em), for the
+// property's check. Transactions track the watched row of m.w (tx.go);
+// another table's watched row is its current state.
+func (m *lowerer) committedRows(em *emitter, h ir.Tx) []instrument.Row {
+	var rows []instrument.Row
+	for _, w := range m.ins.Watched() {
+		t := m.model(w.Table)
+		x := t.watched
+		if t == m.w {
+			x = m.view(em, h)
+		}
+		rows = append(rows, instrument.Row{Watch: w, Exists: x.exists,
+			Cond: func(e sqlir.Expr) ir.Expr { return asBool(m.expr(e, x, nil)) }})
+	}
+	return rows
+}

@@ -1,0 +1,143 @@
+package dbmodel
+
+import (
+	"fmt"
+	"github.com/dbverify/dbverify/spec"
+	"strings"
+
+	"github.com/dbverify/dbverify/ir"
+	"github.com/dbverify/dbverify/sqlir"
+)
+
+// Reads: a SELECT binds its symbol (or, on another table, arbitrary
+// values constrained by the facts about that table).
+
+func (m *lowerer) lowerSelect(e *ir.Edge, s *ir.Select) {
+	targets := nonNil(s.Targets)
+	x := m.selSym[s]
+	if x == nil {
+		// Another table, or a join/aggregate: arbitrary results, except for
+		// what --assume says of that table's rows.
+		if t := m.readModel(s.SQL); t != nil {
+			m.approxSelect(e, s, t)
+			return
+		}
+		em := m.errFork(e, s.Info, s.Err, targets...)
+		facts := m.otherTableFacts(s)
+		em.havoc(m.takeFresh()...)
+		em.assume(facts)
+		em.jump(e.To)
+		return
+	}
+	t := m.model(x.table)
+	em := m.errFork(e, s.Info, s.Err, targets...)
+	m.lockingRead(em, s)
+	// The handle sees r's committed state where another transaction holds
+	// it; while another transaction has pending writes, the other symbols
+	// may hold values this handle does not see, and the row read is not
+	// kept (not live) for later statements.
+	var rv *symbol
+	if t == m.w {
+		rv = m.view(em, s.Tx)
+	}
+	foreign := m.pendingOther(s.Tx)
+	// Re-binding a live symbol forgets its row, which may have been written.
+	var vars []*ir.Var
+	for _, c := range t.cols {
+		vars = append(vars, x.cols[c])
+	}
+	em.assign([]*ir.Var{t.dirty}, []ir.Expr{ir.Or(t.dirty, ir.And(x.live, t.written))})
+	em.havoc(vars...)
+	em.assign([]*ir.Var{x.live, x.exists}, []ir.Expr{ir.Not(foreign), ir.True})
+	var facts []ir.Expr
+	facts = append(facts, m.where(s.SQL.Where, x, s.Args), m.checks(x))
+	aliased := []ir.Expr{}
+	if len(t.keys) > 0 {
+		for _, y := range t.syms {
+			if y == x {
+				continue
+			}
+			// Only a row that exists is the row read: one deleted (and
+			// maybe inserted again, untracked) is not.
+			same := ir.And(y.isLive(), y.exists, ir.Not(foreign))
+			if y == t.watched {
+				if rv != nil {
+					y = rv
+				}
+				same = y.exists
+			}
+			same = ir.And(same, t.sameRow(x, y))
+			if same == ir.False {
+				continue
+			}
+			var eqs []ir.Expr
+			for _, c := range t.cols {
+				eqs = append(eqs, ir.Eq(x.cols[c], y.cols[c]))
+			}
+			facts = append(facts, ir.Implies(same, ir.And(eqs...)))
+			aliased = append(aliased, same)
+		}
+	}
+	facts = append(facts, ir.Or(append([]ir.Expr{t.dirty, m.initial(x)}, aliased...)...))
+	em.havoc(m.takeFresh()...)
+	for _, f := range facts {
+		em.assume(f)
+	}
+	// Bind the scan targets.
+	var lhs []*ir.Var
+	var rhs []ir.Expr
+	items, starKnown := m.selectItems(s.SQL)
+	for i, t := range s.Targets {
+		if t == nil {
+			continue
+		}
+		var val ir.Expr
+		switch {
+		case i < len(items) && !items[i].Star && !hasUnknown(items[i].Expr):
+			val = m.expr(items[i].Expr, x, s.Args)
+		case i < len(items) && !items[i].Star:
+			v := m.freshVar("$subquery", t.Type)
+			v.Approx = fmt.Sprintf("result column %d of the SELECT at %s (a subquery or an expression the model does not evaluate)", i+1, s.Info.Position())
+			val = v
+		default:
+			v := m.freshVar("$col", t.Type)
+			if !starKnown {
+				v.Approx = fmt.Sprintf("result column %d of the SELECT * at %s (the columns of * are not known without --schema)", i+1, s.Info.Position())
+			} else {
+				v.Approx = fmt.Sprintf("result column %d of the SELECT at %s (more targets than columns)", i+1, s.Info.Position())
+			}
+			val = v
+		}
+		lhs = append(lhs, t)
+		rhs = append(rhs, m.convert(val, t.Type))
+	}
+	if len(lhs) > 0 {
+		em.havoc(m.takeFresh()...)
+		em.assign(lhs, rhs)
+	}
+	m.lockSelected(em, s, x)
+	em.jump(e.To)
+}
+
+// otherTableFacts returns the facts about table (not the constrained one)
+// that a row read into targets satisfies, when the entry never writes that
+// table (so its rows are as they were initially).
+func (m *lowerer) otherTableFacts(s *ir.Select) ir.Expr {
+	if s.SQL.Complex || m.writesTable(s.SQL.Table) {
+		return ir.True
+	}
+	row := &symbol{table: strings.ToLower(s.SQL.Table), cols: map[string]*ir.Var{}}
+	for i, it := range s.SQL.Columns {
+		if c, ok := it.Expr.(*sqlir.ColRef); ok && !it.Star && i < len(s.Targets) && s.Targets[i] != nil {
+			row.cols[strings.ToLower(c.Name)] = s.Targets[i]
+		}
+	}
+	var out []ir.Expr
+	for _, f := range spec.TableFacts(m.opt.Facts, s.SQL.Table) {
+		if !m.covered(f.Expr, row) {
+			continue
+		}
+		out = append(out, asBool(m.expr(f.Expr, row, nil)))
+	}
+	return ir.And(out...)
+}

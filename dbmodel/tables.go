@@ -1,0 +1,398 @@
+package dbmodel
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/dbverify/dbverify/ir"
+	"github.com/dbverify/dbverify/sqlir"
+)
+
+// tableModel is the row model of one table: the columns the model tracks,
+// their sorts, the table's keys, and its row symbols. The lowerer keeps
+// one per table the property watches (Lower); a statement on another
+// table only has an arbitrary outcome (see lowerExec, lowerSelect).
+type tableModel struct {
+	// name is the table's lower-case name; spelled is the name as the
+	// property spells it (ir.Var.Table, messages).
+	name, spelled string
+	// schema is the schema's declaration (nil: none).
+	schema *sqlir.Table
+	// cols are the tracked columns (lower case, sorted) and sorts their
+	// sorts.
+	cols  []string
+	sorts map[string]ir.Sort
+	// keys are the keys used for aliasing and for "the WHERE pins one
+	// row"; allKeys are every unique key of the table (also those over
+	// columns the program never mentions), for ON DUPLICATE KEY.
+	keys    [][]string
+	allKeys [][]string
+	// nullableKey lists key columns that may hold NULL (a UNIQUE column
+	// not declared NOT NULL): they identify a row only where known set.
+	nullableKey map[string]bool
+	// numCols are the columns the property uses as numbers.
+	numCols map[string]bool
+	// watched is the property's watched row of the table (nil: none);
+	// syms are the row symbols, watched first, then one per SELECT site.
+	watched   *symbol
+	watchName string
+	syms      []*symbol
+	// dirty: the program may have changed rows of the table the symbols
+	// do not track; written: it has written the table.
+	dirty, written *ir.Var
+}
+
+// newTableModel returns the model of table (spelled as the property
+// spells it) with the columns that exprs (the property's and the facts'
+// expressions over the table) and the statements of src use.
+func (m *lowerer) newTableModel(spelled string, exprs []sqlir.Expr) *tableModel {
+	t := &tableModel{
+		name: strings.ToLower(spelled), spelled: spelled,
+		sorts: map[string]ir.Sort{}, nullableKey: map[string]bool{}, numCols: map[string]bool{},
+	}
+	t.schema = m.schemaTable(t.name)
+	for _, e := range exprs {
+		m.exprColumns(t, e)
+	}
+	for _, e := range m.src.Edges {
+		m.stmtColumns(t, e.Stmt)
+	}
+	t.realSorts(m.src)
+	sort.Strings(t.cols)
+	return t
+}
+
+// onTable reports whether table is t's.
+func (t *tableModel) onTable(table string) bool { return strings.EqualFold(table, t.name) }
+
+// model returns the model of table (nil: the table is not modelled).
+func (m *lowerer) model(table string) *tableModel { return m.tables[strings.ToLower(table)] }
+
+// tableList returns the table models in name order.
+func (m *lowerer) tableList() []*tableModel {
+	var out []*tableModel
+	for _, n := range slices.Sorted(maps.Keys(m.tables)) {
+		out = append(out, m.tables[n])
+	}
+	return out
+}
+
+// addColumn tracks column name of t (as an integer until realSorts).
+func (t *tableModel) addColumn(name string) {
+	name = strings.ToLower(name)
+	if _, ok := t.sorts[name]; !ok {
+		t.sorts[name] = ir.Int
+		t.cols = append(t.cols, name)
+	}
+}
+
+// exprColumns tracks the columns of t that e reads (through the
+// expressions of generated columns).
+func (m *lowerer) exprColumns(t *tableModel, e sqlir.Expr) {
+	switch e := e.(type) {
+	case *sqlir.ColRef:
+		if g := m.generated(e, &symbol{table: t.name}); g != nil {
+			m.exprColumns(t, g)
+		} else if e.Table == "" || t.onTable(e.Table) {
+			t.addColumn(e.Name)
+		}
+	case *sqlir.Binary:
+		m.exprColumns(t, e.X)
+		m.exprColumns(t, e.Y)
+	case *sqlir.Unary:
+		m.exprColumns(t, e.X)
+	case *sqlir.IsNull:
+		m.exprColumns(t, e.X)
+	case *sqlir.Case:
+		for _, w := range e.Whens {
+			m.exprColumns(t, w.Cond)
+			m.exprColumns(t, w.Val)
+		}
+		if e.Else != nil {
+			m.exprColumns(t, e.Else)
+		}
+	}
+}
+
+// itemColumns tracks the columns of t that result items read.
+func (m *lowerer) itemColumns(t *tableModel, items []sqlir.SelectItem) {
+	for _, it := range items {
+		if it.Expr != nil && !it.Star {
+			m.exprColumns(t, it.Expr)
+		}
+	}
+}
+
+// stmtColumns tracks the columns of t that statement s of the source
+// program reads or writes.
+func (m *lowerer) stmtColumns(t *tableModel, s ir.Stmt) {
+	switch s := s.(type) {
+	case *ir.Exec:
+		switch q := s.SQL.(type) {
+		case *sqlir.Update:
+			if !t.onTable(q.Table) {
+				return
+			}
+			for _, a := range q.Set {
+				t.addColumn(a.Col)
+				m.exprColumns(t, a.Value)
+			}
+			if q.Where != nil {
+				m.exprColumns(t, q.Where)
+			}
+			m.itemColumns(t, q.Returning)
+		case *sqlir.Insert:
+			if !t.onTable(q.Table) {
+				return
+			}
+			for _, c := range q.Columns {
+				t.addColumn(c)
+			}
+			for _, a := range q.OnConflict {
+				t.addColumn(a.Col)
+				m.exprColumns(t, a.Value)
+			}
+			m.itemColumns(t, q.Returning)
+		case *sqlir.Delete:
+			if t.onTable(q.Table) && q.Where != nil {
+				m.exprColumns(t, q.Where)
+			}
+		}
+	case *ir.Select:
+		if t.onTable(s.SQL.Table) && !s.SQL.Complex {
+			items, _ := m.selectItems(s.SQL)
+			m.itemColumns(t, items)
+			if s.SQL.Where != nil {
+				m.exprColumns(t, s.SQL.Where)
+			}
+		}
+	}
+}
+
+// realSorts makes real the tracked columns the schema declares with a
+// real type, and those a write of src assigns a real-valued argument.
+func (t *tableModel) realSorts(src *ir.Program) {
+	if t.schema != nil {
+		for _, col := range t.schema.Columns {
+			if isRealType(col.Type) {
+				if _, ok := t.sorts[strings.ToLower(col.Name)]; ok {
+					t.sorts[strings.ToLower(col.Name)] = ir.Real
+				}
+			}
+		}
+	}
+	for _, e := range src.Edges {
+		s, ok := e.Stmt.(*ir.Exec)
+		if !ok {
+			continue
+		}
+		switch q := s.SQL.(type) {
+		case *sqlir.Update:
+			if t.onTable(q.Table) {
+				for _, a := range q.Set {
+					if usesRealArg(a.Value, s.Args) {
+						t.sorts[strings.ToLower(a.Col)] = ir.Real
+					}
+				}
+			}
+		case *sqlir.Insert:
+			if t.onTable(q.Table) {
+				for _, row := range q.Rows {
+					for i, v := range row {
+						if i < len(q.Columns) && usesRealArg(v, s.Args) {
+							t.sorts[strings.ToLower(q.Columns[i])] = ir.Real
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+func isRealType(t string) bool {
+	t = strings.ToLower(t)
+	for _, k := range []string{"decimal", "numeric", "real", "float", "double", "money"} {
+		if strings.Contains(t, k) {
+			return true
+		}
+	}
+	return false
+}
+
+func usesRealArg(e sqlir.Expr, args []ir.Expr) bool {
+	switch e := e.(type) {
+	case *sqlir.Param:
+		return e.Index < len(args) && args[e.Index] != nil && args[e.Index].Sort() == ir.Real
+	case *sqlir.Binary:
+		return usesRealArg(e.X, args) || usesRealArg(e.Y, args)
+	case *sqlir.Unary:
+		return usesRealArg(e.X, args)
+	case *sqlir.Num:
+		return !e.IsInt
+	}
+	return false
+}
+
+// chooseKey picks the keys of t. Every key the schema declares (PRIMARY
+// KEY and each UNIQUE) identifies a row. The first one (the primary key
+// when there is one) is always modelled, so that counterexamples show it;
+// another is modelled when the program mentions all its columns (a key
+// over columns nothing constrains adds no precision). When no schema
+// describes the table, a column named "id" the program mentions is taken
+// as the key (never NULL, as a primary key), unless noInfer; a table the
+// schema declares without a key has none. It returns the assumption the
+// inferred key makes ("" if none).
+func (t *tableModel) chooseKey(noInfer bool) string {
+	if t.schema != nil {
+		for i, k := range t.schema.Keys {
+			var cols []string
+			mentioned := true
+			for _, c := range k {
+				c = strings.ToLower(c)
+				cols = append(cols, c)
+				if _, ok := t.sorts[c]; !ok {
+					mentioned = false
+				}
+			}
+			if len(cols) == 0 {
+				continue
+			}
+			t.allKeys = append(t.allKeys, cols)
+			if i == 0 || mentioned {
+				t.keys = append(t.keys, cols)
+				for _, c := range cols {
+					if !notNull(t.schema, c) {
+						t.nullableKey[c] = true
+					}
+				}
+			}
+		}
+	}
+	assumption := ""
+	if t.allKeys == nil && !noInfer && t.schema == nil {
+		if _, ok := t.sorts["id"]; ok {
+			t.keys = [][]string{{"id"}}
+			t.allKeys = t.keys
+			assumption = fmt.Sprintf("%s.id is a unique key (no schema declares one; pass --schema, or --no-infer-key to drop this)", t.spelled)
+		}
+	}
+	for _, k := range t.keys {
+		for _, c := range k {
+			if _, ok := t.sorts[c]; !ok {
+				t.sorts[c] = ir.Int
+				t.cols = append(t.cols, c)
+				sort.Strings(t.cols)
+			}
+		}
+	}
+	return assumption
+}
+
+// schemaTable returns the schema's table (nil: no schema or not in it).
+func (m *lowerer) schemaTable(table string) *sqlir.Table {
+	if m.opt.Schema == nil {
+		return nil
+	}
+	return m.opt.Schema.Tables[strings.ToLower(table)]
+}
+
+// notNullColumn reports whether the schema declares column col of table
+// NOT NULL (a PRIMARY KEY column is). Table "" is the pseudo-table of the
+// entry's parameters: Go values, never NULL.
+func (m *lowerer) notNullColumn(table, col string) bool {
+	if table == "" {
+		return true
+	}
+	return notNull(m.schemaTable(table), col)
+}
+
+// notNull reports whether t (nil: no schema) declares col NOT NULL.
+func notNull(t *sqlir.Table, col string) bool {
+	if t == nil {
+		return false
+	}
+	for _, c := range t.Columns {
+		if strings.EqualFold(c.Name, col) {
+			return c.NotNull
+		}
+	}
+	return false
+}
+
+// comparedColumns returns the columns of t that a top-level conjunct of
+// where compares (c op e, c IS NOT NULL): a row the WHERE selects has them
+// non-NULL.
+func (t *tableModel) comparedColumns(where sqlir.Expr) map[string]bool {
+	out := map[string]bool{}
+	col := func(e sqlir.Expr) {
+		if c, ok := e.(*sqlir.ColRef); ok && (c.Table == "" || t.onTable(c.Table)) {
+			out[strings.ToLower(c.Name)] = true
+		}
+	}
+	var conj func(e sqlir.Expr)
+	conj = func(e sqlir.Expr) {
+		switch e := e.(type) {
+		case *sqlir.Binary:
+			switch {
+			case e.Op == sqlir.OpAnd:
+				conj(e.X)
+				conj(e.Y)
+			case e.Op.IsComparison():
+				col(e.X)
+				col(e.Y)
+			}
+		case *sqlir.IsNull:
+			if e.Not {
+				col(e.X)
+			}
+		}
+	}
+	if where != nil {
+		conj(where)
+	}
+	return out
+}
+
+// assignedColumns returns the columns of t that some UPDATE or ON
+// CONFLICT / ON DUPLICATE KEY assignment of src sets.
+func (t *tableModel) assignedColumns(src *ir.Program) map[string]bool {
+	out := map[string]bool{}
+	for _, e := range src.Edges {
+		s, ok := e.Stmt.(*ir.Exec)
+		if !ok {
+			continue
+		}
+		var set []sqlir.Assignment
+		switch q := s.SQL.(type) {
+		case *sqlir.Update:
+			if t.onTable(q.Table) {
+				set = q.Set
+			}
+		case *sqlir.Insert:
+			if t.onTable(q.Table) {
+				set = q.OnConflict
+			}
+		}
+		for _, a := range set {
+			out[strings.ToLower(a.Col)] = true
+		}
+	}
+	return out
+}
+
+// writesTable reports whether the program writes table.
+func (m *lowerer) writesTable(table string) bool {
+	for _, e := range m.src.Edges {
+		if s, ok := e.Stmt.(*ir.Exec); ok && sqlir.IsWrite(s.SQL) {
+			for _, t := range s.SQL.Tables() {
+				if strings.EqualFold(t, table) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,493 @@
+package dbmodel
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dbverify/dbverify/ir"
+	"github.com/dbverify/dbverify/sqlir"
+)
+
+// Writes: UPDATE, INSERT (with ON CONFLICT / ON DUPLICATE KEY) and
+// DELETE, applied to every live symbol of the table they write.
+
+// lowerExec lowers a write: on a modelled table, the model of the table it
+// names applies it to that table's symbols; on another table, only its
+// outcome (error, rows affected, returned values) is arbitrary, except
+// that an INSERT breaking a CHECK fails.
+func (m *lowerer) lowerExec(e *ir.Edge, s *ir.Exec) error {
+	var outcome []*ir.Var
+	if s.Affected != nil {
+		outcome = append(outcome, s.Affected)
+	}
+	outcome = append(outcome, nonNil(s.Targets)...)
+	em := m.errFork(e, s.Info, s.Err, outcome...)
+	t := m.model(writtenTable(s.SQL))
+	if t == nil {
+		if s.Affected != nil {
+			em.assume(ir.Cmp(ir.OpGe, s.Affected, ir.IntLit(0)))
+		}
+		if q, ok := s.SQL.(*sqlir.Insert); ok {
+			em.assume(m.insertChecks(em, q, s.Args))
+		}
+		em.jump(e.To)
+		return nil
+	}
+	m.res.Writes++
+	switch q := s.SQL.(type) {
+	case *sqlir.Update:
+		m.update(em, t, updateSpec{set: q.Set, where: q.Where, args: s.Args, affected: s.Affected,
+			returning: q.Returning, targets: s.Targets, h: s.Tx})
+	case *sqlir.Insert:
+		if s.Affected != nil {
+			em.assume(insertAffected(q, s.Affected))
+		}
+		m.insert(em, t, q, s.Args, s.Targets, s.Info, s.Tx)
+	case *sqlir.Delete:
+		m.delete(em, t, q.Where, s)
+	}
+	em.jump(e.To)
+	return nil
+}
+
+// writtenTable returns the table an UPDATE, INSERT or DELETE writes ("":
+// another statement).
+func writtenTable(q sqlir.Statement) string {
+	switch q := q.(type) {
+	case *sqlir.Update:
+		return q.Table
+	case *sqlir.Insert:
+		return q.Table
+	case *sqlir.Delete:
+		return q.Table
+	}
+	return ""
+}
+
+// delete clears the existence flag of every live symbol of t that where
+// (nil: every row) selects.
+func (m *lowerer) delete(em *emitter, t *tableModel, where sqlir.Expr, s *ir.Exec) {
+	flag := m.beginWrite(em, s.Tx)
+	conflict, locked := m.lockConflict(em, s.Tx, where, s.Args)
+	var lhs []*ir.Var
+	var rhs []ir.Expr
+	var changesR ir.Expr
+	for _, x := range t.syms {
+		deleted := ir.And(x.exists, x.isLive(), m.where(where, x, s.Args))
+		if x == t.watched {
+			deleted = ir.And(deleted, ir.Not(locked))
+			changesR = deleted
+		}
+		lhs = append(lhs, x.exists)
+		rhs = append(rhs, ir.And(x.exists, ir.Not(deleted)))
+	}
+	em.havoc(m.takeFresh()...)
+	m.touchR(em, s.Tx, flag, changesR, conflict)
+	if s.Affected != nil {
+		em.assume(ir.Cmp(ir.OpGe, s.Affected, ir.IntLit(0)))
+	}
+	em.assign(lhs, rhs)
+	m.endWrite(em, s.Tx, flag)
+}
+
+// updateSpec is one UPDATE (or an upsert's conflict assignments) on a
+// modelled table.
+type updateSpec struct {
+	set      []sqlir.Assignment
+	where    sqlir.Expr // nil: every row
+	args     []ir.Expr
+	affected *ir.Var // rows affected, or nil
+	// returning and targets: RETURNING items and the variables they are
+	// read into.
+	returning []sqlir.SelectItem
+	targets   []*ir.Var
+	// single is set when at most one row matches whatever the WHERE says
+	// (the row an INSERT conflicts with, on one unique key).
+	single bool
+	// h is the handle the statement runs on.
+	h ir.Tx
+	// flag, for the conflict assignments of an upsert, is the INSERT's
+	// "the write changes r" (the INSERT begins and ends the write).
+	flag *ir.Var
+}
+
+// update applies SET … WHERE … to every live symbol of t; RETURNING targets
+// get the updated row's values when at most one row matches (the WHERE
+// pins a key, or u.single).
+func (m *lowerer) update(em *emitter, t *tableModel, u updateSpec) {
+	flag := u.flag
+	if flag == nil {
+		flag = m.beginWrite(em, u.h)
+	}
+	conflict, locked := m.lockConflict(em, u.h, u.where, u.args)
+	var lhs []*ir.Var
+	var rhs []ir.Expr
+	var matched, keyed []ir.Expr
+	key, kv := m.pinnedKey(t, u.where, u.args)
+	for _, x := range t.syms {
+		where := m.where(u.where, x, u.args)
+		match := ir.And(x.isLive(), x.exists, where)
+		if x == t.watched {
+			// r locked by another transaction: the write waits if r's
+			// committed state matches (conflict), else leaves r alone.
+			match = ir.And(match, ir.Not(locked))
+		}
+		matched = append(matched, match)
+		if kv != nil {
+			// x is the one row with the pinned key: the statement
+			// changes it exactly when it satisfies the rest of the WHERE.
+			keyed = append(keyed, ir.And(x.isLive(), x.exists, keyEq(x, key, kv)))
+		}
+		for _, a := range u.set {
+			col := strings.ToLower(a.Col)
+			v := x.cols[col]
+			val := m.assigned(t, a.Col, a.Value, x, u.args)
+			lhs = append(lhs, v)
+			rhs = append(rhs, ir.IteOf(match, m.convert(val, v.Type), v))
+		}
+	}
+	// dirty: unless the one row the statement can change is a live
+	// symbol, rows the symbols do not track may have changed.
+	touchedTracked := ir.Expr(ir.False)
+	switch {
+	case kv != nil:
+		touchedTracked = ir.Or(keyed...)
+	case u.single:
+		// The only row changed is a symbol that matched, if one did.
+		touchedTracked = ir.Or(matched...)
+	}
+	lhs = append(lhs, t.dirty, t.written)
+	rhs = append(rhs, ir.Or(t.dirty, ir.Not(touchedTracked)), ir.True)
+	em.havoc(m.takeFresh()...)
+	m.touchR(em, u.h, flag, matched[0], conflict)
+	if u.affected != nil {
+		cs := []ir.Expr{ir.Cmp(ir.OpGe, u.affected, ir.IntLit(0))}
+		for i, mt := range matched {
+			cs = append(cs, ir.Implies(mt, ir.Cmp(ir.OpGe, u.affected, ir.IntLit(1))))
+			if kv != nil {
+				// RowsAffected of a key-pinned UPDATE is 1 if the row
+				// with the key matched, else 0.
+				cs = append(cs, ir.Implies(ir.And(keyed[i], ir.Not(mt)), ir.Eq(u.affected, ir.IntLit(0))))
+			}
+		}
+		if kv != nil {
+			cs = append(cs, ir.Cmp(ir.OpLe, u.affected, ir.IntLit(1)))
+		}
+		em.assume(ir.And(cs...))
+	}
+	var conds []ir.Expr
+	if (kv != nil || u.single) && len(u.targets) > 0 {
+		// At most one row matches; remember which, to bind RETURNING.
+		var ml []*ir.Var
+		var mr []ir.Expr
+		for _, mt := range matched {
+			v := m.p.NewVar("$matched", ir.Bool, ir.Ghost)
+			ml = append(ml, v)
+			mr = append(mr, mt)
+			conds = append(conds, v)
+		}
+		em.assign(ml, mr)
+	}
+	em.assign(lhs, rhs)
+	// The statement fails if it would break a CHECK of the table: the
+	// rows it wrote satisfy them.
+	var checks []ir.Expr
+	for _, x := range t.syms {
+		if c := m.checks(x); c != ir.True {
+			checks = append(checks, ir.Implies(ir.And(x.isLive(), x.exists), c))
+		}
+	}
+	em.havoc(m.takeFresh()...)
+	em.assume(ir.And(checks...))
+	if conds != nil {
+		m.bindReturning(em, u.returning, u.targets, t.syms, conds, u.args)
+	}
+	if u.flag == nil {
+		m.endWrite(em, u.h, flag)
+	}
+}
+
+// insert adds the rows of INSERT q. Each new row is either r or a row the
+// symbols do not track; with ON CONFLICT / ON DUPLICATE KEY it may instead
+// conflict with an existing row, which DO UPDATE assignments change (DO
+// NOTHING: no change). RETURNING targets get the last row written: the
+// inserted values, or the conflicting row as updated.
+//
+// A column the INSERT omits, or sets to DEFAULT, gets its default (see
+// omitted); for INSERT … SELECT, or VALUES without a column list whose
+// columns the schema does not give, every value is arbitrary.
+func (m *lowerer) insert(em *emitter, t *tableModel, q *sqlir.Insert, args []ir.Expr, targets []*ir.Var, info ir.Info, h ir.Tx) {
+	flag := m.beginWrite(em, h)
+	rows := q.Rows
+	if q.FromSelect {
+		rows = [][]sqlir.Expr{nil}
+	}
+	for ri, row := range rows {
+		last := ri == len(rows)-1
+		// The new row's values, in ghost variables.
+		vals := map[string]ir.Expr{}
+		layoutKnown := false
+		if !q.FromSelect {
+			var cols []string
+			cols, layoutKnown = m.insertColumns(q, row)
+			for i, c := range cols {
+				if i < len(row) && !isDefaultKeyword(row[i]) {
+					vals[strings.ToLower(c)] = m.assigned(t, c, row[i], nil, args)
+				}
+			}
+		} else if len(q.Columns) > 0 {
+			// INSERT … SELECT with a column list: the columns it omits
+			// get their defaults; the selected values are not modelled.
+			layoutKnown = true
+			for _, c := range q.Columns {
+				c = strings.ToLower(c)
+				if _, ok := t.sorts[c]; ok {
+					fv := m.freshVar("$inserted_"+c, t.sorts[c])
+					fv.Approx = fmt.Sprintf("column %s of the INSERT … SELECT at %s: the selected values are not modelled", c, info.Position())
+					vals[c] = fv
+				}
+			}
+		}
+		newRow := &symbol{name: "new", table: t.name, cols: map[string]*ir.Var{}}
+		var lhs []*ir.Var
+		var rhs, facts []ir.Expr
+		for _, c := range t.cols {
+			v := m.p.NewVar("new."+c, t.sorts[c], ir.Ghost)
+			newRow.cols[c] = v
+			val, ok := vals[c]
+			if !ok {
+				if layoutKnown {
+					var fact ir.Expr
+					val, fact = m.omitted(t, c, v.Type, info)
+					if fact != nil {
+						facts = append(facts, fact)
+					}
+				} else {
+					// INSERT … SELECT, or VALUES without a column list
+					// the schema does not give.
+					fv := m.freshVar("$inserted_"+c, v.Type)
+					if q.FromSelect {
+						fv.Approx = fmt.Sprintf("column %s of the INSERT … SELECT at %s: the selected values are not modelled", c, info.Position())
+					} else {
+						fv.Approx = fmt.Sprintf("column %s of the INSERT without a column list at %s: the column order is not known without --schema", c, info.Position())
+					}
+					val = fv
+				}
+			}
+			lhs = append(lhs, v)
+			rhs = append(rhs, m.convert(val, v.Type))
+		}
+		em.havoc(m.takeFresh()...)
+		if len(facts) > 0 {
+			em.assume(ir.And(facts...))
+		}
+		em.assign(lhs, rhs)
+		// The INSERT fails if the new row breaks a CHECK.
+		check := m.checks(newRow)
+		em.havoc(m.takeFresh()...)
+		em.assume(check)
+		join := m.p.NewLoc()
+		if q.HasOnConflict || q.OnConflictNothing {
+			// The key existed: nothing happens, or the conflict
+			// assignments update the existing row (one row: the
+			// conflict is on one unique key).
+			conflicted := m.p.NewVar("$conflict", ir.Bool, ir.Ghost)
+			em.havoc(conflicted)
+			conflict := em.fork(conflicted)
+			if q.HasOnConflict && !q.OnConflictNothing {
+				u := updateSpec{set: q.OnConflict, where: m.conflictWhere(t, q, row), args: args, single: true, h: h, flag: flag}
+				if last {
+					u.returning, u.targets = q.Returning, targets
+				}
+				m.update(conflict, t, u)
+			}
+			conflict.jump(join)
+		}
+		if last {
+			// RETURNING sees the inserted row.
+			m.bindReturning(em, q.Returning, targets, []*symbol{newRow}, []ir.Expr{ir.True}, args)
+		}
+		// Either r is the new row, or the new row is untracked.
+		choice := m.p.NewVar("$r_is_new", ir.Bool, ir.Ghost)
+		em.havoc(choice)
+		other := em.fork(ir.Not(choice))
+		m.touchR(em, h, flag, ir.True, m.lockedByOther(h))
+		lhs, rhs = nil, nil
+		for _, c := range t.cols {
+			lhs = append(lhs, t.watched.cols[c])
+			rhs = append(rhs, newRow.cols[c])
+		}
+		lhs = append(lhs, t.watched.exists, t.dirty, t.written)
+		rhs = append(rhs, ir.True, ir.Or(t.dirty, t.written), ir.True)
+		em.assign(lhs, rhs)
+		em.jump(join)
+		// The new row is not r: later reads cannot rely on ψ.
+		other.assign([]*ir.Var{t.dirty, t.written}, []ir.Expr{ir.True, ir.True})
+		other.jump(join)
+		em.cur = join
+	}
+	m.endWrite(em, h, flag)
+}
+
+// insertAffected returns what is known of the rows-affected count n of a
+// successful INSERT q: a plain INSERT … VALUES inserts exactly its rows;
+// with ON CONFLICT / ON DUPLICATE KEY / IGNORE, REPLACE or a SELECT, the
+// count is only known not to be negative (MySQL counts an ON DUPLICATE KEY
+// update as 2, an unchanged row as 0; REPLACE counts deleted rows too).
+func insertAffected(q *sqlir.Insert, n *ir.Var) ir.Expr {
+	if q.FromSelect || q.HasOnConflict || q.OnConflictNothing || q.Replace || len(q.Rows) == 0 {
+		return ir.Cmp(ir.OpGe, n, ir.IntLit(0))
+	}
+	return ir.Eq(n, ir.IntLit(int64(len(q.Rows))))
+}
+
+// insertColumns returns the columns the values of row (of INSERT … VALUES
+// q) go to, in order: q.Columns; without a column list, the schema's
+// columns (Postgres fills the first ones, the rest get their defaults);
+// none for an empty row (DEFAULT VALUES). ok is false when the columns
+// are not known (no schema, or more values than columns).
+func (m *lowerer) insertColumns(q *sqlir.Insert, row []sqlir.Expr) (cols []string, ok bool) {
+	if len(q.Columns) > 0 {
+		return q.Columns, true
+	}
+	if len(row) == 0 {
+		return nil, true
+	}
+	t := m.schemaTable(q.Table)
+	if t == nil || len(row) > len(t.Columns) {
+		return nil, false
+	}
+	for _, c := range t.Columns[:len(row)] {
+		cols = append(cols, c.Name)
+	}
+	return cols, true
+}
+
+// isDefaultKeyword reports whether e is the DEFAULT keyword of INSERT …
+// VALUES.
+func isDefaultKeyword(e sqlir.Expr) bool {
+	u, ok := e.(*sqlir.Unknown)
+	return ok && u.Default
+}
+
+// omitted returns the value column col of table t gets when
+// the INSERT at info omits it (or writes DEFAULT), as a value of sort s,
+// and a fact about it to assume (or nil):
+//   - a constant DEFAULT of the schema: that constant;
+//   - a sequence (serial, identity, AUTO_INCREMENT): an arbitrary value
+//     of at least 1 (sequences start at 1 unless told otherwise);
+//   - another DEFAULT expression (now(), …), or a column the schema does
+//     not describe: an arbitrary value;
+//   - no DEFAULT: NULL, or (NOT NULL) the INSERT fails, except in MySQL's
+//     non-strict mode where an implicit default is written. The model has
+//     no NULL: the value is arbitrary, and marked (ir.Var.Approx) so that
+//     a counterexample reading it is not reported as certain.
+func (m *lowerer) omitted(t *tableModel, col string, s ir.Sort, info ir.Info) (ir.Expr, ir.Expr) {
+	var sc *sqlir.Column
+	if t.schema != nil {
+		for i := range t.schema.Columns {
+			if strings.EqualFold(t.schema.Columns[i].Name, col) {
+				sc = &t.schema.Columns[i]
+				break
+			}
+		}
+	}
+	switch {
+	case sc == nil:
+		return m.freshVar("$default_"+col, s), nil
+	case sc.AutoIncrement:
+		v := m.freshVar("$serial_"+col, s)
+		if s == ir.Int {
+			return v, ir.Cmp(ir.OpGe, v, ir.IntLit(1))
+		}
+		return v, nil
+	case sc.Default != nil:
+		return m.convert(m.expr(sc.Default, nil, nil), s), nil
+	case sc.HasDefault:
+		return m.freshVar("$default_"+col, s), nil
+	}
+	v := m.freshVar("$default_"+col, s)
+	at := ""
+	if pos := info.Position(); pos != "" {
+		at = " at " + pos
+	}
+	if sc.NotNull {
+		v.Approx = fmt.Sprintf("column %s omitted by the INSERT%s: NOT NULL without DEFAULT, so the INSERT fails (MySQL non-strict mode: an implicit default), not modelled", sc.Name, at)
+	} else {
+		v.Approx = fmt.Sprintf("column %s omitted by the INSERT%s: NULL, not modelled", sc.Name, at)
+	}
+	return v, nil
+}
+
+// conflictWhere returns the condition that selects the row an INSERT
+// conflicts with: the conflict target's columns (Postgres ON CONFLICT
+// (cols), a unique index) equal to the inserted values; else,
+// when the table has exactly one unique key, that key's columns. Otherwise
+// (no key known, a value not given, or several keys: MySQL's ON DUPLICATE
+// KEY conflicts on any of them) an arbitrary row.
+func (m *lowerer) conflictWhere(t *tableModel, q *sqlir.Insert, row []sqlir.Expr) sqlir.Expr {
+	unknown := &sqlir.Unknown{Text: "the conflicting row"}
+	cols := q.ConflictColumns
+	if len(cols) == 0 {
+		if len(t.allKeys) != 1 {
+			return unknown
+		}
+		cols = t.allKeys[0]
+	}
+	if q.FromSelect {
+		return unknown
+	}
+	var where sqlir.Expr
+	and := func(e sqlir.Expr) {
+		if where == nil {
+			where = e
+		} else {
+			where = &sqlir.Binary{Op: sqlir.OpAnd, X: where, Y: e}
+		}
+	}
+	for _, k := range cols {
+		found := false
+		for i, c := range q.Columns {
+			if strings.EqualFold(c, k) && i < len(row) {
+				and(&sqlir.Binary{Op: sqlir.OpEq, X: &sqlir.ColRef{Name: c}, Y: row[i]})
+				found = true
+			}
+		}
+		if !found {
+			return unknown
+		}
+	}
+	if where == nil {
+		return unknown
+	}
+	if len(q.ConflictColumns) > 0 && q.ConflictWhere != nil {
+		// The arbiter is a partial unique index: the conflicting row
+		// satisfies the index's own predicate, which the conflict
+		// target's WHERE only implies. Among rows with these values, which
+		// one is in the index (and conflicts) is arbitrary.
+		and(&sqlir.Unknown{Text: "the row is in the partial unique index"})
+	}
+	return where
+}
+
+// bindReturning constrains the RETURNING targets: when conds[i] holds, the
+// returned row is rows[i] (in its current state).
+func (m *lowerer) bindReturning(em *emitter, items []sqlir.SelectItem, targets []*ir.Var, rows []*symbol, conds []ir.Expr, args []ir.Expr) {
+	if len(targets) == 0 {
+		return
+	}
+	var facts []ir.Expr
+	for i, x := range rows {
+		var eqs []ir.Expr
+		for j, it := range items {
+			if j >= len(targets) || targets[j] == nil || it.Star || it.Expr == nil {
+				continue
+			}
+			val := m.expr(it.Expr, x, args)
+			eqs = append(eqs, ir.Eq(targets[j], m.convert(val, targets[j].Type)))
+		}
+		facts = append(facts, ir.Implies(conds[i], ir.And(eqs...)))
+	}
+	em.havoc(m.takeFresh()...)
+	em.assume(ir.And(facts...))
+}

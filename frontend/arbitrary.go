@@ -1,0 +1,139 @@
+package frontend
+
+// Arbitrary values: the results of code the model does not see, and the
+// inputs of an entry point (its arguments and the memory they reach).
+
+import (
+	"go/types"
+
+	"github.com/dbverify/dbverify/frontend/dblib"
+	"github.com/dbverify/dbverify/ir"
+)
+
+// freshVar returns a new variable with an arbitrary value (a Havoc edge).
+func (t *translator) freshVar(name string, s ir.Sort, kind ir.StepKind) *ir.Var {
+	v := t.p.NewVar(name, s, ir.Local)
+	t.emit(&ir.Havoc{Vars: []*ir.Var{v}, Info: t.info(kind, "")})
+	return v
+}
+
+// fresh returns an arbitrary value of type typ.
+func (t *translator) fresh(name string, typ types.Type) value {
+	if s, ok := sortOf(typ); ok {
+		v := t.freshVar(name, s, ir.KindCall)
+		t.unsignedRange(v, typ)
+		return value{expr: v}
+	}
+	switch u := typ.Underlying().(type) {
+	case *types.Struct:
+		fs := make([]value, u.NumFields())
+		for i := range fs {
+			fs[i] = t.fresh(name+"."+u.Field(i).Name(), u.Field(i).Type())
+		}
+		return value{fields: fs}
+	case *types.Tuple:
+		if u.Len() == 1 {
+			// A single result is the value itself (as an inlined call's
+			// is), so that every use of it is the same variable.
+			return t.fresh(name, u.At(0).Type())
+		}
+		ts := make([]value, u.Len())
+		for i := range ts {
+			ts[i] = t.fresh(name, u.At(i).Type())
+		}
+		return value{tuple: ts}
+	case *types.Slice, *types.Map, *types.Array:
+		return value{obj: &object{kind: objSlice, length: t.freshLen(name), arbitrary: true}}
+	}
+	return value{}
+}
+
+func (t *translator) freshLen(name string) ir.Expr {
+	n := t.freshVar("len("+name+")", ir.Int, ir.KindCall)
+	t.emit(&ir.Assume{Cond: ir.Cmp(ir.OpGe, n, ir.IntLit(0)), Info: t.info(ir.KindModel, "")})
+	return n
+}
+
+// input returns the value of an entry argument (or of memory reached from
+// one): arbitrary, named after the Go expression.
+func (t *translator) input(name string, typ types.Type, depth int) value {
+	if s, ok := sortOf(typ); ok {
+		v := t.p.NewVar(name, s, ir.Input)
+		if depth == 0 {
+			t.p.Inputs = append(t.p.Inputs, v)
+		}
+		t.unsignedRange(v, typ)
+		return value{expr: v}
+	}
+	if k, ok := dbObjectKind(typ); ok {
+		if dblib.IsConn(typ) {
+			return value{obj: t.newConn()}
+		}
+		return value{obj: &object{kind: k}}
+	}
+	if dblib.IsDBInterface(typ) {
+		// A DBTX-like interface handed in from outside: a connection (or a
+		// transaction begun by the caller) whose statements take effect
+		// as they run.
+		return value{obj: &object{kind: objDB}}
+	}
+	switch u := typ.Underlying().(type) {
+	case *types.Pointer:
+		if depth > 6 {
+			return value{}
+		}
+		c := t.newCell(u.Elem(), name, true)
+		return value{obj: &object{kind: objPtr, cell: c}}
+	case *types.Struct:
+		if depth > 6 {
+			return value{}
+		}
+		fs := make([]value, u.NumFields())
+		for i := range fs {
+			fs[i] = t.input(name+"."+u.Field(i).Name(), u.Field(i).Type(), depth+1)
+		}
+		return value{fields: fs}
+	case *types.Slice, *types.Map, *types.Array:
+		n := t.p.NewVar("len("+name+")", ir.Int, ir.Input)
+		t.emit(&ir.Assume{Cond: ir.Cmp(ir.OpGe, n, ir.IntLit(0)), Info: t.info(ir.KindModel, "")})
+		return value{obj: &object{kind: objSlice, length: n, arbitrary: true}}
+	}
+	return value{}
+}
+
+// unsignedRange assumes an arbitrary value of an unsigned integer type is
+// not negative.
+func (t *translator) unsignedRange(v *ir.Var, typ types.Type) {
+	if b, ok := typ.Underlying().(*types.Basic); ok && b.Info()&types.IsUnsigned != 0 {
+		t.emit(&ir.Assume{Cond: ir.Cmp(ir.OpGe, v, ir.IntLit(0)), Info: t.info(ir.KindModel, "")})
+	}
+}
+
+// sortOf returns the IR sort of a scalar Go type: integers and strings are
+// Int, floats and shopspring/decimal.Decimal Real, booleans and error
+// values Bool.
+func sortOf(typ types.Type) (ir.Sort, bool) {
+	if isError(typ) {
+		return ir.Bool, true
+	}
+	if isDecimal(typ) {
+		return ir.Real, true
+	}
+	b, ok := typ.Underlying().(*types.Basic)
+	if !ok {
+		return 0, false
+	}
+	switch {
+	case b.Info()&types.IsBoolean != 0:
+		return ir.Bool, true
+	case b.Info()&types.IsInteger != 0, b.Info()&types.IsString != 0:
+		return ir.Int, true
+	case b.Info()&types.IsFloat != 0:
+		return ir.Real, true
+	}
+	return 0, false
+}
+
+var errorType = types.Universe.Lookup("error").Type()
+
+func isError(t types.Type) bool { return types.Identical(t, errorType) }

@@ -1,0 +1,132 @@
+package interleave
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/dbverify/dbverify/ir"
+	"github.com/dbverify/dbverify/sqlir"
+)
+
+// twoWrites is x := 1; UPDATE (tx 1); x := x + 1; UPDATE(x) (tx 1).
+func twoWrites(name string) *ir.Program {
+	p := ir.NewProgram(name)
+	x := p.NewVar("x", ir.Int, ir.Local)
+	l1, l2, l3 := p.NewLoc(), p.NewLoc(), p.NewLoc()
+	info := func(line int, kind ir.StepKind) ir.Info {
+		return ir.Info{File: "f.go", Line: line, Kind: kind, Text: fmt.Sprint(line)}
+	}
+	p.AddEdge(p.Entry, l1, &ir.Assign{Lhs: []*ir.Var{x}, Rhs: []ir.Expr{ir.IntLit(1)}, Info: info(1, ir.KindAssign)})
+	p.AddEdge(l1, l2, &ir.Exec{SQL: &sqlir.Update{Table: "t"}, Tx: 1, Info: info(2, ir.KindSQL)})
+	p.AddEdge(l2, l3, &ir.Assign{Lhs: []*ir.Var{x}, Rhs: []ir.Expr{ir.Add(x, ir.IntLit(1))}, Info: info(3, ir.KindAssign)})
+	p.AddEdge(l3, p.Exit, &ir.Exec{SQL: &sqlir.Update{Table: "t"}, Args: []ir.Expr{x}, Tx: 1, Info: info(4, ir.KindSQL)})
+	return p
+}
+
+// paths lists the statement sequences from Entry to Exit of a loop-free
+// program, each statement as request:line.
+func paths(p *ir.Program) [][]ir.Stmt {
+	var out [][]ir.Stmt
+	var walk func(l ir.Loc, acc []ir.Stmt)
+	walk = func(l ir.Loc, acc []ir.Stmt) {
+		if l == p.Exit {
+			out = append(out, append([]ir.Stmt(nil), acc...))
+			return
+		}
+		for _, e := range p.Out[l] {
+			walk(e.To, append(acc, e.Stmt))
+		}
+	}
+	walk(p.Entry, nil)
+	return out
+}
+
+// TestProduct: the product of two requests with two database operations
+// each has the C(4,2) = 6 orders of the operations, Go statements never
+// run between another request's operations, and the requests' variables
+// and transactions are their own.
+func TestProduct(t *testing.T) {
+	a, b := twoWrites("a"), twoWrites("b")
+	p, err := Product(a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Inputs) != 0 || p.Name != "a ∥ b" {
+		t.Errorf("name %q, inputs %v", p.Name, p.Inputs)
+	}
+	ps := paths(p)
+	orders := map[string]bool{}
+	for _, path := range ps {
+		var ops []string
+		running := ""
+		started := map[string]bool{}
+		for i, s := range path {
+			info := s.Source()
+			if info.Request == "" {
+				t.Fatalf("statement %s without request", s)
+			}
+			if ex, ok := s.(*ir.Exec); ok {
+				ops = append(ops, info.Request)
+				want := ir.Tx(1)
+				if info.Request == "B" {
+					want = 2
+				}
+				if ex.Tx != want {
+					t.Errorf("request %s runs on handle %d, want %d", info.Request, ex.Tx, want)
+				}
+			}
+			// A switch of request happens only at a database operation
+			// (or the assignment recording its arguments), or to start a
+			// request's Go code before its first operation.
+			if running != "" && info.Request != running && info.Kind != ir.KindSQL && started[info.Request] {
+				if _, atEnd := path[i-1].(*ir.Exec); !atEnd || path[i-1].Source().Line != 4 {
+					t.Errorf("switch to %s at Go statement %s", info.Request, s)
+				}
+			}
+			running = info.Request
+			started[running] = true
+			for _, v := range ir.Modifies(s) {
+				if !strings.HasPrefix(v.Name, info.Request+".") {
+					t.Errorf("request %s assigns %s", info.Request, v.Name)
+				}
+			}
+		}
+		orders[strings.Join(ops, "")] = true
+	}
+	if len(orders) != 6 || len(ps) != 6 {
+		t.Errorf("%d paths, %d orders of the operations (%v), want 6 and 6", len(ps), len(orders), orders)
+	}
+	if err := ir.Sanity(p); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestProductArgs: an operation's placeholder values are recorded, under
+// the request's name, just before it runs.
+func TestProductArgs(t *testing.T) {
+	p, err := Product(twoWrites("a"), twoWrites("a"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, e := range p.Edges {
+		as, ok := e.Stmt.(*ir.Assign)
+		if !ok || as.Info.Line != 4 {
+			continue
+		}
+		n++
+		want := as.Info.Request + "." + ArgName(1)
+		if len(as.Lhs) != 1 || as.Lhs[0].Name != want || as.Rhs[0].String() != as.Info.Request+".x" {
+			t.Errorf("args %s, want %s := %s.x", as, want, as.Info.Request)
+		}
+		for _, o := range p.Out[e.To] {
+			if ex, ok := o.Stmt.(*ir.Exec); !ok || ex.Info.Line != 4 {
+				t.Errorf("args not followed by their operation: %s", o.Stmt)
+			}
+		}
+	}
+	if n == 0 {
+		t.Error("no argument recorded")
+	}
+}

@@ -1,0 +1,266 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dbverify/dbverify/dbmodel"
+	"github.com/dbverify/dbverify/interleave"
+	"github.com/dbverify/dbverify/ir"
+	"github.com/dbverify/dbverify/refine"
+	"github.com/dbverify/dbverify/report"
+	"github.com/dbverify/dbverify/smt"
+	"github.com/dbverify/dbverify/spec"
+)
+
+// peers returns the jobs whose entries may run concurrently with j's
+// (same constraint): j itself first, then the others.
+func peers(jobs []job, j job) []job {
+	out := []job{j}
+	for _, o := range jobs {
+		if o.c == j.c && o.prog != j.prog {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// verifyConcurrent decides (entry, c) of job j for concurrent requests,
+// given the sequential result seq: an entry UNSAFE or UNKNOWN alone keeps
+// that verdict; otherwise the stability check (dbmodel's Interference)
+// is tried first, and where it fails, the pair of the entry with each
+// peer (itself included) is searched as one product program
+// (interleave.Product) at READ COMMITTED, where that is exact for the
+// isolation level.
+func verifyConcurrent(ctx context.Context, seq *report.Result, j job, peers []job, in *inputs, s *smt.Solver, cfg Config) *report.Result {
+	start := time.Now()
+	iso := isolationOf(cfg.Isolation, string(cfg.Dialect), cfg.Dir, j.prog)
+	seq.Isolation = &iso
+	if seq.Verdict != report.Safe {
+		seq.Concurrency = &report.Concurrency{Scope: report.ScopeSequential}
+		return seq
+	}
+	r := &report.Result{Entry: seq.Entry, EntryPosition: seq.EntryPosition, Constraint: seq.Constraint,
+		Predicates: []string{}, Isolation: seq.Isolation, Concurrency: &report.Concurrency{}}
+	defer func() { r.Seconds = seq.Seconds + time.Since(start).Seconds() }()
+	st, assumptions, err := checkModel(ctx, j.prog, j.c, in, s, cfg, &dbmodel.Concurrency{Interference: true})
+	if err != nil {
+		return internalError(r, err)
+	}
+	r.SMTQueries += st.Stats.SMTQueries
+	if st.Verdict == report.Safe {
+		setOutcome(r, st)
+		r.Assumptions = assumptions
+		r.Concurrency.Scope = report.ScopeProved
+		return r
+	}
+	r.Concurrency.Scope = report.ScopeSearch
+	r.Concurrency.StabilityFailed = stabilityFailure(st)
+	var unknown *refine.Result
+	var unknownPair string
+	for _, q := range peers {
+		pair := fmt.Sprintf("%s ∥ %s", shortName(j.entry), shortName(q.entry))
+		iso2 := isolationOf(cfg.Isolation, string(cfg.Dialect), cfg.Dir, j.prog, q.prog)
+		if gap := isolationGaps(iso2.Level, string(cfg.Dialect), j.c.Tables(), j.prog, q.prog); gap != "" {
+			r.Isolation = &iso2
+			r.Verdict = report.Unknown
+			r.Reason = fmt.Sprintf("concurrent requests: the stability check failed (%s), and the 2-request search of %s is not exact: %s", r.Concurrency.StabilityFailed, pair, gap)
+			return r
+		}
+		prod, err := interleave.Product(j.prog, q.prog)
+		if err != nil {
+			return internalError(r, err)
+		}
+		if len(prod.Unsupported) > 0 {
+			u := prod.Unsupported[0]
+			r.Verdict, r.Reason, r.Position = report.Unknown, fmt.Sprintf("unsupported: %s at %s", u.What, u.Position()), u.Position()
+			return r
+		}
+		res, asm, err := checkModel(ctx, prod, j.c, in, s, cfg, &dbmodel.Concurrency{})
+		if err != nil {
+			return internalError(r, err)
+		}
+		r.SMTQueries += res.Stats.SMTQueries
+		r.Concurrency.PairsSearched++
+		r.Assumptions = mergeStrings(r.Assumptions, asm)
+		switch res.Verdict {
+		case report.Unsafe:
+			setOutcome(r, res)
+			r.SMTQueries += st.Stats.SMTQueries
+			r.Reason = fmt.Sprintf("two concurrent requests (%s) break the constraint; each alone keeps it", pair)
+			fillCounterexample(r, prod, j.entry, q.entry)
+			return r
+		case report.Unknown:
+			if unknown == nil {
+				unknown, unknownPair = res, pair
+			}
+		}
+	}
+	if unknown != nil {
+		r.Verdict, r.Position = report.Unknown, unknown.Position
+		r.Reason = fmt.Sprintf("concurrent requests %s: %s", unknownPair, unknown.Reason)
+		return r
+	}
+	r.Verdict = report.Safe
+	r.Concurrency.Scope = report.ScopeBounded
+	return r
+}
+
+func internalError(r *report.Result, err error) *report.Result {
+	r.Verdict, r.Reason = report.Unknown, "internal: "+err.Error()
+	return r
+}
+
+// checkModel lowers prog in the row model of c with concurrency conc and
+// runs the configured engine on it; it returns the result and every
+// assumption made.
+func checkModel(ctx context.Context, prog *ir.Program, c spec.Property, in *inputs, s *smt.Solver, cfg Config, conc *dbmodel.Concurrency) (*refine.Result, []string, error) {
+	facts, _ := withCheckFacts(in.schema, c, prog, in.facts)
+	low, err := dbmodel.Lower(prog, c, dbmodel.Options{Schema: in.schema, NoInferKey: cfg.NoInferKey, Facts: facts, Dialect: progDialect(cfg, prog), Concurrency: conc})
+	if err != nil {
+		return nil, nil, err
+	}
+	ir.PropagateCopies(low.Program)
+	asm := append(append([]string(nil), prog.Assumptions...), low.Assumptions...)
+	cfg.KeepBoolProg = false
+	return runEngine(ctx, cfg, low.Program, s), asm, nil
+}
+
+// stabilityFailure says why the stability check failed.
+func stabilityFailure(res *refine.Result) string {
+	if res.Verdict == report.Unknown {
+		return "undecided: " + res.Reason
+	}
+	if res.Position != "" {
+		return "a value read before another request's commit may be stale at " + res.Position
+	}
+	return "a value read before another request's commit may be stale"
+}
+
+// fillCounterexample reads the requests, the initial rows and the
+// schedule off the product's counterexample (r.Counterexample) of
+// requests A (entry a) and B (entry b).
+func fillCounterexample(r *report.Result, prod *ir.Program, a, b string) {
+	r.ConcurrentWith = b
+	r.Labels = append(r.Labels, report.LabelConcurrencyOnly)
+	t := r.Counterexample
+	if t == nil {
+		return
+	}
+	for i, e := range []string{a, b} {
+		name := interleave.RequestName(i)
+		q := report.Request{Request: name, Entry: e, Inputs: []report.Input{}}
+		for _, in := range t.Inputs {
+			if rest, ok := strings.CutPrefix(in.Name, name+"."); ok {
+				q.Inputs = append(q.Inputs, report.Input{Name: rest, Value: in.Value})
+			}
+		}
+		r.Requests = append(r.Requests, q)
+	}
+	r.InitialRows = distinctRows(t.Rows)
+	r.Schedule = schedule(prod, t)
+}
+
+// distinctRows drops the rows that repeat an earlier one (a row read is
+// often the watched row itself).
+func distinctRows(rows []report.Row) []report.Row {
+	out := []report.Row{}
+	seen := map[string]bool{}
+	for _, r := range rows {
+		k := r.Table + ":" + report.JoinValues(r.Values)
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// dbOp is a database operation of a product, as a trace step names it:
+// its kind, SQL and handle.
+type dbOp struct {
+	op, sql string
+	tx      ir.Tx
+	txOp    bool
+}
+
+// schedule lists the database operations among t's steps, in order.
+func schedule(prod *ir.Program, t *report.Counterexample) []report.ScheduleStep {
+	ops := map[[3]string]dbOp{}
+	for _, e := range prod.Edges {
+		info := e.Stmt.Source()
+		k := [3]string{info.Request, info.Position(), info.Text}
+		switch s := e.Stmt.(type) {
+		case *ir.Exec:
+			ops[k] = dbOp{op: "exec", sql: info.Text, tx: s.Tx}
+		case *ir.Select:
+			ops[k] = dbOp{op: "select", sql: info.Text, tx: s.Tx}
+		case *ir.TxOp:
+			ops[k] = dbOp{op: s.Op.String(), sql: strings.ToUpper(s.Op.String()), tx: s.Tx, txOp: true}
+		}
+	}
+	out := []report.ScheduleStep{}
+	count := map[string]int{}
+	open := map[ir.Tx]bool{}
+	for _, st := range t.Steps {
+		op, ok := ops[[3]string{st.Request, st.Position, st.Text}]
+		if !ok {
+			continue
+		}
+		if op.txOp {
+			// COMMIT or ROLLBACK of a finished transaction (a deferred
+			// Rollback after Commit) does not reach the database.
+			wasOpen := open[op.tx]
+			open[op.tx] = op.op == "begin"
+			if op.op != "begin" && !wasOpen {
+				continue
+			}
+		}
+		count[st.Request]++
+		out = append(out, report.ScheduleStep{Request: st.Request, Step: count[st.Request], Pos: st.Position,
+			Op: op.op, SQL: op.sql, Args: stepArgs(st)})
+	}
+	return out
+}
+
+// stepArgs returns the values bound to a step's placeholders, by index
+// (interleave records them as the request's argN variables).
+func stepArgs(st report.Step) []string {
+	type arg struct {
+		n int
+		v string
+	}
+	var args []arg
+	prefix := st.Request + "." + strings.TrimSuffix(interleave.ArgName(1), "1")
+	for k, v := range st.Values {
+		rest, ok := strings.CutPrefix(k, prefix)
+		if !ok {
+			continue
+		}
+		if n, err := strconv.Atoi(rest); err == nil {
+			args = append(args, arg{n, v})
+		}
+	}
+	sort.Slice(args, func(i, j int) bool { return args[i].n < args[j].n })
+	out := []string{}
+	for _, a := range args {
+		out = append(out, a.v)
+	}
+	return out
+}
+
+// shortName is an entry's name without its package path.
+func shortName(entry string) string {
+	if i := strings.LastIndexByte(entry, '/'); i >= 0 {
+		entry = entry[i+1:]
+	}
+	return entry
+}
+
+func mergeStrings(xs, ys []string) []string {
+	return dedupe(append(append([]string(nil), xs...), ys...))
+}

@@ -1,0 +1,120 @@
+package pipeline
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/dbverify/dbverify/report"
+)
+
+// TestConcurrent runs --concurrent on small handlers: the classic
+// check-then-act races are UNSAFE with a two-request schedule, the
+// locked, atomic and absolute-write forms are proved for any number of
+// requests, and what the search cannot model exactly is UNKNOWN.
+func TestConcurrent(t *testing.T) {
+	src := testdataDir(t, "concurrent")
+	type want struct {
+		verdict report.Verdict
+		scope   string // proved, bounded, search, sequential
+		with    string // UNSAFE: the second request's entry (suffix)
+		ops     string // UNSAFE: the schedule, as request+op, e.g. "A:select B:select …"
+		reason  string // UNKNOWN: part of the reason
+	}
+	tests := []struct {
+		pkg, dialect, isolation string
+		want                    map[string]want // by entry suffix
+	}{
+		{"./relative", "postgres", "", map[string]want{"Withdraw": {verdict: report.Unsafe, scope: "search", with: "Withdraw",
+			ops: "select select exec exec"}}},
+		{"./absolute", "postgres", "", map[string]want{"Withdraw": {verdict: report.Safe, scope: "proved"}}},
+		{"./forupdate", "postgres", "", map[string]want{"Withdraw": {verdict: report.Safe, scope: "proved"}}},
+		{"./txplain", "postgres", "", map[string]want{"Withdraw": {verdict: report.Unsafe, scope: "search", with: "Withdraw"}}},
+		{"./guarded", "postgres", "", map[string]want{"Withdraw": {verdict: report.Safe, scope: "proved"}}},
+		{"./guardedrows", "postgres", "", map[string]want{"Withdraw": {verdict: report.Safe, scope: "proved"}}},
+		{"./bounded", "postgres", "", map[string]want{"Fee": {verdict: report.Safe, scope: "bounded"}}},
+		{"./pair", "postgres", "", map[string]want{
+			"Charge": {verdict: report.Safe, scope: "proved"},
+			"Fee":    {verdict: report.Unsafe, scope: "search", with: "Charge", ops: "select select exec exec"}}},
+		{"./serializable", "postgres", "", map[string]want{"Withdraw": {verdict: report.Unknown, reason: "serializable"}}},
+		{"./serializable", "postgres", "rc", map[string]want{"Withdraw": {verdict: report.Unsafe, scope: "search", with: "Withdraw"}}},
+		{"./mysqlreread", "mysql", "", map[string]want{"Withdraw": {verdict: report.Unknown, reason: "snapshot"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.pkg+"/"+tt.isolation, func(t *testing.T) {
+			rep, err := Run(context.Background(), Config{Dir: src, Patterns: []string{tt.pkg}, Dialect: Dialect(tt.dialect), Isolation: tt.isolation,
+				Constraints: []string{"accounts.balance >= 0"}, Workers: 1, Concurrent: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rep.Results) != len(tt.want) {
+				t.Fatalf("%d results, want %d", len(rep.Results), len(tt.want))
+			}
+			for _, r := range rep.Results {
+				var w want
+				found := false
+				for suffix, x := range tt.want {
+					if strings.HasSuffix(r.Entry, "."+suffix) {
+						w, found = x, true
+					}
+				}
+				if !found {
+					t.Fatalf("unexpected entry %s", r.Entry)
+				}
+				checkConcurrentResult(t, r, w.verdict, w.scope, w.with, w.ops, w.reason)
+			}
+		})
+	}
+}
+
+func checkConcurrentResult(t *testing.T, r *report.Result, verdict report.Verdict, scope, with, ops, reason string) {
+	t.Helper()
+	cc := r.Concurrency
+	if r.Verdict != verdict || cc == nil || r.Isolation == nil {
+		t.Fatalf("%s: %s (%s), want %s with the concurrency and isolation", r.Entry, r.Verdict, r.Reason, verdict)
+	}
+	got := map[string]string{report.ScopeProved: "proved", report.ScopeBounded: "bounded", report.ScopeSearch: "search", report.ScopeSequential: "sequential"}[cc.Scope]
+	if scope != "" && got != scope {
+		t.Errorf("%s: decided by %q, want %q", r.Entry, cc.Scope, scope)
+	}
+	if reason != "" && !strings.Contains(strings.ToLower(r.Reason), reason) {
+		t.Errorf("%s: reason %q lacks %q", r.Entry, r.Reason, reason)
+	}
+	if verdict != report.Unsafe {
+		return
+	}
+	if !strings.HasSuffix(r.ConcurrentWith, "."+with) || len(r.Labels) != 1 || r.Labels[0] != report.LabelConcurrencyOnly || len(r.Requests) != 2 {
+		t.Errorf("%s: concurrent with %q, labels %v, %d requests; want %s, concurrency-only, 2 requests", r.Entry, r.ConcurrentWith, r.Labels, len(r.Requests), with)
+	}
+	// Both requests run, each with its own inputs; the schedule switches
+	// between them.
+	var seq []string
+	reqs := map[string]bool{}
+	for _, s := range r.Schedule {
+		seq = append(seq, s.Op)
+		reqs[s.Request] = true
+		if s.Pos == "" || s.SQL == "" {
+			t.Errorf("%s: schedule step without position or SQL: %+v", r.Entry, s)
+		}
+		if s.Op == "exec" && len(s.Args) == 0 {
+			t.Errorf("%s: exec without its arguments: %+v", r.Entry, s)
+		}
+	}
+	if !reqs["A"] || !reqs["B"] {
+		t.Errorf("%s: schedule %+v does not run both requests", r.Entry, r.Schedule)
+	}
+	if ops != "" && strings.Join(seq, " ") != ops {
+		t.Errorf("%s: schedule ops %q, want %q", r.Entry, strings.Join(seq, " "), ops)
+	}
+	for _, q := range r.Requests {
+		if len(q.Inputs) == 0 {
+			t.Errorf("%s: request %s has no inputs", r.Entry, q.Request)
+		}
+	}
+	if len(r.InitialRows) == 0 {
+		t.Errorf("%s: no initial rows", r.Entry)
+	}
+	if r.Counterexample == nil || r.Counterexample.Violation == nil || !strings.HasPrefix(r.Counterexample.Violation.Values["balance"], "-") {
+		t.Errorf("%s: no violation with a negative balance", r.Entry)
+	}
+}

@@ -1,0 +1,220 @@
+package pipeline
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/dbverify/dbverify/ir"
+	"github.com/dbverify/dbverify/report"
+)
+
+// Isolation levels of the concurrent model (Config.Isolation, --isolation).
+const (
+	ReadCommitted  = "READ COMMITTED"
+	RepeatableRead = "REPEATABLE READ"
+	Serializable   = "SERIALIZABLE"
+)
+
+// parseIsolation maps --isolation's value to a level ("" or "auto": none).
+func parseIsolation(s string) (string, error) {
+	switch strings.ToLower(s) {
+	case "", "auto":
+		return "", nil
+	case "rc", "read-committed", "read committed":
+		return ReadCommitted, nil
+	case "rr", "si", "repeatable-read", "repeatable read", "snapshot":
+		return RepeatableRead, nil
+	case "ser", "serializable":
+		return Serializable, nil
+	}
+	return "", fmt.Errorf("unknown isolation level %q (want auto, rc, rr or ser)", s)
+}
+
+// isolationPatterns find isolation levels set in Go code.
+var isolationPatterns = []*regexp.Regexp{
+	regexp.MustCompile(`sql\.Level(ReadUncommitted|ReadCommitted|WriteCommitted|RepeatableRead|Snapshot|Serializable|Linearizable)\b`),
+	regexp.MustCompile(`pgx\.(ReadUncommitted|ReadCommitted|RepeatableRead|Serializable)\b`),
+	regexp.MustCompile(`(?i)ISOLATION\s+LEVEL\s+(READ\s+UNCOMMITTED|READ\s+COMMITTED|REPEATABLE\s+READ|SERIALIZABLE)`),
+}
+
+// levelName normalises a level as the code spells it.
+func levelName(s string) string {
+	s = strings.ToLower(strings.Join(strings.Fields(s), ""))
+	switch s {
+	case "readuncommitted", "readcommitted", "writecommitted":
+		return ReadCommitted
+	case "repeatableread", "snapshot":
+		return RepeatableRead
+	}
+	return Serializable
+}
+
+// isolationOf decides the isolation level of the requests progs: the
+// --isolation override, else the levels their source files set (a level
+// set anywhere in a file the requests run code of counts: the model does
+// not follow TxOptions to the BeginTx that uses them), else the dialect's
+// default. Several different levels in the code give the strongest
+// (the concurrent search then gives UNKNOWN unless the proof succeeds).
+func isolationOf(override, dialect, dir string, progs ...*ir.Program) report.Isolation {
+	if override != "" {
+		return report.Isolation{Level: override, Source: "--isolation"}
+	}
+	files := map[string]bool{}
+	for _, p := range progs {
+		for _, e := range p.Edges {
+			if f := e.Stmt.Source().File; f != "" {
+				files[f] = true
+			}
+		}
+	}
+	var names []string
+	for f := range files {
+		names = append(names, f)
+	}
+	sort.Strings(names)
+	found := map[string][]string{}
+	for _, f := range names {
+		path := f
+		if !filepath.IsAbs(path) && dir != "" {
+			path = filepath.Join(dir, f)
+		}
+		for level, lines := range scanIsolation(path) {
+			for _, l := range lines {
+				found[level] = append(found[level], fmt.Sprintf("%s:%d", f, l))
+			}
+		}
+	}
+	for _, level := range []string{Serializable, RepeatableRead, ReadCommitted} {
+		if at := found[level]; len(at) > 0 {
+			src := "set in the code at " + strings.Join(at, ", ")
+			if len(found) > 1 {
+				src += " (the code sets several levels; the strongest is assumed)"
+			}
+			return report.Isolation{Level: level, Source: src}
+		}
+	}
+	switch dialect {
+	case "postgres":
+		return report.Isolation{Level: ReadCommitted, Source: "postgres default"}
+	case "sqlite":
+		return report.Isolation{Level: Serializable, Source: "sqlite default"}
+	}
+	return report.Isolation{Level: RepeatableRead, Source: "mysql (InnoDB) default"}
+}
+
+// scanIsolation returns the isolation levels a Go file sets, with their
+// lines.
+func scanIsolation(path string) map[string][]int {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	out := map[string][]int{}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
+		if i := strings.Index(line, "//"); i >= 0 && !strings.Contains(line[:i], "\"") && !strings.Contains(line[:i], "`") {
+			line = line[:i]
+		}
+		for _, re := range isolationPatterns {
+			for _, m := range re.FindAllStringSubmatch(line, -1) {
+				level := levelName(m[1])
+				out[level] = append(out[level], n)
+			}
+		}
+	}
+	return out
+}
+
+// isolationGap says why the 2-request search, whose statements follow
+// READ COMMITTED (each statement reads the newest committed state;
+// writes and locking reads wait for row locks and then see the newest
+// version), is not exact for level on the requests progs (constrained
+// table table); "" where it is: at READ COMMITTED, for requests without
+// transactions (each statement is a transaction of its own: the same
+// under every level), and under MySQL's REPEATABLE READ for transactions
+// with at most one plain read of the table (its snapshot is taken there:
+// the newest committed state; locking reads and writes use the newest
+// version and do not abort).
+// isolationGaps is isolationGap for the first of tables that has one.
+func isolationGaps(level, dialect string, tables []string, progs ...*ir.Program) string {
+	for _, t := range tables {
+		if gap := isolationGap(level, dialect, t, progs...); gap != "" {
+			return gap
+		}
+	}
+	return ""
+}
+
+func isolationGap(level, dialect, table string, progs ...*ir.Program) string {
+	if level == ReadCommitted {
+		return ""
+	}
+	usesTx := false
+	for _, p := range progs {
+		for _, e := range p.Edges {
+			if s, ok := e.Stmt.(*ir.TxOp); ok && s.Op == ir.Begin {
+				usesTx = true
+			}
+		}
+	}
+	if !usesTx {
+		return ""
+	}
+	if level == RepeatableRead && dialect == "mysql" {
+		for _, p := range progs {
+			if at := snapshotRead(p, table); at != "" {
+				return "a plain read that may read the transaction's snapshot under REPEATABLE READ (not modelled) at " + at
+			}
+		}
+		return ""
+	}
+	return strings.ToLower(level) + " transactions: snapshot reads and serialization failures are not modelled in the 2-request search"
+}
+
+// snapshotRead returns the position of a plain SELECT of table inside a
+// transaction that may follow another plain SELECT of the table in the
+// same transaction ("" if there is none).
+func snapshotRead(p *ir.Program, table string) string {
+	count := map[ir.Tx]int{}
+	for _, e := range p.Edges {
+		s, ok := e.Stmt.(*ir.Select)
+		if !ok || s.Tx == 0 || s.SQL.ForUpdate || !strings.EqualFold(s.SQL.Table, table) {
+			continue
+		}
+		count[s.Tx]++
+		if count[s.Tx] > 1 || onCycle(p, e) {
+			return s.Info.Position()
+		}
+	}
+	return ""
+}
+
+// onCycle reports whether e's source location is reachable from e's
+// target (e may run twice).
+func onCycle(p *ir.Program, e *ir.Edge) bool {
+	seen := make([]bool, p.NumLocs)
+	stack := []ir.Loc{e.To}
+	for len(stack) > 0 {
+		l := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if l == e.From {
+			return true
+		}
+		if seen[l] {
+			continue
+		}
+		seen[l] = true
+		for _, o := range p.Out[l] {
+			stack = append(stack, o.To)
+		}
+	}
+	return false
+}

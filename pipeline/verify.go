@@ -1,0 +1,125 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/dbverify/dbverify/dbmodel"
+	"github.com/dbverify/dbverify/ir"
+	"github.com/dbverify/dbverify/refine"
+	"github.com/dbverify/dbverify/report"
+	"github.com/dbverify/dbverify/smt"
+	"github.com/dbverify/dbverify/spec"
+)
+
+// verify decides one (entry, constraint): it lowers the entry's program
+// into the row model of c, then runs the engine (or reads the cache).
+func verify(ctx context.Context, entry string, prog *ir.Program, c spec.Property, in *inputs, s *smt.Solver, cfg Config) *report.Result {
+	start := time.Now()
+	r := &report.Result{Entry: entry, Constraint: c.Label(), Predicates: []string{}}
+	defer func() { r.Seconds = time.Since(start).Seconds() }()
+	if len(prog.Unsupported) > 0 {
+		var parts []string
+		for _, u := range prog.Unsupported {
+			parts = append(parts, fmt.Sprintf("%s at %s", u.What, u.Position()))
+		}
+		r.Verdict = report.Unknown
+		r.Reason = "unsupported: " + strings.Join(dedupe(parts), "; ")
+		r.Position = prog.Unsupported[0].Position()
+		return r
+	}
+	facts, checks := withCheckFacts(in.schema, c, prog, in.facts)
+	low, err := dbmodel.Lower(prog, c, dbmodel.Options{Schema: in.schema, NoInferKey: cfg.NoInferKey, Facts: facts, Dialect: progDialect(cfg, prog)})
+	if err != nil {
+		r.Verdict, r.Reason = report.Unknown, "internal: "+err.Error()
+		return r
+	}
+	// One name per value: no formula or predicate over a plain copy.
+	ir.PropagateCopies(low.Program)
+	r.Assumptions = append(slices.Clone(prog.Assumptions), low.Assumptions...)
+	if len(checks) > 0 {
+		var names []string
+		for _, f := range checks {
+			names = append(names, f.Name)
+		}
+		r.Assumptions = append(r.Assumptions, "the schema's CHECK constraints hold on entry (the database enforces them): "+strings.Join(names, ", "))
+	}
+	if cfg.KeepIR {
+		r.IR = low.Program.String()
+	}
+	if sat, err := s.Sat(low.OnEntry); err == nil && sat == smt.Unsat {
+		r.Verdict, r.Vacuous = report.Unknown, true
+		r.Reason = "vacuous: no database state and arguments satisfy the constraint together with the --assume facts and the schema's CHECKs, so nothing can be checked"
+		return r
+	}
+	cache := resultCache{dir: cfg.CacheDir}
+	var key string
+	if cfg.CacheDir != "" && !cfg.KeepBoolProg {
+		key = cache.key(cfg.ToolID, cfg, low.Program)
+		if res, ok := cache.get(key); ok {
+			setOutcome(r, res)
+			r.BoolProg, r.SMTQueries, r.Cached = "", 0, true
+			return r
+		}
+	}
+	res := runEngine(ctx, cfg, low.Program, s)
+	setOutcome(r, res)
+	if key != "" {
+		cache.put(key, res)
+	}
+	return r
+}
+
+// runEngine runs cfg's engine on the lowered program.
+func runEngine(ctx context.Context, cfg Config, p *ir.Program, s *smt.Solver) *refine.Result {
+	opt := refine.Options{MaxRefinements: cfg.MaxRefinements, KeepBoolProg: cfg.KeepBoolProg, Timeout: cfg.TimeLimit}
+	switch cfg.Engine {
+	case EnginePaths:
+		return refine.CheckPaths(ctx, p, s, opt, cfg.MaxPaths)
+	case EngineFixpoint:
+		return refine.Check(ctx, p, s, opt)
+	default:
+		return refine.CheckLBE(ctx, p, s, opt)
+	}
+}
+
+// setOutcome copies the engine's outcome into r.
+func setOutcome(r *report.Result, res *refine.Result) {
+	r.Verdict, r.Reason, r.Position = res.Verdict, res.Reason, res.Position
+	r.Refinements = res.Refinements
+	if res.Predicates != nil {
+		r.Predicates = res.Predicates
+	}
+	r.Proof, r.Engine = res.Proof, res.Engine
+	if res.Verdict == refine.Unsafe {
+		r.Counterexample = res.Trace
+	}
+	r.BoolProg = res.BoolProg
+	r.SMTQueries = res.Stats.SMTQueries
+}
+
+// dedupe returns xs without repetitions, in the order of first
+// occurrence.
+func dedupe(xs []string) []string {
+	seen := map[string]bool{}
+	return slices.DeleteFunc(slices.Clone(xs), func(x string) bool {
+		if seen[x] {
+			return true
+		}
+		seen[x] = true
+		return false
+	})
+}
+
+// progDialect is the dialect prog's SQL is lowered in: the entry's own
+// when its handles tell (a program with handles of two dialects), else
+// the run's.
+func progDialect(cfg Config, prog *ir.Program) string {
+	if prog.Dialect != "" {
+		return prog.Dialect
+	}
+	return string(cfg.Dialect)
+}

@@ -1,0 +1,101 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"sync"
+
+	"github.com/dbverify/dbverify/refine"
+	"github.com/dbverify/dbverify/report"
+	"github.com/dbverify/dbverify/smt"
+)
+
+// runJobs decides the jobs on cfg.Workers workers, each with one solver
+// reset between jobs, and returns their results in the jobs' order.
+// Once ctx is cancelled the remaining jobs are UNKNOWN (cancelled).
+func runJobs(ctx context.Context, cfg Config, in *inputs, jobs []job) ([]*report.Result, error) {
+	results := make([]*report.Result, len(jobs))
+	workers := cfg.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = min(workers, len(jobs))
+	var (
+		mu   sync.Mutex
+		done int
+		werr error
+		wg   sync.WaitGroup
+	)
+	next := make(chan int)
+	finish := func(i int, r *report.Result) {
+		mu.Lock()
+		defer mu.Unlock()
+		results[i] = r
+		done++
+		if cfg.Progress != nil {
+			cfg.Progress(done, len(jobs), r)
+		}
+	}
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			solver, err := newSolver(cfg)
+			if err != nil {
+				mu.Lock()
+				werr = err
+				mu.Unlock()
+				for range next {
+				}
+				return
+			}
+			defer solver.Close()
+			for i := range next {
+				r := runJob(ctx, cfg, in, jobs[i], solver)
+				if cfg.Concurrent && ctx.Err() == nil {
+					r = verifyConcurrent(ctx, r, jobs[i], peers(jobs, jobs[i]), in, solver, cfg)
+				}
+				finish(i, r)
+			}
+		}()
+	}
+	for i := range jobs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if werr != nil {
+		return nil, werr
+	}
+	return results, nil
+}
+
+// newSolver starts the solver of one worker.
+func newSolver(cfg Config) (*smt.Solver, error) {
+	solver, err := smt.NewSolver(cfg.TimeoutMS)
+	if err != nil {
+		return nil, fmt.Errorf("starting Z3: %w", err)
+	}
+	if err := solver.SetRLimit(rlimitUnits(cfg.RLimit)); err != nil {
+		solver.Close()
+		return nil, fmt.Errorf("starting Z3: %w", err)
+	}
+	return solver, nil
+}
+
+// runJob decides one job on a solver cleared of the previous job's
+// assertions. After a cancellation the solver is finished (interrupted):
+// the job is UNKNOWN without asking it.
+func runJob(ctx context.Context, cfg Config, in *inputs, j job, solver *smt.Solver) *report.Result {
+	var r *report.Result
+	if ctx.Err() != nil {
+		r = &report.Result{Entry: j.entry, Constraint: j.c.Label(), Verdict: report.Unknown, Reason: refine.ReasonCancelled, Predicates: []string{}}
+	} else if err := solver.Reset(); err != nil {
+		r = &report.Result{Entry: j.entry, Constraint: j.c.Label(), Verdict: report.Unknown, Reason: "internal: " + err.Error(), Predicates: []string{}}
+	} else {
+		r = verify(ctx, j.entry, j.prog, j.c, in, solver, cfg)
+	}
+	r.EntryPosition = j.pos
+	return r
+}

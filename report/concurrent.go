@@ -1,0 +1,66 @@
+package report
+
+// What a result of `dbverify check --concurrent` adds.
+
+// Isolation is the isolation level a concurrent verdict assumed, and
+// where it comes from ("postgres default", "set in the code at
+// store.go:31", "--isolation").
+type Isolation struct {
+	Level  string `json:"level"`
+	Source string `json:"source"`
+}
+
+// Scopes of a concurrent verdict (Concurrency.Scope).
+const (
+	// ScopeProved: SAFE by the stability check, for any number of
+	// concurrent requests.
+	ScopeProved = "proved for any number of concurrent requests"
+	// ScopeBounded: SAFE by the search of every pair of requests.
+	ScopeBounded = "bounded: 2 requests"
+	// ScopeSearch: decided (UNSAFE) or left UNKNOWN by the search of
+	// pairs of requests.
+	ScopeSearch = "2 concurrent requests"
+	// ScopeSequential: the entry is not SAFE alone; that verdict stands.
+	ScopeSequential = "sequential"
+)
+
+// Labels of a concurrent counterexample.
+const (
+	// LabelConcurrencyOnly: each request alone keeps the constraint.
+	LabelConcurrencyOnly = "concurrency-only"
+)
+
+// Concurrency says how a concurrent verdict was reached.
+type Concurrency struct {
+	Scope string `json:"scope"`
+	// PairsSearched counts the pairs of requests searched.
+	PairsSearched int `json:"pairs_searched,omitempty"`
+	// StabilityFailed says why the stability check did not prove the
+	// entry (then the pairs were searched).
+	StabilityFailed string `json:"stability_failed,omitempty"`
+}
+
+// Request is one request of a concurrent counterexample: its name ("A",
+// "B"), its entry and its inputs.
+type Request struct {
+	Request string  `json:"request"`
+	Entry   string  `json:"entry"`
+	Inputs  []Input `json:"inputs"`
+}
+
+// Input is the value of one input of a request.
+type Input struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
+}
+
+// ScheduleStep is one database operation of a concurrent counterexample,
+// in the order executed: the Step-th operation (from 1) of Request.
+type ScheduleStep struct {
+	Request string   `json:"request"`
+	Step    int      `json:"step"`
+	Pos     string   `json:"pos"`
+	Op      string   `json:"op"` // begin, exec, select, commit, rollback
+	SQL     string   `json:"sql"`
+	Args    []string `json:"args"`
+}

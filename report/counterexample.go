@@ -1,0 +1,103 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+)
+
+// A Counterexample is a concrete run that breaks the constraint, as a
+// user reads it: the entry's arguments, the rows of the database
+// involved, the source steps taken and the row state that breaks the
+// constraint. BuildTrace makes one; its maps and slices are never nil.
+type Counterexample struct {
+	Entry     string `json:"-"` // the entry's IR name (Result.Entry is the one to show)
+	Inputs    Inputs `json:"inputs"`
+	Rows      []Row  `json:"rows"`
+	Steps     []Step `json:"steps"`
+	Violation *Row   `json:"violation"`
+}
+
+// Inputs are the values of the entry's inputs, the parameters first, in
+// program order. In JSON they are one object, name to value (so a name
+// given twice keeps its last value, and decoding gives them in name
+// order).
+type Inputs []Binding
+
+// A Binding is the value of one input.
+type Binding struct {
+	Name  string
+	Value string
+}
+
+// MarshalJSON writes the inputs as one object with sorted keys.
+func (in Inputs) MarshalJSON() ([]byte, error) {
+	m := make(map[string]string, len(in))
+	for _, b := range in {
+		m[b.Name] = b.Value
+	}
+	return json.Marshal(m)
+}
+
+// UnmarshalJSON reads an object of inputs, in name order.
+func (in *Inputs) UnmarshalJSON(data []byte) error {
+	var m map[string]string
+	if err := json.Unmarshal(data, &m); err != nil {
+		return err
+	}
+	out := Inputs{}
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		out = append(out, Binding{Name: k, Value: m[k]})
+	}
+	*in = out
+	return nil
+}
+
+// Map returns the inputs as a map from name to value.
+func (in Inputs) Map() map[string]string {
+	m := make(map[string]string, len(in))
+	for _, b := range in {
+		m[b.Name] = b.Value
+	}
+	return m
+}
+
+// A Row is the column values of one row symbol ("r" is the watched row,
+// "s1" the row of the first SELECT, …). The violation has no symbol.
+type Row struct {
+	Symbol string            `json:"symbol,omitempty"`
+	Table  string            `json:"table"`
+	Values map[string]string `json:"values"` // column → value
+}
+
+// A Step is one source statement of the path.
+type Step struct {
+	Position string            `json:"position"` // file:line
+	Kind     string            `json:"kind"`     // sql, branch, assign, call, return
+	Text     string            `json:"text"`
+	Values   map[string]string `json:"values"` // variable → new value
+	// Request names the request that took the step in a counterexample
+	// of concurrent requests ("A", "B"); "" otherwise.
+	Request string `json:"request,omitempty"`
+}
+
+// String prints the counterexample as the text report does, headed by
+// the entry's name.
+func (c *Counterexample) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "entry %s\n", c.Entry)
+	writeCounterexample(&b, c)
+	return b.String()
+}
+
+// JoinValues lists a row's or a step's values by name: "a = 1, b = 2".
+func JoinValues(m map[string]string) string {
+	keys := slices.Sorted(maps.Keys(m))
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k + " = " + m[k]
+	}
+	return strings.Join(parts, ", ")
+}

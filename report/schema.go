@@ -1,0 +1,134 @@
+package report
+
+// Verdict is the answer for one (entry, constraint).
+type Verdict string
+
+const (
+	Safe    Verdict = "SAFE"    // the constraint holds after every run, for all inputs and databases
+	Unsafe  Verdict = "UNSAFE"  // a feasible, validated run breaks it: Counterexample
+	Unknown Verdict = "UNKNOWN" // neither: Reason says why
+)
+
+// Report is the outcome of a run: `dbverify check --format json` prints
+// exactly this object.
+type Report struct {
+	Results []*Result `json:"results"`
+	// Coverage lists the functions of the checked packages that write a
+	// constrained table, each with the verified entries that run it.
+	Coverage []Coverage `json:"coverage"`
+	// Warnings are problems with what the run checks (a writer no
+	// verified entry runs, a constraint no entry may break).
+	Warnings []string `json:"warnings,omitempty"`
+	// Dialect is the SQL dialect the program's SQL was read in, and why.
+	Dialect *Dialect `json:"dialect,omitempty"`
+	Stats   Stats    `json:"stats"`
+}
+
+// Dialect is the SQL dialect of a run and why it was chosen ("driver
+// github.com/lib/pq", "sql.Open(\"sqlite\", …)", "--dialect").
+type Dialect struct {
+	Name   string `json:"name"`
+	Source string `json:"source"`
+}
+
+// Coverage says which verified entries run a function that writes a
+// constrained table. A writer no discovered entry runs is made an entry
+// of its own (Added); with --entry, it is left out and warned about.
+type Coverage struct {
+	Writer   string   `json:"writer"`
+	Position string   `json:"position"`
+	Tables   []string `json:"tables"` // "?" for SQL whose text is not known
+	Entries  []string `json:"entries"`
+	Added    bool     `json:"added,omitempty"`
+}
+
+// Stats are the run's totals.
+type Stats struct {
+	Entries    int     `json:"entries"`
+	Safe       int     `json:"safe"`
+	Unsafe     int     `json:"unsafe"`
+	Unknown    int     `json:"unknown"`
+	SMTQueries int     `json:"smt_queries"`
+	Seconds    float64 `json:"seconds"`
+	// FrontendSeconds is the time spent loading and building SSA.
+	FrontendSeconds float64 `json:"frontend_seconds"`
+}
+
+// Result is the verdict for one (entry, constraint).
+type Result struct {
+	Entry string `json:"entry"`
+	// EntryPosition is "file:line" of the entry function's declaration
+	// (not in the JSON output: the writers place results with it).
+	EntryPosition string  `json:"-"`
+	Constraint    string  `json:"constraint"`
+	Verdict       Verdict `json:"verdict"`
+	Reason        string  `json:"reason"`   // why UNKNOWN ("" otherwise)
+	Position      string  `json:"position"` // UNSAFE: the violated check; UNKNOWN: the construct at fault, if any
+	Refinements   int     `json:"refinements"`
+	// Predicates are those of the last abstraction (SAFE: the
+	// invariant's vocabulary).
+	Predicates []string `json:"predicates"`
+	// Assumptions are the approximations the verdict rests on, one
+	// "assuming …" line each.
+	Assumptions []string `json:"assumptions,omitempty"`
+	// Suppressed is the reason of the //dbverify:ignore directive that
+	// suppresses this result ("" = not suppressed).
+	Suppressed string `json:"suppressed,omitempty"`
+	// Cached is set when the verdict comes from the result cache (no
+	// verification ran, SMTQueries is 0).
+	Cached bool `json:"cached,omitempty"`
+	// Proof, for a SAFE without predicates, says how it was decided.
+	Proof string `json:"proof,omitempty"`
+	// Engine names the engine that decided, when the checker chose it.
+	Engine string `json:"engine,omitempty"`
+	// InBaseline is set by the command when the finding is in the
+	// --baseline report: it is shown but does not fail the run.
+	InBaseline     bool            `json:"in_baseline,omitempty"`
+	Counterexample *Counterexample `json:"counterexample,omitempty"` // UNSAFE only
+	SMTQueries     int             `json:"smt_queries"`
+	Seconds        float64         `json:"seconds"`
+	BoolProg       string          `json:"boolprog,omitempty"` // last boolean program, with --dump-boolprog
+	IR             string          `json:"ir,omitempty"`       // lowered program, with --dump-ir
+	// Vacuous is set when no initial state satisfies the constraint, the
+	// facts and the schema's CHECKs together: nothing was checked.
+	Vacuous bool `json:"-"`
+
+	// With --concurrent (see concurrent.go): the isolation level assumed,
+	// how the verdict was reached, and for a counterexample of two
+	// requests its labels, the second request's entry, the requests with
+	// their inputs, the initial rows and the schedule of their database
+	// operations.
+	Isolation      *Isolation     `json:"isolation,omitempty"`
+	Concurrency    *Concurrency   `json:"concurrency,omitempty"`
+	Labels         []string       `json:"labels,omitempty"`
+	ConcurrentWith string         `json:"concurrent_with,omitempty"`
+	Requests       []Request      `json:"requests,omitempty"`
+	InitialRows    []Row          `json:"initial_rows,omitempty"`
+	Schedule       []ScheduleStep `json:"schedule,omitempty"`
+}
+
+// Tally sets the verdict counts of r.Stats from r.Results.
+func (r *Report) Tally() {
+	r.Stats.Safe, r.Stats.Unsafe, r.Stats.Unknown = 0, 0, 0
+	for _, res := range r.Results {
+		switch res.Verdict {
+		case Safe:
+			r.Stats.Safe++
+		case Unsafe:
+			r.Stats.Unsafe++
+		default:
+			r.Stats.Unknown++
+		}
+	}
+}
+
+// Count returns the number of results f holds for.
+func (r *Report) Count(f func(*Result) bool) int {
+	n := 0
+	for _, res := range r.Results {
+		if f(res) {
+			n++
+		}
+	}
+	return n
+}

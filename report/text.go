@@ -1,0 +1,180 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// WriteText writes one block per result, headed by a line an editor can
+// jump from ("file:line: VERDICT entry [constraint]"), with the
+// counterexample, the proof or the reason underneath, then the coverage
+// of the constrained tables' writers and a summary line. With o.Quiet it
+// leaves out what needs no attention; with o.Verbose it lists the
+// predicates of SAFE results.
+func WriteText(w io.Writer, rep *Report, o Options) error {
+	ew := &errWriter{w: w}
+	for _, r := range rep.Results {
+		if o.Quiet && (r.Verdict == Safe || r.Suppressed != "" || r.InBaseline) {
+			continue
+		}
+		writeResult(ew, r, o.Verbose)
+	}
+	writeCoverage(ew, rep, o.Quiet)
+	if rep.Dialect != nil && rep.Dialect.Name != "" {
+		fmt.Fprintf(ew, "SQL read as %s (%s)\n", rep.Dialect.Name, rep.Dialect.Source)
+	}
+	writeSummary(ew, rep)
+	return ew.err
+}
+
+// writeResult writes one result's block.
+func writeResult(w io.Writer, r *Result, verbose bool) {
+	pos := r.Position
+	if pos == "" || r.Verdict == Safe {
+		pos = r.EntryPosition
+	}
+	if pos != "" {
+		fmt.Fprintf(w, "%s: ", pos)
+	}
+	fmt.Fprintf(w, "%s %s [%s]\n", r.Verdict, r.Entry, r.Constraint)
+	if r.Suppressed != "" {
+		fmt.Fprintf(w, "  suppressed by //dbverify:ignore: %s\n", r.Suppressed)
+	}
+	if r.InBaseline {
+		fmt.Fprintln(w, "  in the baseline: an accepted finding, it does not fail the run")
+	}
+	for _, a := range r.Assumptions {
+		fmt.Fprintf(w, "  assuming %s\n", a)
+	}
+	writeConcurrency(w, r)
+	switch r.Verdict {
+	case Safe:
+		writeProof(w, r, verbose)
+	case Unsafe:
+		if r.Counterexample != nil {
+			writeCounterexample(w, r.Counterexample)
+		}
+	default:
+		fmt.Fprintf(w, "  reason: %s\n", r.Reason)
+	}
+	if r.IR != "" {
+		fmt.Fprintf(w, "  lowered IR:\n%s", indent(r.IR, "    "))
+	}
+	if r.BoolProg != "" {
+		fmt.Fprintf(w, "  boolean program:\n%s", indent(r.BoolProg, "    "))
+	}
+}
+
+// writeSummary writes the last line: the verdict counts and the work.
+func writeSummary(w io.Writer, rep *Report) {
+	s := rep.Stats
+	extra := ""
+	if n := rep.Count(func(r *Result) bool { return r.Suppressed != "" }); n > 0 {
+		extra = fmt.Sprintf(", %d suppressed", n)
+	}
+	if n := rep.Count(func(r *Result) bool { return r.InBaseline }); n > 0 {
+		extra += fmt.Sprintf(", %d in the baseline", n)
+	}
+	if n := rep.Count(func(r *Result) bool { return r.Cached }); n > 0 {
+		extra += fmt.Sprintf(", %d from the cache", n)
+	}
+	fmt.Fprintf(w, "%d result(s) for %d entry point(s): %d safe, %d unsafe, %d unknown%s (%d SMT queries, %.2fs)\n",
+		len(rep.Results), s.Entries, s.Safe, s.Unsafe, s.Unknown, extra, s.SMTQueries, s.Seconds)
+}
+
+// writeProof says how a SAFE result was proved: the predicates of the
+// invariant when verbose, else their number.
+func writeProof(w io.Writer, r *Result, verbose bool) {
+	if r.Proof != "" && len(r.Predicates) == 0 {
+		fmt.Fprintf(w, "  proved: %s\n", r.Proof)
+		return
+	}
+	if !verbose {
+		fmt.Fprintf(w, "  proved after %d refinement(s) with %d predicate(s) (-v lists them)\n", r.Refinements, len(r.Predicates))
+		return
+	}
+	fmt.Fprintf(w, "  proved after %d refinement(s) with predicates:\n", r.Refinements)
+	for _, p := range r.Predicates {
+		fmt.Fprintf(w, "    %s\n", p)
+	}
+}
+
+// writeCoverage writes which verified entries run each function that
+// writes a constrained table (with quiet, only the writers no entry
+// runs), then the warnings.
+func writeCoverage(w io.Writer, rep *Report, quiet bool) {
+	if len(rep.Coverage) > 0 && !quiet {
+		fmt.Fprintf(w, "coverage: %d function(s) write a constrained table:\n", len(rep.Coverage))
+	}
+	for _, c := range rep.Coverage {
+		if quiet && (c.Added || len(c.Entries) > 0) {
+			continue
+		}
+		runs := "run by " + strings.Join(c.Entries, ", ")
+		switch {
+		case c.Added:
+			runs = "verified as an entry of its own"
+		case len(c.Entries) == 0:
+			runs = "NOT RUN by any verified entry"
+		}
+		fmt.Fprintf(w, "  %s (%s) writes %s: %s\n", c.Writer, c.Position, strings.Join(c.Tables, ", "), runs)
+	}
+	for _, m := range rep.Warnings {
+		fmt.Fprintf(w, "warning: %s\n", m)
+	}
+}
+
+// writeCounterexample writes the inputs, the initial rows, the steps and
+// the violating row.
+func writeCounterexample(w io.Writer, c *Counterexample) {
+	var ins []string
+	for _, in := range c.Inputs {
+		ins = append(ins, in.Name+" = "+in.Value)
+	}
+	if len(ins) == 0 {
+		ins = []string{"(none the path depends on)"}
+	}
+	fmt.Fprintf(w, "  inputs:    %s\n", strings.Join(ins, ", "))
+	for _, r := range c.Rows {
+		fmt.Fprintf(w, "  row %-5s %s: %s\n", r.Symbol, r.Table, JoinValues(r.Values))
+	}
+	fmt.Fprintln(w, "  steps:")
+	for _, s := range c.Steps {
+		line := fmt.Sprintf("    %-22s %-6s %s", s.Position, s.Kind, s.Text)
+		if s.Request != "" {
+			line = fmt.Sprintf("    %s %-22s %-6s %s", s.Request, s.Position, s.Kind, s.Text)
+		}
+		if len(s.Values) > 0 {
+			line += "   ⇒ " + JoinValues(s.Values)
+		}
+		fmt.Fprintln(w, line)
+	}
+	if v := c.Violation; v != nil {
+		fmt.Fprintf(w, "  violation: %s row %s\n", v.Table, JoinValues(v.Values))
+	}
+}
+
+func indent(s, pre string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = pre + l
+	}
+	return strings.Join(lines, "\n") + "\n"
+}
+
+// errWriter keeps the first error of a sequence of writes; the later
+// writes do nothing.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(p []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	n, err := e.w.Write(p)
+	e.err = err
+	return n, err
+}

@@ -1,0 +1,259 @@
+package report
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/dbverify/dbverify/ir"
+	"github.com/dbverify/dbverify/vcgen"
+)
+
+// BuildTrace reads the counterexample of pf off a model of its formula:
+//
+//   - Inputs: every variable of kind Input (the entry's parameters first,
+//     then the others in program order) with its first value on the path;
+//   - Rows: the watched row as it was at entry, then every other row
+//     symbol the path reads, as it was right after its last havoc (the
+//     last time it was read); ghost columns are left out;
+//   - Steps: one per edge with a source position that is not introduced by
+//     the model, consecutive edges with the same position and text merged,
+//     each with the new values of the non-ghost variables it assigned;
+//   - Violation: the watched row's columns at the end of the path.
+func BuildTrace(pf *vcgen.PathFormula, m vcgen.Model) (*Counterexample, error) {
+	if m == nil {
+		return nil, fmt.Errorf("report: trace: no model")
+	}
+	b := newTraceBuilder(pf, m)
+	c := &Counterexample{Entry: pf.Prog.Name, Inputs: Inputs{}, Rows: []Row{}, Steps: []Step{}}
+	var err error
+	if c.Inputs, err = b.inputs(); err != nil {
+		return nil, err
+	}
+	if c.Rows, err = b.rows(); err != nil {
+		return nil, err
+	}
+	if c.Steps, err = b.steps(); err != nil {
+		return nil, err
+	}
+	if c.Violation, err = b.violation(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// traceBuilder holds what the parts of a trace share: the path, the
+// model, and the program's row symbols.
+type traceBuilder struct {
+	pf    *vcgen.PathFormula
+	m     vcgen.Model
+	first map[*ir.Var]*ir.Var // program variable → first version on the path
+	read  map[*ir.Var]bool    // program variables the path reads
+	// symbols are the row symbols in program order, cols their columns.
+	symbols []string
+	cols    map[string][]*ir.Var
+	naming  rowNaming
+}
+
+func newTraceBuilder(pf *vcgen.PathFormula, m vcgen.Model) *traceBuilder {
+	b := &traceBuilder{pf: pf, m: m, first: pf.FirstVersions(), read: pf.ReadVars(), cols: map[string][]*ir.Var{}, naming: conventionalNaming()}
+	for _, v := range pf.Prog.Vars {
+		if v.Kind != ir.Column || v.Row == "" {
+			continue
+		}
+		if _, ok := b.cols[v.Row]; !ok {
+			b.symbols = append(b.symbols, v.Row)
+		}
+		b.cols[v.Row] = append(b.cols[v.Row], v)
+	}
+	return b
+}
+
+// value is v's value in the model, a string constant's code shown as the
+// string.
+func (b *traceBuilder) value(v *ir.Var) (string, error) {
+	x, err := ir.Eval(v, b.m.Value)
+	if err != nil {
+		return "", fmt.Errorf("report: trace: %w", err)
+	}
+	if s, ok := b.pf.Prog.Strings[x.String()]; ok && v.Type == ir.Int {
+		return strconv.Quote(s), nil
+	}
+	return x.String(), nil
+}
+
+// initial is the value of program variable v at its first mention on the
+// path; a variable not on the path may have any value: its zero.
+func (b *traceBuilder) initial(v *ir.Var) (string, error) {
+	if s, ok := b.first[v]; ok {
+		return b.value(s)
+	}
+	x, _ := ir.Eval(ir.Zero(v.Type), nil)
+	return x.String(), nil
+}
+
+// inputs lists the parameters, then the other inputs the path reads
+// (fields and elements reached through parameters).
+func (b *traceBuilder) inputs() (Inputs, error) {
+	seen := map[*ir.Var]bool{}
+	var vars []*ir.Var
+	for _, v := range b.pf.Prog.Inputs {
+		if !seen[v] {
+			seen[v] = true
+			vars = append(vars, v)
+		}
+	}
+	for _, v := range b.pf.Prog.Vars {
+		if _, onPath := b.first[v]; v.Kind == ir.Input && !seen[v] && onPath && b.read[v] {
+			seen[v] = true
+			vars = append(vars, v)
+		}
+	}
+	out := Inputs{}
+	for _, v := range vars {
+		s, err := b.initial(v)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, Binding{Name: displayName(v.Name), Value: s})
+	}
+	return out, nil
+}
+
+// rows lists the watched row at entry, then each row the path reads as
+// it was when last read.
+func (b *traceBuilder) rows() ([]Row, error) {
+	out := []Row{}
+	for _, sym := range b.symbols {
+		if !b.naming.isWatched(sym) {
+			continue
+		}
+		row, err := b.row(sym, b.initial)
+		if err != nil {
+			return nil, err
+		}
+		row.Symbol = sym
+		out = append(out, *row)
+	}
+	for _, sym := range b.symbols {
+		if b.naming.isWatched(sym) {
+			continue
+		}
+		last := b.lastRead(sym)
+		if last < 0 {
+			continue
+		}
+		after := b.pf.Steps[last].After
+		row := Row{Symbol: sym, Values: map[string]string{}}
+		for _, v := range b.cols[sym] {
+			row.Table = v.Table
+			s, ok := after[v]
+			if b.naming.isGhostColumn(v) || !ok {
+				continue
+			}
+			str, err := b.value(s)
+			if err != nil {
+				return nil, err
+			}
+			row.Values[v.Col] = str
+		}
+		out = append(out, row)
+	}
+	return out, nil
+}
+
+// lastRead is the index of the last step that havocs (reads) a column of
+// sym, or -1.
+func (b *traceBuilder) lastRead(sym string) int {
+	last := -1
+	for i, st := range b.pf.Steps {
+		if _, ok := st.Edge.Stmt.(*ir.Havoc); !ok {
+			continue
+		}
+		for _, d := range st.Defs {
+			if o := b.pf.Origin[d].Orig; o.Kind == ir.Column && o.Row == sym {
+				last = i
+			}
+		}
+	}
+	return last
+}
+
+// row is sym's non-ghost columns, each valued by val.
+func (b *traceBuilder) row(sym string, val func(*ir.Var) (string, error)) (*Row, error) {
+	row := &Row{Values: map[string]string{}}
+	for _, v := range b.cols[sym] {
+		row.Table = v.Table
+		if b.naming.isGhostColumn(v) {
+			continue
+		}
+		s, err := val(v)
+		if err != nil {
+			return nil, err
+		}
+		row.Values[v.Col] = s
+	}
+	return row, nil
+}
+
+// steps lists the source steps of the path, consecutive edges of one
+// source line merged, each with the values it assigns.
+func (b *traceBuilder) steps() ([]Step, error) {
+	out := []Step{}
+	for _, st := range b.pf.Steps {
+		info := st.Edge.Stmt.Source()
+		if info.File == "" || info.Kind == ir.KindModel {
+			continue
+		}
+		pos := info.Position()
+		if n := len(out); n == 0 || out[n-1].Position != pos || out[n-1].Text != info.Text || out[n-1].Request != info.Request {
+			out = append(out, Step{Position: pos, Kind: string(info.Kind), Text: info.Text, Values: map[string]string{}, Request: info.Request})
+		}
+		if err := b.stepValues(st, out[len(out)-1].Values); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// stepValues records in values the new values st assigns that a user
+// wrote: no ghosts, temporaries or noise.
+func (b *traceBuilder) stepValues(st vcgen.Step, values map[string]string) error {
+	_, isHavoc := st.Edge.Stmt.(*ir.Havoc)
+	for _, d := range st.Defs {
+		o := b.pf.Origin[d].Orig
+		if o.Kind == ir.Ghost || b.naming.isGhostColumn(o) || isTemporary(o.Name) {
+			continue
+		}
+		if o.Kind == ir.Column && !b.naming.isWatched(o.Row) && !isHavoc {
+			// A read row's columns are shown where it is read; updates
+			// of rows the path no longer uses would only be noise.
+			continue
+		}
+		if isHavoc && o.Kind != ir.Column && !b.read[o] {
+			// Memory an unseen callee may change, never read again.
+			continue
+		}
+		s, err := b.value(d)
+		if err != nil {
+			return err
+		}
+		values[displayName(o.Name)] = s
+	}
+	return nil
+}
+
+// violation is the watched row at the end of the path.
+func (b *traceBuilder) violation() (*Row, error) {
+	end := b.pf.Before(len(b.pf.Steps))
+	for _, sym := range b.symbols {
+		if b.naming.isWatched(sym) {
+			return b.row(sym, func(v *ir.Var) (string, error) {
+				if cur, ok := end[v]; ok {
+					return b.value(cur)
+				}
+				return b.initial(v)
+			})
+		}
+	}
+	return &Row{Values: map[string]string{}}, nil
+}

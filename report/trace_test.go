@@ -1,0 +1,104 @@
+package report
+
+import (
+	"math/big"
+	"strings"
+	"testing"
+
+	"github.com/dbverify/dbverify/ir"
+	"github.com/dbverify/dbverify/smt"
+	"github.com/dbverify/dbverify/vcgen"
+)
+
+// TestBuildTrace builds a path over row symbols, solves it with Z3, validates
+// the model and reads the trace.
+func TestBuildTrace(t *testing.T) {
+	p := ir.NewProgram("shop.Buy")
+	qty := p.NewVar("qty", ir.Int, ir.Input)
+	p.Inputs = []*ir.Var{qty}
+	col := func(row, c string, kind ir.VarKind, s ir.Sort) *ir.Var {
+		v := p.NewVar(row+"."+c, s, kind)
+		v.Row, v.Table, v.Col = row, "items", c
+		return v
+	}
+	rstock := col("r", "stock", ir.Column, ir.Int)
+	rexists := col("r", "$exists", ir.Ghost, ir.Bool)
+	sstock := col("s1", "stock", ir.Column, ir.Int)
+	sid := col("s1", "id", ir.Column, ir.Int)
+	rid := col("r", "id", ir.Column, ir.Int)
+	n := p.NewVar("n", ir.Int, ir.Local)
+	dirty := p.NewVar("$dirty", ir.Bool, ir.Ghost)
+	psi := func(v ir.Expr) ir.Expr { return ir.Cmp(ir.OpGe, v, ir.IntLit(0)) }
+	var path []*ir.Edge
+	cur := p.Entry
+	step := func(to ir.Loc, s ir.Stmt) {
+		path = append(path, p.AddEdge(cur, to, s))
+		cur = to
+	}
+	sel := ir.Info{File: "buy.go", Line: 10, Kind: ir.KindSQL, Text: "SELECT stock FROM items WHERE id = 7"}
+	upd := ir.Info{File: "buy.go", Line: 12, Kind: ir.KindSQL, Text: "UPDATE items SET stock = stock - ? WHERE id = 7"}
+	step(p.NewLoc(), &ir.Assume{Cond: ir.And(rexists, psi(rstock)), Info: ir.Info{Kind: ir.KindModel}})
+	step(p.NewLoc(), &ir.Havoc{Vars: []*ir.Var{sid, sstock}, Info: sel})
+	step(p.NewLoc(), &ir.Assume{Cond: ir.And(ir.Eq(sid, ir.IntLit(7)), psi(sstock)), Info: ir.Info{Kind: ir.KindModel, File: "buy.go", Line: 10}})
+	step(p.NewLoc(), &ir.Assign{Lhs: []*ir.Var{n, dirty}, Rhs: []ir.Expr{sstock, ir.True}, Info: sel})
+	step(p.NewLoc(), &ir.Assume{Cond: ir.Cmp(ir.OpGt, qty, ir.IntLit(0)), Info: ir.Info{File: "buy.go", Line: 11, Kind: ir.KindBranch, Text: "if qty > 0"}})
+	step(p.NewLoc(), &ir.Assign{Lhs: []*ir.Var{rstock}, Rhs: []ir.Expr{ir.IteOf(ir.Eq(rid, ir.IntLit(7)), ir.Sub(rstock, qty), rstock)}, Info: upd})
+	step(p.Error, &ir.Assume{Cond: ir.And(rexists, ir.Not(psi(rstock))), Info: upd})
+
+	pf, err := vcgen.Build(p, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := smt.NewSolver(10000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.Assert(pf.Formula()); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := s.Check(); err != nil || r != smt.Sat {
+		t.Fatalf("check: %v %v", r, err)
+	}
+	m, err := s.Model()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := vcgen.Validate(pf, m); err != nil {
+		t.Fatalf("Z3's model fails validation: %v", err)
+	}
+	tr, err := BuildTrace(pf, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("\n%s", tr)
+	if len(tr.Inputs) != 1 || tr.Inputs[0].Name != "qty" {
+		t.Errorf("inputs %+v", tr.Inputs)
+	}
+	if len(tr.Rows) != 2 || tr.Rows[0].Symbol != "r" || tr.Rows[1].Symbol != "s1" {
+		t.Fatalf("rows %+v", tr.Rows)
+	}
+	if _, ok := tr.Rows[0].Values["$exists"]; ok {
+		t.Errorf("ghost column shown: %v", tr.Rows[0].Values)
+	}
+	if tr.Rows[0].Values["id"] != "7" || tr.Rows[1].Values["id"] != "7" || tr.Rows[0].Table != "items" {
+		t.Errorf("rows %+v", tr.Rows)
+	}
+	var steps []string
+	for _, st := range tr.Steps {
+		steps = append(steps, st.Position+" "+st.Kind)
+	}
+	if got := strings.Join(steps, ", "); got != "buy.go:10 sql, buy.go:11 branch, buy.go:12 sql" {
+		t.Errorf("steps %s", got)
+	}
+	if v := tr.Steps[0].Values; v["n"] != tr.Rows[1].Values["stock"] || v["s1.stock"] == "" {
+		t.Errorf("select step values %v (s1 %v)", v, tr.Rows[1].Values)
+	}
+	if _, ok := tr.Steps[0].Values["$dirty"]; ok {
+		t.Errorf("ghost variable in step values: %v", tr.Steps[0].Values)
+	}
+	stock, _ := new(big.Int).SetString(tr.Violation.Values["stock"], 10)
+	if stock == nil || stock.Sign() >= 0 || tr.Steps[2].Values["r.stock"] != tr.Violation.Values["stock"] {
+		t.Errorf("violation %+v, update step %v", tr.Violation, tr.Steps[2].Values)
+	}
+}
