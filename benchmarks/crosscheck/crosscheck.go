@@ -462,6 +462,9 @@ func (cc *caseCheck) replay(ctx context.Context, res *EntryResult, r *harness.Re
 	} else if missing := missingInputs(cex, spec); len(missing) > 0 {
 		kind = NeedsExternal
 		res.Notes = append(res.Notes, "inputs the driver does not set: "+strings.Join(missing, ", "))
+	} else if draws := randomDraws(cex); len(draws) > 0 {
+		kind = NeedsExternal
+		res.Notes = append(res.Notes, "the path depends on random draws execution cannot force: "+strings.Join(draws, "; "))
 	}
 	res.Finding = &Finding{Kind: kind, Run: first}
 }
@@ -506,6 +509,21 @@ func (cc *caseCheck) confirm(ctx context.Context, res *EntryResult, cex *witness
 		}
 	}
 	return ""
+}
+
+// randomDraw is a call of math/rand (or math/rand/v2) in a trace step.
+var randomDraw = regexp.MustCompile(`\brand\.(Int|Uint|Float|Exp|Norm|N\b|Perm|Shuffle)\w*\(`)
+
+// randomDraws are the trace's steps that draw a random number: the value
+// the path needs is one a run may not draw.
+func randomDraws(cex *witness.Counterexample) []string {
+	var out []string
+	for _, st := range cex.Steps {
+		if randomDraw.MatchString(st.Text) {
+			out = append(out, st.Position+": "+strings.TrimSpace(st.Text))
+		}
+	}
+	return out
 }
 
 // missingInputs are the counterexample's inputs that are not leaves the
