@@ -1,6 +1,7 @@
 // Package witness checks a verdict by execution: it runs an entry point of
-// the analysed program itself against a real database seeded with chosen
-// rows and checks the constraint on every row afterwards.
+// the analysed program itself against a real database (SQLite embedded,
+// PostgreSQL, MySQL/MariaDB) seeded with chosen rows and checks the
+// constraint at every commit point and on every row afterwards.
 //
 // It has three parts, shared by the corpus cross-check
 // (benchmarks/crosscheck) and `dbverify replay` (Replay, which also writes
@@ -9,13 +10,20 @@
 //   - a driver generator (GenerateDriver): a small Go program, built with
 //     `go build -overlay` inside the analysed module, that calls each entry
 //     with its parameters and receiver filled from named inputs (database
-//     handles from one open database, context.Context from a context,
-//     numbers, strings and decimals from the input values) and serves SQL
-//     for the harness over JSON lines on stdin/stdout (Driver);
+//     handles from one open database, an open transaction begun before
+//     the call and committed after it, context.Context from a context,
+//     numbers, strings and decimals from the input values, an HTTP
+//     request or a gin/echo context built from the "$http.…" inputs), a
+//     closure its function returns or registers on a router, and serves
+//     SQL for the harness over JSON lines on stdin/stdout (Driver), with
+//     the statements each call ran and their bound arguments;
 //   - the schema of the database the run uses: the program's own DDL when
 //     it has one, otherwise tables synthesised from the SQL the program
 //     runs (Synthesize), with the key dbverify assumes (a column named id);
 //   - seeding and checking: the initial rows of a counterexample (row
-//     symbols with equal keys are one row) or random rows that satisfy the
-//     constraint, and the violation query run after the call (Check).
+//     symbols with equal keys are one row; ReplayRun), completed with the
+//     rows its trace's writes matched without listing them, learnt from
+//     the statements an execution ran (ReplayExecute, OmittedRows), or
+//     random rows that satisfy the constraint, and the violation query run
+//     after the call.
 package witness

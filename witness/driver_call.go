@@ -33,21 +33,24 @@ func (g *fileGen) entryCall(spec *EntrySpec) (string, error) {
 	if lit == 0 {
 		return resultBody(sig, call), nil
 	}
-	// A closure: the result of the outer function that is the literal.
-	idx, litSig, err := g.returnedLiteral(fn, lit)
+	site, err := g.closureSite(fn, lit)
 	if err != nil {
 		return "", err
 	}
+	if site.returnedAt < 0 {
+		return g.routeCall(v, fn, recvType, sig, site)
+	}
+	// A closure the outer function returns: its result is called.
 	blanks := make([]string, sig.Results().Len())
 	for i := range blanks {
 		blanks[i] = "_"
 	}
-	blanks[idx] = "zzf"
-	inner, err := g.callExpr(v, nil, nil, litSig, "zzf")
+	blanks[site.returnedAt] = "zzf"
+	inner, err := g.callExpr(v, nil, nil, site.sig, "zzf")
 	if err != nil {
 		return "", err
 	}
-	return "\t\t" + strings.Join(blanks, ", ") + " := " + call + "\n" + resultBody(litSig, inner), nil
+	return "\t\t" + strings.Join(blanks, ", ") + " := " + call + "\n" + resultBody(site.sig, inner), nil
 }
 
 // splitClosure splits "F$2" into F and 2 (0 for a named function); a
@@ -146,13 +149,23 @@ func resultBody(sig *types.Signature, call string) string {
 	}
 }
 
-// returnedLiteral finds fn's n-th function literal (in source order, as
-// go/ssa numbers closures) and the result position fn returns it at
-// (directly or converted, as in `return http.HandlerFunc(func…)`).
-func (g *fileGen) returnedLiteral(fn *types.Func, n int) (int, *types.Signature, error) {
+// closureSite is where a function's closure goes: the result position
+// the function returns it at (directly or converted, as in `return
+// http.HandlerFunc(func…)`), or the route a router field or parameter
+// registers it under (`s.mux.HandleFunc("POST /a/{id}", func…)`).
+type closureSite struct {
+	sig        *types.Signature
+	returnedAt int    // -1: not returned
+	router     string // the router's expression in the source (s.mux)
+	pattern    string // the route's pattern
+}
+
+// closureSite finds fn's n-th function literal (in source order, as
+// go/ssa numbers closures) and where it goes.
+func (g *fileGen) closureSite(fn *types.Func, n int) (*closureSite, error) {
 	decl := g.funcDecl(fn)
 	if decl == nil || decl.Body == nil {
-		return 0, nil, fmt.Errorf("no source for %s", fn.Name())
+		return nil, fmt.Errorf("no source for %s", fn.Name())
 	}
 	var lits []*ast.FuncLit
 	ast.Inspect(decl.Body, func(x ast.Node) bool {
@@ -163,28 +176,82 @@ func (g *fileGen) returnedLiteral(fn *types.Func, n int) (int, *types.Signature,
 		return true
 	})
 	if n > len(lits) {
-		return 0, nil, fmt.Errorf("%s has no closure number %d", fn.Name(), n)
+		return nil, fmt.Errorf("%s has no closure number %d", fn.Name(), n)
 	}
 	lit := lits[n-1]
-	sig, _ := g.syntax.TypesInfo.TypeOf(lit).(*types.Signature)
-	found := -1
+	site := &closureSite{returnedAt: -1}
+	site.sig, _ = g.syntax.TypesInfo.TypeOf(lit).(*types.Signature)
 	ast.Inspect(decl.Body, func(x ast.Node) bool {
-		if _, ok := x.(*ast.FuncLit); ok {
+		switch x := x.(type) {
+		case *ast.FuncLit:
 			return false
-		}
-		if ret, ok := x.(*ast.ReturnStmt); ok {
-			for i, r := range ret.Results {
+		case *ast.ReturnStmt:
+			for i, r := range x.Results {
 				if unwrapConversion(r) == lit {
-					found = i
+					site.returnedAt = i
 				}
+			}
+		case *ast.CallExpr:
+			sel, ok := x.Fun.(*ast.SelectorExpr)
+			if !ok || len(x.Args) != 2 || unwrapConversion(x.Args[1]) != lit || (sel.Sel.Name != "HandleFunc" && sel.Sel.Name != "Handle") {
+				return true
+			}
+			if pat, ok := x.Args[0].(*ast.BasicLit); ok {
+				site.router, site.pattern = types.ExprString(sel.X), pat.Value
 			}
 		}
 		return true
 	})
-	if found < 0 || sig == nil {
-		return 0, nil, fmt.Errorf("a closure %s does not return: the driver calls only the closures a function returns", fn.Name())
+	if site.sig == nil || site.returnedAt < 0 && site.router == "" {
+		return nil, fmt.Errorf("a closure %s neither returns nor registers with HandleFunc: the driver calls only those", fn.Name())
 	}
-	return found, sig, nil
+	return site, nil
+}
+
+// routeCall calls fn, which registers the closure on a router under a
+// pattern, and serves a request for that route through the router. The
+// receiver and parameters are bound to their names in the source, which
+// the router's expression uses.
+func (g *fileGen) routeCall(v *valueGen, fn *types.Func, recvType types.Type, sig *types.Signature, site *closureSite) (string, error) {
+	var names, temps, exprs []string
+	bind := func(name string, t types.Type) error {
+		e, err := v.expr(t, name, 0)
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		names, exprs = append(names, name), append(exprs, e)
+		temps = append(temps, fmt.Sprintf("zzv%d", len(temps)))
+		return nil
+	}
+	callee := fn.Name()
+	if recvType != nil {
+		if err := bind(sig.Recv().Name(), recvType); err != nil {
+			return "", err
+		}
+		callee = temps[0] + "." + fn.Name()
+	}
+	first := len(temps)
+	for i := 0; i < sig.Params().Len(); i++ {
+		if err := bind(sig.Params().At(i).Name(), sig.Params().At(i).Type()); err != nil {
+			return "", err
+		}
+	}
+	for _, n := range names {
+		if n == "" || n == "_" {
+			return "", fmt.Errorf("%s has an unnamed receiver or parameter", fn.Name())
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "\t\tzzctx, zzin := ctx, in\n\t\t%s := %s\n", strings.Join(temps, ", "), strings.Join(exprs, ", "))
+	fmt.Fprintf(&b, "\t\t%s(%s)\n", callee, strings.Join(temps[first:], ", "))
+	fmt.Fprintf(&b, "\t\t%s := %s\n\t\t_, _ = zzctx, zzin\n", strings.Join(names, ", "), strings.Join(temps, ", "))
+	for _, n := range names {
+		fmt.Fprintf(&b, "\t\t_ = %s\n", n)
+	}
+	fmt.Fprintf(&b, "\t\tzzrt.ServeRoute(%s, %s, zzctx, zzin)\n\t\treturn nil\n", site.router, site.pattern)
+	v.spec.HTTP = true
+	v.spec.Approximations = append(v.spec.Approximations, fmt.Sprintf("the closure is called by serving a request for %s through %s after %s registered it", site.pattern, site.router, fn.Name()))
+	return b.String(), nil
 }
 
 // unwrapConversion strips parentheses and one-argument calls (type

@@ -15,30 +15,45 @@ import (
 // showed the trace to rely on and runs again.
 const maxOmittedRounds = 3
 
+// Replayed is a counterexample's execution by ReplayExecute.
+type Replayed struct {
+	// Outcome is the last execution's, Run the run that gave it.
+	Outcome *Outcome
+	Run     *Run
+	// Added says which rows the trace relied on without listing them.
+	Added []string
+	// Executions counts the entry's calls.
+	Executions int
+}
+
 // ReplayExecute executes a counterexample's run and, while the constraint
 // holds, adds the rows its trace relies on without listing them (see
-// OmittedRows) and executes again. It returns the last outcome, the run
-// that gave it, and what it added.
-func ReplayExecute(ctx context.Context, ex Executor, d sqlparse.Dialect, s *Schema, c *Constraint, pkg, entry string, cex *Counterexample, run *Run) (*Outcome, *Run, []string, error) {
+// OmittedRows) and executes again. The error is the first execution's
+// (a failure of the harness).
+func ReplayExecute(ctx context.Context, ex Executor, d sqlparse.Dialect, s *Schema, c *Constraint, pkg, entry string, cex *Counterexample, run *Run) (*Replayed, error) {
 	out, err := Execute(ctx, ex, d, s, c, pkg, entry, run)
-	var notes []string
-	for i := 0; i < maxOmittedRounds && err == nil && !out.Broken() && out.Call != nil; i++ {
-		rows, why := cex.OmittedRows(d, s, run.Rows, out.Call.Statements)
+	if err != nil {
+		return nil, err
+	}
+	r := &Replayed{Outcome: out, Run: run, Executions: 1}
+	for i := 0; i < maxOmittedRounds && !r.Outcome.Broken() && r.Outcome.Call != nil; i++ {
+		rows, why := cex.OmittedRows(d, s, r.Run.Rows, r.Outcome.Call.Statements)
 		if len(rows) == 0 {
 			break
 		}
-		next := &Run{Rows: append(append([]Row(nil), run.Rows...), rows...), Inputs: run.Inputs, Fail: run.Fail,
+		next := &Run{Rows: append(append([]Row(nil), r.Run.Rows...), rows...), Inputs: run.Inputs, Fail: run.Fail,
 			// A row made to match a WHERE may break the constraint: it is
 			// not seeded then.
 			Prune: []string{c.PruneQuery()}}
 		o, err := Execute(ctx, ex, d, s, c, pkg, entry, next)
+		r.Executions++
 		if err != nil {
 			break
 		}
-		run, out = next, o
-		notes = append(notes, why...)
+		r.Run, r.Outcome = next, o
+		r.Added = append(r.Added, why...)
 	}
-	return out, run, notes, err
+	return r, nil
 }
 
 // OmittedRows are rows the counterexample's trace relies on without

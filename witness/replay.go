@@ -177,8 +177,8 @@ type replayProgram struct {
 	sql     *ProgramSQL
 }
 
-// loadReplayProgram loads the targets' packages (with the handle packages
-// and, for SQLite, the SQLite driver) and collects their module's SQL.
+// loadReplayProgram loads the targets' packages (with the handle
+// packages) and collects their module's SQL.
 func loadReplayProgram(cfg ReplayConfig) (*replayProgram, error) {
 	entryPkgs := map[string]bool{}
 	prog := &replayProgram{}
@@ -190,11 +190,7 @@ func loadReplayProgram(cfg ReplayConfig) (*replayProgram, error) {
 		entryPkgs[pkg] = true
 		prog.entries = append(prog.entries, t.Entry)
 	}
-	patterns := append([]string(nil), HandlePackages...)
-	if cfg.Dialect == sqlparse.SQLite {
-		patterns = append(patterns, SQLiteDriverPackage)
-	}
-	patterns = append(patterns, sortedKeys(entryPkgs)...)
+	patterns := append(append([]string(nil), HandlePackages...), sortedKeys(entryPkgs)...)
 	pkgs, err := packages.Load(&packages.Config{
 		Mode: LoadMode | packages.NeedSyntax | packages.NeedTypesInfo,
 		Dir:  cfg.Dir,
@@ -370,9 +366,7 @@ func (r *ReplayResult) replayTarget(ctx context.Context, drv *Driver, src *Drive
 		restore = rs
 		o.Notes = append(o.Notes, "the schema's CHECK "+name+" is suspended during the run, so that the write it would refuse is observed")
 	}
-	out, ran, added, err := ReplayExecute(ctx, drv, r.dialect, r.Schema, k, spec.Pkg, spec.Key, t.Cex, run)
-	o.Run = ran
-	o.Notes = append(o.Notes, added...)
+	rep, err := ReplayExecute(ctx, drv, r.dialect, r.Schema, k, spec.Pkg, spec.Key, t.Cex, run)
 	if rerr := restore(); rerr != nil && err == nil {
 		err = fmt.Errorf("restoring the CHECK: %w", rerr)
 	}
@@ -380,8 +374,9 @@ func (r *ReplayResult) replayTarget(ctx context.Context, drv *Driver, src *Drive
 		o.NotRun = err.Error()
 		return o
 	}
-	o.Outcome = out
-	o.Reproduced = out.Broken()
+	o.Run, o.Outcome = rep.Run, rep.Outcome
+	o.Notes = append(o.Notes, rep.Added...)
+	o.Reproduced = rep.Outcome.Broken()
 	return o
 }
 

@@ -429,15 +429,16 @@ func (cc *caseCheck) replay(ctx context.Context, res *EntryResult, r *harness.Re
 	cex := convertCex(hcex)
 	run, notes := witness.ReplayRun(cex, cc.schema, cc.dialect, cc.program.Strings)
 	res.Notes = append(res.Notes, notes...)
-	out, ran, added, err := witness.ReplayExecute(ctx, cc.drv, cc.dialect, cc.schema, k, spec.Pkg, spec.Key, cex, run)
-	res.Executions += 1 + min(len(added), 1)
-	res.Notes = append(res.Notes, added...)
-	run = ran
+	rep, err := witness.ReplayExecute(ctx, cc.drv, cc.dialect, cc.schema, k, spec.Pkg, spec.Key, cex, run)
 	if err != nil {
+		res.Executions++
 		res.Errors++
 		res.Finding = &Finding{Kind: FalseUnsafe, Run: witness.Describe(run, nil) + "; the replay failed: " + err.Error()}
 		return
 	}
+	res.Executions += rep.Executions
+	res.Notes = append(res.Notes, rep.Added...)
+	run, out := rep.Run, rep.Outcome
 	if out.Broken() {
 		res.Confirmed = true
 		return
@@ -461,6 +462,9 @@ func (cc *caseCheck) replay(ctx context.Context, res *EntryResult, r *harness.Re
 	} else if missing := missingInputs(cex, spec); len(missing) > 0 {
 		kind = NeedsExternal
 		res.Notes = append(res.Notes, "inputs the driver does not set: "+strings.Join(missing, ", "))
+	} else if draws := randomDraws(cex); len(draws) > 0 {
+		kind = NeedsExternal
+		res.Notes = append(res.Notes, "the path depends on random draws execution cannot force: "+strings.Join(draws, "; "))
 	}
 	res.Finding = &Finding{Kind: kind, Run: first}
 }
@@ -505,6 +509,21 @@ func (cc *caseCheck) confirm(ctx context.Context, res *EntryResult, cex *witness
 		}
 	}
 	return ""
+}
+
+// randomDraw is a call of math/rand (or math/rand/v2) in a trace step.
+var randomDraw = regexp.MustCompile(`\brand\.(Int|Uint|Float|Exp|Norm|N\b|Perm|Shuffle)\w*\(`)
+
+// randomDraws are the trace's steps that draw a random number: the value
+// the path needs is one a run may not draw.
+func randomDraws(cex *witness.Counterexample) []string {
+	var out []string
+	for _, st := range cex.Steps {
+		if randomDraw.MatchString(st.Text) {
+			out = append(out, st.Position+": "+strings.TrimSpace(st.Text))
+		}
+	}
+	return out
 }
 
 // missingInputs are the counterexample's inputs that are not leaves the
