@@ -77,12 +77,7 @@ func caseDialect(a caseArgs, pkgs []*packages.Package) (sqlparse.Dialect, string
 		d, _ := sqlparse.ParseDialect(a.dialect)
 		return d, "--dialect " + a.dialect
 	}
-	found := map[sqlparse.Dialect]string{}
-	packages.Visit(pkgs, nil, func(p *packages.Package) {
-		if d, ok := driverDialects[p.PkgPath]; ok {
-			found[d] = p.PkgPath
-		}
-	})
+	found := importedDialects(pkgs)
 	if len(found) == 1 {
 		for d, p := range found {
 			return d, "driver " + p
@@ -102,6 +97,18 @@ func caseDialect(a caseArgs, pkgs []*packages.Package) (sqlparse.Dialect, string
 		}
 	}
 	return sqlparse.MySQL, "default"
+}
+
+// importedDialects are the dialects of the drivers the packages import,
+// with a driver of each.
+func importedDialects(pkgs []*packages.Package) map[sqlparse.Dialect]string {
+	found := map[sqlparse.Dialect]string{}
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		if d, ok := driverDialects[p.PkgPath]; ok {
+			found[d] = p.PkgPath
+		}
+	})
+	return found
 }
 
 // casePackages are the loaded packages under the case's directory.

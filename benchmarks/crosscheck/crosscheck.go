@@ -465,6 +465,9 @@ func (cc *caseCheck) replay(ctx context.Context, res *EntryResult, r *harness.Re
 	} else if draws := randomDraws(cex); len(draws) > 0 {
 		kind = NeedsExternal
 		res.Notes = append(res.Notes, "the path depends on random draws execution cannot force: "+strings.Join(draws, "; "))
+	} else if ds := importedDialects(cc.pkgs); len(ds) > 1 {
+		kind = OtherEngine
+		res.Notes = append(res.Notes, fmt.Sprintf("the program opens databases of %d dialects; the case ran on %s only", len(ds), cc.dialect))
 	}
 	res.Finding = &Finding{Kind: kind, Run: first}
 }

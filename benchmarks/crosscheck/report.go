@@ -40,6 +40,10 @@ const (
 	// MariaDB): a known limit of the engines the cross-check has, not a
 	// verdict it checked.
 	EngineLacks Kind = "UNSAFE runs SQL its engine lacks (MySQL 8 syntax on MariaDB)"
+	// OtherEngine: the program opens databases of two dialects (a
+	// PostgreSQL primary and a SQLite replica); the cross-check runs a case
+	// on one engine, so an entry of the other database fails on it.
+	OtherEngine Kind = "UNSAFE of a program with databases of two dialects (one engine per case)"
 	// WrongFinal: an UNKNOWN whose expected final verdict is SAFE, broken
 	// by a run.
 	WrongFinal Kind = "expected final SAFE broken"
