@@ -261,6 +261,17 @@ func (l *Loaded) Functions() []*ssa.Function {
 			case *ssa.Function:
 				add(m)
 			case *ssa.Type:
+				if named, ok := m.Type().(*types.Named); ok && named.TypeParams().Len() > 0 {
+					// A generic type has no method sets of its own: its
+					// methods are the generic functions (their bodies are
+					// built, with type parameters), entries like any other.
+					for i := 0; i < named.NumMethods(); i++ {
+						if f := l.Prog.FuncValue(named.Method(i)); f != nil && f.Pkg == p {
+							add(f)
+						}
+					}
+					continue
+				}
 				for _, t := range []types.Type{m.Type(), types.NewPointer(m.Type())} {
 					ms := l.Prog.MethodSets.MethodSet(t)
 					for i := 0; i < ms.Len(); i++ {

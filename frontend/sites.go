@@ -118,8 +118,19 @@ func (l *Loaded) findSites() error {
 // allModuleFunctions returns the functions with bodies of every module package.
 func (l *Loaded) allModuleFunctions() []*ssa.Function {
 	var out []*ssa.Function
+	seen := map[*ssa.Function]bool{}
 	for fn := range ssautil.AllFunctions(l.Prog) {
 		if l.inModule(fn) {
+			out = append(out, fn)
+			seen[fn] = true
+		}
+	}
+	// AllFunctions leaves out the generic functions themselves (only
+	// their instantiations are needed to run the program): the methods of
+	// a generic type that nothing here instantiates are entries all the
+	// same.
+	for _, fn := range l.Functions() {
+		if !seen[fn] {
 			out = append(out, fn)
 		}
 	}
