@@ -372,9 +372,17 @@ func stress(t *testing.T, ctx context.Context, sess *schedule.Session, prog *sch
 				}
 			}
 		}
-		if len(out.Problems) > 0 {
+		// A slow operation the engine did not show waiting is only noted;
+		// a request that did not return makes the run unclean.
+		unclean := false
+		for _, r := range out.Requests {
+			unclean = unclean || !r.Returned
+		}
+		if unclean {
 			problems++
 			t.Logf("round %d did not finish cleanly:\n%s", round, out.Timeline())
+		} else if len(out.Problems) > 0 {
+			t.Logf("round %d: %s", round, strings.Join(out.Problems, "; "))
 		}
 		if out.Broken() {
 			tally.safeBroken++
