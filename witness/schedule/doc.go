@@ -20,5 +20,17 @@
 // reports per request its error and operations, the constraint checked
 // after every commit and at the end, and the final rows. RunRandom runs
 // requests under a random schedule instead (stress tests of SAFE
-// programs).
+// programs); a schedule without steps runs the requests serially.
+//
+// A request's operations are numbered in the order they arrive. The
+// goroutines of one request (a `go` statement that writes) arrive in an
+// order the Go scheduler picks; a step is granted only once no operation
+// has arrived for Timing.Settle, which makes that order stable unless the
+// process is starved, and Outcome.Followed tells whether the run followed
+// the schedule as written.
+//
+// corpus_truth_test.go establishes the verdicts of
+// benchmarks/corpus/concurrent with this package: each UNSAFE schedule
+// replays and breaks its constraint (and both serial orders keep it), each
+// SAFE case survives random concurrent runs.
 package schedule
