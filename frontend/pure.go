@@ -172,7 +172,7 @@ func (t *translator) pureResult(name, short string, keys []string, args []value,
 		file, line := t.l.position(t.pos)
 		what := "the handler does not change the request between calls"
 		if len(keys) > 0 {
-			what += ", and every " + strings.TrimPrefix(keys[0], "t") + " of the run is the same request's"
+			what += ", and its receiver is the same request throughout the run"
 		}
 		t.p.Assume(fmt.Sprintf("%s gives the same result for the same arguments within one run: %s (%s:%d)", name, what, file, line))
 	}
