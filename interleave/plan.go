@@ -174,7 +174,9 @@ func (b *planBuilder) expand(s planState) {
 	for _, e := range b.reqs[i].src.Out[s.locs[i]] {
 		next := planState{locs: append([]ir.Loc(nil), s.locs...), seg: s.seg, ops: s.ops}
 		next.locs[i] = e.To
-		if IsDBOp(e.Stmt) {
+		if IsDBOp(e.Stmt) && b.plan[s.seg].Ops >= 0 {
+			// (A segment that runs to the end counts nothing: a loop
+			// would count forever.)
 			next.ops++
 		}
 		b.step(from, b.reqs[i], e, b.loc(b.norm(next)))

@@ -163,3 +163,19 @@ func TestProductPlan(t *testing.T) {
 		t.Errorf("orders %v, want only ABAB", orders)
 	}
 }
+
+// TestProductPlanLoop: a request whose operation is in a loop gives a
+// finite product (a segment that runs to the end counts no operations).
+func TestProductPlanLoop(t *testing.T) {
+	p := ir.NewProgram("loop")
+	head := p.NewLoc()
+	info := ir.Info{File: "f.go", Line: 1, Kind: ir.KindSQL, Text: "UPDATE"}
+	p.AddEdge(p.Entry, head, &ir.Assume{Cond: ir.True, Info: info})
+	p.AddEdge(head, head, &ir.Exec{SQL: &sqlir.Update{Table: "t"}, Tx: 1, Info: info})
+	p.AddEdge(head, p.Exit, &ir.Assume{Cond: ir.True, Info: info})
+	for _, plan := range Switches(true, MaxOps(p), MaxOps(p)) {
+		if _, err := ProductPlan(plan, p, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
