@@ -79,15 +79,13 @@ func (m *lowerer) value(e sqlir.Expr, x *symbol, args []ir.Expr) sqlValue {
 		// is arbitrary and marked so (UNKNOWN, never a silent guess).
 		return sqlValue{e: m.approxVar("$expr", ir.Int, fmt.Sprintf("the SQL operator %s", e.Op))}
 	case *sqlir.IsNull:
-		switch {
-		case m.neverNull(e.X, x, args):
-			return sqlValue{e: ir.BoolConst(e.Not), kind: kindNum}
-		case isNullLit(e.X):
-			return sqlValue{e: ir.BoolConst(!e.Not), kind: kindNum}
+		// Constant, a column's NULL-ness ghost, or an approximation
+		// (nulls.go).
+		null := m.isNull(e.X, x, args)
+		if e.Not {
+			return sqlValue{e: ir.Not(null), kind: kindNum}
 		}
-		// A value that may be NULL: the model does not track NULLs, so
-		// whether it is one is arbitrary.
-		return sqlValue{e: m.freshVar("$isnull", ir.Bool), kind: kindNum}
+		return sqlValue{e: null, kind: kindNum}
 	case *sqlir.Case:
 		var out sqlValue
 		if e.Else != nil {

@@ -50,7 +50,7 @@ func (m *lowerer) lowerSelect(e *ir.Edge, s *ir.Select) {
 	em.havoc(vars...)
 	em.assign([]*ir.Var{x.live, x.exists}, []ir.Expr{ir.Not(foreign), ir.True})
 	var facts []ir.Expr
-	facts = append(facts, m.where(s.SQL.Where, x, s.Args), m.checks(x))
+	facts = append(facts, m.where(s.SQL.Where, x, s.Args), m.checks(x), m.selectedNotNull(x))
 	aliased := []ir.Expr{}
 	if len(t.keys) > 0 {
 		for _, y := range t.syms {

@@ -144,6 +144,10 @@ func (m *lowerer) update(em *emitter, t *tableModel, u updateSpec) {
 			val := m.assigned(t, a.Col, a.Value, x, u.args)
 			lhs = append(lhs, v)
 			rhs = append(rhs, ir.IteOf(match, m.convert(val, v.Type), v))
+			if g, null := m.assignNull(t, a.Col, a.Value, x, u.args); g != nil {
+				lhs = append(lhs, g)
+				rhs = append(rhs, ir.IteOf(match, null, g))
+			}
 		}
 	}
 	// dirty: unless the one row the statement can change is a live
@@ -233,6 +237,9 @@ func (m *lowerer) insert(em *emitter, t *tableModel, q *sqlir.Insert, args []ir.
 			for i, c := range cols {
 				if i < len(row) && !isDefaultKeyword(row[i]) {
 					vals[strings.ToLower(c)] = m.assigned(t, c, row[i], nil, args)
+					if _, null := m.assignNull(t, c, row[i], nil, args); null != nil {
+						vals[nullFlag(c)] = null
+					}
 				}
 			}
 		} else if len(q.Columns) > 0 {
@@ -245,6 +252,11 @@ func (m *lowerer) insert(em *emitter, t *tableModel, q *sqlir.Insert, args []ir.
 					fv := m.freshVar("$inserted_"+c, t.sorts[c])
 					fv.Approx = fmt.Sprintf("column %s of the INSERT … SELECT at %s: the selected values are not modelled", c, info.Position())
 					vals[c] = fv
+					if f := nullFlag(c); t.sorts[f] == ir.Bool {
+						nv := m.freshVar("$isnull", ir.Bool)
+						nv.Approx = fmt.Sprintf("whether column %s of the INSERT … SELECT at %s is NULL: the selected values are not modelled", c, info.Position())
+						vals[f] = nv
+					}
 				}
 			}
 		}
@@ -256,13 +268,16 @@ func (m *lowerer) insert(em *emitter, t *tableModel, q *sqlir.Insert, args []ir.
 			newRow.cols[c] = v
 			val, ok := vals[c]
 			if !ok {
-				if layoutKnown {
+				switch {
+				case layoutKnown && strings.HasPrefix(c, nullFlagPrefix):
+					val = m.omittedNull(t, strings.TrimPrefix(c, nullFlagPrefix), info)
+				case layoutKnown:
 					var fact ir.Expr
 					val, fact = m.omitted(t, c, v.Type, info)
 					if fact != nil {
 						facts = append(facts, fact)
 					}
-				} else {
+				default:
 					// INSERT … SELECT, or VALUES without a column list
 					// the schema does not give.
 					fv := m.freshVar("$inserted_"+c, v.Type)
