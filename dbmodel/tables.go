@@ -41,7 +41,7 @@ type tableModel struct {
 	watchName string
 	// nullTested lists the columns tested with IS NULL (nulls.go).
 	nullTested map[string]bool
-	syms      []*symbol
+	syms       []*symbol
 	// dirty: the program may have changed rows of the table the symbols
 	// do not track; written: it has written the table.
 	dirty, written *ir.Var
