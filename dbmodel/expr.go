@@ -128,6 +128,8 @@ func (m *lowerer) neverNull(e sqlir.Expr, x *symbol, args []ir.Expr) bool {
 	switch e := e.(type) {
 	case *sqlir.Num, *sqlir.Str, *sqlir.BoolLit, *sqlir.IsNull:
 		return true
+	case *sqlir.Unknown:
+		return neverNullCall(e)
 	case *sqlir.ColRef:
 		if g := m.generated(e, x); g != nil {
 			return m.neverNull(g, x, args)

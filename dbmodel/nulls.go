@@ -140,3 +140,17 @@ func (m *lowerer) selectedNotNull(x *symbol) ir.Expr {
 	}
 	return ir.And(out...)
 }
+
+// neverNullCall reports whether u is a call of a built-in that never
+// returns NULL: the current date and time.
+func neverNullCall(u *sqlir.Unknown) bool {
+	text := strings.ToLower(strings.Join(strings.Fields(u.Text), ""))
+	switch text {
+	case "now()", "current_timestamp", "current_timestamp()", "current_date", "current_date()",
+		"localtimestamp", "localtimestamp()", "current_time", "current_time()",
+		"transaction_timestamp()", "statement_timestamp()", "clock_timestamp()",
+		"utc_timestamp()", "sysdate()", "unix_timestamp()", "datetime('now')":
+		return true
+	}
+	return false
+}
