@@ -21,6 +21,9 @@ func (m *lowerer) lowerExec(e *ir.Edge, s *ir.Exec) error {
 		outcome = append(outcome, s.Affected)
 	}
 	outcome = append(outcome, nonNil(s.Targets)...)
+	if s.NoRow != nil {
+		outcome = append(outcome, s.NoRow)
+	}
 	em := m.errFork(e, s.Info, s.Err, outcome...)
 	t := m.model(writtenTable(s.SQL))
 	if t == nil {
@@ -36,11 +39,14 @@ func (m *lowerer) lowerExec(e *ir.Edge, s *ir.Exec) error {
 	m.res.Writes++
 	switch q := s.SQL.(type) {
 	case *sqlir.Update:
-		m.update(em, t, updateSpec{set: q.Set, where: q.Where, args: s.Args, affected: s.Affected,
+		affected := m.returnedRows(s)
+		m.update(em, t, updateSpec{set: q.Set, where: q.Where, args: s.Args, affected: affected,
 			returning: q.Returning, targets: s.Targets, h: s.Tx})
+		m.noRow(em, s, affected)
 	case *sqlir.Insert:
-		if s.Affected != nil {
-			em.assume(insertAffected(q, s.Affected))
+		if affected := m.returnedRows(s); affected != nil {
+			em.assume(insertAffected(q, affected))
+			m.noRow(em, s, affected)
 		}
 		m.insert(em, t, q, s.Args, s.Targets, s.Info, s.Tx)
 	case *sqlir.Delete:
