@@ -105,8 +105,10 @@ func (m *lowerer) value(e sqlir.Expr, x *symbol, args []ir.Expr) sqlValue {
 		}
 		return out
 	}
-	// sqlir.Unknown and anything new: arbitrary.
-	return sqlValue{e: m.freshVar("$unknown", ir.Int)}
+	// sqlir.Unknown (a joined table's column, a subquery, a function the
+	// model does not evaluate) and anything new: arbitrary, and marked so
+	// (nulls.go: unknownValue).
+	return sqlValue{e: m.unknownValue(e)}
 }
 
 // column returns the variable of row x that c names: c is unqualified or

@@ -154,3 +154,29 @@ func neverNullCall(u *sqlir.Unknown) bool {
 	}
 	return false
 }
+
+// unknownValue returns the value of an expression the model does not
+// evaluate: the current time is any value (the model is exact), anything
+// else (a joined table's column or join condition, a subquery, another
+// function) is an approximation, so that a counterexample relying on it is
+// UNKNOWN rather than UNSAFE.
+func (m *lowerer) unknownValue(e sqlir.Expr) *ir.Var {
+	u, ok := e.(*sqlir.Unknown)
+	if ok && neverNullCall(u) {
+		return m.freshVar("$unknown", ir.Int)
+	}
+	what := "a SQL expression the model does not evaluate"
+	if ok && u.Text != "" {
+		what = "the SQL expression " + compactText(u.Text)
+	}
+	return m.approxVar("$unknown", ir.Int, what)
+}
+
+// compactText shortens text for a message.
+func compactText(text string) string {
+	text = strings.Join(strings.Fields(text), " ")
+	if len(text) > 80 {
+		text = text[:77] + "..."
+	}
+	return text
+}
