@@ -1,6 +1,11 @@
 package dbmodel
 
-import "github.com/dbverify/dbverify/ir"
+import (
+	"fmt"
+
+	"github.com/dbverify/dbverify/ir"
+	"github.com/dbverify/dbverify/sqlir"
+)
 
 // Whether a write with RETURNING returned a row, for a single-row Scan of
 // it (ir.Exec.NoRow: none is ErrNoRows). An UPDATE or INSERT on a modelled
@@ -24,4 +29,20 @@ func (m *lowerer) noRow(em *emitter, s *ir.Exec, affected *ir.Var) {
 		return
 	}
 	em.assume(ir.Eq(s.NoRow, ir.Eq(affected, ir.IntLit(0))))
+}
+
+// insertCount sets what is known of the rows-affected count n of a
+// successful INSERT q (insertAffected). The count of INSERT … SELECT is
+// decided by the SELECT, which the model does not follow: it is an
+// approximation (assigned, not assumed, so that only a path whose
+// conditions read it is marked).
+func (m *lowerer) insertCount(em *emitter, q *sqlir.Insert, n *ir.Var, info ir.Info) {
+	if !q.FromSelect {
+		em.assume(insertAffected(q, n))
+		return
+	}
+	v := m.p.NewVar("$selectedRows", ir.Int, ir.Ghost)
+	v.Approx = fmt.Sprintf("the number of rows the INSERT … SELECT at %s inserts (its SELECT is not modelled)", info.Position())
+	em.havoc(v)
+	em.assign([]*ir.Var{n}, []ir.Expr{ir.IteOf(ir.Cmp(ir.OpGe, v, ir.IntLit(0)), v, ir.Neg(v))})
 }

@@ -45,7 +45,7 @@ func (m *lowerer) lowerExec(e *ir.Edge, s *ir.Exec) error {
 		m.noRow(em, s, affected)
 	case *sqlir.Insert:
 		if affected := m.returnedRows(s); affected != nil {
-			em.assume(insertAffected(q, affected))
+			m.insertCount(em, q, affected, s.Info)
 			m.noRow(em, s, affected)
 		}
 		m.insert(em, t, q, s.Args, s.Targets, s.Info, s.Tx)
