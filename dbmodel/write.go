@@ -27,7 +27,9 @@ func (m *lowerer) lowerExec(e *ir.Edge, s *ir.Exec) error {
 	em := m.errFork(e, s.Info, s.Err, outcome...)
 	t := m.model(writtenTable(s.SQL))
 	if t == nil {
-		if s.Affected != nil {
+		if q, ok := s.SQL.(*sqlir.Insert); ok && q.FromSelect && s.Affected != nil {
+			m.insertCount(em, q, s.Affected, s.Info)
+		} else if s.Affected != nil {
 			em.assume(ir.Cmp(ir.OpGe, s.Affected, ir.IntLit(0)))
 		}
 		if q, ok := s.SQL.(*sqlir.Insert); ok {
