@@ -46,3 +46,15 @@ func (m *lowerer) insertCount(em *emitter, q *sqlir.Insert, n *ir.Var, info ir.I
 	em.havoc(v)
 	em.assign([]*ir.Var{n}, []ir.Expr{ir.IteOf(ir.Cmp(ir.OpGe, v, ir.IntLit(0)), v, ir.Neg(v))})
 }
+
+// countedRow returns when a row that the UPDATE matches (match) counts in
+// its rows affected: PostgreSQL and SQLite count the rows matched; MySQL
+// the rows changed (diffs: the SET assignments that change a value), and
+// a matched row left unchanged counts only with the client flag
+// CLIENT_FOUND_ROWS, which the model does not know: it is then unknown.
+func (m *lowerer) countedRow(match ir.Expr, diffs []ir.Expr) ir.Expr {
+	if m.opt.Dialect != "mysql" {
+		return match
+	}
+	return ir.And(match, ir.Or(diffs...))
+}

@@ -130,7 +130,7 @@ func (m *lowerer) update(em *emitter, t *tableModel, u updateSpec) {
 	conflict, locked := m.lockConflict(em, u.h, u.where, u.args)
 	var lhs []*ir.Var
 	var rhs []ir.Expr
-	var matched, keyed []ir.Expr
+	var matched, keyed, counted []ir.Expr
 	key, kv := m.pinnedKey(t, u.where, u.args)
 	for _, x := range t.syms {
 		where := m.where(u.where, x, u.args)
@@ -146,17 +146,20 @@ func (m *lowerer) update(em *emitter, t *tableModel, u updateSpec) {
 			// changes it exactly when it satisfies the rest of the WHERE.
 			keyed = append(keyed, ir.And(x.isLive(), x.exists, keyEq(x, key, kv)))
 		}
+		var diffs []ir.Expr
 		for _, a := range u.set {
 			col := strings.ToLower(a.Col)
 			v := x.cols[col]
 			val := m.assigned(t, a.Col, a.Value, x, u.args)
 			lhs = append(lhs, v)
 			rhs = append(rhs, ir.IteOf(match, m.convert(val, v.Type), v))
+			diffs = append(diffs, ir.Not(ir.Eq(m.convert(val, v.Type), v)))
 			if g, null := m.assignNull(t, a.Col, a.Value, x, u.args); g != nil {
 				lhs = append(lhs, g)
 				rhs = append(rhs, ir.IteOf(match, null, g))
 			}
 		}
+		counted = append(counted, m.countedRow(match, diffs))
 	}
 	// dirty: unless the one row the statement can change is a live
 	// symbol, rows the symbols do not track may have changed.
@@ -175,7 +178,7 @@ func (m *lowerer) update(em *emitter, t *tableModel, u updateSpec) {
 	if u.affected != nil {
 		cs := []ir.Expr{ir.Cmp(ir.OpGe, u.affected, ir.IntLit(0))}
 		for i, mt := range matched {
-			cs = append(cs, ir.Implies(mt, ir.Cmp(ir.OpGe, u.affected, ir.IntLit(1))))
+			cs = append(cs, ir.Implies(counted[i], ir.Cmp(ir.OpGe, u.affected, ir.IntLit(1))))
 			if kv != nil {
 				// RowsAffected of a key-pinned UPDATE is 1 if the row
 				// with the key matched, else 0.
