@@ -21,6 +21,10 @@ type Concurrency struct {
 	// keep the constraint. A program SAFE so is SAFE for any number of
 	// concurrent requests.
 	Interference bool
+	// FirstUpdaterWins makes a write or locking read of r fail (40001)
+	// where r changed since its transaction's snapshot (Postgres
+	// REPEATABLE READ and SERIALIZABLE; see isolation.go).
+	FirstUpdaterWins bool
 }
 
 // concurrent reports whether the model is of concurrent requests.

@@ -6,17 +6,19 @@ import (
 	"github.com/dbverify/dbverify/ir"
 )
 
-// Row locks of locking reads (concurrent models only).
+// Row locks of the watched row r (concurrent models only).
 //
-// A write to r in an open transaction takes r's lock (txState.wrote). A
-// SELECT … FOR UPDATE / FOR NO KEY UPDATE / FOR SHARE in an open
-// transaction takes the lock of every row its WHERE matches in the
-// committed state it reads, r included where r matches (readLock): a
-// locking read of no row locks nothing, as in Postgres. Shared and
-// exclusive locks are not told apart (FOR SHARE conflicts with FOR SHARE
-// here, an over-approximation of waiting that only removes schedules the
-// other order covers). A locking read of autocommit (no transaction)
-// releases its locks at once.
+// A write to r in an open transaction takes r's exclusive lock
+// (txState.wrote). A SELECT … FOR UPDATE / FOR NO KEY UPDATE in an open
+// transaction takes the exclusive lock of every row its WHERE matches in
+// the committed state it reads, r included where r matches (readLock);
+// FOR SHARE / FOR KEY SHARE takes a shared lock (shareLock). A locking
+// read of no row locks nothing, as in Postgres. A write or an exclusive
+// locking read waits for every lock another transaction holds on r, a
+// shared locking read only for an exclusive one. A locking read of
+// autocommit (no transaction) releases its locks at once. Lock modes
+// finer than these two (FOR NO KEY UPDATE vs FOR KEY SHARE) are not told
+// apart: they conflict here, which only removes schedules.
 
 // lockWaitAssumption says what the model does with a write that waits
 // for a row lock another transaction holds.
@@ -27,8 +29,8 @@ func (m *lowerer) lockWaitAssumption() string {
 	return "a write that waits for a row lock another transaction of the same run holds is taken to fail (a lock timeout), as it cannot proceed"
 }
 
-// readLock returns "T holds r's lock from a locking read" (false outside
-// a concurrent model).
+// readLock returns "T holds r's exclusive lock from a locking read"
+// (false outside a concurrent model).
 func (m *lowerer) readLock(st *txState) ir.Expr {
 	if !m.concurrent() || st == nil {
 		return ir.False
@@ -39,47 +41,96 @@ func (m *lowerer) readLock(st *txState) ir.Expr {
 	return st.readLock
 }
 
-// holdsR is "T's open transaction holds r's row lock".
+// shareLock returns "T holds a shared lock of r" (false outside a
+// concurrent model).
+func (m *lowerer) shareLock(st *txState) ir.Expr {
+	if !m.concurrent() || st == nil {
+		return ir.False
+	}
+	if st.shareLock == nil {
+		st.shareLock = m.p.NewVar(fmt.Sprintf("$tx%d.shared_r", st.id), ir.Bool, ir.Ghost)
+	}
+	return st.shareLock
+}
+
+// holdsR is "T's open transaction holds a lock of r" (any mode: no other
+// transaction writes r meanwhile).
 func (m *lowerer) holdsR(st *txState) ir.Expr {
+	return ir.And(st.open, ir.Or(st.wrote, m.readLock(st), m.shareLock(st)))
+}
+
+// holdsRExclusive is "T's open transaction holds r's exclusive lock".
+func (m *lowerer) holdsRExclusive(st *txState) ir.Expr {
 	return ir.And(st.open, ir.Or(st.wrote, m.readLock(st)))
 }
 
 // beginLocks releases T's read locks when its transaction begins.
 func (m *lowerer) beginLocks(em *emitter, st *txState) {
-	if v, ok := m.readLock(st).(*ir.Var); ok {
-		em.assign([]*ir.Var{v}, []ir.Expr{ir.False})
+	var lhs []*ir.Var
+	for _, l := range []ir.Expr{m.readLock(st), m.shareLock(st)} {
+		if v, ok := l.(*ir.Var); ok {
+			lhs = append(lhs, v)
+		}
 	}
+	if len(lhs) > 0 {
+		em.assign(lhs, []ir.Expr{ir.False, ir.False}[:len(lhs)])
+	}
+	m.beginKeyLocks(em, st.id)
+	m.beginSnapshot(em, st)
 }
 
-// lockingRead lowers the locking part of SELECT s … FOR UPDATE on the
-// constrained table: it waits while another transaction holds r's lock
-// and r (as the handle sees it) matches the WHERE, then an open
-// transaction holds r's lock where r matches.
+// lockingRead lowers the locking part of SELECT s … FOR UPDATE (or FOR
+// SHARE) on the constrained table: it waits while another transaction
+// holds a conflicting lock of r and r (as the handle sees it) matches the
+// WHERE, then an open transaction holds r's lock where r matches.
 func (m *lowerer) lockingRead(em *emitter, s *ir.Select) {
-	if !m.concurrent() || !s.SQL.ForUpdate {
+	if !m.concurrent() || !(s.SQL.ForUpdate || s.SQL.ForShare) {
 		return
 	}
 	h := s.Tx
 	rv := m.view(em, h)
 	matches := ir.And(rv.exists, m.where(s.SQL.Where, rv, s.Args))
 	em.havoc(m.takeFresh()...)
-	if other := m.lockedByOther(h); other != ir.False {
-		em.assume(ir.Not(ir.And(other, matches)))
+	other := m.lockedByOther(h)
+	if !s.SQL.ForUpdate {
+		other = m.lockedExclusiveByOther(h)
+	}
+	if c := m.serialConflict(h, matches, ir.And(other, matches)); c != ir.False {
+		em.assume(ir.Not(c))
 	}
 	st := m.txs[h]
 	if h == 0 || st == nil {
 		return
 	}
-	lock := m.readLock(st).(*ir.Var)
+	lock := m.lockVar(st, s.SQL.ForUpdate)
 	em.assign([]*ir.Var{lock}, []ir.Expr{ir.Or(ir.And(st.open, lock), ir.And(st.open, matches))})
 }
 
-// lockSelected records, after SELECT s … FOR UPDATE returned the row x in
+// lockVar is T's lock variable of r for an exclusive or shared locking
+// read.
+func (m *lowerer) lockVar(st *txState, exclusive bool) *ir.Var {
+	if exclusive {
+		return m.readLock(st).(*ir.Var)
+	}
+	return m.shareLock(st).(*ir.Var)
+}
+
+// lockedExclusiveByOther is "another transaction than h holds r's
+// exclusive lock".
+func (m *lowerer) lockedExclusiveByOther(h ir.Tx) ir.Expr {
+	var alts []ir.Expr
+	for _, st := range m.others(h) {
+		alts = append(alts, m.holdsRExclusive(st))
+	}
+	return ir.Or(alts...)
+}
+
+// lockSelected records, after a locking SELECT s returned the row x in
 // an open transaction, that the transaction holds the lock of the row
 // with x's key: r, where r has that key (r is then that row, whatever
 // other requests try: the key is taken).
 func (m *lowerer) lockSelected(em *emitter, s *ir.Select, x *symbol) {
-	if !m.concurrent() || !s.SQL.ForUpdate || s.Tx == 0 || m.txs[s.Tx] == nil {
+	if !m.concurrent() || !(s.SQL.ForUpdate || s.SQL.ForShare) || s.Tx == 0 || m.txs[s.Tx] == nil {
 		return
 	}
 	same := m.w.sameRow(x, m.w.watched)
@@ -87,6 +138,26 @@ func (m *lowerer) lockSelected(em *emitter, s *ir.Select, x *symbol) {
 		return
 	}
 	st := m.txs[s.Tx]
-	lock := m.readLock(st).(*ir.Var)
+	lock := m.lockVar(st, s.SQL.ForUpdate)
 	em.assign([]*ir.Var{lock}, []ir.Expr{ir.Or(lock, ir.And(st.open, same))})
+}
+
+// lowerLockOnly lowers the execution of a locking query whose rows are
+// read later (ir.Select.LockOnly): in a concurrent model it may fail, and
+// it waits for and takes r's lock where r matches; in a sequential one
+// only its error is arbitrary.
+func (m *lowerer) lowerLockOnly(e *ir.Edge, s *ir.Select) {
+	if !m.concurrent() {
+		em := m.emitter(e.From, s.Info)
+		if s.Err != nil {
+			em.havoc(s.Err)
+		}
+		em.jump(e.To)
+		return
+	}
+	em := m.errFork(e, s.Info, s.Err)
+	if m.model(s.SQL.Table) == m.w && !s.SQL.Complex {
+		m.lockingRead(em, s)
+	}
+	em.jump(e.To)
 }

@@ -93,6 +93,9 @@ type lowerer struct {
 	// statement being lowered, for notes.
 	fracs map[ir.Expr]fraction
 	at    ir.Info
+	// keyLocking: the row locks by key of a concurrent product
+	// (keylocks.go; nil until used).
+	keyLocking *keyLocking
 }
 
 // Lower returns p with every database operation replaced by its meaning in
@@ -145,7 +148,7 @@ func (m *lowerer) lowerEdge(e *ir.Edge) error {
 	}
 	switch e.Stmt.(type) {
 	case *ir.Exec, *ir.Select, *ir.TxOp:
-		e = m.interfere(e)
+		e = m.lockByKey(m.interfere(m.takeSnapshot(e)))
 	}
 	switch s := e.Stmt.(type) {
 	case *ir.Assign, *ir.Assume, *ir.Havoc:

@@ -63,7 +63,7 @@ func (m *lowerer) makeSymbols() {
 		for _, e := range m.src.Edges {
 			// (A statement shared by several edges, as in a product of
 			// requests, is one site.)
-			if s, ok := e.Stmt.(*ir.Select); ok && t.onTable(s.SQL.Table) && !s.SQL.Complex && m.selSym[s] == nil {
+			if s, ok := e.Stmt.(*ir.Select); ok && t.onTable(s.SQL.Table) && !s.SQL.Complex && !s.LockOnly && m.selSym[s] == nil {
 				n++
 				x := m.newSymbol(t, fmt.Sprintf("s%d", n), true)
 				for c := range t.comparedColumns(s.SQL.Where) {

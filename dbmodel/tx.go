@@ -55,6 +55,11 @@ type txState struct {
 	// readLock: T holds r's lock from a locking read (concurrent models
 	// only, see locks.go; nil until used).
 	readLock *ir.Var
+	// shareLock: T holds a shared lock of r (FOR SHARE).
+	shareLock *ir.Var
+	// snapshot: T's snapshot under first-updater-wins (isolation.go; nil
+	// until used).
+	snapshot *snapState
 }
 
 // makeTxs creates the state of every transaction or connection the
@@ -300,9 +305,11 @@ func (m *lowerer) endWrite(em *emitter, h ir.Tx, flag *ir.Var) {
 	}
 	em.assign(lhs, rhs)
 	if h == 0 || st == nil {
+		m.changedR(em, h, flag)
 		m.check(em, ir.True, h)
 		return
 	}
+	m.changedR(em, h, ir.And(ir.Not(st.open), flag))
 	m.check(em, ir.Not(st.open), h)
 }
 
@@ -349,6 +356,7 @@ func (m *lowerer) lowerTx(e *ir.Edge, s *ir.TxOp) {
 // commit commits T if it is open: its writes become the committed state,
 // which is checked.
 func (m *lowerer) commit(em *emitter, st *txState) {
+	m.changedR(em, st.id, ir.And(st.open, st.wrote))
 	wasOpen := m.p.NewVar(fmt.Sprintf("$tx%d.committing", st.id), ir.Bool, ir.Ghost)
 	em.assign([]*ir.Var{wasOpen, st.open, st.wrote, st.pending},
 		[]ir.Expr{st.open, ir.False, ir.False, ir.False})

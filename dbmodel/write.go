@@ -90,7 +90,7 @@ func (m *lowerer) delete(em *emitter, t *tableModel, where sqlir.Expr, s *ir.Exe
 		rhs = append(rhs, ir.And(x.exists, ir.Not(deleted)))
 	}
 	em.havoc(m.takeFresh()...)
-	m.touchR(em, s.Tx, flag, changesR, conflict)
+	m.touchR(em, s.Tx, flag, changesR, m.serialConflict(s.Tx, changesR, conflict))
 	if s.Affected != nil {
 		em.assume(ir.Cmp(ir.OpGe, s.Affected, ir.IntLit(0)))
 	}
@@ -174,7 +174,7 @@ func (m *lowerer) update(em *emitter, t *tableModel, u updateSpec) {
 	lhs = append(lhs, t.dirty, t.written)
 	rhs = append(rhs, ir.Or(t.dirty, ir.Not(touchedTracked)), ir.True)
 	em.havoc(m.takeFresh()...)
-	m.touchR(em, u.h, flag, matched[0], conflict)
+	m.touchR(em, u.h, flag, matched[0], m.serialConflict(u.h, matched[0], conflict))
 	if u.affected != nil {
 		cs := []ir.Expr{ir.Cmp(ir.OpGe, u.affected, ir.IntLit(0))}
 		for i, mt := range matched {
@@ -186,7 +186,7 @@ func (m *lowerer) update(em *emitter, t *tableModel, u updateSpec) {
 			}
 		}
 		if kv != nil {
-			cs = append(cs, ir.Cmp(ir.OpLe, u.affected, ir.IntLit(1)))
+			cs = append(cs, ir.Cmp(ir.OpLe, u.affected, ir.IntLit(1)), m.absentKey(t, key, kv, u.affected))
 		}
 		em.assume(ir.And(cs...))
 	}

@@ -469,6 +469,12 @@ func (t *translator) runSQL(kind dblib.Op, tx ir.Tx, text string, known bool, ar
 		if o.execErr != nil {
 			return value{tuple: []value{{obj: o}, {expr: o.execErr}}}
 		}
+		if sel, ok := o.sql.(*sqlir.Select); ok && (sel.ForUpdate || sel.ForShare) {
+			// The query locks its rows now, whether or not they are read.
+			errV := t.p.NewVar("err", ir.Bool, ir.Local)
+			t.emit(&ir.Select{SQL: sel, Args: args, Tx: tx, Err: errV, LockOnly: true, Info: info})
+			return value{tuple: []value{{obj: o}, {expr: errV}}}
+		}
 		errV := t.freshVar("err", ir.Bool, ir.KindSQL)
 		return value{tuple: []value{{obj: o}, {expr: errV}}}
 	case dblib.Prepare:

@@ -21,8 +21,34 @@ func ArgName(n int) string { return fmt.Sprintf("arg%d", n) }
 // the requests progs (see the package comment). Its inputs are every
 // request's inputs, in order; its name joins theirs with " ∥ ".
 func Product(progs ...*ir.Program) (*ir.Program, error) {
+	out, reqs, err := newProduct(progs)
+	if err != nil {
+		return nil, err
+	}
+	b := &builder{out: out, reqs: reqs, locs: map[string]ir.Loc{}}
+	start := make([]ir.Loc, len(progs))
+	for i, p := range progs {
+		start[i] = p.Entry
+	}
+	b.locs[key(start)] = out.Entry
+	b.work = append(b.work, start)
+	for len(b.work) > 0 {
+		s := b.work[len(b.work)-1]
+		b.work = b.work[:len(b.work)-1]
+		b.expand(s)
+	}
+	if err := ir.Sanity(out); err != nil {
+		return nil, fmt.Errorf("interleave: product of %s: %w", out.Name, err)
+	}
+	return out, nil
+}
+
+// newProduct starts the product of progs: the program with every
+// request's variables, inputs, strings, unsupported constructs and
+// assumptions, and no edges.
+func newProduct(progs []*ir.Program) (*ir.Program, []*request, error) {
 	if len(progs) < 2 || len(progs) > 26 {
-		return nil, errors.New("interleave: a product needs 2 to 26 programs")
+		return nil, nil, errors.New("interleave: a product needs 2 to 26 programs")
 	}
 	var names []string
 	for _, p := range progs {
@@ -50,22 +76,7 @@ func Product(progs ...*ir.Program) (*ir.Program, error) {
 			out.Assume(a)
 		}
 	}
-	b := &builder{out: out, reqs: reqs, locs: map[string]ir.Loc{}}
-	start := make([]ir.Loc, len(progs))
-	for i, p := range progs {
-		start[i] = p.Entry
-	}
-	b.locs[key(start)] = out.Entry
-	b.work = append(b.work, start)
-	for len(b.work) > 0 {
-		s := b.work[len(b.work)-1]
-		b.work = b.work[:len(b.work)-1]
-		b.expand(s)
-	}
-	if err := ir.Sanity(out); err != nil {
-		return nil, fmt.Errorf("interleave: product of %s: %w", out.Name, err)
-	}
-	return out, nil
+	return out, reqs, nil
 }
 
 // builder explores the reachable tuples of request locations.

@@ -130,3 +130,36 @@ func TestProductArgs(t *testing.T) {
 		t.Error("no argument recorded")
 	}
 }
+
+// TestProductPlan: a plan keeps only its schedules: A's first operation,
+// B's first, then A to its end, then B.
+func TestProductPlan(t *testing.T) {
+	a, b := twoWrites("a"), twoWrites("b")
+	if n := MaxOps(a); n != 2 {
+		t.Fatalf("MaxOps = %d, want 2", n)
+	}
+	plans := Switches(false, 2, 2)
+	if len(plans) != 8 {
+		t.Errorf("%d plans, want 2 first requests × 2 × 2", len(plans))
+	}
+	if n := len(Switches(true, 2, 2)); n != 4 {
+		t.Errorf("%d symmetric plans, want 4", n)
+	}
+	p, err := ProductPlan([]Segment{{0, 1}, {1, 1}, {0, -1}, {1, -1}}, a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	orders := map[string]bool{}
+	for _, path := range paths(p) {
+		var ops []string
+		for _, s := range path {
+			if _, ok := s.(*ir.Exec); ok {
+				ops = append(ops, s.Source().Request)
+			}
+		}
+		orders[strings.Join(ops, "")] = true
+	}
+	if len(orders) != 1 || !orders["ABAB"] {
+		t.Errorf("orders %v, want only ABAB", orders)
+	}
+}

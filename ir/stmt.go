@@ -94,6 +94,10 @@ type Select struct {
 	Tx      Tx
 	Targets []*Var
 	Err     *Var
+	// LockOnly marks the execution of a locking query (FOR UPDATE, FOR
+	// SHARE) whose rows are read later, or never: it takes the rows'
+	// locks and may fail, it reads nothing (Targets is empty).
+	LockOnly bool
 	Info
 }
 

@@ -62,6 +62,7 @@ func verifyConcurrent(ctx context.Context, seq *report.Result, j job, peers []jo
 	r.Concurrency.StabilityFailed = stabilityFailure(st)
 	var unknown *refine.Result
 	var unknownPair string
+	bounded := report.ScopeBounded
 	for _, q := range peers {
 		pair := fmt.Sprintf("%s ∥ %s", shortName(j.entry), shortName(q.entry))
 		iso2 := isolationOf(cfg.Isolation, string(cfg.Dialect), cfg.Dir, j.prog, q.prog)
@@ -71,22 +72,30 @@ func verifyConcurrent(ctx context.Context, seq *report.Result, j job, peers []jo
 			r.Reason = fmt.Sprintf("concurrent requests: the stability check failed (%s), and the 2-request search of %s is not exact: %s", r.Concurrency.StabilityFailed, pair, gap)
 			return r
 		}
-		prod, err := interleave.Product(j.prog, q.prog)
-		if err != nil {
-			return internalError(r, err)
-		}
-		if len(prod.Unsupported) > 0 {
-			u := prod.Unsupported[0]
+		if u := firstUnsupported(j.prog, q.prog); u != nil {
 			r.Verdict, r.Reason, r.Position = report.Unknown, fmt.Sprintf("unsupported: %s at %s", u.What, u.Position()), u.Position()
 			return r
 		}
-		res, asm, err := checkModel(ctx, prod, j.c, in, s, cfg, &dbmodel.Concurrency{})
+		conc := dbmodel.Concurrency{FirstUpdaterWins: firstUpdaterWins(iso2.Level, string(cfg.Dialect))}
+		sr, err := searchPair(ctx, j, q, in, s, cfg, conc)
 		if err != nil {
 			return internalError(r, err)
 		}
-		r.SMTQueries += res.Stats.SMTQueries
+		res, prod := sr.res, sr.prod
+		r.SMTQueries += sr.queries
 		r.Concurrency.PairsSearched++
-		r.Assumptions = mergeStrings(r.Assumptions, asm)
+		r.Concurrency.SchedulePlans += sr.plans
+		r.Assumptions = mergeStrings(r.Assumptions, sr.assumptions)
+		if sr.switches {
+			bounded = report.ScopeBoundedSwitches
+		}
+		if res.Verdict == report.Unsafe && iso2.Level == Serializable {
+			// SSI aborts more schedules than first-updater-wins.
+			r.Isolation = &iso2
+			r.Verdict, r.Position = report.Unknown, res.Position
+			r.Reason = fmt.Sprintf("concurrent requests %s: a schedule breaks the constraint under REPEATABLE READ's first-updater-wins, but SERIALIZABLE (SSI) may abort it: may be spurious", pair)
+			return r
+		}
 		switch res.Verdict {
 		case report.Unsafe:
 			setOutcome(r, res)
@@ -106,8 +115,96 @@ func verifyConcurrent(ctx context.Context, seq *report.Result, j job, peers []jo
 		return r
 	}
 	r.Verdict = report.Safe
-	r.Concurrency.Scope = report.ScopeBounded
+	r.Concurrency.Scope = bounded
 	return r
+}
+
+// fullProductRLimit bounds each solver check of the search over every
+// interleaving of a pair (Z3 resource units); past it the search falls
+// back to schedules with few switches.
+const fullProductRLimit = 1_000_000
+
+// pairSearch is the outcome of the search of one pair of requests: the
+// engine's result on the product searched last (the one with the
+// counterexample, if any), whether only schedules with few switches were
+// searched, the solver queries and the assumptions.
+type pairSearch struct {
+	res         *refine.Result
+	prod        *ir.Program
+	switches    bool
+	plans       int
+	queries     int
+	assumptions []string
+}
+
+// searchPair searches the interleavings of requests j and q: first every
+// interleaving (one product, the solver's work bounded); where that is
+// undecided, the schedules of interleave.Switches, one product each.
+func searchPair(ctx context.Context, j, q job, in *inputs, s *smt.Solver, cfg Config, conc dbmodel.Concurrency) (*pairSearch, error) {
+	out := &pairSearch{}
+	prod, err := interleave.Product(j.prog, q.prog)
+	if err != nil {
+		return nil, err
+	}
+	saved := s.RLimit()
+	if saved == 0 || saved > fullProductRLimit {
+		if err := s.SetRLimit(fullProductRLimit); err != nil {
+			return nil, err
+		}
+	}
+	res, asm, err := checkModel(ctx, prod, j.c, in, s, cfg, &conc)
+	if rerr := s.SetRLimit(saved); rerr != nil && err == nil {
+		err = rerr
+	}
+	if err != nil {
+		return nil, err
+	}
+	out.res, out.prod, out.queries, out.assumptions = res, prod, res.Stats.SMTQueries, asm
+	if res.Verdict != report.Unknown || ctx.Err() != nil {
+		return out, nil
+	}
+	out.switches = true
+	var unknown *pairSearch
+	for _, plan := range interleave.Switches(j.prog == q.prog, interleave.MaxOps(j.prog), interleave.MaxOps(q.prog)) {
+		prod, err := interleave.ProductPlan(plan, j.prog, q.prog)
+		if err != nil {
+			return nil, err
+		}
+		res, asm, err := checkModel(ctx, prod, j.c, in, s, cfg, &conc)
+		if err != nil {
+			return nil, err
+		}
+		out.plans++
+		out.queries += res.Stats.SMTQueries
+		out.assumptions = mergeStrings(out.assumptions, asm)
+		out.res, out.prod = res, prod
+		switch res.Verdict {
+		case report.Unsafe:
+			return out, nil
+		case report.Unknown:
+			if unknown == nil {
+				unknown = &pairSearch{res: res, prod: prod}
+			}
+		}
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	if unknown != nil {
+		out.res, out.prod = unknown.res, unknown.prod
+	}
+	return out, nil
+}
+
+// firstUnsupported returns the first construct the frontend could not
+// model in progs (nil: none).
+func firstUnsupported(progs ...*ir.Program) *ir.Unsupported {
+	for _, p := range progs {
+		if len(p.Unsupported) > 0 {
+			return &p.Unsupported[0]
+		}
+	}
+	return nil
 }
 
 func internalError(r *report.Result, err error) *report.Result {

@@ -176,7 +176,70 @@ func isolationGap(level, dialect, table string, progs ...*ir.Program) string {
 		}
 		return ""
 	}
-	return strings.ToLower(level) + " transactions: snapshot reads and serialization failures are not modelled in the 2-request search"
+	if dialect == "postgres" {
+		for _, p := range progs {
+			if at := lateRead(p, table); at != "" {
+				return "a plain read that may read the transaction's snapshot under " + level + " (not modelled: it is not the transaction's first statement) at " + at
+			}
+		}
+		return ""
+	}
+	return strings.ToLower(level) + " transactions of " + dialect + ": snapshot reads and serialization failures are not modelled in the 2-request search"
+}
+
+// firstUpdaterWins reports whether the search models serialization
+// failures of concurrent updates (Postgres REPEATABLE READ and
+// SERIALIZABLE).
+func firstUpdaterWins(level, dialect string) bool {
+	return dialect == "postgres" && (level == RepeatableRead || level == Serializable)
+}
+
+// lateRead returns the position of a plain SELECT of table in a
+// transaction that may not be the transaction's first statement ("" if
+// there is none): a may-analysis of "a statement ran on handle T since
+// its BEGIN".
+func lateRead(p *ir.Program, table string) string {
+	type state map[ir.Tx]bool
+	in := make([]state, p.NumLocs)
+	in[p.Entry] = state{}
+	work := []ir.Loc{p.Entry}
+	for len(work) > 0 {
+		l := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, e := range p.Out[l] {
+			out := state{}
+			for t, v := range in[l] {
+				out[t] = v
+			}
+			switch s := e.Stmt.(type) {
+			case *ir.TxOp:
+				out[s.Tx] = false
+			case *ir.Exec:
+				out[s.Tx] = true
+			case *ir.Select:
+				out[s.Tx] = true
+			}
+			changed := in[e.To] == nil
+			if changed {
+				in[e.To] = state{}
+			}
+			for t, v := range out {
+				if v && !in[e.To][t] {
+					in[e.To][t], changed = true, true
+				}
+			}
+			if changed {
+				work = append(work, e.To)
+			}
+		}
+	}
+	for _, e := range p.Edges {
+		s, ok := e.Stmt.(*ir.Select)
+		if ok && s.Tx != 0 && !s.SQL.ForUpdate && !s.SQL.ForShare && strings.EqualFold(s.SQL.Table, table) && in[e.From] != nil && in[e.From][s.Tx] {
+			return s.Info.Position()
+		}
+	}
+	return ""
 }
 
 // snapshotRead returns the position of a plain SELECT of table inside a

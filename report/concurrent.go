@@ -17,6 +17,11 @@ const (
 	ScopeProved = "proved for any number of concurrent requests"
 	// ScopeBounded: SAFE by the search of every pair of requests.
 	ScopeBounded = "bounded: 2 requests"
+	// ScopeBoundedSwitches: SAFE by the search of the schedules of every
+	// pair of requests in which one request runs some of its operations,
+	// the other some of its, then each runs to its end (the search of
+	// every interleaving was undecided).
+	ScopeBoundedSwitches = "bounded: 2 requests, schedules with at most 3 switches (A's first operations, B's, then A to its end, then B)"
 	// ScopeSearch: decided (UNSAFE) or left UNKNOWN by the search of
 	// pairs of requests.
 	ScopeSearch = "2 concurrent requests"
@@ -35,6 +40,9 @@ type Concurrency struct {
 	Scope string `json:"scope"`
 	// PairsSearched counts the pairs of requests searched.
 	PairsSearched int `json:"pairs_searched,omitempty"`
+	// SchedulePlans counts the products of few-switch schedules searched
+	// where the search of every interleaving was undecided.
+	SchedulePlans int `json:"schedule_plans,omitempty"`
 	// StabilityFailed says why the stability check did not prove the
 	// entry (then the pairs were searched).
 	StabilityFailed string `json:"stability_failed,omitempty"`

@@ -1,0 +1,9 @@
+CREATE TABLE users (
+  id BIGINT PRIMARY KEY,
+  name TEXT NOT NULL
+);
+CREATE TABLE accounts (
+  id BIGINT PRIMARY KEY,
+  user_id BIGINT NOT NULL UNIQUE REFERENCES users (id),
+  balance BIGINT NOT NULL
+);
