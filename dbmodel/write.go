@@ -257,19 +257,7 @@ func (m *lowerer) insert(em *emitter, t *tableModel, q *sqlir.Insert, args []ir.
 			// INSERT … SELECT with a column list: the columns it omits
 			// get their defaults; the selected values are not modelled.
 			layoutKnown = true
-			for _, c := range q.Columns {
-				c = strings.ToLower(c)
-				if _, ok := t.sorts[c]; ok {
-					fv := m.freshVar("$inserted_"+c, t.sorts[c])
-					fv.Approx = fmt.Sprintf("column %s of the INSERT … SELECT at %s: the selected values are not modelled", c, info.Position())
-					vals[c] = fv
-					if f := nullFlag(c); t.sorts[f] == ir.Bool {
-						nv := m.freshVar("$isnull", ir.Bool)
-						nv.Approx = fmt.Sprintf("whether column %s of the INSERT … SELECT at %s is NULL: the selected values are not modelled", c, info.Position())
-						vals[f] = nv
-					}
-				}
-			}
+			m.selectedValues(t, q, info, vals)
 		}
 		newRow := &symbol{name: "new", table: t.name, cols: map[string]*ir.Var{}}
 		var lhs []*ir.Var
@@ -516,4 +504,23 @@ func (m *lowerer) bindReturning(em *emitter, items []sqlir.SelectItem, targets [
 	}
 	em.havoc(m.takeFresh()...)
 	em.assume(ir.And(facts...))
+}
+
+// selectedValues sets vals to the values of the columns INSERT … SELECT q
+// lists: approximations, since the selected values are not modelled.
+func (m *lowerer) selectedValues(t *tableModel, q *sqlir.Insert, info ir.Info, vals map[string]ir.Expr) {
+	for _, c := range q.Columns {
+		c = strings.ToLower(c)
+		if _, ok := t.sorts[c]; !ok {
+			continue
+		}
+		fv := m.freshVar("$inserted_"+c, t.sorts[c])
+		fv.Approx = fmt.Sprintf("column %s of the INSERT … SELECT at %s: the selected values are not modelled", c, info.Position())
+		vals[c] = fv
+		if f := nullFlag(c); t.sorts[f] == ir.Bool {
+			nv := m.freshVar("$isnull", ir.Bool)
+			nv.Approx = fmt.Sprintf("whether column %s of the INSERT … SELECT at %s is NULL: the selected values are not modelled", c, info.Position())
+			vals[f] = nv
+		}
+	}
 }
