@@ -155,6 +155,15 @@ func neverNullCall(u *sqlir.Unknown) bool {
 	return false
 }
 
+// The model's own choices, written as Unknown conditions: which row an
+// upsert conflicts with when several unique keys may (any row may), and
+// whether a row is in a partial unique index. They are arbitrary choices
+// the real run also makes, not approximations.
+const (
+	conflictingRow = "the conflicting row"
+	inPartialIndex = "the row is in the partial unique index"
+)
+
 // unknownValue returns the value of an expression the model does not
 // evaluate: the current time is any value (the model is exact), anything
 // else (a joined table's column or join condition, a subquery, another
@@ -162,7 +171,7 @@ func neverNullCall(u *sqlir.Unknown) bool {
 // UNKNOWN rather than UNSAFE.
 func (m *lowerer) unknownValue(e sqlir.Expr) *ir.Var {
 	u, ok := e.(*sqlir.Unknown)
-	if ok && neverNullCall(u) {
+	if ok && (neverNullCall(u) || u.Text == conflictingRow || u.Text == inPartialIndex) {
 		return m.freshVar("$unknown", ir.Int)
 	}
 	what := "a SQL expression the model does not evaluate"

@@ -440,7 +440,7 @@ func (m *lowerer) omitted(t *tableModel, col string, s ir.Sort, info ir.Info) (i
 // (no key known, a value not given, or several keys: MySQL's ON DUPLICATE
 // KEY conflicts on any of them) an arbitrary row.
 func (m *lowerer) conflictWhere(t *tableModel, q *sqlir.Insert, row []sqlir.Expr) sqlir.Expr {
-	unknown := &sqlir.Unknown{Text: "the conflicting row"}
+	unknown := &sqlir.Unknown{Text: conflictingRow}
 	cols := q.ConflictColumns
 	if len(cols) == 0 {
 		if len(t.allKeys) != 1 {
@@ -479,7 +479,7 @@ func (m *lowerer) conflictWhere(t *tableModel, q *sqlir.Insert, row []sqlir.Expr
 		// satisfies the index's own predicate, which the conflict
 		// target's WHERE only implies. Among rows with these values, which
 		// one is in the index (and conflicts) is arbitrary.
-		and(&sqlir.Unknown{Text: "the row is in the partial unique index"})
+		and(&sqlir.Unknown{Text: inPartialIndex})
 	}
 	return where
 }
