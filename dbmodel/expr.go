@@ -79,15 +79,13 @@ func (m *lowerer) value(e sqlir.Expr, x *symbol, args []ir.Expr) sqlValue {
 		// is arbitrary and marked so (UNKNOWN, never a silent guess).
 		return sqlValue{e: m.approxVar("$expr", ir.Int, fmt.Sprintf("the SQL operator %s", e.Op))}
 	case *sqlir.IsNull:
-		switch {
-		case m.neverNull(e.X, x, args):
-			return sqlValue{e: ir.BoolConst(e.Not), kind: kindNum}
-		case isNullLit(e.X):
-			return sqlValue{e: ir.BoolConst(!e.Not), kind: kindNum}
+		// Constant, a column's NULL-ness ghost, or an approximation
+		// (nulls.go).
+		null := m.isNull(e.X, x, args)
+		if e.Not {
+			return sqlValue{e: ir.Not(null), kind: kindNum}
 		}
-		// A value that may be NULL: the model does not track NULLs, so
-		// whether it is one is arbitrary.
-		return sqlValue{e: m.freshVar("$isnull", ir.Bool), kind: kindNum}
+		return sqlValue{e: null, kind: kindNum}
 	case *sqlir.Case:
 		var out sqlValue
 		if e.Else != nil {
@@ -107,8 +105,10 @@ func (m *lowerer) value(e sqlir.Expr, x *symbol, args []ir.Expr) sqlValue {
 		}
 		return out
 	}
-	// sqlir.Unknown and anything new: arbitrary.
-	return sqlValue{e: m.freshVar("$unknown", ir.Int)}
+	// sqlir.Unknown (a joined table's column, a subquery, a function the
+	// model does not evaluate) and anything new: arbitrary, and marked so
+	// (nulls.go: unknownValue).
+	return sqlValue{e: m.unknownValue(e)}
 }
 
 // column returns the variable of row x that c names: c is unqualified or
@@ -130,6 +130,8 @@ func (m *lowerer) neverNull(e sqlir.Expr, x *symbol, args []ir.Expr) bool {
 	switch e := e.(type) {
 	case *sqlir.Num, *sqlir.Str, *sqlir.BoolLit, *sqlir.IsNull:
 		return true
+	case *sqlir.Unknown:
+		return neverNullCall(e)
 	case *sqlir.ColRef:
 		if g := m.generated(e, x); g != nil {
 			return m.neverNull(g, x, args)

@@ -54,7 +54,7 @@ func (m *lowerer) lowerSelect(e *ir.Edge, s *ir.Select) {
 	em.havoc(vars...)
 	em.assign([]*ir.Var{x.live, x.exists}, []ir.Expr{ir.Not(foreign), ir.True})
 	var facts []ir.Expr
-	facts = append(facts, m.where(s.SQL.Where, x, s.Args), m.checks(x), m.absentRead(t, x, rv))
+	facts = append(facts, m.where(s.SQL.Where, x, s.Args), m.checks(x), m.selectedNotNull(x), m.absentRead(t, x, rv))
 	aliased := []ir.Expr{}
 	if len(t.keys) > 0 {
 		for _, y := range t.syms {

@@ -39,7 +39,9 @@ type tableModel struct {
 	// syms are the row symbols, watched first, then one per SELECT site.
 	watched   *symbol
 	watchName string
-	syms      []*symbol
+	// nullTested lists the columns tested with IS NULL (nulls.go).
+	nullTested map[string]bool
+	syms       []*symbol
 	// dirty: the program may have changed rows of the table the symbols
 	// do not track; written: it has written the table.
 	dirty, written *ir.Var
@@ -61,7 +63,7 @@ func (m *lowerer) newTableModel(spelled string, exprs []sqlir.Expr) *tableModel 
 		m.stmtColumns(t, e.Stmt)
 	}
 	t.realSorts(m.src)
-	sort.Strings(t.cols)
+	m.addNullFlags(t)
 	return t
 }
 
@@ -105,6 +107,7 @@ func (m *lowerer) exprColumns(t *tableModel, e sqlir.Expr) {
 	case *sqlir.Unary:
 		m.exprColumns(t, e.X)
 	case *sqlir.IsNull:
+		t.noteNullTest(e.X)
 		m.exprColumns(t, e.X)
 	case *sqlir.Case:
 		for _, w := range e.Whens {

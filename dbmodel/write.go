@@ -21,10 +21,15 @@ func (m *lowerer) lowerExec(e *ir.Edge, s *ir.Exec) error {
 		outcome = append(outcome, s.Affected)
 	}
 	outcome = append(outcome, nonNil(s.Targets)...)
+	if s.NoRow != nil {
+		outcome = append(outcome, s.NoRow)
+	}
 	em := m.errFork(e, s.Info, s.Err, outcome...)
 	t := m.model(writtenTable(s.SQL))
 	if t == nil {
-		if s.Affected != nil {
+		if q, ok := s.SQL.(*sqlir.Insert); ok && q.FromSelect && s.Affected != nil {
+			m.insertCount(em, q, s.Affected, s.Info)
+		} else if s.Affected != nil {
 			em.assume(ir.Cmp(ir.OpGe, s.Affected, ir.IntLit(0)))
 		}
 		if q, ok := s.SQL.(*sqlir.Insert); ok {
@@ -36,11 +41,14 @@ func (m *lowerer) lowerExec(e *ir.Edge, s *ir.Exec) error {
 	m.res.Writes++
 	switch q := s.SQL.(type) {
 	case *sqlir.Update:
-		m.update(em, t, updateSpec{set: q.Set, where: q.Where, args: s.Args, affected: s.Affected,
+		affected := m.returnedRows(s)
+		m.update(em, t, updateSpec{set: q.Set, where: q.Where, args: s.Args, affected: affected,
 			returning: q.Returning, targets: s.Targets, h: s.Tx})
+		m.noRow(em, s, affected)
 	case *sqlir.Insert:
-		if s.Affected != nil {
-			em.assume(insertAffected(q, s.Affected))
+		if affected := m.returnedRows(s); affected != nil {
+			m.insertCount(em, q, affected, s.Info)
+			m.noRow(em, s, affected)
 		}
 		m.insert(em, t, q, s.Args, s.Targets, s.Info, s.Tx)
 	case *sqlir.Delete:
@@ -122,7 +130,7 @@ func (m *lowerer) update(em *emitter, t *tableModel, u updateSpec) {
 	conflict, locked := m.lockConflict(em, u.h, u.where, u.args)
 	var lhs []*ir.Var
 	var rhs []ir.Expr
-	var matched, keyed []ir.Expr
+	var matched, keyed, counted []ir.Expr
 	key, kv := m.pinnedKey(t, u.where, u.args)
 	for _, x := range t.syms {
 		where := m.where(u.where, x, u.args)
@@ -138,13 +146,20 @@ func (m *lowerer) update(em *emitter, t *tableModel, u updateSpec) {
 			// changes it exactly when it satisfies the rest of the WHERE.
 			keyed = append(keyed, ir.And(x.isLive(), x.exists, keyEq(x, key, kv)))
 		}
+		var diffs []ir.Expr
 		for _, a := range u.set {
 			col := strings.ToLower(a.Col)
 			v := x.cols[col]
 			val := m.assigned(t, a.Col, a.Value, x, u.args)
 			lhs = append(lhs, v)
 			rhs = append(rhs, ir.IteOf(match, m.convert(val, v.Type), v))
+			diffs = append(diffs, ir.Not(ir.Eq(m.convert(val, v.Type), v)))
+			if g, null := m.assignNull(t, a.Col, a.Value, x, u.args); g != nil {
+				lhs = append(lhs, g)
+				rhs = append(rhs, ir.IteOf(match, null, g))
+			}
 		}
+		counted = append(counted, m.countedRow(match, diffs))
 	}
 	// dirty: unless the one row the statement can change is a live
 	// symbol, rows the symbols do not track may have changed.
@@ -163,7 +178,7 @@ func (m *lowerer) update(em *emitter, t *tableModel, u updateSpec) {
 	if u.affected != nil {
 		cs := []ir.Expr{ir.Cmp(ir.OpGe, u.affected, ir.IntLit(0))}
 		for i, mt := range matched {
-			cs = append(cs, ir.Implies(mt, ir.Cmp(ir.OpGe, u.affected, ir.IntLit(1))))
+			cs = append(cs, ir.Implies(counted[i], ir.Cmp(ir.OpGe, u.affected, ir.IntLit(1))))
 			if kv != nil {
 				// RowsAffected of a key-pinned UPDATE is 1 if the row
 				// with the key matched, else 0.
@@ -233,20 +248,16 @@ func (m *lowerer) insert(em *emitter, t *tableModel, q *sqlir.Insert, args []ir.
 			for i, c := range cols {
 				if i < len(row) && !isDefaultKeyword(row[i]) {
 					vals[strings.ToLower(c)] = m.assigned(t, c, row[i], nil, args)
+					if _, null := m.assignNull(t, c, row[i], nil, args); null != nil {
+						vals[nullFlag(c)] = null
+					}
 				}
 			}
 		} else if len(q.Columns) > 0 {
 			// INSERT … SELECT with a column list: the columns it omits
 			// get their defaults; the selected values are not modelled.
 			layoutKnown = true
-			for _, c := range q.Columns {
-				c = strings.ToLower(c)
-				if _, ok := t.sorts[c]; ok {
-					fv := m.freshVar("$inserted_"+c, t.sorts[c])
-					fv.Approx = fmt.Sprintf("column %s of the INSERT … SELECT at %s: the selected values are not modelled", c, info.Position())
-					vals[c] = fv
-				}
-			}
+			m.selectedValues(t, q, info, vals)
 		}
 		newRow := &symbol{name: "new", table: t.name, cols: map[string]*ir.Var{}}
 		var lhs []*ir.Var
@@ -256,13 +267,16 @@ func (m *lowerer) insert(em *emitter, t *tableModel, q *sqlir.Insert, args []ir.
 			newRow.cols[c] = v
 			val, ok := vals[c]
 			if !ok {
-				if layoutKnown {
+				switch {
+				case layoutKnown && strings.HasPrefix(c, nullFlagPrefix):
+					val = m.omittedNull(t, strings.TrimPrefix(c, nullFlagPrefix), info)
+				case layoutKnown:
 					var fact ir.Expr
 					val, fact = m.omitted(t, c, v.Type, info)
 					if fact != nil {
 						facts = append(facts, fact)
 					}
-				} else {
+				default:
 					// INSERT … SELECT, or VALUES without a column list
 					// the schema does not give.
 					fv := m.freshVar("$inserted_"+c, v.Type)
@@ -426,7 +440,7 @@ func (m *lowerer) omitted(t *tableModel, col string, s ir.Sort, info ir.Info) (i
 // (no key known, a value not given, or several keys: MySQL's ON DUPLICATE
 // KEY conflicts on any of them) an arbitrary row.
 func (m *lowerer) conflictWhere(t *tableModel, q *sqlir.Insert, row []sqlir.Expr) sqlir.Expr {
-	unknown := &sqlir.Unknown{Text: "the conflicting row"}
+	unknown := &sqlir.Unknown{Text: conflictingRow}
 	cols := q.ConflictColumns
 	if len(cols) == 0 {
 		if len(t.allKeys) != 1 {
@@ -465,7 +479,7 @@ func (m *lowerer) conflictWhere(t *tableModel, q *sqlir.Insert, row []sqlir.Expr
 		// satisfies the index's own predicate, which the conflict
 		// target's WHERE only implies. Among rows with these values, which
 		// one is in the index (and conflicts) is arbitrary.
-		and(&sqlir.Unknown{Text: "the row is in the partial unique index"})
+		and(&sqlir.Unknown{Text: inPartialIndex})
 	}
 	return where
 }
@@ -490,4 +504,23 @@ func (m *lowerer) bindReturning(em *emitter, items []sqlir.SelectItem, targets [
 	}
 	em.havoc(m.takeFresh()...)
 	em.assume(ir.And(facts...))
+}
+
+// selectedValues sets vals to the values of the columns INSERT … SELECT q
+// lists: approximations, since the selected values are not modelled.
+func (m *lowerer) selectedValues(t *tableModel, q *sqlir.Insert, info ir.Info, vals map[string]ir.Expr) {
+	for _, c := range q.Columns {
+		c = strings.ToLower(c)
+		if _, ok := t.sorts[c]; !ok {
+			continue
+		}
+		fv := m.freshVar("$inserted_"+c, t.sorts[c])
+		fv.Approx = fmt.Sprintf("column %s of the INSERT … SELECT at %s: the selected values are not modelled", c, info.Position())
+		vals[c] = fv
+		if f := nullFlag(c); t.sorts[f] == ir.Bool {
+			nv := m.freshVar("$isnull", ir.Bool)
+			nv.Approx = fmt.Sprintf("whether column %s of the INSERT … SELECT at %s is NULL: the selected values are not modelled", c, info.Position())
+			vals[f] = nv
+		}
+	}
 }

@@ -458,8 +458,10 @@ func (t *translator) runSQL(kind dblib.Op, tx ir.Tx, text string, known bool, ar
 			for i := range items {
 				o.returned = append(o.returned, t.p.NewVar(fmt.Sprintf("returned%d", i), ir.Int, ir.Local))
 			}
-			o.noRowOK = noRow
-			t.emit(&ir.Exec{SQL: stmt, Args: args, Tx: tx, Err: o.execErr, Targets: o.returned, Info: info})
+			if noRow {
+				o.noRow = t.p.NewVar("noRows", ir.Bool, ir.Local)
+			}
+			t.emit(&ir.Exec{SQL: stmt, Args: args, Tx: tx, Err: o.execErr, Targets: o.returned, NoRow: o.noRow, Info: info})
 		}
 		if kind == dblib.QueryRow {
 			return value{obj: o}
@@ -586,10 +588,10 @@ func returning(stmt sqlir.Statement) ([]sqlir.SelectItem, bool) {
 func (t *translator) scanReturned(src *object, targets []*ir.Var, errV *ir.Var) value {
 	info := t.info(ir.KindSQL, "")
 	failed := ir.Expr(src.execErr)
-	if src.noRowOK {
-		noRow := t.p.NewVar("noRows", ir.Bool, ir.Local)
-		t.emit(&ir.Havoc{Vars: []*ir.Var{noRow}, Info: info})
-		failed = ir.Or(failed, noRow)
+	if src.noRow != nil {
+		// The write says whether it returned a row (dbmodel): none is
+		// ErrNoRows.
+		failed = ir.Or(failed, src.noRow)
 	}
 	t.emit(&ir.Assign{Lhs: []*ir.Var{errV}, Rhs: []ir.Expr{failed}, Info: info})
 	var lhs []*ir.Var

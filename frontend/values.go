@@ -71,11 +71,12 @@ type object struct {
 	names []string
 
 	// objRow/objRows of a write with RETURNING: the write's error and the
-	// returned row's values (single-row reads bind them); noRowOK says the
-	// statement may return no row (UPDATE/DELETE, ON CONFLICT DO NOTHING).
+	// returned row's values (single-row reads bind them); noRow, set by
+	// the write (ir.Exec.NoRow), says it returned no row (nil: it always
+	// returns one).
 	execErr  *ir.Var
 	returned []*ir.Var
-	noRowOK  bool
+	noRow    *ir.Var
 
 	// objResult: RowsAffected.
 	affected *ir.Var

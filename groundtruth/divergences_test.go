@@ -76,14 +76,6 @@ func replaceOtherKey(d groundtruth.Dialect) knownDivergence {
 // reproduction no longer diverges.
 var knownDivergences = []knownDivergence{
 	{
-		dialect: groundtruth.MySQL, forms: nil, cause: "affected",
-		class: "13 (RowsAffected)",
-		why: "MariaDB/MySQL report changed rows, not matched rows (go-sql-driver/mysql without clientFoundRows): " +
-			"an UPDATE that leaves its row as it was affects 0 rows; the model says a matched row makes RowsAffected >= 1",
-		repro: stmtCase{form: "update-arith", dial: groundtruth.MySQL, rows: []groundtruth.Row{row(1, nil, -2, -2)},
-			steps: []step{{sql: "UPDATE acct SET a = a * ? WHERE id = ?", args: []int64{1, 1}}}},
-	},
-	{
 		dialect: groundtruth.MySQL, forms: []string{"insert-on-duplicate-key"}, cause: "values", noSchema: true,
 		class: "6 (keys: without a schema, the inferred id is taken as the only unique key)",
 		why: "without --schema the model assumes ON DUPLICATE KEY conflicts on id; the table has another UNIQUE key (k) " +

@@ -91,7 +91,7 @@ func (q *request) stmt(s ir.Stmt) ir.Stmt {
 		return &ir.Havoc{Vars: q.vs(s.Vars), Info: q.info(s.Info)}
 	case *ir.Exec:
 		return &ir.Exec{SQL: s.SQL, Args: q.es(s.Args), Tx: q.tx(s.Tx), Err: q.v(s.Err),
-			Affected: q.v(s.Affected), Targets: q.vs(s.Targets), Info: q.info(s.Info)}
+			Affected: q.v(s.Affected), Targets: q.vs(s.Targets), NoRow: q.v(s.NoRow), Info: q.info(s.Info)}
 	case *ir.Select:
 		return &ir.Select{SQL: s.SQL, Args: q.es(s.Args), Tx: q.tx(s.Tx), Targets: q.vs(s.Targets),
 			Err: q.v(s.Err), Info: q.info(s.Info)}

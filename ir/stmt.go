@@ -78,6 +78,10 @@ type Exec struct {
 	Affected *Var
 	// Targets receive RETURNING values (one per returned column; nil: unused).
 	Targets []*Var
+	// NoRow, if not nil, is set to whether the statement returned no row
+	// (a RETURNING write read by a single-row Scan, which then fails with
+	// ErrNoRows).
+	NoRow *Var
 	Info
 }
 

@@ -181,9 +181,17 @@ func (b *traceBuilder) lastRead(sym string) int {
 // row is sym's non-ghost columns, each valued by val.
 func (b *traceBuilder) row(sym string, val func(*ir.Var) (string, error)) (*Row, error) {
 	row := &Row{Values: map[string]string{}}
+	var nulls []string
 	for _, v := range b.cols[sym] {
 		row.Table = v.Table
 		if b.naming.isGhostColumn(v) {
+			col, err := nullColumn(v, val)
+			if err != nil {
+				return nil, err
+			}
+			if col != "" {
+				nulls = append(nulls, col)
+			}
 			continue
 		}
 		s, err := val(v)
@@ -191,6 +199,9 @@ func (b *traceBuilder) row(sym string, val func(*ir.Var) (string, error)) (*Row,
 			return nil, err
 		}
 		row.Values[v.Col] = s
+	}
+	for _, c := range nulls {
+		row.Values[c] = "NULL"
 	}
 	return row, nil
 }

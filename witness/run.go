@@ -136,7 +136,7 @@ func ReplayRun(cex *Counterexample, s *Schema, d sqlparse.Dialect, strs []string
 			if str, ok := dec[v]; ok {
 				rows[i].Values[col] = str
 			}
-			if t != nil && ColumnClass(columnType(t, col)) == ClassTime && !looksLikeTime(v) {
+			if t != nil && ColumnClass(columnType(t, col)) == ClassTime && v != "NULL" && !looksLikeTime(v) {
 				rows[i].Values[col] = zeroOf(ClassTime)
 				notes = append(notes, fmt.Sprintf("%s.%s = %s is not a date: seeded as %s", t.Name, col, v, zeroOf(ClassTime)))
 			}

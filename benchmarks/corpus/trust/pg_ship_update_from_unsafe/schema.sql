@@ -1,0 +1,9 @@
+CREATE TABLE stock (
+    sku BIGINT PRIMARY KEY,
+    qty BIGINT NOT NULL
+);
+CREATE TABLE shipments (
+    id  BIGINT PRIMARY KEY,
+    sku BIGINT NOT NULL,
+    qty BIGINT NOT NULL
+);

@@ -1,0 +1,4 @@
+CREATE TABLE gift_cards (
+    id      BIGINT PRIMARY KEY,
+    balance BIGINT NOT NULL
+);

@@ -1,0 +1,191 @@
+package dbmodel
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/dbverify/dbverify/ir"
+	"github.com/dbverify/dbverify/sqlir"
+)
+
+// NULL-ness of nullable columns. A column that may hold NULL and that the
+// property, a fact or a statement tests with IS [NOT] NULL (directly, or
+// through COALESCE, GREATEST, LEAST, which are rewritten into CASEs over
+// IS NULL) gets a ghost column "$null_<col>" in every row symbol: true when
+// the row's value is NULL. It is a tracked column like the others, so the
+// statements that copy rows (SELECT aliasing, transactions, interference)
+// keep it with the value; INSERT and UPDATE set it (nullness), and IS NULL
+// on the column reads it. The column's own variable still holds an
+// arbitrary value when the ghost says NULL: comparisons do not see NULLs.
+
+// nullFlagPrefix starts the name of a NULL-ness ghost column; report
+// treats columns starting with "$" as bookkeeping, not shown in traces.
+const nullFlagPrefix = "$null_"
+
+// nullFlag returns the name of the NULL-ness ghost column of col.
+func nullFlag(col string) string { return nullFlagPrefix + strings.ToLower(col) }
+
+// noteNullTest records that e (the operand of an IS NULL) is a column of t
+// whose NULL-ness the program or the property tests.
+func (t *tableModel) noteNullTest(e sqlir.Expr) {
+	c, ok := e.(*sqlir.ColRef)
+	if !ok || (c.Table != "" && !t.onTable(c.Table)) {
+		return
+	}
+	if t.nullTested == nil {
+		t.nullTested = map[string]bool{}
+	}
+	t.nullTested[strings.ToLower(c.Name)] = true
+}
+
+// addNullFlags adds the NULL-ness ghost column of every tracked column of
+// t that is tested with IS NULL and that the schema does not declare NOT
+// NULL.
+func (m *lowerer) addNullFlags(t *tableModel) {
+	for c := range t.nullTested {
+		if _, tracked := t.sorts[c]; !tracked || m.notNullColumn(t.name, c) {
+			continue
+		}
+		f := nullFlag(c)
+		if _, ok := t.sorts[f]; ok {
+			continue
+		}
+		t.sorts[f] = ir.Bool
+		t.cols = append(t.cols, f)
+	}
+	sort.Strings(t.cols)
+}
+
+// isNull translates "e IS NULL" on row x (nil: no row): constant when e
+// cannot be NULL or is the NULL literal, the ghost of a tracked column,
+// else an approximation (marked, so that a counterexample relying on it
+// is not reported as certain).
+func (m *lowerer) isNull(e sqlir.Expr, x *symbol, args []ir.Expr) ir.Expr {
+	switch {
+	case m.neverNull(e, x, args):
+		return ir.False
+	case isNullLit(e):
+		return ir.True
+	}
+	if f := m.nullGhost(e, x); f != nil {
+		return f
+	}
+	if u, ok := e.(*sqlir.Unary); ok && u.Op == sqlir.OpNeg {
+		return m.isNull(u.X, x, args)
+	}
+	return m.approxVar("$isnull", ir.Bool, "whether an expression that may be NULL is NULL")
+}
+
+// nullGhost returns the NULL-ness ghost of column e of row x (nil: e is not
+// such a column).
+func (m *lowerer) nullGhost(e sqlir.Expr, x *symbol) *ir.Var {
+	c, ok := e.(*sqlir.ColRef)
+	if !ok || x == nil || m.column(c, x) == nil {
+		return nil
+	}
+	return x.cols[nullFlag(c.Name)]
+}
+
+// assignNull returns the NULL-ness column col of t gets when a write sets
+// it to e (evaluated on row x, nil for INSERT … VALUES), and the ghost to
+// assign (nil: col has none).
+func (m *lowerer) assignNull(t *tableModel, col string, e sqlir.Expr, x *symbol, args []ir.Expr) (*ir.Var, ir.Expr) {
+	f := nullFlag(col)
+	if _, ok := t.sorts[f]; !ok {
+		return nil, nil
+	}
+	var g *ir.Var
+	if x != nil {
+		g = x.cols[f]
+	}
+	return g, m.isNull(e, x, args)
+}
+
+// omittedNull returns the NULL-ness of nullable column col of t when an
+// INSERT omits it: its DEFAULT's, NULL when there is none, unknown (an
+// approximation) for a DEFAULT expression the model does not evaluate or
+// a column the schema does not describe.
+func (m *lowerer) omittedNull(t *tableModel, col string, info ir.Info) ir.Expr {
+	if t.schema != nil {
+		for _, sc := range t.schema.Columns {
+			if !strings.EqualFold(sc.Name, col) {
+				continue
+			}
+			switch {
+			case sc.AutoIncrement:
+				return ir.False
+			case sc.Default != nil:
+				return m.isNull(sc.Default, nil, nil)
+			case !sc.HasDefault:
+				return ir.True
+			}
+		}
+	}
+	v := m.freshVar("$isnull", ir.Bool)
+	v.Approx = fmt.Sprintf("whether column %s omitted by the INSERT at %s is NULL (its default), not modelled", col, info.Position())
+	return v
+}
+
+// selectedNotNull returns the fact that the columns x's SELECT compares
+// in its WHERE are not NULL.
+func (m *lowerer) selectedNotNull(x *symbol) ir.Expr {
+	var out []ir.Expr
+	for _, c := range slices.Sorted(maps.Keys(x.nonNull)) {
+		if f := x.cols[nullFlag(c)]; f != nil {
+			out = append(out, ir.Not(f))
+		}
+	}
+	return ir.And(out...)
+}
+
+// neverNullCall reports whether u is a call of a built-in that never
+// returns NULL: the current date and time.
+func neverNullCall(u *sqlir.Unknown) bool {
+	text := strings.ToLower(strings.Join(strings.Fields(u.Text), ""))
+	switch text {
+	case "now()", "current_timestamp", "current_timestamp()", "current_date", "current_date()",
+		"localtimestamp", "localtimestamp()", "current_time", "current_time()",
+		"transaction_timestamp()", "statement_timestamp()", "clock_timestamp()",
+		"utc_timestamp()", "sysdate()", "unix_timestamp()", "datetime('now')":
+		return true
+	}
+	return false
+}
+
+// The model's own choices, written as Unknown conditions: which row an
+// upsert conflicts with when several unique keys may (any row may), and
+// whether a row is in a partial unique index. They are arbitrary choices
+// the real run also makes, not approximations.
+const (
+	conflictingRow = "the conflicting row"
+	inPartialIndex = "the row is in the partial unique index"
+)
+
+// unknownValue returns the value of an expression the model does not
+// evaluate: the current time is any value (the model is exact), anything
+// else (a joined table's column or join condition, a subquery, another
+// function) is an approximation, so that a counterexample relying on it is
+// UNKNOWN rather than UNSAFE.
+func (m *lowerer) unknownValue(e sqlir.Expr) *ir.Var {
+	u, ok := e.(*sqlir.Unknown)
+	if ok && (neverNullCall(u) || u.Text == conflictingRow || u.Text == inPartialIndex) {
+		return m.freshVar("$unknown", ir.Int)
+	}
+	what := "a SQL expression the model does not evaluate"
+	if ok && u.Text != "" {
+		what = "the SQL expression " + compactText(u.Text)
+	}
+	return m.approxVar("$unknown", ir.Int, what)
+}
+
+// compactText shortens text for a message.
+func compactText(text string) string {
+	text = strings.Join(strings.Fields(text), " ")
+	if len(text) > 80 {
+		text = text[:77] + "..."
+	}
+	return text
+}

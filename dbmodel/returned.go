@@ -1,0 +1,60 @@
+package dbmodel
+
+import (
+	"fmt"
+
+	"github.com/dbverify/dbverify/ir"
+	"github.com/dbverify/dbverify/sqlir"
+)
+
+// Whether a write with RETURNING returned a row, for a single-row Scan of
+// it (ir.Exec.NoRow: none is ErrNoRows). An UPDATE or INSERT on a modelled
+// table returns one row per row it wrote, so "no row" is "rows affected
+// = 0" (as PostgreSQL counts them: the rows matched); elsewhere it stays
+// arbitrary.
+
+// returnedRows returns the variable counting the rows s writes: its rows
+// affected, or, when the program reads only whether it returned a row, a
+// ghost (nil: neither is read).
+func (m *lowerer) returnedRows(s *ir.Exec) *ir.Var {
+	if s.Affected != nil || s.NoRow == nil {
+		return s.Affected
+	}
+	return m.p.NewVar("$returnedRows", ir.Int, ir.Ghost)
+}
+
+// noRow ties s.NoRow to the rows s wrote (affected).
+func (m *lowerer) noRow(em *emitter, s *ir.Exec, affected *ir.Var) {
+	if s.NoRow == nil || affected == nil {
+		return
+	}
+	em.assume(ir.Eq(s.NoRow, ir.Eq(affected, ir.IntLit(0))))
+}
+
+// insertCount sets what is known of the rows-affected count n of a
+// successful INSERT q (insertAffected). The count of INSERT … SELECT is
+// decided by the SELECT, which the model does not follow: it is an
+// approximation (assigned, not assumed, so that only a path whose
+// conditions read it is marked).
+func (m *lowerer) insertCount(em *emitter, q *sqlir.Insert, n *ir.Var, info ir.Info) {
+	if !q.FromSelect {
+		em.assume(insertAffected(q, n))
+		return
+	}
+	v := m.p.NewVar("$selectedRows", ir.Int, ir.Ghost)
+	v.Approx = fmt.Sprintf("the number of rows the INSERT … SELECT at %s inserts (its SELECT is not modelled)", info.Position())
+	em.havoc(v)
+	em.assign([]*ir.Var{n}, []ir.Expr{ir.IteOf(ir.Cmp(ir.OpGe, v, ir.IntLit(0)), v, ir.Neg(v))})
+}
+
+// countedRow returns when a row that the UPDATE matches (match) counts in
+// its rows affected: PostgreSQL and SQLite count the rows matched; MySQL
+// the rows changed (diffs: the SET assignments that change a value), and
+// a matched row left unchanged counts only with the client flag
+// CLIENT_FOUND_ROWS, which the model does not know: it is then unknown.
+func (m *lowerer) countedRow(match ir.Expr, diffs []ir.Expr) ir.Expr {
+	if m.opt.Dialect != "mysql" {
+		return match
+	}
+	return ir.And(match, ir.Or(diffs...))
+}
