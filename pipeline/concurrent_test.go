@@ -43,6 +43,11 @@ func TestConcurrent(t *testing.T) {
 		{"./serializable", "postgres", "", map[string]want{"Withdraw": {verdict: report.Safe, scope: "bounded"}}, ""},
 		{"./txplain", "postgres", "rr", map[string]want{"Withdraw": {verdict: report.Safe, scope: "bounded"}}, ""},
 		{"./serializable", "postgres", "rc", map[string]want{"Withdraw": {verdict: report.Unsafe, scope: "search", with: "Withdraw"}}, ""},
+		// A SERIALIZABLE transaction of another function (a read-only
+		// report) does not protect the withdraw, which runs at the default
+		// READ COMMITTED (adversary C1: the file's strongest level was
+		// taken for every transaction, a wrong SAFE).
+		{"./mixedlevels", "postgres", "", map[string]want{"Withdraw": {verdict: report.Unsafe, scope: "search", with: "Withdraw"}}, ""},
 		{"./mysqlreread", "mysql", "", map[string]want{"Withdraw": {verdict: report.Unknown, reason: "snapshot"}}, ""},
 		// A lock on the user's row orders two debits of the user's
 		// account; without it they race.

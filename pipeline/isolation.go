@@ -6,7 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/dbverify/dbverify/ir"
@@ -55,49 +55,71 @@ func levelName(s string) string {
 }
 
 // isolationOf decides the isolation level of the requests progs: the
-// --isolation override, else the levels their source files set (a level
-// set anywhere in a file the requests run code of counts: the model does
-// not follow TxOptions to the BeginTx that uses them), else the dialect's
-// default. Several different levels in the code give the strongest
-// (the concurrent search then gives UNKNOWN unless the proof succeeds).
+// --isolation override, else the level of each of their transactions, and
+// of the weakest of those when they differ. A transaction's level is the
+// one its BeginTx sets (sql.TxOptions or pgx.TxOptions on the BEGIN's line
+// or the few lines after it), else one a SET TRANSACTION ISOLATION LEVEL
+// statement of the same request sets, else the dialect's default. The
+// weakest, not the strongest: a level set by another function's
+// transaction (a read-only SERIALIZABLE report beside a withdraw at the
+// default) must not make the withdraw look protected; a weaker level than
+// the real one only allows more interleavings.
 func isolationOf(override, dialect, dir string, progs ...*ir.Program) report.Isolation {
 	if override != "" {
 		return report.Isolation{Level: override, Source: "--isolation"}
 	}
-	files := map[string]bool{}
-	for _, p := range progs {
-		for _, e := range p.Edges {
-			if f := e.Stmt.Source().File; f != "" {
-				files[f] = true
-			}
+	def := dialectDefault(dialect)
+	files := map[string]map[string][]int{} // file → level → lines
+	scan := func(f string) map[string][]int {
+		if got, ok := files[f]; ok {
+			return got
 		}
-	}
-	var names []string
-	for f := range files {
-		names = append(names, f)
-	}
-	sort.Strings(names)
-	found := map[string][]string{}
-	for _, f := range names {
 		path := f
 		if !filepath.IsAbs(path) && dir != "" {
 			path = filepath.Join(dir, f)
 		}
-		for level, lines := range scanIsolation(path) {
-			for _, l := range lines {
-				found[level] = append(found[level], fmt.Sprintf("%s:%d", f, l))
+		files[f] = scanIsolation(path)
+		return files[f]
+	}
+	var sites []report.Isolation // one per BEGIN, its level and where it comes from
+	for _, p := range progs {
+		set := setTransaction(p)
+		for _, e := range p.Edges {
+			op, ok := e.Stmt.(*ir.TxOp)
+			if !ok || op.Op != ir.Begin {
+				continue
+			}
+			info := e.Stmt.Source()
+			if level, ok := levelNear(scan(info.File), info.Line); ok {
+				sites = append(sites, report.Isolation{Level: level, Source: "set in the code at " + info.Position()})
+			} else if set.Level != "" {
+				sites = append(sites, set)
+			} else {
+				sites = append(sites, report.Isolation{Level: def.Level, Source: def.Source + " for the transaction at " + info.Position()})
 			}
 		}
 	}
-	for _, level := range []string{Serializable, RepeatableRead, ReadCommitted} {
-		if at := found[level]; len(at) > 0 {
-			src := "set in the code at " + strings.Join(at, ", ")
-			if len(found) > 1 {
-				src += " (the code sets several levels; the strongest is assumed)"
-			}
-			return report.Isolation{Level: level, Source: src}
+	if len(sites) == 0 {
+		return def
+	}
+	weakest := sites[0]
+	var sources []string
+	for _, st := range sites {
+		if rank(st.Level) < rank(weakest.Level) {
+			weakest = st
+		}
+		if !slices.Contains(sources, st.Source) {
+			sources = append(sources, st.Source)
 		}
 	}
+	if len(sources) > 1 {
+		weakest.Source += fmt.Sprintf(" (the weakest of the requests' transactions: %s)", strings.Join(sources, "; "))
+	}
+	return weakest
+}
+
+// dialectDefault is the dialect's default isolation level.
+func dialectDefault(dialect string) report.Isolation {
 	switch dialect {
 	case "postgres":
 		return report.Isolation{Level: ReadCommitted, Source: "postgres default"}
@@ -105,6 +127,46 @@ func isolationOf(override, dialect, dir string, progs ...*ir.Program) report.Iso
 		return report.Isolation{Level: Serializable, Source: "sqlite default"}
 	}
 	return report.Isolation{Level: RepeatableRead, Source: "mysql (InnoDB) default"}
+}
+
+// rank orders the levels from the weakest.
+func rank(level string) int {
+	switch level {
+	case ReadCommitted:
+		return 0
+	case RepeatableRead:
+		return 1
+	}
+	return 2
+}
+
+// levelNear returns the level set on line or the three lines after it
+// (a TxOptions literal written over several lines).
+func levelNear(levels map[string][]int, line int) (string, bool) {
+	for _, level := range []string{ReadCommitted, RepeatableRead, Serializable} {
+		for _, l := range levels[level] {
+			if l >= line && l <= line+3 {
+				return level, true
+			}
+		}
+	}
+	return "", false
+}
+
+// setTransaction returns the level a SET TRANSACTION ISOLATION LEVEL
+// statement of p sets, if any.
+func setTransaction(p *ir.Program) report.Isolation {
+	re := isolationPatterns[len(isolationPatterns)-1]
+	for _, e := range p.Edges {
+		if _, ok := e.Stmt.(*ir.Exec); !ok {
+			continue
+		}
+		info := e.Stmt.Source()
+		if m := re.FindStringSubmatch(info.Text); m != nil {
+			return report.Isolation{Level: levelName(m[1]), Source: "SET TRANSACTION at " + info.Position()}
+		}
+	}
+	return report.Isolation{}
 }
 
 // scanIsolation returns the isolation levels a Go file sets, with their
