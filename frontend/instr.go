@@ -519,6 +519,14 @@ func (t *translator) binop(f *frame, i *ssa.BinOp) value {
 		}
 		return value{expr: b}
 	}
+	if w := unsignedWidth(i.Type()); w > 0 && i.Op == token.SUB {
+		// Unsigned subtraction wraps around: st-q with q > st is a large
+		// number, never negative (the classic "if st-q < 0" that cannot
+		// fire). Modelled exactly, for operands in the type's range.
+		d := ir.Sub(x.expr, y.expr)
+		mod := ir.BigInt(new(big.Int).Lsh(big.NewInt(1), uint(w)))
+		return value{expr: ir.IteOf(ir.Cmp(ir.OpGe, x.expr, y.expr), d, ir.Add(d, mod))}
+	}
 	t.noteOverflow(i)
 	if op, ok := arithOps[i.Op]; ok {
 		if i.Op == token.QUO || i.Op == token.REM {
@@ -531,6 +539,16 @@ func (t *translator) binop(f *frame, i *ssa.BinOp) value {
 	}
 	// Bitwise operators and shifts: arbitrary.
 	return t.fresh(f.prefix+i.Name(), i.Type())
+}
+
+// unsignedWidth returns the width in bits of an unsigned integer type, 0
+// for any other type.
+func unsignedWidth(typ types.Type) int {
+	b, ok := typ.Underlying().(*types.Basic)
+	if !ok || b.Info()&types.IsUnsigned == 0 {
+		return 0
+	}
+	return int(types.SizesFor("gc", "amd64").Sizeof(b)) * 8
 }
 
 // arithOps and cmpOps are the Go operators with an IR counterpart.
