@@ -97,6 +97,10 @@ func (m *lowerer) lowerSelect(e *ir.Edge, s *ir.Select) {
 		}
 		var val ir.Expr
 		switch {
+		case i < len(items) && !items[i].Star && m.blankPadded(x.table, items[i].Expr):
+			v := m.freshVar("$bpchar", t.Type)
+			v.Approx = fmt.Sprintf("result column %d of the SELECT at %s: a CHAR(n) value reaches Go padded with blanks, which SQL comparisons ignore and Go's do not", i+1, s.Info.Position())
+			val = v
 		case i < len(items) && !items[i].Star && !hasUnknown(items[i].Expr):
 			val = m.expr(items[i].Expr, x, s.Args)
 		case i < len(items) && !items[i].Star:
@@ -144,4 +148,27 @@ func (m *lowerer) otherTableFacts(s *ir.Select) ir.Expr {
 		out = append(out, asBool(m.expr(f.Expr, row, nil)))
 	}
 	return ir.And(out...)
+}
+
+// blankPadded reports whether e is a column of table declared CHAR(n) on
+// Postgres (bpchar; MySQL strips the padding, SQLite has none): its value reaches Go padded with blanks to n
+// characters, so a Go comparison of it ("savings   " == "savings") is not
+// the SQL one (which ignores trailing blanks). The value read is then not
+// the column's value in the model but an arbitrary, marked one: a verdict
+// that would depend on it is UNKNOWN, never a SAFE that trusts the Go
+// check.
+func (m *lowerer) blankPadded(table string, e sqlir.Expr) bool {
+	c, ok := e.(*sqlir.ColRef)
+	st := m.schemaTable(table)
+	if !ok || st == nil || m.opt.Dialect != "postgres" {
+		return false
+	}
+	for _, col := range st.Columns {
+		if strings.EqualFold(col.Name, c.Name) {
+			t := strings.ToLower(strings.TrimSpace(col.Type))
+			return t == "bpchar" || strings.HasPrefix(t, "char(") || strings.HasPrefix(t, "character(") ||
+				strings.HasPrefix(t, "char (") || strings.HasPrefix(t, "character (") || t == "char" || t == "character"
+		}
+	}
+	return false
 }
