@@ -64,10 +64,6 @@ var knownFindings = map[findingKey]Kind{
 	// path passes the check Amount > 0: the trace reports the slice
 	// element read at the loop's index with another element's values.
 	{"trust/slice_same_index_unsafe", "(*Store).ApplyDebits", "accounts.balance >= 0"}: NeedsExternal,
-	// WithdrawOffline debits the SQLite replica (?1 placeholders) of a
-	// program whose other database is PostgreSQL; the case runs on
-	// PostgreSQL only.
-	{"trust/two_drivers_unsafe", "(*Store).WithdrawOffline", "accounts.balance >= 0"}: OtherEngine,
 	// The counterexample's UPDATE breaks the schema's other CHECK
 	// (stock - 1 < reserved = 0), which MariaDB enforces: the write fails.
 	// dbverify's model does not enforce the other CHECKs of the table.
