@@ -97,9 +97,9 @@ func (m *lowerer) lowerSelect(e *ir.Edge, s *ir.Select) {
 		}
 		var val ir.Expr
 		switch {
-		case i < len(items) && !items[i].Star && m.blankPadded(x.table, items[i].Expr):
-			v := m.freshVar("$bpchar", t.Type)
-			v.Approx = fmt.Sprintf("result column %d of the SELECT at %s: a CHAR(n) value reaches Go padded with blanks, which SQL comparisons ignore and Go's do not", i+1, s.Info.Position())
+		case i < len(items) && !items[i].Star && m.goStringDiffers(x.table, items[i].Expr) != "":
+			v := m.freshVar("$gostr", t.Type)
+			v.Approx = fmt.Sprintf("result column %d of the SELECT at %s: %s", i+1, s.Info.Position(), m.goStringDiffers(x.table, items[i].Expr))
 			val = v
 		case i < len(items) && !items[i].Star && !hasUnknown(items[i].Expr):
 			val = m.expr(items[i].Expr, x, s.Args)
@@ -150,25 +150,39 @@ func (m *lowerer) otherTableFacts(s *ir.Select) ir.Expr {
 	return ir.And(out...)
 }
 
-// blankPadded reports whether e is a column of table declared CHAR(n) on
-// Postgres (bpchar; MySQL strips the padding, SQLite has none): its value reaches Go padded with blanks to n
-// characters, so a Go comparison of it ("savings   " == "savings") is not
-// the SQL one (which ignores trailing blanks). The value read is then not
-// the column's value in the model but an arbitrary, marked one: a verdict
-// that would depend on it is UNKNOWN, never a SAFE that trusts the Go
-// check.
-func (m *lowerer) blankPadded(table string, e sqlir.Expr) bool {
+// goStringDiffers says why a string column e of table, read into Go, is
+// not the value SQL compares ("" when it is): on Postgres a CHAR(n) value
+// arrives padded with blanks to n characters, which SQL comparisons
+// ignore and Go's do not ("savings   " != "savings"); on MySQL a
+// non-binary string column compares under its collation, by default
+// ignoring case and trailing spaces ('SAVINGS ' = 'savings'), while Go
+// compares bytes. The value read is then not the column's value in the
+// model but an arbitrary, marked one: a verdict that would depend on it
+// is UNKNOWN, never a SAFE that trusts a Go check of the string.
+func (m *lowerer) goStringDiffers(table string, e sqlir.Expr) string {
 	c, ok := e.(*sqlir.ColRef)
 	st := m.schemaTable(table)
-	if !ok || st == nil || m.opt.Dialect != "postgres" {
-		return false
+	if !ok || st == nil {
+		return ""
 	}
 	for _, col := range st.Columns {
-		if strings.EqualFold(col.Name, c.Name) {
-			t := strings.ToLower(strings.TrimSpace(col.Type))
-			return t == "bpchar" || strings.HasPrefix(t, "char(") || strings.HasPrefix(t, "character(") ||
-				strings.HasPrefix(t, "char (") || strings.HasPrefix(t, "character (") || t == "char" || t == "character"
+		if !strings.EqualFold(col.Name, c.Name) {
+			continue
 		}
+		t := strings.ToLower(strings.TrimSpace(col.Type))
+		switch m.opt.Dialect {
+		case "postgres":
+			if t == "bpchar" || t == "char" || t == "character" || strings.HasPrefix(t, "char(") || strings.HasPrefix(t, "character(") ||
+				strings.HasPrefix(t, "char (") || strings.HasPrefix(t, "character (") {
+				return "a CHAR(n) value reaches Go padded with blanks, which SQL comparisons ignore and Go's do not"
+			}
+		case "mysql":
+			binary := strings.Contains(t, "binary") || strings.Contains(t, "blob") || strings.Contains(t, "_bin")
+			if !binary && (strings.Contains(t, "char") || strings.Contains(t, "text") || strings.HasPrefix(t, "enum") || strings.HasPrefix(t, "set(")) {
+				return "MySQL compares this string under its collation (by default ignoring case and trailing spaces), Go compares it byte for byte"
+			}
+		}
+		return ""
 	}
-	return false
+	return ""
 }
