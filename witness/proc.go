@@ -133,15 +133,19 @@ func (d *Driver) start() error {
 }
 
 // Close stops the driver.
-func (d *Driver) Close() error {
-	d.in.Close()
+func (d *Driver) Close() error { return StopProcess(d.in, d.cmd) }
+
+// StopProcess closes a driver process's standard input, which tells it to
+// exit, and waits for it; a process still running after 5 s is killed.
+func StopProcess(in io.Closer, cmd *exec.Cmd) error {
+	in.Close()
 	done := make(chan error, 1)
-	go func() { done <- d.cmd.Wait() }()
+	go func() { done <- cmd.Wait() }()
 	select {
 	case err := <-done:
 		return err
 	case <-time.After(5 * time.Second):
-		d.cmd.Process.Kill()
+		cmd.Process.Kill()
 		return <-done
 	}
 }

@@ -78,18 +78,7 @@ func startDriver(bin string) (*driverProc, error) {
 	return d, nil
 }
 
-func (d *driverProc) close() error {
-	d.in.Close()
-	done := make(chan error, 1)
-	go func() { done <- d.cmd.Wait() }()
-	select {
-	case err := <-done:
-		return err
-	case <-time.After(5 * time.Second):
-		d.cmd.Process.Kill()
-		return <-done
-	}
-}
+func (d *driverProc) close() error { return witness.StopProcess(d.in, d.cmd) }
 
 // errDriverStuck: the driver did not answer in time (it is killed).
 var errDriverStuck = errors.New("the schedule driver did not answer in time")
