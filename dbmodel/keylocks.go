@@ -75,32 +75,13 @@ func (m *lowerer) tableKeys(table string) [][]string {
 // pinned returns a key of table that where pins and the expressions it
 // pins its columns to (nil if none).
 func (m *lowerer) pinned(table string, where sqlir.Expr, args []ir.Expr) ([]string, []ir.Expr) {
-	found := map[string]sqlir.Expr{}
-	var conj func(e sqlir.Expr)
-	conj = func(e sqlir.Expr) {
-		b, ok := e.(*sqlir.Binary)
-		if !ok {
-			return
-		}
-		if b.Op == sqlir.OpAnd {
-			conj(b.X)
-			conj(b.Y)
-			return
-		}
-		if b.Op != sqlir.OpEq {
-			return
-		}
-		for _, pair := range [][2]sqlir.Expr{{b.X, b.Y}, {b.Y, b.X}} {
-			c, ok := pair[0].(*sqlir.ColRef)
-			if ok && (c.Table == "" || strings.EqualFold(c.Table, table)) && !mentionsColumn(pair[1]) {
-				found[strings.ToLower(c.Name)] = pair[1]
-			}
-		}
-	}
 	if where == nil {
 		return nil, nil
 	}
-	conj(where)
+	found := map[string]sqlir.Expr{}
+	for _, p := range columnPins(table, where) {
+		found[p.col] = p.val
+	}
 	for _, k := range m.tableKeys(table) {
 		var vals []ir.Expr
 		for _, c := range k {

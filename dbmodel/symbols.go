@@ -146,35 +146,15 @@ func (m *lowerer) keyValue(t *tableModel, key []string, where sqlir.Expr, args [
 		return nil
 	}
 	found := map[string]ir.Expr{}
-	var conj func(e sqlir.Expr)
-	conj = func(e sqlir.Expr) {
-		b, ok := e.(*sqlir.Binary)
-		if !ok {
-			return
+	for _, p := range columnPins(t.name, where) {
+		saved := m.fresh
+		v := m.expr(p.val, nil, args)
+		if len(m.fresh) != len(saved) {
+			m.fresh = saved
+			continue
 		}
-		if b.Op == sqlir.OpAnd {
-			conj(b.X)
-			conj(b.Y)
-			return
-		}
-		if b.Op != sqlir.OpEq {
-			return
-		}
-		for _, pair := range [][2]sqlir.Expr{{b.X, b.Y}, {b.Y, b.X}} {
-			c, ok := pair[0].(*sqlir.ColRef)
-			if !ok || (c.Table != "" && !t.onTable(c.Table)) || mentionsColumn(pair[1]) {
-				continue
-			}
-			saved := m.fresh
-			v := m.expr(pair[1], nil, args)
-			if len(m.fresh) != len(saved) {
-				m.fresh = saved
-				continue
-			}
-			found[strings.ToLower(c.Name)] = v
-		}
+		found[p.col] = v
 	}
-	conj(where)
 	var out []ir.Expr
 	for _, k := range key {
 		v, ok := found[k]
@@ -238,4 +218,40 @@ func (t *tableModel) sameRow(x, y *symbol) ir.Expr {
 		}
 	}
 	return ir.Or(alts...)
+}
+
+// A columnPin is a conjunct col = val of a WHERE clause, val free of
+// columns.
+type columnPin struct {
+	col string // lower case
+	val sqlir.Expr
+}
+
+// columnPins returns the conjuncts c = e (either way round) of where, in
+// order, with c a column of table (or unqualified) and e free of columns.
+func columnPins(table string, where sqlir.Expr) []columnPin {
+	var out []columnPin
+	var conj func(e sqlir.Expr)
+	conj = func(e sqlir.Expr) {
+		b, ok := e.(*sqlir.Binary)
+		if !ok {
+			return
+		}
+		if b.Op == sqlir.OpAnd {
+			conj(b.X)
+			conj(b.Y)
+			return
+		}
+		if b.Op != sqlir.OpEq {
+			return
+		}
+		for _, pair := range [][2]sqlir.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+			c, ok := pair[0].(*sqlir.ColRef)
+			if ok && (c.Table == "" || strings.EqualFold(c.Table, table)) && !mentionsColumn(pair[1]) {
+				out = append(out, columnPin{strings.ToLower(c.Name), pair[1]})
+			}
+		}
+	}
+	conj(where)
+	return out
 }
