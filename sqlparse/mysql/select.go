@@ -31,16 +31,7 @@ func (t *translator) selectStmt(ss sqlparser.SelectStatement) *sqlir.Select {
 			}
 		}
 		walk(s)
-		out := &sqlir.Select{Complex: true, Reason: "UNION"}
-		var all [][]string
-		for i, l := range leaves {
-			if i == 0 {
-				out.Columns = l.Columns
-			}
-			all = append(all, l.Tables())
-			out.ForUpdate = out.ForUpdate || l.ForUpdate
-			out.ForShare = out.ForShare || l.ForShare
-		}
+		out, all := rules.SetOperation("UNION", leaves)
 		out.AllTables = rules.DedupeFold(all...)
 		switch s.Lock {
 		case sqlparser.ForUpdateStr:

@@ -57,16 +57,7 @@ func (t *translator) setOperation(s *pg.SelectStmt) *sqlir.Select {
 	walk(s.Larg)
 	walk(s.Rarg)
 	reason := strings.TrimPrefix(s.Op.String(), "SETOP_")
-	out := &sqlir.Select{Complex: true, Reason: reason}
-	var all [][]string
-	for i, l := range leaves {
-		if i == 0 {
-			out.Columns = l.Columns
-		}
-		all = append(all, l.Tables())
-		out.ForUpdate = out.ForUpdate || l.ForUpdate
-		out.ForShare = out.ForShare || l.ForShare
-	}
+	out, all := rules.SetOperation(reason, leaves)
 	t.locks(s.LockingClause, out)
 	out.AllTables = rules.DedupeFold(append(all, t.reads)...) // + WITH queries of the branches
 	if out.AllTables == nil {

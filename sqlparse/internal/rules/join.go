@@ -73,3 +73,21 @@ func OwnItemsOnly(items []sqlir.SelectItem, target string) []sqlir.SelectItem {
 	}
 	return items
 }
+
+// SetOperation combines the SELECTs of a UNION/INTERSECT/EXCEPT (reason)
+// into one Complex select: the first branch's columns, a lock if any
+// branch locks, and the tables of every branch (returned separately, for
+// the adapter to add its own).
+func SetOperation(reason string, leaves []*sqlir.Select) (*sqlir.Select, [][]string) {
+	out := &sqlir.Select{Complex: true, Reason: reason}
+	var all [][]string
+	for i, l := range leaves {
+		if i == 0 {
+			out.Columns = l.Columns
+		}
+		all = append(all, l.Tables())
+		out.ForUpdate = out.ForUpdate || l.ForUpdate
+		out.ForShare = out.ForShare || l.ForShare
+	}
+	return out, all
+}
