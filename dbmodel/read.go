@@ -96,10 +96,14 @@ func (m *lowerer) lowerSelect(e *ir.Edge, s *ir.Select) {
 			continue
 		}
 		var val ir.Expr
+		differs := ""
+		if i < len(items) && !items[i].Star {
+			differs = m.goStringDiffers(x.table, items[i].Expr)
+		}
 		switch {
-		case i < len(items) && !items[i].Star && m.goStringDiffers(x.table, items[i].Expr) != "":
+		case differs != "":
 			v := m.freshVar("$gostr", t.Type)
-			v.Approx = fmt.Sprintf("result column %d of the SELECT at %s: %s", i+1, s.Info.Position(), m.goStringDiffers(x.table, items[i].Expr))
+			v.Approx = fmt.Sprintf("result column %d of the SELECT at %s: %s", i+1, s.Info.Position(), differs)
 			val = v
 		case i < len(items) && !items[i].Star && !hasUnknown(items[i].Expr):
 			val = m.expr(items[i].Expr, x, s.Args)
