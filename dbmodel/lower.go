@@ -96,6 +96,9 @@ type lowerer struct {
 	// keyLocking: the row locks by key of a concurrent product
 	// (keylocks.go; nil until used).
 	keyLocking *keyLocking
+	// inserts: the INSERT sites with a unique key of a concurrent
+	// product (uniqueinserts.go; nil until used).
+	inserts *uniqueInserts
 }
 
 // Lower returns p with every database operation replaced by its meaning in

@@ -74,6 +74,7 @@ func (m *lowerer) prologue(from, to ir.Loc) {
 		rhs = append(rhs, ir.False, ir.False, ir.False, ir.False)
 	}
 	em.assign(lhs, rhs)
+	m.initUniqueSites(em)
 	m.fresh = nil
 	var initial []ir.Expr
 	for _, t := range m.tableList() {

@@ -367,6 +367,7 @@ func (m *lowerer) commit(em *emitter, st *txState) {
 // committed state if T wrote it; the symbols are forgotten (they may hold
 // undone values).
 func (m *lowerer) rollback(em *emitter, st *txState) {
+	m.rollbackUniqueSites(em, st)
 	var lhs []*ir.Var
 	var rhs []ir.Expr
 	undo := ir.And(st.open, st.wrote)

@@ -1,0 +1,49 @@
+// Package pg_bonus_total_guard_no_unique_unsafe pays the welcome bonus of a loyalty programme on PostgreSQL:
+// a user whose bonus total is still 0 has not claimed it yet.
+//
+// The claims table has no UNIQUE key on user_id: two claims that both read
+// a total of 0 both insert a claim row and both credit the bonus, and the
+// user ends with 200.
+package pg_bonus_total_guard_no_unique_unsafe
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+
+	_ "github.com/jackc/pgx/v5/stdlib"
+)
+
+// WelcomeBonus is the one-time bonus.
+const WelcomeBonus = 100
+
+var ErrAlreadyClaimed = errors.New("bonus: already claimed")
+
+// Bonuses records claims and credits users.
+type Bonuses struct{ db *sql.DB }
+
+func NewBonuses(db *sql.DB) *Bonuses { return &Bonuses{db: db} }
+
+// Claim records userID's welcome-bonus claim and credits the bonus.
+func (b *Bonuses) Claim(ctx context.Context, userID int64) error {
+	tx, err := b.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("claim: %w", err)
+	}
+	defer tx.Rollback()
+	var total int64
+	if err := tx.QueryRowContext(ctx, "SELECT bonus_total FROM users WHERE id = $1", userID).Scan(&total); err != nil {
+		return fmt.Errorf("claim: %w", err)
+	}
+	if total > 0 {
+		return ErrAlreadyClaimed
+	}
+	if _, err := tx.ExecContext(ctx, "INSERT INTO bonus_claims (user_id, amount) VALUES ($1, $2)", userID, WelcomeBonus); err != nil {
+		return fmt.Errorf("claim: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, "UPDATE users SET bonus_total = bonus_total + $1 WHERE id = $2", WelcomeBonus, userID); err != nil {
+		return fmt.Errorf("claim: %w", err)
+	}
+	return tx.Commit()
+}
