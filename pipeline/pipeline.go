@@ -39,13 +39,25 @@ type Config struct {
 	KeepBoolProg   bool
 	KeepIR         bool
 	Workers        int // 0 = GOMAXPROCS
-	TimeoutMS      int // per SMT check, wall clock (the safety net); 0 = none
-	// RLimit bounds each SMT check in Z3's deterministic resource units,
-	// so that the verdict does not depend on the machine's load; 0 =
-	// smt.DefaultRLimit, negative = none.
-	RLimit int
-	// TimeLimit bounds each (entry, constraint); 0 = none.
+	// The work limits decide when a result is UNKNOWN: the same input
+	// gets the same verdict however busy the machine is.
+	//
+	// RLimit bounds each SMT check in Z3's deterministic resource units;
+	// 0 = smt.DefaultRLimit, negative = none. MaxQueries, MaxPredicates
+	// and MaxStates bound the SMT queries, the predicates and the
+	// abstract states of one search, per (entry, constraint); 0 = refine's
+	// defaults (refine.DefaultMaxQueries …).
+	RLimit        int
+	MaxQueries    int
+	MaxPredicates int
+	MaxStates     int
+
+	// The wall-clock limits are the user's safety net, off by default:
+	// TimeoutMS bounds each SMT check, TimeLimit each (entry,
+	// constraint), Deadline the whole run after loading; 0 = none.
+	TimeoutMS int
 	TimeLimit time.Duration
+	Deadline  time.Duration
 	Engine    Engine // "" = EngineLBE
 	// MaxPaths bounds the paths EnginePaths lists per abstraction (0 =
 	// 100,000).
@@ -98,6 +110,11 @@ func Run(ctx context.Context, cfg Config) (*report.Report, error) {
 	jobs, err := plan(cfg, in, rep)
 	if err != nil {
 		return nil, err
+	}
+	if cfg.Deadline > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, cfg.Deadline)
+		defer cancel()
 	}
 	results, err := runJobs(ctx, cfg, in, jobs)
 	if err != nil {

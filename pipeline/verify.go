@@ -75,7 +75,10 @@ func verify(ctx context.Context, entry string, prog *ir.Program, c spec.Property
 
 // runEngine runs cfg's engine on the lowered program.
 func runEngine(ctx context.Context, cfg Config, p *ir.Program, s *smt.Solver) *refine.Result {
-	opt := refine.Options{MaxRefinements: cfg.MaxRefinements, KeepBoolProg: cfg.KeepBoolProg, Timeout: cfg.TimeLimit}
+	opt := refine.Options{
+		MaxRefinements: cfg.MaxRefinements, KeepBoolProg: cfg.KeepBoolProg, Timeout: cfg.TimeLimit,
+		MaxQueries: cfg.MaxQueries, MaxPredicates: cfg.MaxPredicates, MaxStates: cfg.MaxStates,
+	}
 	if cfg.TimeLimit == 0 {
 		opt.Timeout = -1 // none, as documented (refine's zero is its 2-minute default)
 	}

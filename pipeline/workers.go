@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
 	"sync"
@@ -31,6 +32,9 @@ func runJobs(ctx context.Context, cfg Config, in *inputs, jobs []job) ([]*report
 	finish := func(i int, r *report.Result) {
 		mu.Lock()
 		defer mu.Unlock()
+		if r.Verdict == report.Unknown {
+			r.Limit = refine.LimitOf(r.Reason)
+		}
 		results[i] = r
 		done++
 		if cfg.Progress != nil {
@@ -89,8 +93,12 @@ func newSolver(cfg Config) (*smt.Solver, error) {
 // the job is UNKNOWN without asking it.
 func runJob(ctx context.Context, cfg Config, in *inputs, j job, solver *smt.Solver) *report.Result {
 	var r *report.Result
-	if ctx.Err() != nil {
-		r = &report.Result{Entry: j.entry, Constraint: j.c.Label(), Verdict: report.Unknown, Reason: refine.ReasonCancelled, Predicates: []string{}}
+	if err := ctx.Err(); err != nil {
+		reason := refine.ReasonCancelled
+		if errors.Is(err, context.DeadlineExceeded) {
+			reason = refine.ReasonDeadline
+		}
+		r = &report.Result{Entry: j.entry, Constraint: j.c.Label(), Verdict: report.Unknown, Reason: reason, Predicates: []string{}}
 	} else if err := solver.Reset(); err != nil {
 		r = &report.Result{Entry: j.entry, Constraint: j.c.Label(), Verdict: report.Unknown, Reason: "internal: " + err.Error(), Predicates: []string{}}
 	} else {

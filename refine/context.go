@@ -12,6 +12,10 @@ import (
 // context was cancelled.
 const ReasonCancelled = "cancelled"
 
+// ReasonDeadline is the Reason of a result left undecided because the
+// context's deadline (the run's wall-clock limit) passed.
+const ReasonDeadline = "time limit reached (the run's deadline)"
+
 // withContext runs check under ctx. A deadline of ctx shortens
 // opt.Timeout (checked between phases); cancellation, or the deadline,
 // interrupts the solver's running query (smt.Solver.Interrupt), after
@@ -47,7 +51,7 @@ func cancelled(res *Result, err error) *Result {
 	res.Verdict, res.Position, res.Trace = Unknown, "", nil
 	res.Reason = ReasonCancelled
 	if errors.Is(err, context.DeadlineExceeded) {
-		res.Reason = "time limit reached (the run's deadline)"
+		res.Reason = ReasonDeadline
 	}
 	return res
 }

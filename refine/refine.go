@@ -35,21 +35,30 @@ type Options struct {
 	Abstraction abstraction.Options
 }
 
+// The default work limits of Options: the corpus's hardest decided
+// result needs about a fifth of each (benchmarks/RESULTS.md).
+const (
+	DefaultMaxRefinements = 20
+	DefaultMaxPredicates  = 150
+	DefaultMaxStates      = 1000000
+	DefaultMaxQueries     = 100000
+)
+
 func (o Options) withDefaults() Options {
 	if o.MaxRefinements <= 0 {
-		o.MaxRefinements = 20
+		o.MaxRefinements = DefaultMaxRefinements
 	}
 	if o.MaxPredicates <= 0 {
-		o.MaxPredicates = 150
+		o.MaxPredicates = DefaultMaxPredicates
 	}
 	if o.MaxStates <= 0 {
-		o.MaxStates = 1000000
+		o.MaxStates = DefaultMaxStates
 	}
 	if o.Timeout == 0 {
 		o.Timeout = 2 * time.Minute
 	}
 	if o.MaxQueries <= 0 {
-		o.MaxQueries = 100000
+		o.MaxQueries = DefaultMaxQueries
 	}
 	return o
 }

@@ -4,12 +4,13 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/dbverify/dbverify/pipeline"
+	"github.com/dbverify/dbverify/refine"
 	"github.com/dbverify/dbverify/report"
+	"github.com/dbverify/dbverify/smt"
 )
 
 func checkCommand(code *int) *cli.Command {
@@ -45,9 +46,14 @@ func checkFlags() []cli.Flag {
 		&cli.GenericFlag{Name: "dialect", Value: &dialect, Usage: "SQL dialect: mysql, sqlite or postgres (default: from the driver named in sql.Open, else the driver the program imports, else postgres if the SQL uses $n, else mysql)"},
 		&cli.GenericFlag{Name: "format", Value: &format, Usage: "output format: " + report.FormatUsage()},
 		&cli.StringFlag{Name: "sarif-category", Usage: "SARIF runAutomationDetails id, to tell apart several dbverify runs on one commit (e.g. payments/balance)"},
-		&cli.IntFlag{Name: "max-refinements", Value: 20, Usage: "refinement limit per result (then UNKNOWN)"},
-		&cli.IntFlag{Name: "timeout", Value: 10000, Usage: "time limit of one SMT query in milliseconds (then UNKNOWN)"},
-		&cli.DurationFlag{Name: "time-limit", Value: 60 * time.Second, Usage: "time limit of one (entry, constraint) verification (then UNKNOWN); 0 for none"},
+		&cli.IntFlag{Name: "max-refinements", Value: refine.DefaultMaxRefinements, Usage: "work limit: refinements per result (then UNKNOWN, limit \"work\")"},
+		&cli.IntFlag{Name: "rlimit", Value: smt.DefaultRLimit, Usage: "work limit: Z3 resource units of one SMT query, counted the same on every machine (then UNKNOWN, limit \"work\"); -1 for none"},
+		&cli.IntFlag{Name: "max-queries", Value: refine.DefaultMaxQueries, Usage: "work limit: SMT queries per result (then UNKNOWN, limit \"work\")"},
+		&cli.IntFlag{Name: "max-predicates", Value: refine.DefaultMaxPredicates, Usage: "work limit: predicates per result (then UNKNOWN, limit \"work\")"},
+		&cli.IntFlag{Name: "max-states", Value: refine.DefaultMaxStates, Usage: "work limit: abstract states of one search of a boolean program (then UNKNOWN, limit \"work\")"},
+		&cli.IntFlag{Name: "timeout", Usage: "wall-clock safety net, off by default: time limit of one SMT query in milliseconds (then UNKNOWN, limit \"wall-clock\": the verdict may depend on the machine's load); 0 for none"},
+		&cli.DurationFlag{Name: "time-limit", Usage: "wall-clock safety net, off by default: time limit of one (entry, constraint) verification, e.g. 60s (then UNKNOWN, limit \"wall-clock\"); 0 for none"},
+		&cli.DurationFlag{Name: "deadline", Usage: "wall-clock safety net, off by default: time limit of the whole run after loading, e.g. 10m (the results not decided by then are UNKNOWN, limit \"wall-clock\"); 0 for none"},
 		&cli.GenericFlag{Name: "engine", Value: &engine, Usage: "checker: lbe (large-block encoding: a loop-free program decided by one SMT formula, loops abstracted at their heads only; fixpoint runs if it gives up), fixpoint (CEGAR with per-statement predicate abstraction) or paths (the seed paper's path enumeration, a baseline)"},
 		&cli.BoolFlag{Name: "concurrent", Usage: "also verify concurrent requests: an entry SAFE alone is proved for any number of concurrent requests (stability check), or two requests (the entry with itself and with every other entry) are searched for an interleaving that breaks the constraint"},
 		&cli.StringFlag{Name: "isolation", Value: "auto", Usage: "with --concurrent: the transactions' isolation level, rc, rr or ser (auto: the level the code sets, else the dialect's default: postgres READ COMMITTED, mysql REPEATABLE READ, sqlite SERIALIZABLE)"},
@@ -138,8 +144,13 @@ func pipelineConfig(c *cli.Context) (pipeline.Config, error) {
 		Assume:         c.StringSlice("assume"),
 		Dialect:        *c.Generic("dialect").(*pipeline.Dialect),
 		MaxRefinements: c.Int("max-refinements"),
+		RLimit:         c.Int("rlimit"),
+		MaxQueries:     c.Int("max-queries"),
+		MaxPredicates:  c.Int("max-predicates"),
+		MaxStates:      c.Int("max-states"),
 		TimeoutMS:      c.Int("timeout"),
 		TimeLimit:      c.Duration("time-limit"),
+		Deadline:       c.Duration("deadline"),
 		Engine:         *c.Generic("engine").(*pipeline.Engine),
 		Concurrent:     c.Bool("concurrent"),
 		Isolation:      c.String("isolation"),

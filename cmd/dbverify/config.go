@@ -19,7 +19,8 @@ const configFile = ".dbverify.yaml"
 // command line.
 var configurable = map[string]bool{
 	"constraint": true, "table": true, "schema": true, "assume": true, "entry": true, "dialect": true,
-	"max-refinements": true, "timeout": true, "time-limit": true, "engine": true, "jobs": true,
+	"max-refinements": true, "timeout": true, "time-limit": true, "deadline": true, "engine": true, "jobs": true,
+	"rlimit": true, "max-queries": true, "max-predicates": true, "max-states": true,
 	"concurrent": true, "isolation": true,
 	"fail-on-unknown": true, "no-infer-key": true, "cache-dir": true, "no-cache": true, "sarif-category": true,
 }
