@@ -143,3 +143,33 @@ func checkConcurrentResult(t *testing.T, r *report.Result, verdict report.Verdic
 		t.Errorf("%s: no violation with a negative balance", r.Entry)
 	}
 }
+
+// TestConstraintNotOneRow: a constraint with a subquery is not a row
+// check; every entry that writes a table it names gets UNKNOWN with the
+// reason (the run used to fail with a usage error), with and without
+// --concurrent.
+func TestConstraintNotOneRow(t *testing.T) {
+	src := testdataDir(t, "concurrent")
+	for _, concurrent := range []bool{false, true} {
+		cfg := Config{Dir: src, Patterns: []string{"./relative"}, Dialect: "postgres", Workers: 1, Concurrent: concurrent,
+			Constraints: []string{"accounts.balance >= 0", "accounts.balance >= (SELECT min(limit_cents) FROM overdraft_limits)"}}
+		rep, err := Run(context.Background(), cfg)
+		if err != nil {
+			t.Fatalf("concurrent=%v: %v", concurrent, err)
+		}
+		var unknown []*report.Result
+		for _, r := range rep.Results {
+			if strings.Contains(r.Constraint, "SELECT") {
+				unknown = append(unknown, r)
+			} else if r.Verdict == report.Unknown {
+				t.Errorf("concurrent=%v: the row constraint is UNKNOWN too: %s", concurrent, r.Reason)
+			}
+		}
+		if len(unknown) != 1 {
+			t.Fatalf("concurrent=%v: %d results of the subquery constraint, want 1", concurrent, len(unknown))
+		}
+		if r := unknown[0]; r.Verdict != report.Unknown || !strings.Contains(r.Reason, "subqueries are not allowed") || r.EntryPosition == "" {
+			t.Errorf("concurrent=%v: %s %q at %q, want UNKNOWN naming the subquery, at the entry", concurrent, r.Verdict, r.Reason, r.EntryPosition)
+		}
+	}
+}

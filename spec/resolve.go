@@ -30,7 +30,8 @@ var ErrNoProperty = errors.New("no property")
 
 // Resolve parses the --constraint conditions, over table when it is not
 // "" and, for one that qualifies no column, over the table guessTable
-// finds. With no condition it returns the schema's CHECK constraints
+// finds. A condition that is not over one row (a subquery, an aggregate)
+// becomes an Unsupported property on the tables it names. With no condition it returns the schema's CHECK constraints
 // (FromSchema; ErrNoProperty if there are none).
 func Resolve(texts []string, table string, schema *sqlir.Schema, prog Program) ([]Property, error) {
 	var out []Property
@@ -40,6 +41,12 @@ func Resolve(texts []string, table string, schema *sqlir.Schema, prog Program) (
 			// Bare columns: see guessTable.
 			if t := guessTable(text, prog, schema); t != "" {
 				c, err = ParseRowCheck(text, t)
+			}
+		}
+		if errors.Is(err, sqlparse.ErrNotOneRow) {
+			if tables := namedTables(text, prog, schema); len(tables) > 0 {
+				out = append(out, &Unsupported{Text: text, Reason: unwrapped(err), On: tables})
+				continue
 			}
 		}
 		if err != nil {
@@ -54,6 +61,18 @@ func Resolve(texts []string, table string, schema *sqlir.Schema, prog Program) (
 		}
 	}
 	return out, nil
+}
+
+// unwrapped is the innermost message of err (without the constraint's
+// text, which the result names already).
+func unwrapped(err error) string {
+	for {
+		next := errors.Unwrap(err)
+		if next == nil {
+			return err.Error()
+		}
+		err = next
+	}
 }
 
 // guessTable returns the table of a condition that names no table: the

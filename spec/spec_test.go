@@ -59,6 +59,12 @@ CREATE TABLE orders (id INT PRIMARY KEY, qty INT NOT NULL, CONSTRAINT qty_pos CH
 			&program{tables: []string{"accounts", "orders"}, columns: two.columns, all: map[string]bool{"accounts": true}}, nil, "names no table"},
 		{"schema CHECKs", nil, "", schema, two, []string{"pos: balance >= 0@accounts", "qty_pos: qty > 0@orders"}, ""},
 		{"two tables in one condition", []string{"a.x > b.y"}, "", nil, two, nil, "names two tables"},
+		// Not over one row: a property of its own (UNKNOWN per entry), on
+		// every table of the program it names.
+		{"a subquery", []string{"orders.qty <= (SELECT balance FROM accounts a WHERE a.id = orders.id)"}, "", nil, two,
+			[]string{"orders.qty <= (SELECT balance FROM accounts a WHERE a.id = orders.id)@accounts,orders"}, ""},
+		{"an aggregate", []string{"sum(orders.qty) < 10"}, "", nil, two, []string{"sum(orders.qty) < 10@orders"}, ""},
+		{"a subquery over no table of the program", []string{"x.y IN (SELECT z FROM w)"}, "", nil, two, nil, "subqueries are not allowed"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -72,3 +72,7 @@ func ParseConstraint(text string, defaultTable string) (*sqlir.Constraint, error
 // can tell them apart; identifiers are backquoted when needed. A nil
 // expression prints as "TRUE" (an absent WHERE).
 func Format(e sqlir.Expr) string { return rules.Format(e) }
+
+// ErrNotOneRow is matched (errors.Is) by ParseConstraint's error for a
+// constraint that is not over one row (a subquery, an aggregate).
+var ErrNotOneRow = rules.ErrNotOneRow

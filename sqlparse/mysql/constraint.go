@@ -87,10 +87,10 @@ func checkConstraintAST(e sqlparser.Expr) error {
 		case sqlparser.ListArg:
 			err = errors.New("placeholders (::name) are not allowed in a constraint")
 		case *sqlparser.Subquery, *sqlparser.ExistsExpr:
-			err = errors.New("subqueries are not allowed in a constraint (it must be over one row)")
+			err = rules.NotOneRow("subqueries are not allowed in a constraint (it must be over one row)")
 		case *sqlparser.FuncExpr:
 			if x.IsAggregate() {
-				err = fmt.Errorf("aggregate %s is not allowed in a constraint (it must be over one row)", strings.ToUpper(x.Name.String()))
+				err = rules.NotOneRow(fmt.Sprintf("aggregate %s is not allowed in a constraint (it must be over one row)", strings.ToUpper(x.Name.String())))
 			}
 		case *sqlparser.GroupConcatExpr:
 			err = errors.New("aggregate GROUP_CONCAT is not allowed in a constraint")

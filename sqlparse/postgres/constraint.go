@@ -82,7 +82,7 @@ func checkPgConstraintAST(where *pg.Node) error {
 		case *pg.ParamRef:
 			err = errors.New("placeholders ($n) are not allowed in a constraint")
 		case *pg.SubLink:
-			err = errors.New("subqueries are not allowed in a constraint (it must be over one row)")
+			err = rules.NotOneRow("subqueries are not allowed in a constraint (it must be over one row)")
 		case *pg.SetToDefault:
 			err = errors.New("DEFAULT is not allowed in a constraint")
 		case *pg.FuncCall:
@@ -91,7 +91,7 @@ func checkPgConstraintAST(where *pg.Node) error {
 			case n.Over != nil:
 				err = fmt.Errorf("window function %s is not allowed in a constraint", strings.ToUpper(name))
 			case isPgAggregate(name) || n.AggStar || n.AggDistinct || n.AggFilter != nil || len(n.AggOrder) > 0 || n.AggWithinGroup:
-				err = fmt.Errorf("aggregate %s is not allowed in a constraint (it must be over one row)", strings.ToUpper(name))
+				err = rules.NotOneRow(fmt.Sprintf("aggregate %s is not allowed in a constraint (it must be over one row)", strings.ToUpper(name)))
 			}
 		case *pg.ColumnRef:
 			for _, f := range n.Fields {

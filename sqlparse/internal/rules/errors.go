@@ -89,3 +89,21 @@ type UnsupportedError struct {
 func (e *UnsupportedError) Error() string {
 	return "unsupported SQL: " + e.Reason
 }
+
+// ErrNotOneRow is matched (errors.Is) by the error of a constraint that
+// is not over one row: it has a subquery or an aggregate.
+var ErrNotOneRow = notOneRow("the constraint is not over one row")
+
+// NotOneRow returns the error msg of a constraint that is not over one
+// row (errors.Is(err, ErrNotOneRow)).
+func NotOneRow(msg string) error { return notOneRow(msg) }
+
+type notOneRow string
+
+func (e notOneRow) Error() string { return string(e) }
+
+// Is makes every such error match ErrNotOneRow.
+func (notOneRow) Is(target error) bool {
+	_, ok := target.(notOneRow)
+	return ok
+}
