@@ -173,3 +173,32 @@ func TestConstraintNotOneRow(t *testing.T) {
 		}
 	}
 }
+
+// TestTxEscape: with --concurrent, a statement on the pool while a
+// transaction of the request is surely open is a tx-escape finding at the
+// statement (an inlined helper's line), naming the BEGIN; the pool in the
+// BEGIN's error branch, after COMMIT, or after a COMMIT on one path only
+// is not.
+func TestTxEscape(t *testing.T) {
+	cfg := Config{Dir: testdataDir(t, "concurrent"), Patterns: []string{"./escape"}, Dialect: "postgres", Workers: 1, Concurrent: true,
+		Constraints: []string{"accounts.balance >= 0"}}
+	rep, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range rep.Findings {
+		got = append(got, f.Class+"@"+f.Position+" begin "+f.Related)
+		if !strings.Contains(f.Message, "'debit'") || !strings.HasSuffix(f.Entry, "Debit") {
+			t.Errorf("finding %+v: want the audit INSERT of Debit", f)
+		}
+	}
+	want := []string{"tx-escape@escape/escape.go:32 begin escape/escape.go:17"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("findings %q, want %q", got, want)
+	}
+	cfg.Concurrent = false
+	if rep, err := Run(context.Background(), cfg); err != nil || len(rep.Findings) != 0 {
+		t.Errorf("without --concurrent: findings %v (error %v), want none", rep.Findings, err)
+	}
+}

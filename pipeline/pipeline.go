@@ -111,6 +111,9 @@ func Run(ctx context.Context, cfg Config) (*report.Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	if cfg.Concurrent {
+		rep.Findings = txEscapeFindings(jobs)
+	}
 	if cfg.Deadline > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, cfg.Deadline)

@@ -8,7 +8,7 @@ import (
 )
 
 // WriteGitHub writes GitHub Actions workflow commands: an ::error per
-// UNSAFE result and a ::warning per UNKNOWN one, annotated on the entry
+// UNSAFE result and a ::warning per UNKNOWN one and per finding, annotated on the entry
 // point (file paths relative to the repository root, as GitHub wants).
 func WriteGitHub(w io.Writer, rep *Report, o Options) error {
 	opt := newSARIFOptions(o)
@@ -35,6 +35,16 @@ func WriteGitHub(w io.Writer, rep *Report, o Options) error {
 			}
 		}
 		if _, err := fmt.Fprintf(w, "::%s %s::%s\n", level, strings.Join(props, ","), escapeData(msg)); err != nil {
+			return err
+		}
+	}
+	for _, f := range rep.Findings {
+		props := []string{"title=dbverify " + escapeProperty(f.Class)}
+		if l, ok := opt.location(f.Position, ""); ok {
+			file := strings.TrimPrefix(l.PhysicalLocation.ArtifactLocation.URI, "file://")
+			props = append([]string{"file=" + escapeProperty(filepath.ToSlash(file)), fmt.Sprintf("line=%d", l.PhysicalLocation.Region.StartLine)}, props...)
+		}
+		if _, err := fmt.Fprintf(w, "::warning %s::%s\n", strings.Join(props, ","), escapeData(f.Message)); err != nil {
 			return err
 		}
 	}

@@ -236,7 +236,7 @@ func sarifRules() []sarifRule {
 
 func (o sarifOptions) run(results []sarifResult, ok bool, notes []sarifNotification) sarifRun {
 	run := sarifRun{
-		Tool:        sarifTool{Driver: sarifDriver{Name: "dbverify", InformationURI: "https://github.com/dbverify/dbverify", Version: o.version, SemanticVersion: o.semver, Rules: sarifRules()}},
+		Tool:        sarifTool{Driver: sarifDriver{Name: "dbverify", InformationURI: "https://github.com/dbverify/dbverify", Version: o.version, SemanticVersion: o.semver, Rules: append(sarifRules(), findingRules()...)}},
 		Invocations: []sarifInvocation{{ExecutionSuccessful: ok, Notifications: notes}},
 		OriginalURIBaseIDs: map[string]sarifArtifact{
 			srcRoot: {URI: "file://" + filepath.ToSlash(o.root) + "/"},
@@ -333,6 +333,7 @@ func WriteSARIF(w io.Writer, rep *Report, o Options) error {
 		results = append(results, sarifResult{RuleID: ruleUncovered, RuleIndex: 2, Level: "warning", Message: sarifMessage{Text: msg},
 			Locations: locs, PartialFingerprints: fingerprint(ruleUncovered, c.Writer)})
 	}
+	results = append(results, opt.findingResults(rep)...)
 	return encodeSARIF(w, opt.run(results, true, nil))
 }
 

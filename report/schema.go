@@ -19,6 +19,9 @@ type Report struct {
 	// Warnings are problems with what the run checks (a writer no
 	// verified entry runs, a constraint no entry may break).
 	Warnings []string `json:"warnings,omitempty"`
+	// Findings are warnings of their own classes about the program
+	// (findings.go), with --concurrent.
+	Findings []Finding `json:"findings,omitempty"`
 	// Dialect is the SQL dialect the program's SQL was read in, and why.
 	Dialect *Dialect `json:"dialect,omitempty"`
 	Stats   Stats    `json:"stats"`

@@ -123,6 +123,9 @@ func writeCoverage(w io.Writer, rep *Report, quiet bool) {
 	for _, m := range rep.Warnings {
 		fmt.Fprintf(w, "warning: %s\n", m)
 	}
+	for _, f := range rep.Findings {
+		fmt.Fprintf(w, "%s: warning[%s]: %s\n", f.Position, f.Class, f.Message)
+	}
 }
 
 // writeCounterexample writes the inputs, the initial rows, the steps and
