@@ -143,7 +143,9 @@ type pairSearch struct {
 
 // searchPair searches the interleavings of requests j and q: first every
 // interleaving (one product, the solver's work bounded); where that is
-// undecided, the schedules of interleave.Switches, one product each.
+// undecided, the schedules of interleave.Switches, one product each. The
+// whole search is bounded in work (searchlimits.go) and, if the user set
+// one, in time (planBudget).
 func searchPair(ctx context.Context, j, q job, in *inputs, s *smt.Solver, cfg Config, conc dbmodel.Concurrency) (*pairSearch, error) {
 	out := &pairSearch{}
 	prod, err := interleave.Product(j.prog, q.prog)
@@ -156,7 +158,7 @@ func searchPair(ctx context.Context, j, q job, in *inputs, s *smt.Solver, cfg Co
 			return nil, err
 		}
 	}
-	res, asm, err := checkModel(ctx, prod, j.c, in, s, cfg, &conc)
+	res, asm, err := checkModel(ctx, prod, j.c, in, s, productConfig(cfg, pairMaxQueries), &conc)
 	if rerr := s.SetRLimit(saved); rerr != nil && err == nil {
 		err = rerr
 	}
@@ -168,26 +170,37 @@ func searchPair(ctx context.Context, j, q job, in *inputs, s *smt.Solver, cfg Co
 		return out, nil
 	}
 	out.switches = true
-	var unknown *pairSearch
 	plans := interleave.Switches(j.prog == q.prog, interleave.MaxOps(j.prog), interleave.MaxOps(q.prog))
+	return out, searchPlans(ctx, out, plans, j, q, in, s, cfg, conc)
+}
+
+// searchPlans searches the schedule plans one product each, after the
+// product of every interleaving left out undecided, until one breaks the
+// constraint or the work or time limit is reached.
+func searchPlans(ctx context.Context, out *pairSearch, plans [][]interleave.Segment, j, q job, in *inputs, s *smt.Solver, cfg Config, conc dbmodel.Concurrency) error {
+	var unknown *pairSearch
 	start := time.Now()
 	for i, plan := range plans {
+		if left := pairMaxQueries - out.queries; left <= 0 {
+			out.res = &refine.Result{Verdict: report.Unknown, Reason: pairLimitReason(out.queries, i, len(plans))}
+			return nil
+		}
 		if cfg.TimeLimit > 0 {
 			left := planBudget*cfg.TimeLimit - time.Since(start)
 			if left <= 0 {
 				out.res = &refine.Result{Verdict: report.Unknown,
 					Reason: fmt.Sprintf("time limit of the search of schedule plans reached after %d of %d plans (%s)", i, len(plans), planBudget*cfg.TimeLimit)}
-				return out, nil
+				return nil
 			}
 			cfg.TimeLimit = min(cfg.TimeLimit, left)
 		}
 		prod, err := interleave.ProductPlan(plan, j.prog, q.prog)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		res, asm, err := checkModel(ctx, prod, j.c, in, s, cfg, &conc)
+		res, asm, err := checkModel(ctx, prod, j.c, in, s, productConfig(cfg, pairMaxQueries-out.queries), &conc)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		out.plans++
 		out.queries += res.Stats.SMTQueries
@@ -195,7 +208,7 @@ func searchPair(ctx context.Context, j, q job, in *inputs, s *smt.Solver, cfg Co
 		out.res, out.prod = res, prod
 		switch res.Verdict {
 		case report.Unsafe:
-			return out, nil
+			return nil
 		case report.Unknown:
 			if unknown == nil {
 				unknown = &pairSearch{res: res, prod: prod}
@@ -208,7 +221,7 @@ func searchPair(ctx context.Context, j, q job, in *inputs, s *smt.Solver, cfg Co
 	if unknown != nil {
 		out.res, out.prod = unknown.res, unknown.prod
 	}
-	return out, nil
+	return nil
 }
 
 // firstUnsupported returns the first construct the frontend could not

@@ -202,3 +202,44 @@ func TestTxEscape(t *testing.T) {
 		t.Errorf("without --concurrent: findings %v (error %v), want none", rep.Findings, err)
 	}
 }
+
+// TestConcurrentUniqueKey: a UNIQUE key on the claims table decides the
+// race of two claims (the second INSERT of the user's claim fails, so
+// the second credit never commits); without it both credit.
+func TestConcurrentUniqueKey(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: searches schedule plans (run without -short)")
+	}
+	tests := []struct {
+		pkg     string
+		verdict report.Verdict
+		assume  bool // the unique-key assumption is listed
+	}{
+		{"./claim", report.Safe, true},
+		{"./claim/nounique", report.Unsafe, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.pkg, func(t *testing.T) {
+			cfg := Config{Dir: testdataDir(t, "concurrent"), Patterns: []string{tt.pkg}, Dialect: "postgres", Workers: 1, Concurrent: true,
+				Constraints: []string{"users.bonus_total <= 100"}, Schema: testdataDir(t, "concurrent/"+strings.TrimPrefix(tt.pkg, "./")+"/schema.sql")}
+			rep, err := Run(context.Background(), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rep.Results) != 1 {
+				t.Fatalf("%d results, want 1", len(rep.Results))
+			}
+			r := rep.Results[0]
+			if r.Verdict != tt.verdict {
+				t.Fatalf("%s (%s), want %s", r.Verdict, r.Reason, tt.verdict)
+			}
+			if r.Verdict == report.Unsafe && (len(r.Schedule) == 0 || r.Concurrency == nil || r.Concurrency.Scope != report.ScopeSearch) {
+				t.Errorf("UNSAFE without a two-request schedule: %+v", r.Concurrency)
+			}
+			listed := strings.Contains(strings.Join(r.Assumptions, "\n"), "another request inserted and did not roll back")
+			if listed != tt.assume {
+				t.Errorf("unique-key assumption listed %v, want %v: %q", listed, tt.assume, r.Assumptions)
+			}
+		})
+	}
+}

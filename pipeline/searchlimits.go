@@ -1,0 +1,49 @@
+package pipeline
+
+import "fmt"
+
+// The work limits of the 2-request search of one result. A product runs
+// the engine on a program whose size is the product of the requests',
+// and a request with a loop around its transaction (a retry loop) makes
+// the boolean programs of every product grow to the engine's own limits
+// (a million abstract states, 150 predicates), each schedule plan taking
+// minutes and gigabytes: the independent tester's cpg15 (SERIALIZABLE +
+// retry) ran 14 minutes and 13 GB before answering UNKNOWN. These limits
+// are work, not wall clock: the same input gets the same verdict however
+// busy the machine is.
+const (
+	// productMaxStates bounds the abstract states of one search of a
+	// product's boolean program (the engine's default is 1,000,000).
+	productMaxStates = 150_000
+	// productMaxPredicates bounds the predicates of a product's
+	// abstraction (default 150).
+	productMaxPredicates = 80
+	// productMaxQueries bounds the SMT queries of the check of one
+	// product (default 100,000).
+	productMaxQueries = 20_000
+	// pairMaxQueries bounds the SMT queries of the whole search of one
+	// pair: the product of every interleaving and the schedule plans.
+	pairMaxQueries = 60_000
+)
+
+// productConfig returns cfg with the engine's work limits lowered to the
+// product's, and its SMT queries to at most left.
+func productConfig(cfg Config, left int) Config {
+	lower := func(v *int, limit int) {
+		if *v <= 0 || *v > limit {
+			*v = limit
+		}
+	}
+	lower(&cfg.MaxStates, productMaxStates)
+	lower(&cfg.MaxPredicates, productMaxPredicates)
+	lower(&cfg.MaxQueries, min(productMaxQueries, max(left, 1)))
+	return cfg
+}
+
+// pairLimitReason says that the search of a pair ran out of its SMT
+// queries after plans of total schedule plans ("SMT query limit" makes
+// refine.LimitOf call it a work limit).
+func pairLimitReason(queries, plans, total int) string {
+	return fmt.Sprintf("SMT query limit of the 2-request search reached: %d queries over the product of every interleaving and %d of %d schedule plans (limit %d)",
+		queries, plans, total, pairMaxQueries)
+}
