@@ -62,14 +62,14 @@ type Result struct {
 	EntryPosition string  `json:"-"`
 	Constraint    string  `json:"constraint"`
 	Verdict       Verdict `json:"verdict"`
-	Reason        string  `json:"reason"`   // why UNKNOWN ("" otherwise)
+	Reason        string  `json:"reason"` // why UNKNOWN ("" otherwise)
 	// Limit, for an UNKNOWN a limit stopped, says which kind: "work" (Z3
 	// resource units, queries, predicates, abstract states, refinements:
 	// the same on every machine) or "wall-clock" (a time limit the user
 	// set: the verdict may differ on a less busy machine).
-	Limit    string `json:"limit,omitempty"`
-	Position      string  `json:"position"` // UNSAFE: the violated check; UNKNOWN: the construct at fault, if any
-	Refinements   int     `json:"refinements"`
+	Limit       string `json:"limit,omitempty"`
+	Position    string `json:"position"` // UNSAFE: the violated check; UNKNOWN: the construct at fault, if any
+	Refinements int    `json:"refinements"`
 	// Predicates are those of the last abstraction (SAFE: the
 	// invariant's vocabulary).
 	Predicates []string `json:"predicates"`
