@@ -89,6 +89,7 @@ func bench(cfg config, stdout, stderr io.Writer) (int, error) {
 	fmt.Fprintln(stdout)
 	writeDisagreements(stdout, runs, false)
 	writeTotals(stdout, totals, false)
+	writeResultTimes(stdout, runs)
 
 	var cross *crosscheck.Report
 	if cfg.crossRuns > 0 {
