@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/dbverify/dbverify/report"
 )
 
 // BenchmarkCorpus runs the whole pipeline on each fast corpus case and
@@ -58,6 +60,48 @@ func BenchmarkCorpus(b *testing.B) {
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(results), "ns/entry")
 				b.ReportMetric(float64(queries)/float64(results), "smt-queries/entry")
 			}
+		})
+	}
+}
+
+// BenchmarkVerify times the verification of the results of one-block
+// corpus cases after loading (the time a result's "seconds" measures),
+// for profiling the fixed costs per (entry, constraint):
+//
+//	go test -run XXX -bench Verify -cpuprofile cpu.out ./pipeline
+func BenchmarkVerify(b *testing.B) {
+	for _, tc := range []struct{ dir, constraint string }{
+		{"core/guard_go_safe", "accounts.balance >= 0"},
+		{"bank/absolute_write_unsafe", "accounts.balance >= 0"},
+	} {
+		b.Run(tc.dir, func(b *testing.B) {
+			cfg := Config{Dir: corpusCase(tc.dir), Patterns: []string{"./..."}, Constraints: []string{tc.constraint}, Workers: 1}
+			if err := cfg.validate(); err != nil {
+				b.Fatal(err)
+			}
+			cfg = cfg.withDefaults()
+			in, err := load(cfg)
+			if err != nil {
+				b.Fatal(err)
+			}
+			jobs, err := plan(cfg, in, &report.Report{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			solver, err := newSolver(cfg)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer solver.Close()
+			b.ResetTimer()
+			for range b.N {
+				for _, j := range jobs {
+					if r := runJob(context.Background(), cfg, in, j, solver); r.Verdict == report.Unknown {
+						b.Fatalf("%s: UNKNOWN %s", j.entry, r.Reason)
+					}
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(jobs))/1e6, "ms/result")
 		})
 	}
 }

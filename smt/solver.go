@@ -42,6 +42,9 @@ type Solver struct {
 	liveSet map[varKey]bool
 	marks   []int
 	modelOK bool // the last Check said Sat and nothing changed since
+	// based: a formula was asserted outside every scope since the last
+	// Reset, so the next Reset must clear Z3's solver.
+	based bool
 
 	sigintOff   bool                       // Z3's SIGINT handler is disabled on both solvers
 	interrupted atomic.Bool                // Interrupt was called
@@ -72,6 +75,13 @@ func NewSolver(timeoutMS int) (s *Solver, err error) {
 		s.bSort = s.ctx.BoolSort()
 		s.main = z3.NewSolver(s.ctx)
 		s.aux = z3.NewSolver(s.ctx)
+		// Z3 builds a solver's incremental engine on its first Push
+		// (milliseconds): build both now, with the context, rather than
+		// in the first query of the first job.
+		for _, z := range []*z3.Solver{s.main, s.aux} {
+			z.Push()
+			z.Pop()
+		}
 		// Leave SIGINT to the Go program (see ctrlc.go). Should go-z3's
 		// layout be unrecognisable, Z3 keeps its default handling.
 		s.sigintOff = disableCtrlC(s.ctx, s.main) == nil && disableCtrlC(s.ctx, s.aux) == nil
@@ -152,7 +162,10 @@ func (s *Solver) Interrupt() {
 
 // Reset pops every scope and drops every assertion of the incremental
 // solver, and clears an earlier failure, keeping the Sat/Valid cache: the
-// way to reuse one Solver for the next entry point.
+// way to reuse one Solver for the next entry point. A solver with no
+// scope open, no assertion outside a scope and no failure is already
+// clear: Reset keeps Z3's solver then (recreating it, as Z3 does on a
+// reset, costs milliseconds, more than a one-formula entry's check).
 func (s *Solver) Reset() error {
 	if s == nil || s.closed {
 		return fmt.Errorf("smt: reset: %w", ErrClosed)
@@ -161,6 +174,9 @@ func (s *Solver) Reset() error {
 		return fmt.Errorf("smt: reset: %w", ErrInterrupted)
 	}
 	s.modelOK = false
+	if len(s.marks) == 0 && !s.based && s.err == nil {
+		return nil
+	}
 	err := guard("reset", func() error {
 		s.main.Reset()
 		return nil
@@ -169,7 +185,7 @@ func (s *Solver) Reset() error {
 		s.err = err
 		return err
 	}
-	s.err = nil
+	s.err, s.based = nil, false
 	s.live, s.marks = s.live[:0], s.marks[:0]
 	clear(s.liveSet)
 	return nil
@@ -234,6 +250,9 @@ func (s *Solver) Assert(e ir.Expr) error {
 	})
 	if err != nil {
 		return err
+	}
+	if len(s.marks) == 0 {
+		s.based = true
 	}
 	for _, k := range t.vars {
 		if !s.liveSet[k] {

@@ -40,9 +40,10 @@ type ScalingOptions struct {
 	// (the sequential study needs one refinement per update, more than the
 	// default 20 for N > 20) and --max-paths 1000000000 for paths.
 	EngineArgs map[string][]string
-	// Budget bounds each of the three studies (N, M, D): the points of a
-	// study not started when its budget is spent are recorded as skipped.
-	// 0 = no bound.
+	// Budget bounds each engine's runs in each of the three studies (N,
+	// M, D), in wall time: an engine's points of a study not started when
+	// its own budget for the study is spent are recorded as skipped, so a
+	// slow engine does not use up a fast one's sizes. 0 = no bound.
 	Budget time.Duration
 	// WorkDir is where the programs are generated (default: a temporary
 	// directory, removed afterwards).
@@ -113,7 +114,8 @@ type ScalingReport struct {
 
 // RunScaling generates every program of the study and runs bin on it with
 // every engine, each run bounded by the timeout. Along each study, an
-// engine that timed out (or failed) at one size is not run on larger ones.
+// engine that timed out, failed or did not decide every entry at one
+// size, or spent its budget, is not run on larger ones.
 func RunScaling(bin string, opts ScalingOptions) (*ScalingReport, error) {
 	opts.defaults()
 	work := opts.WorkDir
@@ -138,8 +140,8 @@ func RunScaling(bin string, opts ScalingOptions) (*ScalingReport, error) {
 		{StudyLoops, opts.Ds, gen.LoopNest},
 	}
 	for _, st := range studies {
-		studyStart := time.Now()
-		stopped := map[string]string{} // engine -> why it stopped
+		spent := map[string]time.Duration{} // engine -> its runs' wall time in this study
+		stopped := map[string]string{}      // engine -> why it stopped
 		for _, x := range st.sizes {
 			prog, err := st.make(x)
 			if err != nil {
@@ -154,14 +156,17 @@ func RunScaling(bin string, opts ScalingOptions) (*ScalingReport, error) {
 				switch {
 				case stopped[eng] != "":
 					pt.Skipped = stopped[eng]
-				case opts.Budget > 0 && time.Since(studyStart) > opts.Budget:
-					pt.Skipped = fmt.Sprintf("the study's %s budget was spent", opts.Budget)
+				case opts.Budget > 0 && spent[eng] > opts.Budget:
+					pt.Skipped = fmt.Sprintf("the engine's %s budget for the study was spent", opts.Budget)
 				default:
 					runPoint(bin, dir, prog, opts.Timeout, opts.EngineArgs[eng], &pt)
+					spent[eng] += pt.Wall
 					if pt.TimedOut {
 						stopped[eng] = fmt.Sprintf("timed out at %s = %d", st.name, x)
 					} else if pt.Err != "" {
 						stopped[eng] = fmt.Sprintf("failed at %s = %d", st.name, x)
+					} else if !pt.OK {
+						stopped[eng] = fmt.Sprintf("undecided at %s = %d: %s", st.name, x, pt.Verdicts)
 					}
 				}
 				if opts.Log != nil {

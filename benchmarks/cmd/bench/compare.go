@@ -57,6 +57,13 @@ func summarize(e engineRuns) engineSummary {
 	return s
 }
 
+// writeResultTimes prints the time per (entry, constraint) of runs.
+func writeResultTimes(w io.Writer, runs []*harness.CaseRun) {
+	s := summarize(engineRuns{runs: runs})
+	fmt.Fprintf(w, "  per (entry, constraint), without the front end: p50 %.3fs, p90 %.3fs, p99 %.3fs, max %.2fs over %d results (%d SMT queries)\n",
+		s.p50, s.p90, s.p99, s.max, s.results, s.queries)
+}
+
 // quantile is the nearest-rank q-quantile of sorted xs (0 if empty).
 func quantile(xs []float64, q float64) float64 {
 	if len(xs) == 0 {

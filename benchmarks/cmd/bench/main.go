@@ -52,10 +52,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&cfg.frontendRef, "frontend", true, "time the reference front end (go/packages + SSA) on every case")
 	fs.DurationVar(&cfg.timeout, "timeout", 2*time.Minute, "time limit of one corpus case")
 	fs.DurationVar(&cfg.scalingTimeout, "scaling-timeout", 60*time.Second, "time limit of one scaling run")
-	fs.DurationVar(&cfg.scalingBudget, "scaling-budget", 150*time.Second, "time limit of each of the three scaling studies (N, M, D): later sizes are skipped (0 = none)")
+	fs.DurationVar(&cfg.scalingBudget, "scaling-budget", 20*time.Second, "wall time of each engine in each of the three scaling studies (N, M, D): the engine's later sizes of the study are skipped once it is spent (0 = none)")
 	fs.IntVar(&cfg.crossRuns, "crosscheck-runs", 30, "random runs per SAFE/UNKNOWN entry of the execution cross-check on real engines (0 = no cross-check)")
 	fs.StringVar(&cfg.scalingEngines, "scaling-engines", "", "comma-separated engines of the scaling study (default: fixpoint, paths, lbe)")
-	fs.IntVar(&cfg.scalingMaxN, "scaling-max-n", 200, "largest N of the sequential-updates study (every N up to 24, then 32, 48, 64, 96, 128, 160, 200, 256)")
+	fs.IntVar(&cfg.scalingMaxN, "scaling-max-n", 200, "largest N of the sequential-updates study (N = 2, 4, 8, 12, 16, 24, 32, 48, 64, 96, 128, 160, 200, 256)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -89,6 +89,7 @@ func bench(cfg config, stdout, stderr io.Writer) (int, error) {
 	fmt.Fprintln(stdout)
 	writeDisagreements(stdout, runs, false)
 	writeTotals(stdout, totals, false)
+	writeResultTimes(stdout, runs)
 
 	var cross *crosscheck.Report
 	if cfg.crossRuns > 0 {
@@ -254,10 +255,7 @@ func runScalingStudy(cfg config, stdout, stderr io.Writer) (scaling *harness.Sca
 	if cfg.scalingEngines != "" {
 		sopts.Engines = strings.Split(cfg.scalingEngines, ",")
 	}
-	for n := 2; n <= cfg.scalingMaxN && n <= 24; n++ {
-		sopts.Ns = append(sopts.Ns, n)
-	}
-	for _, n := range []int{32, 48, 64, 96, 128, 160, 200, 256} {
+	for _, n := range []int{2, 4, 8, 12, 16, 24, 32, 48, 64, 96, 128, 160, 200, 256} {
 		if n <= cfg.scalingMaxN {
 			sopts.Ns = append(sopts.Ns, n)
 		}

@@ -373,7 +373,8 @@ func writeScaling(w io.Writer, rep *harness.ScalingReport, plotLink string, md b
 		fmt.Fprintf(w, "Synthetic programs from `benchmarks/gen` (constraint `accounts.balance >= 0`, every entry SAFE), "+
 			"each run as `dbverify check --format json --engine E --constraint ... ./...`%s with a %.0fs time limit per run. "+
 			"*verify s* is dbverify's own time minus its front end (`stats.seconds - stats.frontend_seconds`); *wall s* is the whole process. "+
-			"Along each study an engine that timed out is not run on larger sizes (—).\n\n", strings.Join(extra, ", "), rep.Options.Timeout.Seconds())
+			"Each engine has its own wall-time budget per study; along a study an engine that timed out or spent its budget is not run on larger sizes (—). "+
+			"The growth lines under the tables fit verify time ∝ size^k by least squares on log-log over each engine's decided sizes, and over their larger half.\n\n", strings.Join(extra, ", "), rep.Options.Timeout.Seconds())
 	}
 	h("Time vs N (N sequential guarded updates in one entry point, 2^N paths)")
 	scalingTable(rep, harness.StudySequential, "N").write(w, md)
@@ -389,6 +390,9 @@ func writeScaling(w io.Writer, rep *harness.ScalingReport, plotLink string, md b
 		for _, n := range skippedNotes(rep) {
 			fmt.Fprintf(w, "- %s\n", n)
 		}
+		for _, g := range fitGrowth(rep) {
+			fmt.Fprintf(w, "- %s\n", g)
+		}
 		fmt.Fprintf(w, "- scaling study took %ss\n", secs(rep.Elapsed))
 		if plotLink != "" {
 			fmt.Fprintf(w, "\n![verification time vs N and M, log scale](%s)\n\nPlot: [%s](%s)\n", plotLink, plotLink, plotLink)
@@ -397,6 +401,9 @@ func writeScaling(w io.Writer, rep *harness.ScalingReport, plotLink string, md b
 		fmt.Fprintln(w, crossoverLine(rep))
 		for _, n := range skippedNotes(rep) {
 			fmt.Fprintln(w, n)
+		}
+		for _, g := range fitGrowth(rep) {
+			fmt.Fprintln(w, g)
 		}
 		fmt.Fprintf(w, "scaling study took %ss\n", secs(rep.Elapsed))
 	}
