@@ -96,6 +96,8 @@ type lowerer struct {
 	// keyLocking: the row locks by key of a concurrent product
 	// (keylocks.go; nil until used).
 	keyLocking *keyLocking
+	// read: the variables some statement of src reads (readVars).
+	read map[*ir.Var]bool
 }
 
 // Lower returns p with every database operation replaced by its meaning in
@@ -108,6 +110,7 @@ func Lower(p *ir.Program, prop spec.Property, opt Options) (*Result, error) {
 	m := &lowerer{
 		src: p, ins: ins, tables: map[string]*tableModel{}, selSym: map[*ir.Select]*symbol{},
 		txs: map[ir.Tx]*txState{}, res: &Result{}, opt: opt, fracs: map[ir.Expr]fraction{},
+		read: readVars(p),
 	}
 	if m.opt.Dialect == "" {
 		m.opt.Dialect = "mysql"

@@ -15,10 +15,16 @@ import (
 
 // returnedRows returns the variable counting the rows s writes: its rows
 // affected, or, when the program reads only whether it returned a row, a
-// ghost (nil: neither is read).
+// ghost (nil: neither is read). A count the program never reads stays
+// arbitrary: constraining it changes no execution, but its atoms (MySQL's
+// "the SET changes a value", countedRow) reach the refinement, which then
+// failed to prove a loop it proved without them.
 func (m *lowerer) returnedRows(s *ir.Exec) *ir.Var {
-	if s.Affected != nil || s.NoRow == nil {
+	if s.Affected != nil && m.read[s.Affected] {
 		return s.Affected
+	}
+	if s.NoRow == nil {
+		return nil
 	}
 	return m.p.NewVar("$returnedRows", ir.Int, ir.Ghost)
 }
