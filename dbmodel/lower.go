@@ -98,6 +98,8 @@ type lowerer struct {
 	keyLocking *keyLocking
 	// read: the variables some statement of src reads (readVars).
 	read map[*ir.Var]bool
+	// selected: the tables (lower case) some SELECT of src reads.
+	selected map[string]bool
 }
 
 // Lower returns p with every database operation replaced by its meaning in
@@ -110,7 +112,7 @@ func Lower(p *ir.Program, prop spec.Property, opt Options) (*Result, error) {
 	m := &lowerer{
 		src: p, ins: ins, tables: map[string]*tableModel{}, selSym: map[*ir.Select]*symbol{},
 		txs: map[ir.Tx]*txState{}, res: &Result{}, opt: opt, fracs: map[ir.Expr]fraction{},
-		read: readVars(p),
+		read: readVars(p), selected: selectedTables(p),
 	}
 	if m.opt.Dialect == "" {
 		m.opt.Dialect = "mysql"

@@ -1,6 +1,10 @@
 package dbmodel
 
-import "github.com/dbverify/dbverify/ir"
+import (
+	"strings"
+
+	"github.com/dbverify/dbverify/ir"
+)
 
 // readVars returns the variables that some statement of p reads: in a
 // right-hand side, a condition or an SQL argument. A variable only ever
@@ -32,4 +36,17 @@ func collectArgs(args []ir.Expr, read map[*ir.Var]bool) {
 			ir.CollectVars(a, read)
 		}
 	}
+}
+
+// selectedTables returns the tables (lower case) some SELECT of p reads.
+func selectedTables(p *ir.Program) map[string]bool {
+	out := map[string]bool{}
+	for _, e := range p.Edges {
+		if s, ok := e.Stmt.(*ir.Select); ok {
+			for _, t := range s.SQL.Tables() {
+				out[strings.ToLower(t)] = true
+			}
+		}
+	}
+	return out
 }
