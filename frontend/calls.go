@@ -260,7 +260,18 @@ func (t *translator) external(f *frame, fn *ssa.Function, c *ssa.CallCommon, arg
 	if v, ok := t.decimalCall(path, name, fn, args); ok {
 		return v
 	}
+	if path == "errors" && name == "Is" {
+		if v, ok := t.errorsIsSentinel(c, args); ok {
+			return v
+		}
+	}
 	if v, ok := t.errorsCall(path, name, args, results); ok {
+		switch path + "." + name {
+		case "errors.New":
+			v.err = freshErr()
+		case "fmt.Errorf":
+			v.err = t.errorfTag(f, c)
+		}
 		return v
 	}
 	canonicalParse := path == "strconv" && (name == "Atoi" || name == "ParseInt") && decimalParse(args)

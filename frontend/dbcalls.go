@@ -36,7 +36,7 @@ func (t *translator) dbCall(f *frame, instr ssa.CallInstruction, a apiCall, args
 		return asValue(a.Special(&libCall{t: t, a: a, args: args, results: results}, a.Call))
 	}
 	if v, ok := t.dbOp(f, instr, a, self, args, results); ok {
-		return v
+		return foreignErrors(v, results)
 	}
 	switch kind {
 	case objRow, objRows:

@@ -57,7 +57,11 @@ func (t *translator) constant(c *ssa.Const) value {
 	typ := c.Type()
 	if c.Value == nil {
 		if s, ok := sortOf(typ); ok {
-			return value{expr: ir.Zero(s)} // nil error is "not non-nil"; zero values
+			v := value{expr: ir.Zero(s)} // nil error is "not non-nil"; zero values
+			if isError(typ) {
+				v.err = freshErr() // no error: no sentinel, wraps none
+			}
+			return v
 		}
 		return value{obj: &object{kind: objNil}}
 	}
@@ -482,7 +486,11 @@ func (t *translator) unop(f *frame, i *ssa.UnOp) value {
 			}
 		}
 		if x.obj != nil && x.obj.kind == objPtr && x.obj.cell != nil {
-			return t.load(x.obj.cell, f.prefix+t.nameOf(f, i))
+			v := t.load(x.obj.cell, f.prefix+t.nameOf(f, i))
+			if g := t.sentinelLoad(i); g != nil {
+				v.err = sentinelErr(g)
+			}
+			return v
 		}
 		if isChoicePtr(x) {
 			if v, ok := t.loadChoice(x.obj, f.prefix+t.nameOf(f, i)); ok {
@@ -661,6 +669,9 @@ func (t *translator) errCompare(f *frame, i *ssa.BinOp, x, y value) value {
 			return value{expr: ir.Not(e)}
 		}
 		return value{expr: e}
+	}
+	if v, ok := t.errCompareSentinel(i, x, y); ok {
+		return v
 	}
 	// err == ErrX: unknown, but only when err is non-nil.
 	b := t.freshVar(f.prefix+i.Name(), ir.Bool, ir.KindBranch)
