@@ -604,6 +604,16 @@ func (t *translator) stringBinop(f *frame, i *ssa.BinOp, x, y value) (value, boo
 
 // noteOverflow states, once per entry, that integer arithmetic is
 // mathematical: a wrap-around is not modelled.
+//
+// Signed wrap-around (F5) stays an assumption. Measured on the 284
+// sequential corpus cases (359 expectations) with + and - of signed
+// integers made exact (ite on leaving the type's range): 14 verdicts
+// change (13 SAFE → UNSAFE, 1 SAFE → UNKNOWN), SMT queries 2,735 → 32,882.
+// None of the 13 is real: their inputs lie outside the type (amt =
+// 2^63+1, the model has no range for parameters, scanned columns or
+// outside results), and within range the run would stop at the engine's
+// own integer overflow error, which the row model does not have either.
+// Exactness needs both ranges first.
 func (t *translator) noteOverflow(i *ssa.BinOp) {
 	b, ok := i.Type().Underlying().(*types.Basic)
 	if !ok || b.Info()&types.IsInteger == 0 || t.overflowNoted ||
