@@ -99,6 +99,10 @@ type lowerer struct {
 	// inserts: the INSERT sites with a unique key of a concurrent
 	// product (uniqueinserts.go; nil until used).
 	inserts *uniqueInserts
+	// read: the variables some statement of src reads (readVars).
+	read map[*ir.Var]bool
+	// selected: the tables (lower case) some SELECT of src reads.
+	selected map[string]bool
 }
 
 // Lower returns p with every database operation replaced by its meaning in
@@ -111,6 +115,7 @@ func Lower(p *ir.Program, prop spec.Property, opt Options) (*Result, error) {
 	m := &lowerer{
 		src: p, ins: ins, tables: map[string]*tableModel{}, selSym: map[*ir.Select]*symbol{},
 		txs: map[ir.Tx]*txState{}, res: &Result{}, opt: opt, fracs: map[ir.Expr]fraction{},
+		read: readVars(p), selected: selectedTables(p),
 	}
 	if m.opt.Dialect == "" {
 		m.opt.Dialect = "mysql"

@@ -2,6 +2,7 @@ package dbmodel
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/dbverify/dbverify/ir"
 	"github.com/dbverify/dbverify/sqlir"
@@ -15,10 +16,16 @@ import (
 
 // returnedRows returns the variable counting the rows s writes: its rows
 // affected, or, when the program reads only whether it returned a row, a
-// ghost (nil: neither is read).
+// ghost (nil: neither is read). A count the program never reads stays
+// arbitrary: constraining it changes no execution, but its atoms (MySQL's
+// "the SET changes a value", countedRow) reach the refinement, which then
+// failed to prove a loop it proved without them.
 func (m *lowerer) returnedRows(s *ir.Exec) *ir.Var {
-	if s.Affected != nil || s.NoRow == nil {
+	if s.Affected != nil && m.read[s.Affected] {
 		return s.Affected
+	}
+	if s.NoRow == nil {
+		return nil
 	}
 	return m.p.NewVar("$returnedRows", ir.Int, ir.Ghost)
 }
@@ -57,4 +64,26 @@ func (m *lowerer) countedRow(match ir.Expr, diffs []ir.Expr) ir.Expr {
 		return match
 	}
 	return ir.And(match, ir.Or(diffs...))
+}
+
+// otherTableCount sets the rows-affected count of a write s on a table the
+// model does not track (the constraint does not watch it): any count is
+// possible for some initial database, but not together with the values
+// the program reads from the same table, which are not tied to it (a
+// SELECT of the row, then UPDATE … WHERE id = $1 AND balance >= $2: the
+// count is 1 exactly when the balance read covers it). Where the program
+// both reads the count and SELECTs that table, the count is an
+// approximation (a counterexample that depends on it is UNKNOWN, not
+// UNSAFE); elsewhere it is exact.
+func (m *lowerer) otherTableCount(em *emitter, s *ir.Exec) {
+	table := writtenTable(s.SQL)
+	if _, isInsert := s.SQL.(*sqlir.Insert); isInsert || !m.read[s.Affected] || !m.selected[strings.ToLower(table)] {
+		em.assume(ir.Cmp(ir.OpGe, s.Affected, ir.IntLit(0)))
+		return
+	}
+	v := m.p.NewVar("$otherRows", ir.Int, ir.Ghost)
+	v.Approx = fmt.Sprintf("the rows-affected count of the write at %s on table %s, which the program also reads: "+
+		"the model does not track that table's rows, so the count is not tied to the values read", s.Info.Position(), table)
+	em.havoc(v)
+	em.assign([]*ir.Var{s.Affected}, []ir.Expr{ir.IteOf(ir.Cmp(ir.OpGe, v, ir.IntLit(0)), v, ir.Neg(v))})
 }

@@ -31,7 +31,7 @@ func (m *lowerer) lowerExec(e *ir.Edge, s *ir.Exec) error {
 		if q, ok := s.SQL.(*sqlir.Insert); ok && q.FromSelect && s.Affected != nil {
 			m.insertCount(em, q, s.Affected, s.Info)
 		} else if s.Affected != nil {
-			em.assume(ir.Cmp(ir.OpGe, s.Affected, ir.IntLit(0)))
+			m.otherTableCount(em, s)
 		}
 		if q, ok := s.SQL.(*sqlir.Insert); ok {
 			em.assume(m.insertChecks(em, q, s.Args))

@@ -260,7 +260,18 @@ func (t *translator) external(f *frame, fn *ssa.Function, c *ssa.CallCommon, arg
 	if v, ok := t.decimalCall(path, name, fn, args); ok {
 		return v
 	}
+	if path == "errors" && name == "Is" {
+		if v, ok := t.errorsIsSentinel(c, args); ok {
+			return v
+		}
+	}
 	if v, ok := t.errorsCall(path, name, args, results); ok {
+		switch path + "." + name {
+		case "errors.New":
+			v.err = freshErr()
+		case "fmt.Errorf":
+			v.err = t.errorfTag(f, c)
+		}
 		return v
 	}
 	canonicalParse := path == "strconv" && (name == "Atoi" || name == "ParseInt") && decimalParse(args)
@@ -293,8 +304,7 @@ func (t *translator) pureExternal(fn *ssa.Function, name string, args []value, r
 		// One value per run (a pure call), and, where the parse succeeds,
 		// the number the text's code stands for (ir.StringCode).
 		if v, ok := t.pureCall(fn, args, results); ok && len(v.tuple) == 2 && v.tuple[0].expr != nil && v.tuple[1].expr != nil {
-			t.emit(&ir.Assume{Cond: ir.Implies(ir.Not(v.tuple[1].expr), ir.Cmp(ir.OpEq, v.tuple[0].expr, args[0].expr)), Info: t.info(ir.KindModel, "")})
-			t.p.Assume("a string strconv." + name + " accepts is written canonically (no sign '+', no leading zeros): its value is its text")
+			t.parsedInt(name, args[0].expr, v.tuple[0].expr, v.tuple[1].expr)
 			return v, true
 		}
 	}
@@ -339,9 +349,10 @@ func (t *translator) knownExternal(fn *ssa.Function, path, name string, args []v
 			n, err := strconv.ParseInt(args[0].str, 10, 64)
 			return value{tuple: []value{{expr: ir.IntLit(n)}, {expr: ir.BoolConst(err != nil)}}}, true
 		}
+		n := t.freshVar(name+"()", ir.Int, ir.KindCall)
 		failed := t.freshVar(name+"()", ir.Bool, ir.KindCall)
-		t.p.Assume("a string strconv." + name + " accepts is written canonically (no sign '+', no leading zeros): its value is its text")
-		return value{tuple: []value{{expr: ir.IteOf(failed, ir.IntLit(0), args[0].expr)}, {expr: failed}}}, true
+		t.parsedInt(name, args[0].expr, n, failed)
+		return value{tuple: []value{{expr: n}, {expr: failed}}}, true
 	case path == "sort":
 		t.mayWriteElements() // sorts in place
 		return t.fresh(name+"()", results), true

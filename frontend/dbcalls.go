@@ -36,7 +36,7 @@ func (t *translator) dbCall(f *frame, instr ssa.CallInstruction, a apiCall, args
 		return asValue(a.Special(&libCall{t: t, a: a, args: args, results: results}, a.Call))
 	}
 	if v, ok := t.dbOp(f, instr, a, self, args, results); ok {
-		return v
+		return foreignErrors(v, results)
 	}
 	switch kind {
 	case objRow, objRows:
@@ -510,7 +510,8 @@ func (t *translator) scan(src *object, dests []value, unknownDests bool) value {
 				tv = d.obj.cell.v
 			} else if val, valid := t.nullFields(d.obj.cell); val != nil {
 				tv = t.p.NewVar(val.v.Name+"#scanned", val.v.Type, ir.Local)
-				nulls = append(nulls, nullScan{value: val, valid: valid, tmp: tv})
+				nulls = append(nulls, nullScan{value: val, valid: valid, tmp: tv, index: len(targets),
+					tmpValid: t.p.NewVar(valid.v.Name+"#scanned", ir.Bool, ir.Local)})
 			} else {
 				t.havocCell(d.obj.cell, 0)
 			}
@@ -527,7 +528,7 @@ func (t *translator) scan(src *object, dests []value, unknownDests bool) value {
 		}
 		targets = append(targets, tv)
 	}
-	defer t.storeNullScans(nulls, errV)
+	defer func() { t.storeNullScans(nulls, errV) }()
 	if src == nil || (src.kind != objRow && src.kind != objRows) {
 		t.unsupported("Scan of rows whose query is not known")
 		t.havocAll(errV, targets)
@@ -542,6 +543,7 @@ func (t *translator) scan(src *object, dests []value, unknownDests bool) value {
 		t.havocAll(errV, targets)
 		return value{expr: errV}
 	}
+	sel, targets = validItems(sel, targets, nulls)
 	t.emit(&ir.Select{SQL: sel, Args: src.args, Tx: src.tx, Targets: targets, Err: errV, Info: t.info(ir.KindSQL, compactSQL(src.text))})
 	return value{expr: errV}
 }

@@ -2,20 +2,55 @@ package frontend
 
 import (
 	"go/types"
+	"slices"
 
 	"github.com/dbverify/dbverify/frontend/dblib"
 	"github.com/dbverify/dbverify/ir"
+	"github.com/dbverify/dbverify/sqlir"
 )
 
 // Scanning into a library's nullable types (dblib.Nullable: sql.NullInt64,
 // …, sql.Null[T]): the value field gets the column's value when Valid, its
-// zero value otherwise; whether the column was NULL (Valid) is arbitrary.
+// zero value otherwise. Valid is the result of "item IS NOT NULL" for the
+// SELECT's item (validItems), so the row model ties it to the row's
+// NULL-ness (dbmodel/nulls.go), or marks it an approximation where it
+// cannot; where the SELECT is not modelled, it is arbitrary.
 
-// nullScan is one destination of a nullable type: the scanned value is
-// read into tmp, then stored into the fields.
+// nullScan is one destination of a nullable type, the index-th of the
+// Scan: the scanned value is read into tmp and its validity into
+// tmpValid, then stored into the fields.
 type nullScan struct {
 	value, valid *cell
 	tmp          *ir.Var
+	index        int
+	tmpValid     *ir.Var
+	// bound: the SELECT sets tmpValid (validItems); else it is havocked.
+	bound bool
+}
+
+// validItems returns sel with one item "item IS NOT NULL" added for each
+// nullable destination (read into its tmpValid), and the targets to read
+// them into; sel itself when there is none or its items are not one per
+// destination (SELECT *: Valid stays arbitrary).
+func validItems(sel *sqlir.Select, targets []*ir.Var, ns []nullScan) (*sqlir.Select, []*ir.Var) {
+	if len(ns) == 0 || sel.Complex || len(sel.Columns) != len(targets) {
+		return sel, targets
+	}
+	for _, it := range sel.Columns {
+		if it.Star || it.Expr == nil {
+			return sel, targets
+		}
+	}
+	cp := *sel
+	cp.Columns = slices.Clip(sel.Columns)
+	targets = slices.Clip(targets)
+	for i := range ns {
+		n := &ns[i]
+		cp.Columns = append(cp.Columns, sqlir.SelectItem{Expr: &sqlir.IsNull{X: sel.Columns[n.index].Expr, Not: true}})
+		targets = append(targets, n.tmpValid)
+		n.bound = true
+	}
+	return &cp, targets
 }
 
 // nullFields returns the value and validity field cells of c when c is a
@@ -50,9 +85,11 @@ func (t *translator) nullFields(c *cell) (value, valid *cell) {
 // destinations where the Scan succeeded (err false).
 func (t *translator) storeNullScans(ns []nullScan, err *ir.Var) {
 	for _, n := range ns {
-		valid := t.p.NewVar(n.valid.v.Name+"#scanned", ir.Bool, ir.Local)
+		valid := n.tmpValid
 		info := t.info(ir.KindSQL, "")
-		t.emit(&ir.Havoc{Vars: []*ir.Var{valid}, Info: info})
+		if !n.bound {
+			t.emit(&ir.Havoc{Vars: []*ir.Var{valid}, Info: info})
+		}
 		t.emit(&ir.Assign{
 			Lhs: []*ir.Var{n.valid.v, n.value.v},
 			Rhs: []ir.Expr{

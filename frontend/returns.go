@@ -24,6 +24,11 @@ func (t *translator) ret(f *frame, r *ssa.Return) {
 			} else {
 				f.textOK[i] = false
 			}
+			if !f.errSet[i] {
+				f.errs[i], f.errSet[i] = v.err, true
+			} else {
+				f.errs[i] = joinErr(f.errs[i], v.err)
+			}
 			x := v.expr
 			if x == nil {
 				x = t.freshVar(f.results[i].Name, f.results[i].Type, ir.KindReturn)

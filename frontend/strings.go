@@ -234,12 +234,15 @@ func (t *translator) merge(outs []value, ends []ir.Loc, conds []ir.Expr) value {
 		switch {
 		case first.expr != nil:
 			allSame := true
-			for _, v := range vs {
+			tags := make([]*errTag, len(vs))
+			for i, v := range vs {
 				if v.expr == nil || !ir.Equal(v.expr, first.expr) {
 					allSame = false
 				}
+				tags[i] = v.err
 			}
 			if allSame {
+				first.err = joinErr(tags...)
 				return first
 			}
 			m := t.p.NewVar("merged", first.expr.Sort(), ir.Local)
@@ -251,7 +254,7 @@ func (t *translator) merge(outs []value, ends []ir.Loc, conds []ir.Expr) value {
 				assigns[i] = append(assigns[i], m)
 				values[i] = append(values[i], convertSort(x, m.Type))
 			}
-			return value{expr: m}
+			return value{expr: m, err: joinErr(tags...)}
 		case first.tuple != nil:
 			out := make([]value, len(first.tuple))
 			for k := range first.tuple {

@@ -86,10 +86,14 @@ type frame struct {
 	structObj map[string]value
 	texts     [][]string // string results: the constants returned (nil: unknown)
 	textOK    []bool
-	defers    []*deferRec
-	pending   []pendingDefers
-	names     map[ssa.Value]string
-	prefix    string
+	// errs: error results, the join of the returned errors' tags (errSet:
+	// one was returned).
+	errs    []*errTag
+	errSet  []bool
+	defers  []*deferRec
+	pending []pendingDefers
+	names   map[ssa.Value]string
+	prefix  string
 
 	// unwind is where the frame's unwinding code starts (unwinds: some
 	// panic reaches it); deferred says the frame is a deferred call, whose
@@ -260,6 +264,8 @@ func (t *translator) inline(fn *ssa.Function, args, bindings []value) value {
 	f.objSet = make([]bool, res.Len())
 	f.texts = make([][]string, res.Len())
 	f.textOK = make([]bool, res.Len())
+	f.errs = make([]*errTag, res.Len())
+	f.errSet = make([]bool, res.Len())
 	for i := range f.textOK {
 		f.textOK[i] = isString(res.At(i).Type())
 	}
@@ -306,6 +312,9 @@ func (t *translator) inline(fn *ssa.Function, args, bindings []value) value {
 			v := value{expr: f.results[i]}
 			if f.textOK[i] && len(f.texts[i]) > 0 && len(f.texts[i]) <= maxAlts {
 				v.alts = dedupeStrings(f.texts[i])
+			}
+			if f.errSet[i] {
+				v.err = f.errs[i]
 			}
 			out = append(out, v)
 		} else if f.isStructRes(i) {
@@ -419,6 +428,9 @@ func (t *translator) phi(f *frame, p *ssa.Phi) {
 		v := value{expr: t.p.NewVar(f.prefix+t.nameOf(f, p), s, ir.Local)}
 		if isString(p.Type()) {
 			v.alts = t.phiTexts(f, p)
+		}
+		if isError(p.Type()) {
+			v.err = t.phiErr(f, p)
 		}
 		f.env[p] = v
 		return

@@ -46,6 +46,12 @@ func TestTranslationRules(t *testing.T) {
 		{"GenericUnsafe", refine.Unsafe, "creditAs"},
 		{"SameElementSafe", refine.Safe, ""},
 		{"SameElementAfterSortUnknown", refine.Unknown, "element"},
+		// Error identity: own sentinels against the errors helpers return.
+		{"WrappedSentinelSafe", refine.Safe, ""},
+		{"BareSentinelUnsafe", refine.Unsafe, "err == errMissing"},
+		{"IsWrappedUnsafe", refine.Unsafe, "errors.Is(err, errMissing)"},
+		{"IsFormattedSafe", refine.Safe, ""},
+		{"ReassignedSentinelUnsafe", refine.Unsafe, "err == errReassigned"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.entry, func(t *testing.T) {

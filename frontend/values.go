@@ -35,6 +35,10 @@ type value struct {
 	// dyn is the dynamic type of an interface value made from a known
 	// concrete value (nil: unknown).
 	dyn types.Type
+
+	// err: which own sentinel errors an error value may be or wrap (nil:
+	// unknown; see erridentity.go).
+	err *errTag
 }
 
 // objKind says what an object is.
