@@ -20,7 +20,7 @@ const configFile = ".dbverify.yaml"
 var configurable = map[string]bool{
 	"constraint": true, "table": true, "schema": true, "assume": true, "entry": true, "dialect": true,
 	"max-refinements": true, "timeout": true, "time-limit": true, "engine": true, "jobs": true,
-	"concurrent": true, "isolation": true,
+	"concurrent": true, "isolation": true, "por": true,
 	"fail-on-unknown": true, "no-infer-key": true, "cache-dir": true, "no-cache": true, "sarif-category": true,
 }
 
