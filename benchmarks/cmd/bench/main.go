@@ -89,6 +89,8 @@ func bench(cfg config, stdout, stderr io.Writer) (int, error) {
 	fmt.Fprintln(stdout)
 	writeDisagreements(stdout, runs, false)
 	writeTotals(stdout, totals, false)
+	fmt.Fprintln(stdout)
+	writeConcurrency(stdout, runs, false)
 
 	var cross *crosscheck.Report
 	if cfg.crossRuns > 0 {
