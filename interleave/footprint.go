@@ -1,6 +1,7 @@
 package interleave
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/dbverify/dbverify/ir"
@@ -160,7 +161,7 @@ func (fs *footprints) of(s ir.Stmt) *footprint {
 }
 
 func (fs *footprints) selectFootprint(f *footprint, q *sqlir.Select, lockOnly bool) {
-	if q == nil || (q.Complex && len(q.AllTables) == 0) || q.Table == "" || hasUnknown(q.Where) {
+	if q == nil || (q.Complex && len(q.AllTables) == 0) || q.Table == "" || opaque(q.Where) || opaqueItems(q.Columns) {
 		f.all = true
 		return
 	}
@@ -186,14 +187,14 @@ func (fs *footprints) selectFootprint(f *footprint, q *sqlir.Select, lockOnly bo
 func (fs *footprints) execFootprint(f *footprint, s sqlir.Statement) {
 	switch s := s.(type) {
 	case *sqlir.Update:
-		if hasUnknown(s.Where) {
+		if opaque(s.Where) || opaqueItems(s.Returning) {
 			f.all = true
 			return
 		}
 		var cols []string
 		for _, a := range s.Set {
 			cols = append(cols, a.Col)
-			if hasUnknown(a.Value) {
+			if opaque(a.Value) {
 				f.all = true
 				return
 			}
@@ -206,13 +207,13 @@ func (fs *footprints) execFootprint(f *footprint, s sqlir.Statement) {
 			f.reads.add(s.Table, exprColumns(a.Value)...)
 		}
 	case *sqlir.Delete:
-		if hasUnknown(s.Where) {
+		if opaque(s.Where) || opaqueItems(s.Returning) {
 			f.all = true
 			return
 		}
 		fs.write(f, s.Table, allColumns)
 	case *sqlir.Insert:
-		if s.FromSelect {
+		if s.FromSelect || insertOpaque(s) {
 			f.all = true
 			return
 		}
@@ -235,12 +236,30 @@ func (fs *footprints) write(f *footprint, table string, cols ...string) {
 	}
 }
 
+// insertOpaque reports whether an INSERT's values, upsert or RETURNING
+// hold an opaque expression.
+func insertOpaque(s *sqlir.Insert) bool {
+	for _, row := range s.Rows {
+		for _, v := range row {
+			if opaque(v) {
+				return true
+			}
+		}
+	}
+	for _, a := range s.OnConflict {
+		if opaque(a.Value) {
+			return true
+		}
+	}
+	return opaque(s.ConflictWhere) || opaqueItems(s.Returning)
+}
+
 // readColumns are the columns a SELECT list (or RETURNING) and a WHERE
 // read; a star reads every column.
 func readColumns(items []sqlir.SelectItem, where sqlir.Expr) []string {
 	cols := exprColumns(where)
 	for _, it := range items {
-		if it.Star || hasUnknown(it.Expr) {
+		if it.Star {
 			return []string{allColumns}
 		}
 		cols = append(cols, exprColumns(it.Expr)...)
@@ -270,18 +289,51 @@ func exprColumns(e sqlir.Expr) []string {
 	return cols
 }
 
-// hasUnknown reports whether e holds an expression the IR does not
-// model (a subquery, a function): it may read other tables.
-func hasUnknown(e sqlir.Expr) bool {
+// builtins are functions that read nothing but their arguments.
+var builtins = map[string]bool{
+	"now": true, "current_timestamp": true, "current_date": true, "coalesce": true, "nullif": true,
+	"lower": true, "upper": true, "trim": true, "length": true, "concat": true, "abs": true,
+	"greatest": true, "least": true, "round": true, "floor": true, "ceil": true, "mod": true,
+	"ifnull": true, "if": true, "cast": true, "in": true, "not": true, "and": true, "or": true,
+}
+
+// callName finds the functions an expression's text calls.
+var callName = regexp.MustCompile(`([a-z_][a-z0-9_.]*)\s*\(`)
+
+// opaque reports whether e holds an expression the IR does not model that
+// may read other tables: a subquery, or a function that is not a builtin
+// (a stored function may read anything).
+func opaque(e sqlir.Expr) bool {
 	found := false
 	if e == nil {
 		return false
 	}
 	sqlir.Rewrite(e, func(x sqlir.Expr) (sqlir.Expr, bool) {
-		if _, ok := x.(*sqlir.Unknown); ok {
+		u, ok := x.(*sqlir.Unknown)
+		if !ok || u.Default {
+			return x, false
+		}
+		text := strings.ToLower(u.Text)
+		if strings.Contains(text, "select") {
 			found = true
+		}
+		for _, m := range callName.FindAllStringSubmatch(text, -1) {
+			if !builtins[m[1]] {
+				found = true
+			}
 		}
 		return x, false
 	})
 	return found
+}
+
+// opaqueItems reports whether a SELECT list or RETURNING holds an opaque
+// expression.
+func opaqueItems(items []sqlir.SelectItem) bool {
+	for _, it := range items {
+		if opaque(it.Expr) {
+			return true
+		}
+	}
+	return false
 }

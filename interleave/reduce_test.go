@@ -12,7 +12,8 @@ import (
 
 // opSpec is one database operation of a test program: "U t.c" (UPDATE t
 // SET c), "S t.c" (SELECT c FROM t), "X t.c" (SELECT c … FOR UPDATE),
-// "I t" (INSERT), "B"/"C" (BEGIN/COMMIT of transaction 1).
+// "I t" (INSERT), "B"/"C" (BEGIN/COMMIT of transaction 1), "Q t.c" (a
+// SELECT whose WHERE has a subquery), "F t.c" (… a builtin function).
 func opStmt(spec string, line int) ir.Stmt {
 	info := ir.Info{File: "f.go", Line: line, Kind: ir.KindSQL, Text: spec}
 	f := strings.Fields(spec)
@@ -27,6 +28,10 @@ func opStmt(spec string, line int) ir.Stmt {
 		return &ir.Exec{SQL: &sqlir.Update{Table: table, Set: []sqlir.Assignment{{Col: col, Value: &sqlir.Param{Index: 2}}}, Where: where}, Info: info}
 	case "S":
 		return &ir.Select{SQL: &sqlir.Select{Table: table, Columns: item, Where: where}, Info: info}
+	case "Q": // WHERE with a subquery
+		return &ir.Select{SQL: &sqlir.Select{Table: table, Columns: item, Where: &sqlir.Unknown{Text: "id IN (SELECT id FROM u)"}}, Info: info}
+	case "F": // WHERE with a builtin function
+		return &ir.Select{SQL: &sqlir.Select{Table: table, Columns: item, Where: &sqlir.Unknown{Text: "lower(name) = $1", Params: []int{1}}}, Info: info}
 	case "X":
 		return &ir.Select{SQL: &sqlir.Select{Table: table, Columns: item, Where: where, ForUpdate: true}, Info: info}
 	case "I":
@@ -105,6 +110,8 @@ func TestReduce(t *testing.T) {
 		{"same cell", []string{"S t.a", "U t.a"}, []string{"S t.a", "U t.a"}, 6, 4},
 		{"locks", []string{"X t.a", "S u.a"}, []string{"X t.b", "S u.a"}, 6, 2},
 		{"transaction", []string{"B", "S t.a", "U t.a", "C"}, []string{"B", "S t.a", "U t.a", "C"}, 70, 0},
+		{"subquery", []string{"Q t.a"}, []string{"U u.c"}, 2, 2},
+		{"builtin", []string{"F t.a"}, []string{"U u.c"}, 2, 1},
 		{"insert", []string{"I t", "S u.a"}, []string{"S t.a", "S u.b"}, 6, 2},
 	}
 	for _, tc := range tests {
