@@ -107,14 +107,16 @@ func (f *footprint) writesAny() bool {
 // touch (foreign keys, cascades); nil: none.
 type footprints struct {
 	related func(string) []string
+	// snapshots: a statement on a transaction may take its snapshot.
+	snapshots bool
 	// published: every cell the program writes or locks, which its
 	// COMMIT or ROLLBACK makes visible or releases.
 	published *footprint
 	byStmt    map[ir.Stmt]*footprint
 }
 
-func newFootprints(p *ir.Program, related func(string) []string) *footprints {
-	fs := &footprints{related: related, byStmt: map[ir.Stmt]*footprint{}}
+func newFootprints(p *ir.Program, related func(string) []string, snapshots bool) *footprints {
+	fs := &footprints{related: related, snapshots: snapshots, byStmt: map[ir.Stmt]*footprint{}}
 	pub := newFootprint()
 	for _, e := range p.Edges {
 		if _, ok := e.Stmt.(*ir.TxOp); ok || !IsDBOp(e.Stmt) {
@@ -151,8 +153,10 @@ func (fs *footprints) of(s ir.Stmt) *footprint {
 		}
 	case *ir.Select:
 		fs.selectFootprint(f, s.SQL, s.LockOnly)
+		f.allReads = fs.snapshots && s.Tx != 0
 	case *ir.Exec:
 		fs.execFootprint(f, s.SQL)
+		f.allReads = fs.snapshots && s.Tx != 0
 	default:
 		f.all = true
 	}

@@ -36,6 +36,10 @@ type Options struct {
 	// Related maps a lower-case table to the tables a write to it may
 	// also read or write (foreign keys and their actions); nil: none.
 	Related func(table string) []string
+	// Snapshots: the model takes a transaction's snapshot at its first
+	// statement (first-updater-wins), so any statement on a transaction
+	// may read every table's committed state.
+	Snapshots bool
 }
 
 // Built is a product with its size.
@@ -57,7 +61,7 @@ func Build(opts Options, progs ...*ir.Program) (*Built, error) {
 			return nil, errors.New("interleave: a reduced product has at most 32 requests")
 		}
 		for _, p := range progs {
-			b.fps = append(b.fps, newFootprints(p, opts.Related))
+			b.fps = append(b.fps, newFootprints(p, opts.Related, opts.Snapshots))
 		}
 	}
 	start := pstate{locs: make([]ir.Loc, len(progs))}

@@ -153,6 +153,7 @@ type pairSearch struct {
 func searchPair(ctx context.Context, j, q job, in *inputs, s *smt.Solver, cfg Config, conc dbmodel.Concurrency) (*pairSearch, error) {
 	out := &pairSearch{}
 	opts := reduction(cfg, in.schema)
+	opts.Snapshots = conc.FirstUpdaterWins
 	built, err := interleave.Build(opts, j.prog, q.prog)
 	if err != nil {
 		return nil, err
