@@ -13,10 +13,15 @@ import (
 // opSpec is one database operation of a test program: "U t.c" (UPDATE t
 // SET c), "S t.c" (SELECT c FROM t), "X t.c" (SELECT c … FOR UPDATE),
 // "I t" (INSERT), "B"/"C" (BEGIN/COMMIT of transaction 1), "Q t.c" (a
-// SELECT whose WHERE has a subquery), "F t.c" (… a builtin function).
+// SELECT whose WHERE has a subquery), "F t.c" (… a builtin function);
+// "TU", "TS": U, S on transaction 1.
 func opStmt(spec string, line int) ir.Stmt {
 	info := ir.Info{File: "f.go", Line: line, Kind: ir.KindSQL, Text: spec}
 	f := strings.Fields(spec)
+	var tx ir.Tx
+	if len(f[0]) == 2 && f[0][0] == 'T' {
+		tx, f[0] = 1, f[0][1:]
+	}
 	var table, col string
 	if len(f) > 1 {
 		table, col, _ = strings.Cut(f[1], ".")
@@ -25,9 +30,9 @@ func opStmt(spec string, line int) ir.Stmt {
 	where := &sqlir.Binary{Op: sqlir.OpEq, X: &sqlir.ColRef{Name: "id"}, Y: &sqlir.Param{Index: 1}}
 	switch f[0] {
 	case "U":
-		return &ir.Exec{SQL: &sqlir.Update{Table: table, Set: []sqlir.Assignment{{Col: col, Value: &sqlir.Param{Index: 2}}}, Where: where}, Info: info}
+		return &ir.Exec{SQL: &sqlir.Update{Table: table, Set: []sqlir.Assignment{{Col: col, Value: &sqlir.Param{Index: 2}}}, Where: where}, Tx: tx, Info: info}
 	case "S":
-		return &ir.Select{SQL: &sqlir.Select{Table: table, Columns: item, Where: where}, Info: info}
+		return &ir.Select{SQL: &sqlir.Select{Table: table, Columns: item, Where: where}, Tx: tx, Info: info}
 	case "Q": // WHERE with a subquery
 		return &ir.Select{SQL: &sqlir.Select{Table: table, Columns: item, Where: &sqlir.Unknown{Text: "id IN (SELECT id FROM u)"}}, Info: info}
 	case "F": // WHERE with a builtin function
@@ -118,8 +123,8 @@ func TestReduce(t *testing.T) {
 		// At first-updater-wins a transaction's first statement takes its
 		// snapshot of every table: it does not commute with the other's
 		// COMMIT, whatever the tables.
-		{"snapshot", []string{"B", "S t.a", "C"}, []string{"U u.a"}, 4, 3, true},
-		{"no snapshot", []string{"B", "S t.a", "C"}, []string{"U u.a"}, 4, 2, false},
+		{"snapshot", []string{"B", "TS t.a", "C"}, []string{"U u.a"}, 4, 3, true},
+		{"no snapshot", []string{"B", "TS t.a", "C"}, []string{"U u.a"}, 4, 2, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
