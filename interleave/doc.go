@@ -20,6 +20,11 @@
 // locations as there are reachable tuples, which grows with the number
 // of database operations, not with the number of Go statements.
 //
+// Build with Options.Reduce applies a partial-order reduction (reduce.go):
+// of two adjacent operations of different requests that commute (their
+// footprints, footprint.go, do not conflict) only one order is kept. Size
+// measures a product (states, interleavings), with and without it.
+//
 // Shared memory (package-level variables, goroutines) is not part of the
 // model: each request's Go state is its own.
 package interleave

@@ -21,16 +21,54 @@ func ArgName(n int) string { return fmt.Sprintf("arg%d", n) }
 // the requests progs (see the package comment). Its inputs are every
 // request's inputs, in order; its name joins theirs with " ∥ ".
 func Product(progs ...*ir.Program) (*ir.Program, error) {
+	r, err := Build(Options{}, progs...)
+	if err != nil {
+		return nil, err
+	}
+	return r.Prog, nil
+}
+
+// Options select the product Build makes.
+type Options struct {
+	// Reduce keeps one order of adjacent independent operations of
+	// different requests (see reduce.go).
+	Reduce bool
+	// Related maps a lower-case table to the tables a write to it may
+	// also read or write (foreign keys and their actions); nil: none.
+	Related func(table string) []string
+	// Snapshots: the model takes a transaction's snapshot at its first
+	// statement (first-updater-wins), so any statement on a transaction
+	// may read every table's committed state.
+	Snapshots bool
+}
+
+// Built is a product with its size.
+type Built struct {
+	Prog *ir.Program
+	Size Size
+}
+
+// Build returns the product of progs, reduced when opts say so, and its
+// size.
+func Build(opts Options, progs ...*ir.Program) (*Built, error) {
 	out, reqs, err := newProduct(progs)
 	if err != nil {
 		return nil, err
 	}
-	b := &builder{out: out, reqs: reqs, locs: map[string]ir.Loc{}}
-	start := make([]ir.Loc, len(progs))
-	for i, p := range progs {
-		start[i] = p.Entry
+	b := &builder{out: out, reqs: reqs, locs: map[string]ir.Loc{}, stuck: map[ir.Loc]bool{}}
+	if opts.Reduce {
+		if len(progs) > 32 {
+			return nil, errors.New("interleave: a reduced product has at most 32 requests")
+		}
+		for _, p := range progs {
+			b.fps = append(b.fps, newFootprints(p, opts.Related, opts.Snapshots))
+		}
 	}
-	b.locs[key(start)] = out.Entry
+	start := pstate{locs: make([]ir.Loc, len(progs))}
+	for i, p := range progs {
+		start.locs[i] = p.Entry
+	}
+	b.locs[start.key()] = out.Entry
 	b.work = append(b.work, start)
 	for len(b.work) > 0 {
 		s := b.work[len(b.work)-1]
@@ -40,7 +78,7 @@ func Product(progs ...*ir.Program) (*ir.Program, error) {
 	if err := ir.Sanity(out); err != nil {
 		return nil, fmt.Errorf("interleave: product of %s: %w", out.Name, err)
 	}
-	return out, nil
+	return &Built{Prog: out, Size: measure(out, b.stuck)}, nil
 }
 
 // newProduct starts the product of progs: the program with every
@@ -84,8 +122,22 @@ type builder struct {
 	out  *ir.Program
 	reqs []*request
 	locs map[string]ir.Loc
-	work [][]ir.Loc
+	work []pstate
+	// fps are the requests' footprints (nil: no reduction).
+	fps []*footprints
+	// stuck are the product locations whose every move the reduction
+	// dropped (their executions are kept in another order).
+	stuck map[ir.Loc]bool
 }
+
+// pstate is a tuple of request locations and the requests whose next
+// operation the reduction defers (bit i: request i).
+type pstate struct {
+	locs  []ir.Loc
+	sleep uint32
+}
+
+func (s pstate) key() string { return fmt.Sprintf("%s|%d", key(s.locs), s.sleep) }
 
 func key(s []ir.Loc) string {
 	var b strings.Builder
@@ -115,21 +167,21 @@ func (b *builder) parked(i int, l ir.Loc) bool {
 	return false
 }
 
-// loc returns the product location of tuple s, queueing it when new.
-func (b *builder) loc(s []ir.Loc) ir.Loc {
-	for i, l := range s {
+// loc returns the product location of state s, queueing it when new.
+func (b *builder) loc(s pstate) ir.Loc {
+	for i, l := range s.locs {
 		if l == b.reqs[i].src.Error {
 			return b.out.Error
 		}
 	}
 	done := true
-	for i, l := range s {
+	for i, l := range s.locs {
 		done = done && l == b.reqs[i].src.Exit
 	}
 	if done {
 		return b.out.Exit
 	}
-	k := key(s)
+	k := s.key()
 	if l, ok := b.locs[k]; ok {
 		return l
 	}
@@ -139,34 +191,45 @@ func (b *builder) loc(s []ir.Loc) ir.Loc {
 	return l
 }
 
-// expand adds the product edges out of tuple s: the running request's
+// expand adds the product edges out of state s: the running request's
 // edges, or, where every request is parked, each request's next
-// operation.
-func (b *builder) expand(s []ir.Loc) {
+// operation (but a deferred request's).
+func (b *builder) expand(s pstate) {
 	from := b.loc(s)
 	if from == b.out.Exit || from == b.out.Error {
 		return
 	}
 	movers := []int{}
-	for i, l := range s {
+	for i, l := range s.locs {
 		if !b.parked(i, l) {
 			movers = []int{i}
 			break
 		}
 	}
 	if len(movers) == 0 {
-		for i, l := range s {
+		for i, l := range s.locs {
 			if !b.ended(i, l) {
 				movers = append(movers, i)
 			}
 		}
 	}
+	added := 0
 	for _, i := range movers {
-		for _, e := range b.reqs[i].src.Out[s[i]] {
-			next := append([]ir.Loc(nil), s...)
-			next[i] = e.To
+		for _, e := range b.reqs[i].src.Out[s.locs[i]] {
+			next := pstate{locs: append([]ir.Loc(nil), s.locs...), sleep: s.sleep}
+			next.locs[i] = e.To
+			if IsDBOp(e.Stmt) {
+				if s.sleep&(1<<i) != 0 {
+					continue
+				}
+				next.sleep = b.sleepAfter(i, e.Stmt, s.locs)
+			}
 			b.step(from, b.reqs[i], e, b.loc(next))
+			added++
 		}
+	}
+	if added == 0 && len(movers) > 0 {
+		b.stuck[from] = true
 	}
 }
 

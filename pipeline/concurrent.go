@@ -85,6 +85,8 @@ func verifyConcurrent(ctx context.Context, seq *report.Result, j job, peers []jo
 		r.SMTQueries += sr.queries
 		r.Concurrency.PairsSearched++
 		r.Concurrency.SchedulePlans += sr.plans
+		r.Concurrency.Interleavings = addSat(r.Concurrency.Interleavings, sr.interleavings)
+		r.Concurrency.InterleavingsUnreduced = addSat(r.Concurrency.InterleavingsUnreduced, sr.unreduced)
 		r.Assumptions = mergeStrings(r.Assumptions, sr.assumptions)
 		if sr.switches {
 			bounded = report.ScopeBoundedSwitches
@@ -139,18 +141,33 @@ type pairSearch struct {
 	plans       int
 	queries     int
 	assumptions []string
+	// interleavings and unreduced measure the product of every
+	// interleaving, with and without the reduction.
+	interleavings, unreduced uint64
 }
 
 // searchPair searches the interleavings of requests j and q: first every
-// interleaving (one product, the solver's work bounded); where that is
-// undecided, the schedules of interleave.Switches, one product each. The
-// whole search is bounded in work (searchlimits.go) and, if the user set
-// one, in time (planBudget).
+// interleaving (one product, reduced by interleave's partial-order
+// reduction, the solver's work bounded); where that is undecided, the
+// schedules of interleave.Switches, one product each. The whole search is
+// bounded in work (searchlimits.go) and, if the user set one, in time
+// (planBudget).
 func searchPair(ctx context.Context, j, q job, in *inputs, s *smt.Solver, cfg Config, conc dbmodel.Concurrency) (*pairSearch, error) {
 	out := &pairSearch{}
-	prod, err := interleave.Product(j.prog, q.prog)
+	opts := reduction(cfg, in.schema)
+	opts.Snapshots = conc.FirstUpdaterWins
+	built, err := interleave.Build(opts, j.prog, q.prog)
 	if err != nil {
 		return nil, err
+	}
+	prod := built.Prog
+	out.interleavings, out.unreduced = built.Size.Interleavings, built.Size.Interleavings
+	if opts.Reduce {
+		full, err := interleave.Build(interleave.Options{}, j.prog, q.prog)
+		if err != nil {
+			return nil, err
+		}
+		out.unreduced = full.Size.Interleavings
 	}
 	saved := s.RLimit()
 	if saved == 0 || saved > fullProductRLimit {

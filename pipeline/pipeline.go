@@ -73,6 +73,9 @@ type Config struct {
 	// dialect's default; rc, rr, ser).
 	Concurrent bool
 	Isolation  string
+	// NoReduction searches every interleaving of a pair, without the
+	// partial-order reduction (--por=none).
+	NoReduction bool
 
 	// Progress, if set, is called after each (entry, constraint) is done.
 	Progress func(done, total int, r *report.Result)

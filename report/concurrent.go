@@ -43,6 +43,13 @@ type Concurrency struct {
 	// SchedulePlans counts the products of few-switch schedules searched
 	// where the search of every interleaving was undecided.
 	SchedulePlans int `json:"schedule_plans,omitempty"`
+	// Interleavings counts the executions of the products of every
+	// interleaving the search built (interleave.Size: sequences of the
+	// requests' database operations with the Go branches between them,
+	// summed over the pairs), after the partial-order reduction;
+	// InterleavingsUnreduced counts them without it.
+	Interleavings          uint64 `json:"interleavings,omitempty"`
+	InterleavingsUnreduced uint64 `json:"interleavings_unreduced,omitempty"`
 	// StabilityFailed says why the stability check did not prove the
 	// entry (then the pairs were searched).
 	StabilityFailed string `json:"stability_failed,omitempty"`

@@ -56,6 +56,7 @@ func checkFlags() []cli.Flag {
 		&cli.DurationFlag{Name: "deadline", Usage: "wall-clock safety net, off by default: time limit of the whole run after loading, e.g. 10m (the results not decided by then are UNKNOWN, limit \"wall-clock\"); 0 for none"},
 		&cli.GenericFlag{Name: "engine", Value: &engine, Usage: "checker: lbe (large-block encoding: a loop-free program decided by one SMT formula, loops abstracted at their heads only; fixpoint runs if it gives up), fixpoint (CEGAR with per-statement predicate abstraction) or paths (the seed paper's path enumeration, a baseline)"},
 		&cli.BoolFlag{Name: "concurrent", Usage: "also verify concurrent requests: an entry SAFE alone is proved for any number of concurrent requests (stability check), or two requests (the entry with itself and with every other entry) are searched for an interleaving that breaks the constraint"},
+		&cli.StringFlag{Name: "por", Value: "column", Usage: "with --concurrent: partial-order reduction of the 2-request search, column (adjacent operations of two requests on different tables or non-conflicting columns are kept in one order) or none (every interleaving)"},
 		&cli.StringFlag{Name: "isolation", Value: "auto", Usage: "with --concurrent: the transactions' isolation level, rc, rr or ser (auto: the level the code sets, else the dialect's default: postgres READ COMMITTED, mysql REPEATABLE READ, sqlite SERIALIZABLE)"},
 		&cli.IntFlag{Name: "max-paths", Value: 100000, Usage: "paths the paths engine lists per abstraction (then UNKNOWN)"},
 		&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Usage: "parallel workers (default: number of CPUs)"},
@@ -134,6 +135,9 @@ func pipelineConfig(c *cli.Context) (pipeline.Config, error) {
 	if len(patterns) == 0 {
 		patterns = []string{"./..."}
 	}
+	if por := c.String("por"); por != "column" && por != "none" {
+		return pipeline.Config{}, fmt.Errorf("--por %q: want column or none", por)
+	}
 	cfg := pipeline.Config{
 		Dir:            c.String("dir"),
 		Patterns:       patterns,
@@ -154,6 +158,7 @@ func pipelineConfig(c *cli.Context) (pipeline.Config, error) {
 		Engine:         *c.Generic("engine").(*pipeline.Engine),
 		Concurrent:     c.Bool("concurrent"),
 		Isolation:      c.String("isolation"),
+		NoReduction:    c.String("por") == "none",
 		MaxPaths:       c.Int("max-paths"),
 		Workers:        c.Int("jobs"),
 		NoInferKey:     c.Bool("no-infer-key"),

@@ -21,7 +21,7 @@ var configurable = map[string]bool{
 	"constraint": true, "table": true, "schema": true, "assume": true, "entry": true, "dialect": true,
 	"max-refinements": true, "timeout": true, "time-limit": true, "deadline": true, "engine": true, "jobs": true,
 	"rlimit": true, "max-queries": true, "max-predicates": true, "max-states": true,
-	"concurrent": true, "isolation": true,
+	"concurrent": true, "isolation": true, "por": true,
 	"fail-on-unknown": true, "no-infer-key": true, "cache-dir": true, "no-cache": true, "sarif-category": true,
 }
 

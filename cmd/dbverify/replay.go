@@ -14,6 +14,7 @@ import (
 	"github.com/dbverify/dbverify/report"
 	"github.com/dbverify/dbverify/sqlparse"
 	"github.com/dbverify/dbverify/witness"
+	"github.com/dbverify/dbverify/witness/schedule"
 )
 
 // replayReport is the part of a JSON report (--format json) replay reads.
@@ -23,6 +24,12 @@ type replayReport struct {
 		Constraint     string                  `json:"constraint"`
 		Verdict        string                  `json:"verdict"`
 		Counterexample *witness.Counterexample `json:"counterexample"`
+		// A concurrent counterexample (check --concurrent): the requests,
+		// the initial rows and the schedule witness/schedule replays.
+		Requests    []schedule.Request  `json:"requests"`
+		InitialRows []schedule.Row      `json:"initial_rows"`
+		Schedule    []schedule.Step     `json:"schedule"`
+		Isolation   *schedule.Isolation `json:"isolation"`
 	} `json:"results"`
 	Dialect *report.Dialect `json:"dialect"`
 }
@@ -92,6 +99,7 @@ func runReplay(c *cli.Context, w io.Writer) (int, error) {
 		}
 	}
 	var targets []witness.ReplayTarget
+	var concurrent []schedule.ReplayTarget
 	for i, r := range rep.Results {
 		if n := c.Int("result"); n != 0 {
 			if i+1 != n {
@@ -104,15 +112,44 @@ func runReplay(c *cli.Context, w io.Writer) (int, error) {
 		if r.Verdict != "UNSAFE" || (entryRE != nil && !entryRE.MatchString(r.Entry)) {
 			continue
 		}
+		if len(r.Schedule) > 0 {
+			concurrent = append(concurrent, schedule.ReplayTarget{Entry: r.Entry, Constraint: r.Constraint,
+				Schedule: schedule.Schedule{Requests: r.Requests, InitialRows: r.InitialRows, Schedule: r.Schedule, Isolation: r.Isolation}})
+			continue
+		}
 		targets = append(targets, witness.ReplayTarget{Entry: r.Entry, Constraint: r.Constraint, Cex: r.Counterexample})
 	}
 	if n := c.Int("result"); n < 0 || n > len(rep.Results) {
 		return 0, fmt.Errorf("replay: --result %d: the report has %d results", n, len(rep.Results))
 	}
-	if len(targets) == 0 {
+	if len(targets) == 0 && len(concurrent) == 0 {
 		fmt.Fprintln(w, "no UNSAFE result to replay")
 		return 0, nil
 	}
+	if len(concurrent) > 0 && c.String("emit-test") != "" {
+		return 0, fmt.Errorf("replay: --emit-test writes a sequential counterexample's test; the selection has %d concurrent one(s) (check --concurrent)", len(concurrent))
+	}
+	code := exitSafe
+	if len(targets) > 0 {
+		n, err := replaySequential(c, w, d, dir, targets)
+		if err != nil {
+			return 0, err
+		}
+		code = max(code, n)
+	}
+	if len(concurrent) > 0 {
+		n, err := replayConcurrent(c, w, d, dir, concurrent)
+		if err != nil {
+			return 0, err
+		}
+		code = max(code, n)
+	}
+	return code, nil
+}
+
+// replaySequential replays the counterexamples of sequential results
+// (one call each) through witness.Replay.
+func replaySequential(c *cli.Context, w io.Writer, d sqlparse.Dialect, dir string, targets []witness.ReplayTarget) (int, error) {
 	if c.String("emit-test") != "" && len(targets) != 1 {
 		return 0, fmt.Errorf("replay: --emit-test writes one counterexample's test; select one of the %d UNSAFE results with --result or --entry", len(targets))
 	}

@@ -90,6 +90,8 @@ func bench(cfg config, stdout, stderr io.Writer) (int, error) {
 	writeDisagreements(stdout, runs, false)
 	writeTotals(stdout, totals, false)
 	writeResultTimes(stdout, runs)
+	fmt.Fprintln(stdout)
+	writeConcurrency(stdout, runs, false)
 
 	var cross *crosscheck.Report
 	if cfg.crossRuns > 0 {

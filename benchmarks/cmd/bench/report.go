@@ -498,6 +498,7 @@ func resultsMarkdown(d resultsDoc) string {
 			"*one-block results* are those the lbe engine decided with one formula (a loop-free error cone), the others it leaves to fixpoint.\n\n", d.compared[1].engine)
 		writeComparison(w, d.compared, true)
 	}
+	writeConcurrency(w, d.runs, true)
 	fmt.Fprintf(w, "### All results\n\n")
 	corpusTable(d.runs).markdown(w)
 	fmt.Fprintln(w)
