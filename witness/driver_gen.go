@@ -33,18 +33,22 @@ const SQLiteDriverPackage = "modernc.org/sqlite"
 // requires reports whether the go.mod of the module at dir requires the
 // module path (a program may import its SQLite driver only in a main
 // package the replay does not load).
-func requires(dir, path string) bool {
+func requires(dir, path string) bool { return requiredVersion(dir, path) != "" }
+
+// requiredVersion is the version of module path the go.mod of the module
+// at dir requires ("" if none).
+func requiredVersion(dir, path string) string {
 	data, err := os.ReadFile(filepath.Join(dir, "go.mod"))
 	if err != nil {
-		return false
+		return ""
 	}
 	for _, line := range strings.Split(string(data), "\n") {
 		f := strings.Fields(strings.TrimPrefix(strings.TrimSpace(line), "require "))
 		if len(f) >= 2 && f[0] == path {
-			return true
+			return f[1]
 		}
 	}
-	return false
+	return ""
 }
 
 // sqliteRegistration is the runtime's file registering the SQLite driver.
@@ -55,14 +59,17 @@ package zzwitnessrt
 import _ "modernc.org/sqlite"
 `)
 
-//go:embed rt_gin.go.tmpl rt_echo.go.tmpl rt_mux.go.tmpl rt_chi.go.tmpl
+//go:embed rt_gin.go.tmpl rt_echo.go.tmpl rt_mux.go.tmpl rt_chi.go.tmpl rt_decimal.go.tmpl
 var runtimeFiles embed.FS
 
 // runtimeExtras are the runtime's files for the libraries a program
 // uses, added when the program's packages import pkg: the SQLite driver,
-// the web frameworks' handler contexts and routers' path parameters.
+// decimal inputs, the web frameworks' handler contexts and routers' path
+// parameters. (A module that does not require such a library cannot
+// build a runtime that imports it.)
 var runtimeExtras = []struct{ pkg, file, tmpl string }{
 	{SQLiteDriverPackage, "sqlite.go", ""},
+	{"github.com/shopspring/decimal", "decimal.go", "rt_decimal.go.tmpl"},
 	{"github.com/gin-gonic/gin", "gin.go", "rt_gin.go.tmpl"},
 	{"github.com/labstack/echo/v4", "echo.go", "rt_echo.go.tmpl"},
 	{"github.com/gorilla/mux", "mux.go", "rt_mux.go.tmpl"},

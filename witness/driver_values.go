@@ -51,8 +51,8 @@ func lookupHandles(byPath map[string]*packages.Package) (*handleTypes, error) {
 	for _, h := range handleExprs {
 		hs.byType["*"+h.pkg+"."+h.name] = h.expr
 		p := byPath[h.pkg]
-		if p == nil || p.Types == nil {
-			continue
+		if p == nil || p.Types == nil || len(p.Errors) > 0 {
+			continue // (a module that does not require the library)
 		}
 		tn, ok := p.Types.Scope().Lookup(h.name).(*types.TypeName)
 		if !ok {

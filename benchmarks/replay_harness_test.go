@@ -1,0 +1,64 @@
+package benchmarks_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// replayModule is a module of small UNSAFE programs, one per part of the
+// replay harness they exercise; it requires only the SQLite driver.
+func replayModule(t *testing.T) string {
+	t.Helper()
+	dir, err := filepath.Abs(filepath.Join("..", "witness", "testdata", "replaymod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// TestReplayHarness runs check and replay on the programs of
+// witness/testdata/replaymod (embedded SQLite) and asserts that every
+// counterexample reproduces, with the harness note that says how.
+func TestReplayHarness(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds witness drivers")
+	}
+	tests := []struct {
+		name, pkg, constraint string
+		// notes are lines the replay prints for the part it exercises.
+		notes []string
+	}{
+		{
+			// The module requires neither the runtime's MySQL, pgx and
+			// sqlx packages nor shopspring/decimal: the driver builds with
+			// a copy of go.mod that adds the former, and without the latter.
+			name: "module without the runtime's libraries", pkg: "wallet", constraint: "wallets.balance >= 0",
+		},
+	}
+	mod := replayModule(t)
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			recordInputs(t)
+			check := dbverify(t, mod, "check", "--no-cache", "--format", "json", "--schema", "schema.sql", "-c", tc.constraint, "./"+tc.pkg+"/...")
+			if check.ExitCode != 1 {
+				t.Fatalf("check: exit %d, want 1 (UNSAFE)\nstderr:\n%s", check.ExitCode, check.Stderr)
+			}
+			report := filepath.Join(t.TempDir(), "report.json")
+			if err := os.WriteFile(report, check.Stdout, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			inv := replay(t, mod, "--schema", "schema.sql", report)
+			out := string(inv.Stdout)
+			if inv.ExitCode != 0 || strings.Contains(out, "NOT REPRODUCED") || !strings.Contains(out, "REPRODUCED: violated") {
+				t.Fatalf("replay: exit %d, want every counterexample reproduced\nstdout:\n%s\nstderr:\n%s", inv.ExitCode, out, inv.Stderr)
+			}
+			for _, n := range tc.notes {
+				if !strings.Contains(out, n) {
+					t.Errorf("replay does not say %q:\n%s", n, out)
+				}
+			}
+		})
+	}
+}
