@@ -42,6 +42,18 @@ func TestReplayHarness(t *testing.T) {
 			name: "duplicate key raised by the engine", pkg: "claims", constraint: "credits.credits >= 0",
 			notes: []string{"failed on the engine by itself (the seeded rows hold its key)"},
 		},
+		{
+			// Tickets{st *store.Store}: the nested store of another
+			// package is built by store.New, not left nil.
+			name: "receiver field built by its package's constructor", pkg: "tickets", constraint: "events.sold >= 0",
+			notes: []string{"t.st (*example.com/replaymod/tickets/store.Store) is built by its package's constructor store.New"},
+		},
+		{
+			// Service{Repo *repo.Repo}, no New… in package repo: the
+			// repository's unexported *sql.DB is filled by reflection.
+			name: "receiver field filled by reflection", pkg: "points", constraint: "members.points >= 0",
+			notes: []string{"s.Repo (*example.com/replaymod/points/repo.Repo) has no constructor", "its database handles filled"},
+		},
 	}
 	mod := replayModule(t)
 	for _, tc := range tests {

@@ -18,6 +18,12 @@ import (
 //go:embed rt.go.tmpl
 var runtimeSource []byte
 
+// fillSource is the runtime's file that builds values of other packages
+// (FillHandles, Must).
+//
+//go:embed rt_fill.go.tmpl
+var fillSource []byte
+
 // The driver's packages, relative to the module root.
 const (
 	RuntimeDir = "zzwitnessrt"
@@ -170,8 +176,11 @@ func GenerateDriver(pkgs []*packages.Package, moduleDir, modulePath string, entr
 		g := &fileGen{pkg: p.Types, syntax: p, hs: hs, imports: map[string]string{}}
 		var cases bytes.Buffer
 		for _, spec := range perPkg[pp] {
+			saved := g.saveImports()
 			call, err := g.entryCall(spec)
 			if err != nil {
+				// (the imports its partial call added would go unused)
+				g.imports = saved
 				spec.NotExecutable = err.Error()
 				continue
 			}
@@ -191,6 +200,7 @@ func GenerateDriver(pkgs []*packages.Package, moduleDir, modulePath string, entr
 		driven = append(driven, pp)
 	}
 	src.Files[path.Join(moduleDir, RuntimeDir, "rt.go")] = runtimeSource
+	src.Files[path.Join(moduleDir, RuntimeDir, "fill.go")] = fillSource
 	for _, x := range runtimeExtras {
 		p := byPath[x.pkg]
 		if p != nil && p.Types != nil && len(p.Errors) == 0 || x.pkg == SQLiteDriverPackage && requires(moduleDir, x.pkg) {
@@ -262,6 +272,15 @@ func (g *fileGen) importAs(p string) string {
 	a := fmt.Sprintf("zzi%d", len(g.imports))
 	g.imports[p] = a
 	return a
+}
+
+// saveImports is a copy of the imports, to restore when a call is given up.
+func (g *fileGen) saveImports() map[string]string {
+	out := make(map[string]string, len(g.imports))
+	for k, v := range g.imports {
+		out[k] = v
+	}
+	return out
 }
 
 func (g *fileGen) typeString(t types.Type) string { return types.TypeString(t, g.qualifier) }

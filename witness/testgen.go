@@ -94,6 +94,8 @@ func (r *ReplayResult) TestFile(o *ReplayOutcome) (*TestFile, error) {
 		Schema:     r.Schema.Source,
 		Sqlx:       strings.Contains(call, "h.X"),
 		Decimal:    strings.Contains(call, "in.Decimal("),
+		Fill:       strings.Contains(call, "zzrtFillHandles("),
+		Must:       strings.Contains(call, "zzrtMust("),
 		Call:       call,
 		Check:      k.ViolationQuery(),
 		Table:      k.Table,
@@ -197,7 +199,7 @@ func splitStatements(ddl string) []string {
 
 type testData struct {
 	Entry, Constraint, Package, Func, Env, Driver, DriverPkg, Dialect, Schema string
-	Sqlx, Decimal                                                             bool
+	Sqlx, Decimal, Fill, Must                                                 bool
 	Imports, Setup, Inputs                                                    []string
 	Call, Check, Table                                                        string
 }
@@ -217,10 +219,16 @@ import (
 	"fmt"
 	"math/big"
 	"os"
+{{- if .Fill}}
+	"reflect"
+{{- end}}
 	"runtime/debug"
 	"strconv"
 	"strings"
 	"testing"
+{{- if .Fill}}
+	"unsafe"
+{{- end}}
 
 	_ {{printf "%q" .DriverPkg}}
 {{- if .Sqlx}}
@@ -403,6 +411,60 @@ func zzrtRecover(err *error) {
 		*err = fmt.Errorf("panic: %v\n%s", p, debug.Stack())
 	}
 }
+
+{{- if .Must}}
+
+func zzrtMust[T any](v T, err error) T {
+	if err != nil {
+		panic("constructing a parameter: " + err.Error())
+	}
+	return v
+}
+{{- end}}
+{{- if .Fill}}
+
+// zzrtFillHandles sets the nil database handle fields of *p, exported or
+// not, and of the structs it points to, to h's handles.
+func zzrtFillHandles[T any](p *T, h *zzrtHandles) *T {
+	zzrtFill(reflect.ValueOf(p).Elem(), h, 0)
+	return p
+}
+
+func zzrtFill(v reflect.Value, h *zzrtHandles, depth int) {
+	if depth > 4 || v.Kind() != reflect.Struct {
+		return
+	}
+	handles := []reflect.Value{reflect.ValueOf(h.DB)}
+{{- if .Sqlx}}
+	handles = append(handles, reflect.ValueOf(h.X))
+{{- end}}
+	for i := 0; i < v.NumField(); i++ {
+		f := v.Field(i)
+		f = reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem()
+		set := false
+		for _, hv := range handles {
+			if hv.Type() == f.Type() || f.Kind() == reflect.Interface && f.NumMethod() > 0 && hv.Type().Implements(f.Type()) {
+				if f.IsZero() {
+					f.Set(hv)
+				}
+				set = true
+				break
+			}
+		}
+		switch {
+		case set:
+		case f.Kind() == reflect.Struct:
+			zzrtFill(f, h, depth+1)
+		case f.Kind() == reflect.Pointer && f.Type().Elem().Kind() == reflect.Struct && strings.Contains(strings.Split(f.Type().Elem().PkgPath(), "/")[0], "."):
+			// (a struct of a module, not of the standard library)
+			if f.IsNil() {
+				f.Set(reflect.New(f.Type().Elem()))
+			}
+			zzrtFill(f.Elem(), h, depth+1)
+		}
+	}
+}
+{{- end}}
 
 var _ = zzrtSlice[int]
 var _ = zzrtPtr[int]
