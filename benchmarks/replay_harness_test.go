@@ -54,6 +54,13 @@ func TestReplayHarness(t *testing.T) {
 			name: "receiver field filled by reflection", pkg: "points", constraint: "members.points >= 0",
 			notes: []string{"s.Repo (*example.com/replaymod/points/repo.Repo) has no constructor", "its database handles filled"},
 		},
+		{
+			// The SELECT of accounts (no row symbol: the constraint is on
+			// debts) scans balance into bal: the accounts row is seeded
+			// from bal's value, or Scan returns sql.ErrNoRows.
+			name: "row of another table read into a differently named variable", pkg: "billing", constraint: "debts.amount > 0",
+			notes: []string{"seeded accounts {balance="},
+		},
 	}
 	mod := replayModule(t)
 	for _, tc := range tests {
