@@ -87,3 +87,70 @@ func TestReplayHarness(t *testing.T) {
 		})
 	}
 }
+
+// TestReplayEmitTestHandlerAndTx emits the regression test of a net/http
+// handler and of an entry taking an open *sql.Tx (witness/testdata/replaymod,
+// copied into a temporary module), runs it on a SQLite file: it builds and
+// fails on the unfixed program; the handler's passes once the guard is added.
+func TestReplayEmitTestHandlerAndTx(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds witness drivers and runs go test")
+	}
+	tests := []struct {
+		name, pkg, entry, constraint string
+		// fix, when set, replaces the first string of the package's file
+		// with the second: the guard that makes the emitted test pass.
+		file string
+		fix  [2]string
+	}{
+		{name: "net/http handler", pkg: "refunds", entry: "Refund", constraint: "wallets.balance >= 0",
+			file: "refunds.go", fix: [2]string{"\tif _, err := h.DB.ExecContext(", "\tif req.Amount <= 0 {\n\t\thttp.Error(w, \"bad amount\", http.StatusBadRequest)\n\t\treturn\n\t}\n\tif _, err := h.DB.ExecContext("}},
+		{name: "entry taking an open transaction", pkg: "tickets/store", entry: "AddSold", constraint: "events.sold >= 0"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			recordInputs(t)
+			mod := t.TempDir()
+			if err := os.CopyFS(mod, os.DirFS(replayModule(t))); err != nil {
+				t.Fatal(err)
+			}
+			check := dbverify(t, mod, "check", "--no-cache", "--format", "json", "--schema", "schema.sql", "-c", tc.constraint, "./"+tc.pkg)
+			if check.ExitCode != 1 {
+				t.Fatalf("check: exit %d, want 1 (UNSAFE)\nstderr:\n%s", check.ExitCode, check.Stderr)
+			}
+			report := filepath.Join(t.TempDir(), "report.json")
+			if err := os.WriteFile(report, check.Stdout, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			testFile := filepath.Join(tc.pkg, "replay_regression_test.go")
+			inv := replay(t, mod, "--schema", "schema.sql", "--entry", tc.entry, "--emit-test", testFile, report)
+			if inv.ExitCode != 0 {
+				t.Fatalf("replay --emit-test: exit %d\nstdout:\n%s\nstderr:\n%s", inv.ExitCode, inv.Stdout, inv.Stderr)
+			}
+			pkgDir := filepath.Join(mod, filepath.FromSlash(tc.pkg))
+			out, err := goTest(pkgDir, filepath.Join(t.TempDir(), "unfixed.db"))
+			if err == nil || !strings.Contains(out, "--- FAIL: TestDBVerifyReplay") || !strings.Contains(out, "broken by the") {
+				t.Fatalf("the emitted test does not fail on the unfixed program (err %v):\n%s", err, out)
+			}
+			if tc.file == "" {
+				return
+			}
+			src := filepath.Join(pkgDir, tc.file)
+			data, err := os.ReadFile(src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fixed := strings.Replace(string(data), tc.fix[0], tc.fix[1], 1)
+			if fixed == string(data) {
+				t.Fatalf("%s has no %q to guard", tc.file, tc.fix[0])
+			}
+			if err := os.WriteFile(src, []byte(fixed), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out, err = goTest(pkgDir, filepath.Join(t.TempDir(), "fixed.db"))
+			if err != nil || !strings.Contains(out, "--- PASS: TestDBVerifyReplay") {
+				t.Fatalf("the emitted test does not pass on the fixed program (err %v):\n%s", err, out)
+			}
+		})
+	}
+}
