@@ -162,7 +162,7 @@ func (c *Counterexample) stepRows(s *Schema, d sqlparse.Dialect, have []Row) []R
 	}
 	var out []Row
 	done := map[string]bool{}
-	for _, st := range c.Steps {
+	for i, st := range c.Steps {
 		if st.Kind != "sql" {
 			continue
 		}
@@ -187,7 +187,7 @@ func (c *Counterexample) stepRows(s *Schema, d sqlparse.Dialect, have []Row) []R
 			vals[sym][strings.ToLower(col)] = v
 		}
 		if !hasSym && !listedTable[strings.ToLower(sel.Table)] {
-			out = append(out, c.unlistedRead(s, sel, st)...)
+			out = append(out, c.unlistedRead(s, sel, st, c.scanTargets(i))...)
 			continue
 		}
 		for _, sym := range sortedKeys(vals) {
@@ -208,6 +208,30 @@ func (c *Counterexample) stepRows(s *Schema, d sqlparse.Dialect, have []Row) []R
 }
 
 var symbolName = regexp.MustCompile(`^s[0-9]+$`)
+
+// scanArgs are the arguments of a Scan call: `.Scan(&bal, &n)`.
+var scanArgs = regexp.MustCompile(`\.Scan\(([^()]*)\)`)
+
+// scanTargets are the variables the Scan on the line of sql step i reads
+// the row into, in order ("bal" of `….Scan(&bal)`; a field `&acct.Balance`
+// is acct.Balance), nil when no step of that line scans.
+func (c *Counterexample) scanTargets(i int) []string {
+	for _, st := range c.Steps[i:] {
+		if st.Position != c.Steps[i].Position {
+			break
+		}
+		m := scanArgs.FindStringSubmatch(st.Text)
+		if m == nil {
+			continue
+		}
+		var out []string
+		for _, a := range strings.Split(m[1], ",") {
+			out = append(out, strings.TrimPrefix(strings.TrimSpace(a), "&"))
+		}
+		return out
+	}
+	return nil
+}
 
 // Failures are the database calls the trace makes fail (err = true on a
 // sql step), as statement runs for the driver to fail. A SELECT whose
@@ -232,16 +256,22 @@ func (c *Counterexample) Failures() []Failure {
 // as a symbol (a table the constraint does not name): the selected columns
 // take the values of the step's variables of the same name, and the key
 // each integer input value (the trace does not say which one the WHERE
-// binds).
-func (c *Counterexample) unlistedRead(s *Schema, sel *sqlir.Select, st CexStep) []Row {
+// binds). A column is read into the Go variable of the same name or, by
+// position, into the Scan target the statement's line names (scan).
+func (c *Counterexample) unlistedRead(s *Schema, sel *sqlir.Select, st CexStep, scan []string) []Row {
 	vals := map[string]string{}
-	for _, it := range sel.Columns {
+	for i, it := range sel.Columns {
 		col, ok := it.Expr.(*sqlir.ColRef)
 		if it.Star || !ok {
 			continue
 		}
 		for k, v := range st.Values {
 			if strings.EqualFold(k, col.Name) || strings.EqualFold(k, it.Alias) {
+				vals[strings.ToLower(col.Name)] = v
+			}
+		}
+		if _, done := vals[strings.ToLower(col.Name)]; !done && len(scan) == len(sel.Columns) {
+			if v, ok := st.Values[scan[i]]; ok {
 				vals[strings.ToLower(col.Name)] = v
 			}
 		}

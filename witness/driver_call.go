@@ -23,10 +23,26 @@ func (g *fileGen) entryCall(spec *EntrySpec) (string, error) {
 		return "", err
 	}
 	sig := fn.Type().(*types.Signature)
-	if sig.TypeParams().Len() > 0 || (sig.Recv() != nil && sig.RecvTypeParams().Len() > 0) {
-		return "", fmt.Errorf("a generic function")
+	var call string
+	switch {
+	case sig.Recv() != nil && sig.RecvTypeParams().Len() > 0:
+		var note string
+		if fn, recvType, note, err = instantiateMethod(g.pkg, fn, recvType); err != nil {
+			return "", fmt.Errorf("a generic method: %w", err)
+		}
+		sig = fn.Type().(*types.Signature)
+		spec.Approximations = append(spec.Approximations, note)
+		call, err = g.callExpr(v, fn, recvType, sig, "")
+	case sig.TypeParams().Len() > 0:
+		var callee, note string
+		if sig, callee, note, err = g.instantiateFunc(fn); err != nil {
+			return "", fmt.Errorf("a generic function: %w", err)
+		}
+		spec.Approximations = append(spec.Approximations, note)
+		call, err = g.callExpr(v, nil, nil, sig, callee)
+	default:
+		call, err = g.callExpr(v, fn, recvType, sig, "")
 	}
-	call, err := g.callExpr(v, fn, recvType, sig, "")
 	if err != nil {
 		return "", err
 	}

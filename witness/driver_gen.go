@@ -18,6 +18,12 @@ import (
 //go:embed rt.go.tmpl
 var runtimeSource []byte
 
+// fillSource is the runtime's file that builds values of other packages
+// (FillHandles, Must).
+//
+//go:embed rt_fill.go.tmpl
+var fillSource []byte
+
 // The driver's packages, relative to the module root.
 const (
 	RuntimeDir = "zzwitnessrt"
@@ -33,18 +39,22 @@ const SQLiteDriverPackage = "modernc.org/sqlite"
 // requires reports whether the go.mod of the module at dir requires the
 // module path (a program may import its SQLite driver only in a main
 // package the replay does not load).
-func requires(dir, path string) bool {
+func requires(dir, path string) bool { return requiredVersion(dir, path) != "" }
+
+// requiredVersion is the version of module path the go.mod of the module
+// at dir requires ("" if none).
+func requiredVersion(dir, path string) string {
 	data, err := os.ReadFile(filepath.Join(dir, "go.mod"))
 	if err != nil {
-		return false
+		return ""
 	}
 	for _, line := range strings.Split(string(data), "\n") {
 		f := strings.Fields(strings.TrimPrefix(strings.TrimSpace(line), "require "))
 		if len(f) >= 2 && f[0] == path {
-			return true
+			return f[1]
 		}
 	}
-	return false
+	return ""
 }
 
 // sqliteRegistration is the runtime's file registering the SQLite driver.
@@ -55,14 +65,17 @@ package zzwitnessrt
 import _ "modernc.org/sqlite"
 `)
 
-//go:embed rt_gin.go.tmpl rt_echo.go.tmpl rt_mux.go.tmpl rt_chi.go.tmpl
+//go:embed rt_gin.go.tmpl rt_echo.go.tmpl rt_mux.go.tmpl rt_chi.go.tmpl rt_decimal.go.tmpl
 var runtimeFiles embed.FS
 
 // runtimeExtras are the runtime's files for the libraries a program
 // uses, added when the program's packages import pkg: the SQLite driver,
-// the web frameworks' handler contexts and routers' path parameters.
+// decimal inputs, the web frameworks' handler contexts and routers' path
+// parameters. (A module that does not require such a library cannot
+// build a runtime that imports it.)
 var runtimeExtras = []struct{ pkg, file, tmpl string }{
 	{SQLiteDriverPackage, "sqlite.go", ""},
+	{"github.com/shopspring/decimal", "decimal.go", "rt_decimal.go.tmpl"},
 	{"github.com/gin-gonic/gin", "gin.go", "rt_gin.go.tmpl"},
 	{"github.com/labstack/echo/v4", "echo.go", "rt_echo.go.tmpl"},
 	{"github.com/gorilla/mux", "mux.go", "rt_mux.go.tmpl"},
@@ -163,8 +176,11 @@ func GenerateDriver(pkgs []*packages.Package, moduleDir, modulePath string, entr
 		g := &fileGen{pkg: p.Types, syntax: p, hs: hs, imports: map[string]string{}}
 		var cases bytes.Buffer
 		for _, spec := range perPkg[pp] {
+			saved := g.saveImports()
 			call, err := g.entryCall(spec)
 			if err != nil {
+				// (the imports its partial call added would go unused)
+				g.imports = saved
 				spec.NotExecutable = err.Error()
 				continue
 			}
@@ -184,6 +200,7 @@ func GenerateDriver(pkgs []*packages.Package, moduleDir, modulePath string, entr
 		driven = append(driven, pp)
 	}
 	src.Files[path.Join(moduleDir, RuntimeDir, "rt.go")] = runtimeSource
+	src.Files[path.Join(moduleDir, RuntimeDir, "fill.go")] = fillSource
 	for _, x := range runtimeExtras {
 		p := byPath[x.pkg]
 		if p != nil && p.Types != nil && len(p.Errors) == 0 || x.pkg == SQLiteDriverPackage && requires(moduleDir, x.pkg) {
@@ -255,6 +272,15 @@ func (g *fileGen) importAs(p string) string {
 	a := fmt.Sprintf("zzi%d", len(g.imports))
 	g.imports[p] = a
 	return a
+}
+
+// saveImports is a copy of the imports, to restore when a call is given up.
+func (g *fileGen) saveImports() map[string]string {
+	out := make(map[string]string, len(g.imports))
+	for k, v := range g.imports {
+		out[k] = v
+	}
+	return out
 }
 
 func (g *fileGen) typeString(t types.Type) string { return types.TypeString(t, g.qualifier) }

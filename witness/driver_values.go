@@ -51,8 +51,8 @@ func lookupHandles(byPath map[string]*packages.Package) (*handleTypes, error) {
 	for _, h := range handleExprs {
 		hs.byType["*"+h.pkg+"."+h.name] = h.expr
 		p := byPath[h.pkg]
-		if p == nil || p.Types == nil {
-			continue
+		if p == nil || p.Types == nil || len(p.Errors) > 0 {
+			continue // (a module that does not require the library)
 		}
 		tn, ok := p.Types.Scope().Lookup(h.name).(*types.TypeName)
 		if !ok {
@@ -133,9 +133,15 @@ func (v *valueGen) exprAt(t types.Type, meta, pathExpr string, depth int) (strin
 		}
 		return v.zero(t, meta, "a "+u.String()), nil
 	case *types.Struct:
+		if v.hiddenFields(t, u) {
+			return v.foreignValue(t, t, u, meta, pathExpr, depth)
+		}
 		return v.structLit(t, u, tstr, meta, pathExpr, depth)
 	case *types.Pointer:
 		if st, ok := u.Elem().Underlying().(*types.Struct); ok {
+			if v.hiddenFields(u.Elem(), st) {
+				return v.foreignValue(t, u.Elem(), st, meta, pathExpr, depth)
+			}
 			lit, err := v.structLit(u.Elem(), st, v.g.typeString(u.Elem()), meta, pathExpr, depth)
 			if err != nil {
 				return "", err

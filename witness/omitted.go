@@ -26,16 +26,24 @@ type Replayed struct {
 	Executions int
 }
 
-// ReplayExecute executes a counterexample's run and, while the constraint
-// holds, adds the rows its trace relies on without listing them (see
+// ReplayExecute executes a counterexample's run — first with its failing
+// INSERTs left to fail on the engine (see naturalRun) — and, while the
+// constraint holds, adds the rows its trace relies on without listing them (see
 // OmittedRows) and executes again. The error is the first execution's
 // (a failure of the harness).
 func ReplayExecute(ctx context.Context, ex Executor, d sqlparse.Dialect, s *Schema, c *Constraint, pkg, entry string, cex *Counterexample, run *Run) (*Replayed, error) {
+	nat, tried := executeNatural(ctx, ex, d, s, c, pkg, entry, run)
+	if nat != nil {
+		return nat, nil
+	}
 	out, err := Execute(ctx, ex, d, s, c, pkg, entry, run)
 	if err != nil {
 		return nil, err
 	}
 	r := &Replayed{Outcome: out, Run: run, Executions: 1}
+	if tried {
+		r.Executions++
+	}
 	for i := 0; i < maxOmittedRounds && !r.Outcome.Broken() && r.Outcome.Call != nil; i++ {
 		rows, why := cex.OmittedRows(d, s, r.Run.Rows, r.Outcome.Call.Statements)
 		if len(rows) == 0 {

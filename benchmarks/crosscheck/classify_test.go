@@ -1,9 +1,12 @@
 package crosscheck
 
 import (
+	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 
+	"github.com/dbverify/dbverify/benchmarks/harness"
 	"github.com/dbverify/dbverify/witness"
 )
 
@@ -17,5 +20,36 @@ func TestRandomDraws(t *testing.T) {
 	want := []string{"bonus.go:23: draw := rand.Int63n(100)", "bonus.go:31: i := rand.N(10)"}
 	if got := randomDraws(cex); !reflect.DeepEqual(got, want) {
 		t.Errorf("randomDraws = %q, want %q", got, want)
+	}
+}
+
+// TestInterleaved reads a --concurrent result as dbverify prints it: its
+// counterexample is two requests and a schedule, which the sequential
+// cross-check classifies instead of calling one entry with A.… inputs.
+func TestInterleaved(t *testing.T) {
+	tests := []struct {
+		name, json string
+		want       bool
+	}{
+		{"two requests and a schedule", `{"entry":"example.com/corpus/concurrent/w.(*Store).Withdraw","verdict":"UNSAFE","concurrent_with":"example.com/corpus/concurrent/w.(*Store).Withdraw",
+			"requests":[{"request":"A","entry":"example.com/corpus/concurrent/w.(*Store).Withdraw","inputs":[{"name":"amount","value":"1"}]},{"request":"B","entry":"example.com/corpus/concurrent/w.(*Store).Withdraw","inputs":[{"name":"amount","value":"1"}]}],
+			"schedule":[{"request":"A","step":1},{"request":"B","step":1}]}`, true},
+		{"a sequential counterexample", `{"entry":"example.com/corpus/core/atm_unsafe.Withdraw","verdict":"UNSAFE","counterexample":{"inputs":{"amount":"1"}}}`, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var r harness.Result
+			if err := json.Unmarshal([]byte(tc.json), &r); err != nil {
+				t.Fatal(err)
+			}
+			if got := interleaved(&r); got != tc.want {
+				t.Errorf("interleaved = %v, want %v", got, tc.want)
+			}
+			if tc.want {
+				if got := strings.Join(requestNames(&r), ", "); got != "A: (*Store).Withdraw, B: (*Store).Withdraw" {
+					t.Errorf("requestNames = %q", got)
+				}
+			}
+		})
 	}
 }

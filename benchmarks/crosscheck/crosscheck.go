@@ -426,6 +426,10 @@ func (cc *caseCheck) replay(ctx context.Context, res *EntryResult, r *harness.Re
 		res.NotExecutable = "UNSAFE without a counterexample"
 		return
 	}
+	if interleaved(r) {
+		res.Finding = &Finding{Kind: Interleaved, Run: "requests " + strings.Join(requestNames(r), ", ") + " interleaved as the schedule says; not run sequentially"}
+		return
+	}
 	cex := convertCex(hcex)
 	run, notes := witness.ReplayRun(cex, cc.schema, cc.dialect, cc.program.Strings)
 	res.Notes = append(res.Notes, notes...)
@@ -470,6 +474,22 @@ func (cc *caseCheck) replay(ctx context.Context, res *EntryResult, r *harness.Re
 		res.Notes = append(res.Notes, fmt.Sprintf("the program opens databases of %d dialects; the case ran on %s only", len(ds), cc.dialect))
 	}
 	res.Finding = &Finding{Kind: kind, Run: first}
+}
+
+// interleaved reports whether r's counterexample is a concurrent one: two
+// requests and the schedule of their database operations.
+func interleaved(r *harness.Result) bool {
+	return r.ConcurrentWith != "" || len(r.Schedule) > 0 || len(r.Requests) > 1
+}
+
+// requestNames are the requests of a concurrent counterexample with their
+// entries ("A: (*Store).Withdraw").
+func requestNames(r *harness.Result) []string {
+	var out []string
+	for _, q := range r.Requests {
+		out = append(out, q.Request+": "+shortEntry(q.Entry))
+	}
+	return out
 }
 
 // confirm looks for another run that breaks the constraint when a

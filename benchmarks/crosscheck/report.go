@@ -44,6 +44,11 @@ const (
 	// PostgreSQL primary and a SQLite replica); the cross-check runs a case
 	// on one engine, so an entry of the other database fails on it.
 	OtherEngine Kind = "UNSAFE of a program with databases of two dialects (one engine per case)"
+	// Interleaved: the counterexample is two requests whose database
+	// operations interleave (--concurrent); a sequential call cannot run
+	// it. witness/schedule replays such schedules on the engines
+	// (TestConcurrentGroundTruth, dbverify replay of a concurrent result).
+	Interleaved Kind = "UNSAFE of interleaved requests (replayed by witness/schedule, not by a sequential call)"
 	// WrongFinal: an UNKNOWN whose expected final verdict is SAFE, broken
 	// by a run.
 	WrongFinal Kind = "expected final SAFE broken"

@@ -1,0 +1,185 @@
+package benchmarks_test
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// replayModule is a module of small UNSAFE programs, one per part of the
+// replay harness they exercise; it requires only the SQLite driver.
+func replayModule(t *testing.T) string {
+	t.Helper()
+	dir, err := filepath.Abs(filepath.Join("..", "witness", "testdata", "replaymod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// TestReplayHarness runs check and replay once on the programs of
+// witness/testdata/replaymod (embedded SQLite: one driver build, one
+// database) and asserts that every counterexample reproduces, with the
+// harness note that says how.
+func TestReplayHarness(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a witness driver")
+	}
+	recordInputs(t)
+	tests := []struct {
+		name, entry, constraint string
+		// notes are lines the replay prints for the part it exercises.
+		notes []string
+	}{
+		{
+			// The module requires neither the runtime's MySQL, pgx and
+			// sqlx packages nor shopspring/decimal: the driver builds with
+			// a copy of go.mod that adds the former, and without the latter.
+			name: "module without the runtime's libraries", entry: "wallet.Pay", constraint: "wallets.balance >= 0",
+		},
+		{
+			// The INSERT fails on the seeded key with SQLite's own
+			// error, which the program's errors.As test recognises.
+			name: "duplicate key raised by the engine", entry: "claims.(*Store).Claim", constraint: "credits.credits >= 0",
+			notes: []string{"failed on the engine by itself (the seeded rows hold its key)"},
+		},
+		{
+			// Tickets{st *store.Store}: the nested store of another
+			// package is built by store.New, not left nil.
+			name: "receiver field built by its package's constructor", entry: "tickets/service.(*Tickets).Cancel", constraint: "events.sold >= 0",
+			notes: []string{"t.st (*example.com/replaymod/tickets/store.Store) is built by its package's constructor store.New"},
+		},
+		{
+			// Service{Repo *repo.Repo}, no New… in package repo: the
+			// repository's unexported *sql.DB is filled by reflection.
+			name: "receiver field filled by reflection", entry: "points/rewards.(*Service).Redeem", constraint: "members.points >= 0",
+			notes: []string{"s.Repo (*example.com/replaymod/points/repo.Repo) has no constructor", "its database handles filled"},
+		},
+		{
+			// The SELECT of accounts (no row symbol: the constraint is on
+			// debts) scans balance into bal: the accounts row is seeded
+			// from bal's value, or Scan returns sql.ErrNoRows.
+			name: "row of another table read into a differently named variable", entry: "billing.(*Billing).Charge", constraint: "debts.amount > 0",
+			notes: []string{"seeded accounts {balance="},
+		},
+		{
+			// (*Repo[T]).Debit: the driver instantiates Repo with
+			// struct{} for T.
+			name: "method of a generic type", entry: "generic.(*Repo).Debit", constraint: "wallets.balance >= 0",
+			notes: []string{"the generic Repo is instantiated as T = struct{}"},
+		},
+	}
+	mod := replayModule(t)
+	args := []string{"check", "--no-cache", "--format", "json", "--schema", "schema.sql"}
+	var pkgs, entries []string
+	for _, tc := range tests {
+		args = append(args, "-c", tc.constraint)
+		pkg, _, _ := strings.Cut(tc.entry, ".")
+		pkgs = append(pkgs, "./"+pkg)
+		entries = append(entries, regexp.QuoteMeta("example.com/replaymod/"+tc.entry)+"$")
+	}
+	check := dbverify(t, mod, append(args, pkgs...)...)
+	if check.ExitCode != 1 {
+		t.Fatalf("check: exit %d, want 1 (UNSAFE)\nstderr:\n%s", check.ExitCode, check.Stderr)
+	}
+	report := filepath.Join(t.TempDir(), "report.json")
+	if err := os.WriteFile(report, check.Stdout, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	inv := replay(t, mod, "--schema", "schema.sql", "--entry", strings.Join(entries, "|"), report)
+	out := string(inv.Stdout)
+	// One block per counterexample: "[n] entry\n    constraint: …".
+	blocks := map[string]string{}
+	for _, b := range strings.Split(out, "\n[")[1:] {
+		head, _, _ := strings.Cut(b, "\n")
+		_, entry, _ := strings.Cut(head, "] ")
+		_, constraint, _ := strings.Cut(b, "constraint: ")
+		constraint, _, _ = strings.Cut(constraint, "\n")
+		blocks[entry+" | "+constraint] = b
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			b, ok := blocks["example.com/replaymod/"+tc.entry+" | "+tc.constraint]
+			if !ok {
+				t.Fatalf("no replay of %s [%s]:\n%s\nstderr:\n%s", tc.entry, tc.constraint, out, inv.Stderr)
+			}
+			if strings.Contains(b, "NOT REPRODUCED") || !strings.Contains(b, "REPRODUCED: violated") {
+				t.Errorf("the counterexample does not reproduce:\n[%s", b)
+			}
+			for _, n := range tc.notes {
+				if !strings.Contains(b, n) {
+					t.Errorf("replay does not say %q:\n[%s", n, b)
+				}
+			}
+		})
+	}
+}
+
+// TestReplayEmitTestHandlerAndTx emits the regression test of a net/http
+// handler and of an entry taking an open *sql.Tx (witness/testdata/replaymod,
+// copied into a temporary module), runs it on a SQLite file: it builds and
+// fails on the unfixed program; the handler's passes once the guard is added.
+func TestReplayEmitTestHandlerAndTx(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds witness drivers and runs go test")
+	}
+	tests := []struct {
+		name, pkg, entry, constraint string
+		// fix, when set, replaces the first string of the package's file
+		// with the second: the guard that makes the emitted test pass.
+		file string
+		fix  [2]string
+	}{
+		{name: "net/http handler", pkg: "refunds", entry: "Refund", constraint: "wallets.balance >= 0",
+			file: "refunds.go", fix: [2]string{"\tif _, err := h.DB.ExecContext(", "\tif req.Amount <= 0 {\n\t\thttp.Error(w, \"bad amount\", http.StatusBadRequest)\n\t\treturn\n\t}\n\tif _, err := h.DB.ExecContext("}},
+		{name: "entry taking an open transaction", pkg: "tickets/store", entry: "AddSold", constraint: "events.sold >= 0"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			recordInputs(t)
+			mod := t.TempDir()
+			if err := os.CopyFS(mod, os.DirFS(replayModule(t))); err != nil {
+				t.Fatal(err)
+			}
+			check := dbverify(t, mod, "check", "--no-cache", "--format", "json", "--schema", "schema.sql", "-c", tc.constraint, "./"+tc.pkg)
+			if check.ExitCode != 1 {
+				t.Fatalf("check: exit %d, want 1 (UNSAFE)\nstderr:\n%s", check.ExitCode, check.Stderr)
+			}
+			report := filepath.Join(t.TempDir(), "report.json")
+			if err := os.WriteFile(report, check.Stdout, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			testFile := filepath.Join(tc.pkg, "replay_regression_test.go")
+			inv := replay(t, mod, "--schema", "schema.sql", "--entry", tc.entry, "--emit-test", testFile, report)
+			if inv.ExitCode != 0 {
+				t.Fatalf("replay --emit-test: exit %d\nstdout:\n%s\nstderr:\n%s", inv.ExitCode, inv.Stdout, inv.Stderr)
+			}
+			pkgDir := filepath.Join(mod, filepath.FromSlash(tc.pkg))
+			out, err := goTest(pkgDir, filepath.Join(t.TempDir(), "unfixed.db"))
+			if err == nil || !strings.Contains(out, "--- FAIL: TestDBVerifyReplay") || !strings.Contains(out, "broken by the") {
+				t.Fatalf("the emitted test does not fail on the unfixed program (err %v):\n%s", err, out)
+			}
+			if tc.file == "" {
+				return
+			}
+			src := filepath.Join(pkgDir, tc.file)
+			data, err := os.ReadFile(src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fixed := strings.Replace(string(data), tc.fix[0], tc.fix[1], 1)
+			if fixed == string(data) {
+				t.Fatalf("%s has no %q to guard", tc.file, tc.fix[0])
+			}
+			if err := os.WriteFile(src, []byte(fixed), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out, err = goTest(pkgDir, filepath.Join(t.TempDir(), "fixed.db"))
+			if err != nil || !strings.Contains(out, "--- PASS: TestDBVerifyReplay") {
+				t.Fatalf("the emitted test does not pass on the fixed program (err %v):\n%s", err, out)
+			}
+		})
+	}
+}
