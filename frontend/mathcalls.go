@@ -1,0 +1,76 @@
+package frontend
+
+import (
+	"fmt"
+	"go/types"
+
+	"github.com/dbverify/dbverify/ir"
+)
+
+// mathCall models the functions of package math whose value on the reals
+// is exact in the model (floats are reals, see doc.go): Abs, Max, Min.
+// NaN and the infinities are not reals; a program that rejects them
+// before the call (math.IsNaN) and one that does not get the same model,
+// as everywhere else floats appear.
+func (t *translator) mathCall(path, name string, args []value) (value, bool) {
+	if path != "math" {
+		return value{}, false
+	}
+	for _, a := range args {
+		if a.expr == nil {
+			return value{}, false
+		}
+	}
+	switch {
+	case name == "Abs" && len(args) == 1:
+		x := args[0].expr
+		return value{expr: ir.IteOf(ir.Cmp(ir.OpLt, x, ir.Zero(x.Sort())), ir.Neg(x), x)}, true
+	case name == "Max" && len(args) == 2:
+		x, y := args[0].expr, args[1].expr
+		return value{expr: ir.IteOf(ir.Cmp(ir.OpGe, x, y), x, y)}, true
+	case name == "Min" && len(args) == 2:
+		x, y := args[0].expr, args[1].expr
+		return value{expr: ir.IteOf(ir.Cmp(ir.OpLe, x, y), x, y)}, true
+	}
+	return value{}, false
+}
+
+// approxResult is the result of a library call the model does not
+// compute although its arguments are values the model tracks
+// (math.Round(x), t.Add(d), strings.Repeat(s, n)): arbitrary, and marked
+// as an approximation (ir.Var.Approx), so that a counterexample whose
+// run depends on it is UNKNOWN ("may be spurious") and never UNSAFE. A
+// call with no tracked argument (time.Now()) reads the environment: its
+// arbitrary result is an input like any other.
+func (t *translator) approxResult(path, name string, args []value, results *types.Tuple) value {
+	v := t.fresh(name+"()", results)
+	if !anyTracked(args) {
+		return v
+	}
+	markApprox(v, fmt.Sprintf("the result of %s.%s, which the model does not compute", path, name))
+	return v
+}
+
+// anyTracked reports whether one of args holds a value the model tracks
+// (a scalar, or a struct with one).
+func anyTracked(args []value) bool {
+	for _, a := range args {
+		if a.expr != nil || anyTracked(a.fields) || anyTracked(a.tuple) {
+			return true
+		}
+	}
+	return false
+}
+
+// markApprox marks every arbitrary variable v holds as an approximation.
+func markApprox(v value, why string) {
+	if x, ok := v.expr.(*ir.Var); ok && x.Approx == "" {
+		x.Approx = why
+	}
+	for _, f := range v.fields {
+		markApprox(f, why)
+	}
+	for _, e := range v.tuple {
+		markApprox(e, why)
+	}
+}
