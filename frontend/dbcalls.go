@@ -32,6 +32,9 @@ func (t *translator) dbCall(f *frame, instr ssa.CallInstruction, a apiCall, args
 			return t.dbCall(f, instr, a, alt, results)
 		})
 	}
+	if v, ok := t.namedArgCall(a.Pkg, a.Name, args); ok {
+		return v
+	}
 	if a.Special != nil {
 		return asValue(a.Special(&libCall{t: t, a: a, args: args, results: results}, a.Call))
 	}
@@ -229,6 +232,9 @@ func (t *translator) sqlCall(f *frame, instr ssa.CallInstruction, a apiCall, tx 
 		}
 		if named, vals, ok := t.namedArgValue(arg(a.Params), text); ok {
 			text, stmtArgs = named, vals
+		}
+		if vals, ok := t.sqlNamedArgs(arg(a.Params), text); ok && known {
+			stmtArgs = vals
 		}
 		var names []string
 		if a.Op.Named() {

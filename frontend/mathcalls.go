@@ -47,7 +47,7 @@ func (t *translator) approxResult(path, name string, args []value, results *type
 	if !anyTracked(args) {
 		return v
 	}
-	markApprox(v, fmt.Sprintf("the result of %s.%s, which the model does not compute", path, name))
+	markApproxValue(v, fmt.Sprintf("the result of %s.%s, which the model does not compute", path, name))
 	return v
 }
 
@@ -62,15 +62,15 @@ func anyTracked(args []value) bool {
 	return false
 }
 
-// markApprox marks every arbitrary variable v holds as an approximation.
-func markApprox(v value, why string) {
+// markApproxValue marks every arbitrary variable v holds as an approximation.
+func markApproxValue(v value, why string) {
 	if x, ok := v.expr.(*ir.Var); ok && x.Approx == "" {
 		x.Approx = why
 	}
 	for _, f := range v.fields {
-		markApprox(f, why)
+		markApproxValue(f, why)
 	}
 	for _, e := range v.tuple {
-		markApprox(e, why)
+		markApproxValue(e, why)
 	}
 }
