@@ -8,10 +8,10 @@ import (
 )
 
 // mathCall models the functions of package math whose value on the reals
-// is exact in the model (floats are reals, see doc.go): Abs, Max, Min.
-// NaN and the infinities are not reals; a program that rejects them
-// before the call (math.IsNaN) and one that does not get the same model,
-// as everywhere else floats appear.
+// is exact in the model (floats are reals, see doc.go): Abs, Max, Min,
+// and IsNaN and IsInf, false for every real. NaN and the infinities are
+// not reals: a program that rejects them (math.IsNaN) and one that does
+// not get the same model, as everywhere else floats appear.
 func (t *translator) mathCall(path, name string, args []value) (value, bool) {
 	if path != "math" {
 		return value{}, false
@@ -22,6 +22,8 @@ func (t *translator) mathCall(path, name string, args []value) (value, bool) {
 		}
 	}
 	switch {
+	case (name == "IsNaN" && len(args) == 1) || (name == "IsInf" && len(args) == 2):
+		return value{expr: ir.False}, true
 	case name == "Abs" && len(args) == 1:
 		x := args[0].expr
 		return value{expr: ir.IteOf(ir.Cmp(ir.OpLt, x, ir.Zero(x.Sort())), ir.Neg(x), x)}, true
