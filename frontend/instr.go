@@ -48,6 +48,9 @@ func (t *translator) global(g *ssa.Global) *cell {
 		c.v.Kind = ir.Ghost
 		t.sentinels = append(t.sentinels, c.v)
 	}
+	if t.l.initOnlyGlobal(g) {
+		t.markApprox(c, fmt.Sprintf("the value of %s.%s, set by its initialiser, which the model does not evaluate", g.Pkg.Pkg.Name(), g.Name()))
+	}
 	t.globals[g] = c
 	return c
 }
@@ -447,6 +450,8 @@ func (t *translator) indexAddr(f *frame, i *ssa.IndexAddr) {
 		c = t.anonCell(i.Type().(*types.Pointer).Elem(), f.prefix+t.nameOf(f, i.X)+"[i]")
 		if x.obj == nil || !x.obj.arbitrary {
 			t.markApprox(c, t.elementWhy(f, i.X))
+		} else if x.obj.approxElems != "" {
+			t.markApproxDeep(c, x.obj.approxElems, 0)
 		} else {
 			t.inputElement(f, i, x.obj, c)
 			t.noteElement(f, i, x.obj, c)

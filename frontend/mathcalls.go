@@ -49,7 +49,7 @@ func (t *translator) approxResult(path, name string, args []value, results *type
 	if !anyTracked(args) {
 		return v
 	}
-	markApproxValue(v, fmt.Sprintf("the result of %s.%s, which the model does not compute", path, name))
+	markValueApprox(v, fmt.Sprintf("the result of %s.%s, which the model does not compute", path, name))
 	return v
 }
 
@@ -62,17 +62,4 @@ func anyTracked(args []value) bool {
 		}
 	}
 	return false
-}
-
-// markApproxValue marks every arbitrary variable v holds as an approximation.
-func markApproxValue(v value, why string) {
-	if x, ok := v.expr.(*ir.Var); ok && x.Approx == "" {
-		x.Approx = why
-	}
-	for _, f := range v.fields {
-		markApproxValue(f, why)
-	}
-	for _, e := range v.tuple {
-		markApproxValue(e, why)
-	}
 }
