@@ -67,7 +67,7 @@ type Loaded struct {
 	// initGlobals holds those set only by their initialiser (not to a
 	// constant): see initOnlyGlobal.
 	initGlobals map[*ssa.Global]bool
-	srcLine      map[string][]string
+	srcLine     map[string][]string
 }
 
 type parseKey struct {
