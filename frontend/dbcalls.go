@@ -141,7 +141,8 @@ func (t *translator) beginTx(options bool) (ir.Tx, *ir.Var) {
 }
 
 // txOptions reports whether a BEGIN call's arguments include transaction
-// options: a *sql.TxOptions that is not nil, or a pgx.TxOptions.
+// options: a *sql.TxOptions that is not nil, or a pgx.TxOptions other
+// than the zero value.
 func txOptions(a apiCall, args []value) bool {
 	for i, typ := range a.argTypes {
 		if i >= len(args) || typ == nil {
@@ -156,8 +157,8 @@ func txOptions(a apiCall, args []value) bool {
 		if !ok || n.Obj().Name() != "TxOptions" {
 			continue
 		}
-		if isPtr && args[i].obj != nil && args[i].obj.kind == objNil {
-			continue
+		if args[i].obj != nil && args[i].obj.kind == objNil {
+			continue // nil, or the zero pgx.TxOptions{}: no level set
 		}
 		return true
 	}
