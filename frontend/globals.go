@@ -23,8 +23,8 @@ func (l *Loaded) constGlobal(g *ssa.Global) (*ssa.Const, bool) {
 // by its package's init function (its initialiser, `var limits =
 // []int64{0, 10, 100}`), other code only loading it, and is not exported
 // from an importable package: its content is what the initialiser
-// computed, which the model does not evaluate, so an arbitrary value for
-// it is an approximation, not an input.
+// computed, which the model does not evaluate, so an arbitrary slice or
+// map for it is an approximation, not an input.
 func (l *Loaded) initOnlyGlobal(g *ssa.Global) bool {
 	if l.constGlobals == nil {
 		l.constGlobals, l.initGlobals = l.findConstGlobals()

@@ -48,11 +48,23 @@ func (t *translator) global(g *ssa.Global) *cell {
 		c.v.Kind = ir.Ghost
 		t.sentinels = append(t.sentinels, c.v)
 	}
-	if t.l.initOnlyGlobal(g) {
-		t.markApprox(c, fmt.Sprintf("the value of %s.%s, set by its initialiser, which the model does not evaluate", g.Pkg.Pkg.Name(), g.Name()))
+	if t.l.initOnlyGlobal(g) && isCollection(elem) {
+		// The slice or map the initialiser filled: its length and
+		// elements are the initialiser's, which the model does not
+		// evaluate (other globals keep an arbitrary value, as settings).
+		t.markApprox(c, fmt.Sprintf("the content of %s.%s, filled by its initialiser, which the model does not evaluate", g.Pkg.Pkg.Name(), g.Name()))
 	}
 	t.globals[g] = c
 	return c
+}
+
+// isCollection reports whether typ is a slice or map type.
+func isCollection(typ types.Type) bool {
+	switch typ.Underlying().(type) {
+	case *types.Slice, *types.Map:
+		return true
+	}
+	return false
 }
 
 // constant translates an SSA constant.
