@@ -52,6 +52,10 @@ func (m *lowerer) unmodelledSchema() {
 							tr.Name, tr.Table, tr.Pos, t.spelled), x.Info)
 					}
 				}
+				if fk, op, ok := referentialAction(x.SQL, table, t); ok {
+					report(fmt.Sprintf("foreign key of %s (%s) REFERENCES %s %s: a %s of %s changes rows of %s, and referential actions are not modelled",
+						t.spelled, strings.Join(fk.Columns, ", "), fk.RefTable, fk.ActionText(op), op, table, t.spelled), x.Info)
+				}
 				if v := s.Views[table]; v != nil && !t.onTable(table) && sqlir.Mentions(v.Def, t.name) {
 					report(fmt.Sprintf("write to view %s (%s), which reads %s: writes through views are not modelled",
 						v.Name, v.Pos, t.spelled), x.Info)
@@ -59,6 +63,42 @@ func (m *lowerer) unmodelledSchema() {
 			}
 		}
 	}
+}
+
+// referentialAction returns the foreign key of t whose action changes
+// t's rows when stmt, a write of table, runs (ON DELETE SET NULL for a
+// DELETE of the referenced table, ON UPDATE CASCADE for an UPDATE, …),
+// and the write's kind.
+func referentialAction(stmt sqlir.Statement, table string, t *tableModel) (sqlir.ForeignKey, string, bool) {
+	if t.schema == nil {
+		return sqlir.ForeignKey{}, "", false
+	}
+	var op string
+	switch s := stmt.(type) {
+	case *sqlir.Delete:
+		op = "DELETE"
+	case *sqlir.Update:
+		op = "UPDATE"
+	case *sqlir.Insert:
+		// REPLACE deletes the row with the new row's key (SQLite's INSERT
+		// OR REPLACE too); an upsert updates it.
+		switch {
+		case s.Replace:
+			op = "DELETE"
+		case len(s.OnConflict) > 0:
+			op = "UPDATE"
+		default:
+			return sqlir.ForeignKey{}, "", false
+		}
+	default:
+		return sqlir.ForeignKey{}, "", false
+	}
+	for _, fk := range t.schema.ForeignKeys {
+		if strings.EqualFold(fk.RefTable, table) && fk.ChangesChild(op) {
+			return fk, op, true
+		}
+	}
+	return sqlir.ForeignKey{}, "", false
 }
 
 // triggerMayChange reports whether trigger tr may change table t.

@@ -274,6 +274,9 @@ func (t *translator) external(f *frame, fn *ssa.Function, c *ssa.CallCommon, arg
 		}
 		return v
 	}
+	if v, ok := t.mathCall(path, name, args); ok {
+		return v
+	}
 	canonicalParse := path == "strconv" && (name == "Atoi" || name == "ParseInt") && decimalParse(args)
 	if v, ok := t.pureExternal(fn, name, args, results, canonicalParse); ok {
 		return v
@@ -357,7 +360,7 @@ func (t *translator) knownExternal(fn *ssa.Function, path, name string, args []v
 		t.mayWriteElements() // sorts in place
 		return t.fresh(name+"()", results), true
 	case path == "context", path == "time", path == "strings", path == "strconv", path == "math", path == "unicode/utf8":
-		return t.fresh(name+"()", results), true
+		return t.approxResult(path, name, args, results), true
 	case readOnlyFuncs[path+"."+name], readOnlyFuncs[fn.String()]:
 		// Reads its arguments (encodes, formats, logs): writes none.
 		return t.fresh(name+"()", results), true

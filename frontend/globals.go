@@ -13,14 +13,30 @@ import (
 // exported from an importable package (an importer may set it).
 func (l *Loaded) constGlobal(g *ssa.Global) (*ssa.Const, bool) {
 	if l.constGlobals == nil {
-		l.constGlobals = l.findConstGlobals()
+		l.constGlobals, l.initGlobals = l.findConstGlobals()
 	}
 	c, ok := l.constGlobals[g]
 	return c, ok
 }
 
-func (l *Loaded) findConstGlobals() map[*ssa.Global]*ssa.Const {
+// initOnlyGlobal reports whether the package-level variable g is set only
+// by its package's init function (its initialiser, `var limits =
+// []int64{0, 10, 100}`), other code only loading it, and is not exported
+// from an importable package: its content is what the initialiser
+// computed, which the model does not evaluate, so an arbitrary slice or
+// map for it is an approximation, not an input.
+func (l *Loaded) initOnlyGlobal(g *ssa.Global) bool {
+	if l.constGlobals == nil {
+		l.constGlobals, l.initGlobals = l.findConstGlobals()
+	}
+	return l.initGlobals[g]
+}
+
+// findConstGlobals returns the constant globals (see constGlobal) and the
+// init-only ones (see initOnlyGlobal).
+func (l *Loaded) findConstGlobals() (map[*ssa.Global]*ssa.Const, map[*ssa.Global]bool) {
 	init := map[*ssa.Global]*ssa.Const{}
+	inInit := map[*ssa.Global]bool{} // stored in its package's init
 	bad := map[*ssa.Global]bool{}
 	var ops []*ssa.Value
 	for _, fn := range l.allModuleFunctions() {
@@ -38,8 +54,15 @@ func (l *Loaded) findConstGlobals() map[*ssa.Global]*ssa.Const {
 						}
 					case *ssa.Store:
 						c, isConst := i.Val.(*ssa.Const)
-						if i.Addr == g && isConst && fn.Name() == "init" && fn.Parent() == nil && fn.Pkg == g.Pkg && init[g] == nil {
+						isInit := i.Addr == g && fn.Name() == "init" && fn.Parent() == nil && fn.Pkg == g.Pkg
+						if isInit && isConst && init[g] == nil && !inInit[g] {
 							init[g] = c
+							inInit[g] = true
+							continue
+						}
+						if isInit {
+							delete(init, g) // a second store: not a constant
+							inInit[g] = true
 							continue
 						}
 					}
@@ -49,15 +72,18 @@ func (l *Loaded) findConstGlobals() map[*ssa.Global]*ssa.Const {
 		}
 	}
 	out := map[*ssa.Global]*ssa.Const{}
-	for g, c := range init {
+	initOnly := map[*ssa.Global]bool{}
+	for g := range inInit {
 		// An exported variable of an importable package may be set by
 		// the code that imports it (exportedvar.Overdraft = 10).
-		if g.Object() != nil && g.Object().Exported() && g.Pkg.Pkg.Name() != "main" {
+		if bad[g] || (g.Object() != nil && g.Object().Exported() && g.Pkg.Pkg.Name() != "main") {
 			continue
 		}
-		if !bad[g] && c.Value != nil {
+		if c := init[g]; c != nil && c.Value != nil {
 			out[g] = c
+		} else {
+			initOnly[g] = true
 		}
 	}
-	return out
+	return out, initOnly
 }

@@ -48,8 +48,23 @@ func (t *translator) global(g *ssa.Global) *cell {
 		c.v.Kind = ir.Ghost
 		t.sentinels = append(t.sentinels, c.v)
 	}
+	if t.l.initOnlyGlobal(g) && isCollection(elem) {
+		// The slice or map the initialiser filled: its length and
+		// elements are the initialiser's, which the model does not
+		// evaluate (other globals keep an arbitrary value, as settings).
+		t.markApprox(c, fmt.Sprintf("the content of %s.%s, filled by its initialiser, which the model does not evaluate", g.Pkg.Pkg.Name(), g.Name()))
+	}
 	t.globals[g] = c
 	return c
+}
+
+// isCollection reports whether typ is a slice or map type.
+func isCollection(typ types.Type) bool {
+	switch typ.Underlying().(type) {
+	case *types.Slice, *types.Map:
+		return true
+	}
+	return false
 }
 
 // constant translates an SSA constant.
@@ -451,6 +466,8 @@ func (t *translator) indexAddr(f *frame, i *ssa.IndexAddr) {
 		c = t.anonCell(i.Type().(*types.Pointer).Elem(), f.prefix+t.nameOf(f, i.X)+"[i]")
 		if x.obj == nil || !x.obj.arbitrary {
 			t.markApprox(c, t.elementWhy(f, i.X))
+		} else if x.obj.approxElems != "" {
+			t.markApproxDeep(c, x.obj.approxElems, 0)
 		} else {
 			t.inputElement(f, i, x.obj, c)
 			t.noteElement(f, i, x.obj, c)
@@ -710,6 +727,9 @@ func (t *translator) convert(f *frame, i *ssa.Convert) value {
 	switch {
 	case from == to:
 		if from == ir.Int {
+			if e, ok := wrapConversion(i, x.expr); ok {
+				return value{expr: e}
+			}
 			t.noteConversion(i)
 		}
 		return value{expr: x.expr}
@@ -720,6 +740,45 @@ func (t *translator) convert(f *frame, i *ssa.Convert) value {
 		return value{expr: t.truncate(x.expr, f.prefix+i.Name())}
 	}
 	return t.fresh(f.prefix+i.Name(), i.Type())
+}
+
+// wrapConversion returns the exact value of an integer conversion that
+// can wrap around (int32(n) of an int64 n, int64(u) of a uint64 u,
+// uint32(n) of an int n): x reduced modulo 2^w into the target type's
+// range, w its width. false for a conversion that cannot wrap (a
+// widening, or a constant operand, checked by the compiler).
+func wrapConversion(i *ssa.Convert, x ir.Expr) (ir.Expr, bool) {
+	from, ok1 := i.X.Type().Underlying().(*types.Basic)
+	to, ok2 := i.Type().Underlying().(*types.Basic)
+	if !ok1 || !ok2 || from.Info()&types.IsInteger == 0 || to.Info()&types.IsInteger == 0 {
+		return nil, false
+	}
+	if _, isConst := i.X.(*ssa.Const); isConst {
+		return nil, false
+	}
+	sizes := types.SizesFor("gc", "amd64")
+	fromUnsigned, toUnsigned := from.Info()&types.IsUnsigned != 0, to.Info()&types.IsUnsigned != 0
+	fw, tw := sizes.Sizeof(from)*8, sizes.Sizeof(to)*8
+	switch {
+	case tw > fw && (toUnsigned == fromUnsigned || !toUnsigned):
+		return nil, false // widening into a type that holds every value
+	case tw == fw && toUnsigned == fromUnsigned:
+		return nil, false
+	}
+	m := ir.BigInt(new(big.Int).Lsh(big.NewInt(1), uint(tw)))
+	y := x
+	var half ir.Expr
+	if !toUnsigned {
+		half = ir.BigInt(new(big.Int).Lsh(big.NewInt(1), uint(tw-1)))
+		y = ir.Add(x, half)
+	}
+	// Go's % keeps the dividend's sign: add m to a negative remainder.
+	r := ir.Arith(ir.OpMod, y, m)
+	e := ir.IteOf(ir.Cmp(ir.OpLt, r, ir.IntLit(0)), ir.Add(r, m), r)
+	if !toUnsigned {
+		e = ir.Sub(e, half)
+	}
+	return e, true
 }
 
 // noteConversion records the assumption that an integer conversion that

@@ -139,7 +139,7 @@ func (t *translator) runInTx(a apiCall, db, fn value, results *types.Tuple) valu
 		t.unsupported("%s with a function the analysis cannot resolve", a.Name)
 		return t.freshResults(a.Name+"()", results)
 	}
-	id, beginErr := t.beginTx()
+	id, beginErr := t.beginTx(false)
 	out := t.p.NewVar("err", ir.Bool, ir.Local)
 	join := t.p.NewLoc()
 	from := t.cur

@@ -64,6 +64,9 @@ type Loaded struct {
 	// constGlobals holds the package-level variables that are never
 	// reassigned, with their constant initialiser (see constGlobal).
 	constGlobals map[*ssa.Global]*ssa.Const
+	// initGlobals holds those set only by their initialiser (not to a
+	// constant): see initOnlyGlobal.
+	initGlobals map[*ssa.Global]bool
 	// ownSentinels holds the program's own sentinel errors (erridentity.go).
 	ownSentinels map[*ssa.Global]bool
 	srcLine      map[string][]string

@@ -86,6 +86,16 @@ func (t *translator) load(c *cell, name string) value {
 			// What untracked memory points to is untracked too.
 			markUntracked(c.ref, 0)
 		}
+		if c.approx != "" {
+			// Content the model does not evaluate (an initialiser's).
+			markValueApprox(c.ref, c.approx)
+			if o := c.ref.obj; o != nil && o.kind == objSlice {
+				o.approxElems = c.approx
+				if n, ok := o.length.(*ir.Var); ok {
+					n.Approx = c.approx
+				}
+			}
+		}
 	}
 	if !c.refSet {
 		return value{}

@@ -111,6 +111,10 @@ type TxOp struct {
 	// while a transaction is open, and statements on Tx outside a
 	// transaction commit at once.
 	Conn bool
+	// Options is set on a BEGIN given transaction options (a non-nil
+	// *sql.TxOptions, a pgx.TxOptions): the isolation level they set is
+	// read from the code where they are written (package pipeline).
+	Options bool
 	Info
 }
 

@@ -98,6 +98,12 @@ func verifyConcurrent(ctx context.Context, seq *report.Result, j job, peers []jo
 			r.Reason = fmt.Sprintf("concurrent requests %s: a schedule breaks the constraint under REPEATABLE READ's first-updater-wins, but SERIALIZABLE (SSI) may abort it: may be spurious", pair)
 			return r
 		}
+		if pos := optionsNotShown(cfg.Isolation, cfg.Dir, j.prog, q.prog); res.Verdict == report.Unsafe && pos != "" {
+			r.Isolation = &iso2
+			r.Verdict, r.Position = report.Unknown, res.Position
+			r.Reason = fmt.Sprintf("concurrent requests %s: a schedule breaks the constraint at %s, but the transaction begun at %s is given isolation options that are not written there (passed in or kept in a variable, not followed): at the level they set the schedule may be impossible, so it may be spurious (--isolation sets the level)", pair, iso2.Level, pos)
+			return r
+		}
 		switch res.Verdict {
 		case report.Unsafe:
 			setOutcome(r, res)

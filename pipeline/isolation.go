@@ -343,3 +343,39 @@ func onCycle(p *ir.Program, e *ir.Edge) bool {
 	}
 	return false
 }
+
+// optionsNotShown returns the position of the first BEGIN of progs that is
+// given transaction options (ir.TxOp.Options) whose isolation level the
+// code does not write where the BEGIN is (options passed in by a caller,
+// or kept in a variable): isolationOf then assumed the dialect's default,
+// a weaker level than the options may set, so a schedule found under it
+// may not be possible. "" when there is none, or --isolation sets the
+// level.
+func optionsNotShown(override, dir string, progs ...*ir.Program) string {
+	if override != "" {
+		return ""
+	}
+	files := map[string]map[string][]int{}
+	for _, p := range progs {
+		for _, e := range p.Edges {
+			op, ok := e.Stmt.(*ir.TxOp)
+			if !ok || op.Op != ir.Begin || !op.Options {
+				continue
+			}
+			info := e.Stmt.Source()
+			levels, ok := files[info.File]
+			if !ok {
+				path := info.File
+				if !filepath.IsAbs(path) && dir != "" {
+					path = filepath.Join(dir, path)
+				}
+				levels = scanIsolation(path)
+				files[info.File] = levels
+			}
+			if _, ok := levelNear(levels, info.Line); !ok {
+				return info.Position()
+			}
+		}
+	}
+	return ""
+}

@@ -52,3 +52,28 @@ func (a FKAction) String() string {
 	}
 	return fmt.Sprintf("FKAction(%d)", int(a))
 }
+
+// ChangesChild reports whether a write of kind op ("DELETE" or "UPDATE")
+// to the referenced table makes fk's referential action change the
+// referencing rows' values: ON DELETE SET NULL / SET DEFAULT, ON UPDATE
+// CASCADE / SET NULL / SET DEFAULT. (ON DELETE CASCADE deletes the
+// referencing rows, which changes no value a row constraint reads.)
+func (fk ForeignKey) ChangesChild(op string) bool {
+	switch op {
+	case "DELETE":
+		return fk.OnDelete == FKSetNull || fk.OnDelete == FKSetDefault
+	case "UPDATE":
+		return fk.OnUpdate == FKCascade || fk.OnUpdate == FKSetNull || fk.OnUpdate == FKSetDefault
+	}
+	return false
+}
+
+// ActionText spells fk's action on a write of kind op, as the DDL does
+// ("ON DELETE SET NULL").
+func (fk ForeignKey) ActionText(op string) string {
+	a := fk.OnUpdate
+	if op == "DELETE" {
+		a = fk.OnDelete
+	}
+	return "ON " + op + " " + a.String()
+}

@@ -15,8 +15,10 @@ func Mentions(text, word string) bool {
 
 // WritersOf returns the tables and views a write to which may change rows
 // of table: table itself, the tables with a trigger (or rule) whose code
-// names table or is not known, and the views whose definition names
-// table; and so on transitively. The result is sorted, lower-case.
+// names table or is not known, the views whose definition names table,
+// and the tables a foreign key of table refers to with a referential
+// action that changes table's rows (ON DELETE SET NULL, ON UPDATE
+// CASCADE, …); and so on transitively. The result is sorted, lower-case.
 func (s *Schema) WritersOf(table string) []string {
 	table = strings.ToLower(table)
 	set := map[string]bool{table: true}
@@ -31,6 +33,17 @@ func (s *Schema) WritersOf(table string) []string {
 					if !t.Resolved || Mentions(t.Body, w) {
 						set[t.Table], changed = true, true
 						break
+					}
+				}
+			}
+			for name, t := range s.Tables {
+				if !set[name] {
+					continue
+				}
+				for _, fk := range t.ForeignKeys {
+					ref := strings.ToLower(fk.RefTable)
+					if !set[ref] && (fk.ChangesChild("DELETE") || fk.ChangesChild("UPDATE")) {
+						set[ref], changed = true, true
 					}
 				}
 			}

@@ -1,0 +1,5 @@
+CREATE TABLE subscriptions (
+  id BIGINT PRIMARY KEY,
+  starts_at TIMESTAMPTZ NOT NULL,
+  ends_at TIMESTAMPTZ NOT NULL
+);

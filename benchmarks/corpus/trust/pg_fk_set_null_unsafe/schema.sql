@@ -1,0 +1,10 @@
+CREATE TABLE users (
+  id BIGINT PRIMARY KEY,
+  name TEXT NOT NULL
+);
+
+CREATE TABLE invoices (
+  id BIGINT PRIMARY KEY,
+  status TEXT NOT NULL,
+  approver_id BIGINT REFERENCES users (id) ON DELETE SET NULL
+);

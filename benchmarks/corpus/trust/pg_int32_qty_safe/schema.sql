@@ -1,0 +1,5 @@
+CREATE TABLE products (
+  id BIGINT PRIMARY KEY,
+  stock INTEGER NOT NULL,
+  reserved INTEGER NOT NULL
+);

@@ -1,0 +1,4 @@
+CREATE TABLE shelves (
+  shelf_id INTEGER PRIMARY KEY,
+  qty INTEGER NOT NULL
+);

@@ -1,0 +1,65 @@
+package frontend
+
+import (
+	"fmt"
+	"go/types"
+
+	"github.com/dbverify/dbverify/ir"
+)
+
+// mathCall models the functions of package math whose value on the reals
+// is exact in the model (floats are reals, see doc.go): Abs, Max, Min,
+// and IsNaN and IsInf, false for every real. NaN and the infinities are
+// not reals: a program that rejects them (math.IsNaN) and one that does
+// not get the same model, as everywhere else floats appear.
+func (t *translator) mathCall(path, name string, args []value) (value, bool) {
+	if path != "math" {
+		return value{}, false
+	}
+	for _, a := range args {
+		if a.expr == nil {
+			return value{}, false
+		}
+	}
+	switch {
+	case (name == "IsNaN" && len(args) == 1) || (name == "IsInf" && len(args) == 2):
+		return value{expr: ir.False}, true
+	case name == "Abs" && len(args) == 1:
+		x := args[0].expr
+		return value{expr: ir.IteOf(ir.Cmp(ir.OpLt, x, ir.Zero(x.Sort())), ir.Neg(x), x)}, true
+	case name == "Max" && len(args) == 2:
+		x, y := args[0].expr, args[1].expr
+		return value{expr: ir.IteOf(ir.Cmp(ir.OpGe, x, y), x, y)}, true
+	case name == "Min" && len(args) == 2:
+		x, y := args[0].expr, args[1].expr
+		return value{expr: ir.IteOf(ir.Cmp(ir.OpLe, x, y), x, y)}, true
+	}
+	return value{}, false
+}
+
+// approxResult is the result of a library call the model does not
+// compute although its arguments are values the model tracks
+// (math.Round(x), t.Add(d), strings.Repeat(s, n)): arbitrary, and marked
+// as an approximation (ir.Var.Approx), so that a counterexample whose
+// run depends on it is UNKNOWN ("may be spurious") and never UNSAFE. A
+// call with no tracked argument (time.Now()) reads the environment: its
+// arbitrary result is an input like any other.
+func (t *translator) approxResult(path, name string, args []value, results *types.Tuple) value {
+	v := t.fresh(name+"()", results)
+	if !anyTracked(args) {
+		return v
+	}
+	markValueApprox(v, fmt.Sprintf("the result of %s.%s, which the model does not compute", path, name))
+	return v
+}
+
+// anyTracked reports whether one of args holds a value the model tracks
+// (a scalar, or a struct with one).
+func anyTracked(args []value) bool {
+	for _, a := range args {
+		if a.expr != nil || anyTracked(a.fields) || anyTracked(a.tuple) {
+			return true
+		}
+	}
+	return false
+}
