@@ -16,16 +16,10 @@ import (
 
 // returnedRows returns the variable counting the rows s writes: its rows
 // affected, or, when the program reads only whether it returned a row, a
-// ghost (nil: neither is read). A count the program never reads stays
-// arbitrary: constraining it changes no execution, but its atoms (MySQL's
-// "the SET changes a value", countedRow) reach the refinement, which then
-// failed to prove a loop it proved without them.
+// ghost (nil: neither is read).
 func (m *lowerer) returnedRows(s *ir.Exec) *ir.Var {
-	if s.Affected != nil && m.read[s.Affected] {
+	if s.Affected != nil || s.NoRow == nil {
 		return s.Affected
-	}
-	if s.NoRow == nil {
-		return nil
 	}
 	return m.p.NewVar("$returnedRows", ir.Int, ir.Ghost)
 }
@@ -59,8 +53,14 @@ func (m *lowerer) insertCount(em *emitter, q *sqlir.Insert, n *ir.Var, info ir.I
 // the rows changed (diffs: the SET assignments that change a value), and
 // a matched row left unchanged counts only with the client flag
 // CLIENT_FOUND_ROWS, which the model does not know: it is then unknown.
-func (m *lowerer) countedRow(match ir.Expr, diffs []ir.Expr) ir.Expr {
-	if m.opt.Dialect != "mysql" {
+//
+// A count the program never reads (unread) constrains no execution; it
+// keeps the matched rows, as a hint for the trace and its replay, without
+// MySQL's "the SET changes a value", whose atoms reached the refinement,
+// which then failed to prove a loop it proved without them
+// (booking/promote_waitlist_safe).
+func (m *lowerer) countedRow(match ir.Expr, diffs []ir.Expr, unread bool) ir.Expr {
+	if m.opt.Dialect != "mysql" || unread {
 		return match
 	}
 	return ir.And(match, ir.Or(diffs...))

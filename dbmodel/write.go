@@ -160,7 +160,7 @@ func (m *lowerer) update(em *emitter, t *tableModel, u updateSpec) {
 				rhs = append(rhs, ir.IteOf(match, null, g))
 			}
 		}
-		counted = append(counted, m.countedRow(match, diffs))
+		counted = append(counted, m.countedRow(match, diffs, u.affected != nil && !m.read[u.affected]))
 	}
 	// dirty: unless the one row the statement can change is a live
 	// symbol, rows the symbols do not track may have changed.
