@@ -14,7 +14,10 @@
 //     the call and committed after it, context.Context from a context,
 //     numbers, strings and decimals from the input values, an HTTP
 //     request or a gin/echo context built from the "$http.…" inputs), a
-//     closure its function returns or registers on a router, and serves
+//     closure its function returns or registers on a router, a struct of
+//     another package from its New… constructor or with its database
+//     handles filled by reflection, a generic entry instantiated with
+//     struct{} (or its constraint's first type), and serves
 //     SQL for the harness over JSON lines on stdin/stdout (Driver), with
 //     the statements each call ran and their bound arguments;
 //   - the schema of the database the run uses: the program's own DDL when
@@ -23,7 +26,9 @@
 //   - seeding and checking: the initial rows of a counterexample (row
 //     symbols with equal keys are one row; ReplayRun), completed with the
 //     rows its trace's writes matched without listing them, learnt from
-//     the statements an execution ran (ReplayExecute, OmittedRows), or
+//     the statements an execution ran (ReplayExecute, OmittedRows), an
+//     INSERT the trace makes fail left to fail on the seeded key with the
+//     engine's own error (naturalRun), or
 //     random rows that satisfy the constraint, and the violation query run
 //     after the call.
 package witness
