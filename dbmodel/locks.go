@@ -12,13 +12,15 @@ import (
 // (txState.wrote). A SELECT … FOR UPDATE / FOR NO KEY UPDATE in an open
 // transaction takes the exclusive lock of every row its WHERE matches in
 // the committed state it reads, r included where r matches (readLock);
-// FOR SHARE / FOR KEY SHARE takes a shared lock (shareLock). A locking
-// read of no row locks nothing, as in Postgres. A write or an exclusive
-// locking read waits for every lock another transaction holds on r, a
-// shared locking read only for an exclusive one. A locking read of
-// autocommit (no transaction) releases its locks at once. Lock modes
-// finer than these two (FOR NO KEY UPDATE vs FOR KEY SHARE) are not told
-// apart: they conflict here, which only removes schedules.
+// FOR SHARE takes a shared lock (shareLock). A locking read of no row
+// locks nothing, as in Postgres. A write or an exclusive locking read
+// waits for every lock another transaction holds on r, a shared locking
+// read only for an exclusive one. A locking read of autocommit (no
+// transaction) releases its locks at once. FOR KEY SHARE takes no lock
+// here (the parser sets neither flag): it does not block an UPDATE of a
+// non-key column, and a conflict the engine does not have would remove
+// schedules it runs (a wrong SAFE); the conflicts it does have (with a
+// DELETE or a key change) are left out, which only adds schedules.
 
 // lockWaitAssumption says what the model does with a write that waits
 // for a row lock another transaction holds.

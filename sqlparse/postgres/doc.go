@@ -50,8 +50,9 @@
 // with …" conjunct.
 //
 // SELECT: LIMIT, OFFSET, FETCH and ORDER BY are ignored for a single-table
-// read; FOR UPDATE and FOR NO KEY UPDATE set ForUpdate, FOR SHARE and FOR
-// KEY SHARE set ForShare. Joins, GROUP BY, HAVING, aggregates, window
+// read; FOR UPDATE and FOR NO KEY UPDATE set ForUpdate, FOR SHARE sets
+// ForShare, FOR KEY SHARE sets neither (it does not block an UPDATE of a
+// non-key column). Joins, GROUP BY, HAVING, aggregates, window
 // functions, DISTINCT [ON], UNION/INTERSECT/EXCEPT, WITH, subqueries and
 // functions in FROM set Complex with Reason and AllTables (WITH query names
 // are not tables).

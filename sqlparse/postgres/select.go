@@ -71,9 +71,13 @@ func (t *translator) locks(clauses []*pg.Node, out *sqlir.Select) {
 		switch n.GetLockingClause().GetStrength() {
 		case pg.LockClauseStrength_LCS_FORUPDATE, pg.LockClauseStrength_LCS_FORNOKEYUPDATE:
 			out.ForUpdate = true
-		case pg.LockClauseStrength_LCS_FORSHARE, pg.LockClauseStrength_LCS_FORKEYSHARE:
+		case pg.LockClauseStrength_LCS_FORSHARE:
 			out.ForShare = true
 		}
+		// FOR KEY SHARE locks nothing in the model: it blocks only a
+		// DELETE or a change of the row's key, not an UPDATE of another
+		// column (which takes FOR NO KEY UPDATE), so treating it as a
+		// shared lock would remove schedules the engine runs.
 	}
 }
 
