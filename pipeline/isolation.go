@@ -202,9 +202,10 @@ func scanIsolation(path string) map[string][]int {
 // table table); "" where it is: at READ COMMITTED, for requests without
 // transactions (each statement is a transaction of its own: the same
 // under every level), and under MySQL's REPEATABLE READ for transactions
-// with at most one plain read of the table (its snapshot is taken there:
-// the newest committed state; locking reads and writes use the newest
-// version and do not abort).
+// with at most one plain read of the table, which is also their first
+// plain read of any table (InnoDB takes the snapshot there: the newest
+// committed state; locking reads and writes use the newest version and
+// do not abort).
 // isolationGaps is isolationGap for the first of tables that has one.
 func isolationGaps(level, dialect string, tables []string, progs ...*ir.Program) string {
 	for _, t := range tables {
@@ -235,12 +236,15 @@ func isolationGap(level, dialect, table string, progs ...*ir.Program) string {
 			if at := snapshotRead(p, table); at != "" {
 				return "a plain read that may read the transaction's snapshot under REPEATABLE READ (not modelled) at " + at
 			}
+			if at := lateRead(p, table, plainRead); at != "" {
+				return "a plain read that may read the transaction's snapshot under REPEATABLE READ (not modelled: an earlier plain read in the transaction took it) at " + at
+			}
 		}
 		return ""
 	}
 	if dialect == "postgres" {
 		for _, p := range progs {
-			if at := lateRead(p, table); at != "" {
+			if at := lateRead(p, table, anyStatement); at != "" {
 				return "a plain read that may read the transaction's snapshot under " + level + " (not modelled: it is not the transaction's first statement) at " + at
 			}
 		}
@@ -257,10 +261,11 @@ func firstUpdaterWins(level, dialect string) bool {
 }
 
 // lateRead returns the position of a plain SELECT of table in a
-// transaction that may not be the transaction's first statement ("" if
-// there is none): a may-analysis of "a statement ran on handle T since
-// its BEGIN".
-func lateRead(p *ir.Program, table string) string {
+// transaction that may follow a statement that took the transaction's
+// snapshot (takes: Postgres any statement, MySQL a plain read of any
+// table) ("" if there is none): a may-analysis of "a snapshot-taking
+// statement ran on handle T since its BEGIN".
+func lateRead(p *ir.Program, table string, takes func(ir.Stmt) (ir.Tx, bool)) string {
 	type state map[ir.Tx]bool
 	in := make([]state, p.NumLocs)
 	in[p.Entry] = state{}
@@ -273,13 +278,10 @@ func lateRead(p *ir.Program, table string) string {
 			for t, v := range in[l] {
 				out[t] = v
 			}
-			switch s := e.Stmt.(type) {
-			case *ir.TxOp:
+			if s, ok := e.Stmt.(*ir.TxOp); ok {
 				out[s.Tx] = false
-			case *ir.Exec:
-				out[s.Tx] = true
-			case *ir.Select:
-				out[s.Tx] = true
+			} else if tx, ok := takes(e.Stmt); ok {
+				out[tx] = true
 			}
 			changed := in[e.To] == nil
 			if changed {
@@ -302,6 +304,28 @@ func lateRead(p *ir.Program, table string) string {
 		}
 	}
 	return ""
+}
+
+// anyStatement says that every statement of a transaction takes its
+// snapshot if it has none (Postgres: the first statement does).
+func anyStatement(st ir.Stmt) (ir.Tx, bool) {
+	switch s := st.(type) {
+	case *ir.Exec:
+		return s.Tx, true
+	case *ir.Select:
+		return s.Tx, true
+	}
+	return 0, false
+}
+
+// plainRead says that only a plain (non-locking) SELECT takes the
+// snapshot (InnoDB: the first consistent read, of any table, creates the
+// read view; writes and locking reads do not).
+func plainRead(st ir.Stmt) (ir.Tx, bool) {
+	if s, ok := st.(*ir.Select); ok && !s.SQL.ForUpdate && !s.SQL.ForShare {
+		return s.Tx, true
+	}
+	return 0, false
 }
 
 // snapshotRead returns the position of a plain SELECT of table inside a
