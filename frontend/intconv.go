@@ -1,0 +1,85 @@
+package frontend
+
+import (
+	"fmt"
+	"go/types"
+	"math/big"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/dbverify/dbverify/ir"
+)
+
+// Integer widths: unsigned subtraction and conversions that can wrap
+// around are modelled exactly; the remaining assumption is stated.
+
+// unsignedWidth returns the width in bits of an unsigned integer type, 0
+// for any other type.
+func unsignedWidth(typ types.Type) int {
+	b, ok := typ.Underlying().(*types.Basic)
+	if !ok || b.Info()&types.IsUnsigned == 0 {
+		return 0
+	}
+	return int(types.SizesFor("gc", "amd64").Sizeof(b)) * 8
+}
+
+// wrapConversion returns the exact value of an integer conversion that
+// can wrap around (int32(n) of an int64 n, int64(u) of a uint64 u,
+// uint32(n) of an int n): x reduced modulo 2^w into the target type's
+// range, w its width. false for a conversion that cannot wrap (a
+// widening, or a constant operand, checked by the compiler).
+func wrapConversion(i *ssa.Convert, x ir.Expr) (ir.Expr, bool) {
+	from, ok1 := i.X.Type().Underlying().(*types.Basic)
+	to, ok2 := i.Type().Underlying().(*types.Basic)
+	if !ok1 || !ok2 || from.Info()&types.IsInteger == 0 || to.Info()&types.IsInteger == 0 {
+		return nil, false
+	}
+	if _, isConst := i.X.(*ssa.Const); isConst {
+		return nil, false
+	}
+	sizes := types.SizesFor("gc", "amd64")
+	fromUnsigned, toUnsigned := from.Info()&types.IsUnsigned != 0, to.Info()&types.IsUnsigned != 0
+	fw, tw := sizes.Sizeof(from)*8, sizes.Sizeof(to)*8
+	switch {
+	case tw > fw && (toUnsigned == fromUnsigned || !toUnsigned):
+		return nil, false // widening into a type that holds every value
+	case tw == fw && toUnsigned == fromUnsigned:
+		return nil, false
+	}
+	m := ir.BigInt(new(big.Int).Lsh(big.NewInt(1), uint(tw)))
+	y := x
+	var half ir.Expr
+	if !toUnsigned {
+		half = ir.BigInt(new(big.Int).Lsh(big.NewInt(1), uint(tw-1)))
+		y = ir.Add(x, half)
+	}
+	// Go's % keeps the dividend's sign: add m to a negative remainder.
+	r := ir.Arith(ir.OpMod, y, m)
+	e := ir.IteOf(ir.Cmp(ir.OpLt, r, ir.IntLit(0)), ir.Add(r, m), r)
+	if !toUnsigned {
+		e = ir.Sub(e, half)
+	}
+	return e, true
+}
+
+// noteConversion records the assumption that an integer conversion that
+// can wrap around (int64(u) of a uint64 u, int32(n) of an int64 n) does
+// not: integers are mathematical in the model.
+func (t *translator) noteConversion(i *ssa.Convert) {
+	from, ok1 := i.X.Type().Underlying().(*types.Basic)
+	to, ok2 := i.Type().Underlying().(*types.Basic)
+	if !ok1 || !ok2 || t.conversionNoted {
+		return
+	}
+	if _, isConst := i.X.(*ssa.Const); isConst {
+		return
+	}
+	fromUnsigned, toUnsigned := from.Info()&types.IsUnsigned != 0, to.Info()&types.IsUnsigned != 0
+	sizes := types.SizesFor("gc", "amd64")
+	narrower := sizes.Sizeof(to) < sizes.Sizeof(from) || sizes.Sizeof(to) == sizes.Sizeof(from) && fromUnsigned != toUnsigned
+	if !narrower && !(toUnsigned && !fromUnsigned) {
+		return
+	}
+	t.conversionNoted = true
+	t.p.Assume(fmt.Sprintf("Go integer conversions do not wrap around (%s(%s) at %s, and any other)", to.Name(), from.Name(), t.posString(i.Pos())))
+}
