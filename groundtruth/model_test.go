@@ -130,6 +130,12 @@ func lowerCase(c stmtCase, ddl, table string) (*modelCase, error) {
 		}
 		p.AddEdge(fail, p.Exit, &ir.Assume{Cond: ir.True})
 		next(&ir.Assume{Cond: ir.Not(ms.err)})
+		if ms.aff != nil {
+			// The program reads RowsAffected (the model leaves a count
+			// no statement reads unconstrained by MySQL's changed-rows
+			// rule, see dbmodel's countedRow).
+			next(&ir.Assume{Cond: ir.Cmp(ir.OpGe, ms.aff, ir.IntLit(0))})
+		}
 		mc.steps = append(mc.steps, ms)
 	}
 	if c.tx != "" {
