@@ -720,7 +720,6 @@ func (t *translator) convert(f *frame, i *ssa.Convert) value {
 			if e, ok := wrapConversion(i, x.expr); ok {
 				return value{expr: e}
 			}
-			t.noteConversion(i)
 		}
 		return value{expr: x.expr}
 	case from == ir.Int && to == ir.Real:

@@ -1,7 +1,6 @@
 package frontend
 
 import (
-	"fmt"
 	"go/types"
 	"math/big"
 
@@ -11,7 +10,8 @@ import (
 )
 
 // Integer widths: unsigned subtraction and conversions that can wrap
-// around are modelled exactly; the remaining assumption is stated.
+// around are modelled exactly (signed +, -, * are assumed not to
+// overflow: noteOverflow).
 
 // unsignedWidth returns the width in bits of an unsigned integer type, 0
 // for any other type.
@@ -60,26 +60,4 @@ func wrapConversion(i *ssa.Convert, x ir.Expr) (ir.Expr, bool) {
 		e = ir.Sub(e, half)
 	}
 	return e, true
-}
-
-// noteConversion records the assumption that an integer conversion that
-// can wrap around (int64(u) of a uint64 u, int32(n) of an int64 n) does
-// not: integers are mathematical in the model.
-func (t *translator) noteConversion(i *ssa.Convert) {
-	from, ok1 := i.X.Type().Underlying().(*types.Basic)
-	to, ok2 := i.Type().Underlying().(*types.Basic)
-	if !ok1 || !ok2 || t.conversionNoted {
-		return
-	}
-	if _, isConst := i.X.(*ssa.Const); isConst {
-		return
-	}
-	fromUnsigned, toUnsigned := from.Info()&types.IsUnsigned != 0, to.Info()&types.IsUnsigned != 0
-	sizes := types.SizesFor("gc", "amd64")
-	narrower := sizes.Sizeof(to) < sizes.Sizeof(from) || sizes.Sizeof(to) == sizes.Sizeof(from) && fromUnsigned != toUnsigned
-	if !narrower && !(toUnsigned && !fromUnsigned) {
-		return
-	}
-	t.conversionNoted = true
-	t.p.Assume(fmt.Sprintf("Go integer conversions do not wrap around (%s(%s) at %s, and any other)", to.Name(), from.Name(), t.posString(i.Pos())))
 }

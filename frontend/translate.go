@@ -42,8 +42,7 @@ type translator struct {
 	elemReads  map[elemKey]elemRead
 	writeEpoch int
 
-	overflowNoted   bool // the no-overflow assumption is recorded
-	conversionNoted bool // the no-wrap conversion assumption is recorded
+	overflowNoted bool // the no-overflow assumption is recorded
 
 	// Cells whose pointer the model lost (see escape.go), in order.
 	escaped      []*cell
