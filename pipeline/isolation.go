@@ -69,18 +69,7 @@ func isolationOf(override, dialect, dir string, progs ...*ir.Program) report.Iso
 		return report.Isolation{Level: override, Source: "--isolation"}
 	}
 	def := dialectDefault(dialect)
-	files := map[string]map[string][]int{} // file → level → lines
-	scan := func(f string) map[string][]int {
-		if got, ok := files[f]; ok {
-			return got
-		}
-		path := f
-		if !filepath.IsAbs(path) && dir != "" {
-			path = filepath.Join(dir, f)
-		}
-		files[f] = scanIsolation(path)
-		return files[f]
-	}
+	code := newCodeLevels(dir)
 	var sites []report.Isolation // one per BEGIN, its level and where it comes from
 	for _, p := range progs {
 		set := setTransaction(p)
@@ -90,7 +79,7 @@ func isolationOf(override, dialect, dir string, progs ...*ir.Program) report.Iso
 				continue
 			}
 			info := e.Stmt.Source()
-			if level, ok := levelNear(scan(info.File), info.Line); ok {
+			if level, ok := code.at(info); ok {
 				sites = append(sites, report.Isolation{Level: level, Source: "set in the code at " + info.Position()})
 			} else if set.Level != "" {
 				sites = append(sites, set)
@@ -379,27 +368,42 @@ func optionsNotShown(override, dir string, progs ...*ir.Program) string {
 	if override != "" {
 		return ""
 	}
-	files := map[string]map[string][]int{}
+	code := newCodeLevels(dir)
 	for _, p := range progs {
 		for _, e := range p.Edges {
 			op, ok := e.Stmt.(*ir.TxOp)
 			if !ok || op.Op != ir.Begin || !op.Options {
 				continue
 			}
-			info := e.Stmt.Source()
-			levels, ok := files[info.File]
-			if !ok {
-				path := info.File
-				if !filepath.IsAbs(path) && dir != "" {
-					path = filepath.Join(dir, path)
-				}
-				levels = scanIsolation(path)
-				files[info.File] = levels
-			}
-			if _, ok := levelNear(levels, info.Line); !ok {
-				return info.Position()
+			if _, ok := code.at(e.Stmt.Source()); !ok {
+				return e.Stmt.Source().Position()
 			}
 		}
 	}
 	return ""
+}
+
+// codeLevels finds the isolation level the Go code sets at a BEGIN (see
+// levelNear), reading each source file once.
+type codeLevels struct {
+	dir   string
+	files map[string]map[string][]int // file → level → lines
+}
+
+func newCodeLevels(dir string) *codeLevels {
+	return &codeLevels{dir: dir, files: map[string]map[string][]int{}}
+}
+
+// at returns the level set on the line of info or the three after it.
+func (c *codeLevels) at(info ir.Info) (string, bool) {
+	levels, ok := c.files[info.File]
+	if !ok {
+		path := info.File
+		if !filepath.IsAbs(path) && c.dir != "" {
+			path = filepath.Join(c.dir, path)
+		}
+		levels = scanIsolation(path)
+		c.files[info.File] = levels
+	}
+	return levelNear(levels, info.Line)
 }
