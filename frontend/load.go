@@ -80,6 +80,9 @@ type parseKey struct {
 type parseResult struct {
 	stmt sqlir.Statement
 	err  error
+	// names and numParams are the placeholders (sqlparse.Result).
+	names     []string
+	numParams int
 }
 
 // LoadError is a problem with the input: a package that does not compile,

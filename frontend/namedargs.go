@@ -51,11 +51,11 @@ func (t *translator) sqlNamedArgs(params value, text string) ([]ir.Expr, bool) {
 		t.unsupported("sql.Named arguments with the %s driver (it rejects named arguments; only SQLite drivers bind them)", t.dialect)
 		return nil, true
 	}
-	res, err := sqlparse.ParseDetailed(t.dialect, text)
+	names, numParams, err := t.l.placeholders(t.dialect, text)
 	if err != nil {
 		return nil, true // (runSQL reports the text)
 	}
-	if len(res.ParamNames) != res.NumParams {
+	if len(names) != numParams {
 		t.unsupported("sql.Named arguments for a query with positional placeholders")
 		return nil, true
 	}
@@ -67,8 +67,8 @@ func (t *translator) sqlNamedArgs(params value, text string) ([]ir.Expr, bool) {
 		}
 		byName[e.fields[namedArgName].str] = e.fields[namedArgValue]
 	}
-	out := make([]ir.Expr, res.NumParams)
-	for i, n := range res.ParamNames {
+	out := make([]ir.Expr, numParams)
+	for i, n := range names {
 		v, ok := byName[n]
 		if !ok {
 			t.unsupported("placeholder :%s has no sql.Named argument", n)

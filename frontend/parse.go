@@ -25,7 +25,11 @@ func (l *Loaded) parseIn(d sqlparse.Dialect, query string) (sqlir.Statement, err
 		return r.stmt, r.err
 	}
 	var r parseResult
-	r.stmt, r.err = sqlparse.Parse(d, query)
+	if res, err := sqlparse.ParseDetailed(d, query); err != nil {
+		r.err = err
+	} else {
+		r.stmt, r.names, r.numParams = res.Stmt, res.ParamNames, res.NumParams
+	}
 	if r.err != nil && d == sqlparse.Postgres && strings.Contains(query, "?") {
 		// `?` placeholders rebound to $n at run time (sqlx's Rebind).
 		if stmt, err := sqlparse.Parse(d, dblib.RebindDollar(query)); err == nil {
@@ -47,6 +51,16 @@ func (l *Loaded) parseIn(d sqlparse.Dialect, query string) (sqlir.Statement, err
 	}
 	l.parsed[key] = r
 	return r.stmt, r.err
+}
+
+// placeholders returns the named placeholders of query (nil for "?" and
+// "$n") and the number of parameters, from the parse cache.
+func (l *Loaded) placeholders(d sqlparse.Dialect, query string) ([]string, int, error) {
+	if _, err := l.parseIn(d, query); err != nil {
+		return nil, 0, err
+	}
+	r := l.parsed[parseKey{d, query}]
+	return r.names, r.numParams, nil
 }
 
 func asParseError(err error) *sqlparse.ParseError {
