@@ -53,3 +53,25 @@ func TestInterleaved(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckFailure tells a CHECK the engine enforced from a duplicated
+// key: SQLite says "constraint failed" for both, and a counterexample whose
+// INSERT hits an existing key is not one that breaks another CHECK.
+func TestCheckFailure(t *testing.T) {
+	tests := []struct {
+		err  string
+		want bool
+	}{
+		{`pq: new row for relation "accounts" violates check constraint "accounts_balance_check"`, true},
+		{`constraint failed: CHECK constraint failed: balance >= 0 (275)`, true},
+		{"Error 4025 (23000): CONSTRAINT `accounts.balance` failed for `db`.`accounts`", true},
+		{`constraint failed: UNIQUE constraint failed: accounts.id (1555)`, false},
+		{`pq: duplicate key value violates unique constraint "accounts_pkey"`, false},
+		{"Error 1062 (23000): Duplicate entry '3' for key 'PRIMARY'", false},
+	}
+	for _, tc := range tests {
+		if got := checkFailure.MatchString(tc.err); got != tc.want {
+			t.Errorf("checkFailure(%q) = %v, want %v", tc.err, got, tc.want)
+		}
+	}
+}

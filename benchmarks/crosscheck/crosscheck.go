@@ -45,8 +45,11 @@ type Config struct {
 
 const modulePath = "example.com/corpus"
 
-// checkFailure is an engine's error for a write a CHECK refused.
-var checkFailure = regexp.MustCompile(`(?i)violates check constraint|CONSTRAINT .* failed`)
+// checkFailure is an engine's error for a write a CHECK refused:
+// PostgreSQL's "violates check constraint", SQLite's "CHECK constraint
+// failed", MariaDB's "CONSTRAINT `name` failed" — not SQLite's "UNIQUE
+// constraint failed", a key the write duplicated.
+var checkFailure = regexp.MustCompile("(?i)violates check constraint|check constraint failed|constraint `[^`]*` failed")
 
 // mariaDBSyntax is MariaDB's syntax error: SQL of MySQL 8 it does not run.
 var mariaDBSyntax = regexp.MustCompile(`Error 1064 \(42000\).*MariaDB server version`)
