@@ -82,7 +82,9 @@ func (m *lowerer) lowerSelect(e *ir.Edge, s *ir.Select) {
 			aliased = append(aliased, same)
 		}
 	}
-	facts = append(facts, ir.Or(append([]ir.Expr{t.dirty, m.initial(x)}, aliased...)...))
+	dirt := m.visibleDirt(t, s.Tx)
+	facts = append(facts, ir.Or(append([]ir.Expr{dirt, m.initial(x)}, aliased...)...))
+	m.untrackedRead(em, t, x, ir.And(dirt, ir.Not(ir.Or(aliased...))), s.Info)
 	em.havoc(m.takeFresh()...)
 	for _, f := range facts {
 		em.assume(f)
@@ -189,4 +191,49 @@ func (m *lowerer) goStringDiffers(table string, e sqlir.Expr) string {
 		return ""
 	}
 	return ""
+}
+
+// untrackedRead gives the row x read, where untracked holds (the handle
+// may see writes to rows the symbols do not track, and x is none of the
+// rows they track), values the model marks as approximations: those
+// writes' values are not kept, so the model lets the row hold anything
+// that satisfies the WHERE and the CHECKs, which the real row may not.
+// A counterexample whose decisions rest on them is then UNKNOWN "may be
+// spurious" (vcgen.ApproxReads) instead of an UNSAFE the engine does not
+// reproduce (a generated program read back a balance its own UPDATE had
+// just set, and the trace showed another). Key columns stay exact: the
+// WHERE pins them, or any row may be the one read.
+func (m *lowerer) untrackedRead(em *emitter, t *tableModel, x *symbol, untracked ir.Expr, info ir.Info) {
+	if untracked == ir.False {
+		return
+	}
+	key := map[string]bool{}
+	for _, k := range t.keys {
+		for _, c := range k {
+			key[c] = true
+		}
+	}
+	note := fmt.Sprintf("the row of %s read at %s, after writes to rows of %s the model does not track (their values are not kept)",
+		t.spelled, info.Position(), t.spelled)
+	var lhs, approx []*ir.Var
+	var rhs []ir.Expr
+	for _, c := range t.cols {
+		if key[c] {
+			continue
+		}
+		v := m.p.NewVar(x.name+"."+c+"~", x.cols[c].Type, ir.Ghost)
+		v.Approx = note
+		approx = append(approx, v)
+		lhs = append(lhs, x.cols[c])
+		rhs = append(rhs, v)
+	}
+	if len(lhs) == 0 {
+		return
+	}
+	join := m.p.NewLoc()
+	br := em.fork(untracked)
+	br.havoc(approx...)
+	br.assign(lhs, rhs)
+	br.jump(join)
+	em.jump(join)
 }

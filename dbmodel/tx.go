@@ -211,6 +211,25 @@ func (m *lowerer) pendingOther(h ir.Tx) ir.Expr {
 	return ir.Or(alts...)
 }
 
+// visibleDirt is whether the rows of t that handle h sees may have been
+// changed by writes the symbols do not track: t's dirty, except that the
+// pending writes of another open transaction are not seen. A
+// transaction's dirty is the committed state's dirt when it began or'ed
+// with every other handle's writes since, so where a transaction other
+// than h is open, dirt h sees is also in that transaction's dirty (a
+// sound over-approximation with several open). Only the constrained
+// table's dirt is kept per transaction; another table's is t's own.
+func (m *lowerer) visibleDirt(t *tableModel, h ir.Tx) ir.Expr {
+	if t != m.w {
+		return t.dirty
+	}
+	out := []ir.Expr{t.dirty}
+	for _, st := range m.others(h) {
+		out = append(out, ir.Or(ir.Not(st.open), st.dirty))
+	}
+	return ir.And(out...)
+}
+
 // view returns r as handle h sees it (its committed state, h's own pending
 // writes included): where
 // another transaction holds r's lock, its snapshot. Without other

@@ -8,12 +8,15 @@ import (
 	"github.com/dbverify/dbverify/sqlir"
 )
 
-// Unique keys between the requests of a concurrent product (not the
-// stability check, not a program of one request).
+// Unique keys between the INSERTs of a program, and between the requests
+// of a concurrent product (not the stability check).
 //
-// Where request A has inserted a row with key k of a PRIMARY KEY or UNIQUE
-// key the schema declares, and A's transaction has not rolled it back, an
-// INSERT of key k by request B does not succeed: if A has committed, B's
+// Where a request has inserted a row with key k of a PRIMARY KEY or UNIQUE
+// key the schema declares, and its transaction has not rolled it back, an
+// INSERT of key k does not succeed: by the same request (a second INSERT
+// of the key, in a loop or further down; a generated program inserting
+// the same key twice made this a false UNSAFE), it fails; by request B
+// of a product: if A has committed, B's
 // INSERT fails with a unique violation (Postgres 23505, MySQL 1062); if
 // A's transaction is still open, B's INSERT waits for it to end (then
 // fails if it commits, succeeds if it rolls back), which the schedule in
@@ -54,9 +57,10 @@ type uniqueInserts struct {
 }
 
 // uniqueSites returns the insert sites of every (statement, unique key)
-// of a concurrent product, created on first use (nil: not a product).
+// of the program, created on first use (nil: the stability check, whose
+// havocs forget inserted rows).
 func (m *lowerer) uniqueSites() *uniqueInserts {
-	if !m.concurrent() || m.opt.Concurrency.Interference {
+	if m.concurrent() && m.opt.Concurrency.Interference {
 		return nil
 	}
 	if m.inserts != nil {
@@ -264,16 +268,19 @@ func (m *lowerer) uniqueInsert(em *emitter, s *ir.Exec) {
 	}
 	em.havoc(m.takeFresh()...)
 	if len(conflicts) > 0 {
-		m.assume("an INSERT of a key (PRIMARY KEY or UNIQUE of the schema) that another request inserted and did not roll back fails with a unique violation, or waits for that request's transaction to end")
+		if m.concurrent() {
+			m.assume("an INSERT of a key (PRIMARY KEY or UNIQUE of the schema) that another request inserted and did not roll back fails with a unique violation, or waits for that request's transaction to end")
+		}
 		em.assume(ir.Not(ir.Or(conflicts...)))
 	}
 	em.assign(lhs, rhs)
 }
 
-// conflict returns when o, a site of another request on the same key,
-// holds a row with key vals (nil: o cannot conflict with site).
+// conflict returns when o, a site on the same key (of any request, site
+// itself included: its row of an earlier iteration), holds a row with key
+// vals (nil: o cannot conflict with site).
 func (site *insertSite) conflict(o *insertSite, vals []ir.Expr) ir.Expr {
-	if o.request == site.request || o.table != site.table || strings.Join(o.key, ",") != strings.Join(site.key, ",") {
+	if o.table != site.table || strings.Join(o.key, ",") != strings.Join(site.key, ",") {
 		return nil
 	}
 	same := []ir.Expr{o.done}

@@ -301,6 +301,11 @@ func (m *lowerer) insert(em *emitter, t *tableModel, q *sqlir.Insert, args []ir.
 		check := m.checks(newRow)
 		em.havoc(m.takeFresh()...)
 		em.assume(check)
+		if plainInsert(q) {
+			// A plain INSERT of a key a row the symbols track has fails
+			// (the error path above), it never succeeds.
+			em.assume(ir.Not(m.keyClash(t, newRow)))
+		}
 		join := m.p.NewLoc()
 		if q.HasOnConflict || q.OnConflictNothing {
 			// The key existed: nothing happens, or the conflict
@@ -342,6 +347,26 @@ func (m *lowerer) insert(em *emitter, t *tableModel, q *sqlir.Insert, args []ir.
 		em.cur = join
 	}
 	m.endWrite(em, h, flag)
+}
+
+// keyClash is whether the new row has the key of a row of t the symbols
+// track and know to exist (r, or a live symbol of a row read), on a key
+// the model uses (the schema's, or the inferred id it states as an
+// assumption).
+func (m *lowerer) keyClash(t *tableModel, newRow *symbol) ir.Expr {
+	var clashes []ir.Expr
+	for _, y := range t.syms {
+		same := t.sameRow(newRow, y)
+		if same == ir.False {
+			continue
+		}
+		var there ir.Expr = y.exists
+		if y != t.watched {
+			there = ir.And(y.isLive(), y.exists)
+		}
+		clashes = append(clashes, ir.And(there, same))
+	}
+	return ir.Or(clashes...)
 }
 
 // insertAffected returns what is known of the rows-affected count n of a

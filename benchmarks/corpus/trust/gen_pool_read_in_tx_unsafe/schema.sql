@@ -1,0 +1,5 @@
+CREATE TABLE accounts (
+    id      INTEGER PRIMARY KEY,
+    balance INTEGER NOT NULL,
+    hold    INTEGER NOT NULL
+);
