@@ -71,7 +71,7 @@ func TestProgramsBuild(t *testing.T) {
 	}
 	var progs []*Program
 	for seed := int64(1); seed <= 40; seed++ {
-		p, err := Generate(seed, Options{Entries: 3, Statements: 5})
+		p, err := Generate(seed, Options{Entries: 3, Statements: 5, Dialect: Dialects()[seed%3]})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -90,5 +90,21 @@ func TestProgramsBuild(t *testing.T) {
 	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go vet of the generated programs: %v\n%s", err, out)
+	}
+}
+
+func TestNumbered(t *testing.T) {
+	src := []byte(`q.ExecContext(ctx, "UPDATE accounts SET balance = balance - ? WHERE id = ? AND balance >= ?", a, id, a)
+	if x != "?" { QueryRowContext(ctx, "SELECT balance, hold FROM accounts WHERE id = ?", id) }`)
+	want := `q.ExecContext(ctx, "UPDATE accounts SET balance = balance - $1 WHERE id = $2 AND balance >= $3", a, id, a)
+	if x != "?" { QueryRowContext(ctx, "SELECT balance, hold FROM accounts WHERE id = $1", id) }`
+	if got := string(numbered(src)); got != want {
+		t.Errorf("numbered:\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestUnknownDialect(t *testing.T) {
+	if _, err := Generate(1, Options{Dialect: "oracle"}); err == nil {
+		t.Error("Generate accepted dialect oracle")
 	}
 }

@@ -1,6 +1,7 @@
 // Command progen generates Go programs over database/sql with
 // benchmarks/progen, runs dbverify on each and decides every verdict by
-// execution on SQLite (benchmarks/crosscheck): a SAFE must survive random
+// execution on the program's engine — SQLite, PostgreSQL or MariaDB
+// (benchmarks/crosscheck starts throwaway servers): a SAFE must survive random
 // runs, an UNSAFE's counterexample must break the constraint.
 //
 //	go run ./benchmarks/cmd/progen -bin bin/dbverify -n 40
@@ -29,6 +30,7 @@ import (
 
 type config struct {
 	bin, work, keep, out string
+	dialect              string
 	n, runs              int
 	seed                 int64
 	opts                 progen.Options
@@ -43,6 +45,7 @@ func main() {
 	fs.IntVar(&cfg.runs, "runs", 30, "random runs per SAFE or UNKNOWN (entry, constraint)")
 	fs.IntVar(&cfg.opts.Entries, "entries", 2, "entry methods per program")
 	fs.IntVar(&cfg.opts.Statements, "statements", 4, "top-level statements per entry")
+	fs.StringVar(&cfg.dialect, "dialect", "all", "database engine of the programs: sqlite, postgres, mysql, or all (in turn)")
 	fs.StringVar(&cfg.work, "work", "", "work directory (default: a temporary one, removed)")
 	fs.StringVar(&cfg.keep, "keep", "", "copy every program execution disagrees with into this directory")
 	fs.StringVar(&cfg.out, "out", "", "also write the totals as Markdown to this file")
@@ -81,10 +84,17 @@ func run(ctx context.Context, cfg config, w io.Writer) (*crosscheck.Report, erro
 	var progs []*progen.Program
 	features := map[string]int{}
 	for i := 0; i < cfg.n; i++ {
-		p, err := progen.Generate(cfg.seed+int64(i), cfg.opts)
+		opts := cfg.opts
+		opts.Dialect = cfg.dialect
+		if cfg.dialect == "all" || cfg.dialect == "" {
+			ds := progen.Dialects()
+			opts.Dialect = ds[i%len(ds)]
+		}
+		p, err := progen.Generate(cfg.seed+int64(i), opts)
 		if err != nil {
 			return nil, err
 		}
+		features["dialect "+p.Dialect]++
 		for _, f := range p.Features {
 			features[f]++
 		}
@@ -168,8 +178,8 @@ func writeMarkdown(cfg config, rep *crosscheck.Report, features map[string]int, 
 		return err
 	}
 	fmt.Fprintf(f, "## Generated programs\n\n")
-	fmt.Fprintf(f, "`go run ./benchmarks/cmd/progen -n %d -seed %d -runs %d` (benchmarks/progen): %d programs of %d entries × 1–3 constraints on SQLite, every verdict decided by execution (benchmarks/crosscheck); %s.\n\n",
-		cfg.n, cfg.seed, cfg.runs, cfg.n, cfg.opts.Entries, took.Round(time.Second))
+	fmt.Fprintf(f, "`go run ./benchmarks/cmd/progen -n %d -seed %d -runs %d` (benchmarks/progen): %d programs (dialects: %s) of %d entries × 1–3 constraints, every verdict decided by execution on the program's engine (benchmarks/crosscheck); %s.\n\n",
+		cfg.n, cfg.seed, cfg.runs, cfg.n, cfg.dialect, cfg.opts.Entries, took.Round(time.Second))
 	rep.Markdown(f)
 	fmt.Fprintf(f, "\nConstructs (number of programs using each): %s.\n", featureLine(features))
 	return f.Close()
