@@ -63,7 +63,14 @@ func (m *lowerer) countedRow(match ir.Expr, diffs []ir.Expr, unread bool) ir.Exp
 	if m.opt.Dialect != "mysql" || unread {
 		return match
 	}
+	m.assumeChangedRows()
 	return ir.And(match, ir.Or(diffs...))
+}
+
+// assumeChangedRows states the MySQL client setting the model's
+// rows-affected counts rely on.
+func (m *lowerer) assumeChangedRows() {
+	m.assume("MySQL RowsAffected counts changed rows (the driver's default; a DSN with clientFoundRows=true counts matched rows)")
 }
 
 // otherTableCount sets the rows-affected count of a write s on a table the

@@ -189,6 +189,14 @@ func (m *lowerer) update(em *emitter, t *tableModel, u updateSpec) {
 		if kv != nil {
 			cs = append(cs, ir.Cmp(ir.OpLe, u.affected, ir.IntLit(1)), m.absentKey(t, key, kv, u.affected))
 		}
+		if m.opt.Dialect == "mysql" && m.read[u.affected] {
+			// MySQL counts changed rows: a SET that can change no value
+			// of any row counts none, tracked or not.
+			if may := m.mayChange(u); may != ir.True {
+				m.assumeChangedRows()
+				cs = append(cs, ir.Implies(ir.Not(may), ir.Eq(u.affected, ir.IntLit(0))))
+			}
+		}
 		em.assume(ir.And(cs...))
 	}
 	var conds []ir.Expr
@@ -347,6 +355,48 @@ func (m *lowerer) insert(em *emitter, t *tableModel, q *sqlir.Insert, args []ir.
 		em.cur = join
 	}
 	m.endWrite(em, h, flag)
+}
+
+// mayChange is a condition, free of row values, without which u's SET
+// leaves every row as it was: each assignment is col = col ± e (either way
+// round for +), which changes the row exactly when e ≠ 0. Any other
+// assignment may change a row (True). A generated MySQL program read 0
+// rows affected from UPDATE … SET balance = balance + 0 while the model
+// counted the untracked row it matched.
+func (m *lowerer) mayChange(u updateSpec) ir.Expr {
+	var alts []ir.Expr
+	for _, a := range u.set {
+		delta := relativeDelta(a)
+		if delta == nil {
+			return ir.True
+		}
+		e := m.expr(delta, nil, u.args)
+		if e.Sort() != ir.Int {
+			return ir.True
+		}
+		alts = append(alts, ir.Not(ir.Eq(e, ir.IntLit(0))))
+	}
+	return ir.Or(alts...)
+}
+
+// relativeDelta returns e of an assignment col = col + e, col = e + col or
+// col = col - e with e free of columns (nil otherwise).
+func relativeDelta(a sqlir.Assignment) sqlir.Expr {
+	b, ok := a.Value.(*sqlir.Binary)
+	if !ok || (b.Op != sqlir.OpAdd && b.Op != sqlir.OpSub) {
+		return nil
+	}
+	self := func(e sqlir.Expr) bool {
+		c, ok := e.(*sqlir.ColRef)
+		return ok && strings.EqualFold(c.Name, a.Col)
+	}
+	switch {
+	case self(b.X) && !mentionsColumn(b.Y):
+		return b.Y
+	case b.Op == sqlir.OpAdd && self(b.Y) && !mentionsColumn(b.X):
+		return b.X
+	}
+	return nil
 }
 
 // keyClash is whether the new row has the key of a row of t the symbols
