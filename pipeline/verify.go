@@ -44,6 +44,8 @@ func verify(ctx context.Context, entry string, prog *ir.Program, c spec.Property
 	}
 	// One name per value: no formula or predicate over a plain copy.
 	ir.PropagateCopies(low.Program)
+	// Loops with a known small trip count become straight-line code.
+	ir.PeelCountedLoops(low.Program, peelTrips, peelEdges(low.Program))
 	r.Assumptions = append(slices.Clone(prog.Assumptions), low.Assumptions...)
 	if len(checks) > 0 {
 		var names []string
@@ -134,3 +136,10 @@ func progDialect(cfg Config, prog *ir.Program) string {
 	}
 	return string(cfg.Dialect)
 }
+
+// peelTrips is the most iterations of a counted loop ir.PeelCountedLoops
+// unrolls; peelEdges bounds the program's size after unrolling (four times
+// its size, at least 2,000 edges).
+const peelTrips = 8
+
+func peelEdges(p *ir.Program) int { return max(2000, 4*len(p.Edges)) }
