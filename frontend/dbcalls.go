@@ -669,11 +669,22 @@ func (t *translator) newConn() *object {
 	return &object{kind: objDB, tx: id}
 }
 
-// txControl translates BEGIN, COMMIT or ROLLBACK sent as SQL text. On one
+// txControl translates BEGIN, COMMIT or ROLLBACK sent as SQL text (and SET
+// TRANSACTION …, which changes no row). On one
 // connection it opens or ends the connection's transaction; on a pool
 // (each statement may run on another connection) or inside a transaction
 // object it is not modelled.
 func (t *translator) txControl(tc *sqlir.TxControl, tx ir.Tx, info ir.Info, results *types.Tuple) value {
+	if tc.Kind == sqlir.TxSettings {
+		// No row changes, on any handle; the statement may fail.
+		errV := t.p.NewVar("err", ir.Bool, ir.Local)
+		aff := t.p.NewVar("rowsAffected", ir.Int, ir.Local)
+		t.emit(&ir.Havoc{Vars: []*ir.Var{errV, aff}, Info: info})
+		if results == nil || results.Len() != 2 {
+			return t.freshResults("sql()", results)
+		}
+		return value{tuple: []value{{obj: &object{kind: objResult, affected: aff}}, {expr: errV}}}
+	}
 	if !t.conns[tx] {
 		t.unsupported("%s sent as SQL on a connection pool or a transaction object (each statement may run on another connection)", tc.Kind)
 		return t.freshResults("sql()", results)

@@ -45,13 +45,26 @@ func (l *Loaded) parseIn(d sqlparse.Dialect, query string) (sqlir.Statement, err
 	}
 	if r.err == nil {
 		if o, ok := r.stmt.(*sqlir.Other); ok {
-			r.err = &errUnsupportedSQL{why: fmt.Sprintf("SQL statement not modelled: %s", o.Text)}
-			r.stmt = nil
+			if txSettings.MatchString(o.Text) {
+				r.stmt = &sqlir.TxControl{Kind: sqlir.TxSettings}
+			} else {
+				r.err = &errUnsupportedSQL{why: fmt.Sprintf("SQL statement not modelled: %s", o.Text)}
+				r.stmt = nil
+			}
 		}
 	}
 	l.parsed[key] = r
 	return r.stmt, r.err
 }
+
+// txSettings matches statements that set the characteristics of a
+// transaction or a session's timeouts — SET TRANSACTION ISOLATION LEVEL …,
+// SET LOCAL/SESSION TRANSACTION …, SET SESSION CHARACTERISTICS AS
+// TRANSACTION …, SET [LOCAL|SESSION] statement_timeout/lock_timeout/
+// idle_in_transaction_session_timeout/innodb_lock_wait_timeout: they change
+// no row. (The isolation level they set is read from the code by
+// --concurrent, pipeline/isolation.go.)
+var txSettings = regexp.MustCompile(`(?i)^\s*SET\s+(?:(?:LOCAL|SESSION|GLOBAL)\s+)?(?:TRANSACTION\b|CHARACTERISTICS\s+AS\s+TRANSACTION\b|(?:statement_timeout|lock_timeout|idle_in_transaction_session_timeout|innodb_lock_wait_timeout)\b)`)
 
 // placeholders returns the named placeholders of query (nil for "?" and
 // "$n") and the number of parameters, from the parse cache.

@@ -147,10 +147,12 @@ func levelNear(levels map[string][]int, line int) (string, bool) {
 func setTransaction(p *ir.Program) report.Isolation {
 	re := isolationPatterns[len(isolationPatterns)-1]
 	for _, e := range p.Edges {
-		if _, ok := e.Stmt.(*ir.Exec); !ok {
+		// The statement is lowered as a no-op (a havoc of its results)
+		// since it changes no row; its step is still a SQL step.
+		info := e.Stmt.Source()
+		if info.Kind != ir.KindSQL {
 			continue
 		}
-		info := e.Stmt.Source()
 		if m := re.FindStringSubmatch(info.Text); m != nil {
 			return report.Isolation{Level: levelName(m[1]), Source: "SET TRANSACTION at " + info.Position()}
 		}

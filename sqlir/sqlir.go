@@ -176,6 +176,9 @@ const (
 	TxBegin    = "BEGIN"
 	TxCommit   = "COMMIT"
 	TxRollback = "ROLLBACK"
+	// TxSettings sets the transaction's characteristics (SET TRANSACTION
+	// ISOLATION LEVEL …) or a timeout: no row changes.
+	TxSettings = "SET TRANSACTION"
 )
 
 // Other is a statement the IR does not model (DDL, SET, …).
