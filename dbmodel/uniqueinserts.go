@@ -29,9 +29,10 @@ import (
 //   - a plain INSERT of one row (not ON CONFLICT / ON DUPLICATE KEY /
 //     IGNORE, not REPLACE, not INSERT … SELECT), on the pool or a
 //     transaction object;
-//   - no statement of the product deletes rows of the table, changes a
-//     key column, or writes a table that a foreign key of the table
-//     cascades from (the inserted row could be gone);
+//   - a DELETE from the table, or an UPDATE of one of its key columns,
+//     makes every site of the table forget its row (it may be gone); no
+//     statement replaces or upserts rows of the table, nor writes a table
+//     that a foreign key of the table cascades from (unstableTables);
 //   - each INSERT site remembers the last row it inserted (an earlier one,
 //     in a loop, is forgotten: fewer conflicts, never more).
 
@@ -157,10 +158,11 @@ func keyValue(e sqlir.Expr) bool {
 }
 
 // unstableTables returns the tables whose inserted rows another statement
-// of the product may remove or re-key: tables it deletes from, updates a
-// key column of, replaces or upserts rows of, and tables with a foreign
-// key that cascades (or sets NULL / a default) from a table the product
-// deletes from or updates.
+// of the product may remove or re-key where forgetInserted does not see
+// it: tables it replaces or upserts rows of, and tables with a foreign key
+// that cascades (or sets NULL / a default) from a table the product
+// deletes from or updates. (A DELETE, or an UPDATE of a key column, of
+// the table itself makes its sites forget their rows.)
 func (m *lowerer) unstableTables() map[string]bool {
 	out := map[string]bool{}
 	written := map[string]bool{}
@@ -171,13 +173,10 @@ func (m *lowerer) unstableTables() map[string]bool {
 		}
 		switch q := s.SQL.(type) {
 		case *sqlir.Delete:
-			out[strings.ToLower(q.Table)] = true
+			// forgetInserted: the sites of the table forget their rows.
 			written[strings.ToLower(q.Table)] = true
 		case *sqlir.Update:
 			written[strings.ToLower(q.Table)] = true
-			if m.setsKey(q.Table, q.Set) {
-				out[strings.ToLower(q.Table)] = true
-			}
 		case *sqlir.Insert:
 			if q.Replace || (q.HasOnConflict && m.setsKey(q.Table, q.OnConflict)) {
 				out[strings.ToLower(q.Table)] = true
@@ -306,6 +305,41 @@ func (m *lowerer) rollbackUniqueSites(em *emitter, st *txState) {
 		if site.tx == st.id && site.tx != 0 {
 			lhs = append(lhs, site.done)
 			rhs = append(rhs, ir.And(site.done, ir.Not(st.open)))
+		}
+	}
+	em.assign(lhs, rhs)
+}
+
+// forgetInserted lowers, where statement s deletes rows of a table or
+// changes a key column of its rows, that the insert sites of that table
+// no longer know whether their rows are there: their rows may be gone or
+// re-keyed, so they conflict with no later INSERT (fewer conflicts, never
+// more). A generated program deleted the row it had inserted, inserted the
+// key again, and again in a loop; with the whole table given up on, all
+// five INSERTs of one key succeeded.
+func (m *lowerer) forgetInserted(em *emitter, s *ir.Exec) {
+	u := m.uniqueSites()
+	if u == nil {
+		return
+	}
+	var table string
+	switch q := s.SQL.(type) {
+	case *sqlir.Delete:
+		table = q.Table
+	case *sqlir.Update:
+		if !m.setsKey(q.Table, q.Set) {
+			return
+		}
+		table = q.Table
+	default:
+		return
+	}
+	var lhs []*ir.Var
+	var rhs []ir.Expr
+	for _, site := range u.list {
+		if site.table == strings.ToLower(table) {
+			lhs = append(lhs, site.done)
+			rhs = append(rhs, ir.False)
 		}
 	}
 	em.assign(lhs, rhs)

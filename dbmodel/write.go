@@ -26,6 +26,7 @@ func (m *lowerer) lowerExec(e *ir.Edge, s *ir.Exec) error {
 	}
 	em := m.errFork(e, s.Info, s.Err, outcome...)
 	m.uniqueInsert(em, s)
+	m.forgetInserted(em, s)
 	t := m.model(writtenTable(s.SQL))
 	if t == nil {
 		if q, ok := s.SQL.(*sqlir.Insert); ok && q.FromSelect && s.Affected != nil {

@@ -58,6 +58,10 @@ func (c *Counterexample) InitialRows(s *Schema) (rows []Row, notes []string) {
 			continue
 		}
 		key := s.Key(cr.Table)
+		if c.readAfterInsert(key, cr, vals) {
+			notes = append(notes, "symbol "+cr.Symbol+" is the row the run inserted before reading it, not an initial row")
+			continue
+		}
 		var into *group
 		for _, g := range groups {
 			if !strings.EqualFold(g.row.Table, cr.Table) {
@@ -96,6 +100,49 @@ func (c *Counterexample) InitialRows(s *Schema) (rows []Row, notes []string) {
 		rows = append(rows, g.row)
 	}
 	return append(rows, last...), notes
+}
+
+// insertInto matches an INSERT statement and its table.
+var insertInto = regexp.MustCompile(`(?i)^\s*INSERT\s+(?:OR\s+\w+\s+|IGNORE\s+)?INTO\s+["` + "`" + `]?(\w+)`)
+
+// readAfterInsert reports whether read symbol cr (values vals) holds a row
+// the run itself inserted before reading it: an INSERT step into its table
+// earlier in the trace gave the watched row r the same key. Seeding it as
+// an initial row would make that INSERT fail (a generated program read
+// back its own inserted row, and the replay started from a state that
+// already broke the constraint).
+func (c *Counterexample) readAfterInsert(key []string, cr CexRow, vals map[string]string) bool {
+	if len(key) == 0 || cr.Symbol == "r" {
+		return false
+	}
+	var inserted []map[string]string
+	prefix := cr.Symbol + "."
+	for _, st := range c.Steps {
+		for k := range st.Values {
+			if strings.HasPrefix(k, prefix) {
+				for _, ins := range inserted {
+					if sameKey(key, ins, vals) {
+						return true
+					}
+				}
+				return false
+			}
+		}
+		m := insertInto.FindStringSubmatch(st.Text)
+		if st.Kind != "sql" || m == nil || !strings.EqualFold(m[1], cr.Table) {
+			continue
+		}
+		ins := map[string]string{}
+		for k, v := range st.Values {
+			if col, ok := strings.CutPrefix(k, "r."); ok && !strings.HasPrefix(col, "$") {
+				ins[strings.ToLower(col)] = v
+			}
+		}
+		if len(ins) > 0 {
+			inserted = append(inserted, ins)
+		}
+	}
+	return false
 }
 
 func tableName(s *Schema, t string) string {

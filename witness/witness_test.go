@@ -41,6 +41,40 @@ func TestInitialRowsMergesSymbolsWithEqualKeys(t *testing.T) {
 	}
 }
 
+// TestInitialRowsSkipsRowsTheRunInserted: a symbol read after the run
+// inserted its key holds the inserted row (progen seed 314: seeding it made
+// the replay start from a state that already broke the constraint, and
+// the INSERT fail).
+func TestInitialRowsSkipsRowsTheRunInserted(t *testing.T) {
+	s := &Schema{Tables: map[string]*sqlir.Table{
+		"accounts": {Name: "accounts", Columns: []sqlir.Column{{Name: "id"}, {Name: "balance"}}, Keys: [][]string{{"id"}}},
+	}}
+	cex := &Counterexample{
+		Rows: []CexRow{
+			{Symbol: "r", Table: "accounts", Values: map[string]string{"id": "4", "balance": "0"}},
+			{Symbol: "s1", Table: "accounts", Values: map[string]string{"id": "2", "balance": "-1"}},
+			{Symbol: "s2", Table: "accounts", Values: map[string]string{"id": "7", "balance": "3"}},
+		},
+		Steps: []CexStep{
+			{Kind: "sql", Text: "SELECT balance FROM accounts WHERE id = ?", Values: map[string]string{"s2.balance": "3"}},
+			{Kind: "sql", Text: "INSERT INTO accounts (id, balance) VALUES (?, ?)", Values: map[string]string{"r.id": "2", "r.balance": "1"}},
+			{Kind: "sql", Text: "UPDATE accounts SET balance = balance - ? WHERE id = ?", Values: map[string]string{"r.balance": "-1"}},
+			{Kind: "sql", Text: "SELECT balance FROM accounts WHERE id = ?", Values: map[string]string{"s1.balance": "-1"}},
+		},
+	}
+	rows, notes := cex.InitialRows(s)
+	var ids []string
+	for _, r := range rows {
+		ids = append(ids, r.Values["id"])
+	}
+	if !reflect.DeepEqual(ids, []string{"7", "4"}) {
+		t.Errorf("seeded ids %v, want 7 (s2, read before the INSERT) and 4 (r), not 2 (s1, the inserted row)", ids)
+	}
+	if len(notes) != 1 || !strings.Contains(notes[0], "s1") {
+		t.Errorf("notes = %v", notes)
+	}
+}
+
 func TestConstraintQueries(t *testing.T) {
 	c, err := ParseConstraint("Account.balance >= 1000", "")
 	if err != nil {
