@@ -137,8 +137,9 @@ func (m *lowerer) lowerSelect(e *ir.Edge, s *ir.Select) {
 // that a row read into targets satisfies, when the entry never writes that
 // table (so its rows are as they were initially).
 func (m *lowerer) otherTableFacts(s *ir.Select) ir.Expr {
+	pins := m.pinnedResults(s)
 	if s.SQL.Complex || m.writesTable(s.SQL.Table) {
-		return ir.True
+		return pins
 	}
 	row := &symbol{table: strings.ToLower(s.SQL.Table), cols: map[string]*ir.Var{}}
 	for i, it := range s.SQL.Columns {
@@ -152,6 +153,39 @@ func (m *lowerer) otherTableFacts(s *ir.Select) ir.Expr {
 			continue
 		}
 		out = append(out, asBool(m.expr(f.Expr, row, nil)))
+	}
+	return ir.And(append(out, pins)...)
+}
+
+// pinnedResults says what a SELECT of a table the model does not track
+// returns in the columns its WHERE pins: SELECT id FROM users WHERE id = $1
+// returns $1 in id (an independent tester's c19 scanned the id of a parent
+// row it locked FOR UPDATE, and the model let the id differ from the one
+// selected, so two requests for different users seemed to share an
+// account). Only numeric columns the schema declares, in a single-table
+// SELECT: a string read back may differ from the one compared (CHAR
+// padding, collations, uuid spellings).
+func (m *lowerer) pinnedResults(s *ir.Select) ir.Expr {
+	q := s.SQL
+	t := m.schemaTable(q.Table)
+	if t == nil || q.Complex || len(q.Tables()) != 1 {
+		return ir.True
+	}
+	var out []ir.Expr
+	for _, pin := range columnPins(q.Table, q.Where) {
+		if !numericColumn(t, pin.col) || !keyValue(pin.val) {
+			continue
+		}
+		val := m.expr(pin.val, nil, s.Args)
+		for i, it := range q.Columns {
+			c, ok := it.Expr.(*sqlir.ColRef)
+			if it.Star || !ok || !strings.EqualFold(c.Name, pin.col) || i >= len(s.Targets) || s.Targets[i] == nil {
+				continue
+			}
+			if tv := s.Targets[i]; tv.Type == val.Sort() {
+				out = append(out, ir.Eq(tv, val))
+			}
+		}
 	}
 	return ir.And(out...)
 }
