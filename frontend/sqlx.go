@@ -1,6 +1,7 @@
 package frontend
 
 import (
+	"fmt"
 	"go/types"
 	"reflect"
 	"strings"
@@ -202,6 +203,8 @@ func (t *translator) namedArgs(arg value, typ types.Type, names []string) []ir.E
 				}
 			}
 		}
+	case isMap(typ):
+		return t.namedFromMap(arg, names)
 	}
 	for i, n := range names {
 		n = strings.ToLower(n)
@@ -212,6 +215,36 @@ func (t *translator) namedArgs(arg value, typ types.Type, names []string) []ir.E
 		}
 	}
 	return out
+}
+
+// namedFromMap binds :name parameters from a map argument (sqlx binds a
+// map[string]any by key): the values of a map whose keys are all known
+// constants (a literal, or stores of constant keys), and for a name the
+// analysis cannot look up, a value it marks as an approximation — a
+// counterexample resting on it is UNKNOWN, not an UNSAFE (an independent
+// tester's sqlxmap: the map's values were arbitrary, a false UNSAFE).
+func (t *translator) namedFromMap(arg value, names []string) []ir.Expr {
+	out := make([]ir.Expr, len(names))
+	for i, n := range names {
+		if arg.obj != nil && arg.obj.entries != nil {
+			if v, ok := arg.obj.entries[n]; ok && v.expr != nil {
+				out[i] = v.expr
+				continue
+			}
+		}
+		v := t.freshVar(":"+n, ir.Int, ir.KindSQL)
+		v.Approx = fmt.Sprintf("named parameter :%s bound from a map whose entry the analysis does not know", n)
+		out[i] = v
+	}
+	return out
+}
+
+func isMap(typ types.Type) bool {
+	if typ == nil {
+		return false
+	}
+	_, ok := typ.Underlying().(*types.Map)
+	return ok
 }
 
 // callValue calls a function value of the module (a closure or a function).
