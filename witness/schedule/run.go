@@ -206,6 +206,71 @@ func seedRows(rows []Row, s *witness.Schema) []witness.Row {
 		}
 		out[i] = witness.Row{Table: r.Table, Values: vals}
 	}
+	return append(parentRows(out, s), out...)
+}
+
+// parentRows returns the rows the seeded rows' foreign keys reference and
+// rows does not have: a parent row with the referenced key and the
+// zero value of its other NOT NULL columns. A counterexample lists the rows
+// of the constrained table; a program that first reads or locks the
+// parent (SELECT id FROM customers WHERE id = $1 FOR SHARE) needs it
+// there, and a state where a child's parent is missing is not one the
+// database allows.
+func parentRows(rows []witness.Row, s *witness.Schema) []witness.Row {
+	var out []witness.Row
+	has := func(table string, key []string, vals []string) bool {
+		for _, r := range append(append([]witness.Row(nil), rows...), out...) {
+			if !strings.EqualFold(r.Table, table) {
+				continue
+			}
+			same := true
+			for i, k := range key {
+				if r.Values[strings.ToLower(k)] != vals[i] {
+					same = false
+				}
+			}
+			if same {
+				return true
+			}
+		}
+		return false
+	}
+	for _, r := range rows {
+		t := s.Table(r.Table)
+		if t == nil {
+			continue
+		}
+		for _, fk := range t.ForeignKeys {
+			parent := s.Table(fk.RefTable)
+			if parent == nil {
+				continue
+			}
+			ref := fk.RefColumns
+			if ref == nil && len(parent.Keys) > 0 {
+				ref = parent.Keys[0]
+			}
+			if len(ref) != len(fk.Columns) {
+				continue
+			}
+			vals := make([]string, len(fk.Columns))
+			known := true
+			for i, c := range fk.Columns {
+				v, ok := r.Values[strings.ToLower(c)]
+				if !ok || v == "" || strings.EqualFold(v, "null") {
+					known = false
+				}
+				vals[i] = v
+			}
+			if !known || has(parent.Name, ref, vals) {
+				continue
+			}
+			row := Row{Table: parent.Name, Values: map[string]string{}}
+			for i, c := range ref {
+				row.Values[c] = vals[i]
+			}
+			out = append(out, seedRows([]Row{row}, s)...)
+		}
+	}
 	return out
 }
 

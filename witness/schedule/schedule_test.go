@@ -88,3 +88,32 @@ func TestSeedRowsFillsRequiredColumns(t *testing.T) {
 		t.Errorf("seeded %v, want %v", got[0].Values, want)
 	}
 }
+
+// TestSeedRowsAddsParents: a counterexample lists the wallet; the run
+// first locks the wallet's customer, whose row a consistent state has.
+func TestSeedRowsAddsParents(t *testing.T) {
+	dir := t.TempDir()
+	ddl := `CREATE TABLE customers (id BIGINT PRIMARY KEY, name TEXT NOT NULL);
+CREATE TABLE wallets (customer_id BIGINT PRIMARY KEY REFERENCES customers (id), cents BIGINT NOT NULL);`
+	if err := os.WriteFile(filepath.Join(dir, "schema.sql"), []byte(ddl), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := witness.LoadSchemaFiles(filepath.Join(dir, "schema.sql"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := seedRows([]Row{
+		{Table: "wallets", Values: map[string]string{"customer_id": "5", "cents": "3"}},
+		{Table: "wallets", Values: map[string]string{"customer_id": "7", "cents": "1"}},
+		{Table: "customers", Values: map[string]string{"id": "7", "name": "x"}},
+	}, s)
+	want := []witness.Row{
+		{Table: "customers", Values: map[string]string{"id": "5", "name": ""}},
+		{Table: "wallets", Values: map[string]string{"customer_id": "5", "cents": "3"}},
+		{Table: "wallets", Values: map[string]string{"customer_id": "7", "cents": "1"}},
+		{Table: "customers", Values: map[string]string{"id": "7", "name": "x"}},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("seedRows = %v, want %v", got, want)
+	}
+}
