@@ -65,6 +65,12 @@ func TestReplayHarness(t *testing.T) {
 			notes: []string{"seeded accounts {balance="},
 		},
 		{
+			// The trace's SELECT "fails" and the program tests
+			// errors.Is(err, sql.ErrNoRows): replayed as a query with no
+			// row, not an injected error (which takes the other branch).
+			name: "failing SELECT replayed as no row", entry: "opening.Deposit", constraint: "wallets.balance >= 0",
+		},
+		{
 			// (*Repo[T]).Debit: the driver instantiates Repo with
 			// struct{} for T.
 			name: "method of a generic type", entry: "generic.(*Repo).Debit", constraint: "wallets.balance >= 0",

@@ -52,6 +52,10 @@ func (r *QueryResult) Maps() []map[string]string {
 type Failure struct {
 	Text string `json:"text"`
 	N    int    `json:"n"`
+	// NoRows makes a query return no row instead of failing: the
+	// program's Scan gets sql.ErrNoRows (a trace whose SELECT "fails" and
+	// whose program then tests errors.Is(err, sql.ErrNoRows)).
+	NoRows bool `json:"no_rows,omitempty"`
 }
 
 // CallResult is how an entry call ended.
