@@ -177,10 +177,11 @@ func writeMarkdown(cfg config, rep *crosscheck.Report, features map[string]int, 
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(f, "## Generated programs\n\n")
+	fmt.Fprintf(f, "# Generated programs\n\nGenerated on %s by `go run ./benchmarks/cmd/progen` (`make bench`).\n\n", time.Now().UTC().Format("2006-01-02 15:04 MST"))
 	fmt.Fprintf(f, "`go run ./benchmarks/cmd/progen -n %d -seed %d -runs %d` (benchmarks/progen): %d programs (dialects: %s) of %d entries × 1–3 constraints, every verdict decided by execution on the program's engine (benchmarks/crosscheck); %s.\n\n",
 		cfg.n, cfg.seed, cfg.runs, cfg.n, cfg.dialect, cfg.opts.Entries, took.Round(time.Second))
 	rep.Markdown(f)
+	fmt.Fprintf(f, "\nAn entry with no result writes no table a constraint reads (only writers are verified, and a generated method may only read or only write after a guard that always returns).\n")
 	fmt.Fprintf(f, "\nConstructs (number of programs using each): %s.\n", featureLine(features))
 	return f.Close()
 }
