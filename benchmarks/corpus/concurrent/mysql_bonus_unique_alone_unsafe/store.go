@@ -1,12 +1,9 @@
-// Package mysql_bonus_gap_lock_safe pays the welcome bonus of a loyalty programme on
+// Package mysql_bonus_unique_alone_unsafe pays the welcome bonus of a loyalty programme on
 // MySQL: each user may claim it once.
 //
-// Check-then-insert with SELECT ... FOR UPDATE on an indexed user_id at
-// InnoDB REPEATABLE READ: the locking read of the absent claim takes a gap
-// lock; the two racing claims block each other's INSERT and InnoDB rolls one
-// back as a deadlock (1213). Postgres would lock nothing here (see
-// pg_bonus_for_update_absent_unsafe).
-package mysql_bonus_gap_lock_safe
+// Check-then-insert with UNIQUE (user_id) on MySQL: the racing second INSERT
+// waits for the first and fails with a duplicate-key error (1062).
+package mysql_bonus_unique_alone_unsafe
 
 import (
 	"context"
@@ -34,17 +31,11 @@ func (b *Bonuses) Claim(ctx context.Context, userID int64) error {
 		return fmt.Errorf("claim: %w", err)
 	}
 	defer tx.Rollback()
-	// Lock the user's claim while deciding.
-	rows, err := tx.QueryContext(ctx, "SELECT id FROM bonus_claims WHERE user_id = ? FOR UPDATE", userID)
-	if err != nil {
+	var n int64
+	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM bonus_claims WHERE user_id = ?", userID).Scan(&n); err != nil {
 		return fmt.Errorf("claim: %w", err)
 	}
-	claimed := rows.Next()
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("claim: %w", err)
-	}
-	if claimed {
+	if n > 0 {
 		return ErrAlreadyClaimed
 	}
 	if _, err := tx.ExecContext(ctx, "INSERT INTO bonus_claims (user_id, amount) VALUES (?, ?)", userID, WelcomeBonus); err != nil {

@@ -1,10 +1,10 @@
-// Package pg_bonus_serializable_safe pays the welcome bonus of a loyalty programme on
+// Package pg_bonus_serializable_alone_unsafe pays the welcome bonus of a loyalty programme on
 // PostgreSQL: each user may claim it once.
 //
 // Check-then-insert without a UNIQUE key at SERIALIZABLE (sql.TxOptions):
 // SSI sees the two claims' read-write conflict (and the second credit of the
 // same user row) and aborts one with 40001.
-package pg_bonus_serializable_safe
+package pg_bonus_serializable_alone_unsafe
 
 import (
 	"context"

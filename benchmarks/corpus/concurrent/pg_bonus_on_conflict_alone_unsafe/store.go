@@ -1,11 +1,10 @@
-// Package pg_bonus_unique_safe pays the welcome bonus of a loyalty programme on
+// Package pg_bonus_on_conflict_alone_unsafe pays the welcome bonus of a loyalty programme on
 // PostgreSQL: each user may claim it once.
 //
-// Check-then-insert with UNIQUE (user_id) at READ COMMITTED: when two claims
-// race past the count, the second INSERT waits for the first transaction and
-// then fails with a unique violation (23505), so Claim returns an error and
-// rolls back.
-package pg_bonus_unique_safe
+// The claim as INSERT ... ON CONFLICT (user_id) DO NOTHING with RowsAffected
+// deciding whether the bonus is credited: the losing request inserts nothing
+// and returns ErrAlreadyClaimed.
+package pg_bonus_on_conflict_alone_unsafe
 
 import (
 	"context"
@@ -33,15 +32,14 @@ func (b *Bonuses) Claim(ctx context.Context, userID int64) error {
 		return fmt.Errorf("claim: %w", err)
 	}
 	defer tx.Rollback()
-	var n int64
-	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM bonus_claims WHERE user_id = $1", userID).Scan(&n); err != nil {
+	res, err := tx.ExecContext(ctx, "INSERT INTO bonus_claims (user_id, amount) VALUES ($1, $2) ON CONFLICT (user_id) DO NOTHING", userID, WelcomeBonus)
+	if err != nil {
 		return fmt.Errorf("claim: %w", err)
 	}
-	if n > 0 {
+	if n, err := res.RowsAffected(); err != nil {
+		return fmt.Errorf("claim: %w", err)
+	} else if n == 0 {
 		return ErrAlreadyClaimed
-	}
-	if _, err := tx.ExecContext(ctx, "INSERT INTO bonus_claims (user_id, amount) VALUES ($1, $2)", userID, WelcomeBonus); err != nil {
-		return fmt.Errorf("claim: %w", err)
 	}
 	if _, err := tx.ExecContext(ctx, "UPDATE users SET bonus_total = bonus_total + $1 WHERE id = $2", WelcomeBonus, userID); err != nil {
 		return fmt.Errorf("claim: %w", err)

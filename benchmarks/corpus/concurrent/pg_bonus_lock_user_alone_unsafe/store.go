@@ -1,10 +1,10 @@
-// Package pg_bonus_lock_user_safe pays the welcome bonus of a loyalty programme on
+// Package pg_bonus_lock_user_alone_unsafe pays the welcome bonus of a loyalty programme on
 // PostgreSQL: each user may claim it once.
 //
 // Check-then-insert serialised on the parent row: Claim first locks the user
 // with SELECT ... FOR UPDATE, then counts the claims; a second claim waits
 // for the lock and then counts the committed claim.
-package pg_bonus_lock_user_safe
+package pg_bonus_lock_user_alone_unsafe
 
 import (
 	"context"

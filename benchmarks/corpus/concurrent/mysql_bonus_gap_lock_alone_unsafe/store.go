@@ -1,9 +1,12 @@
-// Package mysql_bonus_unique_safe pays the welcome bonus of a loyalty programme on
+// Package mysql_bonus_gap_lock_alone_unsafe pays the welcome bonus of a loyalty programme on
 // MySQL: each user may claim it once.
 //
-// Check-then-insert with UNIQUE (user_id) on MySQL: the racing second INSERT
-// waits for the first and fails with a duplicate-key error (1062).
-package mysql_bonus_unique_safe
+// Check-then-insert with SELECT ... FOR UPDATE on an indexed user_id at
+// InnoDB REPEATABLE READ: the locking read of the absent claim takes a gap
+// lock; the two racing claims block each other's INSERT and InnoDB rolls one
+// back as a deadlock (1213). Postgres would lock nothing here (see
+// pg_bonus_for_update_absent_unsafe).
+package mysql_bonus_gap_lock_alone_unsafe
 
 import (
 	"context"
@@ -31,11 +34,17 @@ func (b *Bonuses) Claim(ctx context.Context, userID int64) error {
 		return fmt.Errorf("claim: %w", err)
 	}
 	defer tx.Rollback()
-	var n int64
-	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM bonus_claims WHERE user_id = ?", userID).Scan(&n); err != nil {
+	// Lock the user's claim while deciding.
+	rows, err := tx.QueryContext(ctx, "SELECT id FROM bonus_claims WHERE user_id = ? FOR UPDATE", userID)
+	if err != nil {
 		return fmt.Errorf("claim: %w", err)
 	}
-	if n > 0 {
+	claimed := rows.Next()
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("claim: %w", err)
+	}
+	if claimed {
 		return ErrAlreadyClaimed
 	}
 	if _, err := tx.ExecContext(ctx, "INSERT INTO bonus_claims (user_id, amount) VALUES (?, ?)", userID, WelcomeBonus); err != nil {
