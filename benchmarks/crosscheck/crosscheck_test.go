@@ -69,12 +69,6 @@ var knownFindings = map[findingKey]Kind{
 	// dbverify's model does not enforce the other CHECKs of the table.
 	{"schema/goose_checks_unsafe", "(*Inventory).Restock", "positive_stock: stock >= 0"}:                   BreaksOtherCheck,
 	{"schema/goose_checks_unsafe", "(*Inventory).Restock", "reserved_within_stock: `reserved` <= `stock`"}: BreaksOtherCheck,
-	// The counterexample's SELECT fails with sql.ErrNoRows (the member or
-	// account has no row); the replay injects a generic failure instead,
-	// which errors.Is(err, sql.ErrNoRows) does not match, while the
-	// natural run with the same inputs (no such row) breaks the constraint.
-	{"trust/err_wrapped_sentinel_unsafe", "(*Service).Spend", "points.balance >= 0"}: CexDoesNotReplay,
-	{"trust/pg_debt_rows_affected_unsafe", "(*Billing).Charge", "debts.amount > 0"}:  CexDoesNotReplay,
 	// The quantity text is a number out of int64's range; the model codes
 	// such a text by a hash, which the driver cannot turn back into it.
 	{"trust/parse_qty_error_unsafe", "(*Store).Take", "items.stock >= 0"}: NeedsExternal,
