@@ -179,12 +179,12 @@ func (m *lowerer) update(em *emitter, t *tableModel, u updateSpec) {
 	m.touchR(em, u.h, flag, matched[0], m.serialConflict(u.h, matched[0], conflict))
 	if u.affected != nil {
 		cs := []ir.Expr{ir.Cmp(ir.OpGe, u.affected, ir.IntLit(0))}
-		for i, mt := range matched {
+		for i := range matched {
 			cs = append(cs, ir.Implies(counted[i], ir.Cmp(ir.OpGe, u.affected, ir.IntLit(1))))
 			if kv != nil {
 				// RowsAffected of a key-pinned UPDATE is 1 if the row
-				// with the key matched, else 0.
-				cs = append(cs, ir.Implies(ir.And(keyed[i], ir.Not(mt)), ir.Eq(u.affected, ir.IntLit(0))))
+				// with the key matched (MySQL: and changed), else 0.
+				cs = append(cs, ir.Implies(ir.And(keyed[i], ir.Not(counted[i])), ir.Eq(u.affected, ir.IntLit(0))))
 			}
 		}
 		if kv != nil {

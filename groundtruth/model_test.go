@@ -148,7 +148,10 @@ func lowerCase(c stmtCase, ddl, table string) (*modelCase, error) {
 		next(&ir.TxOp{Op: op, Tx: tx, Err: e, Info: info(len(c.steps), strings.ToUpper(c.tx))})
 	}
 	p.AddEdge(cur, p.Exit, &ir.Assume{Cond: ir.True})
-	opt := dbmodel.Options{Schema: schema}
+	// The row model in the case's dialect (its default is MySQL's, whose
+	// RowsAffected counts changed rows, not the matched rows PostgreSQL
+	// and SQLite count).
+	opt := dbmodel.Options{Schema: schema, Dialect: sqlparseDialect(c.dial).String()}
 	if c.noSchema {
 		opt.Schema = nil
 	}
