@@ -763,3 +763,37 @@ func TestCoverageReport(t *testing.T) {
 		t.Errorf("SARIF output lacks the DBV003 result:\n%s", sarif.Stdout)
 	}
 }
+
+// TestAssumeNoOverflow: by default Go's integer arithmetic wraps around,
+// so the fee check of trust/int_overflow_fee_unsafe is beaten by an
+// amount + fee past 2^63-1; --assume-no-overflow makes the arithmetic
+// mathematical, which proves the same program SAFE only under an
+// assumption the result states.
+func TestAssumeNoOverflow(t *testing.T) {
+	recordInputs(t)
+	c, err := harness.ReadCase(filepath.Join(corpusDir(t), "trust", "int_overflow_fee_unsafe"), "trust/int_overflow_fee_unsafe")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		extra      []string
+		verdict    string
+		assumption bool
+	}{
+		{nil, harness.Unsafe, false},
+		{[]string{"--assume-no-overflow"}, harness.Safe, true},
+	} {
+		inv := dbverify(t, c.Dir, harness.CheckArgs(c, harness.Options{ExtraArgs: tc.extra})...)
+		rep, err := harness.ParseReport(inv.Stdout)
+		if err != nil {
+			t.Fatalf("%v: %v\nstderr:\n%s", tc.extra, err, inv.Stderr)
+		}
+		if len(rep.Results) != 1 || string(rep.Results[0].Verdict) != tc.verdict {
+			t.Fatalf("%v: want one %s result, got:\n%s", tc.extra, tc.verdict, inv.Stdout)
+		}
+		stated := strings.Contains(string(inv.Stdout), "Go integer arithmetic does not overflow")
+		if stated != tc.assumption {
+			t.Errorf("%v: no-overflow assumption stated = %v, want %v:\n%s", tc.extra, stated, tc.assumption, inv.Stdout)
+		}
+	}
+}

@@ -41,6 +41,16 @@ func (em *emitter) assume(c ir.Expr) {
 	em.add(&ir.Assume{Cond: c, Info: em.info})
 }
 
+// fact assumes c, a fact of the engine's semantics (ir.KindFact).
+func (em *emitter) fact(c ir.Expr) {
+	if c == ir.True {
+		return
+	}
+	info := em.info
+	info.Kind = ir.KindFact
+	em.add(&ir.Assume{Cond: c, Info: info})
+}
+
 // fork splits on c: the returned emitter continues where c holds, em where
 // it does not.
 func (em *emitter) fork(c ir.Expr) *emitter {

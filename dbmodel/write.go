@@ -132,7 +132,7 @@ func (m *lowerer) update(em *emitter, t *tableModel, u updateSpec) {
 	conflict, locked := m.lockConflict(em, u.h, u.where, u.args)
 	var lhs []*ir.Var
 	var rhs []ir.Expr
-	var matched, keyed, counted []ir.Expr
+	var matched, keyed, counted, ranges []ir.Expr
 	key, kv := m.pinnedKey(t, u.where, u.args)
 	for _, x := range t.syms {
 		where := m.where(u.where, x, u.args)
@@ -155,6 +155,7 @@ func (m *lowerer) update(em *emitter, t *tableModel, u updateSpec) {
 			val := m.assigned(t, a.Col, a.Value, x, u.args)
 			lhs = append(lhs, v)
 			rhs = append(rhs, ir.IteOf(match, m.convert(val, v.Type), v))
+			ranges = append(ranges, ir.Implies(match, m.inColumnRange(t.name, col, m.convert(val, v.Type))))
 			diffs = append(diffs, ir.Not(ir.Eq(m.convert(val, v.Type), v)))
 			if g, null := m.assignNull(t, a.Col, a.Value, x, u.args); g != nil {
 				lhs = append(lhs, g)
@@ -213,6 +214,8 @@ func (m *lowerer) update(em *emitter, t *tableModel, u updateSpec) {
 		}
 		em.assign(ml, mr)
 	}
+	// The statement fails if a value it writes leaves its column's range.
+	em.fact(ir.And(ranges...))
 	em.assign(lhs, rhs)
 	// The statement fails if it would break a CHECK of the table: the
 	// rows it wrote satisfy them.
@@ -300,6 +303,11 @@ func (m *lowerer) insert(em *emitter, t *tableModel, q *sqlir.Insert, args []ir.
 			}
 			lhs = append(lhs, v)
 			rhs = append(rhs, m.convert(val, v.Type))
+			if ok {
+				// The INSERT fails if a value it gives leaves its
+				// column's range.
+				facts = append(facts, m.inColumnRange(t.name, c, m.convert(val, v.Type)))
+			}
 		}
 		em.havoc(m.takeFresh()...)
 		if len(facts) > 0 {

@@ -27,6 +27,9 @@ type Config struct {
 	// Schema, when known, gives the columns of `SELECT *` for sqlx's
 	// struct scans.
 	Schema *sqlir.Schema
+	// AssumeNoOverflow makes integer arithmetic mathematical (an
+	// assumption printed with every result) instead of Go's wrap-around.
+	AssumeNoOverflow bool
 }
 
 // Loaded is a loaded, type-checked program in SSA form.

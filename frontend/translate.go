@@ -43,6 +43,7 @@ type translator struct {
 	writeEpoch int
 
 	overflowNoted bool // the no-overflow assumption is recorded
+	noOverflow    bool // integer arithmetic is mathematical (see Translate)
 
 	// Cells whose pointer the model lost (see escape.go), in order.
 	escaped      []*cell
@@ -117,8 +118,24 @@ type deferRec struct {
 
 // Translate builds the IR program of entry fn. Constructs it cannot model
 // soundly are listed in the program's Unsupported.
+//
+// Integer arithmetic wraps around as in Go (see intwrap.go) in an entry
+// without loops; in an entry with one it is mathematical, an assumption
+// the program states: the ranges of wrapped values multiply the
+// predicates a loop invariant is sought among (booking's Promote: 277 SMT
+// queries with mathematical integers, past the work limit with wrapping).
 func (l *Loaded) Translate(fn *ssa.Function) *ir.Program {
-	t := &translator{l: l, p: ir.NewProgram(EntryName(fn)), dialect: l.Dialect}
+	noOverflow := l.cfg.AssumeNoOverflow
+	p := l.translate(fn, noOverflow)
+	if !noOverflow && p.HasCycle() {
+		p = l.translate(fn, true)
+	}
+	return p
+}
+
+// translate translates fn, with mathematical integers if noOverflow.
+func (l *Loaded) translate(fn *ssa.Function, noOverflow bool) *ir.Program {
+	t := &translator{l: l, p: ir.NewProgram(EntryName(fn)), dialect: l.Dialect, noOverflow: noOverflow}
 	file, line := l.position(fn.Pos())
 	t.p.Pos = ir.Info{File: file, Line: line, Kind: ir.KindCall, Text: "func " + fn.Name()}
 	t.cur = t.p.Entry

@@ -3,6 +3,7 @@ package ir
 import (
 	"fmt"
 	"math/big"
+	"strconv"
 )
 
 // Value is the value of an expression in a model: a boolean or a number.
@@ -37,7 +38,34 @@ func (v Value) String() string {
 	if v.R.IsInt() {
 		return v.R.Num().String()
 	}
-	return v.R.FloatString(6)
+	return ratString(v.R)
+}
+
+// ratString prints a fraction as a decimal a program can be run with: its
+// exact expansion when it ends (19/2 is 9.5, 1/8 is 0.125), else the
+// shortest decimal that reads back as the float64 nearest to it (20/3 is
+// 6.666666666666667: six digits would be 6.666667, far enough from 20/3
+// to turn a comparison of a replayed run).
+func ratString(r *big.Rat) string {
+	d := new(big.Int).Set(r.Denom())
+	digits := 0
+	for _, p := range []int64{2, 5} {
+		n := 0
+		m, q := new(big.Int), big.NewInt(p)
+		for {
+			quo, rem := new(big.Int).QuoRem(d, q, m)
+			if rem.Sign() != 0 {
+				break
+			}
+			d, n = quo, n+1
+		}
+		digits = max(digits, n)
+	}
+	if d.Cmp(big.NewInt(1)) == 0 {
+		return r.FloatString(digits)
+	}
+	f, _ := r.Float64()
+	return strconv.FormatFloat(f, 'f', -1, 64)
 }
 
 // Eval evaluates e with the variables' values taken from env. A variable

@@ -104,3 +104,24 @@ func TestNewVarNamesAreUnique(t *testing.T) {
 		t.Errorf("names %s %s %s are not unique", a.Name, b.Name, c.Name)
 	}
 }
+
+// TestRealValueString: a fraction prints exactly when its decimal ends,
+// else as the shortest decimal of the float64 nearest to it (not rounded
+// to a few digits, which moves it far enough to change a comparison).
+func TestRealValueString(t *testing.T) {
+	for _, c := range []struct {
+		num, den int64
+		want     string
+	}{
+		{19, 2, "9.5"},
+		{1, 8, "0.125"},
+		{-3, 20, "-0.15"},
+		{20, 3, "6.666666666666667"},
+		{19, 3, "6.333333333333333"},
+		{1, 7, "0.14285714285714285"},
+	} {
+		if got := NumValue(Real, big.NewRat(c.num, c.den)).String(); got != c.want {
+			t.Errorf("%d/%d prints %s, want %s", c.num, c.den, got, c.want)
+		}
+	}
+}

@@ -16,6 +16,12 @@ const (
 	KindCall   StepKind = "call"
 	KindReturn StepKind = "return"
 	KindModel  StepKind = "model" // introduced by the row model, not by the program
+	// KindFact marks an Assume of a fact of Go's or the engine's
+	// semantics that holds on every run (a type's or a column's range):
+	// it prunes impossible runs, and refinement never takes predicates
+	// from it (a range bound on every write of a loop would multiply the
+	// predicates without deciding anything).
+	KindFact StepKind = "fact"
 )
 
 // Info says where a statement comes from: a source position, a step kind

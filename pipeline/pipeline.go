@@ -36,9 +36,12 @@ type Config struct {
 
 	MaxRefinements int // per result (0 = 20)
 	NoInferKey     bool
-	KeepBoolProg   bool
-	KeepIR         bool
-	Workers        int // 0 = GOMAXPROCS
+	// NoOverflow makes Go integer arithmetic mathematical (an assumption
+	// printed with the results) instead of wrapping around.
+	NoOverflow   bool
+	KeepBoolProg bool
+	KeepIR       bool
+	Workers      int // 0 = GOMAXPROCS
 	// The work limits decide when a result is UNKNOWN: the same input
 	// gets the same verdict however busy the machine is.
 	//
@@ -172,7 +175,7 @@ func load(cfg Config) (*inputs, error) {
 		}
 		in.entryRE = re
 	}
-	loaded, err := frontend.Load(frontend.Config{Dir: cfg.Dir, Patterns: cfg.Patterns, Dialect: string(cfg.Dialect), Schema: in.schema})
+	loaded, err := frontend.Load(frontend.Config{Dir: cfg.Dir, Patterns: cfg.Patterns, Dialect: string(cfg.Dialect), Schema: in.schema, AssumeNoOverflow: cfg.NoOverflow})
 	if err != nil {
 		return nil, err
 	}

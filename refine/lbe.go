@@ -181,6 +181,9 @@ func decideDAG(q *ir.Program, s *smt.Solver, late func() bool) dagOutcome {
 			return dagOutcome{verdict: Safe}
 		}
 		m, err := s.Model()
+		if err == nil {
+			m, err = s.NiceModel(m, niceScale)
+		}
 		if err != nil {
 			return fail("solver: " + err.Error())
 		}

@@ -453,7 +453,7 @@ func (le *loopEngine) refine(q *ir.Program, bounds []ir.Loc, seq []ir.Loc) int {
 		return added
 	}
 	for _, e := range edges {
-		if a, ok := e.Stmt.(*ir.Assume); ok {
+		if a, ok := e.Stmt.(*ir.Assume); ok && a.Kind != ir.KindFact {
 			for _, x := range ir.Atoms(a.Cond) {
 				added += le.addEverywhere(x)
 			}
@@ -556,6 +556,9 @@ func dagWP(q *ir.Program, order []ir.Loc, edges []*ir.Edge) map[ir.Loc][]ir.Expr
 func wpStep(st ir.Stmt, chain []ir.Expr) []ir.Expr {
 	switch s := st.(type) {
 	case *ir.Assume:
+		if s.Kind == ir.KindFact {
+			return chain
+		}
 		return append(append([]ir.Expr(nil), chain...), s.Cond)
 	case *ir.Assign:
 		m := make(map[*ir.Var]ir.Expr, len(s.Lhs))

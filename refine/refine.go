@@ -337,6 +337,9 @@ func feasible(s *smt.Solver, pf *vcgen.PathFormula) (fe feasibility, err error) 
 		}
 		if i == n-1 {
 			m, err := s.Model()
+			if err == nil {
+				m, err = s.NiceModel(m, niceScale)
+			}
 			if err != nil {
 				return feasibility{}, err
 			}
@@ -345,6 +348,10 @@ func feasible(s *smt.Solver, pf *vcgen.PathFormula) (fe feasibility, err error) 
 	}
 	return feasibility{}, fmt.Errorf("internal: path checked without a verdict")
 }
+
+// niceScale is the denominator a counterexample's fractions get when the
+// formula allows: cents (see smt.NiceModel).
+const niceScale = 100
 
 // NewPredicates returns the predicates that refute the infeasible path
 // prefix (its last edge is where it became infeasible): the atoms of the
@@ -379,7 +386,9 @@ func NewPredicates(prefix []*ir.Edge) []ir.Expr {
 	for i := len(prefix) - 1; i >= 0; i-- {
 		switch s := prefix[i].Stmt.(type) {
 		case *ir.Assume:
-			join([]ir.Expr{s.Cond})
+			if s.Kind != ir.KindFact {
+				join([]ir.Expr{s.Cond})
+			}
 		case *ir.Assign:
 			m := make(map[*ir.Var]ir.Expr, len(s.Lhs))
 			for k, v := range s.Lhs {
@@ -481,7 +490,7 @@ func fourierMotzkin(chain []ir.Expr, x *ir.Var, one map[*ir.Var]bool) []ir.Expr 
 func assumedAtoms(prefix []*ir.Edge) []ir.Expr {
 	var out []ir.Expr
 	for _, e := range prefix {
-		if a, ok := e.Stmt.(*ir.Assume); ok {
+		if a, ok := e.Stmt.(*ir.Assume); ok && a.Kind != ir.KindFact {
 			out = append(out, ir.Atoms(a.Cond)...)
 		}
 	}

@@ -212,7 +212,7 @@ func (b *traceBuilder) steps() ([]Step, error) {
 	out := []Step{}
 	for _, st := range b.pf.Steps {
 		info := st.Edge.Stmt.Source()
-		if info.File == "" || info.Kind == ir.KindModel {
+		if info.File == "" || info.Kind == ir.KindModel || info.Kind == ir.KindFact {
 			continue
 		}
 		pos := info.Position()

@@ -64,6 +64,7 @@ func checkFlags() []cli.Flag {
 		&cli.StringFlag{Name: "cache-dir", Usage: "where decided results are kept between runs (default: dbverify under the user's cache directory)"},
 		&cli.BoolFlag{Name: "no-cache", Usage: "verify every entry again instead of reusing the results of an earlier run over the same code"},
 		&cli.BoolFlag{Name: "fail-on-unknown", Usage: "exit 3 when a result is UNKNOWN (and none is UNSAFE)"},
+		&cli.BoolFlag{Name: "assume-no-overflow", Usage: "treat Go integer arithmetic as mathematical (printed as an assumption) instead of wrapping around as Go does"},
 		&cli.BoolFlag{Name: "no-infer-key", Usage: "do not treat a column named id as the table's unique key when no schema declares one"},
 		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "text output: list the predicates of every SAFE result's invariant"},
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "text output: only the results that need attention (UNSAFE, UNKNOWN), writers no entry runs, warnings and the summary"},
@@ -162,6 +163,7 @@ func pipelineConfig(c *cli.Context) (pipeline.Config, error) {
 		MaxPaths:       c.Int("max-paths"),
 		Workers:        c.Int("jobs"),
 		NoInferKey:     c.Bool("no-infer-key"),
+		NoOverflow:     c.Bool("assume-no-overflow"),
 		KeepBoolProg:   c.Bool("dump-boolprog"),
 		KeepIR:         c.Bool("dump-ir"),
 	}

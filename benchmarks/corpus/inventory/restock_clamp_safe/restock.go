@@ -33,9 +33,11 @@ func (s *Store) Restock(ctx context.Context, id, qty int64) (int64, error) {
 	if err := tx.QueryRowContext(ctx, lockProduct, id).Scan(&stock, &capacity); err != nil {
 		return 0, err
 	}
-	newStock := stock + qty
-	if newStock > capacity {
-		newStock = capacity
+	// Compared as room left, not as stock + qty > capacity: a huge qty
+	// would make the sum wrap around to a negative stock.
+	newStock := capacity
+	if qty <= capacity-stock {
+		newStock = stock + qty
 	}
 	if _, err := tx.ExecContext(ctx, setStock, newStock, id); err != nil {
 		return 0, err

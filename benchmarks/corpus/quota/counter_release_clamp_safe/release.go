@@ -18,6 +18,9 @@ func (c *Counters) Release(ctx context.Context, id, n int64) (int64, error) {
 	if err := c.db.QueryRowContext(ctx, "SELECT hits FROM counters WHERE id = ?", id).Scan(&hits); err != nil {
 		return 0, err
 	}
+	if n < 0 {
+		return 0, nil // nothing to give back (and hits - n could wrap around)
+	}
 	if n > hits {
 		n = hits // never release more than is held
 	}

@@ -15,14 +15,20 @@ const (
 	debitFee       = "UPDATE accounts SET balance = balance - ? WHERE id = ?"
 )
 
+// The limits of one charge: amt+fee cannot wrap around.
+const (
+	maxCharge = 1_000_000_000
+	maxFee    = 1_000_000
+)
+
 // Store is the account repository.
 type Store struct{ db *sql.DB }
 
 // Charge takes amt and then fee from account id when the balance covers
 // both.
 func (s *Store) Charge(ctx context.Context, id, amt, fee int64) error {
-	if amt < 0 || fee < 0 {
-		return errors.New("accounts: negative charge")
+	if amt < 0 || fee < 0 || fee > maxFee || amt > maxCharge {
+		return errors.New("accounts: charge out of range")
 	}
 	res, err := s.db.ExecContext(ctx, debitIfCovered, amt, id, amt+fee)
 	if err != nil {
