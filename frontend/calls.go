@@ -205,7 +205,7 @@ func (t *translator) usesDatabase(impls []*ssa.Function, args []value) bool {
 // A receiver the model cannot match to an implementation's type is an
 // arbitrary value of that type.
 func (t *translator) dispatch(m *types.Func, recv value, args []value, impls []*ssa.Function, results *types.Tuple) value {
-	choice := t.freshVar(m.Name()+"$impl", ir.Int, ir.KindModel)
+	choice := t.implOf(m, recv, impls)
 	from := t.cur
 	var outs []value
 	var ends []ir.Loc
@@ -213,12 +213,9 @@ func (t *translator) dispatch(m *types.Func, recv value, args []value, impls []*
 	pos := t.pos
 	for i, impl := range impls {
 		t.cur, t.pos = from, pos
-		cond := ir.Eq(choice, ir.IntLit(int64(i)))
-		if i == len(impls)-1 {
-			cond = ir.Cmp(ir.OpGe, choice, ir.IntLit(int64(i)))
-		}
-		if i == 0 && len(impls) > 1 {
-			cond = ir.Cmp(ir.OpLe, choice, ir.IntLit(0))
+		cond := ir.Eq(choice.v, ir.IntLit(int64(choice.types[i])))
+		if len(impls) == 1 {
+			cond = ir.True
 		}
 		t.emit(&ir.Assume{Cond: cond, Info: t.info(ir.KindCall, "")})
 		rt := impl.Signature.Recv().Type()

@@ -100,7 +100,11 @@ func (t *translator) load(c *cell, name string) value {
 	if !c.refSet {
 		return value{}
 	}
-	return c.ref
+	r := c.ref
+	if types.IsInterface(c.typ) {
+		r.src = c
+	}
+	return r
 }
 
 // store writes v into c.
@@ -126,8 +130,9 @@ func (t *translator) store(c *cell, v value) {
 	}
 	switch {
 	case !c.refSet:
-		c.ref, c.refSet = v, true
+		c.ref, c.refSet, c.impl = v, true, nil
 	case !sameValue(c.ref, v):
+		c.impl = nil
 		// Flow-insensitive object content: two different objects make it unknown.
 		m := mergeRef(c.ref, v)
 		if m.expr == nil && m.obj == nil {

@@ -36,6 +36,9 @@ type translator struct {
 	// positions) and the element cells, per slice (see inputElement).
 	elemSites map[*object]map[*ssa.IndexAddr]string
 	elemCells map[*object][]*cell
+	// typeIDs numbers the receiver types of dispatched implementations
+	// (see dispatch).
+	typeIDs map[string]int
 	// elemReads: the first read of each (slice, index value), shared by
 	// later reads of the same element (see sameElement); writeEpoch counts
 	// the translated operations that may write slice elements.

@@ -39,6 +39,10 @@ type value struct {
 	// err: which own sentinel errors an error value may be or wrap (nil:
 	// unknown; see erridentity.go).
 	err *errTag
+
+	// src is the cell an interface value was loaded from: calls on values
+	// loaded from one cell dispatch to one implementation.
+	src *cell
 }
 
 // objKind says what an object is.
@@ -126,4 +130,15 @@ type cell struct {
 	untracked bool
 	// approx: the content stands for an untracked element (see ir.Var.Approx).
 	approx string
+	// impl: the dynamic type of the interface content, chosen by the
+	// first method call on it the model dispatches (see dispatch); reset
+	// by a store that changes the content.
+	impl *implChoice
+}
+
+// implChoice is an interface value's dynamic type among implementations:
+// the variable v takes the index (in translator.typeIDs) of one of types.
+type implChoice struct {
+	v     *ir.Var
+	types []int
 }

@@ -1,0 +1,4 @@
+CREATE TABLE credits (
+  customer_id BIGINT PRIMARY KEY,
+  amount BIGINT NOT NULL
+);
