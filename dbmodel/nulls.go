@@ -76,6 +76,23 @@ func (m *lowerer) isNull(e sqlir.Expr, x *symbol, args []ir.Expr) ir.Expr {
 	if u, ok := e.(*sqlir.Unary); ok && u.Op == sqlir.OpNeg {
 		return m.isNull(u.X, x, args)
 	}
+	if b, ok := e.(*sqlir.Binary); ok && b.Op.IsArith() {
+		// balance - $1: NULL exactly when an operand is.
+		return ir.Or(m.isNull(b.X, x, args), m.isNull(b.Y, x, args))
+	}
+	if c, ok := e.(*sqlir.Case); ok {
+		// COALESCE(balance, 0) and the like: NULL as the arm taken is
+		// (no ELSE: NULL).
+		var out ir.Expr = ir.True
+		if c.Else != nil {
+			out = m.isNull(c.Else, x, args)
+		}
+		for i := len(c.Whens) - 1; i >= 0; i-- {
+			w := c.Whens[i]
+			out = ir.IteOf(asBool(m.expr(w.Cond, x, args)), m.isNull(w.Val, x, args), out)
+		}
+		return out
+	}
 	return m.approxVar("$isnull", ir.Bool, "whether an expression that may be NULL is NULL")
 }
 

@@ -98,6 +98,11 @@ func (t *translator) input(name string, typ types.Type, depth int) value {
 		t.emit(&ir.Assume{Cond: ir.Cmp(ir.OpGe, n, ir.IntLit(0)), Info: t.info(ir.KindModel, "")})
 		return value{obj: &object{kind: objSlice, length: n, arbitrary: true}}
 	}
+	if types.IsInterface(typ) {
+		// An interface argument: one dynamic type for every call on it
+		// (see implOf), carried by a cell of its own.
+		return value{src: &cell{typ: typ, name: name, input: true}}
+	}
 	return value{}
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -304,7 +305,7 @@ func (t *translator) pureExternal(fn *ssa.Function, name string, args []value, r
 		// One value per run (a pure call), and, where the parse succeeds,
 		// the number the text's code stands for (ir.StringCode).
 		if v, ok := t.pureCall(fn, args, results); ok && len(v.tuple) == 2 && v.tuple[0].expr != nil && v.tuple[1].expr != nil {
-			t.parsedInt(name, args[0].expr, v.tuple[0].expr, v.tuple[1].expr)
+			t.parsedInt(name, args, v.tuple[0].expr, v.tuple[1].expr)
 			return v, true
 		}
 	}
@@ -351,7 +352,7 @@ func (t *translator) knownExternal(fn *ssa.Function, path, name string, args []v
 		}
 		n := t.freshVar(name+"()", ir.Int, ir.KindCall)
 		failed := t.freshVar(name+"()", ir.Bool, ir.KindCall)
-		t.parsedInt(name, args[0].expr, n, failed)
+		t.parsedInt(name, args, n, failed)
 		return value{tuple: []value{{expr: n}, {expr: failed}}}, true
 	case path == "sort":
 		t.mayWriteElements() // sorts in place
@@ -622,7 +623,7 @@ func decimalText(args []value) bool {
 }
 
 // decimalParse reports whether the arguments of strconv.Atoi or ParseInt
-// ask for a decimal integer of 64 bits (or the int size).
+// ask for a decimal integer (of 8, 16, 32 or 64 bits, or the int size).
 func decimalParse(args []value) bool {
 	if len(args) == 0 || args[0].expr == nil || args[0].expr.Sort() != ir.Int {
 		return false
@@ -633,5 +634,5 @@ func decimalParse(args []value) bool {
 	base, ok1 := args[1].expr.(*ir.IntConst)
 	bits, ok2 := args[2].expr.(*ir.IntConst)
 	return len(args) == 3 && ok1 && ok2 && base.V.IsInt64() && base.V.Int64() == 10 &&
-		bits.V.IsInt64() && (bits.V.Int64() == 64 || bits.V.Int64() == 0)
+		bits.V.IsInt64() && slices.Contains([]int64{0, 8, 16, 32, 64}, bits.V.Int64())
 }

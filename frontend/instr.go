@@ -559,6 +559,7 @@ func (t *translator) binop(f *frame, i *ssa.BinOp) value {
 		return value{expr: v}
 	}
 	t.noteOverflow(i)
+	t.noteFloat(i)
 	if op, ok := arithOps[i.Op]; ok {
 		if i.Op == token.QUO || i.Op == token.REM {
 			t.divPanic(i, y.expr)
@@ -613,39 +614,6 @@ func (t *translator) stringBinop(f *frame, i *ssa.BinOp, x, y value) (value, boo
 		return v, true
 	}
 	return value{}, false
-}
-
-// noteOverflow states, once per entry, that integer arithmetic is
-// mathematical where Config.AssumeNoOverflow asks for it (see
-// intwrap.go): a wrap-around is not modelled.
-//
-// Measured before wrapArith existed, on the 284 sequential corpus cases
-// (359 expectations) with + and - of signed integers made exact without
-// operand ranges: 13 SAFE → UNSAFE, none real (their inputs lay outside
-// the type, amt = 2^63+1): the operand-range facts of wrapArith are what
-// makes exactness precise.
-func (t *translator) noteOverflow(i *ssa.BinOp) {
-	b, ok := i.Type().Underlying().(*types.Basic)
-	if !ok || b.Info()&types.IsInteger == 0 || t.overflowNoted ||
-		(i.Op != token.ADD && i.Op != token.SUB && i.Op != token.MUL) {
-		return
-	}
-	if _, xc := i.X.(*ssa.Const); xc {
-		return
-	}
-	if _, yc := i.Y.(*ssa.Const); yc && i.Op == token.MUL {
-		return
-	}
-	t.overflowNoted = true
-	file, line := t.l.position(i.Pos())
-	if line == 0 {
-		file, line = t.l.position(t.pos)
-	}
-	why := "--assume-no-overflow"
-	if !t.l.cfg.AssumeNoOverflow {
-		why = "wrap-around is modelled in entries without loops only"
-	}
-	t.p.Assume(fmt.Sprintf("Go integer arithmetic does not overflow (%s at %s:%d, and any other; %s)", b.Name(), file, line, why))
 }
 
 // nilCompare decides v == nil and v != nil for a value whose nil-ness

@@ -1,7 +1,6 @@
 package frontend
 
 import (
-	"math"
 	"math/big"
 
 	"github.com/dbverify/dbverify/ir"
@@ -12,7 +11,7 @@ import (
 // coded as the integer); every other string is coded below -2^61.
 var canonicalCodeBound = big.NewInt(-(1 << 61))
 
-// parsedInt states what strconv.Atoi or ParseInt(s, 10, 64) return for the
+// parsedInt states what strconv.Atoi or ParseInt(s, 10, bits) return for the
 // text whose code is code: n and failed ("the error is non-nil"), as Go
 // does —
 //
@@ -20,17 +19,35 @@ var canonicalCodeBound = big.NewInt(-(1 << 61))
 //   - a text that parses is, by the stated assumption, written canonically:
 //     n is its code;
 //   - on an error n is 0 (a syntax error) or, for a number out of range,
-//     math.MaxInt64 or math.MinInt64 (a range error).
-func (t *translator) parsedInt(name string, code, n, failed ir.Expr) {
+//     the largest or smallest integer of bits bits (a range error), and
+//     a canonical text of a number outside that range fails.
+func (t *translator) parsedInt(name string, args []value, n, failed ir.Expr) {
+	code := args[0].expr
+	bits := uint(64)
+	if len(args) == 3 {
+		if b, ok := args[2].expr.(*ir.IntConst); ok && b.V.IsInt64() && b.V.Int64() > 0 {
+			bits = uint(b.V.Int64())
+		}
+	}
+	lo := new(big.Int).Neg(new(big.Int).Lsh(big.NewInt(1), bits-1))
+	hi := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), bits-1), big.NewInt(1))
+	inRange := ir.And(ir.Cmp(ir.OpGe, code, ir.BigInt(lo)), ir.Cmp(ir.OpLe, code, ir.BigInt(hi)))
 	canonical := ir.Cmp(ir.OpGe, code, &ir.IntConst{V: canonicalCodeBound})
+	if bits < 64 {
+		canonical = ir.And(canonical, inRange)
+	}
 	onError := ir.Or(
 		ir.Cmp(ir.OpEq, n, ir.IntLit(0)),
-		ir.Cmp(ir.OpEq, n, ir.IntLit(math.MaxInt64)),
-		ir.Cmp(ir.OpEq, n, ir.IntLit(math.MinInt64)),
+		ir.Cmp(ir.OpEq, n, ir.BigInt(hi)),
+		ir.Cmp(ir.OpEq, n, ir.BigInt(lo)),
 	)
+	ok := ir.Cmp(ir.OpEq, n, code)
+	if bits < 64 {
+		ok = ir.And(ok, inRange)
+	}
 	t.emit(&ir.Assume{Cond: ir.And(
 		ir.Implies(canonical, ir.Not(failed)),
-		ir.Implies(ir.Not(failed), ir.Cmp(ir.OpEq, n, code)),
+		ir.Implies(ir.Not(failed), ok),
 		ir.Implies(failed, onError),
 	), Info: t.info(ir.KindModel, "")})
 	t.p.Assume("a string strconv." + name + " accepts is written canonically (no sign '+', no leading zeros): its value is its text")

@@ -47,6 +47,7 @@ type translator struct {
 
 	overflowNoted bool // the no-overflow assumption is recorded
 	noOverflow    bool // integer arithmetic is mathematical (see Translate)
+	floatNoted    bool // the exact-floats assumption is recorded
 
 	// Cells whose pointer the model lost (see escape.go), in order.
 	escaped      []*cell

@@ -45,7 +45,7 @@ func (rc *rowCheck) Verifies(table string, ck sqlir.Constraint) bool {
 	if !strings.EqualFold(table, rc.c.Table) {
 		return false
 	}
-	return rc.c.Name != "" || sameExpr(ck.Expr, rc.c.Expr)
+	return rc.c.Name != "" || sameExpr(ck.Expr, rc.c.Written())
 }
 
 func (rc *rowCheck) Text() string { return rc.c.Text }

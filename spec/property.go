@@ -29,8 +29,18 @@ type RowCheck struct {
 	Name string
 	// Text is the condition as written; Table the table it is over.
 	Text, Table string
-	// Expr is the condition, over the columns of Table.
-	Expr sqlir.Expr
+	// Expr is the condition, over the columns of Table, with SQL's NULL
+	// semantics made explicit (see nullSafe); Source is the condition as
+	// written when that changed it (nil otherwise).
+	Expr, Source sqlir.Expr
+}
+
+// Written returns the condition as written.
+func (c *RowCheck) Written() sqlir.Expr {
+	if c.Source != nil {
+		return c.Source
+	}
+	return c.Expr
 }
 
 // Tables returns the row check's table.
@@ -68,7 +78,9 @@ func FromSchema(schema *sqlir.Schema) []Property {
 	var out []Property
 	for _, t := range tablesOf(schema) {
 		for i := range t.Checks {
-			out = append(out, rowCheck(&t.Checks[i]))
+			c := rowCheck(&t.Checks[i])
+			c.nullSafe(schema)
+			out = append(out, c)
 		}
 	}
 	return out

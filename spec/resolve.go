@@ -52,6 +52,7 @@ func Resolve(texts []string, table string, schema *sqlir.Schema, prog Program) (
 		if err != nil {
 			return nil, err
 		}
+		c.nullSafe(schema)
 		out = append(out, c)
 	}
 	if len(out) == 0 && schema != nil {

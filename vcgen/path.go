@@ -53,9 +53,10 @@ func (pf *PathFormula) ApproxReads() []string {
 				delete(taint, v)
 			}
 		case *ir.Assume:
-			if passedCheck(pf, st.Edge) {
+			if passedCheck(pf, st.Edge) || s.Kind == ir.KindFact {
 				// The constraint held there: had the real value broken
 				// it, the run would have been a violation at that point.
+				// A fact (a type's range) holds of any real value.
 				continue
 			}
 			for _, n := range notesOf(s.Cond) {

@@ -1,0 +1,5 @@
+CREATE TABLE cards (
+  id BIGINT PRIMARY KEY,
+  withdrawn BIGINT NOT NULL,
+  daily_limit BIGINT
+);

@@ -1,0 +1,4 @@
+CREATE TABLE spend (
+  account_id BIGINT PRIMARY KEY,
+  total BIGINT NOT NULL
+);
