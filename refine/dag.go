@@ -138,7 +138,18 @@ func (d *dagFormula) rename(e ir.Expr, version func(*ir.Var) *ir.Var) ir.Expr {
 
 // buildDAG encodes the loop-free cone (order is its topological order).
 func buildDAG(p *ir.Program, order []ir.Loc, edges []*ir.Edge) (*dagFormula, error) {
+	return buildDAGMerging(p, order, edges, true)
+}
+
+// buildDAGMerging is buildDAG; with atError false, Error gets no join
+// versions (no M(e) for the edges into it) and errorVersion must not be
+// used: a caller that only asks whether Error is reachable reads no
+// variable there, and those equalities, one per variable written on the
+// way for each edge into Error, would make the formula quadratic in the
+// number of checks.
+func buildDAGMerging(p *ir.Program, order []ir.Loc, edges []*ir.Edge, atError bool) (*dagFormula, error) {
 	b := newDAGBuilder(p, edges)
+	b.mergeAtError = atError
 	d := b.d
 	for _, l := range order {
 		d.reach[l] = b.fresh("$reach.L"+strconv.Itoa(int(l)), ir.Bool, ir.Ghost)
@@ -184,6 +195,8 @@ type dagBuilder struct {
 	used  map[string]bool
 	count map[*ir.Var]int
 	merge map[*ir.Edge][]ir.Expr // M(e) of each edge into a join
+	// mergeAtError: Error gets join versions like any location.
+	mergeAtError bool
 }
 
 func newDAGBuilder(p *ir.Program, edges []*ir.Edge) *dagBuilder {
@@ -254,6 +267,8 @@ func (b *dagBuilder) versionsAt(l ir.Loc) (map[*ir.Var]*ir.Var, error) {
 		return nil, fmt.Errorf("lbe: location L%d of the cone has no incoming edge", l)
 	case len(ins) == 1:
 		return d.out[ins[0]], nil
+	case l == d.prog.Error && !b.mergeAtError:
+		return nil, nil
 	}
 	cur := map[*ir.Var]*ir.Var{}
 	vars := map[*ir.Var]bool{}

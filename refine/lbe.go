@@ -149,7 +149,7 @@ func decideDAG(q *ir.Program, s *smt.Solver, late func() bool) dagOutcome {
 	if !ok {
 		return fail("internal: the error cone has a loop")
 	}
-	d, err := buildDAG(q, order, edges)
+	d, err := buildDAGMerging(q, order, edges, false)
 	if err != nil {
 		return fail("internal: " + err.Error())
 	}
