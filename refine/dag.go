@@ -109,6 +109,9 @@ type dagFormula struct {
 	out     map[*ir.Edge]map[*ir.Var]*ir.Var
 	initial map[*ir.Var]*ir.Var
 	init    func(*ir.Var) *ir.Var // the version 0 of a variable, made on first use
+	// cons is C(e) of each edge, over versions (what take(e) implies
+	// besides reach(from(e))).
+	cons map[*ir.Edge]ir.Expr
 }
 
 // entryVersion returns the version of v at Entry (its value at entry).
@@ -209,6 +212,7 @@ func newDAGBuilder(p *ir.Program, edges []*ir.Edge) *dagBuilder {
 			at:      make([]map[*ir.Var]*ir.Var, p.NumLocs),
 			out:     make(map[*ir.Edge]map[*ir.Var]*ir.Var, len(edges)),
 			initial: map[*ir.Var]*ir.Var{},
+			cons:    make(map[*ir.Edge]ir.Expr, len(edges)),
 		},
 		used:  map[string]bool{},
 		count: map[*ir.Var]int{},
@@ -347,6 +351,7 @@ func (b *dagBuilder) encodeEdge(e *ir.Edge, cur map[*ir.Var]*ir.Var) error {
 		return fmt.Errorf("lbe: edge L%d -> L%d: unsupported statement %T (the program must be lowered)", e.From, e.To, e.Stmt)
 	}
 	d.out[e] = next
+	d.cons[e] = c
 	d.Parts = append(d.Parts, ir.Implies(d.take[e], ir.And(d.reach[e.From], c)))
 	return nil
 }
