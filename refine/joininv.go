@@ -150,7 +150,8 @@ func preserved(d *dagFormula, s *smt.Solver, pre ir.Expr, seg []*ir.Edge, have, 
 
 // errorCandidates returns the candidate invariants of the edges into
 // Error: the negation of each one's assumed condition and the atoms of
-// those conditions, each both ways, without duplicates.
+// those conditions, each both ways, without duplicates (a fact of Go,
+// ir.KindFact, is assumed but never mined, as for predicates).
 func errorCandidates(into []*ir.Edge) []ir.Expr {
 	var out []ir.Expr
 	seen := map[string]bool{}
@@ -165,7 +166,7 @@ func errorCandidates(into []*ir.Edge) []ir.Expr {
 	}
 	for _, e := range into {
 		a, ok := e.Stmt.(*ir.Assume)
-		if !ok {
+		if !ok || a.Kind == ir.KindFact {
 			continue
 		}
 		add(ir.Not(a.Cond))
