@@ -109,6 +109,9 @@ type dagFormula struct {
 	out     map[*ir.Edge]map[*ir.Var]*ir.Var
 	initial map[*ir.Var]*ir.Var
 	init    func(*ir.Var) *ir.Var // the version 0 of a variable, made on first use
+	// cons is C(e) of each edge, over versions (what take(e) implies
+	// besides reach(from(e))).
+	cons map[*ir.Edge]ir.Expr
 }
 
 // entryVersion returns the version of v at Entry (its value at entry).
@@ -138,7 +141,18 @@ func (d *dagFormula) rename(e ir.Expr, version func(*ir.Var) *ir.Var) ir.Expr {
 
 // buildDAG encodes the loop-free cone (order is its topological order).
 func buildDAG(p *ir.Program, order []ir.Loc, edges []*ir.Edge) (*dagFormula, error) {
+	return buildDAGMerging(p, order, edges, true)
+}
+
+// buildDAGMerging is buildDAG; with atError false, Error gets no join
+// versions (no M(e) for the edges into it) and errorVersion must not be
+// used: a caller that only asks whether Error is reachable reads no
+// variable there, and those equalities, one per variable written on the
+// way for each edge into Error, would make the formula quadratic in the
+// number of checks.
+func buildDAGMerging(p *ir.Program, order []ir.Loc, edges []*ir.Edge, atError bool) (*dagFormula, error) {
 	b := newDAGBuilder(p, edges)
+	b.mergeAtError = atError
 	d := b.d
 	for _, l := range order {
 		d.reach[l] = b.fresh("$reach.L"+strconv.Itoa(int(l)), ir.Bool, ir.Ghost)
@@ -184,6 +198,8 @@ type dagBuilder struct {
 	used  map[string]bool
 	count map[*ir.Var]int
 	merge map[*ir.Edge][]ir.Expr // M(e) of each edge into a join
+	// mergeAtError: Error gets join versions like any location.
+	mergeAtError bool
 }
 
 func newDAGBuilder(p *ir.Program, edges []*ir.Edge) *dagBuilder {
@@ -196,6 +212,7 @@ func newDAGBuilder(p *ir.Program, edges []*ir.Edge) *dagBuilder {
 			at:      make([]map[*ir.Var]*ir.Var, p.NumLocs),
 			out:     make(map[*ir.Edge]map[*ir.Var]*ir.Var, len(edges)),
 			initial: map[*ir.Var]*ir.Var{},
+			cons:    make(map[*ir.Edge]ir.Expr, len(edges)),
 		},
 		used:  map[string]bool{},
 		count: map[*ir.Var]int{},
@@ -254,6 +271,8 @@ func (b *dagBuilder) versionsAt(l ir.Loc) (map[*ir.Var]*ir.Var, error) {
 		return nil, fmt.Errorf("lbe: location L%d of the cone has no incoming edge", l)
 	case len(ins) == 1:
 		return d.out[ins[0]], nil
+	case l == d.prog.Error && !b.mergeAtError:
+		return nil, nil
 	}
 	cur := map[*ir.Var]*ir.Var{}
 	vars := map[*ir.Var]bool{}
@@ -332,6 +351,7 @@ func (b *dagBuilder) encodeEdge(e *ir.Edge, cur map[*ir.Var]*ir.Var) error {
 		return fmt.Errorf("lbe: edge L%d -> L%d: unsupported statement %T (the program must be lowered)", e.From, e.To, e.Stmt)
 	}
 	d.out[e] = next
+	d.cons[e] = c
 	d.Parts = append(d.Parts, ir.Implies(d.take[e], ir.And(d.reach[e.From], c)))
 	return nil
 }

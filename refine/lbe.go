@@ -16,6 +16,12 @@ import (
 // covered exactly.
 const ProofLoopFree = "decided by one bounded path formula over all paths (loop-free: no predicates needed)"
 
+// ProofJoinInvariants is Result.Proof of a SAFE that CheckLBE decided by
+// the first pass on a large loop-free block (joinInvariants): the
+// constraint's own atoms, inductive from join to join, exclude every edge
+// into Error.
+const ProofJoinInvariants = "decided by invariants at the joins of the loop-free block (the constraint's atoms, inductive from join to join; no predicates needed)"
+
 // ProofNoPath is Result.Proof when no path of the program reaches a check
 // at all.
 const ProofNoPath = "no path of the program reaches a violation check"
@@ -109,10 +115,13 @@ func checkLBE(p *ir.Program, s *smt.Solver, opt Options) (res *Result) {
 	if opt.KeepBoolProg {
 		res.BoolProg = fmt.Sprintf("// large-block program: no loop can reach a check; one block L%d -> L%d (%d edges), decided by one formula\n", p.Entry, p.Error, len(edges))
 	}
-	o := decideDAG(p, s, late)
+	o := decideDAG(p, s, late, minJoinsForInvariants)
 	switch o.verdict {
 	case Safe:
 		res.Verdict, res.Proof = Safe, ProofLoopFree
+		if o.byInvariants {
+			res.Proof = ProofJoinInvariants
+		}
 	case Unsafe:
 		res.Verdict, res.Trace, res.Position = Unsafe, o.trace, o.position
 	default:
@@ -132,14 +141,18 @@ type dagOutcome struct {
 	// spurious: UNKNOWN because every counterexample found reads
 	// over-approximated values.
 	spurious bool
+	// byInvariants: SAFE by joinInvariants, without the one formula.
+	byInvariants bool
 }
 
 // decideDAG decides whether Error is reachable in q, whose error cone must
 // be loop-free, with one formula (buildDAG). A model's path is validated
 // (vcgen.Validate, with the model's values) and traced; a path that reads
 // an over-approximated value is excluded and the query repeated, up to
-// maxApproxRetries times. late reports the wall-clock limit.
-func decideDAG(q *ir.Program, s *smt.Solver, late func() bool) dagOutcome {
+// maxApproxRetries times. late reports the wall-clock limit. A cone with
+// at least minJoins joins is first given to joinInvariants, which may
+// prove it SAFE without the one formula and otherwise gives it lemmas.
+func decideDAG(q *ir.Program, s *smt.Solver, late func() bool, minJoins int) dagOutcome {
 	fail := func(reason string) dagOutcome { return dagOutcome{verdict: Unknown, reason: reason} }
 	locs, edges := errorCone(q)
 	if !locs[q.Entry] {
@@ -149,13 +162,26 @@ func decideDAG(q *ir.Program, s *smt.Solver, late func() bool) dagOutcome {
 	if !ok {
 		return fail("internal: the error cone has a loop")
 	}
-	d, err := buildDAG(q, order, edges)
+	d, err := buildDAGMerging(q, order, edges, false)
 	if err != nil {
 		return fail("internal: " + err.Error())
 	}
+	parts := d.Parts
+	if countJoins(d, order) >= minJoins {
+		jr, err := joinInvariants(d, order, s, late)
+		if err != nil {
+			return fail("solver: " + err.Error())
+		}
+		if jr.safe {
+			return dagOutcome{verdict: Safe, byInvariants: true}
+		}
+		// What the pass proved holds on every execution: the one
+		// formula may assume it, and its search needs these atoms.
+		parts = append(parts[:len(parts):len(parts)], jr.lemmas...)
+	}
 	s.Push()
 	defer s.Pop()
-	for _, f := range d.Parts {
+	for _, f := range parts {
 		if err := s.Assert(f); err != nil {
 			return fail("solver: " + err.Error())
 		}
