@@ -1,6 +1,8 @@
 // Package cart adds catalogue items to carts (Postgres placeholders):
 // the cart total grows by price * qty, which is non-negative when prices
 // are (--assume "products.price >= 0"; the entry never writes products).
+// The product is computed in SQL, where an overflow is an error: in Go,
+// price*qty would wrap around to a negative number for a huge qty.
 package cart
 
 import (
@@ -26,7 +28,7 @@ func (c *Carts) AddItem(ctx context.Context, cartID, productID, qty int64) error
 	if err := tx.QueryRowContext(ctx, `SELECT price FROM products WHERE id = $1`, productID).Scan(&price); err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, `UPDATE carts SET total = total + $1 WHERE id = $2`, price*qty, cartID); err != nil {
+	if _, err := tx.ExecContext(ctx, `UPDATE carts SET total = total + $1 * $2 WHERE id = $3`, price, qty, cartID); err != nil {
 		return err
 	}
 	return tx.Commit()
