@@ -58,8 +58,19 @@ func verifyConcurrent(ctx context.Context, seq *report.Result, j job, peers []jo
 		r.Concurrency.Scope = report.ScopeProved
 		return r
 	}
-	r.Concurrency.Scope = report.ScopeSearch
 	r.Concurrency.StabilityFailed = stabilityFailure(st)
+	why, n, err := serialProof(ctx, j, peers, in, s, cfg)
+	if err != nil {
+		return internalError(r, err)
+	}
+	r.SMTQueries += n
+	if why != "" {
+		r.Verdict, r.Reason = report.Safe, why
+		r.Isolation = &report.Isolation{Level: Serializable, Source: isolationOf(cfg.Isolation, string(cfg.Dialect), cfg.Dir, j.prog).Source}
+		r.Concurrency.Scope = report.ScopeSerializable
+		return r
+	}
+	r.Concurrency.Scope = report.ScopeSearch
 	var unknown *refine.Result
 	var unknownPair string
 	bounded := report.ScopeBounded

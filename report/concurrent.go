@@ -15,6 +15,10 @@ const (
 	// ScopeProved: SAFE by the stability check, for any number of
 	// concurrent requests.
 	ScopeProved = "proved for any number of concurrent requests"
+	// ScopeSerializable: SAFE because every request that writes runs in
+	// one SERIALIZABLE transaction of PostgreSQL and keeps the constraint
+	// alone (see pipeline/serializable.go).
+	ScopeSerializable = "proved for any number of concurrent requests: serializable transactions"
 	// ScopeBounded: SAFE by the search of every pair of requests.
 	ScopeBounded = "bounded: 2 requests"
 	// ScopeBoundedSwitches: SAFE by the search of the schedules of every
