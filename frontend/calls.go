@@ -72,6 +72,9 @@ func (t *translator) call(f *frame, instr ssa.CallInstruction, c *ssa.CallCommon
 		// cancels the context: no effect on the model.
 		return t.fresh("cancel()", c.Signature().Results())
 	}
+	if t.l.dbFreeSignature(c.Signature()) {
+		return t.opaqueCall(f, c, args)
+	}
 	t.unsupported("call through a function value the analysis cannot resolve")
 	return t.fresh("call()", c.Signature().Results())
 }

@@ -160,6 +160,12 @@ func (v *valueGen) exprAt(t types.Type, meta, pathExpr string, depth int) (strin
 			return "", err
 		}
 		return fmt.Sprintf("%s(zzrt.Slice(in, %s, func(p string) %s { return %s }))", tstr, pathExpr, elemT, e), nil
+	case *types.Signature:
+		// A function field (an injected clock, a hook): a function that
+		// returns zero values, so that a call through it runs instead of
+		// panicking on nil.
+		v.spec.Approximations = append(v.spec.Approximations, fmt.Sprintf("%s (%s) is a function returning zero values", meta, t))
+		return v.stubFunc(u), nil
 	case *types.Interface:
 		for _, h := range v.g.hs.impls {
 			if types.Implements(h.t, u) {
@@ -239,4 +245,29 @@ func (v *valueGen) implementation(iface *types.Interface) types.Type {
 		}
 	}
 	return nil
+}
+
+// stubFunc returns a function literal of signature sig that returns the
+// zero values of its results.
+func (v *valueGen) stubFunc(sig *types.Signature) string {
+	var params, results, zeros []string
+	for i := 0; i < sig.Params().Len(); i++ {
+		ts := v.g.typeString(sig.Params().At(i).Type())
+		if sig.Variadic() && i == sig.Params().Len()-1 {
+			ts = "..." + v.g.typeString(sig.Params().At(i).Type().(*types.Slice).Elem())
+		}
+		params = append(params, "_ "+ts)
+	}
+	for i := 0; i < sig.Results().Len(); i++ {
+		ts := v.g.typeString(sig.Results().At(i).Type())
+		results = append(results, ts)
+		zeros = append(zeros, "*new("+ts+")")
+	}
+	lit := "func(" + strings.Join(params, ", ") + ")"
+	if len(results) > 0 {
+		lit += " (" + strings.Join(results, ", ") + ") { return " + strings.Join(zeros, ", ") + " }"
+	} else {
+		lit += " {}"
+	}
+	return lit
 }
