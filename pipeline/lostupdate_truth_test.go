@@ -342,4 +342,3 @@ func checkLostUpdateTruth(t *testing.T, db *sql.DB, c luCase, stmts map[string][
 func pickRequests(all map[string]*luRequest, name string) map[string]*luRequest {
 	return map[string]*luRequest{name: all[name]}
 }
-
