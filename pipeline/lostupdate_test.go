@@ -77,7 +77,7 @@ func TestLostUpdateFinding(t *testing.T) {
 				if !strings.HasSuffix(f.Entry, "."+w.entry) || f.Position != w.write || f.Related != w.read {
 					t.Errorf("finding %s at %s (read %s), want %s at %s (read %s)", f.Entry, f.Position, f.Related, w.entry, w.write, w.read)
 				}
-				for _, s := range append(w.says, "with no row lock held", "the second write overwrites the first", "one after the other they end at") {
+				for _, s := range append(w.says, "with no row lock held", "as the second write overwrites the first", "one after the other they end at") {
 					if !strings.Contains(f.Message, s) {
 						t.Errorf("%s: message lacks %q: %s", w.entry, s, f.Message)
 					}

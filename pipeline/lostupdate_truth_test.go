@@ -24,7 +24,10 @@ type luCase struct {
 	// (default); qty itself (a relative write, or Restock's count); or
 	// stock-qty with the version read, RowsAffected checked.
 	relative, count, version bool
-	finding                  bool // dbverify reports a lost update
+	// touch: the entry first runs another UPDATE of the row (its first
+	// statement) in the transaction.
+	touch   bool
+	finding bool // dbverify reports a lost update
 }
 
 // luRequest is one request of a run: its own connection, the values it
@@ -32,6 +35,7 @@ type luCase struct {
 type luRequest struct {
 	c              luCase
 	read, write    string
+	touch          string
 	conn           *sql.Conn
 	tx             *sql.Tx
 	qty            int64
@@ -59,6 +63,12 @@ func (r *luRequest) build() {
 	if r.c.tx {
 		r.ops = append(r.ops, func(ctx context.Context) (err error) {
 			r.tx, err = r.conn.BeginTx(ctx, &sql.TxOptions{Isolation: r.c.level})
+			return err
+		})
+	}
+	if r.c.touch {
+		r.ops = append(r.ops, func(ctx context.Context) error {
+			_, err := r.querier().ExecContext(ctx, r.touch, 1)
 			return err
 		})
 	}
@@ -176,9 +186,10 @@ func luRun(t *testing.T, db *sql.DB, reqs map[string]*luRequest, order []string)
 	return stock
 }
 
-// luStatements returns the SQL of each entry's first SELECT and first
-// UPDATE, as the frontend reads them.
-func luStatements(t *testing.T, pkg, dialect string) (map[string][2]string, map[string]bool) {
+// luStatements returns the SQL of each entry's first SELECT and of its
+// UPDATEs, as the frontend reads them, and the entries with a
+// lost-update finding.
+func luStatements(t *testing.T, pkg, dialect string) (map[string][]string, map[string]bool) {
 	t.Helper()
 	cfg := Config{Dir: testdataDir(t, "concurrent"), Patterns: []string{pkg}, Dialect: Dialect(dialect), Constraints: []string{"products.stock >= 0"},
 		Workers: 1, Concurrent: true}
@@ -201,9 +212,9 @@ func luStatements(t *testing.T, pkg, dialect string) (map[string][2]string, map[
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := map[string][2]string{}
+	out := map[string][]string{}
 	for _, j := range jobs {
-		var sqls [2]string
+		sqls := []string{""}
 		for _, e := range j.prog.Edges {
 			switch s := e.Stmt.(type) {
 			case *ir.Select:
@@ -211,9 +222,7 @@ func luStatements(t *testing.T, pkg, dialect string) (map[string][2]string, map[
 					sqls[0] = s.Info.Text
 				}
 			case *ir.Exec:
-				if sqls[1] == "" {
-					sqls[1] = s.Info.Text
-				}
+				sqls = append(sqls, s.Info.Text)
 			}
 		}
 		out[shortName(j.entry)] = sqls
@@ -239,6 +248,7 @@ func TestLostUpdateFindingGroundTruth(t *testing.T) {
 		{entry: "ReserveVersioned", version: true},
 		{entry: "ReserveRepeatable", tx: true, level: sql.LevelRepeatableRead},
 		{entry: "Restock", count: true},
+		{entry: "ReserveAfterTouch", tx: true, touch: true},
 	}
 	my := []luCase{
 		{entry: "ReserveTx", tx: true, finding: true},
@@ -270,15 +280,23 @@ func TestLostUpdateFindingGroundTruth(t *testing.T) {
 	}
 }
 
-func checkLostUpdateTruth(t *testing.T, db *sql.DB, c luCase, stmts map[string][2]string, found map[string]bool) {
-	var sqls [2]string
+func checkLostUpdateTruth(t *testing.T, db *sql.DB, c luCase, stmts map[string][]string, found map[string]bool) {
+	var sqls []string
 	for k, v := range stmts {
 		if strings.HasSuffix(k, "."+c.entry) {
 			sqls = v
 		}
 	}
-	if sqls[0] == "" || sqls[1] == "" {
-		t.Fatalf("no SELECT and UPDATE found in %s: %v", c.entry, stmts)
+	want := 2
+	if c.touch {
+		want = 3
+	}
+	if len(sqls) != want || sqls[0] == "" {
+		t.Fatalf("%s: statements %q, want a SELECT and %d UPDATEs", c.entry, sqls, want-1)
+	}
+	read, write, touch := sqls[0], sqls[len(sqls)-1], ""
+	if c.touch {
+		touch = sqls[1]
 	}
 	finding := false
 	for k := range found {
@@ -288,11 +306,14 @@ func checkLostUpdateTruth(t *testing.T, db *sql.DB, c luCase, stmts map[string][
 		t.Errorf("lost-update finding reported %v, want %v", finding, c.finding)
 	}
 	reqs := func() map[string]*luRequest {
-		return map[string]*luRequest{"A": {c: c, read: sqls[0], write: sqls[1], qty: 3}, "B": {c: c, read: sqls[0], write: sqls[1], qty: 4}}
+		return map[string]*luRequest{"A": {c: c, read: read, write: write, touch: touch, qty: 3}, "B": {c: c, read: read, write: write, touch: touch, qty: 4}}
 	}
 	n := 2
 	if c.tx {
 		n = 4
+	}
+	if c.touch {
+		n++
 	}
 	seq := func(names ...string) []string {
 		var out []string
@@ -307,7 +328,10 @@ func checkLostUpdateTruth(t *testing.T, db *sql.DB, c luCase, stmts map[string][
 	ab := luRun(t, db, reqs(), seq("A", "B"))
 	ba := luRun(t, db, reqs(), seq("B", "A"))
 	race := []string{"A", "B", "A", "B", "A", "A", "B", "B"} // begin A, begin B, read A, read B, write A, commit A, write B, commit B
-	if !c.tx {
+	switch {
+	case c.touch:
+		race = []string{"A", "B", "A", "B", "A", "B", "A", "A", "B", "B"} // begin, touch, read of each, then write and commit A, then B
+	case !c.tx:
 		race = []string{"A", "B", "A", "B"} // read A, read B, write A, write B
 	}
 	rs := reqs()

@@ -350,10 +350,14 @@ func (lu *lostUpdate) message() string {
 	if lu.ab == lu.ba {
 		serial = fmt.Sprintf("end at %s either way", lu.ab)
 	}
+	writes := fmt.Sprintf("write %s and %s", lu.a, lu.b)
+	if lu.a == lu.b {
+		writes = "both write " + lu.a
+	}
 	return fmt.Sprintf("%q writes back %s.%s computed in Go from %q at %s, with no row lock held from the read to the write: "+
-		"two requests that both read %s %s write %s and %s, and the second write overwrites the first (one after the other they %s); %s. "+
+		"two requests that both read %s %s and %s end at %s, as the second write overwrites the first (one after the other they %s); %s. "+
 		"Write relative to the current value (SET %s = %s + …), lock the row on the read (FOR UPDATE), or check that it did not change "+
 		"(AND %s = $old, or a version column, with RowsAffected checked)",
-		lu.write.Text, lu.table, lu.col, lu.read.Text, lu.read.Position(), lu.col, lu.v0, lu.a, lu.b, serial, lu.why,
+		lu.write.Text, lu.table, lu.col, lu.read.Text, lu.read.Position(), lu.col, lu.v0, writes, lu.b, serial, lu.why,
 		lu.col, lu.col, lu.col)
 }

@@ -161,3 +161,31 @@ func (s *Store) Restock(ctx context.Context, id, count int64) error {
 	_, err := s.db.ExecContext(ctx, "UPDATE products SET stock = $1 WHERE id = $2", count, id)
 	return err
 }
+
+// ReserveAfterTouch bumps the row's version first, in the same
+// transaction: the row stays locked from that write to the commit, so
+// the second reservation's read waits and sees the first's result.
+func (s *Store) ReserveAfterTouch(ctx context.Context, id, qty int64) error {
+	if qty <= 0 {
+		return errors.New("qty must be positive")
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, "UPDATE products SET version = version + 1 WHERE id = $1", id); err != nil {
+		return err
+	}
+	var stock int64
+	if err := tx.QueryRowContext(ctx, "SELECT stock FROM products WHERE id = $1", id).Scan(&stock); err != nil {
+		return err
+	}
+	if stock < qty {
+		return errStock
+	}
+	if _, err := tx.ExecContext(ctx, "UPDATE products SET stock = $1 WHERE id = $2", stock-qty, id); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
