@@ -205,9 +205,12 @@ func pairs(r, w *rowAccess) bool {
 
 // rowLock is a row lock a transaction holds on a path: on the row of
 // table with the key values key, or on rows of table not pinned by key
-// (any).
+// (any); gen is the handle's counter of transaction operations when it
+// was taken.
 type rowLock struct {
 	tx    ir.Tx
+	gen   int
+	at    ir.Info // the statement that took it
 	table string
 	key   map[string]ir.Expr
 	any   bool
@@ -215,7 +218,7 @@ type rowLock struct {
 
 // pathRead is a candidate read done on the path: the fresh variables of
 // the columns it read, its key values, its handle and transaction, and
-// the locks its transaction held on the table when it ran.
+// the locks the request's transactions held when it ran.
 type pathRead struct {
 	r     *rowAccess
 	vals  map[string]*ir.Var
@@ -287,6 +290,7 @@ func (st *pathState) takeLock(tx ir.Tx, s ir.Stmt) {
 	var table string
 	var where sqlir.Expr
 	var args []ir.Expr
+	at := s.Source()
 	switch s := s.(type) {
 	case *ir.Exec:
 		args = s.Args
@@ -308,12 +312,12 @@ func (st *pathState) takeLock(tx ir.Tx, s ir.Stmt) {
 		table, where = s.SQL.Table, s.SQL.Where
 		if s.SQL.Complex {
 			for _, t := range s.SQL.Tables() {
-				st.locks = append(st.locks, rowLock{tx: tx, table: t, any: true})
+				st.locks = append(st.locks, rowLock{tx: tx, gen: st.gen[tx], at: at, table: t, any: true})
 			}
 			return
 		}
 	}
-	l := rowLock{tx: tx, table: strings.ToLower(table)}
+	l := rowLock{tx: tx, gen: st.gen[tx], at: at, table: strings.ToLower(table)}
 	key := map[string]int{}
 	if where == nil || !keyEqualities(where, key) || !argsKnown(args, key) {
 		l.any = true
@@ -380,12 +384,8 @@ func (st *pathState) step(e *ir.Edge, reads map[*ir.Edge]*rowAccess) bool {
 func (st *pathState) selectStep(e *ir.Edge, s *ir.Select, r *rowAccess) {
 	var pr *pathRead
 	if r != nil {
-		pr = &pathRead{r: r, vals: map[string]*ir.Var{}, key: st.keyValues(r.key, s.Args), tx: s.Tx, gen: st.gen[s.Tx], begin: st.open[s.Tx]}
-		for _, l := range st.locks {
-			if l.tx == s.Tx && l.table == r.table {
-				pr.locks = append(pr.locks, l)
-			}
-		}
+		pr = &pathRead{r: r, vals: map[string]*ir.Var{}, key: st.keyValues(r.key, s.Args), tx: s.Tx, gen: st.gen[s.Tx], begin: st.open[s.Tx],
+			locks: st.locks[:len(st.locks):len(st.locks)]}
 	}
 	st.takeLock(s.Tx, s)
 	for i, v := range s.Targets {

@@ -30,6 +30,10 @@ func TestLostUpdateFinding(t *testing.T) {
 	}{
 		{"postgres", "./lostupdate", "postgres", "", "products.stock >= 0", []luWant{
 			{"Reserve", "lostupdate/lostupdate.go:31", "lostupdate/lostupdate.go:25", []string{"not in one transaction", "both read stock"}},
+			// Two requests in different warehouses do not wait for each
+			// other (ReserveSerialized locks one warehouse: no finding).
+			{"ReserveInWarehouse", "lostupdate/lostupdate.go:216", "lostupdate/lostupdate.go:210",
+				[]string{"the row locks taken before the read, of warehouses at lostupdate/lostupdate.go:206, order two requests only when they lock the same rows"}},
 			{"ReserveTx", "lostupdate/lostupdate.go:54", "lostupdate/lostupdate.go:48", []string{"at READ COMMITTED (postgres default for the transaction at lostupdate/lostupdate.go:42)", "both read stock"}},
 		}},
 		// --isolation rr: the transaction's second writer fails with
@@ -77,7 +81,7 @@ func TestLostUpdateFinding(t *testing.T) {
 				if !strings.HasSuffix(f.Entry, "."+w.entry) || f.Position != w.write || f.Related != w.read {
 					t.Errorf("finding %s at %s (read %s), want %s at %s (read %s)", f.Entry, f.Position, f.Related, w.entry, w.write, w.read)
 				}
-				for _, s := range append(w.says, "with no row lock held", "as the second write overwrites the first", "one after the other they end at") {
+				for _, s := range append(w.says, "with no lock of the row held from the read to the write", "as the second write overwrites the first", "one after the other they end at") {
 					if !strings.Contains(f.Message, s) {
 						t.Errorf("%s: message lacks %q: %s", w.entry, s, f.Message)
 					}

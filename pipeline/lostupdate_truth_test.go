@@ -26,8 +26,12 @@ type luCase struct {
 	relative, count, version bool
 	// touch: the entry first runs another UPDATE of the row (its first
 	// statement) in the transaction.
-	touch   bool
-	finding bool // dbverify reports a lost update
+	touch bool
+	// lock: the entry first locks a warehouse row (its first SELECT),
+	// request A's warehouse lockArgs[0], B's lockArgs[1].
+	lock     bool
+	lockArgs [2]int64
+	finding  bool // dbverify reports a lost update
 }
 
 // luRequest is one request of a run: its own connection, the values it
@@ -35,7 +39,8 @@ type luCase struct {
 type luRequest struct {
 	c              luCase
 	read, write    string
-	touch          string
+	touch, lock    string
+	lockArg        int64
 	conn           *sql.Conn
 	tx             *sql.Tx
 	qty            int64
@@ -70,6 +75,12 @@ func (r *luRequest) build() {
 		r.ops = append(r.ops, func(ctx context.Context) error {
 			_, err := r.querier().ExecContext(ctx, r.touch, 1)
 			return err
+		})
+	}
+	if r.c.lock {
+		r.ops = append(r.ops, func(ctx context.Context) error {
+			var w int64
+			return r.querier().QueryRowContext(ctx, r.lock, r.lockArg).Scan(&w)
 		})
 	}
 	r.ops = append(r.ops, func(ctx context.Context) error {
@@ -125,9 +136,10 @@ func (r *luRequest) serve(ctx context.Context) {
 func luRun(t *testing.T, db *sql.DB, reqs map[string]*luRequest, order []string) int64 {
 	t.Helper()
 	ctx := context.Background()
-	if err := groundtruth.ExecAll(ctx, db, "DROP TABLE IF EXISTS products",
+	if err := groundtruth.ExecAll(ctx, db, "DROP TABLE IF EXISTS products", "DROP TABLE IF EXISTS warehouses",
 		"CREATE TABLE products (id BIGINT PRIMARY KEY, stock BIGINT NOT NULL, version BIGINT NOT NULL DEFAULT 0)",
-		"INSERT INTO products (id, stock, version) VALUES (1, 10, 0)"); err != nil {
+		"INSERT INTO products (id, stock, version) VALUES (1, 10, 0)",
+		"CREATE TABLE warehouses (id BIGINT PRIMARY KEY)", "INSERT INTO warehouses (id) VALUES (1), (2)"); err != nil {
 		t.Fatal(err)
 	}
 	for _, r := range reqs {
@@ -186,10 +198,12 @@ func luRun(t *testing.T, db *sql.DB, reqs map[string]*luRequest, order []string)
 	return stock
 }
 
-// luStatements returns the SQL of each entry's first SELECT and of its
-// UPDATEs, as the frontend reads them, and the entries with a
-// lost-update finding.
-func luStatements(t *testing.T, pkg, dialect string) (map[string][]string, map[string]bool) {
+// luSQL is the SQL of an entry's SELECTs and UPDATEs, in order.
+type luSQL struct{ selects, execs []string }
+
+// luStatements returns the SQL of each entry's SELECTs and UPDATEs, as
+// the frontend reads them, and the entries with a lost-update finding.
+func luStatements(t *testing.T, pkg, dialect string) (map[string]luSQL, map[string]bool) {
 	t.Helper()
 	cfg := Config{Dir: testdataDir(t, "concurrent"), Patterns: []string{pkg}, Dialect: Dialect(dialect), Constraints: []string{"products.stock >= 0"},
 		Workers: 1, Concurrent: true}
@@ -212,17 +226,15 @@ func luStatements(t *testing.T, pkg, dialect string) (map[string][]string, map[s
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := map[string][]string{}
+	out := map[string]luSQL{}
 	for _, j := range jobs {
-		sqls := []string{""}
+		var sqls luSQL
 		for _, e := range j.prog.Edges {
 			switch s := e.Stmt.(type) {
 			case *ir.Select:
-				if sqls[0] == "" {
-					sqls[0] = s.Info.Text
-				}
+				sqls.selects = append(sqls.selects, s.Info.Text)
 			case *ir.Exec:
-				sqls = append(sqls, s.Info.Text)
+				sqls.execs = append(sqls.execs, s.Info.Text)
 			}
 		}
 		out[shortName(j.entry)] = sqls
@@ -249,6 +261,8 @@ func TestLostUpdateFindingGroundTruth(t *testing.T) {
 		{entry: "ReserveRepeatable", tx: true, level: sql.LevelRepeatableRead},
 		{entry: "Restock", count: true},
 		{entry: "ReserveAfterTouch", tx: true, touch: true},
+		{entry: "ReserveInWarehouse", tx: true, lock: true, lockArgs: [2]int64{1, 2}, finding: true},
+		{entry: "ReserveSerialized", tx: true, lock: true, lockArgs: [2]int64{1, 1}},
 	}
 	my := []luCase{
 		{entry: "ReserveTx", tx: true, finding: true},
@@ -280,24 +294,25 @@ func TestLostUpdateFindingGroundTruth(t *testing.T) {
 	}
 }
 
-func checkLostUpdateTruth(t *testing.T, db *sql.DB, c luCase, stmts map[string][]string, found map[string]bool) {
-	var sqls []string
+func checkLostUpdateTruth(t *testing.T, db *sql.DB, c luCase, stmts map[string]luSQL, found map[string]bool) {
+	var sqls luSQL
 	for k, v := range stmts {
 		if strings.HasSuffix(k, "."+c.entry) {
 			sqls = v
 		}
 	}
-	want := 2
+	selects, execs := 1, 1
 	if c.touch {
-		want = 3
+		execs++
 	}
-	if len(sqls) != want || sqls[0] == "" {
-		t.Fatalf("%s: statements %q, want a SELECT and %d UPDATEs", c.entry, sqls, want-1)
+	if c.lock {
+		selects++
 	}
-	read, write, touch := sqls[0], sqls[len(sqls)-1], ""
-	if c.touch {
-		touch = sqls[1]
+	if len(sqls.selects) != selects || len(sqls.execs) != execs {
+		t.Fatalf("%s: statements %+v, want %d SELECTs and %d UPDATEs", c.entry, sqls, selects, execs)
 	}
+	read, write := sqls.selects[selects-1], sqls.execs[execs-1]
+	touch, lock := sqls.execs[0], sqls.selects[0]
 	finding := false
 	for k := range found {
 		finding = finding || strings.HasSuffix(k, "."+c.entry)
@@ -306,13 +321,14 @@ func checkLostUpdateTruth(t *testing.T, db *sql.DB, c luCase, stmts map[string][
 		t.Errorf("lost-update finding reported %v, want %v", finding, c.finding)
 	}
 	reqs := func() map[string]*luRequest {
-		return map[string]*luRequest{"A": {c: c, read: read, write: write, touch: touch, qty: 3}, "B": {c: c, read: read, write: write, touch: touch, qty: 4}}
+		return map[string]*luRequest{"A": {c: c, read: read, write: write, touch: touch, lock: lock, lockArg: c.lockArgs[0], qty: 3},
+			"B": {c: c, read: read, write: write, touch: touch, lock: lock, lockArg: c.lockArgs[1], qty: 4}}
 	}
 	n := 2
 	if c.tx {
 		n = 4
 	}
-	if c.touch {
+	if c.touch || c.lock {
 		n++
 	}
 	seq := func(names ...string) []string {
@@ -329,8 +345,8 @@ func checkLostUpdateTruth(t *testing.T, db *sql.DB, c luCase, stmts map[string][
 	ba := luRun(t, db, reqs(), seq("B", "A"))
 	race := []string{"A", "B", "A", "B", "A", "A", "B", "B"} // begin A, begin B, read A, read B, write A, commit A, write B, commit B
 	switch {
-	case c.touch:
-		race = []string{"A", "B", "A", "B", "A", "B", "A", "A", "B", "B"} // begin, touch, read of each, then write and commit A, then B
+	case c.touch || c.lock:
+		race = []string{"A", "B", "A", "B", "A", "B", "A", "A", "B", "B"} // begin, touch or lock, read of each, then write and commit A, then B
 	case !c.tx:
 		race = []string{"A", "B", "A", "B"} // read A, read B, write A, write B
 	}

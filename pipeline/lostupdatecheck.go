@@ -3,6 +3,7 @@ package pipeline
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/dbverify/dbverify/ir"
 	"github.com/dbverify/dbverify/report"
@@ -15,6 +16,9 @@ type lostUpdate struct {
 	read, write ir.Info
 	table, col  string
 	why         string // why the engine lets it happen (the isolation)
+	// locked lists the locks the requests take before the read, on
+	// different rows ("" if none).
+	locked string
 	// v0 is the value both requests read; a and b what they write (b
 	// last); ab and ba the final value of the serial orders.
 	v0, a, b, ab, ba string
@@ -96,7 +100,11 @@ func (f *lostUpdateFinder) atWrite(st *pathState, w *rowAccess) error {
 		if f.found[k] || !pairs(pr.r, w) {
 			continue
 		}
-		why, extra, ok := f.unprotected(st, pr, w)
+		why, ok := f.unprotected(st, pr, w)
+		if !ok {
+			continue
+		}
+		locks, ok := heldThrough(st, pr)
 		if !ok {
 			continue
 		}
@@ -105,12 +113,12 @@ func (f *lostUpdateFinder) atWrite(st *pathState, w *rowAccess) error {
 				continue
 			}
 			f.checks++
-			lu, err := f.query(st, pr, w, col, extra)
+			lu, err := f.query(st, pr, w, col, locks)
 			if err != nil {
 				return err
 			}
 			if lu != nil {
-				lu.why = why
+				lu.why, lu.locked = why, lockedNote(locks)
 				f.out = append(f.out, *lu)
 				f.found[k] = true
 				break
@@ -129,32 +137,49 @@ func sortedColumns(m map[string]int) []string {
 	return out
 }
 
+// heldThrough returns the row locks the request held when it read pr
+// and still holds (their transactions open since): if the other request
+// needs one of them before its read, the two are serialized. False: a
+// lock not pinned by key.
+func heldThrough(st *pathState, pr *pathRead) ([]rowLock, bool) {
+	var out []rowLock
+	for _, l := range pr.locks {
+		if st.open[l.tx] == nil || st.gen[l.tx] != l.gen {
+			continue // released between the read and the write
+		}
+		if l.any {
+			return nil, false
+		}
+		out = append(out, l)
+	}
+	return out, true
+}
+
 // unprotected decides whether the engine lets the read pr and the write w
-// of the path lose an update: it returns why (the isolation), and the
-// conditions under which no lock of the read's transaction covers the
-// row (false: it does not, or it cannot be told).
-func (f *lostUpdateFinder) unprotected(st *pathState, pr *pathRead, w *rowAccess) (string, []ir.Expr, bool) {
+// of the path lose an update, and why (the isolation); false: it does
+// not, or it cannot be told.
+func (f *lostUpdateFinder) unprotected(st *pathState, pr *pathRead, w *rowAccess) (string, bool) {
 	x := w.edge.Stmt.(*ir.Exec)
 	if (x.Tx != 0 && st.open[x.Tx] == nil) || (pr.tx != 0 && pr.begin == nil) {
-		return "", nil, false // a handle whose transaction the path did not begin
+		return "", false // a handle whose transaction the path did not begin
 	}
 	readOpen := pr.tx != 0 && st.open[pr.tx] != nil && st.gen[pr.tx] == pr.gen
 	sameTx := readOpen && pr.tx == x.Tx
 	if !sameTx {
 		if readOpen {
-			return "", nil, false // the write on another handle while the read's transaction is open (tx-escape)
+			return "", false // the write on another handle while the read's transaction is open (tx-escape)
 		}
 		if b := st.open[x.Tx]; x.Tx != 0 && f.dialect == "postgres" {
 			if iso, ok := f.level(b); !ok || iso.Level != ReadCommitted {
-				return "", nil, false // a snapshot taken before the read may make the write fail (40001)
+				return "", false // a snapshot taken before the read may make the write fail (40001)
 			}
 		}
 		return "the read and the write are not in one transaction (the read commits before the write runs), so at any isolation level " +
-			"both requests may read the value before either writes it", nil, true
+			"both requests may read the value before either writes it", true
 	}
 	iso, ok := f.level(pr.begin)
 	if !ok || !commitReachable(f.prog, w.edge.To, x.Tx) {
-		return "", nil, false
+		return "", false
 	}
 	var why string
 	switch {
@@ -165,24 +190,9 @@ func (f *lostUpdateFinder) unprotected(st *pathState, pr *pathRead, w *rowAccess
 		why = fmt.Sprintf("at %s (%s) InnoDB's plain SELECT takes no lock and its UPDATE writes the newest row version without a conflict check "+
 			"(SERIALIZABLE would make the read a shared lock)", iso.Level, iso.Source)
 	default:
-		return "", nil, false
+		return "", false
 	}
-	var extra []ir.Expr
-	for _, l := range pr.locks {
-		if l.any || len(l.key) != len(pr.key) {
-			return "", nil, false
-		}
-		var differ []ir.Expr
-		for c, v := range pr.key {
-			lv, ok := l.key[c]
-			if !ok {
-				return "", nil, false
-			}
-			differ = append(differ, ir.Not(ir.Eq(lv, v)))
-		}
-		extra = append(extra, ir.Or(differ...)) // the lock is on another row
-	}
-	return why, extra, true
+	return why, true
 }
 
 // level is the isolation level of the transaction begun at b (false: set
@@ -207,11 +217,12 @@ func (f *lostUpdateFinder) level(b *ir.TxOp) (report.Isolation, bool) {
 
 // query asks for two requests on the path that both read the row's
 // column col, whose last write (B's) differs from the final value of both
-// serial orders; nil when there are none (or the solver cannot tell).
-func (f *lostUpdateFinder) query(st *pathState, pr *pathRead, w *rowAccess, col string, extra []ir.Expr) (*lostUpdate, error) {
+// serial orders, and that do not lock a common row before their reads
+// (locks); nil when there are none (or the solver cannot tell).
+func (f *lostUpdateFinder) query(st *pathState, pr *pathRead, w *rowAccess, col string, locks []rowLock) (*lostUpdate, error) {
 	x := w.edge.Stmt.(*ir.Exec)
 	wkey := st.keyValues(w.key, x.Args)
-	conds := append(append([]ir.Expr(nil), st.pc...), extra...)
+	conds := append([]ir.Expr(nil), st.pc...)
 	if pr.err != nil {
 		conds = append(conds, ir.Not(pr.err)) // the row was found
 	}
@@ -237,6 +248,11 @@ func (f *lostUpdateFinder) query(st *pathState, pr *pathRead, w *rowAccess, col 
 	for _, e := range pr.key {
 		ir.CollectVars(e, free)
 	}
+	for _, l := range locks {
+		for _, e := range l.key {
+			ir.CollectVars(e, free)
+		}
+	}
 	mA, mB := requestCopy(free, row, "A"), requestCopy(free, row, "B")
 	wA, wB := substAll(written, mA), substAll(written, mB)
 	mBA, mAB := withRow(mB, pr.vals, wA), withRow(mA, pr.vals, wB) // B after A, A after B
@@ -245,6 +261,13 @@ func (f *lostUpdateFinder) query(st *pathState, pr *pathRead, w *rowAccess, col 
 		ir.Not(ir.Eq(wB[col], wBA[col])), ir.Not(ir.Eq(wB[col], wAB[col]))}
 	for _, v := range pr.key {
 		parts = append(parts, ir.Eq(ir.Substitute(v, mA), ir.Substitute(v, mB))) // one row
+	}
+	for _, l := range locks {
+		var differ []ir.Expr
+		for _, v := range l.key {
+			differ = append(differ, ir.Not(ir.Eq(ir.Substitute(v, mA), ir.Substitute(v, mB))))
+		}
+		parts = append(parts, ir.Or(differ...)) // the requests lock different rows
 	}
 	f.s.Push()
 	defer f.s.Pop()
@@ -343,6 +366,19 @@ func lostUpdateFindings(jobs []job, cfg Config) ([]report.Finding, error) {
 	return out, nil
 }
 
+// lockedNote says which locks taken before the read do not order the
+// two requests.
+func lockedNote(locks []rowLock) string {
+	if len(locks) == 0 {
+		return ""
+	}
+	var at []string
+	for _, l := range locks {
+		at = append(at, fmt.Sprintf("%s at %s", l.table, l.at.Position()))
+	}
+	return fmt.Sprintf(" (the row locks taken before the read, of %s, order two requests only when they lock the same rows)", strings.Join(dedupe(at), ", "))
+}
+
 // message says which read, which write, the values of two requests that
 // lose an update, why the isolation level lets them, and the fixes.
 func (lu *lostUpdate) message() string {
@@ -354,10 +390,10 @@ func (lu *lostUpdate) message() string {
 	if lu.a == lu.b {
 		writes = "both write " + lu.a
 	}
-	return fmt.Sprintf("%q writes back %s.%s computed in Go from %q at %s, with no row lock held from the read to the write: "+
+	return fmt.Sprintf("%q writes back %s.%s computed in Go from %q at %s, with no lock of the row held from the read to the write%s: "+
 		"two requests that both read %s %s and %s end at %s, as the second write overwrites the first (one after the other they %s); %s. "+
 		"Write relative to the current value (SET %s = %s + …), lock the row on the read (FOR UPDATE), or check that it did not change "+
 		"(AND %s = $old, or a version column, with RowsAffected checked)",
-		lu.write.Text, lu.table, lu.col, lu.read.Text, lu.read.Position(), lu.col, lu.v0, writes, lu.b, serial, lu.why,
+		lu.write.Text, lu.table, lu.col, lu.read.Text, lu.read.Position(), lu.locked, lu.col, lu.v0, writes, lu.b, serial, lu.why,
 		lu.col, lu.col, lu.col)
 }

@@ -189,3 +189,64 @@ func (s *Store) ReserveAfterTouch(ctx context.Context, id, qty int64) error {
 	}
 	return tx.Commit()
 }
+
+// ReserveInWarehouse locks the warehouse's row first: two reservations
+// in one warehouse wait for each other, but two in different warehouses
+// still both read the product's stock before either writes it.
+func (s *Store) ReserveInWarehouse(ctx context.Context, warehouse, id, qty int64) error {
+	if qty <= 0 {
+		return errors.New("qty must be positive")
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	var w int64
+	if err := tx.QueryRowContext(ctx, "SELECT id FROM warehouses WHERE id = $1 FOR UPDATE", warehouse).Scan(&w); err != nil {
+		return err
+	}
+	var stock int64
+	if err := tx.QueryRowContext(ctx, "SELECT stock FROM products WHERE id = $1", id).Scan(&stock); err != nil {
+		return err
+	}
+	if stock < qty {
+		return errStock
+	}
+	if _, err := tx.ExecContext(ctx, "UPDATE products SET stock = $1 WHERE id = $2", stock-qty, id); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// mainWarehouse is the warehouse whose row every reservation of
+// ReserveSerialized locks.
+const mainWarehouse = 1
+
+// ReserveSerialized locks the main warehouse's row first: every
+// reservation waits for the one before it to commit.
+func (s *Store) ReserveSerialized(ctx context.Context, id, qty int64) error {
+	if qty <= 0 {
+		return errors.New("qty must be positive")
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	var w int64
+	if err := tx.QueryRowContext(ctx, "SELECT id FROM warehouses WHERE id = $1 FOR UPDATE", mainWarehouse).Scan(&w); err != nil {
+		return err
+	}
+	var stock int64
+	if err := tx.QueryRowContext(ctx, "SELECT stock FROM products WHERE id = $1", id).Scan(&stock); err != nil {
+		return err
+	}
+	if stock < qty {
+		return errStock
+	}
+	if _, err := tx.ExecContext(ctx, "UPDATE products SET stock = $1 WHERE id = $2", stock-qty, id); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
