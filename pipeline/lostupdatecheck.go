@@ -269,21 +269,14 @@ func (f *lostUpdateFinder) query(st *pathState, pr *pathRead, w *rowAccess, col 
 		}
 		parts = append(parts, ir.Or(differ...)) // the requests lock different rows
 	}
-	f.s.Push()
-	defer f.s.Pop()
-	if err := f.s.Assert(ir.And(parts...)); err != nil {
-		return nil, fmt.Errorf("lost update at %s: %w", w.edge.Stmt.Source().Position(), err)
-	}
-	res, err := f.s.Check()
-	if err != nil {
-		return nil, fmt.Errorf("lost update at %s: %w", w.edge.Stmt.Source().Position(), err)
-	}
-	if res != smt.Sat {
-		return nil, nil
-	}
-	m, err := f.s.Model()
-	if err != nil {
-		return nil, fmt.Errorf("lost update at %s: %w", w.edge.Stmt.Source().Position(), err)
+	// Preferably both requests change the value (the plainest witness).
+	changes := ir.And(ir.Not(ir.Eq(wA[col], pr.vals[col])), ir.Not(ir.Eq(wB[col], pr.vals[col])))
+	m, err := f.model(ir.And(parts...), changes)
+	if err != nil || m == nil {
+		if err != nil {
+			err = fmt.Errorf("lost update at %s: %w", w.edge.Stmt.Source().Position(), err)
+		}
+		return nil, err
 	}
 	val := func(e ir.Expr) string {
 		v, err := ir.Eval(e, m.Value)
@@ -294,6 +287,33 @@ func (f *lostUpdateFinder) query(st *pathState, pr *pathRead, w *rowAccess, col 
 	}
 	return &lostUpdate{read: pr.r.edge.Stmt.Source(), write: w.edge.Stmt.Source(), table: w.table, col: col,
 		v0: val(pr.vals[col]), a: val(wA[col]), b: val(wB[col]), ab: val(wBA[col]), ba: val(wAB[col])}, nil
+}
+
+// model returns a model of base and preferred, else of base (nil: none,
+// or the solver cannot tell).
+func (f *lostUpdateFinder) model(base, preferred ir.Expr) (*smt.Model, error) {
+	f.s.Push()
+	defer f.s.Pop()
+	if err := f.s.Assert(base); err != nil {
+		return nil, err
+	}
+	for _, extra := range []ir.Expr{preferred, ir.True} {
+		f.s.Push()
+		err := f.s.Assert(extra)
+		var res smt.Result
+		if err == nil {
+			res, err = f.s.Check()
+		}
+		var m *smt.Model
+		if err == nil && res == smt.Sat {
+			m, err = f.s.Model()
+		}
+		f.s.Pop()
+		if err != nil || m != nil {
+			return m, err
+		}
+	}
+	return nil, nil
 }
 
 // requestCopy renames the free variables of a path for one request
