@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -272,6 +273,9 @@ func (f *lostUpdateFinder) query(st *pathState, pr *pathRead, w *rowAccess, col 
 	// Preferably both requests change the value (the plainest witness).
 	changes := ir.And(ir.Not(ir.Eq(wA[col], pr.vals[col])), ir.Not(ir.Eq(wB[col], pr.vals[col])))
 	m, err := f.model(ir.And(parts...), changes)
+	if errors.Is(err, smt.ErrSort) {
+		return nil, nil // values the row model does not compare (a bool column keyed by a number): no finding
+	}
 	if err != nil || m == nil {
 		if err != nil {
 			err = fmt.Errorf("lost update at %s: %w", w.edge.Stmt.Source().Position(), err)
