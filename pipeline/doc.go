@@ -16,6 +16,11 @@
 //	  │          one ir.Program per entry (frontend Translate);
 //	  │          jobs = entry × constraint it may break
 //	  ▼
+//	findings ─── with --concurrent, over the jobs' programs: tx-escape
+//	  │          (txescape.go, a must-analysis) and lost-update
+//	  │          (lostupdate.go: paths executed symbolically, one smt
+//	  │          query per read-write pair for two requests)
+//	  ▼
 //	runJobs ──── a worker per CPU, each with one smt.Solver, Reset between jobs
 //	  │  verify(job):
 //	  │    dbmodel.Lower: the program over row symbols, for one constraint

@@ -119,6 +119,11 @@ func Run(ctx context.Context, cfg Config) (*report.Report, error) {
 	}
 	if cfg.Concurrent {
 		rep.Findings = txEscapeFindings(jobs)
+		lost, err := lostUpdateFindings(jobs, cfg)
+		if err != nil {
+			return nil, err
+		}
+		rep.Findings = append(rep.Findings, lost...)
 	}
 	if cfg.Deadline > 0 {
 		var cancel context.CancelFunc

@@ -6,18 +6,25 @@ const (
 	// transaction of the same request is open, so it commits on its own,
 	// outside the transaction (go-critic#552).
 	FindingTxEscape = "tx-escape"
+	// FindingLostUpdate: a request reads a cell without a lock, computes
+	// a new value from it in Go and writes it back absolutely, at an
+	// isolation level that lets two requests both read the old value: the
+	// second write overwrites the first, and the final value differs from
+	// both serial orders.
+	FindingLostUpdate = "lost-update"
 )
 
 // A Finding is a warning of a class of its own about the program, not a
-// verdict of a constraint (with --concurrent: tx-escape). Text output
-// prints "pos: warning[class]: message", JSON lists them in "findings",
-// SARIF gives each class its own rule.
+// verdict of a constraint (with --concurrent: tx-escape, lost-update).
+// Text output prints "pos: warning[class]: message", JSON lists them in
+// "findings", SARIF gives each class its own rule.
 type Finding struct {
 	Class string `json:"class"`
 	// Entry is the first verified entry that runs the statement.
 	Entry string `json:"entry"`
 	// Position is "file:line" of the statement; Related that of what it
-	// relates to (tx-escape: the BEGIN of the open transaction).
+	// relates to (tx-escape: the BEGIN of the open transaction;
+	// lost-update: the read whose value is written back).
 	Position string `json:"position"`
 	Related  string `json:"related,omitempty"`
 	Message  string `json:"message"`

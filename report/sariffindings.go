@@ -1,8 +1,31 @@
 package report
 
-// ruleTxEscape is the SARIF rule of FindingTxEscape (index 3 of
-// sarifRules).
-const ruleTxEscape = "DBV004"
+// The SARIF rules of the finding classes, after sarifRules' three verdict
+// rules (indexes 0–2): ruleTxEscape (index 3) and ruleLostUpdate (index
+// 4). DBV006 is kept for check-then-insert.
+const (
+	ruleTxEscape   = "DBV004"
+	ruleLostUpdate = "DBV005"
+)
+
+// findingRule is a finding class's rule: its ID, its index in the
+// driver's rules and how its related location is named.
+type findingRule struct {
+	id      string
+	index   int
+	related string
+}
+
+// findingRuleOf returns the rule of a finding class (false: no rule).
+func findingRuleOf(class string) (findingRule, bool) {
+	switch class {
+	case FindingTxEscape:
+		return findingRule{ruleTxEscape, 3, "the transaction's BEGIN"}, true
+	case FindingLostUpdate:
+		return findingRule{ruleLostUpdate, 4, "the read whose value is written back"}, true
+	}
+	return findingRule{}, false
+}
 
 // findingRules are the rules of the finding classes, after sarifRules'
 // verdict rules.
@@ -19,6 +42,22 @@ func findingRules() []sarifRule {
 		},
 		DefaultConfiguration: sarifConfiguration{Level: "warning"},
 		Properties:           sarifRuleProperties{Precision: "high", ProblemSeverity: "warning", Tags: []string{"correctness", "database", "concurrency"}},
+	}, {
+		ID: ruleLostUpdate, Name: "LostUpdate",
+		ShortDescription: sarifMessage{Text: "A read-modify-write of a row loses concurrent updates"},
+		FullDescription: sarifMessage{Text: "The request reads a column without a row lock, computes the new value in Go and writes it back absolutely " +
+			"(UPDATE … SET c = $1), at an isolation level where a second request may read the same old value before the first commits: " +
+			"the second write overwrites the first, and the final value differs from both orders of running the two requests one after the other."},
+		Help: sarifMarkdown{
+			Text: "Write relative to the row's current value (SET c = c - $1), lock the row on the read (SELECT … FOR UPDATE), or check that the value " +
+				"did not change (UPDATE … WHERE id = $1 AND c = $old, or a version column, and check RowsAffected); on PostgreSQL, REPEATABLE READ " +
+				"or SERIALIZABLE makes the second writer fail with 40001 (retry it).",
+			Markdown: "Write relative to the row's current value (`SET c = c - $1`), lock the row on the read (`SELECT … FOR UPDATE`), or check that the value " +
+				"did not change (`UPDATE … WHERE id = $1 AND c = $old`, or a version column, and check `RowsAffected`); on PostgreSQL, `REPEATABLE READ` " +
+				"or `SERIALIZABLE` makes the second writer fail with 40001 (retry it).",
+		},
+		DefaultConfiguration: sarifConfiguration{Level: "warning"},
+		Properties:           sarifRuleProperties{Precision: "high", ProblemSeverity: "warning", Tags: []string{"correctness", "database", "concurrency"}},
 	}}
 }
 
@@ -26,12 +65,13 @@ func findingRules() []sarifRule {
 func (o sarifOptions) findingResults(rep *Report) []sarifResult {
 	var out []sarifResult
 	for _, f := range rep.Findings {
-		if f.Class != FindingTxEscape {
+		rule, ok := findingRuleOf(f.Class)
+		if !ok {
 			continue
 		}
-		res := sarifResult{RuleID: ruleTxEscape, RuleIndex: 3, Level: "warning", Message: sarifMessage{Text: f.Message},
-			Locations: o.primary(&Result{Position: f.Position}), PartialFingerprints: fingerprint(ruleTxEscape, f.Entry, WithoutPositions(f.Message))}
-		if l, ok := o.location(f.Related, "the transaction's BEGIN"); ok {
+		res := sarifResult{RuleID: rule.id, RuleIndex: rule.index, Level: "warning", Message: sarifMessage{Text: f.Message},
+			Locations: o.primary(&Result{Position: f.Position}), PartialFingerprints: fingerprint(rule.id, f.Entry, WithoutPositions(f.Message))}
+		if l, ok := o.location(f.Related, rule.related); ok {
 			res.RelatedLocations = []sarifLocation{l}
 		}
 		out = append(out, res)
