@@ -325,27 +325,7 @@ func (m *lowerer) insert(em *emitter, t *tableModel, q *sqlir.Insert, args []ir.
 		}
 		join := m.p.NewLoc()
 		if q.HasOnConflict || q.OnConflictNothing {
-			// The key existed: nothing happens, or the conflict
-			// assignments update the existing row (one row: the
-			// conflict is on one unique key).
-			conflicted := m.p.NewVar("$conflict", ir.Bool, ir.Ghost)
-			em.havoc(conflicted)
-			conflict := em.fork(conflicted)
-			if q.HasOnConflict && !q.OnConflictNothing {
-				u := updateSpec{set: q.OnConflict, where: m.conflictWhere(t, q, row), args: args, single: true, h: h, flag: flag}
-				if last {
-					u.returning, u.targets = q.Returning, targets
-				}
-				m.update(conflict, t, u)
-			}
-			conflict.jump(join)
-			// No conflict: no row the symbols track holds the new row's
-			// key (a row read just before with that key makes the
-			// statement take the conflict path, or fail). Stated as a
-			// fact: a key computed by code the model approximates (a
-			// date formatted by time.Format) does not make every insert
-			// path a read of the approximation; a replay checks it.
-			em.fact(ir.Not(m.keyClash(t, newRow)))
+			m.conflictPath(em, t, q, newRow, join, updateSpec{where: m.conflictWhere(t, q, row), args: args, single: true, h: h, flag: flag}, last, targets)
 		}
 		if last {
 			// RETURNING sees the inserted row.
@@ -615,4 +595,30 @@ func (m *lowerer) selectedValues(t *tableModel, q *sqlir.Insert, info ir.Info, v
 			vals[f] = nv
 		}
 	}
+}
+
+// conflictPath forks an upsert (ON CONFLICT, ON DUPLICATE KEY) at em: on
+// the conflict path, which continues at join, the key existed, and
+// nothing happens (DO NOTHING) or the conflict assignments update the
+// existing row, one row (the conflict is on one unique key; u gives the
+// WHERE that selects it); em continues with the insert path.
+func (m *lowerer) conflictPath(em *emitter, t *tableModel, q *sqlir.Insert, newRow *symbol, join ir.Loc, u updateSpec, last bool, targets []*ir.Var) {
+	conflicted := m.p.NewVar("$conflict", ir.Bool, ir.Ghost)
+	em.havoc(conflicted)
+	conflict := em.fork(conflicted)
+	if q.HasOnConflict && !q.OnConflictNothing {
+		u.set = q.OnConflict
+		if last {
+			u.returning, u.targets = q.Returning, targets
+		}
+		m.update(conflict, t, u)
+	}
+	conflict.jump(join)
+	// No conflict: no row the symbols track holds the new row's key (a
+	// row read just before with that key makes the statement take the
+	// conflict path, or fail). Stated as a fact: a key computed by code
+	// the model approximates (a date formatted by time.Format) does not
+	// make every insert path a read of the approximation; a replay
+	// checks it.
+	em.fact(ir.Not(m.keyClash(t, newRow)))
 }
