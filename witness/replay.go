@@ -90,14 +90,18 @@ func ResolveConstraint(s *Schema, text, table string) (k *Constraint, check stri
 
 // DriverDSN is the witness driver's DSN for database name of eng: bounded
 // lock waits (a run that blocks fails instead of hanging) and, for MySQL,
-// multi-statement Execs (seeding runs several statements at once).
+// multi-statement Execs (seeding runs several statements at once) and
+// NO_AUTO_VALUE_ON_ZERO: the model takes an inserted key as given, and
+// on the throwaway server an explicit id 0 is stored as 0, not turned
+// into the next AUTO_INCREMENT value (a counterexample that re-inserts
+// row 0 found no row when it read it back).
 func DriverDSN(eng *groundtruth.Engine, name string) string {
 	dsn := eng.DSN(name)
 	switch eng.Dialect() {
 	case groundtruth.Postgres:
 		return dsn + " lock_timeout=5000 idle_in_transaction_session_timeout=10000"
 	case groundtruth.MySQL:
-		return dsn + "?multiStatements=true&innodb_lock_wait_timeout=5"
+		return dsn + "?multiStatements=true&innodb_lock_wait_timeout=5&sql_mode=CONCAT(@@sql_mode,%27,NO_AUTO_VALUE_ON_ZERO%27)"
 	}
 	return dsn
 }

@@ -69,12 +69,6 @@ var knownFindings = map[findingKey]Kind{
 	// dbverify's model does not enforce the other CHECKs of the table.
 	{"schema/goose_checks_unsafe", "(*Inventory).Restock", "positive_stock: stock >= 0"}:                   BreaksOtherCheck,
 	{"schema/goose_checks_unsafe", "(*Inventory).Restock", "reserved_within_stock: `reserved` <= `stock`"}: BreaksOtherCheck,
-	// The counterexample re-inserts the row with id 0 (the model prefers
-	// small values since integers wrap); the synthesised MySQL table has
-	// id AUTO_INCREMENT, which turns an explicit 0 into a new id, so the
-	// read-back finds no row. The model takes an inserted id as given;
-	// random runs break the constraint.
-	{"trust/delete_reinsert_unsafe", "(*Store).ApplyFee", "accounts.balance >= 0"}: CexDoesNotReplay,
 	// The quantity text is a number out of int64's range; the model codes
 	// such a text by a hash, which the driver cannot turn back into it.
 	{"trust/parse_qty_error_unsafe", "(*Store).Take", "items.stock >= 0"}: NeedsExternal,
