@@ -62,6 +62,8 @@ type Loaded struct {
 	// calleeCache callees.
 	escapeCache map[*ssa.Function]bool
 	implCache   map[*types.Func][]*ssa.Function
+	// dbFreeCache holds dbFreeSignature's answers, by signature.
+	dbFreeCache map[string]bool
 	calleeCache map[*ssa.Function][]*ssa.Function
 	parsed      map[parseKey]parseResult
 	// constGlobals holds the package-level variables that are never

@@ -21,6 +21,20 @@ import (
 // dbFreeSignature reports whether a call of an unknown function of
 // signature sig cannot run SQL (see above).
 func (l *Loaded) dbFreeSignature(sig *types.Signature) bool {
+	key := types.TypeString(sig, nil)
+	if free, ok := l.dbFreeCache[key]; ok {
+		return free
+	}
+	free := l.dbFree(sig)
+	if l.dbFreeCache == nil {
+		l.dbFreeCache = map[string]bool{}
+	}
+	l.dbFreeCache[key] = free
+	return free
+}
+
+// dbFree computes dbFreeSignature (every module function is visited).
+func (l *Loaded) dbFree(sig *types.Signature) bool {
 	for _, tup := range []*types.Tuple{sig.Params(), sig.Results()} {
 		for i := 0; i < tup.Len(); i++ {
 			typ := tup.At(i).Type()

@@ -183,34 +183,6 @@ func (p *Program) Shell() *Program {
 // HasCycle reports whether a location of p reachable from Entry lies on a
 // cycle of p's control flow (a loop the program may run more than once).
 func (p *Program) HasCycle() bool {
-	const (
-		white = iota
-		grey
-		black
-	)
-	color := make([]int, p.NumLocs)
-	type item struct {
-		l Loc
-		i int
-	}
-	stack := []item{{p.Entry, 0}}
-	color[p.Entry] = grey
-	for len(stack) > 0 {
-		top := &stack[len(stack)-1]
-		if top.i == len(p.Out[top.l]) {
-			color[top.l] = black
-			stack = stack[:len(stack)-1]
-			continue
-		}
-		to := p.Out[top.l][top.i].To
-		top.i++
-		switch color[to] {
-		case grey:
-			return true
-		case white:
-			color[to] = grey
-			stack = append(stack, item{to, 0})
-		}
-	}
-	return false
+	heads, _ := loopHeads(p)
+	return len(heads) > 0
 }

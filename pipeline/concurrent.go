@@ -59,14 +59,14 @@ func verifyConcurrent(ctx context.Context, seq *report.Result, j job, peers []jo
 		return r
 	}
 	r.Concurrency.StabilityFailed = stabilityFailure(st)
-	why, n, err := serialProof(ctx, j, peers, in, s, cfg)
+	why, iso2, n, err := serialProof(ctx, j, peers, in, s, cfg)
 	if err != nil {
 		return internalError(r, err)
 	}
 	r.SMTQueries += n
 	if why != "" {
 		r.Verdict, r.Reason = report.Safe, why
-		r.Isolation = &report.Isolation{Level: Serializable, Source: isolationOf(cfg.Isolation, string(cfg.Dialect), cfg.Dir, j.prog).Source}
+		r.Isolation = &iso2
 		r.Concurrency.Scope = report.ScopeSerializable
 		return r
 	}

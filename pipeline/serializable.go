@@ -23,23 +23,24 @@ import (
 // pg_serializable_retry_safe: 88 s).
 
 // serialProof returns why the requests of j and of its peers keep the
-// constraint by serializability, or "" when they may not; queries counts
-// the solver queries of the peers' sequential checks.
-func serialProof(ctx context.Context, j job, peers []job, in *inputs, s *smt.Solver, cfg Config) (why string, queries int, err error) {
+// constraint by serializability, or "" when they may not, and the
+// isolation level it relied on; queries counts the solver queries of the
+// peers' sequential checks.
+func serialProof(ctx context.Context, j job, peers []job, in *inputs, s *smt.Solver, cfg Config) (why string, iso report.Isolation, queries int, err error) {
 	if string(cfg.Dialect) != "postgres" && progDialect(cfg, j.prog) != "postgres" {
-		return "", 0, nil
+		return "", iso, 0, nil
 	}
 	progs := []*ir.Program{j.prog}
 	for _, q := range peers {
 		progs = append(progs, q.prog)
 	}
-	iso := isolationOf(cfg.Isolation, string(cfg.Dialect), cfg.Dir, progs...)
+	iso = isolationOf(cfg.Isolation, string(cfg.Dialect), cfg.Dir, progs...)
 	if iso.Level != Serializable {
-		return "", 0, nil
+		return "", iso, 0, nil
 	}
 	for _, p := range progs {
 		if !oneTransaction(p) {
-			return "", 0, nil
+			return "", iso, 0, nil
 		}
 	}
 	for _, q := range peers {
@@ -48,14 +49,14 @@ func serialProof(ctx context.Context, j job, peers []job, in *inputs, s *smt.Sol
 		}
 		res, _, err := checkModel(ctx, q.prog, j.c, in, s, cfg, nil)
 		if err != nil {
-			return "", queries, err
+			return "", iso, queries, err
 		}
 		queries += res.Stats.SMTQueries
 		if res.Verdict != report.Safe {
-			return "", queries, nil
+			return "", iso, queries, nil
 		}
 	}
-	return fmt.Sprintf("every request that may write %s runs in one SERIALIZABLE transaction (%s) and keeps the constraint alone: PostgreSQL commits only serializable schedules", j.c.Tables()[0], iso.Source), queries, nil
+	return fmt.Sprintf("every request that may write %s runs in one SERIALIZABLE transaction (%s) and keeps the constraint alone: PostgreSQL commits only serializable schedules", j.c.Tables()[0], iso.Source), iso, queries, nil
 }
 
 // oneTransaction reports whether every statement of p runs in the one

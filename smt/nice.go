@@ -35,80 +35,62 @@ const niceInt = 1 << 20
 
 // smallInts is NiceModel's second step.
 func (s *Solver) smallInts(m *Model) (*Model, error) {
-	if m == nil {
-		return m, nil
-	}
 	bound := big.NewInt(niceInt)
 	// Values in [-2^62, -2^61) are most likely string codes
 	// (ir.StringCode): those stay.
 	codesHi := new(big.Int).Neg(new(big.Int).Lsh(big.NewInt(1), 61))
 	codesLo := new(big.Int).Neg(new(big.Int).Lsh(big.NewInt(1), 62))
-	var wide []varKey
-	for _, k := range s.live {
-		v, ok := m.vals[k]
-		if k.sort != ir.Int || !ok || v.R == nil {
-			continue
-		}
+	wide := func(k varKey, v ir.Value) bool {
 		n := v.R.Num()
-		if code := n.Cmp(codesLo) >= 0 && n.Cmp(codesHi) < 0; n.CmpAbs(bound) > 0 && !code {
-			wide = append(wide, k)
-		}
+		code := n.Cmp(codesLo) >= 0 && n.Cmp(codesHi) < 0
+		return k.sort == ir.Int && n.CmpAbs(bound) > 0 && !code
 	}
-	if len(wide) == 0 {
-		return m, nil
-	}
-	s.Push()
-	defer s.Pop()
-	err := guard("nice model", func() error {
+	return s.narrow(m, wide, func(c z3.Value) z3.Bool {
 		lo, hi := s.ctx.FromInt(-niceInt, s.intSort).(z3.Int), s.ctx.FromInt(niceInt, s.intSort).(z3.Int)
-		for _, k := range wide {
-			c, err := s.constant(k)
-			if err != nil {
-				return err
-			}
-			s.main.Assert(c.(z3.Int).GE(lo).And(c.(z3.Int).LE(hi)))
-		}
-		return nil
+		return c.(z3.Int).GE(lo).And(c.(z3.Int).LE(hi))
 	})
-	if err != nil {
-		return nil, err
-	}
-	r, err := s.Check()
-	if err != nil || r != Sat {
-		return m, err
-	}
-	return s.Model()
 }
 
 // niceReals is NiceModel's first step.
 func (s *Solver) niceReals(m *Model, scale int64) (*Model, error) {
-	if m == nil || scale <= 0 {
+	if scale <= 0 {
 		return m, nil
 	}
 	sc := big.NewInt(scale)
-	var ugly []varKey
+	ugly := func(k varKey, v ir.Value) bool {
+		return k.sort == ir.Real && new(big.Int).Mod(sc, v.R.Denom()).Sign() != 0
+	}
+	return s.narrow(m, ugly, func(c z3.Value) z3.Bool {
+		return c.(z3.Real).Mul(s.ctx.FromInt(scale, s.realSort).(z3.Real)).IsInt()
+	})
+}
+
+// narrow asks once, in a scope of its own, for a model of the asserted
+// formulas in which every variable whose value in m is off (by off)
+// satisfies want; it returns that model, or m when there is none or no
+// variable is off.
+func (s *Solver) narrow(m *Model, off func(varKey, ir.Value) bool, want func(z3.Value) z3.Bool) (*Model, error) {
+	if m == nil {
+		return m, nil
+	}
+	var keys []varKey
 	for _, k := range s.live {
-		v, ok := m.vals[k]
-		if k.sort != ir.Real || !ok || v.R == nil {
-			continue
-		}
-		if new(big.Int).Mod(sc, v.R.Denom()).Sign() != 0 {
-			ugly = append(ugly, k)
+		if v, ok := m.vals[k]; ok && v.R != nil && off(k, v) {
+			keys = append(keys, k)
 		}
 	}
-	if len(ugly) == 0 {
+	if len(keys) == 0 {
 		return m, nil
 	}
 	s.Push()
 	defer s.Pop()
 	err := guard("nice model", func() error {
-		for _, k := range ugly {
+		for _, k := range keys {
 			c, err := s.constant(k)
 			if err != nil {
 				return err
 			}
-			scaled := c.(z3.Real).Mul(s.ctx.FromInt(scale, s.realSort).(z3.Real))
-			s.main.Assert(scaled.IsInt())
+			s.main.Assert(want(c))
 		}
 		return nil
 	})
