@@ -103,6 +103,9 @@ type lowerer struct {
 	read map[*ir.Var]bool
 	// selected: the tables (lower case) some SELECT of src reads.
 	selected map[string]bool
+	// keysUnstable: the tables whose rows a statement may delete or
+	// re-key (heldrows.go; nil until used).
+	keysUnstable map[string]bool
 }
 
 // Lower returns p with every database operation replaced by its meaning in
@@ -177,15 +180,17 @@ func (m *lowerer) lowerEdge(e *ir.Edge) error {
 }
 
 // errFork havocs the call's error flag and returns an emitter on the
-// success path; the failure path jumps to `to`.
-func (m *lowerer) errFork(e *ir.Edge, info ir.Info, errVar *ir.Var, extra ...*ir.Var) *emitter {
+// success path; the failure path jumps to `to`. noRow, for a read, gives
+// at the failure path what holds when the read failed without a server
+// error (no row; nil for a statement whose failure is the server's).
+func (m *lowerer) errFork(e *ir.Edge, info ir.Info, errVar *ir.Var, noRow func(*emitter) ir.Expr, extra ...*ir.Var) *emitter {
 	em := m.emitter(e.From, info)
 	if errVar == nil {
 		errVar = m.p.NewVar("$err", ir.Bool, ir.Ghost)
 	}
 	em.havoc(errVar)
 	fail := em.fork(errVar)
-	m.failed(fail, m.curHandle)
+	m.failed(fail, m.curHandle, noRow)
 	fail.jump(e.To)
 	// A statement on a finished or aborted transaction fails.
 	em.assume(m.usable(m.curHandle))

@@ -66,6 +66,10 @@ func (m *lowerer) prologue(from, to ir.Loc) {
 		for _, x := range t.syms[1:] {
 			lhs = append(lhs, x.live, x.exists)
 			rhs = append(rhs, ir.False, ir.False)
+			if x.held != nil {
+				lhs = append(lhs, x.held)
+				rhs = append(rhs, ir.False)
+			}
 		}
 	}
 	for _, t := range m.txIDs() {

@@ -26,7 +26,7 @@ func (m *lowerer) lowerSelect(e *ir.Edge, s *ir.Select) {
 			m.approxSelect(e, s, t)
 			return
 		}
-		em := m.errFork(e, s.Info, s.Err, targets...)
+		em := m.errFork(e, s.Info, s.Err, noFacts, targets...)
 		facts := m.otherTableFacts(s)
 		em.havoc(m.takeFresh()...)
 		em.assume(facts)
@@ -34,7 +34,7 @@ func (m *lowerer) lowerSelect(e *ir.Edge, s *ir.Select) {
 		return
 	}
 	t := m.model(x.table)
-	em := m.errFork(e, s.Info, s.Err, targets...)
+	em := m.errFork(e, s.Info, s.Err, m.noRowFacts(s, t), targets...)
 	m.lockingRead(em, s)
 	// The handle sees r's committed state where another transaction holds
 	// it; while another transaction has pending writes, the other symbols
@@ -130,6 +130,7 @@ func (m *lowerer) lowerSelect(e *ir.Edge, s *ir.Select) {
 		em.assign(lhs, rhs)
 	}
 	m.lockSelected(em, s, x)
+	m.bindHeld(em, s, x)
 	em.jump(e.To)
 }
 
@@ -270,4 +271,20 @@ func (m *lowerer) untrackedRead(em *emitter, t *tableModel, x *symbol, untracked
 	br.assign(lhs, rhs)
 	br.jump(join)
 	em.jump(join)
+}
+
+// noFacts is the no-row condition of a read whose rows are not modelled.
+func noFacts(*emitter) ir.Expr { return ir.True }
+
+// noRowFacts returns the no-row condition of SELECT s on table t: r, as
+// s's handle sees it, does not satisfy the WHERE (unless LIMIT/OFFSET may
+// leave a matching row out).
+func (m *lowerer) noRowFacts(s *ir.Select, t *tableModel) func(*emitter) ir.Expr {
+	if t != m.w || s.SQL.SkipsRows {
+		return noFacts
+	}
+	return func(em *emitter) ir.Expr {
+		rv := m.view(em, s.Tx)
+		return ir.Not(ir.And(rv.exists, m.where(s.SQL.Where, rv, s.Args)))
+	}
 }

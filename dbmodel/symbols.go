@@ -24,6 +24,12 @@ type symbol struct {
 	// bound (beyond the schema's NOT NULL): a SELECT symbol's WHERE
 	// compares them, and the program never assigns them.
 	nonNull map[string]bool
+	// held (concurrent models; nil unless the symbol's SELECT locks its
+	// row): the row is locked by handle heldBy's open transaction, so it
+	// exists with the symbol's key even when the symbol is not live
+	// (heldrows.go).
+	held   *ir.Var
+	heldBy ir.Tx
 }
 
 func (x *symbol) isLive() ir.Expr {
@@ -71,6 +77,7 @@ func (m *lowerer) makeSymbols() {
 						x.nonNull[c] = true
 					}
 				}
+				m.heldSymbol(x, s, t)
 				t.syms = append(t.syms, x)
 				m.selSym[s] = x
 			}
@@ -90,6 +97,9 @@ func (m *lowerer) watchedRows() ([]WatchedRow, []*ir.Var) {
 			ghosts = append(ghosts, x.exists)
 			if x.live != nil {
 				ghosts = append(ghosts, x.live)
+			}
+			if x.held != nil {
+				ghosts = append(ghosts, x.held)
 			}
 		}
 		if t.watched == nil {

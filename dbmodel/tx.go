@@ -99,13 +99,28 @@ func (m *lowerer) usable(h ir.Tx) ir.Expr {
 }
 
 // failed records that a statement on handle h failed: on Postgres it
-// aborts h's open transaction.
-func (m *lowerer) failed(em *emitter, h ir.Tx) {
+// aborts h's open transaction. The failure of a read (noRow not nil) may
+// instead be the driver's, after the statement succeeded, which aborts
+// nothing: QueryRow's "no rows" (sql.ErrNoRows, pgx.ErrNoRows), where
+// noRow holds, or a Scan that cannot convert a value (taken as an abort:
+// a program that carries on after one in the same transaction is not
+// covered). Taking every failed read as an abort made an
+// insert-if-missing after ErrNoRows unreachable: a wrong SAFE.
+func (m *lowerer) failed(em *emitter, h ir.Tx, noRow func(*emitter) ir.Expr) {
 	st := m.txs[h]
 	if h == 0 || st == nil || m.opt.Dialect != "postgres" {
 		return
 	}
-	em.assign([]*ir.Var{st.aborted}, []ir.Expr{ir.Or(st.aborted, st.open)})
+	var aborts ir.Expr = st.open
+	if noRow != nil {
+		server := m.p.NewVar("$server_error", ir.Bool, ir.Ghost)
+		em.havoc(server)
+		none := noRow(em)
+		em.havoc(m.takeFresh()...)
+		em.assume(ir.Or(server, none))
+		aborts = ir.And(st.open, server)
+	}
+	em.assign([]*ir.Var{st.aborted}, []ir.Expr{ir.Or(st.aborted, aborts)})
 }
 
 func (m *lowerer) tx(t ir.Tx) *txState {
@@ -350,8 +365,9 @@ func (m *lowerer) lowerTx(e *ir.Edge, s *ir.TxOp) {
 			// are checked here all the same: an over-approximation).
 			m.commit(em, st)
 		}
-		em.assign([]*ir.Var{st.open, st.wrote, st.pending, st.dirty, st.aborted},
-			[]ir.Expr{ir.True, ir.False, ir.False, m.w.dirty, ir.False})
+		lhs, rhs := m.releaseHeld(st)
+		em.assign(append(lhs, st.open, st.wrote, st.pending, st.dirty, st.aborted),
+			append(rhs, ir.True, ir.False, ir.False, m.w.dirty, ir.False))
 		m.beginLocks(em, st)
 		em.jump(e.To)
 	case ir.Commit:
@@ -377,8 +393,9 @@ func (m *lowerer) lowerTx(e *ir.Edge, s *ir.TxOp) {
 func (m *lowerer) commit(em *emitter, st *txState) {
 	m.changedR(em, st.id, ir.And(st.open, st.wrote))
 	wasOpen := m.p.NewVar(fmt.Sprintf("$tx%d.committing", st.id), ir.Bool, ir.Ghost)
-	em.assign([]*ir.Var{wasOpen, st.open, st.wrote, st.pending},
-		[]ir.Expr{st.open, ir.False, ir.False, ir.False})
+	lhs, rhs := m.releaseHeld(st)
+	em.assign(append(lhs, wasOpen, st.open, st.wrote, st.pending),
+		append(rhs, st.open, ir.False, ir.False, ir.False))
 	m.check(em, wasOpen, st.id)
 }
 
@@ -400,8 +417,9 @@ func (m *lowerer) rollback(em *emitter, st *txState) {
 		lhs = append(lhs, x.live)
 		rhs = append(rhs, ir.And(x.live, ir.Not(st.open)))
 	}
-	lhs = append(lhs, st.open, st.wrote, st.pending)
-	rhs = append(rhs, ir.False, ir.False, ir.False)
+	hl, hr := m.releaseHeld(st)
+	lhs = append(append(lhs, hl...), st.open, st.wrote, st.pending)
+	rhs = append(append(rhs, hr...), ir.False, ir.False, ir.False)
 	em.assign(lhs, rhs)
 }
 

@@ -24,7 +24,7 @@ func (m *lowerer) lowerExec(e *ir.Edge, s *ir.Exec) error {
 	if s.NoRow != nil {
 		outcome = append(outcome, s.NoRow)
 	}
-	em := m.errFork(e, s.Info, s.Err, outcome...)
+	em := m.errFork(e, s.Info, s.Err, nil, outcome...)
 	m.uniqueInsert(em, s)
 	m.forgetInserted(em, s)
 	t := m.model(writtenTable(s.SQL))
@@ -408,7 +408,9 @@ func (m *lowerer) keyClash(t *tableModel, newRow *symbol) ir.Expr {
 		}
 		var there ir.Expr = y.exists
 		if y != t.watched {
-			there = ir.And(y.isLive(), y.exists)
+			// A row read is known to be there while the symbol is live,
+			// or while a lock of the reading transaction holds it.
+			there = ir.And(ir.Or(y.isLive(), y.isHeld()), y.exists)
 		}
 		clashes = append(clashes, ir.And(there, same))
 	}

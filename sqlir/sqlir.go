@@ -165,6 +165,10 @@ type Select struct {
 	Reason  string
 	// AllTables lists every table read (for Complex selects).
 	AllTables []string
+	// SkipsRows is set when OFFSET, or a LIMIT other than a positive
+	// integer literal, may leave out a row that satisfies Where: a read
+	// that returns no row then does not say that no row matches.
+	SkipsRows bool
 }
 
 // TxControl is BEGIN, COMMIT or ROLLBACK written as SQL; Kind is one of

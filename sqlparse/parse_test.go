@@ -3,6 +3,7 @@ package sqlparse
 import (
 	"testing"
 
+	"github.com/dbverify/dbverify/sqlir"
 	"github.com/dbverify/dbverify/sqlparse/internal/sqltest"
 )
 
@@ -34,5 +35,46 @@ func TestDialects(t *testing.T) {
 	}
 	if _, err := Parse(Dialect(42), "SELECT 1"); err == nil {
 		t.Error("unknown dialect accepted")
+	}
+}
+
+// TestSkipsRows: a read that returns no row says that no row matches
+// only without OFFSET and with no LIMIT or a positive literal one; the
+// row model relies on the flag (a QueryRow's sql.ErrNoRows).
+func TestSkipsRows(t *testing.T) {
+	for _, tc := range []struct {
+		d     Dialect
+		query string
+		skips bool
+	}{
+		{Postgres, "SELECT a FROM t WHERE id = $1", false},
+		{Postgres, "SELECT a FROM t WHERE id = $1 LIMIT 1", false},
+		{Postgres, "SELECT a FROM t WHERE id = $1 LIMIT 1 FOR UPDATE", false},
+		{Postgres, "SELECT a FROM t WHERE id = $1 LIMIT 0", true},
+		{Postgres, "SELECT a FROM t WHERE id = $1 LIMIT $2", true},
+		{Postgres, "SELECT a FROM t WHERE id = $1 OFFSET 1", true},
+		{Postgres, "SELECT a FROM t LIMIT 1 OFFSET $1", true},
+		{SQLite, "SELECT a FROM t WHERE id = ? LIMIT 1", false},
+		{SQLite, "SELECT a FROM t WHERE id = ? LIMIT 1 OFFSET 2", true},
+		{MySQL, "SELECT a FROM t WHERE id = ? LIMIT 1", false},
+		{MySQL, "SELECT a FROM t WHERE id = ?", false},
+		{MySQL, "SELECT a FROM t WHERE id = ? LIMIT 0", true},
+		{MySQL, "SELECT a FROM t WHERE id = ? LIMIT ?", true},
+		{MySQL, "SELECT a FROM t WHERE id = ? LIMIT 2, 1", true},
+		{MySQL, "SELECT a FROM t WHERE id = ? LIMIT 1 OFFSET 3", true},
+	} {
+		st, err := Parse(tc.d, tc.query)
+		if err != nil {
+			t.Errorf("%s: %v", tc.query, err)
+			continue
+		}
+		sel, ok := st.(*sqlir.Select)
+		if !ok {
+			t.Errorf("%s: parsed as %T", tc.query, st)
+			continue
+		}
+		if sel.SkipsRows != tc.skips {
+			t.Errorf("%v %s: SkipsRows = %v, want %v", tc.d, tc.query, sel.SkipsRows, tc.skips)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package mysql
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/xwb1989/sqlparser"
@@ -87,6 +88,9 @@ func (t *translator) simpleSelect(s *sqlparser.Select) *sqlir.Select {
 	case sqlparser.ShareModeStr:
 		out.ForShare = true
 	}
+	if s.Limit != nil {
+		out.SkipsRows = s.Limit.Offset != nil || !positiveLiteral(s.Limit.Rowcount)
+	}
 	if len(reasons) > 0 {
 		out.Complex = true
 		out.Reason = strings.Join(reasons, ", ")
@@ -132,4 +136,15 @@ func aggregateIn(nodes ...sqlparser.SQLNode) string {
 		}, n)
 	}
 	return found
+}
+
+// positiveLiteral reports whether e is an integer literal of at least 1
+// (LIMIT 1 keeps a matching row; LIMIT 0 or ? may not).
+func positiveLiteral(e sqlparser.Expr) bool {
+	v, ok := e.(*sqlparser.SQLVal)
+	if !ok || v.Type != sqlparser.IntVal {
+		return false
+	}
+	n, err := strconv.ParseInt(string(v.Val), 0, 64)
+	return err == nil && n > 0
 }

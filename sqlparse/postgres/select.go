@@ -142,6 +142,7 @@ func (t *translator) simpleSelect(s *pg.SelectStmt) *sqlir.Select {
 	}
 	t.collectReads(s.LimitCount)
 	t.collectReads(s.LimitOffset)
+	out.SkipsRows = s.LimitOffset != nil || (s.LimitCount != nil && !positiveLiteral(s.LimitCount))
 	t.locks(s.LockingClause, out)
 	if len(reasons) > 0 {
 		out.Complex = true
@@ -223,4 +224,15 @@ func pgAggregateIn(sqlite bool, nodes []*pg.Node) (agg string, window bool) {
 		})
 	}
 	return agg, window
+}
+
+// positiveLiteral reports whether n is an integer literal of at least 1
+// (LIMIT 1 keeps a matching row; LIMIT 0, ALL or $1 may not).
+func positiveLiteral(n *pg.Node) bool {
+	c := n.GetAConst()
+	if c == nil || c.Isnull {
+		return false
+	}
+	v, ok := c.Val.(*pg.A_Const_Ival)
+	return ok && v.Ival.GetIval() > 0
 }
