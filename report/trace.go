@@ -11,7 +11,8 @@ import (
 // BuildTrace reads the counterexample of pf off a model of its formula:
 //
 //   - Inputs: every variable of kind Input (the entry's parameters first,
-//     then the others in program order) with its first value on the path;
+//     then the others in program order) with the value the path first
+//     reads (a slice element read afresh in a loop: the value read);
 //   - Rows: the watched row as it was at entry, then every other row
 //     symbol the path reads, as it was right after its last havoc (the
 //     last time it was read); ghost columns are left out;
@@ -109,8 +110,12 @@ func (b *traceBuilder) inputs() (Inputs, error) {
 		}
 	}
 	out := Inputs{}
+	reads := b.pf.FirstReads()
 	for _, v := range vars {
 		s, err := b.initial(v)
+		if r, ok := reads[v]; ok {
+			s, err = b.value(r)
+		}
 		if err != nil {
 			return nil, err
 		}

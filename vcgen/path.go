@@ -131,3 +131,28 @@ func (pf *PathFormula) FirstVersions() map[*ir.Var]*ir.Var {
 	}
 	return first
 }
+
+// FirstReads maps each program variable a step reads to the version the
+// first such step reads. An entry's input read only after a havoc of its
+// own (a slice element, read afresh in each iteration) is shown with the
+// value the program read, not the one it had at entry.
+func (pf *PathFormula) FirstReads() map[*ir.Var]*ir.Var {
+	first := map[*ir.Var]*ir.Var{}
+	for _, st := range pf.Steps {
+		defs := map[*ir.Var]bool{}
+		for _, d := range st.Defs {
+			defs[d] = true
+		}
+		for _, s := range ir.Vars(st.Constraint) {
+			if defs[s] {
+				continue
+			}
+			if o, ok := pf.Origin[s]; ok {
+				if _, done := first[o.Orig]; !done {
+					first[o.Orig] = s
+				}
+			}
+		}
+	}
+	return first
+}

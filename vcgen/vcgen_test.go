@@ -193,3 +193,41 @@ func TestApproxReads(t *testing.T) {
 		})
 	}
 }
+
+// TestFirstReads: the version a variable is first read at, not the one it
+// is first mentioned at. An input havocked at entry and again before any
+// read (a slice element read afresh in a loop) is shown as read.
+func TestFirstReads(t *testing.T) {
+	p, path, x, y := prog()
+	pf, err := Build(p, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reads := pf.FirstReads()
+	if v := reads[x]; v == nil || v.Name != "x@0" {
+		t.Errorf("x first read at %v, want x@0", v)
+	}
+	if v := reads[y]; v == nil || v.Name != "y@1" {
+		t.Errorf("y first read at %v, want y@1", v)
+	}
+
+	q := ir.NewProgram("q")
+	e := q.NewVar("e", ir.Int, ir.Input)
+	q.Inputs = []*ir.Var{e}
+	l1, l2 := q.NewLoc(), q.NewLoc()
+	qpath := []*ir.Edge{
+		q.AddEdge(q.Entry, l1, &ir.Havoc{Vars: []*ir.Var{e}}),
+		q.AddEdge(l1, l2, &ir.Havoc{Vars: []*ir.Var{e}}),
+		q.AddEdge(l2, q.Error, &ir.Assume{Cond: ir.Cmp(ir.OpGt, e, lit(0))}),
+	}
+	qf, err := Build(q, qpath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := qf.FirstVersions()[e]; v == nil || v.Name != "e@1" {
+		t.Errorf("FirstVersions[e] = %v, want e@1 (the entry havoc)", v)
+	}
+	if v := qf.FirstReads()[e]; v == nil || v.Name != "e@2" {
+		t.Errorf("FirstReads[e] = %v, want e@2 (the value the assume reads)", v)
+	}
+}
