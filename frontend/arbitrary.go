@@ -90,6 +90,11 @@ func (t *translator) input(name string, typ types.Type, depth int) value {
 		}
 		fs := make([]value, u.NumFields())
 		for i := range fs {
+			if text, ok := t.l.preparedText(u.Field(i)); ok {
+				// A statement field the program prepares once (prepared.go).
+				fs[i] = value{obj: &object{kind: objStmt, text: text}}
+				continue
+			}
 			fs[i] = t.input(name+"."+u.Field(i).Name(), u.Field(i).Type(), depth+1)
 		}
 		return value{fields: fs}

@@ -110,6 +110,8 @@ func TestUnsupportedIsReportedWithPosition(t *testing.T) {
 		{".Dynamic", "SQL text is not a compile-time constant", "unsupported.go:22"},
 		{".Async", "goroutine bump may write the database", "unsupported.go:32"},
 		{".Handoff", "call through a function value", "unsupported.go:40"},
+		// Two constructors prepare different SQL into one field.
+		{".(*Stmts).Debit", "prepared statement whose SQL is not known", "unsupported.go:63"},
 	}
 	for _, tt := range tests {
 		p := translate(t, l, tt.entry)

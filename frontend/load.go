@@ -64,8 +64,10 @@ type Loaded struct {
 	implCache   map[*types.Func][]*ssa.Function
 	// dbFreeCache holds dbFreeSignature's answers, by signature.
 	dbFreeCache map[string]bool
-	calleeCache map[*ssa.Function][]*ssa.Function
-	parsed      map[parseKey]parseResult
+	// preparedCache holds the SQL of statement fields (prepared.go).
+	preparedCache map[*types.Var]string
+	calleeCache   map[*ssa.Function][]*ssa.Function
+	parsed        map[parseKey]parseResult
 	// constGlobals holds the package-level variables that are never
 	// reassigned, with their constant initialiser (see constGlobal).
 	constGlobals map[*ssa.Global]*ssa.Const

@@ -50,6 +50,12 @@ func (t *translator) field(c *cell, i int) *cell {
 		c.fields[i] = t.newCell(typ, name, c.input)
 		c.fields[i].untracked = c.untracked
 		t.markApprox(c.fields[i], c.approx)
+		if st, ok := c.typ.Underlying().(*types.Struct); ok && c.input {
+			if text, ok := t.l.preparedText(st.Field(i)); ok {
+				// A statement field the program prepares once (prepared.go).
+				c.fields[i].ref, c.fields[i].refSet = value{obj: &object{kind: objStmt, text: text}}, true
+			}
+		}
 	}
 	return c.fields[i]
 }

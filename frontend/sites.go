@@ -181,6 +181,11 @@ func (l *Loaded) writes(fn *ssa.Function) (tables map[string]bool, unknownSQL, r
 			}
 			s := l.sites[call]
 			if s == nil {
+				if stmt, ok := l.preparedCall(call.Common()); ok {
+					s = &Site{Known: true, Stmt: stmt}
+				}
+			}
+			if s == nil {
 				if l.mayRunUnknownSQL(call.Common()) {
 					unknownSQL = true
 				}

@@ -39,3 +39,27 @@ func Handoff(db *sql.DB, f func(*sql.DB) error) error {
 	}
 	return f(db)
 }
+
+// Stmts keeps a statement prepared in two places with different SQL: a
+// method that runs it cannot know which.
+type Stmts struct {
+	debit *sql.Stmt
+}
+
+// NewStrict prepares the guarded debit.
+func NewStrict(db *sql.DB) (*Stmts, error) {
+	st, err := db.Prepare("UPDATE accounts SET balance = balance - ? WHERE id = ? AND balance >= ?")
+	return &Stmts{debit: st}, err
+}
+
+// NewLoose prepares an unguarded one into the same field.
+func NewLoose(db *sql.DB) (*Stmts, error) {
+	st, err := db.Prepare("UPDATE accounts SET balance = balance - ? WHERE id = ?")
+	return &Stmts{debit: st}, err
+}
+
+// Debit runs whichever was prepared.
+func (s *Stmts) Debit(id, amt int64) error {
+	_, err := s.debit.Exec(amt, id, amt)
+	return err
+}
