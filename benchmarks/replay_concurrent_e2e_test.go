@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -63,29 +64,37 @@ func TestReplayConcurrentUnsafe(t *testing.T) {
 		t.Fatal(err)
 	}
 	var n tally
-	for _, c := range cases {
-		if !strings.HasPrefix(c.Name, "concurrent/") {
-			continue
-		}
-		unsafe := 0
-		for _, e := range c.Expect {
-			if e.Verdict == harness.Unsafe {
-				unsafe++
+	// The cases run two at a time (each is a check, then a replay that
+	// starts its own server): this test is most of the package's time.
+	t.Run("cases", func(t *testing.T) {
+		for _, c := range cases {
+			if !strings.HasPrefix(c.Name, "concurrent/") {
+				continue
 			}
+			unsafe := 0
+			for _, e := range c.Expect {
+				if e.Verdict == harness.Unsafe {
+					unsafe++
+				}
+			}
+			if unsafe == 0 {
+				continue
+			}
+			n.cases++
+			t.Run(strings.TrimPrefix(c.Name, "concurrent/"), func(t *testing.T) {
+				t.Parallel()
+				replayConcurrentCase(t, c, &n)
+			})
 		}
-		if unsafe == 0 {
-			continue
-		}
-		n.cases++
-		t.Run(strings.TrimPrefix(c.Name, "concurrent/"), func(t *testing.T) {
-			replayConcurrentCase(t, c, &n)
-		})
-	}
+	})
 	t.Logf("concurrent corpus: %d cases with an UNSAFE expectation, %d without an UNSAFE result (notUnsafeByTheTool); replayed %d concurrent counterexamples (%d reproduced) and %d sequential ones (%d reproduced)",
 		n.cases, n.notUnsafe, n.conc, n.concOK, n.seq, n.seqOK)
 }
 
+// tally counts the replays of the cases (which run in parallel: mu
+// guards the counts).
 type tally struct {
+	mu                                         sync.Mutex
 	cases, notUnsafe, conc, concOK, seq, seqOK int
 }
 
@@ -99,7 +108,9 @@ func replayConcurrentCase(t *testing.T, c *harness.Case, n *tally) {
 	}
 	if inv.ExitCode != 1 {
 		if why, ok := notUnsafeByTheTool[c.Name]; ok {
+			n.mu.Lock()
 			n.notUnsafe++
+			n.mu.Unlock()
 			t.Logf("no UNSAFE result (exit %d): known: %s", inv.ExitCode, why)
 			return
 		}
@@ -130,16 +141,18 @@ func replayConcurrentCase(t *testing.T, c *harness.Case, n *tally) {
 	}
 	rinv := replay(t, c.Dir, append(replayArgs(c), path)...)
 	out := string(rinv.Stdout)
-	n.conc += conc
-	n.seq += seq
 	concOK := conc == 0 || strings.Contains(out, fmt.Sprintf("\n%d of %d concurrent counterexample(s) reproduced", conc, conc))
 	seqOK := seq == 0 || strings.Contains(out, fmt.Sprintf("\n%d of %d counterexample(s) reproduced", seq, seq))
+	n.mu.Lock()
+	n.conc += conc
+	n.seq += seq
 	if concOK {
 		n.concOK += conc
 	}
 	if seqOK {
 		n.seqOK += seq
 	}
+	n.mu.Unlock()
 	failed := rinv.ExitCode != 0 || !concOK || !seqOK || strings.Contains(out, "NOT REPRODUCED")
 	if why, ok := concurrentReplayLimits[c.Name]; ok {
 		if !failed {
