@@ -47,6 +47,7 @@ func verifyConcurrent(ctx context.Context, seq *report.Result, j job, peers []jo
 	r := &report.Result{Entry: seq.Entry, EntryPosition: seq.EntryPosition, Constraint: seq.Constraint,
 		Predicates: []string{}, Isolation: seq.Isolation, Concurrency: &report.Concurrency{}}
 	defer func() { r.Seconds = seq.Seconds + time.Since(start).Seconds() }()
+	j.prog = mysqlSerialReads(cfg, j.prog)
 	st, assumptions, err := checkModel(ctx, j.prog, j.c, in, s, cfg, &dbmodel.Concurrency{Interference: true})
 	if err != nil {
 		return internalError(r, err)
@@ -75,6 +76,7 @@ func verifyConcurrent(ctx context.Context, seq *report.Result, j job, peers []jo
 	var unknownPair string
 	bounded := report.ScopeBounded
 	for _, q := range peers {
+		q.prog = mysqlSerialReads(cfg, q.prog)
 		pair := fmt.Sprintf("%s ∥ %s", shortName(j.entry), shortName(q.entry))
 		iso2 := isolationOf(cfg.Isolation, string(cfg.Dialect), cfg.Dir, j.prog, q.prog)
 		if gap := isolationGaps(iso2.Level, string(cfg.Dialect), j.c.Tables(), j.prog, q.prog); gap != "" {
@@ -102,7 +104,7 @@ func verifyConcurrent(ctx context.Context, seq *report.Result, j job, peers []jo
 		if sr.switches {
 			bounded = report.ScopeBoundedSwitches
 		}
-		if res.Verdict == report.Unsafe && iso2.Level == Serializable {
+		if res.Verdict == report.Unsafe && iso2.Level == Serializable && string(cfg.Dialect) == "postgres" {
 			// SSI aborts more schedules than first-updater-wins.
 			r.Isolation = &iso2
 			r.Verdict, r.Position = report.Unknown, res.Position
