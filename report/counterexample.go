@@ -13,8 +13,12 @@ import (
 // involved, the source steps taken and the row state that breaks the
 // constraint. BuildTrace makes one; its maps and slices are never nil.
 type Counterexample struct {
-	Entry     string `json:"-"` // the entry's IR name (Result.Entry is the one to show)
-	Inputs    Inputs `json:"inputs"`
+	Entry  string `json:"-"` // the entry's IR name (Result.Entry is the one to show)
+	Inputs Inputs `json:"inputs"`
+	// Outside are the values the path reads from calls outside the
+	// analysed code (a decoded request body, a parsed number, a clock),
+	// each as first read: inputs too, though not parameters.
+	Outside   Inputs `json:"outside,omitempty"`
 	Rows      []Row  `json:"rows"`
 	Steps     []Step `json:"steps"`
 	Violation *Row   `json:"violation"`

@@ -139,6 +139,13 @@ func writeCounterexample(w io.Writer, c *Counterexample) {
 		ins = []string{"(none the path depends on)"}
 	}
 	fmt.Fprintf(w, "  inputs:    %s\n", strings.Join(ins, ", "))
+	if len(c.Outside) > 0 {
+		var outs []string
+		for _, o := range c.Outside {
+			outs = append(outs, o.Name+" = "+o.Value)
+		}
+		fmt.Fprintf(w, "  outside:   %s (results of calls outside the analysed code)\n", strings.Join(outs, ", "))
+	}
 	for _, r := range c.Rows {
 		fmt.Fprintf(w, "  row %-5s %s: %s\n", r.Symbol, r.Table, JoinValues(r.Values))
 	}

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/dbverify/dbverify/ir"
 	"github.com/dbverify/dbverify/vcgen"
@@ -28,6 +29,9 @@ func BuildTrace(pf *vcgen.PathFormula, m vcgen.Model) (*Counterexample, error) {
 	c := &Counterexample{Entry: pf.Prog.Name, Inputs: Inputs{}, Rows: []Row{}, Steps: []Step{}}
 	var err error
 	if c.Inputs, err = b.inputs(); err != nil {
+		return nil, err
+	}
+	if c.Outside, err = b.outside(); err != nil {
 		return nil, err
 	}
 	if c.Rows, err = b.rows(); err != nil {
@@ -122,6 +126,60 @@ func (b *traceBuilder) inputs() (Inputs, error) {
 		out = append(out, Binding{Name: displayName(v.Name), Value: s})
 	}
 	return out, nil
+}
+
+// maxOutside bounds the outside values listed (the steps show them all).
+const maxOutside = 8
+
+// outside lists the values the path reads from calls outside the
+// analysed code: variables a call step havocs (not the entry's inputs,
+// rows, ghosts or errors), with the value the path first reads.
+func (b *traceBuilder) outside() (Inputs, error) {
+	out := Inputs{}
+	seen := map[*ir.Var]bool{}
+	reads := b.pf.FirstReads()
+	for _, st := range b.pf.Steps {
+		h, ok := st.Edge.Stmt.(*ir.Havoc)
+		if !ok || h.Info.Kind != ir.KindCall || h.Info.File == "" {
+			continue
+		}
+		for _, v := range h.Vars {
+			if seen[v] || !b.read[v] || !outsideValue(v) {
+				continue
+			}
+			seen[v] = true
+			r, ok := reads[v]
+			if !ok {
+				continue
+			}
+			s, err := b.value(r)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, Binding{Name: displayName(v.Name), Value: s})
+			if len(out) == maxOutside {
+				return out, nil
+			}
+		}
+	}
+	return out, nil
+}
+
+// outsideValue reports whether v, havocked by a call, is a value a user
+// reads in a trace: a named variable or field, or a call's result; not a
+// ghost, a row, an input, an error flag or a compiler temporary.
+func outsideValue(v *ir.Var) bool {
+	if v.Kind == ir.Ghost || v.Kind == ir.Column || v.Kind == ir.Input {
+		return false
+	}
+	name := displayName(v.Name)
+	if name == "err" || strings.HasSuffix(name, ".err") || strings.Contains(name, "$") {
+		return false
+	}
+	if v.Type == ir.Bool && strings.HasSuffix(name, ")") {
+		return false // an error result (false: nil); the steps show it
+	}
+	return !isTemporary(name) || strings.Contains(name, "(")
 }
 
 // rows lists the watched row at entry, then each row the path reads as

@@ -102,3 +102,61 @@ func TestBuildTrace(t *testing.T) {
 		t.Errorf("violation %+v, update step %v", tr.Violation, tr.Steps[2].Values)
 	}
 }
+
+// TestTraceOutside: the values a path reads from a call outside the
+// analysed code (a decoded body's field, a parsed number) are listed
+// with the value read; an error flag, an input and a value never read
+// are not.
+func TestTraceOutside(t *testing.T) {
+	p := ir.NewProgram("h.Redeem")
+	amt := p.NewVar("req.Amount", ir.Int, ir.Local)
+	code := p.NewVar("req.Code", ir.Int, ir.Local)
+	failed := p.NewVar("ShouldBindJSON()", ir.Bool, ir.Local)
+	parsed := p.NewVar("ParseInt(s, 10, 64).0", ir.Int, ir.Local)
+	var path []*ir.Edge
+	cur := p.Entry
+	step := func(to ir.Loc, s ir.Stmt) {
+		path = append(path, p.AddEdge(cur, to, s))
+		cur = to
+	}
+	call := ir.Info{File: "h.go", Line: 5, Kind: ir.KindCall, Text: "c.ShouldBindJSON(&req)"}
+	step(p.NewLoc(), &ir.Havoc{Vars: []*ir.Var{amt, code, failed}, Info: call})
+	step(p.NewLoc(), &ir.Assume{Cond: ir.Not(failed), Info: ir.Info{File: "h.go", Line: 5, Kind: ir.KindBranch}})
+	step(p.NewLoc(), &ir.Havoc{Vars: []*ir.Var{parsed}, Info: ir.Info{File: "h.go", Line: 6, Kind: ir.KindCall}})
+	step(p.Error, &ir.Assume{Cond: ir.And(ir.Cmp(ir.OpLt, amt, ir.IntLit(0)), ir.Eq(parsed, ir.IntLit(7))), Info: ir.Info{File: "h.go", Line: 7, Kind: ir.KindBranch}})
+	pf, err := vcgen.Build(p, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := smt.NewSolver(10000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.Assert(pf.Formula()); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := s.Check(); err != nil || r != smt.Sat {
+		t.Fatalf("check: %v %v", r, err)
+	}
+	m, err := s.Model()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := BuildTrace(pf, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, b := range tr.Outside {
+		got[b.Name] = b.Value
+	}
+	if len(got) != 2 || got["ParseInt(s, 10, 64).0"] != "7" || !strings.HasPrefix(got["req.Amount"], "-") {
+		t.Errorf("outside values %v, want req.Amount < 0 and ParseInt(…).0 = 7 only (not req.Code, never read; not the error flag)", got)
+	}
+	var b strings.Builder
+	writeCounterexample(&b, tr)
+	if !strings.Contains(b.String(), "  outside:   req.Amount = ") {
+		t.Errorf("text output has no outside line:\n%s", b.String())
+	}
+}
