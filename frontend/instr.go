@@ -558,6 +558,9 @@ func (t *translator) binop(f *frame, i *ssa.BinOp) value {
 	if v, ok := t.wrapArith(i, x.expr, y.expr); ok {
 		return value{expr: v}
 	}
+	if v, ok := t.roundedFloat(f, i, x.expr, y.expr); ok {
+		return value{expr: v}
+	}
 	t.noteOverflow(i)
 	t.noteFloat(i)
 	if op, ok := arithOps[i.Op]; ok {

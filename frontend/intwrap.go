@@ -176,5 +176,5 @@ func (t *translator) noteFloat(i *ssa.BinOp) {
 	if line == 0 {
 		file, line = t.l.position(t.pos)
 	}
-	t.p.Assume(fmt.Sprintf("floating-point arithmetic is exact (%s at %s:%d, and any other: rounding is not modelled)", b.Name(), file, line))
+	t.p.Assume(fmt.Sprintf(exactFloatsNote+" (%s at %s:%d, and any other: rounding is not modelled)", b.Name(), file, line))
 }

@@ -47,7 +47,8 @@ type translator struct {
 
 	overflowNoted bool // the no-overflow assumption is recorded
 	noOverflow    bool // integer arithmetic is mathematical (see Translate)
-	floatNoted    bool // the exact-floats assumption is recorded
+	floatNoted    bool // the exact-floats (or rounded-floats) assumption is recorded
+	rounding      bool // float results are rounded (see floatround.go)
 
 	// Cells whose pointer the model lost (see escape.go), in order.
 	escaped      []*cell
@@ -130,16 +131,17 @@ type deferRec struct {
 // queries with mathematical integers, past the work limit with wrapping).
 func (l *Loaded) Translate(fn *ssa.Function) *ir.Program {
 	noOverflow := l.cfg.AssumeNoOverflow
-	p := l.translate(fn, noOverflow)
+	p := l.translate(fn, noOverflow, false)
 	if !noOverflow && p.HasCycle() {
-		p = l.translate(fn, true)
+		p = l.translate(fn, true, false)
 	}
 	return p
 }
 
-// translate translates fn, with mathematical integers if noOverflow.
-func (l *Loaded) translate(fn *ssa.Function, noOverflow bool) *ir.Program {
-	t := &translator{l: l, p: ir.NewProgram(EntryName(fn)), dialect: l.Dialect, noOverflow: noOverflow}
+// translate translates fn, with mathematical integers if noOverflow, and
+// float results rounded if rounding (floatround.go).
+func (l *Loaded) translate(fn *ssa.Function, noOverflow, rounding bool) *ir.Program {
+	t := &translator{l: l, p: ir.NewProgram(EntryName(fn)), dialect: l.Dialect, noOverflow: noOverflow, rounding: rounding}
 	file, line := l.position(fn.Pos())
 	t.p.Pos = ir.Info{File: file, Line: line, Kind: ir.KindCall, Text: "func " + fn.Name()}
 	t.cur = t.p.Entry

@@ -17,6 +17,11 @@ type job struct {
 	entry, pos string // the entry's name and the position of its declaration
 	prog       *ir.Program
 	c          spec.Property
+	// rounded is prog with float results rounded (nil: prog does no
+	// float arithmetic), wrapped prog with Go's integer wrap-around (nil:
+	// prog has it already): a SAFE on prog is checked on them too
+	// (rounding.go).
+	rounded, wrapped *ir.Program
 }
 
 // plan translates every entry that may write a constrained table once
@@ -40,12 +45,14 @@ func plan(cfg Config, in *inputs, rep *report.Report) ([]job, error) {
 	checked := map[spec.Property]bool{}
 	for _, fn := range entries {
 		prog := in.loaded.Translate(fn)
+		rounded := in.loaded.TranslateRounded(fn, prog)
+		wrapped := in.loaded.TranslateWrapped(fn, prog)
 		for _, c := range in.constraints {
 			if in.entryRE == nil && !reachesWrite(in.loaded, fn, writersOf(in.schema, c)) {
 				continue
 			}
 			checked[c] = true
-			jobs = append(jobs, job{frontend.EntryName(fn), in.loaded.FuncPosition(fn), prog, c})
+			jobs = append(jobs, job{frontend.EntryName(fn), in.loaded.FuncPosition(fn), prog, c, rounded, wrapped})
 		}
 	}
 	if len(jobs) == 0 {

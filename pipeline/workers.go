@@ -103,6 +103,12 @@ func runJob(ctx context.Context, cfg Config, in *inputs, j job, solver *smt.Solv
 		r = &report.Result{Entry: j.entry, Constraint: j.c.Label(), Verdict: report.Unknown, Reason: "internal: " + err.Error(), Predicates: []string{}}
 	} else {
 		r = verify(ctx, j.entry, j.prog, j.c, in, solver, cfg)
+		if r.Verdict == report.Safe && j.wrapped != nil {
+			r = wrappedCheck(ctx, r, j, in, solver, cfg)
+		}
+		if r.Verdict == report.Safe && j.rounded != nil {
+			r = roundedCheck(ctx, r, j, in, solver, cfg)
+		}
 	}
 	r.EntryPosition = j.pos
 	return r

@@ -97,9 +97,21 @@ func (s *Solver) narrow(m *Model, off func(varKey, ir.Value) bool, want func(z3.
 	if err != nil {
 		return nil, err
 	}
+	// A nicer model is optional: its query gets a fraction of the work
+	// limit (big rationals, as in a float rounding bound, made it run
+	// for minutes).
+	if saved := s.RLimit(); saved == 0 || saved > niceRLimit {
+		if err := s.SetRLimit(niceRLimit); err != nil {
+			return m, err
+		}
+		defer s.SetRLimit(saved)
+	}
 	r, err := s.Check()
 	if err != nil || r != Sat {
 		return m, err
 	}
 	return s.Model()
 }
+
+// niceRLimit bounds a narrowing query (Z3 resource units).
+const niceRLimit = 1_000_000
