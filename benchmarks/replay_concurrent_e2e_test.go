@@ -31,7 +31,8 @@ var notUnsafeByTheTool = map[string]string{
 	// InnoDB takes the snapshot at the first plain read (of shipping_zones),
 	// so the plain read of inventory may be older than the READ COMMITTED
 	// search assumes: UNKNOWN until the snapshot is modelled.
-	"concurrent/mysql_checkout_catalog_rr_unsafe": "a plain read after the snapshot-taking one under MySQL REPEATABLE READ (not modelled)",
+	"concurrent/mysql_checkout_catalog_rr_unsafe":  "a plain read after the snapshot-taking one under MySQL REPEATABLE READ (not modelled)",
+	"concurrent/mysql_snapshot_before_lock_unsafe": "a plain read after the snapshot-taking one under MySQL REPEATABLE READ (not modelled)",
 }
 
 // concurrentReplayLimits are the concurrent corpus cases whose UNSAFE
