@@ -24,6 +24,9 @@ func (t *translator) fresh(name string, typ types.Type) value {
 		t.unsignedRange(v, typ)
 		return value{expr: v}
 	}
+	if h, ok := t.freshHandle(typ); ok {
+		return h
+	}
 	switch u := typ.Underlying().(type) {
 	case *types.Struct:
 		fs := make([]value, u.NumFields())
@@ -46,6 +49,24 @@ func (t *translator) fresh(name string, typ types.Type) value {
 		return value{obj: &object{kind: objSlice, length: t.freshLen(name), arbitrary: true}}
 	}
 	return value{}
+}
+
+// freshHandle is a database handle a call returns (sql.Open,
+// pgxpool.New, a constructor outside the module): tracked as a handle, so
+// that handing it to code the model does not see is reported as such
+// (it was an untracked value, and a main that opens a handle and passes
+// it to a library that writes was SAFE).
+func (t *translator) freshHandle(typ types.Type) (value, bool) {
+	if k, ok := dbObjectKind(typ); ok && (k == objDB || k == objTx || k == objStmt) {
+		if dblib.IsConn(typ) {
+			return value{obj: t.newConn()}, true
+		}
+		return value{obj: &object{kind: k}}, true
+	}
+	if dblib.IsDBInterface(typ) {
+		return value{obj: &object{kind: objDB}}, true
+	}
+	return value{}, false
 }
 
 func (t *translator) freshLen(name string) ir.Expr {

@@ -106,12 +106,14 @@ func TestUnsupportedIsReportedWithPosition(t *testing.T) {
 	tests := []struct {
 		entry, what, pos string
 	}{
-		{".Retry", "recursive call of Retry", "unsupported.go:15"},
-		{".Dynamic", "SQL text is not a compile-time constant", "unsupported.go:22"},
-		{".Async", "goroutine bump may write the database", "unsupported.go:32"},
-		{".Handoff", "call through a function value", "unsupported.go:40"},
+		{".Retry", "recursive call of Retry", "unsupported.go:16"},
+		{".Dynamic", "SQL text is not a compile-time constant", "unsupported.go:23"},
+		{".Async", "goroutine bump may write the database", "unsupported.go:33"},
+		{".Handoff", "call through a function value", "unsupported.go:41"},
 		// Two constructors prepare different SQL into one field.
-		{".(*Stmts).Debit", "prepared statement whose SQL is not known", "unsupported.go:63"},
+		{".(*Stmts).Debit", "prepared statement whose SQL is not known", "unsupported.go:64"},
+		// A handle the entry opens itself, handed to unseen code.
+		{".OpenAndStash", "database handle passed to", "unsupported.go:76"},
 	}
 	for _, tt := range tests {
 		p := translate(t, l, tt.entry)

@@ -4,6 +4,7 @@ package unsupported
 import (
 	"database/sql"
 	"fmt"
+	"sync/atomic"
 )
 
 // Retry recurses.
@@ -63,3 +64,18 @@ func (s *Stmts) Debit(id, amt int64) error {
 	_, err := s.debit.Exec(amt, id, amt)
 	return err
 }
+
+// OpenAndStash opens its own handle and hands it to a function outside
+// the analysed code (which may run SQL on it).
+func OpenAndStash(dsn string) error {
+	db, err := sql.Open("postgres", dsn)
+	if err != nil {
+		return err
+	}
+	_, err = db.Exec("UPDATE accounts SET balance = balance - 1 WHERE id = 1 AND balance >= 1")
+	stash.Store(db)
+	return err
+}
+
+// stash keeps a handle for code the analysis does not see.
+var stash atomic.Value
