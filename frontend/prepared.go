@@ -151,7 +151,16 @@ func (l *Loaded) preparedCall(c *ssa.CallCommon) (sqlir.Statement, bool) {
 	if !ok || a.kind() != objStmt || !a.Op.RunsText() || a.Op == dblib.Prepare {
 		return nil, false
 	}
-	load, ok := c.Args[0].(*ssa.UnOp)
+	recv := c.Args[0]
+	if bind, ok := recv.(*ssa.Call); ok {
+		// tx.Stmt(s.debit) / tx.StmtContext(ctx, s.debit): the field's
+		// statement inside the transaction.
+		if fn := bind.Common().StaticCallee(); fn != nil && (fn.Name() == "Stmt" || fn.Name() == "StmtContext") && len(bind.Common().Args) > 0 {
+			args := bind.Common().Args
+			recv = args[len(args)-1]
+		}
+	}
+	load, ok := recv.(*ssa.UnOp)
 	if !ok || load.Op != token.MUL {
 		return nil, false
 	}

@@ -195,6 +195,12 @@ func (l *Loaded) writes(fn *ssa.Function) (tables map[string]bool, unknownSQL, r
 				unknownSQL = true
 				continue
 			}
+			if s.api.Op == dblib.Prepare || s.api.Op == dblib.PrepareNamed {
+				// Preparing runs nothing: the statement's execution is
+				// the write (a statement field: preparedCall; a local
+				// one: SQL not known at its call).
+				continue
+			}
 			if len(userFunctions(s.Stmt)) > 0 {
 				unknownSQL = true // a function may write any table
 			}

@@ -24,6 +24,19 @@ func (v *valueGen) hiddenFields(t types.Type, st *types.Struct) bool {
 	return false
 }
 
+// holdsStatement reports whether st has a prepared statement field
+// (*sql.Stmt): only the package's constructor prepares it (a zero
+// sql.Stmt runs nothing), so the value is built as foreignValue builds
+// one.
+func holdsStatement(st *types.Struct) bool {
+	for i := 0; i < st.NumFields(); i++ {
+		if types.TypeString(st.Field(i).Type(), nil) == "*database/sql.Stmt" {
+			return true
+		}
+	}
+	return false
+}
+
 // foreignValue is the expression for a value of type t (T or *T, T a
 // struct of another package with unexported fields): the call of a
 // constructor of T's package when one returns t, else a literal of its
@@ -76,7 +89,11 @@ func (v *valueGen) constructorCall(t types.Type, meta string, depth int) (call, 
 			continue
 		}
 		name = n.Obj().Pkg().Name() + "." + fn.Name()
-		call = v.g.importAs(n.Obj().Pkg().Path()) + "." + fn.Name() + "(" + strings.Join(args, ", ") + ")"
+		qual := "" // the driver's file is in the package itself
+		if n.Obj().Pkg() != v.g.pkg {
+			qual = v.g.importAs(n.Obj().Pkg().Path()) + "."
+		}
+		call = qual + fn.Name() + "(" + strings.Join(args, ", ") + ")"
 		if sig.Results().Len() == 2 {
 			call = "zzrt.Must(" + call + ")"
 		}

@@ -133,13 +133,13 @@ func (v *valueGen) exprAt(t types.Type, meta, pathExpr string, depth int) (strin
 		}
 		return v.zero(t, meta, "a "+u.String()), nil
 	case *types.Struct:
-		if v.hiddenFields(t, u) {
+		if v.hiddenFields(t, u) || holdsStatement(u) {
 			return v.foreignValue(t, t, u, meta, pathExpr, depth)
 		}
 		return v.structLit(t, u, tstr, meta, pathExpr, depth)
 	case *types.Pointer:
 		if st, ok := u.Elem().Underlying().(*types.Struct); ok {
-			if v.hiddenFields(u.Elem(), st) {
+			if v.hiddenFields(u.Elem(), st) || holdsStatement(st) {
 				return v.foreignValue(t, u.Elem(), st, meta, pathExpr, depth)
 			}
 			lit, err := v.structLit(u.Elem(), st, v.g.typeString(u.Elem()), meta, pathExpr, depth)
