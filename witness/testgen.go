@@ -29,12 +29,9 @@ type TestFile struct {
 
 // emittable says why an entry's call cannot be written into a test (nil
 // when it can): the test supports database/sql and sqlx handles and
-// transactions given to the entry and net/http handlers, not gin or echo
-// contexts or pgx handles.
+// transactions given to the entry, net/http, gin and echo handlers, not
+// pgx handles.
 func emittable(entry string, call string) error {
-	if strings.Contains(call, "zzrtGinContext(") || strings.Contains(call, "zzrtEchoContext(") {
-		return fmt.Errorf("%s is a gin or echo handler; the emitted test builds net/http requests only (replay builds its context)", entry)
-	}
 	if strings.Contains(call, "h.PgxTx") {
 		return fmt.Errorf("%s takes an open pgx transaction; the emitted test begins database/sql and sqlx ones", entry)
 	}
@@ -73,7 +70,7 @@ func (r *ReplayResult) TestFile(o *ReplayOutcome) (*TestFile, error) {
 	}
 	g := &fileGen{pkg: p.Types, syntax: p, hs: hs, imports: map[string]string{}}
 	spec := &EntrySpec{Name: o.Target.Entry, Pkg: pkgPath, Key: key}
-	call, err := g.entryCall(spec)
+	body, call, err := g.entryCallParts(spec)
 	if err != nil {
 		return nil, fmt.Errorf("calling %s: %w", o.Target.Entry, err)
 	}
@@ -81,6 +78,11 @@ func (r *ReplayResult) TestFile(o *ReplayOutcome) (*TestFile, error) {
 	if err := emittable(o.Target.Entry, call); err != nil {
 		return nil, err
 	}
+	if outer, _, err := splitClosure(key); err == nil {
+		fn, _, _ := g.lookupFunc(outer)
+		call = g.routedCall(call, fn, o.Run.Inputs)
+	}
+	call = strings.ReplaceAll(body, "zzrt.", "zzrt") + call
 	k := r.constraints[o.Target.Constraint]
 	d := r.dialect
 	data := testData{
@@ -140,6 +142,11 @@ func (r *ReplayResult) TestFile(o *ReplayOutcome) (*TestFile, error) {
 		data.Setup = append(data.Setup, strconv.Quote(q))
 	}
 	for _, in := range sortedKeys(o.Run.Inputs) {
+		if in == "$http.body" && body != "" {
+			// (the driver's guess, for a type it cannot build)
+			data.Inputs = append(data.Inputs, fmt.Sprintf("%q: \"\", // marshalled by WithJSON from the $http.json fields", in))
+			continue
+		}
 		data.Inputs = append(data.Inputs, fmt.Sprintf("%q: %q", in, o.Run.Inputs[in]))
 	}
 	var paths []string
@@ -303,6 +310,11 @@ func {{.Func}}(t *testing.T) {
 {{- end}}
 	}
 	err = zzReplayCall(ctx, h, in)
+{{- if or .Extras.Gin .Extras.Echo}}
+	if errors.Is(err, zzrtNotServed) {
+		t.Fatal(err)
+	}
+{{- end}}
 {{- if or .Extras.Tx .Extras.Txx}}
 	if ferr := h.finish(); err == nil {
 		err = ferr
