@@ -110,37 +110,7 @@ func (r *ReplayResult) TestFile(o *ReplayOutcome) (*TestFile, error) {
 	case sqlparse.SQLite:
 		data.Driver, data.DriverPkg = "sqlite", SQLiteDriverPackage
 	}
-	for _, t := range sortedKeys(r.Schema.Tables) {
-		q := "DROP TABLE IF EXISTS " + r.Schema.Tables[t].Name
-		if d == sqlparse.Postgres {
-			q += " CASCADE"
-		}
-		data.Setup = append(data.Setup, strconv.Quote(q))
-	}
-	for _, stmt := range splitStatements(r.Schema.DDL) {
-		data.Setup = append(data.Setup, strconv.Quote(stmt))
-	}
-	// The rows are seeded as Seed does: foreign keys not checked, a zero
-	// auto-increment value kept (MySQL).
-	var noFK, restore []string
-	switch {
-	case d == sqlparse.Postgres && strings.Contains(strings.ToUpper(r.Schema.DDL), "REFERENCES"):
-		noFK, restore = []string{"SET session_replication_role = replica"}, []string{"SET session_replication_role = DEFAULT"}
-	case d == sqlparse.SQLite:
-		noFK, restore = []string{"PRAGMA foreign_keys = OFF"}, []string{"PRAGMA foreign_keys = ON"}
-	case d != sqlparse.Postgres:
-		noFK = []string{"SET FOREIGN_KEY_CHECKS = 0", "SET SESSION sql_mode = CONCAT(@@sql_mode, ',NO_AUTO_VALUE_ON_ZERO')"}
-		restore = []string{"SET FOREIGN_KEY_CHECKS = 1", "SET SESSION sql_mode = REPLACE(@@sql_mode, ',NO_AUTO_VALUE_ON_ZERO', '')"}
-	}
-	for _, q := range noFK {
-		data.Setup = append(data.Setup, strconv.Quote(q))
-	}
-	for _, row := range o.Run.Rows {
-		data.Setup = append(data.Setup, strconv.Quote(InsertSQLFor(d, r.Schema, row)))
-	}
-	for _, q := range restore {
-		data.Setup = append(data.Setup, strconv.Quote(q))
-	}
+	data.Setup = r.setupStatements(o.Run.Rows)
 	for _, in := range sortedKeys(o.Run.Inputs) {
 		if in == "$http.body" && body != "" {
 			// (the driver's guess, for a type it cannot build)
@@ -170,6 +140,45 @@ func (r *ReplayResult) TestFile(o *ReplayOutcome) (*TestFile, error) {
 		return nil, fmt.Errorf("formatting the test: %w\n%s", err, text)
 	}
 	return &TestFile{Dir: dirOf(p), Name: data.Func, Source: src}, nil
+}
+
+// setupStatements are the emitted test's statements before the call, as Go
+// string literals: the tables dropped and created, the rows seeded.
+func (r *ReplayResult) setupStatements(rows []Row) []string {
+	d := r.dialect
+	var setup []string
+	for _, t := range sortedKeys(r.Schema.Tables) {
+		q := "DROP TABLE IF EXISTS " + r.Schema.Tables[t].Name
+		if d == sqlparse.Postgres {
+			q += " CASCADE"
+		}
+		setup = append(setup, strconv.Quote(q))
+	}
+	for _, stmt := range splitStatements(r.Schema.DDL) {
+		setup = append(setup, strconv.Quote(stmt))
+	}
+	// The rows are seeded as Seed does: foreign keys not checked, a zero
+	// auto-increment value kept (MySQL).
+	var noFK, restore []string
+	switch {
+	case d == sqlparse.Postgres && strings.Contains(strings.ToUpper(r.Schema.DDL), "REFERENCES"):
+		noFK, restore = []string{"SET session_replication_role = replica"}, []string{"SET session_replication_role = DEFAULT"}
+	case d == sqlparse.SQLite:
+		noFK, restore = []string{"PRAGMA foreign_keys = OFF"}, []string{"PRAGMA foreign_keys = ON"}
+	case d != sqlparse.Postgres:
+		noFK = []string{"SET FOREIGN_KEY_CHECKS = 0", "SET SESSION sql_mode = CONCAT(@@sql_mode, ',NO_AUTO_VALUE_ON_ZERO')"}
+		restore = []string{"SET FOREIGN_KEY_CHECKS = 1", "SET SESSION sql_mode = REPLACE(@@sql_mode, ',NO_AUTO_VALUE_ON_ZERO', '')"}
+	}
+	for _, q := range noFK {
+		setup = append(setup, strconv.Quote(q))
+	}
+	for _, row := range rows {
+		setup = append(setup, strconv.Quote(InsertSQLFor(d, r.Schema, row)))
+	}
+	for _, q := range restore {
+		setup = append(setup, strconv.Quote(q))
+	}
+	return setup
 }
 
 // importSet are the paths p imports.
