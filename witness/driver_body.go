@@ -96,7 +96,11 @@ func (g *fileGen) bodySets(v *valueGen, t types.Type, target, path string, depth
 			if err != nil || strings.HasPrefix(e, "*new(") {
 				continue
 			}
-			*sets = append(*sets, fmt.Sprintf("if in.Has(%q) {\n\t%s = %s\n}", fPath, fTarget, e))
+			cond := fmt.Sprintf("in.Has(%q)", fPath)
+			if _, isPtr := ft.Underlying().(*types.Pointer); isPtr {
+				cond += fmt.Sprintf(" && in[%q] != \"nil\"", fPath) // (a nil pointer stays nil)
+			}
+			*sets = append(*sets, fmt.Sprintf("if %s {\n\t%s = %s\n}", cond, fTarget, e))
 		case g.isStructOrPtr(ft):
 			g.bodySets(v, ft, fTarget, fPath, depth+1, sets)
 		}

@@ -23,8 +23,9 @@ var (
 var muxVars = regexp.MustCompile(`^Vars\(_\)\["([^"]+)"\]$`)
 
 // bodyDecode finds the variable a JSON body is decoded or bound into:
-// `Decode(&req)`, `ShouldBindJSON(&req)`, `c.Bind(&req)`.
-var bodyDecode = regexp.MustCompile(`(?:Decode|Bind\w*)\(\s*&(\w+)`)
+// `Decode(&req)`, `ShouldBindJSON(&req)`, `c.Bind(&req)`,
+// `json.Unmarshal(data, &req)`.
+var bodyDecode = regexp.MustCompile(`(?:Decode|Bind\w*)\(\s*&(\w+)|Unmarshal\([\w.]+(?:\(\))?,\s*&(\w+)`)
 
 // HTTPInputs are the driver inputs ("$http.path.id", "$http.query.amount",
 // "$http.form.amount", "$http.body") of a handler's request, read from a
@@ -151,7 +152,7 @@ func bodyFields(steps []CexStep) (map[string]string, bool) {
 	target := ""
 	for _, st := range steps {
 		if m := bodyDecode.FindStringSubmatch(st.Text); m != nil {
-			target = m[1]
+			target = m[1] + m[2]
 			break
 		}
 	}

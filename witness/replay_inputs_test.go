@@ -26,6 +26,12 @@ func TestHTTPInputs(t *testing.T) {
 				"$http.json.AccountID": "7", "$http.json.Amount": "1"},
 		},
 		{
+			name: "json.Unmarshal",
+			steps: []CexStep{{Kind: "call", Text: "if err := json.Unmarshal(body, &in); err != nil {",
+				Values: map[string]string{"in.Qty": "3"}}},
+			want: map[string]string{"$http.body": `{"Qty":3}`, "$http.json.Qty": "3"},
+		},
+		{
 			name: "the parsed value wins over the text",
 			in: map[string]string{`Param(_, "id")`: "2", `QueryParam(_, "points")`: "0",
 				`ParseInt(QueryParam(_, "points"), 10, 64).0`: "-1", `ParseInt(QueryParam(_, "points"), 10, 64).1`: "true"},
