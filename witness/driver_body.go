@@ -130,8 +130,11 @@ func (g *fileGen) isStructOrPtr(t types.Type) bool {
 		return false
 	}
 	n, ok := types.Unalias(t).(*types.Named)
-	if !ok || n.Obj().Pkg() == nil {
-		return ok
+	if !ok {
+		return true // a struct literal type
+	}
+	if n.Obj().Pkg() == nil {
+		return false
 	}
 	first := strings.Split(n.Obj().Pkg().Path(), "/")[0]
 	return strings.Contains(first, ".") || first == strings.Split(g.pkg.Path(), "/")[0]

@@ -19,7 +19,7 @@ func TestHandlerBodyAndRoute(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pkgs, err := packages.Load(&packages.Config{Mode: LoadMode | packages.NeedSyntax | packages.NeedTypesInfo, Dir: dir}, append([]string{"./ginwallet", "./echopoints"}, HandlePackages...)...)
+	pkgs, err := packages.Load(&packages.Config{Mode: LoadMode | packages.NeedSyntax | packages.NeedTypesInfo, Dir: dir}, append([]string{"./ginwallet", "./echopoints", "./refunds"}, HandlePackages...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,6 +47,13 @@ func TestHandlerBodyAndRoute(t *testing.T) {
 			in:    map[string]string{"$http.path.id": "3"},
 			body:  []string{"var zzb redemption", `zzb.Points = string(in.String("$http.json.Points"))`},
 			route: []string{`return zzrtServeEcho(ctx, in, "POST", "/members/:id/redeem", func(zzc zzecho.Context) error {`},
+		},
+		{
+			// A net/http handler decoding into a struct literal type: the
+			// type is spelt out, tag included; the call is left as it is.
+			pkg: "example.com/replaymod/refunds", key: "(*Handler).Refund",
+			in:   map[string]string{"$http.path.id": "1"},
+			body: []string{`var zzb struct{Amount int64 "json:\"amount\""}`, `zzb.Amount = int64(in.Int("$http.json.Amount"))`},
 		},
 		{
 			// A path parameter the registered route does not have.
