@@ -9,7 +9,8 @@ import (
 )
 
 // replayModule is a module of small UNSAFE programs, one per part of the
-// replay harness they exercise; it requires only the SQLite driver.
+// replay harness they exercise; it requires the SQLite driver, gin and echo
+// (none of the runtime's database libraries).
 func replayModule(t *testing.T) string {
 	t.Helper()
 	dir, err := filepath.Abs(filepath.Join("..", "witness", "testdata", "replaymod"))
@@ -123,10 +124,14 @@ func TestReplayHarness(t *testing.T) {
 	}
 }
 
-// TestReplayEmitTestHandlerAndTx emits the regression test of a net/http
-// handler and of an entry taking an open *sql.Tx (witness/testdata/replaymod,
-// copied into a temporary module), runs it on a SQLite file: it builds and
-// fails on the unfixed program; the handler's passes once the guard is added.
+// TestReplayEmitTestHandlerAndTx emits the regression test of a net/http,
+// a gin and an echo handler and of an entry taking an open *sql.Tx
+// (witness/testdata/replaymod, copied into a temporary module), runs it on
+// a SQLite file: it builds and fails on the unfixed program; the handlers'
+// pass once the guard is added. The gin and echo handlers decode JSON
+// bodies with a string field of digits under a json tag that is neither
+// the field's name nor its snake_case spelling: the test sends the body
+// marshalled from the handler's own type, through the framework's router.
 func TestReplayEmitTestHandlerAndTx(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds witness drivers and runs go test")
@@ -140,6 +145,10 @@ func TestReplayEmitTestHandlerAndTx(t *testing.T) {
 	}{
 		{name: "net/http handler", pkg: "refunds", entry: "Refund", constraint: "wallets.balance >= 0",
 			file: "refunds.go", fix: [2]string{"\tif _, err := h.DB.ExecContext(", "\tif req.Amount <= 0 {\n\t\thttp.Error(w, \"bad amount\", http.StatusBadRequest)\n\t\treturn\n\t}\n\tif _, err := h.DB.ExecContext("}},
+		{name: "gin handler", pkg: "ginwallet", entry: "Withdraw", constraint: "wallets.balance >= 0",
+			file: "ginwallet.go", fix: [2]string{"WHERE id = ?`, req.Amount, id)", "WHERE id = ? AND balance >= ?`, req.Amount, id, req.Amount)"}},
+		{name: "echo handler", pkg: "echopoints", entry: "Redeem", constraint: "members.points >= 0",
+			file: "echopoints.go", fix: [2]string{"WHERE id = ?`, n, id)", "WHERE id = ? AND points >= ?`, n, id, n)"}},
 		{name: "entry taking an open transaction", pkg: "tickets/store", entry: "AddSold", constraint: "events.sold >= 0"},
 	}
 	for _, tc := range tests {

@@ -13,7 +13,8 @@
 //     handles from one open database, an open transaction begun before
 //     the call and committed after it, context.Context from a context,
 //     numbers, strings and decimals from the input values, an HTTP
-//     request or a gin/echo context built from the "$http.…" inputs), a
+//     request or a gin/echo context built from the "$http.…" inputs, its
+//     JSON body marshalled from the Go type the handler decodes into), a
 //     closure its function returns or registers on a router, a struct of
 //     another package from its New… constructor or with its database
 //     handles filled by reflection, a generic entry instantiated with
@@ -31,4 +32,7 @@
 //     engine's own error (naturalRun), or
 //     random rows that satisfy the constraint, and the violation query run
 //     after the call.
+//
+// The emitted regression test reuses the driver's call; a gin or echo
+// handler is served through a new router of its framework (routedCall).
 package witness

@@ -11,8 +11,32 @@ import (
 // entryCall is the body of the switch case calling spec's function: a
 // function or method of the package, or a closure a function of the
 // package returns ("makeWithdraw$1": makeWithdraw is called and its
-// result is called).
+// result is called). A handler that decodes a JSON body into a struct
+// first gets its body built from that struct (jsonBodyStmt).
 func (g *fileGen) entryCall(spec *EntrySpec) (string, error) {
+	body, call, err := g.entryCallParts(spec)
+	return body + call, err
+}
+
+// entryCallParts is entryCall as the statement building the request's
+// JSON body ("" for none) and the call.
+func (g *fileGen) entryCallParts(spec *EntrySpec) (body, call string, err error) {
+	call, err = g.plainCall(spec)
+	if err != nil {
+		return "", "", err
+	}
+	if !spec.HTTP {
+		return "", call, nil
+	}
+	outer, lit, _ := splitClosure(spec.Key)
+	if fn, _, err := g.lookupFunc(outer); err == nil {
+		body = g.jsonBodyStmt(spec, fn, lit)
+	}
+	return body, call, nil
+}
+
+// plainCall is entryCall without the request's body.
+func (g *fileGen) plainCall(spec *EntrySpec) (string, error) {
 	v := &valueGen{g: g, spec: spec}
 	outer, lit, err := splitClosure(spec.Key)
 	if err != nil {
@@ -183,14 +207,7 @@ func (g *fileGen) closureSite(fn *types.Func, n int) (*closureSite, error) {
 	if decl == nil || decl.Body == nil {
 		return nil, fmt.Errorf("no source for %s", fn.Name())
 	}
-	var lits []*ast.FuncLit
-	ast.Inspect(decl.Body, func(x ast.Node) bool {
-		if l, ok := x.(*ast.FuncLit); ok {
-			lits = append(lits, l)
-			return false // nested literals are numbered under it
-		}
-		return true
-	})
+	lits := funcLits(decl)
 	if n > len(lits) {
 		return nil, fmt.Errorf("%s has no closure number %d", fn.Name(), n)
 	}

@@ -23,8 +23,9 @@ var (
 var muxVars = regexp.MustCompile(`^Vars\(_\)\["([^"]+)"\]$`)
 
 // bodyDecode finds the variable a JSON body is decoded or bound into:
-// `Decode(&req)`, `ShouldBindJSON(&req)`, `c.Bind(&req)`.
-var bodyDecode = regexp.MustCompile(`(?:Decode|Bind\w*)\(\s*&(\w+)`)
+// `Decode(&req)`, `ShouldBindJSON(&req)`, `c.Bind(&req)`,
+// `json.Unmarshal(data, &req)`.
+var bodyDecode = regexp.MustCompile(`(?:Decode|Bind\w*)\(\s*&(\w+)|Unmarshal\([\w.]+(?:\(\))?,\s*&(\w+)`)
 
 // HTTPInputs are the driver inputs ("$http.path.id", "$http.query.amount",
 // "$http.form.amount", "$http.body") of a handler's request, read from a
@@ -38,8 +39,11 @@ var bodyDecode = regexp.MustCompile(`(?:Decode|Bind\w*)\(\s*&(\w+)`)
 //     number's text, since the program uses the parsed value;
 //   - the JSON body from the fields of the variable the trace decodes it
 //     into (`json.NewDecoder(r.Body).Decode(&req)` and the steps' values
-//     of req.Amount …), each field under its Go name and, when different,
-//     its snake_case name.
+//     of req.Amount …): each field's value by its Go field path
+//     ("$http.json.Amount"), from which the driver marshals a value of the
+//     decoded type, and "$http.body", a guess for a type it cannot build
+//     (each field under its Go name and, when different, its snake_case
+//     name, the JSON type read from the value's text).
 func HTTPInputs(in map[string]string, steps []CexStep) map[string]string {
 	out := map[string]string{}
 	parsed := map[string]string{}
@@ -59,8 +63,13 @@ func HTTPInputs(in map[string]string, steps []CexStep) map[string]string {
 			out[k] = v
 		}
 	}
-	if body := jsonBody(steps); body != "" {
-		out["$http.body"] = body
+	if fields, ok := bodyFields(steps); ok {
+		if body := jsonBody(fields); body != "" {
+			out["$http.body"] = body
+		}
+		for field, v := range fields {
+			out[JSONFieldPrefix+field] = v
+		}
 	}
 	return out
 }
@@ -136,29 +145,41 @@ func splitCall(s string) (fn string, args []string, rest string, ok bool) {
 	return "", nil, "", false
 }
 
-// jsonBody is the JSON object of the variable the trace decodes a body
-// into, from the steps' values of its fields ("" when the trace decodes
-// none).
-func jsonBody(steps []CexStep) string {
+// bodyFields are the values the trace gives the fields of the variable it
+// decodes a request's body into, by Go field path ("Amount", "Payer.ID";
+// the first value a path gets), and whether the trace decodes a body.
+func bodyFields(steps []CexStep) (map[string]string, bool) {
 	target := ""
 	for _, st := range steps {
 		if m := bodyDecode.FindStringSubmatch(st.Text); m != nil {
-			target = m[1]
+			target = m[1] + m[2]
 			break
 		}
 	}
 	if target == "" {
-		return ""
+		return nil, false
 	}
-	body := map[string]any{}
+	fields := map[string]string{}
 	for _, st := range steps {
 		for _, k := range sortedKeys(st.Values) {
 			field, ok := strings.CutPrefix(k, target+".")
-			if !ok || field == "" {
-				continue
+			if _, set := fields[field]; ok && field != "" && !set {
+				fields[field] = st.Values[k]
 			}
-			setField(body, strings.Split(field, "."), jsonValue(st.Values[k]))
 		}
+	}
+	return fields, true
+}
+
+// jsonBody is the JSON object of the fields a trace gives the variable it
+// decodes a body into, each value's JSON type guessed from its text and
+// each field sent under its Go name and snake_case spelling ("" when the
+// trace decodes none). The driver replaces it by the marshalled value of
+// the decoded Go type when it finds that type (jsonBodyStmt).
+func jsonBody(fields map[string]string) string {
+	body := map[string]any{}
+	for _, field := range sortedKeys(fields) {
+		setField(body, strings.Split(field, "."), jsonValue(fields[field]))
 	}
 	data, err := json.Marshal(body)
 	if err != nil {

@@ -22,7 +22,14 @@ func TestHTTPInputs(t *testing.T) {
 			in:   map[string]string{`PathValue(_, "id")`: "2", `ParseInt(PathValue(_, "id"), 10, 64).0`: "2"},
 			steps: []CexStep{{Kind: "call", Text: "if err := json.NewDecoder(r.Body).Decode(&req); err != nil || req.Amount <= 0 {",
 				Values: map[string]string{"req.Amount": "1", "req.AccountID": "7"}}},
-			want: map[string]string{"$http.path.id": "2", "$http.body": `{"AccountID":7,"Amount":1,"account_id":7}`},
+			want: map[string]string{"$http.path.id": "2", "$http.body": `{"AccountID":7,"Amount":1,"account_id":7}`,
+				"$http.json.AccountID": "7", "$http.json.Amount": "1"},
+		},
+		{
+			name: "json.Unmarshal",
+			steps: []CexStep{{Kind: "call", Text: "if err := json.Unmarshal(body, &in); err != nil {",
+				Values: map[string]string{"in.Qty": "3"}}},
+			want: map[string]string{"$http.body": `{"Qty":3}`, "$http.json.Qty": "3"},
 		},
 		{
 			name: "the parsed value wins over the text",

@@ -152,6 +152,9 @@ func ReplayRun(cex *Counterexample, s *Schema, d sqlparse.Dialect, strs []string
 		in[k] = v
 	}
 	for k, v := range HTTPInputs(in, cex.Steps) {
+		if str, ok := dec[v]; ok && strings.HasPrefix(k, JSONFieldPrefix) {
+			v = strconv.Quote(str) // a body field's string, by its code
+		}
 		in[k] = v
 	}
 	return &Run{Rows: rows, Inputs: in, Fail: cex.Failures()}, notes

@@ -29,12 +29,9 @@ type TestFile struct {
 
 // emittable says why an entry's call cannot be written into a test (nil
 // when it can): the test supports database/sql and sqlx handles and
-// transactions given to the entry and net/http handlers, not gin or echo
-// contexts or pgx handles.
+// transactions given to the entry, net/http, gin and echo handlers, not
+// pgx handles.
 func emittable(entry string, call string) error {
-	if strings.Contains(call, "zzrtGinContext(") || strings.Contains(call, "zzrtEchoContext(") {
-		return fmt.Errorf("%s is a gin or echo handler; the emitted test builds net/http requests only (replay builds its context)", entry)
-	}
 	if strings.Contains(call, "h.PgxTx") {
 		return fmt.Errorf("%s takes an open pgx transaction; the emitted test begins database/sql and sqlx ones", entry)
 	}
@@ -73,7 +70,7 @@ func (r *ReplayResult) TestFile(o *ReplayOutcome) (*TestFile, error) {
 	}
 	g := &fileGen{pkg: p.Types, syntax: p, hs: hs, imports: map[string]string{}}
 	spec := &EntrySpec{Name: o.Target.Entry, Pkg: pkgPath, Key: key}
-	call, err := g.entryCall(spec)
+	body, call, err := g.entryCallParts(spec)
 	if err != nil {
 		return nil, fmt.Errorf("calling %s: %w", o.Target.Entry, err)
 	}
@@ -81,6 +78,11 @@ func (r *ReplayResult) TestFile(o *ReplayOutcome) (*TestFile, error) {
 	if err := emittable(o.Target.Entry, call); err != nil {
 		return nil, err
 	}
+	if outer, _, err := splitClosure(key); err == nil {
+		fn, _, _ := g.lookupFunc(outer)
+		call = g.routedCall(call, fn, o.Run.Inputs)
+	}
+	call = strings.ReplaceAll(body, "zzrt.", "zzrt") + call
 	k := r.constraints[o.Target.Constraint]
 	d := r.dialect
 	data := testData{
@@ -108,38 +110,13 @@ func (r *ReplayResult) TestFile(o *ReplayOutcome) (*TestFile, error) {
 	case sqlparse.SQLite:
 		data.Driver, data.DriverPkg = "sqlite", SQLiteDriverPackage
 	}
-	for _, t := range sortedKeys(r.Schema.Tables) {
-		q := "DROP TABLE IF EXISTS " + r.Schema.Tables[t].Name
-		if d == sqlparse.Postgres {
-			q += " CASCADE"
-		}
-		data.Setup = append(data.Setup, strconv.Quote(q))
-	}
-	for _, stmt := range splitStatements(r.Schema.DDL) {
-		data.Setup = append(data.Setup, strconv.Quote(stmt))
-	}
-	// The rows are seeded as Seed does: foreign keys not checked, a zero
-	// auto-increment value kept (MySQL).
-	var noFK, restore []string
-	switch {
-	case d == sqlparse.Postgres && strings.Contains(strings.ToUpper(r.Schema.DDL), "REFERENCES"):
-		noFK, restore = []string{"SET session_replication_role = replica"}, []string{"SET session_replication_role = DEFAULT"}
-	case d == sqlparse.SQLite:
-		noFK, restore = []string{"PRAGMA foreign_keys = OFF"}, []string{"PRAGMA foreign_keys = ON"}
-	case d != sqlparse.Postgres:
-		noFK = []string{"SET FOREIGN_KEY_CHECKS = 0", "SET SESSION sql_mode = CONCAT(@@sql_mode, ',NO_AUTO_VALUE_ON_ZERO')"}
-		restore = []string{"SET FOREIGN_KEY_CHECKS = 1", "SET SESSION sql_mode = REPLACE(@@sql_mode, ',NO_AUTO_VALUE_ON_ZERO', '')"}
-	}
-	for _, q := range noFK {
-		data.Setup = append(data.Setup, strconv.Quote(q))
-	}
-	for _, row := range o.Run.Rows {
-		data.Setup = append(data.Setup, strconv.Quote(InsertSQLFor(d, r.Schema, row)))
-	}
-	for _, q := range restore {
-		data.Setup = append(data.Setup, strconv.Quote(q))
-	}
+	data.Setup = r.setupStatements(o.Run.Rows)
 	for _, in := range sortedKeys(o.Run.Inputs) {
+		if in == "$http.body" && body != "" {
+			// (the driver's guess, for a type it cannot build)
+			data.Inputs = append(data.Inputs, fmt.Sprintf("%q: \"\", // marshalled by WithJSON from the $http.json fields", in))
+			continue
+		}
 		data.Inputs = append(data.Inputs, fmt.Sprintf("%q: %q", in, o.Run.Inputs[in]))
 	}
 	var paths []string
@@ -163,6 +140,45 @@ func (r *ReplayResult) TestFile(o *ReplayOutcome) (*TestFile, error) {
 		return nil, fmt.Errorf("formatting the test: %w\n%s", err, text)
 	}
 	return &TestFile{Dir: dirOf(p), Name: data.Func, Source: src}, nil
+}
+
+// setupStatements are the emitted test's statements before the call, as Go
+// string literals: the tables dropped and created, the rows seeded.
+func (r *ReplayResult) setupStatements(rows []Row) []string {
+	d := r.dialect
+	var setup []string
+	for _, t := range sortedKeys(r.Schema.Tables) {
+		q := "DROP TABLE IF EXISTS " + r.Schema.Tables[t].Name
+		if d == sqlparse.Postgres {
+			q += " CASCADE"
+		}
+		setup = append(setup, strconv.Quote(q))
+	}
+	for _, stmt := range splitStatements(r.Schema.DDL) {
+		setup = append(setup, strconv.Quote(stmt))
+	}
+	// The rows are seeded as Seed does: foreign keys not checked, a zero
+	// auto-increment value kept (MySQL).
+	var noFK, restore []string
+	switch {
+	case d == sqlparse.Postgres && strings.Contains(strings.ToUpper(r.Schema.DDL), "REFERENCES"):
+		noFK, restore = []string{"SET session_replication_role = replica"}, []string{"SET session_replication_role = DEFAULT"}
+	case d == sqlparse.SQLite:
+		noFK, restore = []string{"PRAGMA foreign_keys = OFF"}, []string{"PRAGMA foreign_keys = ON"}
+	case d != sqlparse.Postgres:
+		noFK = []string{"SET FOREIGN_KEY_CHECKS = 0", "SET SESSION sql_mode = CONCAT(@@sql_mode, ',NO_AUTO_VALUE_ON_ZERO')"}
+		restore = []string{"SET FOREIGN_KEY_CHECKS = 1", "SET SESSION sql_mode = REPLACE(@@sql_mode, ',NO_AUTO_VALUE_ON_ZERO', '')"}
+	}
+	for _, q := range noFK {
+		setup = append(setup, strconv.Quote(q))
+	}
+	for _, row := range rows {
+		setup = append(setup, strconv.Quote(InsertSQLFor(d, r.Schema, row)))
+	}
+	for _, q := range restore {
+		setup = append(setup, strconv.Quote(q))
+	}
+	return setup
 }
 
 // importSet are the paths p imports.
@@ -303,6 +319,11 @@ func {{.Func}}(t *testing.T) {
 {{- end}}
 	}
 	err = zzReplayCall(ctx, h, in)
+{{- if or .Extras.Gin .Extras.Echo}}
+	if errors.Is(err, zzrtNotServed) {
+		t.Fatal(err)
+	}
+{{- end}}
 {{- if or .Extras.Tx .Extras.Txx}}
 	if ferr := h.finish(); err == nil {
 		err = ferr
