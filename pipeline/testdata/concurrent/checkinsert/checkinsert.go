@@ -109,6 +109,31 @@ func (s *Store) RedeemSerializable(ctx context.Context, userID, couponID, amount
 	return tx.Commit()
 }
 
+// RedeemRepeatable does Redeem's count and insert at REPEATABLE READ:
+// the snapshot does not show the other request's row either, and an
+// INSERT of a new row conflicts with nothing.
+func (s *Store) RedeemRepeatable(ctx context.Context, userID, couponID, amount int64) error {
+	if amount <= 0 {
+		return errors.New("amount must be positive")
+	}
+	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelRepeatableRead})
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	var n int64
+	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM coupon_redemptions WHERE user_id = $1 AND coupon_id = $2", userID, couponID).Scan(&n); err != nil {
+		return err
+	}
+	if n > 0 {
+		return errRedeemed
+	}
+	if _, err := tx.ExecContext(ctx, "INSERT INTO coupon_redemptions (user_id, coupon_id, amount) VALUES ($1, $2, $3)", userID, couponID, amount); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
 // RedeemLockingUser locks the user's row first: two redemptions of one
 // user wait for each other.
 func (s *Store) RedeemLockingUser(ctx context.Context, userID, couponID, amount int64) error {
