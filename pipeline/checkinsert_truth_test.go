@@ -38,30 +38,16 @@ type ciRequest struct {
 	c                  ciCase
 	read, insert, lock string
 	amount             int64
-	conn               *sql.Conn
-	tx                 *sql.Tx
 	skip               bool // the read found the row: no insert
+	txConn
 	drivenRequest
-}
-
-func (r *ciRequest) querier() interface {
-	QueryRowContext(context.Context, string, ...any) *sql.Row
-	ExecContext(context.Context, string, ...any) (sql.Result, error)
-} {
-	if r.tx != nil {
-		return r.tx
-	}
-	return r.conn
 }
 
 // build lists the request's database operations: BEGIN (in a
 // transaction), the lock of the user's row, the read, the INSERT, COMMIT.
 func (r *ciRequest) build() {
 	if r.c.tx {
-		r.ops = append(r.ops, func(ctx context.Context) (err error) {
-			r.tx, err = r.conn.BeginTx(ctx, &sql.TxOptions{Isolation: r.c.level})
-			return err
-		})
+		r.ops = append(r.ops, r.beginOp(r.c.level))
 	}
 	if r.c.lock {
 		r.ops = append(r.ops, func(ctx context.Context) error {
@@ -118,16 +104,8 @@ func ciRun(t *testing.T, db *sql.DB, ddl []string, table string, reqs map[string
 	}
 	driven := map[string]*drivenRequest{}
 	for name, r := range reqs {
-		conn, err := db.Conn(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r.conn, r.tx, r.skip = conn, nil, false
-		r.reset(func() {
-			if r.tx != nil {
-				_ = r.tx.Rollback()
-			}
-		})
+		r.open(t, ctx, db, &r.drivenRequest)
+		r.skip = false
 		r.build()
 		driven[name] = &r.drivenRequest
 	}

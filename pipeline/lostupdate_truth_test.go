@@ -41,14 +41,20 @@ type luRequest struct {
 	read, write    string
 	touch, lock    string
 	lockArg        int64
-	conn           *sql.Conn
-	tx             *sql.Tx
 	qty            int64
 	stock, version int64
+	txConn
 	drivenRequest
 }
 
-func (r *luRequest) querier() interface {
+// txConn is a request's connection and its open transaction (nil: none).
+type txConn struct {
+	conn *sql.Conn
+	tx   *sql.Tx
+}
+
+// querier is the open transaction, else the connection.
+func (r *txConn) querier() interface {
 	QueryRowContext(context.Context, string, ...any) *sql.Row
 	ExecContext(context.Context, string, ...any) (sql.Result, error)
 } {
@@ -58,14 +64,35 @@ func (r *luRequest) querier() interface {
 	return r.conn
 }
 
+// beginOp is the operation that begins a transaction at level.
+func (r *txConn) beginOp(level sql.IsolationLevel) func(context.Context) error {
+	return func(ctx context.Context) (err error) {
+		r.tx, err = r.conn.BeginTx(ctx, &sql.TxOptions{Isolation: level})
+		return err
+	}
+}
+
+// open gives the request a connection of db and d a new run whose
+// failure rolls the transaction back.
+func (r *txConn) open(t *testing.T, ctx context.Context, db *sql.DB, d *drivenRequest) {
+	t.Helper()
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.conn, r.tx = conn, nil
+	d.reset(func() {
+		if r.tx != nil {
+			_ = r.tx.Rollback()
+		}
+	})
+}
+
 // build lists the request's database operations: BEGIN (in a
 // transaction), the read, the write, COMMIT.
 func (r *luRequest) build() {
 	if r.c.tx {
-		r.ops = append(r.ops, func(ctx context.Context) (err error) {
-			r.tx, err = r.conn.BeginTx(ctx, &sql.TxOptions{Isolation: r.c.level})
-			return err
-		})
+		r.ops = append(r.ops, r.beginOp(r.c.level))
 	}
 	if r.c.touch {
 		r.ops = append(r.ops, func(ctx context.Context) error {
@@ -204,16 +231,7 @@ func luRun(t *testing.T, db *sql.DB, reqs map[string]*luRequest, order []string)
 	}
 	driven := map[string]*drivenRequest{}
 	for name, r := range reqs {
-		conn, err := db.Conn(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r.conn, r.tx = conn, nil
-		r.reset(func() {
-			if r.tx != nil {
-				_ = r.tx.Rollback()
-			}
-		})
+		r.open(t, ctx, db, &r.drivenRequest)
 		r.build()
 		driven[name] = &r.drivenRequest
 	}
