@@ -22,6 +22,8 @@ func TestCheckInsertFinding(t *testing.T) {
 	pgWant := []luWant{
 		{"Claim", "checkinsert/checkinsert.go:200", "checkinsert/checkinsert.go:194",
 			[]string{"both requests read no coupon_claims row for (user_id ", "The schema's key (user_id, coupon_id) refuses the second row", "does not handle"}},
+		{"ClaimRepeatable", "checkinsert/checkinsert.go:268", "checkinsert/checkinsert.go:262",
+			[]string{"at REPEATABLE READ (set in the code at checkinsert/checkinsert.go:256)", "The schema's key (user_id, coupon_id) refuses the second row"}},
 		{"Redeem", "checkinsert/checkinsert.go:39", "checkinsert/checkinsert.go:33",
 			[]string{"at READ COMMITTED (postgres default for the transaction at checkinsert/checkinsert.go:27)", dup}},
 		{"RedeemForUpdate", "checkinsert/checkinsert.go:82", "checkinsert/checkinsert.go:75", []string{"a locking read of a missing row locks nothing", dup}},
@@ -40,6 +42,7 @@ func TestCheckInsertFinding(t *testing.T) {
 		{"postgres-no-schema", "./checkinsert", "postgres", "", "", []string{"coupon_claims.amount > 0"}, []luWant{
 			{"Claim", "checkinsert/checkinsert.go:200", "checkinsert/checkinsert.go:194",
 				[]string{"if no PRIMARY KEY or UNIQUE key lies within (user_id, coupon_id); with one (no schema of coupon_claims was given)"}},
+			{"ClaimRepeatable", "checkinsert/checkinsert.go:268", "checkinsert/checkinsert.go:262", []string{"no schema of coupon_claims was given"}},
 		}},
 		{"mysql", "./checkinsert/mysql", "mysql", "", "checkinsert/mysql/schema.sql", []string{"coupon_redemptions.amount > 0"}, []luWant{
 			{"Redeem", "checkinsert/mysql/mysql.go:36", "checkinsert/mysql/mysql.go:30",

@@ -166,6 +166,7 @@ func TestCheckInsertFindingGroundTruth(t *testing.T) {
 		{entry: "RedeemLockingUser", tx: true, lock: true},
 		{entry: "RedeemUpToThree", limit: 3},
 		{entry: "Claim", tx: true, finding: true, unique: true},
+		{entry: "ClaimRepeatable", tx: true, level: sql.LevelRepeatableRead, finding: true, unique: true},
 		{entry: "ClaimHandled", tx: true, handled: true},
 		{entry: "ClaimOnConflict"},
 	}

@@ -246,3 +246,27 @@ func (s *Store) ClaimOnConflict(ctx context.Context, userID, couponID, amount in
 	_, err := s.db.ExecContext(ctx, "INSERT INTO coupon_claims (user_id, coupon_id, amount) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING", userID, couponID, amount)
 	return err
 }
+
+// ClaimRepeatable is Claim at REPEATABLE READ: the second INSERT still
+// fails with the unique violation.
+func (s *Store) ClaimRepeatable(ctx context.Context, userID, couponID, amount int64) error {
+	if amount <= 0 {
+		return errors.New("amount must be positive")
+	}
+	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelRepeatableRead})
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	var n int64
+	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM coupon_claims WHERE user_id = $1 AND coupon_id = $2", userID, couponID).Scan(&n); err != nil {
+		return err
+	}
+	if n > 0 {
+		return errRedeemed
+	}
+	if _, err := tx.ExecContext(ctx, "INSERT INTO coupon_claims (user_id, coupon_id, amount) VALUES ($1, $2, $3)", userID, couponID, amount); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
