@@ -17,9 +17,11 @@
 //	  │          jobs = entry × constraint it may break
 //	  ▼
 //	findings ─── with --concurrent, over the jobs' programs: tx-escape
-//	  │          (txescape.go, a must-analysis) and lost-update
+//	  │          (txescape.go, a must-analysis), lost-update
 //	  │          (lostupdate.go: paths executed symbolically, one smt
-//	  │          query per read-write pair for two requests)
+//	  │          query per read-write pair for two requests) and
+//	  │          check-then-insert (checkinsert.go: the same paths, per
+//	  │          read-INSERT pair)
 //	  ▼
 //	runJobs ──── a worker per CPU, each with one smt.Solver, Reset between jobs
 //	  │  verify(job):

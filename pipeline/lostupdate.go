@@ -406,6 +406,66 @@ func (st *pathState) selectStep(e *ir.Edge, s *ir.Select, r *rowAccess) {
 	}
 }
 
+// pathWalker executes a program's paths symbolically from the entry to
+// target edges (the lost-update finding's writes, the check-then-insert
+// finding's INSERTs), recording the candidate reads of each path, and
+// calls at on each target it meets, before the target's statement runs.
+// done stops the walk (a budget of solver checks); the edges executed are
+// bounded by lostUpdateMaxSteps.
+type pathWalker struct {
+	prog           *ir.Program
+	reads, targets map[*ir.Edge]*rowAccess
+	reach          []bool
+	onPath         []bool
+	steps          int
+	done           func() bool
+	at             func(*pathState, *rowAccess) error
+}
+
+func newPathWalker(prog *ir.Program, reads, targets map[*ir.Edge]*rowAccess, done func() bool, at func(*pathState, *rowAccess) error) *pathWalker {
+	return &pathWalker{prog: prog, reads: reads, targets: targets, reach: reachesAny(prog, targets), onPath: make([]bool, len(prog.Edges)),
+		done: done, at: at}
+}
+
+// run walks every path from the entry.
+func (f *pathWalker) run() error {
+	return f.walk(f.prog.Entry, &pathState{env: map[*ir.Var]ir.Expr{}, open: map[ir.Tx]*ir.TxOp{}, gen: map[ir.Tx]int{}})
+}
+
+// walk extends the path ending at l with each edge that leads to a
+// target, calling at on each target it meets.
+func (f *pathWalker) walk(l ir.Loc, st *pathState) error {
+	for _, e := range f.prog.Out[l] {
+		w := f.targets[e]
+		if f.onPath[e.ID] || (w == nil && !f.reach[e.To]) {
+			continue
+		}
+		if f.steps >= lostUpdateMaxSteps || f.done() {
+			return nil
+		}
+		f.steps++
+		if w != nil {
+			if err := f.at(st, w); err != nil {
+				return err
+			}
+		}
+		if !f.reach[e.To] {
+			continue
+		}
+		next := st.clone()
+		if !next.step(e, f.reads) {
+			continue
+		}
+		f.onPath[e.ID] = true
+		err := f.walk(e.To, next)
+		f.onPath[e.ID] = false
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // reachesAny returns, for each location, whether one of the edges in
 // targets is reachable from it.
 func reachesAny(prog *ir.Program, targets map[*ir.Edge]*rowAccess) []bool {

@@ -62,35 +62,44 @@ func TestLostUpdateFinding(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			cfg := Config{Dir: testdataDir(t, "concurrent"), Patterns: []string{tt.pkg}, Dialect: Dialect(tt.dialect), Isolation: tt.isolation,
 				Constraints: []string{tt.constraint}, Workers: 1, Concurrent: true}
-			rep, err := Run(context.Background(), cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var got []report.Finding
-			for _, f := range rep.Findings {
-				if f.Class == report.FindingLostUpdate {
-					got = append(got, f)
-				}
-			}
-			sort.Slice(got, func(i, j int) bool { return got[i].Entry < got[j].Entry })
-			if len(got) != len(tt.want) {
-				t.Fatalf("%d lost-update findings, want %d: %+v", len(got), len(tt.want), got)
-			}
-			for i, w := range tt.want {
-				f := got[i]
-				if !strings.HasSuffix(f.Entry, "."+w.entry) || f.Position != w.write || f.Related != w.read {
-					t.Errorf("finding %s at %s (read %s), want %s at %s (read %s)", f.Entry, f.Position, f.Related, w.entry, w.write, w.read)
-				}
-				for _, s := range append(w.says, "with no lock of the row held from the read to the write", "as the second write overwrites the first", "one after the other they end at") {
-					if !strings.Contains(f.Message, s) {
-						t.Errorf("%s: message lacks %q: %s", w.entry, s, f.Message)
-					}
-				}
-			}
-			cfg.Concurrent = false
-			if rep, err := Run(context.Background(), cfg); err != nil || len(rep.Findings) != 0 {
-				t.Errorf("without --concurrent: findings %v (error %v), want none", rep.Findings, err)
-			}
+			wantFindings(t, cfg, report.FindingLostUpdate, tt.want,
+				"with no lock of the row held from the read to the write", "as the second write overwrites the first", "one after the other they end at")
 		})
+	}
+}
+
+// wantFindings runs cfg and checks its findings of class against want
+// (sorted by entry), each message saying also every one of always; and
+// that the run without --concurrent has no finding.
+func wantFindings(t *testing.T, cfg Config, class string, want []luWant, always ...string) {
+	t.Helper()
+	rep, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []report.Finding
+	for _, f := range rep.Findings {
+		if f.Class == class {
+			got = append(got, f)
+		}
+	}
+	sort.Slice(got, func(i, j int) bool { return got[i].Entry < got[j].Entry })
+	if len(got) != len(want) {
+		t.Fatalf("%d %s findings, want %d: %+v", len(got), class, len(want), got)
+	}
+	for i, w := range want {
+		f := got[i]
+		if !strings.HasSuffix(f.Entry, "."+w.entry) || f.Position != w.write || f.Related != w.read {
+			t.Errorf("finding %s at %s (read %s), want %s at %s (read %s)", f.Entry, f.Position, f.Related, w.entry, w.write, w.read)
+		}
+		for _, s := range append(w.says, always...) {
+			if !strings.Contains(f.Message, s) {
+				t.Errorf("%s: message lacks %q: %s", w.entry, s, f.Message)
+			}
+		}
+	}
+	cfg.Concurrent = false
+	if rep, err := Run(context.Background(), cfg); err != nil || len(rep.Findings) != 0 {
+		t.Errorf("without --concurrent: findings %v (error %v), want none", rep.Findings, err)
 	}
 }

@@ -41,18 +41,20 @@ type luRequest struct {
 	read, write    string
 	touch, lock    string
 	lockArg        int64
-	conn           *sql.Conn
-	tx             *sql.Tx
 	qty            int64
 	stock, version int64
-	ops            []func(context.Context) error
-	next           int
-	err            error
-	grant          chan func(context.Context) error
-	done           chan struct{}
+	txConn
+	drivenRequest
 }
 
-func (r *luRequest) querier() interface {
+// txConn is a request's connection and its open transaction (nil: none).
+type txConn struct {
+	conn *sql.Conn
+	tx   *sql.Tx
+}
+
+// querier is the open transaction, else the connection.
+func (r *txConn) querier() interface {
 	QueryRowContext(context.Context, string, ...any) *sql.Row
 	ExecContext(context.Context, string, ...any) (sql.Result, error)
 } {
@@ -62,14 +64,35 @@ func (r *luRequest) querier() interface {
 	return r.conn
 }
 
+// beginOp is the operation that begins a transaction at level.
+func (r *txConn) beginOp(level sql.IsolationLevel) func(context.Context) error {
+	return func(ctx context.Context) (err error) {
+		r.tx, err = r.conn.BeginTx(ctx, &sql.TxOptions{Isolation: level})
+		return err
+	}
+}
+
+// open gives the request a connection of db and d a new run whose
+// failure rolls the transaction back.
+func (r *txConn) open(t *testing.T, ctx context.Context, db *sql.DB, d *drivenRequest) {
+	t.Helper()
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.conn, r.tx = conn, nil
+	d.reset(func() {
+		if r.tx != nil {
+			_ = r.tx.Rollback()
+		}
+	})
+}
+
 // build lists the request's database operations: BEGIN (in a
 // transaction), the read, the write, COMMIT.
 func (r *luRequest) build() {
 	if r.c.tx {
-		r.ops = append(r.ops, func(ctx context.Context) (err error) {
-			r.tx, err = r.conn.BeginTx(ctx, &sql.TxOptions{Isolation: r.c.level})
-			return err
-		})
+		r.ops = append(r.ops, r.beginOp(r.c.level))
 	}
 	if r.c.touch {
 		r.ops = append(r.ops, func(ctx context.Context) error {
@@ -113,43 +136,46 @@ func (r *luRequest) build() {
 	}
 }
 
+// drivenRequest is a request of a ground-truth run: its database
+// operations, run one at a time as the driver (drive) grants them; after
+// a failure the rest do nothing and rollback is called.
+type drivenRequest struct {
+	ops      []func(context.Context) error
+	rollback func()
+	next     int
+	err      error
+	grant    chan func(context.Context) error
+	done     chan struct{}
+}
+
+// reset clears the request's state for a new run.
+func (r *drivenRequest) reset(rollback func()) {
+	r.ops, r.rollback, r.next, r.err = nil, rollback, 0, nil
+	r.grant, r.done = make(chan func(context.Context) error), make(chan struct{}, 1)
+}
+
 // serve runs the operations the driver grants, one at a time; after a
 // failure the rest do nothing (the transaction is rolled back).
-func (r *luRequest) serve(ctx context.Context) {
+func (r *drivenRequest) serve(ctx context.Context) {
 	for op := range r.grant {
 		if r.err == nil {
 			if err := op(ctx); err != nil {
 				r.err = err
-				if r.tx != nil {
-					_ = r.tx.Rollback()
-				}
+				r.rollback()
 			}
 		}
 		r.done <- struct{}{}
 	}
 }
 
-// luRun runs the requests' operations in order (a request name per
-// operation): an operation that does not return within a short wait
-// waits for a row lock, and the run goes on with the other request's
-// operations, as the engine would. It returns the final stock.
-func luRun(t *testing.T, db *sql.DB, reqs map[string]*luRequest, order []string) int64 {
+// drive runs the requests' operations in order (a request name per
+// operation), each request served by its own goroutine: an operation
+// that does not return within a short wait waits for a lock, and the run
+// goes on with the other request's operations, as the engine would. It
+// returns when every request has run its operations.
+func drive(t *testing.T, ctx context.Context, reqs map[string]*drivenRequest, order []string) {
 	t.Helper()
-	ctx := context.Background()
-	if err := groundtruth.ExecAll(ctx, db, "DROP TABLE IF EXISTS products", "DROP TABLE IF EXISTS warehouses",
-		"CREATE TABLE products (id BIGINT PRIMARY KEY, stock BIGINT NOT NULL, version BIGINT NOT NULL DEFAULT 0)",
-		"INSERT INTO products (id, stock, version) VALUES (1, 10, 0)",
-		"CREATE TABLE warehouses (id BIGINT PRIMARY KEY)", "INSERT INTO warehouses (id) VALUES (1), (2)"); err != nil {
-		t.Fatal(err)
-	}
 	for _, r := range reqs {
-		conn, err := db.Conn(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r.conn, r.tx, r.next, r.err, r.ops = conn, nil, 0, nil, nil
-		r.grant, r.done = make(chan func(context.Context) error), make(chan struct{}, 1)
-		r.build()
 		go r.serve(ctx)
 	}
 	pending := map[string]bool{}
@@ -189,6 +215,28 @@ func luRun(t *testing.T, db *sql.DB, reqs map[string]*luRequest, order []string)
 	}
 	for _, r := range reqs {
 		close(r.grant)
+	}
+}
+
+// luRun runs the requests' operations in order (a request name per
+// operation; see drive) from stock 10 and returns the final stock.
+func luRun(t *testing.T, db *sql.DB, reqs map[string]*luRequest, order []string) int64 {
+	t.Helper()
+	ctx := context.Background()
+	if err := groundtruth.ExecAll(ctx, db, "DROP TABLE IF EXISTS products", "DROP TABLE IF EXISTS warehouses",
+		"CREATE TABLE products (id BIGINT PRIMARY KEY, stock BIGINT NOT NULL, version BIGINT NOT NULL DEFAULT 0)",
+		"INSERT INTO products (id, stock, version) VALUES (1, 10, 0)",
+		"CREATE TABLE warehouses (id BIGINT PRIMARY KEY)", "INSERT INTO warehouses (id) VALUES (1), (2)"); err != nil {
+		t.Fatal(err)
+	}
+	driven := map[string]*drivenRequest{}
+	for name, r := range reqs {
+		r.open(t, ctx, db, &r.drivenRequest)
+		r.build()
+		driven[name] = &r.drivenRequest
+	}
+	drive(t, ctx, driven, order)
+	for _, r := range reqs {
 		r.conn.Close()
 	}
 	var stock int64
@@ -207,13 +255,21 @@ func luStatements(t *testing.T, pkg, dialect string) (map[string]luSQL, map[stri
 	t.Helper()
 	cfg := Config{Dir: testdataDir(t, "concurrent"), Patterns: []string{pkg}, Dialect: Dialect(dialect), Constraints: []string{"products.stock >= 0"},
 		Workers: 1, Concurrent: true}
+	return entryStatements(t, cfg, report.FindingLostUpdate)
+}
+
+// entryStatements returns the SQL of each entry's SELECTs and other
+// statements under cfg, as the frontend reads them, and the entries with
+// a finding of class.
+func entryStatements(t *testing.T, cfg Config, class string) (map[string]luSQL, map[string]bool) {
+	t.Helper()
 	rep, err := Run(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	found := map[string]bool{}
 	for _, f := range rep.Findings {
-		if f.Class == report.FindingLostUpdate {
+		if f.Class == class {
 			found[shortName(f.Entry)] = true
 		}
 	}

@@ -25,20 +25,14 @@ type lostUpdate struct {
 	v0, a, b, ab, ba string
 }
 
-// lostUpdateFinder executes one program's paths symbolically from the
-// entry to the candidate writes.
+// lostUpdateFinder checks the candidate writes a pathWalker meets
+// against the reads of the path.
 type lostUpdateFinder struct {
-	prog          *ir.Program
-	reads, writes map[*ir.Edge]*rowAccess
-	reach         []bool
-	onPath        []bool
-	steps, checks int
-	s             *smt.Solver
-	dialect       string
-	override      string
-	code          *codeLevels
-	found         map[[2]*ir.Edge]bool
-	out           []lostUpdate
+	txLevels
+	checks int
+	s      *smt.Solver
+	found  map[[2]*ir.Edge]bool
+	out    []lostUpdate
 }
 
 // lostUpdates returns the lost updates of prog (see lostupdate.go).
@@ -50,47 +44,12 @@ func lostUpdates(prog *ir.Program, s *smt.Solver, dialect, override, dir string)
 	if len(writes) == 0 {
 		return nil, nil
 	}
-	f := &lostUpdateFinder{prog: prog, reads: reads, writes: writes, reach: reachesAny(prog, writes), onPath: make([]bool, len(prog.Edges)),
-		s: s, dialect: dialect, override: override, code: newCodeLevels(dir), found: map[[2]*ir.Edge]bool{}}
-	st := &pathState{env: map[*ir.Var]ir.Expr{}, open: map[ir.Tx]*ir.TxOp{}, gen: map[ir.Tx]int{}}
-	if err := f.walk(prog.Entry, st); err != nil {
+	f := &lostUpdateFinder{txLevels: txLevels{prog: prog, dialect: dialect, override: override, code: newCodeLevels(dir)}, s: s, found: map[[2]*ir.Edge]bool{}}
+	w := newPathWalker(prog, reads, writes, func() bool { return f.checks >= lostUpdateMaxChecks }, f.atWrite)
+	if err := w.run(); err != nil {
 		return nil, err
 	}
 	return f.out, nil
-}
-
-// walk extends the path ending at l with each edge that leads to a
-// candidate write, checking each candidate write it meets.
-func (f *lostUpdateFinder) walk(l ir.Loc, st *pathState) error {
-	for _, e := range f.prog.Out[l] {
-		w := f.writes[e]
-		if f.onPath[e.ID] || (w == nil && !f.reach[e.To]) {
-			continue
-		}
-		if f.steps >= lostUpdateMaxSteps || f.checks >= lostUpdateMaxChecks {
-			return nil
-		}
-		f.steps++
-		if w != nil {
-			if err := f.atWrite(st, w); err != nil {
-				return err
-			}
-		}
-		if !f.reach[e.To] {
-			continue
-		}
-		next := st.clone()
-		if !next.step(e, f.reads) {
-			continue
-		}
-		f.onPath[e.ID] = true
-		err := f.walk(e.To, next)
-		f.onPath[e.ID] = false
-		if err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // atWrite checks the candidate write w against each read of the path
@@ -196,9 +155,17 @@ func (f *lostUpdateFinder) unprotected(st *pathState, pr *pathRead, w *rowAccess
 	return why, true
 }
 
+// txLevels tells the isolation level of a program's transactions.
+type txLevels struct {
+	prog     *ir.Program
+	dialect  string
+	override string // --isolation
+	code     *codeLevels
+}
+
 // level is the isolation level of the transaction begun at b (false: set
 // by options the code does not show).
-func (f *lostUpdateFinder) level(b *ir.TxOp) (report.Isolation, bool) {
+func (f *txLevels) level(b *ir.TxOp) (report.Isolation, bool) {
 	if f.override != "" {
 		return report.Isolation{Level: f.override, Source: "--isolation"}, true
 	}
@@ -272,7 +239,7 @@ func (f *lostUpdateFinder) query(st *pathState, pr *pathRead, w *rowAccess, col 
 	}
 	// Preferably both requests change the value (the plainest witness).
 	changes := ir.And(ir.Not(ir.Eq(wA[col], pr.vals[col])), ir.Not(ir.Eq(wB[col], pr.vals[col])))
-	m, err := f.model(ir.And(parts...), changes)
+	m, err := solveModel(f.s, ir.And(parts...), changes)
 	if errors.Is(err, smt.ErrSort) {
 		return nil, nil // values the row model does not compare (a bool column keyed by a number): no finding
 	}
@@ -293,26 +260,26 @@ func (f *lostUpdateFinder) query(st *pathState, pr *pathRead, w *rowAccess, col 
 		v0: val(pr.vals[col]), a: val(wA[col]), b: val(wB[col]), ab: val(wBA[col]), ba: val(wAB[col])}, nil
 }
 
-// model returns a model of base and preferred, else of base (nil: none,
-// or the solver cannot tell).
-func (f *lostUpdateFinder) model(base, preferred ir.Expr) (*smt.Model, error) {
-	f.s.Push()
-	defer f.s.Pop()
-	if err := f.s.Assert(base); err != nil {
+// solveModel returns a model of base and preferred, else of base (nil:
+// none, or the solver cannot tell).
+func solveModel(s *smt.Solver, base, preferred ir.Expr) (*smt.Model, error) {
+	s.Push()
+	defer s.Pop()
+	if err := s.Assert(base); err != nil {
 		return nil, err
 	}
 	for _, extra := range []ir.Expr{preferred, ir.True} {
-		f.s.Push()
-		err := f.s.Assert(extra)
+		s.Push()
+		err := s.Assert(extra)
 		var res smt.Result
 		if err == nil {
-			res, err = f.s.Check()
+			res, err = s.Check()
 		}
 		var m *smt.Model
 		if err == nil && res == smt.Sat {
-			m, err = f.s.Model()
+			m, err = s.Model()
 		}
-		f.s.Pop()
+		s.Pop()
 		if err != nil || m != nil {
 			return m, err
 		}
@@ -357,13 +324,27 @@ func substAll(es map[string]ir.Expr, m map[*ir.Var]ir.Expr) map[string]ir.Expr {
 // programs: one per (read, write) pair, with the first entry that runs
 // it.
 func lostUpdateFindings(jobs []job, cfg Config) ([]report.Finding, error) {
+	return programFindings(jobs, cfg, "lost-update check", func(prog *ir.Program, s *smt.Solver, dialect string) ([]report.Finding, error) {
+		lus, err := lostUpdates(prog, s, dialect, cfg.Isolation, cfg.Dir)
+		var out []report.Finding
+		for _, lu := range lus {
+			out = append(out, report.Finding{Class: report.FindingLostUpdate, Position: lu.write.Position(), Related: lu.read.Position(), Message: lu.message()})
+		}
+		return out, err
+	})
+}
+
+// programFindings runs find on each program of the jobs once, with one
+// solver, and returns its findings (one per position and related
+// position), each with the first entry that runs it.
+func programFindings(jobs []job, cfg Config, what string, find func(*ir.Program, *smt.Solver, string) ([]report.Finding, error)) ([]report.Finding, error) {
 	s, err := smt.NewSolver(cfg.TimeoutMS)
 	if err != nil {
-		return nil, fmt.Errorf("lost-update check: %w", err)
+		return nil, fmt.Errorf("%s: %w", what, err)
 	}
 	defer s.Close()
 	if err := s.SetRLimit(rlimitUnits(cfg.RLimit)); err != nil {
-		return nil, fmt.Errorf("lost-update check: %w", err)
+		return nil, fmt.Errorf("%s: %w", what, err)
 	}
 	var out []report.Finding
 	seen := map[string]bool{}
@@ -373,18 +354,18 @@ func lostUpdateFindings(jobs []job, cfg Config) ([]report.Finding, error) {
 			continue
 		}
 		done[j.prog] = true
-		lus, err := lostUpdates(j.prog, s, progDialect(cfg, j.prog), cfg.Isolation, cfg.Dir)
+		fs, err := find(j.prog, s, progDialect(cfg, j.prog))
 		if err != nil {
 			return nil, err
 		}
-		for _, lu := range lus {
-			k := lu.write.Position() + " " + lu.read.Position()
+		for _, f := range fs {
+			k := f.Position + " " + f.Related
 			if seen[k] {
 				continue
 			}
 			seen[k] = true
-			out = append(out, report.Finding{Class: report.FindingLostUpdate, Entry: j.entry, Position: lu.write.Position(),
-				Related: lu.read.Position(), Message: lu.message()})
+			f.Entry = j.entry
+			out = append(out, f)
 		}
 	}
 	return out, nil

@@ -124,6 +124,11 @@ func Run(ctx context.Context, cfg Config) (*report.Report, error) {
 			return nil, err
 		}
 		rep.Findings = append(rep.Findings, lost...)
+		dup, err := checkInsertFindings(jobs, cfg, in.schema)
+		if err != nil {
+			return nil, err
+		}
+		rep.Findings = append(rep.Findings, dup...)
 	}
 	if cfg.Deadline > 0 {
 		var cancel context.CancelFunc

@@ -12,10 +12,16 @@ const (
 	// second write overwrites the first, and the final value differs from
 	// both serial orders.
 	FindingLostUpdate = "lost-update"
+	// FindingCheckInsert: a request reads whether a row with a key exists
+	// and, having found none, inserts one, with no lock that blocks a
+	// concurrent insert of the key: two requests both insert (duplicate
+	// rows without a UNIQUE key, else an unhandled unique violation).
+	FindingCheckInsert = "check-then-insert"
 )
 
 // A Finding is a warning of a class of its own about the program, not a
-// verdict of a constraint (with --concurrent: tx-escape, lost-update).
+// verdict of a constraint (with --concurrent: tx-escape, lost-update,
+// check-then-insert).
 // Text output prints "pos: warning[class]: message", JSON lists them in
 // "findings", SARIF gives each class its own rule.
 type Finding struct {
@@ -24,7 +30,8 @@ type Finding struct {
 	Entry string `json:"entry"`
 	// Position is "file:line" of the statement; Related that of what it
 	// relates to (tx-escape: the BEGIN of the open transaction;
-	// lost-update: the read whose value is written back).
+	// lost-update: the read whose value is written back; check-then-insert:
+	// the read that found no row).
 	Position string `json:"position"`
 	Related  string `json:"related,omitempty"`
 	Message  string `json:"message"`

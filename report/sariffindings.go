@@ -1,11 +1,12 @@
 package report
 
 // The SARIF rules of the finding classes, after sarifRules' three verdict
-// rules (indexes 0–2): ruleTxEscape (index 3) and ruleLostUpdate (index
-// 4). DBV006 is kept for check-then-insert.
+// rules (indexes 0–2): ruleTxEscape (index 3), ruleLostUpdate (index
+// 4) and ruleCheckInsert (index 5).
 const (
-	ruleTxEscape   = "DBV004"
-	ruleLostUpdate = "DBV005"
+	ruleTxEscape    = "DBV004"
+	ruleLostUpdate  = "DBV005"
+	ruleCheckInsert = "DBV006"
 )
 
 // findingRule is a finding class's rule: its ID, its index in the
@@ -23,6 +24,8 @@ func findingRuleOf(class string) (findingRule, bool) {
 		return findingRule{ruleTxEscape, 3, "the transaction's BEGIN"}, true
 	case FindingLostUpdate:
 		return findingRule{ruleLostUpdate, 4, "the read whose value is written back"}, true
+	case FindingCheckInsert:
+		return findingRule{ruleCheckInsert, 5, "the read that found no row"}, true
 	}
 	return findingRule{}, false
 }
@@ -55,6 +58,23 @@ func findingRules() []sarifRule {
 			Markdown: "Write relative to the row's current value (`SET c = c - $1`), lock the row on the read (`SELECT … FOR UPDATE`), or check that the value " +
 				"did not change (`UPDATE … WHERE id = $1 AND c = $old`, or a version column, and check `RowsAffected`); on PostgreSQL, `REPEATABLE READ` " +
 				"or `SERIALIZABLE` makes the second writer fail with 40001 (retry it).",
+		},
+		DefaultConfiguration: sarifConfiguration{Level: "warning"},
+		Properties:           sarifRuleProperties{Precision: "high", ProblemSeverity: "warning", Tags: []string{"correctness", "database", "concurrency"}},
+	}, {
+		ID: ruleCheckInsert, Name: "CheckThenInsert",
+		ShortDescription: sarifMessage{Text: "Two requests both find no row with a key and both insert one"},
+		FullDescription: sarifMessage{Text: "The request reads whether a row with a key exists (SELECT … WHERE k = $1, SELECT count(*)) and inserts one " +
+			"where it found none, with no lock that blocks a concurrent insert of the key: two requests both read none and both insert. Without a " +
+			"PRIMARY KEY or UNIQUE key on the key columns the table gets duplicate rows; with one, the second INSERT fails with a unique violation " +
+			"(PostgreSQL 23505, MySQL 1062) that the code does not handle."},
+		Help: sarifMarkdown{
+			Text: "Declare a UNIQUE key on the columns and insert with ON CONFLICT DO NOTHING (PostgreSQL) or INSERT IGNORE (MySQL), checking " +
+				"RowsAffected, or check the INSERT's error for a unique violation; or lock a row both requests share before the read (a parent row " +
+				"FOR UPDATE). PostgreSQL SERIALIZABLE fails one request with 40001 instead (retry it).",
+			Markdown: "Declare a `UNIQUE` key on the columns and insert with `ON CONFLICT DO NOTHING` (PostgreSQL) or `INSERT IGNORE` (MySQL), checking " +
+				"`RowsAffected`, or check the INSERT's error for a unique violation; or lock a row both requests share before the read (a parent row " +
+				"`FOR UPDATE`). PostgreSQL `SERIALIZABLE` fails one request with 40001 instead (retry it).",
 		},
 		DefaultConfiguration: sarifConfiguration{Level: "warning"},
 		Properties:           sarifRuleProperties{Precision: "high", ProblemSeverity: "warning", Tags: []string{"correctness", "database", "concurrency"}},
