@@ -457,6 +457,11 @@ func (t *translator) builtin(f *frame, b *ssa.Builtin, c *ssa.CallCommon, args [
 		for _, a := range args {
 			t.lose(a) // the new slice's elements are not tracked
 		}
+		if n, ok := appendedLen(c, args); ok {
+			// The elements are lost, not the length: "collect the
+			// failures, roll back if any" hinges on it (adv6 m45a).
+			return value{obj: &object{kind: objSlice, length: n}}
+		}
 		return value{obj: &object{kind: objSlice, length: t.freshLen("append()")}}
 	case "copy", "clear":
 		t.mayWriteElements()
@@ -467,6 +472,26 @@ func (t *translator) builtin(f *frame, b *ssa.Builtin, c *ssa.CallCommon, args [
 		return t.recoverCall()
 	}
 	return t.fresh(b.Name()+"()", results)
+}
+
+// appendedLen is the length of append(s, x...) when both lengths are
+// known (a nil slice has none).
+func appendedLen(c *ssa.CallCommon, args []value) (ir.Expr, bool) {
+	if len(args) != 2 || isString(c.Args[1].Type()) {
+		return nil, false
+	}
+	var lens []ir.Expr
+	for _, a := range args {
+		switch {
+		case a.obj != nil && a.obj.kind == objNil:
+			lens = append(lens, ir.IntLit(0))
+		case a.obj != nil && a.obj.kind == objSlice && a.obj.length != nil:
+			lens = append(lens, a.obj.length)
+		default:
+			return nil, false
+		}
+	}
+	return ir.Add(lens[0], lens[1]), true
 }
 
 // initDefers sets the frame's defer flags to false on entry.

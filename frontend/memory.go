@@ -101,6 +101,11 @@ func (t *translator) load(c *cell, name string) value {
 					n.Approx = c.approx
 				}
 			}
+			if o := c.ref.obj; o != nil && o.kind == objPtr {
+				// What an approximated pointer points to (an element of
+				// a []*T the program filled) is approximated too.
+				t.markApproxDeep(o.cell, c.approx, 1)
+			}
 		}
 	}
 	if !c.refSet {

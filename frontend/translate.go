@@ -639,7 +639,9 @@ func (t *translator) phiMoves(f *frame, b, succ *ssa.BasicBlock) {
 			n := pv.obj.length.(*ir.Var)
 			in := t.val(f, p.Edges[idx])
 			x := ir.Expr(nil)
-			if in.obj != nil && in.obj.length != nil {
+			if c, isConst := p.Edges[idx].(*ssa.Const); (isConst && c.IsNil()) || (in.obj != nil && in.obj.kind == objNil) {
+				x = ir.IntLit(0) // a nil slice
+			} else if in.obj != nil && in.obj.length != nil {
 				x = in.obj.length
 			} else {
 				x = t.freshLen(n.Name)
