@@ -106,6 +106,11 @@ type lowerer struct {
 	// keysUnstable: the tables whose rows a statement may delete or
 	// re-key (heldrows.go; nil until used).
 	keysUnstable map[string]bool
+	// memo: the read sites of tables the program does not write, in
+	// program order (memoOrder), and those tables (readmemo.go).
+	memo       map[*ir.Select]*readSite
+	memoOrder  []*ir.Select
+	memoStable map[string]bool
 }
 
 // Lower returns p with every database operation replaced by its meaning in

@@ -79,6 +79,7 @@ func (m *lowerer) prologue(from, to ir.Loc) {
 	}
 	em.assign(lhs, rhs)
 	m.initUniqueSites(em)
+	m.initReadSites(em)
 	m.fresh = nil
 	var initial []ir.Expr
 	for _, t := range m.tableList() {

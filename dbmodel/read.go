@@ -30,6 +30,7 @@ func (m *lowerer) lowerSelect(e *ir.Edge, s *ir.Select) {
 		facts := m.otherTableFacts(s)
 		em.havoc(m.takeFresh()...)
 		em.assume(facts)
+		m.memoRead(em, s)
 		em.jump(e.To)
 		return
 	}

@@ -3,6 +3,7 @@ package witness
 import (
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/dbverify/dbverify/sqlir"
@@ -51,6 +52,9 @@ func (c *Counterexample) InitialRows(s *Schema) (rows []Row, notes []string) {
 		for k, v := range cr.Values {
 			if strings.HasPrefix(k, "$") {
 				continue
+			}
+			if u, err := strconv.Unquote(v); err == nil && strings.HasPrefix(v, `"`) {
+				v = u // a string the trace shows quoted ("pending")
 			}
 			vals[strings.ToLower(k)] = v
 		}

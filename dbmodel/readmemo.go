@@ -1,0 +1,243 @@
+package dbmodel
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dbverify/dbverify/ir"
+	"github.com/dbverify/dbverify/sqlir"
+)
+
+// Repeated reads of a table the program does not write. Rows of another
+// table than the constrained ones are not modelled: each SELECT of one
+// returns arbitrary values (constrained by --assume facts). A handler that
+// checks a transfer, then reads it again inside its transaction, got two
+// different rows for one primary key, and a false UNSAFE (new-user trial
+// D5: the check saw "Pending" and total 0, the write used total -1).
+//
+// Where nothing changes the table during the entry — no statement of the
+// program writes it, no foreign key action of the schema changes it, and
+// no other request runs in between (sequential models and the 2-request
+// product, not the stability check) — two reads that pin the same key of
+// the schema return the same row: each such SELECT site remembers the
+// key and the columns it read last (ghosts), and a later read with equal
+// key values gets the same values for the columns both read.
+
+// readSite is a SELECT of a table the program does not write that pins a
+// key of the schema: the row it returned last (done), as a row symbol
+// o1, o2, … (its key columns and the columns read), which a trace shows
+// and a replay seeds.
+type readSite struct {
+	table string
+	key   []string // the pinned key's columns, lower case
+	keyOf []sqlir.Expr
+	done  *ir.Var
+	cols  map[string]*ir.Var // column (lower case) → its value in the row read
+}
+
+// memoSite returns the read site of s, created on first use (nil when s
+// is not one).
+func (m *lowerer) memoSite(s *ir.Select) *readSite {
+	if m.memo == nil {
+		m.memo = map[*ir.Select]*readSite{}
+		m.memoStable = m.unwrittenTables()
+	}
+	if site, ok := m.memo[s]; ok {
+		return site
+	}
+	m.memo[s] = m.newReadSite(s)
+	if m.memo[s] != nil {
+		m.memoOrder = append(m.memoOrder, s)
+	}
+	return m.memo[s]
+}
+
+// newReadSite builds the site of s (see readSite), or nil.
+func (m *lowerer) newReadSite(s *ir.Select) *readSite {
+	q := s.SQL
+	if q.Complex || q.Table == "" || q.SkipsRows || len(q.Tables()) != 1 || !m.memoStable[strings.ToLower(q.Table)] {
+		return nil
+	}
+	if m.concurrent() && m.opt.Concurrency.Interference {
+		return nil
+	}
+	t := m.schemaTable(q.Table)
+	if t == nil {
+		return nil
+	}
+	pins := map[string]sqlir.Expr{}
+	for _, p := range columnPins(q.Table, q.Where) {
+		if keyValue(p.val) {
+			pins[p.col] = p.val
+		}
+	}
+	for _, k := range t.Keys {
+		site := &readSite{table: strings.ToLower(q.Table), cols: map[string]*ir.Var{}}
+		for _, c := range k {
+			v, ok := pins[strings.ToLower(c)]
+			if !ok {
+				site = nil
+				break
+			}
+			site.key = append(site.key, strings.ToLower(c))
+			site.keyOf = append(site.keyOf, v)
+		}
+		if site == nil {
+			continue
+		}
+		n := len(m.memoOrder) + 1
+		row := fmt.Sprintf("o%d", n)
+		col := func(c string, sort ir.Sort) {
+			if _, ok := site.cols[c]; ok {
+				return
+			}
+			v := m.p.NewVar(row+"."+c, sort, ir.Column)
+			v.Row, v.Table, v.Col = row, q.Table, c
+			site.cols[c] = v
+		}
+		site.done = m.p.NewVar(row+".$done", ir.Bool, ir.Ghost)
+		for i, c := range site.key {
+			sort, ok := keySort(site.keyOf[i], s.Args)
+			if !ok {
+				return nil
+			}
+			col(c, sort)
+		}
+		for i, it := range q.Columns {
+			c, ok := it.Expr.(*sqlir.ColRef)
+			if it.Star || !ok || i >= len(s.Targets) || s.Targets[i] == nil {
+				continue
+			}
+			col(strings.ToLower(c.Name), s.Targets[i].Type)
+		}
+		return site
+	}
+	return nil
+}
+
+// keySort is the sort of a key value (a placeholder bound to a known
+// argument, an integer or a string literal); ok is false otherwise.
+func keySort(e sqlir.Expr, args []ir.Expr) (ir.Sort, bool) {
+	switch e := e.(type) {
+	case *sqlir.Param:
+		if e.Index < len(args) && args[e.Index] != nil {
+			return args[e.Index].Sort(), true
+		}
+	case *sqlir.Num, *sqlir.Str:
+		return ir.Int, true
+	}
+	return 0, false
+}
+
+// unwrittenTables returns the tables (lower case) no statement of the
+// program writes and no foreign key action of the schema changes.
+func (m *lowerer) unwrittenTables() map[string]bool {
+	written := map[string]bool{}
+	for _, e := range m.src.Edges {
+		if s, ok := e.Stmt.(*ir.Exec); ok {
+			if t := writtenTable(s.SQL); t != "" {
+				written[strings.ToLower(t)] = true
+			} else if _, isOther := s.SQL.(*sqlir.Other); !isOther {
+				return map[string]bool{} // a statement that may write anything
+			}
+		}
+	}
+	out := map[string]bool{}
+	if m.opt.Schema == nil {
+		return out
+	}
+	for name, t := range m.opt.Schema.Tables {
+		stable := !written[strings.ToLower(name)]
+		for _, fk := range t.ForeignKeys {
+			if (fk.OnDelete != sqlir.FKNoAction && fk.OnDelete != sqlir.FKRestrict) ||
+				(fk.OnUpdate != sqlir.FKNoAction && fk.OnUpdate != sqlir.FKRestrict) {
+				stable = false
+			}
+		}
+		if stable {
+			out[strings.ToLower(name)] = true
+		}
+	}
+	return out
+}
+
+// memoRead constrains, on the success path em of SELECT s (its targets
+// bound), the values s read to those an earlier read of the same key
+// got, and records s's key and values.
+func (m *lowerer) memoRead(em *emitter, s *ir.Select) {
+	site := m.memoSite(s)
+	if site == nil {
+		return
+	}
+	var key []ir.Expr
+	for _, v := range site.keyOf {
+		key = append(key, m.expr(v, nil, s.Args))
+	}
+	cur := map[string]*ir.Var{}
+	for i, it := range s.SQL.Columns {
+		if c, ok := it.Expr.(*sqlir.ColRef); ok && !it.Star && i < len(s.Targets) && s.Targets[i] != nil {
+			cur[strings.ToLower(c.Name)] = s.Targets[i]
+		}
+	}
+	var facts []ir.Expr
+	for _, os := range m.memoOrder {
+		other := m.memo[os]
+		if other.table != site.table || strings.Join(other.key, ",") != strings.Join(site.key, ",") {
+			continue
+		}
+		same := []ir.Expr{other.done}
+		for i, c := range site.key {
+			same = append(same, ir.Eq(other.cols[c], key[i]))
+		}
+		var eqs []ir.Expr
+		for c, v := range cur {
+			if w, ok := other.cols[c]; ok && w.Type == v.Type {
+				eqs = append(eqs, ir.Eq(v, w))
+			}
+		}
+		if len(eqs) > 0 {
+			facts = append(facts, ir.Implies(ir.And(same...), ir.And(eqs...)))
+		}
+	}
+	em.havoc(m.takeFresh()...)
+	if len(facts) > 0 {
+		em.assume(ir.And(facts...))
+	}
+	// The row read, as its symbol.
+	var vars []*ir.Var
+	var bind []ir.Expr
+	for _, v := range site.cols {
+		vars = append(vars, v)
+	}
+	for i, c := range site.key {
+		if v := site.cols[c]; v.Type == key[i].Sort() {
+			bind = append(bind, ir.Eq(v, key[i]))
+		}
+	}
+	for c, v := range site.cols {
+		if w, ok := cur[c]; ok && w.Type == v.Type {
+			bind = append(bind, ir.Eq(v, w))
+		}
+	}
+	em.havoc(vars...)
+	em.assume(ir.And(bind...))
+	em.assign([]*ir.Var{site.done}, []ir.Expr{ir.True})
+}
+
+// initReadSites starts every read site with no row read; the sites are
+// created here, in program order.
+func (m *lowerer) initReadSites(em *emitter) {
+	var lhs []*ir.Var
+	var rhs []ir.Expr
+	for _, e := range m.src.Edges {
+		if s, ok := e.Stmt.(*ir.Select); ok && !s.LockOnly && m.selSym[s] == nil {
+			if site := m.memoSite(s); site != nil {
+				lhs = append(lhs, site.done)
+				rhs = append(rhs, ir.False)
+			}
+		}
+	}
+	if len(lhs) > 0 {
+		em.assign(lhs, rhs)
+	}
+}
