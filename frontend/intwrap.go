@@ -149,7 +149,7 @@ func (t *translator) noteOverflow(i *ssa.BinOp) {
 	}
 	why := "--assume-no-overflow"
 	if !t.l.cfg.AssumeNoOverflow {
-		why = "wrap-around is modelled in entries without loops only"
+		why = "the entry has a loop: searched with mathematical integers, and a SAFE stands on them only where the check with wrap-around is undecided"
 	}
 	t.p.Assume(fmt.Sprintf("Go integer arithmetic does not overflow (%s at %s:%d, and any other; %s)", b.Name(), file, line, why))
 }

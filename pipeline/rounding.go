@@ -44,7 +44,8 @@ func roundedCheck(ctx context.Context, exact *report.Result, j job, in *inputs, 
 // wrappedCheck re-decides a SAFE result of job j, proved with
 // mathematical integers because the entry has a loop (an assumption the
 // result prints), on j's program with Go's wrap-around, under a quarter
-// of the query limit (wrapped values multiply the predicates a loop
+// of the query limit, and ten times the queries of the first proof
+// (wrapped values multiply the predicates a loop
 // invariant is sought among: booking's Promote went from 277 queries
 // past the limit). SAFE or UNSAFE there is the result (adv6 m52: a loop
 // that validates tags made an overflow bug SAFE "assuming no overflow";
@@ -55,7 +56,7 @@ func wrappedCheck(ctx context.Context, math *report.Result, j job, in *inputs, s
 		return math
 	}
 	limited := cfg
-	limited.MaxQueries = wrappedQueries(cfg.MaxQueries)
+	limited.MaxQueries = wrappedQueries(cfg.MaxQueries, math.SMTQueries)
 	r := verify(ctx, j.entry, j.wrapped, j.c, in, s, limited)
 	r.SMTQueries += math.SMTQueries
 	r.Seconds += math.Seconds
@@ -67,11 +68,12 @@ func wrappedCheck(ctx context.Context, math *report.Result, j job, in *inputs, s
 	return &out
 }
 
-// wrappedQueries is the query limit of wrappedCheck: a quarter of the
-// result's.
-func wrappedQueries(max int) int {
-	if max <= 0 {
-		max = refine.DefaultMaxQueries
+// wrappedQueries is the query limit of wrappedCheck: ten times the
+// queries the proof on mathematical integers took (at least 2,000), and
+// at most a quarter of the result's limit.
+func wrappedQueries(limit, used int) int {
+	if limit <= 0 {
+		limit = refine.DefaultMaxQueries
 	}
-	return max / 4
+	return min(limit/4, max(2000, 10*used))
 }

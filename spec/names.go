@@ -32,8 +32,16 @@ func CheckNames(props []Property, schema *sqlir.Schema, prog Program) error {
 func checkRowCheck(c *RowCheck, used map[string]bool, schema *sqlir.Schema, prog Program) error {
 	tab := schemaTable(schema, c.Table)
 	if tab == nil && !used[strings.ToLower(c.Table)] && (schema != nil || !prog.RunsUnknownSQL()) {
-		return errorf(c.Text, "table %s is neither used by the program's SQL nor declared in the schema (tables used: %s)",
-			c.Table, strings.Join(sortedSet(used), ", "))
+		return errorf(c.Text, "table %s is neither used by the program's SQL nor declared in the schema%s (tables used: %s)",
+			c.Table, didYouMean(c.Table, sortedSet(used)), strings.Join(sortedSet(used), ", "))
+	}
+	if tab == nil && !used[strings.ToLower(c.Table)] {
+		// SQL built at run time may name any table, but one that looks
+		// like a typo of a table the SQL names is one (a migration runner
+		// in the module made "wallet" for "wallets" pass, exit 0).
+		if hint := didYouMean(c.Table, sortedSet(used)); hint != "" {
+			return errorf(c.Text, "table %s is neither used by the program's constant SQL nor declared in the schema%s (SQL built at run time may name it: declare it with --schema to check it)", c.Table, hint)
+		}
 	}
 	if tab == nil {
 		return checkUsedColumns(c, prog)

@@ -60,10 +60,6 @@ var knownFindings = map[findingKey]Kind{
 	// MySQL 8's `VALUES (…) AS new` alias: MariaDB, the engine of the
 	// mysql dialect here, refuses its syntax.
 	{"trust/mysql8_upsert_alias_unsafe", "(*Receiving).Receive", "stock_levels.on_hand >= 0"}: EngineLacks,
-	// The counterexample's inputs say debits[i] = {0, 0, 0} while its
-	// path passes the check Amount > 0: the trace reports the slice
-	// element read at the loop's index with another element's values.
-	{"trust/slice_same_index_unsafe", "(*Store).ApplyDebits", "accounts.balance >= 0"}: NeedsExternal,
 	// The counterexample's UPDATE breaks the schema's other CHECK
 	// (stock - 1 < reserved = 0), which MariaDB enforces: the write fails.
 	// dbverify's model does not enforce the other CHECKs of the table.
