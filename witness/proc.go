@@ -2,11 +2,13 @@ package witness
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"strings"
 	"time"
@@ -111,6 +113,8 @@ func StartDriver(bin string) (*Driver, error) {
 
 func (d *Driver) start() error {
 	d.cmd = exec.Command(d.bin)
+	// gin prints its debug banner on standard output unless released.
+	d.cmd.Env = append(os.Environ(), "GIN_MODE=release")
 	var err error
 	if d.in, err = d.cmd.StdinPipe(); err != nil {
 		return err
@@ -127,8 +131,14 @@ func (d *Driver) start() error {
 	d.replies = make(chan reply)
 	go func(sc *bufio.Scanner, ch chan reply) {
 		for sc.Scan() {
+			line := bytes.TrimSpace(sc.Bytes())
+			if !bytes.HasPrefix(line, []byte("{")) {
+				// Printed by the program before the driver took standard
+				// output (a framework's banner at package init).
+				continue
+			}
 			var r driverResponse
-			err := json.Unmarshal(sc.Bytes(), &r)
+			err := json.Unmarshal(line, &r)
 			ch <- reply{r, err}
 		}
 		close(ch)
