@@ -20,18 +20,7 @@ func (m *lowerer) lowerSelect(e *ir.Edge, s *ir.Select) {
 	targets := nonNil(s.Targets)
 	x := m.selSym[s]
 	if x == nil {
-		// Another table, or a join/aggregate: arbitrary results, except for
-		// what --assume says of that table's rows.
-		if t := m.readModel(s.SQL); t != nil {
-			m.approxSelect(e, s, t)
-			return
-		}
-		em := m.errFork(e, s.Info, s.Err, noFacts, targets...)
-		facts := m.otherTableFacts(s)
-		em.havoc(m.takeFresh()...)
-		em.assume(facts)
-		m.memoRead(em, s)
-		em.jump(e.To)
+		m.otherSelect(e, s, targets)
 		return
 	}
 	t := m.model(x.table)
@@ -132,6 +121,22 @@ func (m *lowerer) lowerSelect(e *ir.Edge, s *ir.Select) {
 	}
 	m.lockSelected(em, s, x)
 	m.bindHeld(em, s, x)
+	em.jump(e.To)
+}
+
+// otherSelect lowers a SELECT of another table, or a join/aggregate:
+// arbitrary results, except for what --assume says of that table's rows
+// and what an earlier read of the same key read (readmemo.go).
+func (m *lowerer) otherSelect(e *ir.Edge, s *ir.Select, targets []*ir.Var) {
+	if t := m.readModel(s.SQL); t != nil {
+		m.approxSelect(e, s, t)
+		return
+	}
+	em := m.errFork(e, s.Info, s.Err, noFacts, targets...)
+	facts := m.otherTableFacts(s)
+	em.havoc(m.takeFresh()...)
+	em.assume(facts)
+	m.memoRead(em, s)
 	em.jump(e.To)
 }
 
