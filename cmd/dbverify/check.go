@@ -91,6 +91,11 @@ func check(c *cli.Context) (int, error) {
 	if err != nil {
 		return exitUsage, cli.Exit(err.Error(), exitUsage)
 	}
+	if cfg.Progress == nil {
+		h := startHeartbeat(c.App.ErrWriter, heartbeatEvery)
+		cfg.Progress = h.progress
+		defer h.end()
+	}
 	rep, err := pipeline.Run(c.Context, cfg)
 	if err != nil {
 		// Load, usage and internal errors all exit 2; a SARIF consumer
