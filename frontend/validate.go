@@ -69,18 +69,11 @@ func (t *translator) validated(val validation, args []value, argTypes []types.Ty
 		if i >= len(argTypes) {
 			break
 		}
-		st, fields := t.validatedFields(a, argTypes[i])
-		if st == nil {
-			continue
-		}
-		for j := 0; j < st.NumFields() && j < len(fields); j++ {
-			if fields[j] == nil {
-				continue
-			}
-			tag := reflect.StructTag(st.Tag(j)).Get(val.tag)
-			for _, b := range tagBounds(tag, fields[j], st.Field(j).Type()) {
+		for _, f := range t.validatedFields(a, argTypes[i], "", 0) {
+			tag := reflect.StructTag(f.tag).Get(val.tag)
+			for _, b := range tagBounds(tag, f.x, f.typ) {
 				bounds = append(bounds, b.expr)
-				texts = append(texts, st.Field(j).Name()+" "+b.text)
+				texts = append(texts, f.name+" "+b.text)
 			}
 		}
 	}
@@ -99,32 +92,71 @@ func (t *translator) validated(val validation, args []value, argTypes []types.Ty
 	return out
 }
 
-// validatedFields returns the struct type an argument of static type typ
-// holds (directly or through a pointer) and the current value of each
-// scalar field (nil where not scalar).
-func (t *translator) validatedFields(a value, typ types.Type) (*types.Struct, []ir.Expr) {
+// validatedField is a scalar field the validator checks: its path,
+// value, type and struct tag.
+type validatedField struct {
+	name string
+	x    ir.Expr
+	typ  types.Type
+	tag  string
+}
+
+// validatedFields returns the scalar fields of the struct an argument of
+// static type typ holds (directly or through a pointer), and those of
+// its nested structs, which the validator checks too (a struct field, or
+// a pointer to a struct whose target the model tracks).
+func (t *translator) validatedFields(a value, typ types.Type, prefix string, depth int) []validatedField {
+	if depth > 3 {
+		return nil
+	}
 	if p, ok := typ.Underlying().(*types.Pointer); ok {
 		st, ok := p.Elem().Underlying().(*types.Struct)
 		if !ok || a.obj == nil || a.obj.kind != objPtr || a.obj.cell == nil || a.obj.cell.fields == nil {
-			return nil, nil
+			return nil
 		}
-		out := make([]ir.Expr, st.NumFields())
-		for i := range out {
-			if fc := t.field(a.obj.cell, i); fc != nil && fc.v != nil {
-				out[i] = fc.v
-			}
-		}
-		return st, out
+		return t.cellFields(a.obj.cell, st, prefix, depth)
 	}
 	st, ok := typ.Underlying().(*types.Struct)
 	if !ok || len(a.fields) != st.NumFields() {
-		return nil, nil
+		return nil
 	}
-	out := make([]ir.Expr, st.NumFields())
+	var out []validatedField
 	for i, f := range a.fields {
-		out[i] = f.expr
+		name := prefix + st.Field(i).Name()
+		if f.expr != nil {
+			out = append(out, validatedField{name, f.expr, st.Field(i).Type(), st.Tag(i)})
+			continue
+		}
+		out = append(out, t.validatedFields(f, st.Field(i).Type(), name+".", depth+1)...)
 	}
-	return st, out
+	return out
+}
+
+// cellFields is validatedFields for a struct held in cell c.
+func (t *translator) cellFields(c *cell, st *types.Struct, prefix string, depth int) []validatedField {
+	var out []validatedField
+	for i := 0; i < st.NumFields(); i++ {
+		fc := t.field(c, i)
+		if fc == nil {
+			continue
+		}
+		name := prefix + st.Field(i).Name()
+		switch {
+		case fc.v != nil:
+			out = append(out, validatedField{name, fc.v, st.Field(i).Type(), st.Tag(i)})
+		case fc.fields != nil:
+			if nst, ok := st.Field(i).Type().Underlying().(*types.Struct); ok {
+				out = append(out, t.cellFields(fc, nst, name+".", depth+1)...)
+			}
+		case fc.refSet && fc.ref.obj != nil && fc.ref.obj.kind == objPtr && fc.ref.obj.cell != nil && fc.ref.obj.cell.fields != nil:
+			if p, ok := st.Field(i).Type().Underlying().(*types.Pointer); ok {
+				if nst, ok := p.Elem().Underlying().(*types.Struct); ok && depth < 3 {
+					out = append(out, t.cellFields(fc.ref.obj.cell, nst, name+".", depth+1)...)
+				}
+			}
+		}
+	}
+	return out
 }
 
 // bound is one numeric bound read from a tag.
