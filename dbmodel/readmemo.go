@@ -2,6 +2,8 @@ package dbmodel
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/dbverify/dbverify/ir"
@@ -190,7 +192,8 @@ func (m *lowerer) memoRead(em *emitter, s *ir.Select) {
 			same = append(same, ir.Eq(other.cols[c], key[i]))
 		}
 		var eqs []ir.Expr
-		for c, v := range cur {
+		for _, c := range slices.Sorted(maps.Keys(cur)) {
+			v := cur[c]
 			if w, ok := other.cols[c]; ok && w.Type == v.Type {
 				eqs = append(eqs, ir.Eq(v, w))
 			}
@@ -206,15 +209,17 @@ func (m *lowerer) memoRead(em *emitter, s *ir.Select) {
 	// The row read, as its symbol.
 	var vars []*ir.Var
 	var bind []ir.Expr
-	for _, v := range site.cols {
-		vars = append(vars, v)
+	cols := slices.Sorted(maps.Keys(site.cols))
+	for _, c := range cols {
+		vars = append(vars, site.cols[c])
 	}
 	for i, c := range site.key {
 		if v := site.cols[c]; v.Type == key[i].Sort() {
 			bind = append(bind, ir.Eq(v, key[i]))
 		}
 	}
-	for c, v := range site.cols {
+	for _, c := range cols {
+		v := site.cols[c]
 		if w, ok := cur[c]; ok && w.Type == v.Type {
 			bind = append(bind, ir.Eq(v, w))
 		}

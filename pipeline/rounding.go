@@ -44,7 +44,7 @@ func roundedCheck(ctx context.Context, exact *report.Result, j job, in *inputs, 
 // wrappedCheck re-decides a SAFE result of job j, proved with
 // mathematical integers because the entry has a loop (an assumption the
 // result prints), on j's program with Go's wrap-around, under a quarter
-// of the query limit, and ten times the queries of the first proof
+// of the query limit, and five times the queries of the first proof
 // (wrapped values multiply the predicates a loop
 // invariant is sought among: booking's Promote went from 277 queries
 // past the limit). SAFE or UNSAFE there is the result (adv6 m52: a loop
@@ -68,12 +68,12 @@ func wrappedCheck(ctx context.Context, math *report.Result, j job, in *inputs, s
 	return &out
 }
 
-// wrappedQueries is the query limit of wrappedCheck: ten times the
-// queries the proof on mathematical integers took (at least 2,000), and
+// wrappedQueries is the query limit of wrappedCheck: five times the
+// queries the proof on mathematical integers took (at least 1,000), and
 // at most a quarter of the result's limit.
 func wrappedQueries(limit, used int) int {
 	if limit <= 0 {
 		limit = refine.DefaultMaxQueries
 	}
-	return min(limit/4, max(2000, 10*used))
+	return min(limit/4, max(1000, 5*used))
 }

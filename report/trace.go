@@ -115,6 +115,7 @@ func (b *traceBuilder) inputs() (Inputs, error) {
 	}
 	out := Inputs{}
 	reads := b.pf.FirstReads()
+	lens := map[string]string{} // len(ids) → its value
 	for _, v := range vars {
 		s, err := b.initial(v)
 		if r, ok := reads[v]; ok {
@@ -123,7 +124,59 @@ func (b *traceBuilder) inputs() (Inputs, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, Binding{Name: displayName(v.Name), Value: s})
+		name := displayName(v.Name)
+		if strings.HasPrefix(name, "len(") {
+			lens[name] = s
+		}
+		if each, err := b.elements(v, name, lens); err != nil {
+			return nil, err
+		} else if each != nil {
+			out = append(out, each...)
+			continue
+		}
+		out = append(out, Binding{Name: name, Value: s})
+	}
+	return out, nil
+}
+
+// elements returns, for an element of an input slice read afresh in each
+// iteration of a loop over it (ids[i], items[i].Price), one binding per
+// element (ids[0], ids[1], …) when the path reads as many values as the
+// slice's length, in the order read: a loop over the slice. Otherwise
+// nil: the element stands for every element.
+func (b *traceBuilder) elements(v *ir.Var, name string, lens map[string]string) (Inputs, error) {
+	i := strings.Index(name, "[i]")
+	if i < 0 {
+		return nil, nil
+	}
+	n, err := strconv.Atoi(lens["len("+name[:i]+")"])
+	if err != nil || n < 2 {
+		return nil, nil
+	}
+	var versions []*ir.Var
+	seen := map[*ir.Var]bool{}
+	for _, st := range b.pf.Steps {
+		defs := map[*ir.Var]bool{}
+		for _, d := range st.Defs {
+			defs[d] = true
+		}
+		for _, x := range ir.Vars(st.Constraint) {
+			if o, ok := b.pf.Origin[x]; ok && o.Orig == v && !defs[x] && !seen[x] {
+				seen[x] = true
+				versions = append(versions, x)
+			}
+		}
+	}
+	if len(versions) != n {
+		return nil, nil
+	}
+	out := Inputs{}
+	for k, x := range versions {
+		s, err := b.value(x)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, Binding{Name: name[:i] + "[" + strconv.Itoa(k) + "]" + name[i+3:], Value: s})
 	}
 	return out, nil
 }

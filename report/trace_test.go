@@ -160,3 +160,67 @@ func TestTraceOutside(t *testing.T) {
 		t.Errorf("text output has no outside line:\n%s", b.String())
 	}
 }
+
+// TestTraceElements: an input slice's element read afresh in each of as
+// many iterations as the slice's length is listed per element, in the
+// order read (a replay sets each); read fewer times, it stands for every
+// element.
+func TestTraceElements(t *testing.T) {
+	for _, tc := range []struct {
+		reads int
+		want  string
+	}{
+		{2, "len(ids) = 2, ids[0] = 5, ids[1] = 7"},
+		{1, "len(ids) = 2, ids[i] = 5"},
+	} {
+		p := ir.NewProgram("b.Charge")
+		n := p.NewVar("len(ids)", ir.Int, ir.Input)
+		e := p.NewVar("ids[i]", ir.Int, ir.Input)
+		p.Inputs = []*ir.Var{n}
+		var path []*ir.Edge
+		cur := p.Entry
+		step := func(to ir.Loc, s ir.Stmt) {
+			path = append(path, p.AddEdge(cur, to, s))
+			cur = to
+		}
+		step(p.NewLoc(), &ir.Assume{Cond: ir.Eq(n, ir.IntLit(2)), Info: ir.Info{File: "b.go", Line: 1, Kind: ir.KindBranch}})
+		for k, v := range []int64{5, 7}[:tc.reads] {
+			step(p.NewLoc(), &ir.Havoc{Vars: []*ir.Var{e}, Info: ir.Info{File: "b.go", Line: 2, Kind: ir.KindCall}})
+			to := p.NewLoc()
+			if k == tc.reads-1 {
+				to = p.Error
+			}
+			step(to, &ir.Assume{Cond: ir.Eq(e, ir.IntLit(v)), Info: ir.Info{File: "b.go", Line: 3, Kind: ir.KindBranch}})
+		}
+		pf, err := vcgen.Build(p, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := smt.NewSolver(10000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Assert(pf.Formula()); err != nil {
+			t.Fatal(err)
+		}
+		if r, err := s.Check(); err != nil || r != smt.Sat {
+			t.Fatalf("check: %v %v", r, err)
+		}
+		m, err := s.Model()
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr, err := BuildTrace(pf, m)
+		s.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, b := range tr.Inputs {
+			got = append(got, b.Name+" = "+b.Value)
+		}
+		if strings.Join(got, ", ") != tc.want {
+			t.Errorf("%d reads: inputs %q, want %q", tc.reads, strings.Join(got, ", "), tc.want)
+		}
+	}
+}

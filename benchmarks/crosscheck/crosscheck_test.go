@@ -65,6 +65,11 @@ var knownFindings = map[findingKey]Kind{
 	// dbverify's model does not enforce the other CHECKs of the table.
 	{"schema/goose_checks_unsafe", "(*Inventory).Restock", "positive_stock: stock >= 0"}:                   BreaksOtherCheck,
 	{"schema/goose_checks_unsafe", "(*Inventory).Restock", "reserved_within_stock: `reserved` <= `stock`"}: BreaksOtherCheck,
+	// The run pays from one account and overdraws another: the first
+	// UPDATE … RETURNING debits a row the model does not track (only r
+	// is), so the counterexample lists no balance for it and the run
+	// seeds it with 0, which cannot pay.
+	{"trust/append_failures_unsafe", "(*Billing).ChargeAll", "accounts.balance >= 0"}: NeedsExternal,
 	// The quantity text is a number out of int64's range; the model codes
 	// such a text by a hash, which the driver cannot turn back into it.
 	{"trust/parse_qty_error_unsafe", "(*Store).Take", "items.stock >= 0"}: NeedsExternal,
