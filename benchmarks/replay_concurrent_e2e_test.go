@@ -59,6 +59,7 @@ func TestReplayConcurrentUnsafe(t *testing.T) {
 		t.Skip("starts database servers")
 	}
 	needEngines(t)
+	t.Parallel() // with the other replay tests, after the sequential ones
 	recordInputs(t)
 	cases, err := harness.LoadCases(corpusDir(t))
 	if err != nil {

@@ -82,6 +82,7 @@ func TestReplayReproduces(t *testing.T) {
 		t.Skip("starts database servers")
 	}
 	needEngines(t)
+	t.Parallel()
 	cases := []struct {
 		name, engine string
 	}{
@@ -266,6 +267,7 @@ func TestReplayEmitTest(t *testing.T) {
 		t.Skip("starts database servers and runs go test")
 	}
 	needEngines(t)
+	t.Parallel()
 	cases := []struct {
 		unsafe, safe string
 		engine       groundtruth.Dialect

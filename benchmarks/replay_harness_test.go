@@ -136,6 +136,7 @@ func TestReplayEmitTestHandlerAndTx(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds witness drivers and runs go test")
 	}
+	t.Parallel()
 	tests := []struct {
 		name, pkg, entry, constraint string
 		// fix, when set, replaces the first string of the package's file
@@ -153,6 +154,7 @@ func TestReplayEmitTestHandlerAndTx(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel() // (each in its own copy of the module)
 			recordInputs(t)
 			mod := t.TempDir()
 			if err := os.CopyFS(mod, os.DirFS(replayModule(t))); err != nil {
