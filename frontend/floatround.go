@@ -100,14 +100,3 @@ func (l *Loaded) TranslateRounded(fn *ssa.Function, exact *ir.Program) *ir.Progr
 	}
 	return l.translate(fn, l.cfg.AssumeNoOverflow || exact.HasCycle(), true)
 }
-
-// TranslateWrapped is fn translated with Go's integer wrap-around when
-// exact, its program from Translate, has mathematical integers only
-// because it has a loop (nil otherwise): a SAFE on exact rests on the
-// no-overflow assumption, which this program does not make.
-func (l *Loaded) TranslateWrapped(fn *ssa.Function, exact *ir.Program) *ir.Program {
-	if l.cfg.AssumeNoOverflow || !exact.HasCycle() {
-		return nil
-	}
-	return l.translate(fn, false, false)
-}

@@ -138,6 +138,17 @@ func (l *Loaded) Translate(fn *ssa.Function) *ir.Program {
 	return p
 }
 
+// TranslateWrapped is fn translated with Go's integer wrap-around when
+// exact, its program from Translate, has mathematical integers only
+// because it has a loop (nil otherwise): a SAFE on exact rests on the
+// no-overflow assumption, which this program does not make.
+func (l *Loaded) TranslateWrapped(fn *ssa.Function, exact *ir.Program) *ir.Program {
+	if l.cfg.AssumeNoOverflow || !exact.HasCycle() {
+		return nil
+	}
+	return l.translate(fn, false, false)
+}
+
 // translate translates fn, with mathematical integers if noOverflow, and
 // float results rounded if rounding (floatround.go).
 func (l *Loaded) translate(fn *ssa.Function, noOverflow, rounding bool) *ir.Program {

@@ -52,7 +52,9 @@ type traceBuilder struct {
 	pf    *vcgen.PathFormula
 	m     vcgen.Model
 	first map[*ir.Var]*ir.Var // program variable → first version on the path
-	read  map[*ir.Var]bool    // program variables the path reads
+	// firstRead: program variable → the version the path first reads.
+	firstRead map[*ir.Var]*ir.Var
+	read      map[*ir.Var]bool // program variables the path reads
 	// symbols are the row symbols in program order, cols their columns.
 	symbols []string
 	cols    map[string][]*ir.Var
@@ -60,7 +62,7 @@ type traceBuilder struct {
 }
 
 func newTraceBuilder(pf *vcgen.PathFormula, m vcgen.Model) *traceBuilder {
-	b := &traceBuilder{pf: pf, m: m, first: pf.FirstVersions(), read: pf.ReadVars(), cols: map[string][]*ir.Var{}, naming: conventionalNaming()}
+	b := &traceBuilder{pf: pf, m: m, first: pf.FirstVersions(), firstRead: pf.FirstReads(), read: pf.ReadVars(), cols: map[string][]*ir.Var{}, naming: conventionalNaming()}
 	for _, v := range pf.Prog.Vars {
 		if v.Kind != ir.Column || v.Row == "" {
 			continue
@@ -114,11 +116,10 @@ func (b *traceBuilder) inputs() (Inputs, error) {
 		}
 	}
 	out := Inputs{}
-	reads := b.pf.FirstReads()
 	lens := map[string]string{} // len(ids) → its value
 	for _, v := range vars {
 		s, err := b.initial(v)
-		if r, ok := reads[v]; ok {
+		if r, ok := b.firstRead[v]; ok {
 			s, err = b.value(r)
 		}
 		if err != nil {
@@ -190,7 +191,6 @@ const maxOutside = 8
 func (b *traceBuilder) outside() (Inputs, error) {
 	out := Inputs{}
 	seen := map[*ir.Var]bool{}
-	reads := b.pf.FirstReads()
 	for _, st := range b.pf.Steps {
 		h, ok := st.Edge.Stmt.(*ir.Havoc)
 		if !ok || h.Info.Kind != ir.KindCall || h.Info.File == "" {
@@ -201,7 +201,7 @@ func (b *traceBuilder) outside() (Inputs, error) {
 				continue
 			}
 			seen[v] = true
-			r, ok := reads[v]
+			r, ok := b.firstRead[v]
 			if !ok {
 				continue
 			}

@@ -45,32 +45,7 @@ func TestBuildTrace(t *testing.T) {
 	step(p.NewLoc(), &ir.Assign{Lhs: []*ir.Var{rstock}, Rhs: []ir.Expr{ir.IteOf(ir.Eq(rid, ir.IntLit(7)), ir.Sub(rstock, qty), rstock)}, Info: upd})
 	step(p.Error, &ir.Assume{Cond: ir.And(rexists, ir.Not(psi(rstock))), Info: upd})
 
-	pf, err := vcgen.Build(p, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := smt.NewSolver(10000)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	if err := s.Assert(pf.Formula()); err != nil {
-		t.Fatal(err)
-	}
-	if r, err := s.Check(); err != nil || r != smt.Sat {
-		t.Fatalf("check: %v %v", r, err)
-	}
-	m, err := s.Model()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := vcgen.Validate(pf, m); err != nil {
-		t.Fatalf("Z3's model fails validation: %v", err)
-	}
-	tr, err := BuildTrace(pf, m)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tr := solvedTrace(t, p, path)
 	t.Logf("\n%s", tr)
 	if len(tr.Inputs) != 1 || tr.Inputs[0].Name != "qty" {
 		t.Errorf("inputs %+v", tr.Inputs)
@@ -124,29 +99,7 @@ func TestTraceOutside(t *testing.T) {
 	step(p.NewLoc(), &ir.Assume{Cond: ir.Not(failed), Info: ir.Info{File: "h.go", Line: 5, Kind: ir.KindBranch}})
 	step(p.NewLoc(), &ir.Havoc{Vars: []*ir.Var{parsed}, Info: ir.Info{File: "h.go", Line: 6, Kind: ir.KindCall}})
 	step(p.Error, &ir.Assume{Cond: ir.And(ir.Cmp(ir.OpLt, amt, ir.IntLit(0)), ir.Eq(parsed, ir.IntLit(7))), Info: ir.Info{File: "h.go", Line: 7, Kind: ir.KindBranch}})
-	pf, err := vcgen.Build(p, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := smt.NewSolver(10000)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	if err := s.Assert(pf.Formula()); err != nil {
-		t.Fatal(err)
-	}
-	if r, err := s.Check(); err != nil || r != smt.Sat {
-		t.Fatalf("check: %v %v", r, err)
-	}
-	m, err := s.Model()
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr, err := BuildTrace(pf, m)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tr := solvedTrace(t, p, path)
 	got := map[string]string{}
 	for _, b := range tr.Outside {
 		got[b.Name] = b.Value
@@ -192,29 +145,7 @@ func TestTraceElements(t *testing.T) {
 			}
 			step(to, &ir.Assume{Cond: ir.Eq(e, ir.IntLit(v)), Info: ir.Info{File: "b.go", Line: 3, Kind: ir.KindBranch}})
 		}
-		pf, err := vcgen.Build(p, path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := smt.NewSolver(10000)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := s.Assert(pf.Formula()); err != nil {
-			t.Fatal(err)
-		}
-		if r, err := s.Check(); err != nil || r != smt.Sat {
-			t.Fatalf("check: %v %v", r, err)
-		}
-		m, err := s.Model()
-		if err != nil {
-			t.Fatal(err)
-		}
-		tr, err := BuildTrace(pf, m)
-		s.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
+		tr := solvedTrace(t, p, path)
 		var got []string
 		for _, b := range tr.Inputs {
 			got = append(got, b.Name+" = "+b.Value)
@@ -223,4 +154,37 @@ func TestTraceElements(t *testing.T) {
 			t.Errorf("%d reads: inputs %q, want %q", tc.reads, strings.Join(got, ", "), tc.want)
 		}
 	}
+}
+
+// solvedTrace solves path's formula with Z3, validates the model and
+// reads the trace off it.
+func solvedTrace(t *testing.T, p *ir.Program, path []*ir.Edge) *Counterexample {
+	t.Helper()
+	pf, err := vcgen.Build(p, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := smt.NewSolver(10000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.Assert(pf.Formula()); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := s.Check(); err != nil || r != smt.Sat {
+		t.Fatalf("check: %v %v", r, err)
+	}
+	m, err := s.Model()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := vcgen.Validate(pf, m); err != nil {
+		t.Fatalf("Z3's model fails validation: %v", err)
+	}
+	tr, err := BuildTrace(pf, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr
 }
