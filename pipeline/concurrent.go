@@ -38,7 +38,7 @@ func peers(jobs []job, j job) []job {
 // isolation level.
 func verifyConcurrent(ctx context.Context, seq *report.Result, j job, peers []job, in *inputs, s *smt.Solver, cfg Config) *report.Result {
 	start := time.Now()
-	iso := isolationOf(cfg.Isolation, string(cfg.Dialect), cfg.Dir, j.prog)
+	iso := isolationOf(cfg.Isolation, string(cfg.Dialect), in.levels, j.prog)
 	seq.Isolation = &iso
 	if seq.Verdict != report.Safe {
 		seq.Concurrency = &report.Concurrency{Scope: report.ScopeSequential}
@@ -47,7 +47,7 @@ func verifyConcurrent(ctx context.Context, seq *report.Result, j job, peers []jo
 	r := &report.Result{Entry: seq.Entry, EntryPosition: seq.EntryPosition, Constraint: seq.Constraint,
 		Predicates: []string{}, Isolation: seq.Isolation, Concurrency: &report.Concurrency{}}
 	defer func() { r.Seconds = seq.Seconds + time.Since(start).Seconds() }()
-	j.prog = mysqlSerialReads(cfg, j.prog)
+	j.prog = mysqlSerialReads(cfg, in.levels, j.prog)
 	st, assumptions, err := checkModel(ctx, j.prog, j.c, in, s, cfg, &dbmodel.Concurrency{Interference: true})
 	if err != nil {
 		return internalError(r, err)
@@ -87,9 +87,9 @@ func verifyConcurrent(ctx context.Context, seq *report.Result, j job, peers []jo
 	var unknownPair string
 	bounded := report.ScopeBounded
 	for _, q := range peers {
-		q.prog = mysqlSerialReads(cfg, q.prog)
+		q.prog = mysqlSerialReads(cfg, in.levels, q.prog)
 		pair := fmt.Sprintf("%s ∥ %s", shortName(j.entry), shortName(q.entry))
-		iso2 := isolationOf(cfg.Isolation, string(cfg.Dialect), cfg.Dir, j.prog, q.prog)
+		iso2 := isolationOf(cfg.Isolation, string(cfg.Dialect), in.levels, j.prog, q.prog)
 		if gap := isolationGaps(iso2.Level, string(cfg.Dialect), j.c.Tables(), j.prog, q.prog); gap != "" {
 			r.Isolation = &iso2
 			r.Verdict = report.Unknown
@@ -122,7 +122,7 @@ func verifyConcurrent(ctx context.Context, seq *report.Result, j job, peers []jo
 			r.Reason = fmt.Sprintf("concurrent requests %s: a schedule breaks the constraint under REPEATABLE READ's first-updater-wins, but SERIALIZABLE (SSI) may abort it: may be spurious", pair)
 			return r
 		}
-		if pos := optionsNotShown(cfg.Isolation, cfg.Dir, j.prog, q.prog); res.Verdict == report.Unsafe && pos != "" {
+		if pos := optionsNotShown(cfg.Isolation, in.levels, j.prog, q.prog); res.Verdict == report.Unsafe && pos != "" {
 			r.Isolation = &iso2
 			r.Verdict, r.Position = report.Unknown, res.Position
 			r.Reason = fmt.Sprintf("concurrent requests %s: a schedule breaks the constraint at %s, but the transaction begun at %s is given isolation options that are not written there (passed in or kept in a variable, not followed): at the level they set the schedule may be impossible, so it may be spurious (--isolation sets the level)", pair, iso2.Level, pos)

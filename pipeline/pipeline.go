@@ -119,12 +119,12 @@ func Run(ctx context.Context, cfg Config) (*report.Report, error) {
 	}
 	if cfg.Concurrent {
 		rep.Findings = txEscapeFindings(jobs)
-		lost, err := lostUpdateFindings(jobs, cfg)
+		lost, err := lostUpdateFindings(jobs, cfg, in.levels)
 		if err != nil {
 			return nil, err
 		}
 		rep.Findings = append(rep.Findings, lost...)
-		dup, err := checkInsertFindings(jobs, cfg, in.schema)
+		dup, err := checkInsertFindings(jobs, cfg, in)
 		if err != nil {
 			return nil, err
 		}
@@ -165,12 +165,13 @@ type inputs struct {
 	constraints []spec.Property
 	facts       []spec.Fact
 	ignores     []*ignoreDirective
+	levels      *codeLevels // the isolation levels the code sets, read once
 }
 
 // load reads the schema, loads the packages and resolves the constraints
 // and facts against them.
 func load(cfg Config) (*inputs, error) {
-	in := &inputs{}
+	in := &inputs{levels: newCodeLevels(cfg.Dir)}
 	if cfg.Schema != "" {
 		s, err := sqlschema.Load(cfg.Schema)
 		if err != nil {
