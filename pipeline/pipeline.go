@@ -79,6 +79,9 @@ type Config struct {
 	// NoReduction searches every interleaving of a pair, without the
 	// partial-order reduction (--por=none).
 	NoReduction bool
+	// Requests is how many requests the search puts together where the
+	// stability proof fails: 2 (0 means 2), or 3 (threerequests.go).
+	Requests int
 
 	// Progress, if set, is called after each (entry, constraint) is done.
 	Progress func(done, total int, r *report.Result)
