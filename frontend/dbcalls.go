@@ -683,6 +683,7 @@ func (t *translator) newConn() *object {
 func (t *translator) txControl(tc *sqlir.TxControl, tx ir.Tx, info ir.Info, results *types.Tuple) value {
 	if tc.Kind == sqlir.TxSettings {
 		// No row changes, on any handle; the statement may fail.
+		t.p.Settings = append(t.p.Settings, ir.Setting{Tx: tx, Info: info})
 		errV := t.p.NewVar("err", ir.Bool, ir.Local)
 		aff := t.p.NewVar("rowsAffected", ir.Int, ir.Local)
 		t.emit(&ir.Havoc{Vars: []*ir.Var{errV, aff}, Info: info})

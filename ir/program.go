@@ -41,6 +41,12 @@ type Program struct {
 	// StringCode, as decimal text) back to the strings, for traces.
 	Strings map[string]string
 
+	// Settings are the statements that set transaction characteristics
+	// (SET TRANSACTION …), with the handle each runs on: whether one
+	// applies to a transaction depends on where it runs (package
+	// pipeline).
+	Settings []Setting
+
 	names map[string]int
 }
 
@@ -52,6 +58,13 @@ func (p *Program) Assume(text string) {
 		}
 	}
 	p.Assumptions = append(p.Assumptions, text)
+}
+
+// A Setting is a statement that sets transaction characteristics, run
+// on handle Tx (0: the pool).
+type Setting struct {
+	Tx Tx
+	Info
 }
 
 // Unsupported is a construct the frontend could not model.
@@ -172,7 +185,7 @@ func (p *Program) Shell() *Program {
 		Entry: p.Entry, Exit: p.Exit, Error: p.Error,
 		NumLocs: p.NumLocs, Out: make([][]*Edge, p.NumLocs),
 		Unsupported: p.Unsupported, Assumptions: p.Assumptions, Strings: p.Strings,
-		names: map[string]int{},
+		Settings: p.Settings, names: map[string]int{},
 	}
 	for k, v := range p.names {
 		q.names[k] = v

@@ -72,13 +72,13 @@ func isolationOf(override, dialect string, code *codeLevels, progs ...*ir.Progra
 	def := dialectDefault(dialect)
 	var sites []report.Isolation // one per BEGIN, its level and where it comes from
 	for _, p := range progs {
-		set := setTransaction(p)
 		for _, e := range p.Edges {
 			op, ok := e.Stmt.(*ir.TxOp)
 			if !ok || op.Op != ir.Begin {
 				continue
 			}
 			info := e.Stmt.Source()
+			set := setTransaction(p, dialect, op)
 			if level, ok := code.at(info); ok {
 				sites = append(sites, report.Isolation{Level: level, Source: "set in the code at " + info.Position()})
 			} else if set.Level != "" {
@@ -143,24 +143,43 @@ func levelNear(levels map[string][]int, line int) (string, bool) {
 }
 
 // setTransaction returns the level a SET TRANSACTION ISOLATION LEVEL
-// statement of p sets, if any.
-func setTransaction(p *ir.Program) report.Isolation {
+// statement of p sets for the transaction begun by b, if any. Where it
+// runs decides (adv7 W2: credited wherever it ran, two wrong SAFEs):
+//   - PostgreSQL: on the transaction itself (inside it; run after another
+//     statement it fails and the transaction is aborted, so it writes
+//     nothing either way). On the pool it only warns: outside a
+//     transaction block it sets nothing.
+//   - MySQL: inside a transaction it is refused (1568) and changes
+//     nothing; before START TRANSACTION on the same session it sets the
+//     next transaction. database/sql's pool gives no session, so only a
+//     SET sent on the connection (*sql.Conn) whose BEGIN is sent as SQL
+//     text after it counts.
+//
+// A SET that does not count leaves the dialect's default, a weaker level
+// than the one claimed: more interleavings, never fewer.
+func setTransaction(p *ir.Program, dialect string, b *ir.TxOp) report.Isolation {
 	re := isolationPatterns[len(isolationPatterns)-1]
-	for _, e := range p.Edges {
-		// The statement is lowered as a no-op (a havoc of its results)
-		// since it changes no row; its step is still a SQL step.
-		info := e.Stmt.Source()
-		if info.Kind != ir.KindSQL {
+	for _, st := range p.Settings {
+		m := re.FindStringSubmatch(st.Text)
+		if m == nil || st.Tx == 0 || st.Tx != b.Tx {
 			continue
 		}
-		if m := re.FindStringSubmatch(info.Text); m != nil {
-			return report.Isolation{Level: levelName(m[1]), Source: "SET TRANSACTION at " + info.Position()}
+		switch dialect {
+		case "postgres":
+		case "mysql":
+			if !b.Conn || st.File != b.Info.File || st.Line >= b.Info.Line {
+				continue
+			}
+		default:
+			continue
 		}
+		return report.Isolation{Level: levelName(m[1]), Source: "SET TRANSACTION at " + st.Position()}
 	}
 	return report.Isolation{}
 }
 
-// scanIsolation returns the isolation levels a Go file sets, with their
+// scanIsolation returns the isolation levels a Go file sets through
+// transaction options (sql.Level…, pgx.…), with their
 // lines.
 func scanIsolation(path string) map[string][]int {
 	f, err := os.Open(path)
@@ -176,7 +195,7 @@ func scanIsolation(path string) map[string][]int {
 		if i := strings.Index(line, "//"); i >= 0 && !strings.Contains(line[:i], "\"") && !strings.Contains(line[:i], "`") {
 			line = line[:i]
 		}
-		for _, re := range isolationPatterns {
+		for _, re := range isolationPatterns[:len(isolationPatterns)-1] {
 			for _, m := range re.FindAllStringSubmatch(line, -1) {
 				level := levelName(m[1])
 				out[level] = append(out[level], n)
@@ -401,8 +420,15 @@ func newCodeLevels(dir string) *codeLevels {
 	return &codeLevels{dir: dir, files: map[string]map[string][]int{}}
 }
 
-// at returns the level set on the line of info or the three after it.
+// at returns the level the BEGIN info sets: in its own SQL text (BEGIN
+// ISOLATION LEVEL …), else by the options written on its line or the
+// three after it (sql.LevelSerializable, pgx.Serializable). SQL text on
+// those lines is not read: where a SET TRANSACTION counts depends on the
+// handle it runs on (setTransaction).
 func (c *codeLevels) at(info ir.Info) (string, bool) {
+	if m := isolationPatterns[len(isolationPatterns)-1].FindStringSubmatch(info.Text); m != nil && info.Kind == ir.KindSQL {
+		return levelName(m[1]), true
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	levels, ok := c.files[info.File]

@@ -175,7 +175,7 @@ func (f *txLevels) level(b *ir.TxOp) (report.Isolation, bool) {
 	if b.Options {
 		return report.Isolation{}, false
 	}
-	if set := setTransaction(f.prog); set.Level != "" {
+	if set := setTransaction(f.prog, f.dialect, b); set.Level != "" {
 		return set, true
 	}
 	def := dialectDefault(f.dialect)
