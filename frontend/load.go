@@ -340,3 +340,13 @@ func (l *Loaded) sourceLine(pos token.Pos) string {
 	}
 	return ""
 }
+
+// declaredInModule reports whether pkg is a loaded package of the module.
+func (l *Loaded) declaredInModule(pkg *types.Package) bool {
+	for p := range l.module {
+		if p.Pkg == pkg {
+			return true
+		}
+	}
+	return false
+}

@@ -97,3 +97,30 @@ func traceText(r *report.Result) string {
 	}
 	return b.String()
 }
+
+// TestUnimplementedInterfaceAssumed: a call of an interface of the module
+// with no implementation among the analysed packages is assumed to leave
+// the database unchanged, and the verdict says so (adv7 W3: a service
+// checked without its store package was SAFE with no word of it).
+func TestUnimplementedInterfaceAssumed(t *testing.T) {
+	dir, err := filepath.Abs(filepath.Join("testdata", "src"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := pipeline.Run(context.Background(), pipeline.Config{
+		Dir: dir, Patterns: []string{"./rules"}, Entry: `rules\.UnimplementedSafe$`,
+		Constraints: []string{"accounts.balance >= 0"}, Workers: 1,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Results) != 1 || rep.Results[0].Verdict != refine.Safe {
+		t.Fatalf("results %+v, want one SAFE", rep.Results)
+	}
+	for _, a := range rep.Results[0].Assumptions {
+		if strings.Contains(a, "Ledger.Debit (no implementation in the analysed packages)") {
+			return
+		}
+	}
+	t.Fatalf("assumptions %q do not name Ledger.Debit", rep.Results[0].Assumptions)
+}

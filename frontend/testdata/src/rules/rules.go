@@ -283,3 +283,19 @@ func SameElementAfterSortUnknown(ctx context.Context, db *sql.DB, id int64, amts
 	_, err := db.ExecContext(ctx, debit, amts[i], id)
 	return err
 }
+
+// Ledger is implemented in no package analysed here (as a service whose
+// store package is left out of the patterns).
+type Ledger interface {
+	Debit(ctx context.Context, id, amount int64) error
+}
+
+// UnimplementedSafe pays the fee with a guarded debit, then calls a
+// ledger whose implementation is not analysed: SAFE, assuming the call
+// leaves the database unchanged, and the result says so.
+func UnimplementedSafe(ctx context.Context, db *sql.DB, l Ledger, id, amount int64) error {
+	if _, err := db.ExecContext(ctx, guarded, 1, id, 1); err != nil {
+		return err
+	}
+	return l.Debit(ctx, id, amount)
+}
