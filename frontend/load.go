@@ -30,6 +30,9 @@ type Config struct {
 	// AssumeNoOverflow makes integer arithmetic mathematical (an
 	// assumption printed with every result) instead of Go's wrap-around.
 	AssumeNoOverflow bool
+	// CheckGenerated makes sqlc query methods nothing in the module calls
+	// entries too (by default they are not: see UncalledGenerated).
+	CheckGenerated bool
 }
 
 // Loaded is a loaded, type-checked program in SSA form.
@@ -67,7 +70,9 @@ type Loaded struct {
 	// preparedCache holds the SQL of statement fields (prepared.go).
 	preparedCache map[*types.Var]string
 	calleeCache   map[*ssa.Function][]*ssa.Function
-	parsed        map[parseKey]parseResult
+	// calledCache holds calledInModule.
+	calledCache map[*ssa.Function]bool
+	parsed      map[parseKey]parseResult
 	// constGlobals holds the package-level variables that are never
 	// reassigned, with their constant initialiser (see constGlobal).
 	constGlobals map[*ssa.Global]*ssa.Const

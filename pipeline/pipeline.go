@@ -36,6 +36,9 @@ type Config struct {
 
 	MaxRefinements int // per result (0 = 20)
 	NoInferKey     bool
+	// CheckGenerated verifies sqlc query methods nothing in the module
+	// calls too (by default the coverage lists them as not checked).
+	CheckGenerated bool
 	// NoOverflow makes Go integer arithmetic mathematical (an assumption
 	// printed with the results) instead of wrapping around.
 	NoOverflow   bool
@@ -185,7 +188,7 @@ func load(cfg Config) (*inputs, error) {
 		}
 		in.entryRE = re
 	}
-	loaded, err := frontend.Load(frontend.Config{Dir: cfg.Dir, Patterns: cfg.Patterns, Dialect: string(cfg.Dialect), Schema: in.schema, AssumeNoOverflow: cfg.NoOverflow})
+	loaded, err := frontend.Load(frontend.Config{Dir: cfg.Dir, Patterns: cfg.Patterns, Dialect: string(cfg.Dialect), Schema: in.schema, AssumeNoOverflow: cfg.NoOverflow, CheckGenerated: cfg.CheckGenerated})
 	if err != nil {
 		return nil, err
 	}

@@ -322,7 +322,7 @@ func WriteSARIF(w io.Writer, rep *Report, o Options) error {
 		}
 	}
 	for _, c := range rep.Coverage {
-		if len(c.Entries) > 0 && !c.Added {
+		if len(c.Entries) > 0 && !c.Added || c.Generated {
 			continue
 		}
 		msg := c.Writer + " writes " + strings.Join(c.Tables, ", ") + " but no verified entry runs it"

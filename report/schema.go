@@ -43,6 +43,9 @@ type Coverage struct {
 	Tables   []string `json:"tables"` // "?" for SQL whose text is not known
 	Entries  []string `json:"entries"`
 	Added    bool     `json:"added,omitempty"`
+	// Generated: a query method sqlc generated that nothing in the
+	// module calls, not checked (--check-generated checks it).
+	Generated bool `json:"generated,omitempty"`
 }
 
 // Stats are the run's totals.

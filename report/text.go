@@ -108,11 +108,13 @@ func writeCoverage(w io.Writer, rep *Report, quiet bool) {
 		fmt.Fprintf(w, "coverage: %d function(s) write a constrained table:\n", len(rep.Coverage))
 	}
 	for _, c := range rep.Coverage {
-		if quiet && (c.Added || len(c.Entries) > 0) {
+		if quiet && (c.Added || c.Generated || len(c.Entries) > 0) {
 			continue
 		}
 		runs := "run by " + strings.Join(c.Entries, ", ")
 		switch {
+		case c.Generated:
+			runs = "generated, not called: not checked (--check-generated to check)"
 		case c.Added:
 			runs = "verified as an entry of its own"
 		case len(c.Entries) == 0:
@@ -148,6 +150,9 @@ func writeCounterexample(w io.Writer, c *Counterexample) {
 	}
 	for _, r := range c.Rows {
 		fmt.Fprintf(w, "  row %-5s %s: %s\n", r.Symbol, r.Table, JoinValues(r.Values))
+	}
+	for _, n := range c.Notes {
+		fmt.Fprintf(w, "  note:      %s\n", n)
 	}
 	fmt.Fprintln(w, "  steps:")
 	for _, s := range c.Steps {
