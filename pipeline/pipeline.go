@@ -153,6 +153,7 @@ func Run(ctx context.Context, cfg Config) (*report.Report, error) {
 		dir, _ = os.Getwd()
 	}
 	rep.Warnings = append(rep.Warnings, applyIgnores(results, in.ignores, dir, in.loaded.RelFile)...)
+	markDatabaseChecks(results, in.constraints, in.schema, string(cfg.Dialect))
 	rep.Results = results
 	rep.Tally()
 	rep.Stats.Seconds = time.Since(start).Seconds()

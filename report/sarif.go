@@ -413,7 +413,11 @@ func unsafeMessage(r *Result, t *Counterexample) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s can break %s", r.Entry, r.Constraint)
 	if t == nil {
-		return b.String() + "."
+		b.WriteString(".")
+		if r.DatabaseCheck != nil {
+			b.WriteString(" " + r.DatabaseCheck.Sentence())
+		}
+		return b.String()
 	}
 	var ins []string
 	for _, in := range t.Inputs {
@@ -438,7 +442,11 @@ func unsafeMessage(r *Result, t *Counterexample) string {
 	if r.Position != "" {
 		fmt.Fprintf(&b, " (after %s)", r.Position)
 	}
-	return b.String() + "."
+	b.WriteString(".")
+	if r.DatabaseCheck != nil {
+		b.WriteString(" " + r.DatabaseCheck.Sentence())
+	}
+	return b.String()
 }
 
 func stepMessage(s Step) string {

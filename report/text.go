@@ -52,6 +52,9 @@ func writeResult(w io.Writer, r *Result, verbose bool) {
 	case Safe:
 		writeProof(w, r, verbose)
 	case Unsafe:
+		if d := r.DatabaseCheck; d != nil {
+			fmt.Fprintf(w, "  database:  %s\n", d.Sentence())
+		}
 		if r.Counterexample != nil {
 			writeCounterexample(w, r.Counterexample)
 		}
