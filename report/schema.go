@@ -103,10 +103,10 @@ type Result struct {
 	// statement, so the call fails at run time instead of corrupting
 	// data (the verdict stands: the program relies on the CHECK).
 	DatabaseCheck *DatabaseCheck `json:"database_check,omitempty"`
-	SMTQueries     int             `json:"smt_queries"`
-	Seconds        float64         `json:"seconds"`
-	BoolProg       string          `json:"boolprog,omitempty"` // last boolean program, with --dump-boolprog
-	IR             string          `json:"ir,omitempty"`       // lowered program, with --dump-ir
+	SMTQueries    int            `json:"smt_queries"`
+	Seconds       float64        `json:"seconds"`
+	BoolProg      string         `json:"boolprog,omitempty"` // last boolean program, with --dump-boolprog
+	IR            string         `json:"ir,omitempty"`       // lowered program, with --dump-ir
 	// Vacuous is set when no initial state satisfies the constraint, the
 	// facts and the schema's CHECKs together: nothing was checked.
 	Vacuous bool `json:"-"`
