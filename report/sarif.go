@@ -443,6 +443,9 @@ func unsafeMessage(r *Result, t *Counterexample) string {
 		fmt.Fprintf(&b, " (after %s)", r.Position)
 	}
 	b.WriteString(".")
+	for _, n := range t.Notes {
+		b.WriteString(" Note: " + n + ".")
+	}
 	if r.DatabaseCheck != nil {
 		b.WriteString(" " + r.DatabaseCheck.Sentence())
 	}
