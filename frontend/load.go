@@ -6,6 +6,7 @@ import (
 	"go/types"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -70,8 +71,12 @@ type Loaded struct {
 	// preparedCache holds the SQL of statement fields (prepared.go).
 	preparedCache map[*types.Var]string
 	calleeCache   map[*ssa.Function][]*ssa.Function
-	// calledCache holds calledInModule.
+	// calledCache holds calledInModule; moduleDirs are the root
+	// directories of the loaded modules, calledNames (callNames) the
+	// method and function names their Go files call.
 	calledCache map[*ssa.Function]bool
+	moduleDirs  []string
+	calledNames map[string]bool
 	parsed      map[parseKey]parseResult
 	// constGlobals holds the package-level variables that are never
 	// reassigned, with their constant initialiser (see constGlobal).
@@ -179,6 +184,9 @@ func Load(cfg Config) (*Loaded, error) {
 		}
 		if p.Syntax != nil && inModules(p, mods) {
 			l.module[ssaPkgs[i]] = true
+		}
+		if p.Module != nil && mods[p.Module.Path] && p.Module.Dir != "" && !slices.Contains(l.moduleDirs, p.Module.Dir) {
+			l.moduleDirs = append(l.moduleDirs, p.Module.Dir)
 		}
 	}
 	if err := l.findSites(); err != nil {

@@ -23,3 +23,9 @@ func (q *Queries) SetBalance(ctx context.Context, id, balance int64) error {
 	_, err := q.db.ExecContext(ctx, "UPDATE accounts SET balance = $1 WHERE id = $2", balance, id)
 	return err
 }
+
+// Refund is called by package genapi only.
+func (q *Queries) Refund(ctx context.Context, id, amount int64) error {
+	_, err := q.db.ExecContext(ctx, "UPDATE accounts SET balance = balance + $1 WHERE id = $2", amount, id)
+	return err
+}
