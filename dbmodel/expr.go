@@ -44,7 +44,11 @@ func (m *lowerer) value(e sqlir.Expr, x *symbol, args []ir.Expr) sqlValue {
 		}
 		return sqlValue{e: ir.RealLit(e.Val), kind: kindNum}
 	case *sqlir.Str:
-		return sqlValue{e: ir.StringCode(e.Val), kind: kindText, text: e.Val}
+		code := ir.StringCode(e.Val)
+		if _, num := ir.CanonicalInt(e.Val); !num {
+			m.p.Strings[code.V.String()] = e.Val // (for traces)
+		}
+		return sqlValue{e: code, kind: kindText, text: e.Val}
 	case *sqlir.BoolLit:
 		if e.Val {
 			return sqlValue{e: ir.IntLit(1), kind: kindNum}

@@ -2,10 +2,11 @@ package dbmodel
 
 import (
 	"fmt"
-	"github.com/dbverify/dbverify/instrument"
-	"github.com/dbverify/dbverify/spec"
+	"maps"
 
+	"github.com/dbverify/dbverify/instrument"
 	"github.com/dbverify/dbverify/ir"
+	"github.com/dbverify/dbverify/spec"
 	"github.com/dbverify/dbverify/sqlir"
 )
 
@@ -129,6 +130,12 @@ func Lower(p *ir.Program, prop spec.Property, opt Options) (*Result, error) {
 		m.opt.Dialect = "mysql"
 	}
 	m.p = p.Shell()
+	// The SQL's string literals join the program's (for traces): a copy,
+	// the source program's map is shared by the other lowerings.
+	m.p.Strings = maps.Clone(p.Strings)
+	if m.p.Strings == nil {
+		m.p.Strings = map[string]string{}
+	}
 	if err := m.makeTables(); err != nil {
 		return nil, err
 	}

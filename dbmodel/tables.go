@@ -33,6 +33,9 @@ type tableModel struct {
 	// nullableKey lists key columns that may hold NULL (a UNIQUE column
 	// not declared NOT NULL): they identify a row only where known set.
 	nullableKey map[string]bool
+	// text lists the columns that hold strings: declared with a text
+	// type, or written a Go string (traces print their codes as strings).
+	text map[string]bool
 	// numCols are the columns the property uses as numbers.
 	numCols map[string]bool
 	// watched is the property's watched row of the table (nil: none);
@@ -63,6 +66,7 @@ func (m *lowerer) newTableModel(spelled string, exprs []sqlir.Expr) *tableModel 
 		m.stmtColumns(t, e.Stmt)
 	}
 	t.realSorts(m.src)
+	t.textColumns(m.src)
 	m.addNullFlags(t)
 	return t
 }
@@ -213,6 +217,61 @@ func (t *tableModel) realSorts(src *ir.Program) {
 			}
 		}
 	}
+}
+
+// textColumns records in t.text the columns that hold strings: the
+// schema declares a character type, or a write of src assigns a Go string.
+func (t *tableModel) textColumns(src *ir.Program) {
+	t.text = map[string]bool{}
+	if t.schema != nil {
+		for _, col := range t.schema.Columns {
+			if isTextType(col.Type) {
+				t.text[strings.ToLower(col.Name)] = true
+			}
+		}
+	}
+	for _, e := range src.Edges {
+		s, ok := e.Stmt.(*ir.Exec)
+		if !ok {
+			continue
+		}
+		if q, ok := s.SQL.(*sqlir.Insert); ok && t.onTable(q.Table) {
+			for _, row := range q.Rows {
+				for i, v := range row {
+					if i < len(q.Columns) && usesStrArg(v, s.Args) {
+						t.text[strings.ToLower(q.Columns[i])] = true
+					}
+				}
+			}
+		}
+		if q, ok := s.SQL.(*sqlir.Update); ok && t.onTable(q.Table) {
+			for _, a := range q.Set {
+				if usesStrArg(a.Value, s.Args) {
+					t.text[strings.ToLower(a.Col)] = true
+				}
+			}
+		}
+	}
+}
+
+func isTextType(t string) bool {
+	t = strings.ToLower(t)
+	for _, k := range []string{"char", "text", "string", "uuid", "enum", "citext"} {
+		if strings.Contains(t, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// usesStrArg reports whether e is a parameter bound to a Go string.
+func usesStrArg(e sqlir.Expr, args []ir.Expr) bool {
+	p, ok := e.(*sqlir.Param)
+	if !ok || p.Index >= len(args) {
+		return false
+	}
+	v, ok := args[p.Index].(*ir.Var)
+	return ok && v.Str
 }
 
 func isRealType(t string) bool {

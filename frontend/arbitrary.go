@@ -21,6 +21,7 @@ func (t *translator) freshVar(name string, s ir.Sort, kind ir.StepKind) *ir.Var 
 func (t *translator) fresh(name string, typ types.Type) value {
 	if s, ok := sortOf(typ); ok {
 		v := t.freshVar(name, s, ir.KindCall)
+		v.Str = isStringType(typ)
 		t.unsignedRange(v, typ)
 		return value{expr: v}
 	}
@@ -32,6 +33,9 @@ func (t *translator) fresh(name string, typ types.Type) value {
 		fs := make([]value, u.NumFields())
 		for i := range fs {
 			fs[i] = t.fresh(name+"."+u.Field(i).Name(), u.Field(i).Type())
+			if t.internalField(u.Field(i)) {
+				markInternal(fs[i])
+			}
 		}
 		return value{fields: fs}
 	case *types.Tuple:
@@ -80,6 +84,7 @@ func (t *translator) freshLen(name string) ir.Expr {
 func (t *translator) input(name string, typ types.Type, depth int) value {
 	if s, ok := sortOf(typ); ok {
 		v := t.p.NewVar(name, s, ir.Input)
+		v.Str = isStringType(typ)
 		if depth == 0 {
 			t.p.Inputs = append(t.p.Inputs, v)
 		}
@@ -117,6 +122,9 @@ func (t *translator) input(name string, typ types.Type, depth int) value {
 				continue
 			}
 			fs[i] = t.input(name+"."+u.Field(i).Name(), u.Field(i).Type(), depth+1)
+			if t.internalField(u.Field(i)) {
+				markInternal(fs[i])
+			}
 		}
 		return value{fields: fs}
 	case *types.Slice, *types.Map, *types.Array:

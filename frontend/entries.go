@@ -21,7 +21,8 @@ import (
 // value escapes (handlers given to a router, closures returned by a
 // factory, operations kept in a table; see escapingFuncs). If match is not
 // nil, every matched-package function whose name it matches is an entry
-// instead (see EntryMatches).
+// instead (see EntryMatches). A sqlc query method nothing in the module
+// calls is not an entry unless Config.CheckGenerated (UncalledGenerated).
 func (l *Loaded) Entries(tables []string, match *regexp.Regexp) []*ssa.Function {
 	want := map[string]bool{}
 	for _, t := range tables {
@@ -65,6 +66,9 @@ func (l *Loaded) Entries(tables []string, match *regexp.Regexp) []*ssa.Function 
 			continue
 		}
 		if called[fn] && !escaping[fn] && (!exportedAPI(fn) || l.generated(fn)) {
+			continue
+		}
+		if l.GeneratedNotChecked(fn) {
 			continue
 		}
 		rc := reach[fn]

@@ -119,6 +119,7 @@ func (t *translator) define(f *frame, v ssa.Value, x value) {
 	if name, ok := f.names[v]; ok && x.expr != nil {
 		if xv, isVar := x.expr.(*ir.Var); !isVar || xv.Kind == ir.Ghost {
 			nv := t.p.NewVar(f.prefix+name, x.expr.Sort(), ir.Local)
+			nv.Str = isStringType(v.Type())
 			t.emit(&ir.Assign{Lhs: []*ir.Var{nv}, Rhs: []ir.Expr{x.expr}, Info: t.info(ir.KindAssign, "")})
 			x.expr = nv
 		}
@@ -245,7 +246,14 @@ func (t *translator) fieldAddr(f *frame, i *ssa.FieldAddr) {
 		f.env[i] = value{obj: &object{kind: objPtr, cell: c}}
 		return
 	}
-	f.env[i] = value{obj: &object{kind: objPtr, cell: t.anonCell(i.Type().(*types.Pointer).Elem(), f.prefix+i.Name())}}
+	c := t.anonCell(i.Type().(*types.Pointer).Elem(), f.prefix+t.exprName(f, i))
+	if st, ok := derefType(i.X.Type()).Underlying().(*types.Struct); ok && i.Field < st.NumFields() && t.internalField(st.Field(i.Field)) {
+		c.internal = true
+		if c.v != nil {
+			c.v.Internal = true
+		}
+	}
+	f.env[i] = value{obj: &object{kind: objPtr, cell: c}}
 }
 
 // element translates x[i] of a slice, array, string or map, and the next
@@ -463,7 +471,7 @@ func (t *translator) indexAddr(f *frame, i *ssa.IndexAddr) {
 	}
 	if c == nil {
 		// An element of a slice or array: arbitrary content.
-		c = t.anonCell(i.Type().(*types.Pointer).Elem(), f.prefix+t.nameOf(f, i.X)+"[i]")
+		c = t.anonCell(i.Type().(*types.Pointer).Elem(), f.prefix+t.exprName(f, i.X)+"[i]")
 		if x.obj == nil || !x.obj.arbitrary {
 			t.markApprox(c, t.elementWhy(f, i.X))
 		} else if x.obj.approxElems != "" {

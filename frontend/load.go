@@ -6,6 +6,7 @@ import (
 	"go/types"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -30,6 +31,9 @@ type Config struct {
 	// AssumeNoOverflow makes integer arithmetic mathematical (an
 	// assumption printed with every result) instead of Go's wrap-around.
 	AssumeNoOverflow bool
+	// CheckGenerated makes sqlc query methods nothing in the module calls
+	// entries too (by default they are not: see UncalledGenerated).
+	CheckGenerated bool
 }
 
 // Loaded is a loaded, type-checked program in SSA form.
@@ -67,7 +71,13 @@ type Loaded struct {
 	// preparedCache holds the SQL of statement fields (prepared.go).
 	preparedCache map[*types.Var]string
 	calleeCache   map[*ssa.Function][]*ssa.Function
-	parsed        map[parseKey]parseResult
+	// calledCache holds calledInModule; moduleDirs are the root
+	// directories of the loaded modules, calledNames (callNames) the
+	// method and function names their Go files call.
+	calledCache map[*ssa.Function]bool
+	moduleDirs  []string
+	calledNames map[string]bool
+	parsed      map[parseKey]parseResult
 	// constGlobals holds the package-level variables that are never
 	// reassigned, with their constant initialiser (see constGlobal).
 	constGlobals map[*ssa.Global]*ssa.Const
@@ -174,6 +184,9 @@ func Load(cfg Config) (*Loaded, error) {
 		}
 		if p.Syntax != nil && inModules(p, mods) {
 			l.module[ssaPkgs[i]] = true
+		}
+		if p.Module != nil && mods[p.Module.Path] && p.Module.Dir != "" && !slices.Contains(l.moduleDirs, p.Module.Dir) {
+			l.moduleDirs = append(l.moduleDirs, p.Module.Dir)
 		}
 	}
 	if err := l.findSites(); err != nil {

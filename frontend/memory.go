@@ -19,6 +19,7 @@ func (t *translator) newCell(typ types.Type, name string, input bool) *cell {
 			kind = ir.Input
 		}
 		c.v = t.p.NewVar(name, s, kind)
+		c.v.Str = isStringType(typ)
 		return c
 	}
 	switch u := typ.Underlying().(type) {
@@ -49,6 +50,12 @@ func (t *translator) field(c *cell, i int) *cell {
 		}
 		c.fields[i] = t.newCell(typ, name, c.input)
 		c.fields[i].untracked = c.untracked
+		if st, ok := c.typ.Underlying().(*types.Struct); c.internal || ok && t.internalField(st.Field(i)) {
+			c.fields[i].internal = true
+			if c.fields[i].v != nil {
+				c.fields[i].v.Internal = true
+			}
+		}
 		t.markApprox(c.fields[i], c.approx)
 		if st, ok := c.typ.Underlying().(*types.Struct); ok && c.input {
 			if text, ok := t.l.preparedText(st.Field(i)); ok {
@@ -58,6 +65,18 @@ func (t *translator) field(c *cell, i int) *cell {
 		}
 	}
 	return c.fields[i]
+}
+
+// partName names the i-th field (or element) of a value of type typ
+// named name.
+func partName(typ types.Type, name string, i int) string {
+	switch u := typ.Underlying().(type) {
+	case *types.Struct:
+		return name + "." + u.Field(i).Name()
+	case *types.Array:
+		return fmt.Sprintf("%s[%d]", name, i)
+	}
+	return name
 }
 
 // markApprox records that c stands for an element the model does not track.
@@ -76,18 +95,24 @@ func (t *translator) markApprox(c *cell, why string) {
 func (t *translator) load(c *cell, name string) value {
 	if c.v != nil {
 		v := t.p.NewVar(name, c.v.Type, ir.Local)
+		v.Str, v.Internal = c.v.Str, c.v.Internal
 		t.emit(&ir.Assign{Lhs: []*ir.Var{v}, Rhs: []ir.Expr{c.v}, Info: t.info(ir.KindAssign, "")})
 		return value{expr: v}
 	}
 	if c.fields != nil {
 		fs := make([]value, len(c.fields))
 		for i := range fs {
-			fs[i] = t.load(t.field(c, i), name)
+			// Each field's copy is named after the field (acc.Balance),
+			// never after the whole struct.
+			fs[i] = t.load(t.field(c, i), partName(c.typ, name, i))
 		}
 		return value{fields: fs}
 	}
 	if !c.refSet && c.input {
 		c.ref, c.refSet = t.input(c.name, c.typ, 1), true
+		if c.internal {
+			markInternal(c.ref)
+		}
 		if c.untracked {
 			// What untracked memory points to is untracked too.
 			markUntracked(c.ref, 0)

@@ -80,9 +80,14 @@ func (t *translator) structResult(name string, st *types.Struct, depth int) valu
 		fname := name + "." + st.Field(i).Name()
 		ft := st.Field(i).Type()
 		if s, ok := sortOf(ft); ok {
-			fs[i] = value{expr: t.p.NewVar(fname, s, ir.Local)}
+			v := t.p.NewVar(fname, s, ir.Local)
+			v.Str = isStringType(ft)
+			fs[i] = value{expr: v}
 		} else if sub, ok := ft.Underlying().(*types.Struct); ok && depth < 4 {
 			fs[i] = t.structResult(fname, sub, depth+1)
+		}
+		if t.internalField(st.Field(i)) {
+			markInternal(fs[i])
 		}
 	}
 	return value{fields: fs}

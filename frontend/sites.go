@@ -20,10 +20,13 @@ type Site struct {
 	Named bool   // sqlx :name parameters
 	Query string // the SQL text, when constant
 	Known bool   // Query is known
-	Stmt  sqlir.Statement
-	Err   error // why Stmt is nil (unsupported dialect feature)
-	File  string
-	Line  int
+	// Select: the text is not known but begins with constant text whose
+	// first keyword is SELECT ("SELECT … WHERE " + cond): a read.
+	Select bool
+	Stmt   sqlir.Statement
+	Err    error // why Stmt is nil (unsupported dialect feature)
+	File   string
+	Line   int
 	// Dialect is the dialect the SQL is read in: the program's, or, when
 	// the program opens handles of two dialects, the one of the handle
 	// the site runs on (Open, when OpenKnown).
@@ -80,6 +83,7 @@ func (l *Loaded) findSites() error {
 				args := call.Common().Args
 				if a.Query < len(args) {
 					site.Query, site.Known = constString(args[a.Query])
+					site.Select = !site.Known && isSelectPrefix(args[a.Query])
 				}
 				l.sites[call] = site
 				order = append(order, site)
@@ -192,6 +196,10 @@ func (l *Loaded) writes(fn *ssa.Function) (tables map[string]bool, unknownSQL, r
 				if l.mayRunUnknownSQL(call.Common()) {
 					unknownSQL = true
 				}
+				continue
+			}
+			if !s.Known && s.Select {
+				reads = true // a SELECT built at run time
 				continue
 			}
 			if !s.Known || s.Stmt == nil {

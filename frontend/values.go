@@ -128,6 +128,9 @@ type cell struct {
 	// untracked: memory the model does not track (an element, a field
 	// behind an unknown pointer); a store into it may write escaped cells.
 	untracked bool
+	// internal: an unexported field of a type declared outside the
+	// module, or part of one (see ir.Var.Internal).
+	internal bool
 	// approx: the content stands for an untracked element (see ir.Var.Approx).
 	approx string
 	// impl: the dynamic type of the interface content, chosen by the

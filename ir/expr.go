@@ -45,6 +45,15 @@ type Var struct {
 	// For Kind == Column: the row symbol, its table and the column.
 	Row, Table, Col string
 
+	// Str: the integer is a string's code (ir.StringCode): a Go string,
+	// or a column the schema declares as text. Traces print it as the
+	// string.
+	Str bool
+	// Internal: an unexported field of a type declared outside the
+	// analysed module (time.Time's wall, sync.Mutex's sema) or part of
+	// one: traces leave it out unless a branch of the path tests it.
+	Internal bool
+
 	// Approx, when set, says why the variable's arbitrary value
 	// over-approximates what the program can hold (an element of a slice
 	// the program filled, with its position): a counterexample that reads

@@ -56,7 +56,11 @@ func plan(cfg Config, in *inputs, rep *report.Report) ([]job, error) {
 		}
 	}
 	if len(jobs) == 0 {
-		return nil, &UsageError{fmt.Errorf("nothing to check: no entry point in %s may write %s", strings.Join(cfg.Patterns, " "), strings.Join(tables, ", "))}
+		hint := ""
+		if n := countGenerated(rep.Coverage); n > 0 {
+			hint = fmt.Sprintf(" (%d generated sqlc query method(s) that nothing calls write it: --check-generated checks them)", n)
+		}
+		return nil, &UsageError{fmt.Errorf("nothing to check: no entry point in %s may write %s%s", strings.Join(cfg.Patterns, " "), strings.Join(tables, ", "), hint)}
 	}
 	for _, c := range in.constraints {
 		if !checked[c] {
@@ -68,7 +72,9 @@ func plan(cfg Config, in *inputs, rep *report.Report) ([]job, error) {
 
 // cover computes the coverage of the constrained tables' writers by the
 // entries. A writer no entry runs becomes an entry itself, unless the
-// entries were selected by --entry (then it is a warning).
+// entries were selected by --entry (then it is a warning) or it is a
+// generated sqlc query nothing calls (listed as not checked, unless
+// --check-generated).
 func cover(l *frontend.Loaded, tables []string, entries []*ssa.Function, selected bool) ([]*ssa.Function, []report.Coverage, []string) {
 	var reached []map[*ssa.Function]bool
 	for _, e := range entries {
@@ -83,7 +89,9 @@ func cover(l *frontend.Loaded, tables []string, entries []*ssa.Function, selecte
 				c.Entries = append(c.Entries, frontend.EntryName(e))
 			}
 		}
-		if len(c.Entries) == 0 {
+		if len(c.Entries) == 0 && !selected && l.GeneratedNotChecked(w.Fn) {
+			c.Generated = true // sqlc's query nothing calls: not checked
+		} else if len(c.Entries) == 0 {
 			if selected {
 				warnings = append(warnings, fmt.Sprintf("%s (%s) writes %s, but no verified entry runs it (not selected by --entry)", w.Name, w.Position, strings.Join(w.Tables, ", ")))
 			} else {
@@ -96,4 +104,16 @@ func cover(l *frontend.Loaded, tables []string, entries []*ssa.Function, selecte
 		out = append(out, c)
 	}
 	return entries, out, warnings
+}
+
+// countGenerated counts the writers left unchecked as uncalled generated
+// queries.
+func countGenerated(cov []report.Coverage) int {
+	n := 0
+	for _, c := range cov {
+		if c.Generated {
+			n++
+		}
+	}
+	return n
 }

@@ -36,6 +36,9 @@ type Config struct {
 
 	MaxRefinements int // per result (0 = 20)
 	NoInferKey     bool
+	// CheckGenerated verifies sqlc query methods nothing in the module
+	// calls too (by default the coverage lists them as not checked).
+	CheckGenerated bool
 	// NoOverflow makes Go integer arithmetic mathematical (an assumption
 	// printed with the results) instead of wrapping around.
 	NoOverflow   bool
@@ -153,6 +156,7 @@ func Run(ctx context.Context, cfg Config) (*report.Report, error) {
 		dir, _ = os.Getwd()
 	}
 	rep.Warnings = append(rep.Warnings, applyIgnores(results, in.ignores, dir, in.loaded.RelFile)...)
+	markDatabaseChecks(results, in.constraints, in.schema, string(cfg.Dialect))
 	rep.Results = results
 	rep.Tally()
 	rep.Stats.Seconds = time.Since(start).Seconds()
@@ -189,7 +193,7 @@ func load(cfg Config) (*inputs, error) {
 		}
 		in.entryRE = re
 	}
-	loaded, err := frontend.Load(frontend.Config{Dir: cfg.Dir, Patterns: cfg.Patterns, Dialect: string(cfg.Dialect), Schema: in.schema, AssumeNoOverflow: cfg.NoOverflow})
+	loaded, err := frontend.Load(frontend.Config{Dir: cfg.Dir, Patterns: cfg.Patterns, Dialect: string(cfg.Dialect), Schema: in.schema, AssumeNoOverflow: cfg.NoOverflow, CheckGenerated: cfg.CheckGenerated})
 	if err != nil {
 		return nil, err
 	}

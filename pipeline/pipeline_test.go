@@ -3,11 +3,13 @@ package pipeline
 import (
 	"context"
 	"errors"
+	"maps"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/dbverify/dbverify/refine"
+	"github.com/dbverify/dbverify/report"
 )
 
 func corpusCase(name string) string {
@@ -180,6 +182,53 @@ func TestCoverage(t *testing.T) {
 			if !strings.Contains(rep.Warnings[i], w) {
 				t.Errorf("--entry %q: warning %q lacks %q", tt.entry, rep.Warnings[i], w)
 			}
+		}
+	}
+}
+
+// TestCoverageGeneratedNotCalled: a sqlc query method nothing in the
+// module calls (SetBalance) is not verified by default: the coverage
+// lists it as generated and not checked, and the text says how to check
+// it; with CheckGenerated it is an entry (UNSAFE: it sets any balance).
+// A generated query a package the patterns leave out calls (Refund,
+// called by genapi) is an entry either way (UNSAFE on its own). The generated query the service calls is run by
+// the service's entry either way.
+func TestCoverageGeneratedNotCalled(t *testing.T) {
+	dir, _ := filepath.Abs(filepath.Join("testdata", "src"))
+	pkg := "example.com/pl/gen."
+	for _, check := range []bool{false, true} {
+		rep, err := Run(context.Background(), Config{Dir: dir, Patterns: []string{"./gen"}, Constraints: []string{"accounts.balance >= 0"}, Workers: 1, CheckGenerated: check})
+		if err != nil {
+			t.Fatal(err)
+		}
+		verdicts := map[string]report.Verdict{}
+		for _, r := range rep.Results {
+			verdicts[strings.TrimPrefix(r.Entry, pkg)] = r.Verdict
+		}
+		want := map[string]report.Verdict{"(*Service).Pay": report.Safe, "(*Queries).Refund": report.Unsafe}
+		if check {
+			want["(*Queries).SetBalance"] = report.Unsafe
+		}
+		if !maps.Equal(verdicts, want) {
+			t.Errorf("CheckGenerated=%v: verdicts %v, want %v", check, verdicts, want)
+		}
+		cov := map[string]report.Coverage{}
+		for _, c := range rep.Coverage {
+			cov[strings.TrimPrefix(c.Writer, pkg)] = c
+		}
+		if c := cov["(*Queries).AddBalance"]; strings.Join(c.Entries, ",") != pkg+"(*Service).Pay" || c.Generated {
+			t.Errorf("CheckGenerated=%v: AddBalance coverage %+v, want run by Pay", check, c)
+		}
+		if c := cov["(*Queries).SetBalance"]; c.Generated == check || check != (strings.Join(c.Entries, ",") == pkg+"(*Queries).SetBalance") {
+			t.Errorf("CheckGenerated=%v: SetBalance coverage %+v", check, c)
+		}
+		var text strings.Builder
+		if err := report.WriteText(&text, rep, report.Options{}); err != nil {
+			t.Fatal(err)
+		}
+		line := pkg + "(*Queries).SetBalance (gen/query.sql.go:22) writes accounts: generated, not called: not checked (--check-generated to check)"
+		if strings.Contains(text.String(), line) == check {
+			t.Errorf("CheckGenerated=%v: text has the line %q = %v:\n%s", check, line, !check, text.String())
 		}
 	}
 }

@@ -22,6 +22,9 @@ type Counterexample struct {
 	Rows      []Row  `json:"rows"`
 	Steps     []Step `json:"steps"`
 	Violation *Row   `json:"violation"`
+	// Notes explain names the values use (str1: a string no literal of
+	// the program spells).
+	Notes []string `json:"notes,omitempty"`
 }
 
 // Inputs are the values of the entry's inputs, the parameters first, in

@@ -1,9 +1,11 @@
 package report
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/dbverify/dbverify/ir"
+	"github.com/dbverify/dbverify/vcgen"
 )
 
 // rowNaming tells BuildTrace which row symbol is the watched one and
@@ -66,4 +68,73 @@ func isDigits(s string) bool {
 		}
 	}
 	return true
+}
+
+// hidden reports whether program variable v is left out of a trace: an
+// internal field (time.Time's wall, a mutex's sema) no branch of the path
+// tests.
+func (b *traceBuilder) hidden(v *ir.Var) bool {
+	return v.Internal && !b.tested[v]
+}
+
+// testedVars are the program variables the conditions of the path's
+// branches read.
+func testedVars(pf *vcgen.PathFormula) map[*ir.Var]bool {
+	out := map[*ir.Var]bool{}
+	for _, st := range pf.Steps {
+		a, ok := st.Edge.Stmt.(*ir.Assume)
+		if !ok || a.Info.Kind != ir.KindBranch {
+			continue
+		}
+		for _, x := range ir.Vars(a.Cond) {
+			out[x] = true
+		}
+	}
+	return out
+}
+
+// stringNames prints the codes of string values (ir.StringCode): a
+// literal of the program as itself, a code that is a decimal integer's
+// as that integer's text, any other code as a symbolic name (str1,
+// str2, … in order of appearance: equal names, equal strings), which the
+// trace explains once.
+type stringNames struct {
+	literals map[string]string
+	names    map[string]string
+	order    []string
+}
+
+func newStringNames(literals map[string]string) *stringNames {
+	return &stringNames{literals: literals, names: map[string]string{}}
+}
+
+// maxDecimalCode bounds the codes that are a decimal integer's text
+// (ir.StringCode: at most 18 digits).
+const maxDecimalCode = 999999999999999999
+
+func (s *stringNames) name(code string) string {
+	if lit, ok := s.literals[code]; ok {
+		return strconv.Quote(lit)
+	}
+	if n, err := strconv.ParseInt(code, 10, 64); err == nil && n >= -maxDecimalCode && n <= maxDecimalCode {
+		return strconv.Quote(code)
+	}
+	if n, ok := s.names[code]; ok {
+		return n
+	}
+	n := "str" + strconv.Itoa(len(s.order)+1)
+	s.names[code] = n
+	s.order = append(s.order, n)
+	return n
+}
+
+// notes explains the symbolic names used, if any.
+func (s *stringNames) notes() []string {
+	switch len(s.order) {
+	case 0:
+		return nil
+	case 1:
+		return []string{s.order[0] + " is a string no literal of the program spells (any such string)"}
+	}
+	return []string{strings.Join(s.order, ", ") + " are distinct strings no literal of the program spells (any such strings)"}
 }

@@ -322,7 +322,7 @@ func WriteSARIF(w io.Writer, rep *Report, o Options) error {
 		}
 	}
 	for _, c := range rep.Coverage {
-		if len(c.Entries) > 0 && !c.Added {
+		if len(c.Entries) > 0 && !c.Added || c.Generated {
 			continue
 		}
 		msg := c.Writer + " writes " + strings.Join(c.Tables, ", ") + " but no verified entry runs it"
@@ -413,7 +413,11 @@ func unsafeMessage(r *Result, t *Counterexample) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s can break %s", r.Entry, r.Constraint)
 	if t == nil {
-		return b.String() + "."
+		b.WriteString(".")
+		if r.DatabaseCheck != nil {
+			b.WriteString(" " + r.DatabaseCheck.Sentence())
+		}
+		return b.String()
 	}
 	var ins []string
 	for _, in := range t.Inputs {
@@ -438,7 +442,14 @@ func unsafeMessage(r *Result, t *Counterexample) string {
 	if r.Position != "" {
 		fmt.Fprintf(&b, " (after %s)", r.Position)
 	}
-	return b.String() + "."
+	b.WriteString(".")
+	for _, n := range t.Notes {
+		b.WriteString(" Note: " + n + ".")
+	}
+	if r.DatabaseCheck != nil {
+		b.WriteString(" " + r.DatabaseCheck.Sentence())
+	}
+	return b.String()
 }
 
 func stepMessage(s Step) string {

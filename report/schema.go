@@ -1,5 +1,7 @@
 package report
 
+import "fmt"
+
 // Verdict is the answer for one (entry, constraint).
 type Verdict string
 
@@ -43,6 +45,9 @@ type Coverage struct {
 	Tables   []string `json:"tables"` // "?" for SQL whose text is not known
 	Entries  []string `json:"entries"`
 	Added    bool     `json:"added,omitempty"`
+	// Generated: a query method sqlc generated that nothing in the
+	// module calls, not checked (--check-generated checks it).
+	Generated bool `json:"generated,omitempty"`
 }
 
 // Stats are the run's totals.
@@ -93,10 +98,15 @@ type Result struct {
 	// --baseline report: it is shown but does not fail the run.
 	InBaseline     bool            `json:"in_baseline,omitempty"`
 	Counterexample *Counterexample `json:"counterexample,omitempty"` // UNSAFE only
-	SMTQueries     int             `json:"smt_queries"`
-	Seconds        float64         `json:"seconds"`
-	BoolProg       string          `json:"boolprog,omitempty"` // last boolean program, with --dump-boolprog
-	IR             string          `json:"ir,omitempty"`       // lowered program, with --dump-ir
+	// DatabaseCheck, for an UNSAFE whose constraint the schema also
+	// declares as a CHECK: the database rejects the violating
+	// statement, so the call fails at run time instead of corrupting
+	// data (the verdict stands: the program relies on the CHECK).
+	DatabaseCheck *DatabaseCheck `json:"database_check,omitempty"`
+	SMTQueries    int            `json:"smt_queries"`
+	Seconds       float64        `json:"seconds"`
+	BoolProg      string         `json:"boolprog,omitempty"` // last boolean program, with --dump-boolprog
+	IR            string         `json:"ir,omitempty"`       // lowered program, with --dump-ir
 	// Vacuous is set when no initial state satisfies the constraint, the
 	// facts and the schema's CHECKs together: nothing was checked.
 	Vacuous bool `json:"-"`
@@ -139,4 +149,23 @@ func (r *Report) Count(f func(*Result) bool) int {
 		}
 	}
 	return n
+}
+
+// A DatabaseCheck is a CHECK constraint of the schema that states a
+// result's constraint.
+type DatabaseCheck struct {
+	// Name is the name the database knows it by ("" when the DDL does
+	// not name it and the dialect's generated name is not predictable).
+	Name string `json:"name,omitempty"`
+	// Condition is the CHECK's condition as the schema writes it.
+	Condition string `json:"condition"`
+}
+
+// Sentence says what the CHECK does to the counterexample's run.
+func (d *DatabaseCheck) Sentence() string {
+	name := "CHECK"
+	if d.Name != "" {
+		name = "CHECK " + d.Name
+	}
+	return fmt.Sprintf("The database's %s (%s) would reject the violating statement: the call fails at run time instead of corrupting data.", name, d.Condition)
 }

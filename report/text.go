@@ -52,6 +52,9 @@ func writeResult(w io.Writer, r *Result, verbose bool) {
 	case Safe:
 		writeProof(w, r, verbose)
 	case Unsafe:
+		if d := r.DatabaseCheck; d != nil {
+			fmt.Fprintf(w, "  database:  %s\n", d.Sentence())
+		}
 		if r.Counterexample != nil {
 			writeCounterexample(w, r.Counterexample)
 		}
@@ -108,11 +111,13 @@ func writeCoverage(w io.Writer, rep *Report, quiet bool) {
 		fmt.Fprintf(w, "coverage: %d function(s) write a constrained table:\n", len(rep.Coverage))
 	}
 	for _, c := range rep.Coverage {
-		if quiet && (c.Added || len(c.Entries) > 0) {
+		if quiet && (c.Added || c.Generated || len(c.Entries) > 0) {
 			continue
 		}
 		runs := "run by " + strings.Join(c.Entries, ", ")
 		switch {
+		case c.Generated:
+			runs = "generated, not called: not checked (--check-generated to check)"
 		case c.Added:
 			runs = "verified as an entry of its own"
 		case len(c.Entries) == 0:
@@ -148,6 +153,9 @@ func writeCounterexample(w io.Writer, c *Counterexample) {
 	}
 	for _, r := range c.Rows {
 		fmt.Fprintf(w, "  row %-5s %s: %s\n", r.Symbol, r.Table, JoinValues(r.Values))
+	}
+	for _, n := range c.Notes {
+		fmt.Fprintf(w, "  note:      %s\n", n)
 	}
 	fmt.Fprintln(w, "  steps:")
 	for _, s := range c.Steps {

@@ -43,6 +43,7 @@ func BuildTrace(pf *vcgen.PathFormula, m vcgen.Model) (*Counterexample, error) {
 	if c.Violation, err = b.violation(); err != nil {
 		return nil, err
 	}
+	c.Notes = b.strs.notes()
 	return c, nil
 }
 
@@ -59,10 +60,14 @@ type traceBuilder struct {
 	symbols []string
 	cols    map[string][]*ir.Var
 	naming  rowNaming
+	// tested: program variables a branch of the path tests (an internal
+	// field is shown only then).
+	tested map[*ir.Var]bool
+	strs   *stringNames
 }
 
 func newTraceBuilder(pf *vcgen.PathFormula, m vcgen.Model) *traceBuilder {
-	b := &traceBuilder{pf: pf, m: m, first: pf.FirstVersions(), firstRead: pf.FirstReads(), read: pf.ReadVars(), cols: map[string][]*ir.Var{}, naming: conventionalNaming()}
+	b := &traceBuilder{pf: pf, m: m, first: pf.FirstVersions(), firstRead: pf.FirstReads(), read: pf.ReadVars(), cols: map[string][]*ir.Var{}, naming: conventionalNaming(), tested: testedVars(pf), strs: newStringNames(pf.Prog.Strings)}
 	for _, v := range pf.Prog.Vars {
 		if v.Kind != ir.Column || v.Row == "" {
 			continue
@@ -81,6 +86,9 @@ func (b *traceBuilder) value(v *ir.Var) (string, error) {
 	x, err := ir.Eval(v, b.m.Value)
 	if err != nil {
 		return "", fmt.Errorf("report: trace: %w", err)
+	}
+	if v.Str {
+		return b.strs.name(x.String()), nil
 	}
 	if s, ok := b.pf.Prog.Strings[x.String()]; ok && v.Type == ir.Int {
 		return strconv.Quote(s), nil
@@ -118,6 +126,9 @@ func (b *traceBuilder) inputs() (Inputs, error) {
 	out := Inputs{}
 	lens := map[string]string{} // len(ids) → its value
 	for _, v := range vars {
+		if b.hidden(v) {
+			continue
+		}
 		s, err := b.initial(v)
 		if r, ok := b.firstRead[v]; ok {
 			s, err = b.value(r)
@@ -197,7 +208,7 @@ func (b *traceBuilder) outside() (Inputs, error) {
 			continue
 		}
 		for _, v := range h.Vars {
-			if seen[v] || !b.read[v] || !outsideValue(v) {
+			if seen[v] || !b.read[v] || !outsideValue(v) || b.hidden(v) {
 				continue
 			}
 			seen[v] = true
@@ -348,7 +359,7 @@ func (b *traceBuilder) stepValues(st vcgen.Step, values map[string]string) error
 	_, isHavoc := st.Edge.Stmt.(*ir.Havoc)
 	for _, d := range st.Defs {
 		o := b.pf.Origin[d].Orig
-		if o.Kind == ir.Ghost || b.naming.isGhostColumn(o) || isTemporary(o.Name) {
+		if o.Kind == ir.Ghost || b.naming.isGhostColumn(o) || isTemporary(o.Name) || b.hidden(o) {
 			continue
 		}
 		if o.Kind == ir.Column && !b.naming.isWatched(o.Row) && !isHavoc {

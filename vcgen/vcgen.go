@@ -74,7 +74,7 @@ func Build(p *ir.Program, path []*ir.Edge) (*PathFormula, error) {
 			name += "'"
 		}
 		used[name] = true
-		s := &ir.Var{Name: name, Type: v.Type, Kind: v.Kind, Row: v.Row, Table: v.Table, Col: v.Col}
+		s := &ir.Var{Name: name, Type: v.Type, Kind: v.Kind, Row: v.Row, Table: v.Table, Col: v.Col, Str: v.Str, Internal: v.Internal}
 		pf.Origin[s] = Version{Orig: v, N: n}
 		return s
 	}
