@@ -2,6 +2,7 @@ package frontend
 
 import (
 	"fmt"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"regexp"
@@ -239,7 +240,40 @@ func (l *Loaded) chooseDialect(sites []*Site) {
 			return
 		}
 	}
+	if l.dollarSQLConstant() {
+		l.Dialect, l.DialectSource = sqlparse.Postgres, "$n placeholders in the SQL (passed to a helper)"
+		return
+	}
 	l.Dialect, l.DialectSource = sqlparse.MySQL, "the default: no driver import, sql.Open or $n placeholder names a dialect; --dialect sets it"
+}
+
+// sqlText matches a string constant that is a SQL statement.
+var sqlText = regexp.MustCompile(`(?is)^\s*(select|insert|update|delete|with)\b`)
+
+// dollarSQLConstant reports whether a string constant of the module that
+// is a SQL statement uses $n placeholders: SQL handed to a small exec
+// helper (execOne(ctx, "UPDATE … $1", …)) is not constant at the
+// helper's database call (adv7 D1: every entry of such a repository was
+// UNKNOWN, its SQL parsed as MySQL).
+func (l *Loaded) dollarSQLConstant() bool {
+	for _, fn := range l.allModuleFunctions() {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				var ops [8]*ssa.Value
+				for _, op := range instr.Operands(ops[:0]) {
+					c, ok := (*op).(*ssa.Const)
+					if !ok || c.Value == nil || c.Value.Kind() != constant.String {
+						continue
+					}
+					text := constant.StringVal(c.Value)
+					if sqlText.MatchString(text) && dollarParam.MatchString(text) {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
 }
 
 // agreeing returns the dialect of names (looked up in dialects; unknown

@@ -168,6 +168,11 @@ func TestDialectDetection(t *testing.T) {
 	if l := load(t, "dialect"); l.Dialect != sqlparse.Postgres {
 		t.Errorf("dialect of $n SQL = %v (%s), want postgres", l.Dialect, l.DialectSource)
 	}
+	// SQL handed to an exec helper (adv7 D1: read as MySQL, every entry
+	// UNKNOWN on "$1").
+	if l := load(t, "dialecthelper"); l.Dialect != sqlparse.Postgres {
+		t.Errorf("dialect of $n SQL passed to a helper = %v (%s), want postgres", l.Dialect, l.DialectSource)
+	}
 	if l := load(t, "entries"); l.Dialect != sqlparse.MySQL {
 		t.Errorf("dialect of ? SQL = %v (%s), want mysql", l.Dialect, l.DialectSource)
 	}
