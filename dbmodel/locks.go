@@ -157,7 +157,7 @@ func (m *lowerer) lowerLockOnly(e *ir.Edge, s *ir.Select) {
 		em.jump(e.To)
 		return
 	}
-	em := m.errFork(e, s.Info, s.Err, nil)
+	em := m.errFork(e, s.Info, s.Err, nil, nil)
 	if m.model(s.SQL.Table) == m.w && !s.SQL.Complex {
 		m.lockingRead(em, s)
 	}

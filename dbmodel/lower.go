@@ -195,17 +195,20 @@ func (m *lowerer) lowerEdge(e *ir.Edge) error {
 // success path; the failure path jumps to `to`. noRow, for a read, gives
 // at the failure path what holds when the read failed without a server
 // error (no row; nil for a statement whose failure is the server's).
-func (m *lowerer) errFork(e *ir.Edge, info ir.Info, errVar *ir.Var, noRow func(*emitter) ir.Expr, extra ...*ir.Var) *emitter {
+func (m *lowerer) errFork(e *ir.Edge, info ir.Info, errVar *ir.Var, noRow func(*emitter) ir.Expr, noRowVar *ir.Var, extra ...*ir.Var) *emitter {
 	em := m.emitter(e.From, info)
 	if errVar == nil {
 		errVar = m.p.NewVar("$err", ir.Bool, ir.Ghost)
 	}
 	em.havoc(errVar)
 	fail := em.fork(errVar)
-	m.failed(fail, m.curHandle, noRow)
+	m.failed(fail, m.curHandle, noRow, noRowVar)
 	fail.jump(e.To)
 	// A statement on a finished or aborted transaction fails.
 	em.assume(m.usable(m.curHandle))
+	if noRowVar != nil {
+		em.assign([]*ir.Var{noRowVar}, []ir.Expr{ir.False})
+	}
 	// A failed call leaves its destinations (Scan targets, rows
 	// affected) unchanged.
 	em.havoc(extra...)

@@ -24,7 +24,7 @@ func (m *lowerer) lowerSelect(e *ir.Edge, s *ir.Select) {
 		return
 	}
 	t := m.model(x.table)
-	em := m.errFork(e, s.Info, s.Err, m.noRowFacts(s, t), targets...)
+	em := m.errFork(e, s.Info, s.Err, m.noRowFacts(s, t), s.NoRow, targets...)
 	m.lockingRead(em, s)
 	// The handle sees r's committed state where another transaction holds
 	// it; while another transaction has pending writes, the other symbols
@@ -132,7 +132,7 @@ func (m *lowerer) otherSelect(e *ir.Edge, s *ir.Select, targets []*ir.Var) {
 		m.approxSelect(e, s, t)
 		return
 	}
-	em := m.errFork(e, s.Info, s.Err, noFacts, targets...)
+	em := m.errFork(e, s.Info, s.Err, noFacts, s.NoRow, targets...)
 	facts := m.otherTableFacts(s)
 	em.havoc(m.takeFresh()...)
 	em.assume(facts)

@@ -189,7 +189,7 @@ func (m *lowerer) approxSelect(e *ir.Edge, s *ir.Select, tm *tableModel) {
 		lhs = append(lhs, t)
 		rhs = append(rhs, v)
 	}
-	em := m.errFork(e, s.Info, s.Err, noFacts, fresh...)
+	em := m.errFork(e, s.Info, s.Err, noFacts, nil, fresh...)
 	em.assign(lhs, rhs)
 	em.jump(e.To)
 }

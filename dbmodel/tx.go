@@ -106,19 +106,31 @@ func (m *lowerer) usable(h ir.Tx) ir.Expr {
 // a program that carries on after one in the same transaction is not
 // covered). Taking every failed read as an abort made an
 // insert-if-missing after ErrNoRows unreachable: a wrong SAFE.
-func (m *lowerer) failed(em *emitter, h ir.Tx, noRow func(*emitter) ir.Expr) {
+//
+// noRowVar, if not nil, is the read's ir.Select.NoRow: the program tests
+// it (errors.Is(err, sql.ErrNoRows)), so it is ErrNoRows only where no
+// row matched, and a server error otherwise (adv7 F1: a failed read of
+// an existing row taken as "missing, use the defaults", a false UNSAFE).
+func (m *lowerer) failed(em *emitter, h ir.Tx, noRow func(*emitter) ir.Expr, noRowVar *ir.Var) {
 	st := m.txs[h]
-	if h == 0 || st == nil || m.opt.Dialect != "postgres" {
+	pgTx := h != 0 && st != nil && m.opt.Dialect == "postgres"
+	if noRow != nil && (pgTx || noRowVar != nil) {
+		if noRowVar == nil {
+			noRowVar = m.p.NewVar("$no_row", ir.Bool, ir.Ghost)
+		}
+		em.havoc(noRowVar)
+		none := noRow(em)
+		em.havoc(m.takeFresh()...)
+		em.assume(ir.Or(ir.Not(noRowVar), none))
+	} else if noRowVar != nil {
+		em.havoc(noRowVar)
+	}
+	if !pgTx {
 		return
 	}
 	var aborts ir.Expr = st.open
 	if noRow != nil {
-		server := m.p.NewVar("$server_error", ir.Bool, ir.Ghost)
-		em.havoc(server)
-		none := noRow(em)
-		em.havoc(m.takeFresh()...)
-		em.assume(ir.Or(server, none))
-		aborts = ir.And(st.open, server)
+		aborts = ir.And(st.open, ir.Not(noRowVar))
 	}
 	em.assign([]*ir.Var{st.aborted}, []ir.Expr{ir.Or(st.aborted, aborts)})
 }

@@ -24,7 +24,7 @@ func (m *lowerer) lowerExec(e *ir.Edge, s *ir.Exec) error {
 	if s.NoRow != nil {
 		outcome = append(outcome, s.NoRow)
 	}
-	em := m.errFork(e, s.Info, s.Err, nil, outcome...)
+	em := m.errFork(e, s.Info, s.Err, nil, nil, outcome...)
 	m.uniqueInsert(em, s)
 	m.forgetInserted(em, s)
 	t := m.model(writtenTable(s.SQL))

@@ -119,7 +119,12 @@ func (t *translator) rowsOp(a apiCall, self *object, args []value) (value, bool)
 		if len(args) > 1 {
 			dests = t.sliceElems(args[len(args)-1])
 		}
-		return t.scan(self, dests, len(args) > 1 && dests == nil), true
+		v := t.scan(self, dests, len(args) > 1 && dests == nil)
+		if v.err != nil && v.err.noRows != nil {
+			// The library's own "no rows" error.
+			v.err.noRowsName = noRowsErrorOf(a.Pkg)
+		}
+		return v, true
 	case dblib.StructScan:
 		return t.structScan(self, argAt(args, 1)), true
 	case dblib.Next:
@@ -581,8 +586,15 @@ func (t *translator) scan(src *object, dests []value, unknownDests bool) value {
 		return value{expr: errV}
 	}
 	sel, targets = validItems(sel, targets, nulls)
-	t.emit(&ir.Select{SQL: sel, Args: src.args, Tx: src.tx, Targets: targets, Err: errV, Info: t.info(ir.KindSQL, compactSQL(src.text))})
-	return value{expr: errV}
+	var noRow *ir.Var
+	if src.kind == objRow {
+		noRow = t.p.NewVar("noRows", ir.Bool, ir.Local)
+	}
+	t.emit(&ir.Select{SQL: sel, Args: src.args, Tx: src.tx, Targets: targets, Err: errV, NoRow: noRow, Info: t.info(ir.KindSQL, compactSQL(src.text))})
+	if noRow == nil {
+		return value{expr: errV}
+	}
+	return value{expr: errV, err: noRowsErr("", noRow)}
 }
 
 func (t *translator) havocAll(errV *ir.Var, targets []*ir.Var) {

@@ -38,6 +38,12 @@ import (
 type errTag struct {
 	ids, chain map[*ssa.Global]bool
 	anyWrap    bool
+	// noRows, on the error of a single-row Scan, holds when it is the
+	// library's "no rows" error, noRowsName (database/sql.ErrNoRows,
+	// github.com/jackc/pgx/v5.ErrNoRows): errors.Is(err, that) and
+	// err == that are noRows, not arbitrary.
+	noRows     *ir.Var
+	noRowsName string
 }
 
 // freshErr is an error made by errors.New or fmt.Errorf wrapping wrapped.
@@ -254,8 +260,18 @@ func isPlainOperand(typ types.Type) bool {
 }
 
 // errCompareSentinel decides err == S / err != S for an own sentinel S on
-// one side whose other side's tag excludes it; ok is false otherwise.
+// one side whose other side's tag excludes it, and for a single-row
+// Scan's error against its library's "no rows" error; ok is false
+// otherwise.
 func (t *translator) errCompareSentinel(i *ssa.BinOp, x, y value) (value, bool) {
+	for _, side := range [][2]any{{i.Y, x}, {i.X, y}} {
+		if v, ok := noRowsTest(side[0].(ssa.Value), side[1].(value)); ok {
+			if i.Op == token.NEQ {
+				v.expr = ir.Not(v.expr)
+			}
+			return v, true
+		}
+	}
 	other := x
 	g := t.sentinelLoad(i.Y)
 	if g == nil {
@@ -274,12 +290,57 @@ func (t *translator) errorsIsSentinel(c *ssa.CallCommon, args []value) (value, b
 	if len(c.Args) != 2 || len(args) != 2 {
 		return value{}, false
 	}
+	if v, ok := noRowsTest(c.Args[1], args[0]); ok {
+		return v, true
+	}
 	g := t.sentinelLoad(c.Args[1])
 	if g == nil || !args[0].err.cannotWrap(g) {
 		return value{}, false
 	}
 	t.sentinelDecided(g)
 	return value{expr: ir.False}, true
+}
+
+// noRowsTest decides a test of err against target (errors.Is, ==) when
+// err is a single-row Scan's error and target loads its library's "no
+// rows" error.
+func noRowsTest(target ssa.Value, err value) (value, bool) {
+	if err.err == nil || err.err.noRows == nil {
+		return value{}, false
+	}
+	u, ok := target.(*ssa.UnOp)
+	if !ok || u.Op != token.MUL {
+		return value{}, false
+	}
+	g, ok := u.X.(*ssa.Global)
+	if !ok || g.Pkg == nil || g.Pkg.Pkg.Path()+"."+g.Name() != err.err.noRowsName {
+		return value{}, false
+	}
+	return value{expr: err.err.noRows}, true
+}
+
+// noRowsErrorOf names the "no rows" error of library lib's single-row
+// Scan: database/sql's sql.ErrNoRows, pgx's (any of its packages, a
+// pool's row included) pgx.ErrNoRows; "" for another library.
+func noRowsErrorOf(lib string) string {
+	if lib == "database/sql" {
+		return "database/sql.ErrNoRows"
+	}
+	for _, v := range []string{"github.com/jackc/pgx/v5", "github.com/jackc/pgx/v4"} {
+		if lib == v || strings.HasPrefix(lib, v+"/") {
+			return v + ".ErrNoRows"
+		}
+	}
+	return ""
+}
+
+// noRowsErr is the error of a single-row Scan whose "no rows" case is
+// noRow; name is that error's (set by the caller that knows the
+// library, "" while unknown: then nothing is decided).
+func noRowsErr(name string, noRow *ir.Var) *errTag {
+	e := foreignErr()
+	e.noRows, e.noRowsName = noRow, name
+	return e
 }
 
 // phiErr joins the tags of a φ-node's incoming errors (nil: one is not

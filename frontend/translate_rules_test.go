@@ -52,6 +52,10 @@ func TestTranslationRules(t *testing.T) {
 		{"IsWrappedUnsafe", refine.Unsafe, "errors.Is(err, errMissing)"},
 		{"IsFormattedSafe", refine.Safe, ""},
 		{"ReassignedSentinelUnsafe", refine.Unsafe, "err == errReassigned"},
+		// sql.ErrNoRows is the read that found no row; other failures are
+		// server errors.
+		{"DefaultsOnMissingSafe", refine.Safe, ""},
+		{"DefaultsOnAnyErrorUnsafe", refine.Unsafe, "err != sql.ErrNoRows"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.entry, func(t *testing.T) {

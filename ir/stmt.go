@@ -104,6 +104,10 @@ type Select struct {
 	// SHARE) whose rows are read later, or never: it takes the rows'
 	// locks and may fail, it reads nothing (Targets is empty).
 	LockOnly bool
+	// NoRow, if not nil, is set to whether the call failed because no
+	// row matched (a single-row Scan's sql.ErrNoRows, pgx.ErrNoRows);
+	// false when it succeeded or failed otherwise (a server error).
+	NoRow *Var
 	Info
 }
 

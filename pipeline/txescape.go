@@ -171,7 +171,7 @@ func assignedVars(s ir.Stmt) []*ir.Var {
 	case *ir.Exec:
 		return append([]*ir.Var{s.Err, s.Affected, s.NoRow}, s.Targets...)
 	case *ir.Select:
-		return append([]*ir.Var{s.Err}, s.Targets...)
+		return append([]*ir.Var{s.Err, s.NoRow}, s.Targets...)
 	}
 	return nil
 }

@@ -67,7 +67,11 @@ func OnHandle(kind Kind, m *types.Func, sig *types.Signature, self, off int) Cal
 	if !ok {
 		meth = ByName(m.Name())
 	}
-	return describe(kind, m.Name(), meth, sig, self, off)
+	c := describe(kind, m.Name(), meth, sig, self, off)
+	if ok && m.Pkg() != nil {
+		c.Pkg = m.Pkg().Path() // a library interface's method (pgx.Row's Scan)
+	}
+	return c
 }
 
 // ByName returns what a method of that name does on a database-shaped

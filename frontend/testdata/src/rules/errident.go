@@ -103,3 +103,36 @@ func ReassignedSentinelUnsafe(ctx context.Context, db *sql.DB, id, amt int64) er
 	}
 	return nil
 }
+
+// DefaultsOnMissingSafe: a missing row means the default balance of 100,
+// any other failure returns: sql.ErrNoRows is the read that found no
+// row, so the debit runs on an existing row only after its balance was
+// checked (and on a missing one it changes nothing). adv7 F1: a failed
+// read of an existing row was taken as ErrNoRows, a false UNSAFE.
+func DefaultsOnMissingSafe(ctx context.Context, db *sql.DB, id, amt int64) error {
+	bal := int64(100)
+	err := db.QueryRowContext(ctx, balance, id).Scan(&bal)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return err
+	}
+	if bal < amt {
+		return errors.New("insufficient funds")
+	}
+	_, err = db.ExecContext(ctx, debit, amt, id)
+	return err
+}
+
+// DefaultsOnAnyErrorUnsafe: every failed read means the default balance,
+// a server error on an existing row included; the debit then runs on a
+// balance nobody checked.
+func DefaultsOnAnyErrorUnsafe(ctx context.Context, db *sql.DB, id, amt int64) error {
+	bal := int64(100)
+	if err := db.QueryRowContext(ctx, balance, id).Scan(&bal); err != nil && err != sql.ErrNoRows {
+		bal = 100
+	}
+	if bal < amt {
+		return errors.New("insufficient funds")
+	}
+	_, err := db.ExecContext(ctx, debit, amt, id)
+	return err
+}
