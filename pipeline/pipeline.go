@@ -129,6 +129,14 @@ func Run(ctx context.Context, cfg Config) (*report.Report, error) {
 			return nil, err
 		}
 		rep.Findings = append(rep.Findings, dup...)
+		order, cut, err := orderDepFindings(jobs, cfg)
+		if err != nil {
+			return nil, err
+		}
+		rep.Findings = append(rep.Findings, order...)
+		if cut != "" {
+			rep.Warnings = append(rep.Warnings, cut)
+		}
 	}
 	if cfg.Deadline > 0 {
 		var cancel context.CancelFunc
