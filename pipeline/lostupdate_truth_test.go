@@ -273,17 +273,8 @@ func entryStatements(t *testing.T, cfg Config, class string) (map[string]luSQL, 
 			found[shortName(f.Entry)] = true
 		}
 	}
-	cfg = cfg.withDefaults()
-	in, err := load(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	jobs, err := plan(cfg, in, &report.Report{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	out := map[string]luSQL{}
-	for _, j := range jobs {
+	for _, j := range plannedJobs(t, cfg.withDefaults()) {
 		var sqls luSQL
 		for _, e := range j.prog.Edges {
 			switch s := e.Stmt.(type) {
@@ -433,6 +424,20 @@ func checkLostUpdateTruth(t *testing.T, db *sql.DB, c luCase, stmts map[string]l
 		}
 	}
 	t.Errorf("final stock %d, want one of %v (the serial outcome of the requests that succeeded; errors %v, %v)", final, allowed, rs["A"].err, rs["B"].err)
+}
+
+// plannedJobs are the jobs cfg (with its defaults) plans.
+func plannedJobs(t *testing.T, cfg Config) []job {
+	t.Helper()
+	in, err := load(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobs, err := plan(cfg, in, &report.Report{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return jobs
 }
 
 func pickRequests(all map[string]*luRequest, name string) map[string]*luRequest {

@@ -60,10 +60,21 @@ type odColumns struct {
 	// strs the literals by code (ir.StringCode).
 	text map[string]bool
 	strs map[string]string
+	// checks are the schema's CHECK constraints by table: a write that
+	// breaks one fails.
+	checks map[string][]sqlir.Expr
 }
 
-func newODColumns() *odColumns {
-	return &odColumns{vars: map[string]*ir.Var{}, text: map[string]bool{}, strs: map[string]string{}}
+func newODColumns(schema *sqlir.Schema) *odColumns {
+	c := &odColumns{vars: map[string]*ir.Var{}, text: map[string]bool{}, strs: map[string]string{}, checks: map[string][]sqlir.Expr{}}
+	if schema != nil {
+		for name, t := range schema.Tables {
+			for _, k := range t.Checks {
+				c.checks[name] = append(c.checks[name], k.Expr)
+			}
+		}
+	}
+	return c
 }
 
 func (c *odColumns) get(table, col string, sort ir.Sort) *ir.Var {
@@ -211,7 +222,7 @@ func (st *odState) sqlValue(e sqlir.Expr, table string, args []ir.Expr, want ir.
 }
 
 // sqlBinary translates a binary SQL expression (see sqlValue): AND, OR,
-// comparisons, +, - and *.
+// comparisons, +, -, * and integer division.
 func (st *odState) sqlBinary(e *sqlir.Binary, table string, args []ir.Expr, want ir.Sort) (ir.Expr, bool) {
 	switch e.Op {
 	case sqlir.OpAnd, sqlir.OpOr:
@@ -243,8 +254,26 @@ func (st *odState) sqlBinary(e *sqlir.Binary, table string, args []ir.Expr, want
 		}
 		op := map[sqlir.Op]ir.Op{sqlir.OpAdd: ir.OpAdd, sqlir.OpSub: ir.OpSub, sqlir.OpMul: ir.OpMul}[e.Op]
 		return ir.Arith(op, x, y), true
+	case sqlir.OpDiv, sqlir.OpDivInt:
+		return st.sqlDiv(e, table, args, want)
 	}
 	return nil, false
+}
+
+// sqlDiv translates a division of whole numbers: PostgreSQL's and
+// SQLite's / and MySQL's DIV truncate toward zero, as ir.OpDiv does
+// (MySQL's / gives a decimal: not followed). A zero divisor fails the
+// statement: the path, which succeeds, has a non-zero one.
+func (st *odState) sqlDiv(e *sqlir.Binary, table string, args []ir.Expr, want ir.Sort) (ir.Expr, bool) {
+	if e.Op == sqlir.OpDiv && st.dialect == "mysql" {
+		return nil, false
+	}
+	x, y, ok := st.operands(e, table, args, want)
+	if !ok || x.Sort() != ir.Int || y.Sort() != ir.Int {
+		return nil, false
+	}
+	st.pc = append(st.pc, ir.Not(ir.Eq(y, ir.IntLit(0))))
+	return ir.Arith(ir.OpDiv, x, y), true
 }
 
 // operands translates both sides of e, the side that decides a sort
@@ -470,9 +499,8 @@ func (st *odState) execWatched(s *ir.Exec) {
 		st.update(s, q, tx)
 	case *sqlir.Delete:
 		table := strings.ToLower(q.Table)
-		match, ok := st.where(q.Where, table, s.Args)
+		match, ok := st.matches("DELETE", q.Where, table, s)
 		if !ok {
-			st.fail("DELETE at %s: a WHERE the model does not follow", s.Position())
 			return
 		}
 		r := st.row(table)
@@ -485,14 +513,24 @@ func (st *odState) execWatched(s *ir.Exec) {
 	}
 }
 
+// matches is the condition under which write s (what: its verb)
+// matches table's row; false: the model does not follow its WHERE (the
+// path is marked).
+func (st *odState) matches(what string, where sqlir.Expr, table string, s *ir.Exec) (ir.Expr, bool) {
+	match, ok := st.where(where, table, s.Args)
+	if !ok {
+		st.fail("%s at %s: a WHERE the model does not follow", what, s.Position())
+	}
+	return match, ok
+}
+
 // update runs UPDATE q: PostgreSQL and SQLite evaluate every SET on the
 // old row, MySQL left to right on the row as updated so far; rows
 // affected are the rows matched (MySQL: changed).
 func (st *odState) update(s *ir.Exec, q *sqlir.Update, tx ir.Tx) {
 	table := strings.ToLower(q.Table)
-	match, ok := st.where(q.Where, table, s.Args)
+	match, ok := st.matches("UPDATE", q.Where, table, s)
 	if !ok {
-		st.fail("UPDATE at %s: a WHERE the model does not follow", s.Position())
 		return
 	}
 	old := st.row(table)
@@ -530,6 +568,14 @@ func (st *odState) update(s *ir.Exec, q *sqlir.Update, tx ir.Tx) {
 		st.writes = append(st.writes, odWrite{table: table, col: col, at: s.Info, tx: tx, cond: match})
 	}
 	st.rows[table] = cur
+	for _, k := range st.cols.checks[table] {
+		c, ok := st.sqlValue(k, table, nil, ir.Bool)
+		if !ok || c.Sort() != ir.Bool {
+			st.fail("UPDATE at %s: a CHECK of %s the model does not follow", s.Position(), table)
+			return
+		}
+		st.pc = append(st.pc, ir.Implies(match, c)) // else the statement fails
+	}
 	affected := match
 	if st.dialect == "mysql" {
 		affected = ir.And(match, ir.Or(changed...))
@@ -549,6 +595,7 @@ type orderPath struct {
 	writes         []odWrite
 	reads, written map[string]bool
 	inputs         []*ir.Var // the entry's inputs the path mentions
+	selectors      []*ir.Var // of a merged path: \"path i runs\" (merge)
 }
 
 // orderPaths returns the complete paths of prog that write a constrained
@@ -614,6 +661,18 @@ func (w *odWalker) finish(st *odState) {
 		}
 	}
 	p := &orderPath{prog: w.prog, pc: ir.And(conds...), rows: st.rows, writes: st.writes, reads: st.reads, written: st.written}
+	free := p.freeVars()
+	for _, v := range w.prog.Vars {
+		if v.Kind == ir.Input && free[v] {
+			p.inputs = append(p.inputs, v)
+		}
+	}
+	w.out = append(w.out, p)
+}
+
+// freeVars are the variables of the path's condition, final rows and
+// writes.
+func (p *orderPath) freeVars() map[*ir.Var]bool {
 	free := map[*ir.Var]bool{}
 	ir.CollectVars(p.pc, free)
 	for _, r := range p.rows {
@@ -622,10 +681,8 @@ func (w *odWalker) finish(st *odState) {
 		}
 		ir.CollectVars(r.exists, free)
 	}
-	for _, v := range w.prog.Vars {
-		if v.Kind == ir.Input && free[v] {
-			p.inputs = append(p.inputs, v)
-		}
+	for _, w := range p.writes {
+		ir.CollectVars(w.cond, free)
 	}
-	w.out = append(w.out, p)
+	return free
 }

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -18,7 +19,7 @@ import (
 // and a checked state change that fails when it runs second give none;
 // nor does a run without --concurrent.
 func TestOrderDepFinding(t *testing.T) {
-	cfg := Config{Dir: testdataDir(t, "concurrent"), Patterns: []string{"./orderdep"}, Dialect: "postgres", Constraints: []string{"accounts.balance >= 0"},
+	cfg := Config{Dir: testdataDir(t, "concurrent"), Patterns: []string{"./orderdep"}, Dialect: "postgres", Schema: filepath.Join(testdataDir(t, "concurrent"), "orderdep", "schema.sql"), Constraints: []string{"accounts.balance >= 0"},
 		Workers: 1, Concurrent: true}
 	rep, err := Run(context.Background(), cfg)
 	if err != nil {

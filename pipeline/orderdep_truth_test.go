@@ -70,7 +70,7 @@ func unquoted(v string) string {
 // in both orders end in the same state wherever all four requests
 // succeed.
 func TestOrderDepFindingGroundTruth(t *testing.T) {
-	cfg := Config{Dir: testdataDir(t, "concurrent"), Patterns: []string{"./orderdep"}, Dialect: "postgres", Constraints: []string{"accounts.balance >= 0"},
+	cfg := Config{Dir: testdataDir(t, "concurrent"), Patterns: []string{"./orderdep"}, Dialect: "postgres", Schema: filepath.Join(testdataDir(t, "concurrent"), "orderdep", "schema.sql"), Constraints: []string{"accounts.balance >= 0"},
 		Workers: 1, Concurrent: true}
 	cfg = cfg.withDefaults()
 	in, err := load(cfg)
@@ -86,7 +86,7 @@ func TestOrderDepFindingGroundTruth(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	deps, cut, err := orderDependences(jobs, cfg, s)
+	deps, cut, err := orderDependences(jobs, cfg, in.schema, s)
 	if err != nil || cut != "" {
 		t.Fatalf("order dependences: %v (cut: %q)", err, cut)
 	}
@@ -195,17 +195,22 @@ func checkOrderDepFinding(t *testing.T, o *odTruth, d orderDep) {
 // in both orders and returns how many runs had every request succeed;
 // those must end in the same state.
 func checkCommute(t *testing.T, o *odTruth, rng *rand.Rand, a, b string) int {
-	inputs := func(entry string) []sched.Input {
-		in := []sched.Input{{Name: "id", Value: fmt.Sprint(1 + rng.Intn(2))}}
-		switch funcName(entry) {
-		case "Store.Deposit", "Store.Withdraw", "Store.DepositOther":
-			in = append(in, sched.Input{Name: "amount", Value: fmt.Sprint(rng.Intn(20) - 2)})
-		}
-		return in
-	}
 	compared := 0
-	for i := 0; i < 6; i++ {
-		row := map[string]string{"id": fmt.Sprint(1 + rng.Intn(2)), "balance": fmt.Sprint(rng.Intn(50)), "status": []string{"open", "shipped"}[rng.Intn(2)]}
+	for i := 0; i < 8; i++ {
+		rowID := 1 + rng.Intn(2)
+		inputs := func(entry string) []sched.Input {
+			id := rowID // mostly the row's: the writes then meet
+			if rng.Intn(4) == 0 {
+				id = 3 - rowID
+			}
+			in := []sched.Input{{Name: "id", Value: fmt.Sprint(id)}}
+			switch funcName(entry) {
+			case "Store.Deposit", "Store.Withdraw", "Store.DepositOther":
+				in = append(in, sched.Input{Name: "amount", Value: fmt.Sprint(rng.Intn(20) - 2)})
+			}
+			return in
+		}
+		row := map[string]string{"id": fmt.Sprint(rowID), "balance": fmt.Sprint(rng.Intn(50)), "status": []string{"open", "shipped"}[rng.Intn(2)]}
 		ra := sched.Request{Entry: a, Inputs: inputs(a)}
 		rb := sched.Request{Entry: b, Inputs: inputs(b)}
 		ab, okAB := o.serial(t, row, ra, rb)

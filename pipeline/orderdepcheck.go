@@ -3,7 +3,8 @@ package pipeline
 import (
 	"errors"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/dbverify/dbverify/report"
 	"github.com/dbverify/dbverify/smt"
 	"github.com/dbverify/dbverify/spec"
+	"github.com/dbverify/dbverify/sqlir"
 )
 
 // orderDep is a pair of requests whose two serial orders end differently
@@ -30,9 +32,10 @@ type orderDep struct {
 
 // odEntry is an entry with its writing paths.
 type odEntry struct {
-	entry string
-	prog  *ir.Program
-	paths []*orderPath
+	entry  string
+	prog   *ir.Program
+	paths  []*orderPath
+	merged *orderPath // the paths as one (merge)
 }
 
 // orderDepFinder decides the pairs of paths of a run.
@@ -47,12 +50,19 @@ type orderDepFinder struct {
 // orderDependences returns the order dependences of the jobs' entries
 // on the constrained tables, and why the search was cut ("": it was
 // not).
-func orderDependences(jobs []job, cfg Config, s *smt.Solver) ([]orderDep, string, error) {
-	f := &orderDepFinder{s: s, cols: newODColumns(), checks: map[string]ir.Expr{}}
+func orderDependences(jobs []job, cfg Config, schema *sqlir.Schema, s *smt.Solver) ([]orderDep, string, error) {
+	f := &orderDepFinder{s: s, cols: newODColumns(schema), checks: map[string]ir.Expr{}}
 	watched := map[string]bool{}
 	for _, j := range jobs {
 		for _, t := range j.c.Tables() {
 			watched[strings.ToLower(t)] = true
+		}
+	}
+	if schema != nil {
+		for _, tr := range schema.Triggers {
+			if watched[strings.ToLower(tr.Table)] {
+				return nil, "", nil // a write runs code the model does not see
+			}
 		}
 	}
 	var entries []*odEntry
@@ -72,7 +82,7 @@ func orderDependences(jobs []job, cfg Config, s *smt.Solver) ([]orderDep, string
 			f.cut = append(f.cut, fmt.Sprintf("%s: loops taken at most once", shortName(j.entry)))
 		}
 		if len(paths) > 0 {
-			entries = append(entries, &odEntry{entry: j.entry, prog: j.prog, paths: paths})
+			entries = append(entries, &odEntry{entry: j.entry, prog: j.prog, paths: paths, merged: f.merge(paths)})
 		}
 	}
 	f.rowChecks(jobs)
@@ -91,50 +101,110 @@ func orderDependences(jobs []job, cfg Config, s *smt.Solver) ([]orderDep, string
 	return out, strings.Join(dedupe(f.cut), "; "), nil
 }
 
-// rowChecks keeps each constrained table's row constraint, as written:
-// the initial row satisfies it.
+// rowChecks keeps each constrained table's row constraint, as written,
+// and the schema's CHECKs: the initial row satisfies them.
 func (f *orderDepFinder) rowChecks(jobs []job) {
 	for _, j := range jobs {
 		rc, ok := j.c.(*spec.RowCheck)
 		if !ok {
 			continue
 		}
-		t := strings.ToLower(rc.Table)
-		st := &odState{pathState: &pathState{env: map[*ir.Var]ir.Expr{}}, cols: f.cols, rows: map[string]*odRow{}}
-		if c, ok := st.sqlValue(rc.Written(), t, nil, ir.Bool); ok && c.Sort() == ir.Bool {
-			f.checks[t] = ir.And(f.checkOf(t), c)
+		f.addCheck(strings.ToLower(rc.Table), rc.Written())
+	}
+	for t, ks := range f.cols.checks {
+		for _, k := range ks {
+			f.addCheck(t, k)
 		}
 	}
 }
 
-// pair decides entries a and b: the first pair of their paths (one query
-// each) whose orders end differently (nil: none found).
+// addCheck adds condition k to the initial row of table's (where the
+// model follows it).
+func (f *orderDepFinder) addCheck(table string, k sqlir.Expr) {
+	st := &odState{pathState: &pathState{env: map[*ir.Var]ir.Expr{}}, cols: f.cols, rows: map[string]*odRow{}}
+	if c, ok := st.sqlValue(k, table, nil, ir.Bool); ok && c.Sort() == ir.Bool {
+		f.checks[table] = ir.And(f.checkOf(table), c)
+	}
+}
+
+// pair decides entries a and b with one query over their merged paths
+// (nil: their orders end alike).
 func (f *orderDepFinder) pair(a, b *odEntry) (*orderDep, error) {
-	for i, pa := range a.paths {
-		from := 0
-		if a == b {
-			from = i // both orders of each pair are composed
+	cells := commonCells(a.merged, b.merged)
+	if len(cells) == 0 || interfere(a.merged, b.merged) {
+		return nil, nil
+	}
+	if f.queries >= orderDepMaxQueries {
+		f.cut = append(f.cut, fmt.Sprintf("the budget of %d solver checks", orderDepMaxQueries))
+		return nil, nil
+	}
+	f.queries++
+	d, err := f.query(a, b, cells)
+	if d != nil {
+		d.a, d.b = a.entry, b.entry
+	}
+	return d, err
+}
+
+// merge is one path standing for all of paths (which exclude each
+// other: the program is deterministic given its inputs and the values
+// it reads): its condition is that one of them runs, its final rows and
+// its writes those of the one that runs.
+func (f *orderDepFinder) merge(paths []*orderPath) *orderPath {
+	out := &orderPath{prog: paths[0].prog, rows: map[string]*odRow{}, reads: map[string]bool{}, written: map[string]bool{}}
+	var defs, any []ir.Expr
+	cols := map[string]map[string]bool{}
+	seen := map[*ir.Var]bool{}
+	for i, p := range paths {
+		sel := &ir.Var{Name: fmt.Sprintf("odsel.%s.%d", p.prog.Name, i), Type: ir.Bool, Kind: ir.Ghost}
+		out.selectors = append(out.selectors, sel)
+		defs, any = append(defs, ir.Eq(sel, p.pc)), append(any, sel)
+		for t, r := range p.rows {
+			if cols[t] == nil {
+				cols[t] = map[string]bool{}
+			}
+			for c := range r.cols {
+				cols[t][c] = true
+			}
 		}
-		for _, pb := range b.paths[from:] {
-			cells := commonCells(pa, pb)
-			if len(cells) == 0 || interfere(pa, pb) {
-				continue
-			}
-			if f.queries >= orderDepMaxQueries {
-				f.cut = append(f.cut, fmt.Sprintf("the budget of %d solver checks", orderDepMaxQueries))
-				return nil, nil
-			}
-			f.queries++
-			d, err := f.query(pa, pb, cells)
-			if err != nil || d != nil {
-				if d != nil {
-					d.a, d.b = a.entry, b.entry
-				}
-				return d, err
+		for _, w := range p.writes {
+			w.cond = ir.And(sel, w.cond)
+			out.writes = append(out.writes, w)
+		}
+		maps.Copy(out.reads, p.reads)
+		maps.Copy(out.written, p.written)
+		for _, v := range p.inputs {
+			if !seen[v] {
+				seen[v] = true
+				out.inputs = append(out.inputs, v)
 			}
 		}
 	}
-	return nil, nil
+	out.pc = ir.And(append(defs, ir.Or(any...))...)
+	for t, cs := range cols {
+		r := &odRow{cols: map[string]ir.Expr{}}
+		r.exists = pick(paths, out.selectors, func(p *orderPath) ir.Expr {
+			if pr := p.rows[t]; pr != nil {
+				return pr.exists
+			}
+			return f.cols.exists(t)
+		})
+		for c := range cs {
+			r.cols[c] = pick(paths, out.selectors, func(p *orderPath) ir.Expr { return f.cell(p.rows, t, c) })
+		}
+		out.rows[t] = r
+	}
+	return out
+}
+
+// pick is the value of the path that runs: ite(sel1, v1, ite(sel2, v2,
+// … vn)).
+func pick(paths []*orderPath, sels []*ir.Var, val func(*orderPath) ir.Expr) ir.Expr {
+	out := val(paths[len(paths)-1])
+	for i := len(paths) - 2; i >= 0; i-- {
+		out = ir.IteOf(sels[i], val(paths[i]), out)
+	}
+	return out
 }
 
 // commonCells are the cells (table, column; column "" for a deleted row)
@@ -182,38 +252,44 @@ type composed struct {
 }
 
 // run is path p of request m (its variables renamed) run on the rows
-// before (nil: the initial row).
-func (f *orderDepFinder) run(p *orderPath, m map[*ir.Var]ir.Expr, before map[string]*odRow) composed {
+// before (nil: the initial row); label names the run. The rows before
+// are held by variables of the run equal to them, and p's path
+// selectors (merge) are the run's own: the formula stays linear in the
+// paths.
+func (f *orderDepFinder) run(p *orderPath, m map[*ir.Var]ir.Expr, before map[string]*odRow, label string) composed {
 	sub := make(map[*ir.Var]ir.Expr, len(m))
 	for k, v := range m {
 		sub[k] = v
 	}
+	for _, v := range p.selectors {
+		sub[v] = &ir.Var{Name: label + "." + v.Name, Type: ir.Bool, Kind: ir.Ghost}
+	}
+	var eqs []ir.Expr
+	hold := func(v *ir.Var, x ir.Expr) ir.Expr {
+		h := &ir.Var{Name: label + "." + v.Name, Type: x.Sort(), Kind: ir.Ghost}
+		sub[v] = h
+		eqs = append(eqs, ir.Eq(h, x))
+		return h
+	}
+	held := map[string]*odRow{}
 	for t, r := range before {
+		hr := &odRow{cols: map[string]ir.Expr{}, exists: hold(f.cols.exists(t), r.exists)}
 		for c, x := range r.cols {
-			sub[f.cols.get(t, c, x.Sort())] = x
+			hr.cols[c] = hold(f.cols.get(t, c, x.Sort()), x)
 		}
-		sub[f.cols.exists(t)] = r.exists
+		held[t] = hr
 	}
-	out := composed{pc: ir.Substitute(p.pc, sub), rows: map[string]*odRow{}, wrote: map[[2]string]ir.Expr{}}
-	tables := map[string]bool{}
-	for t := range before {
-		tables[t] = true
+	out := composed{pc: ir.And(append(eqs, ir.Substitute(p.pc, sub))...), rows: map[string]*odRow{}, wrote: map[[2]string]ir.Expr{}}
+	for t, r := range held {
+		out.rows[t] = r
 	}
-	for t := range p.rows {
-		tables[t] = true
-	}
-	for t := range tables {
-		r := &odRow{cols: map[string]ir.Expr{}, exists: ir.Substitute(f.cols.exists(t), sub)}
-		if b := before[t]; b != nil {
-			for c, x := range b.cols {
-				r.cols[c] = x
-			}
+	for t, pr := range p.rows {
+		r := &odRow{cols: map[string]ir.Expr{}, exists: ir.Substitute(pr.exists, sub)}
+		if h := held[t]; h != nil {
+			maps.Copy(r.cols, h.cols)
 		}
-		if pr := p.rows[t]; pr != nil {
-			for c, x := range pr.cols {
-				r.cols[c] = ir.Substitute(x, sub)
-			}
-			r.exists = ir.Substitute(pr.exists, sub)
+		for c, x := range pr.cols {
+			r.cols[c] = ir.Substitute(x, sub)
 		}
 		out.rows[t] = r
 	}
@@ -239,13 +315,14 @@ func (f *orderDepFinder) cell(rows map[string]*odRow, table, col string) ir.Expr
 	return f.cols.vars[table+"."+col]
 }
 
-// query asks for inputs of A (path pa) and B (path pb) and an initial
-// row under which A;B and B;A both take these paths and succeed, both
-// requests write a common cell, and one of the cells ends differently.
-func (f *orderDepFinder) query(pa, pb *orderPath, cells [][2]string) (*orderDep, error) {
+// query asks for inputs of A and B and an initial row under which A;B
+// and B;A both succeed, both requests write a common cell, and one of
+// the cells ends differently.
+func (f *orderDepFinder) query(a, b *odEntry, cells [][2]string) (*orderDep, error) {
+	pa, pb := a.merged, b.merged
 	mA, mB := f.requestCopy(pa, "A"), f.requestCopy(pb, "B")
-	a0, b0 := f.run(pa, mA, nil), f.run(pb, mB, nil)
-	ab, ba := f.run(pb, mB, a0.rows), f.run(pa, mA, b0.rows) // B after A, A after B
+	a0, b0 := f.run(pa, mA, nil, "A@0"), f.run(pb, mB, nil, "B@0")
+	ab, ba := f.run(pb, mB, a0.rows, "B@A"), f.run(pa, mA, b0.rows, "A@B") // B after A, A after B
 	parts := []ir.Expr{a0.pc, b0.pc, ab.pc, ba.pc}
 	for t := range a0.rows {
 		parts = append(parts, f.cols.exists(t), f.checkOf(t))
@@ -278,7 +355,7 @@ func (f *orderDepFinder) query(pa, pb *orderPath, cells [][2]string) (*orderDep,
 	}
 	free := map[*ir.Var]bool{}
 	ir.CollectVars(ir.And(parts...), free)
-	return f.witness(m, pa, pb, mA, mB, cells, ab, ba, free), nil
+	return f.witness(m, a, b, mA, mB, cells, ab, ba, free), nil
 }
 
 // checkOf is table's row constraint on the initial row (true: none).
@@ -292,17 +369,7 @@ func (f *orderDepFinder) checkOf(table string) ir.Expr {
 // requestCopy renames the variables of path p for request name, keeping
 // the initial row's.
 func (f *orderDepFinder) requestCopy(p *orderPath, name string) map[*ir.Var]ir.Expr {
-	free := map[*ir.Var]bool{}
-	ir.CollectVars(p.pc, free)
-	for _, r := range p.rows {
-		for _, x := range r.cols {
-			ir.CollectVars(x, free)
-		}
-		ir.CollectVars(r.exists, free)
-	}
-	for _, w := range p.writes {
-		ir.CollectVars(w.cond, free)
-	}
+	free := p.freeVars()
 	row := map[*ir.Var]bool{}
 	for v := range free {
 		if f.cols.isRow(v) {
@@ -342,7 +409,8 @@ func (f *orderDepFinder) solve(base, preferred ir.Expr) (*smt.Model, error) {
 }
 
 // witness reads the finding's values off model m.
-func (f *orderDepFinder) witness(m *smt.Model, pa, pb *orderPath, mA, mB map[*ir.Var]ir.Expr, cells [][2]string, ab, ba composed, free map[*ir.Var]bool) *orderDep {
+func (f *orderDepFinder) witness(m *smt.Model, a, b *odEntry, mA, mB map[*ir.Var]ir.Expr, cells [][2]string, ab, ba composed, free map[*ir.Var]bool) *orderDep {
+	pa, pb := a.merged, b.merged
 	show := func(e ir.Expr, strs map[string]string) string {
 		v, err := ir.Eval(e, m.Value)
 		if err != nil {
@@ -402,8 +470,26 @@ func (f *orderDepFinder) witness(m *smt.Model, pa, pb *orderPath, mA, mB map[*ir
 			d.row[c] = text(t, c, v, strs)
 		}
 	}
-	d.at, d.other = firstWrite(pa, cell), firstWrite(pb, cell)
+	d.at, d.other = f.writeRun(m, a.paths, mA, cell), f.writeRun(m, b.paths, mB, cell)
 	return d
+}
+
+// writeRun is the write of cell on the path of paths that the request
+// (renamed by m) takes from the initial row in model md, else on the first
+// path that writes it.
+func (f *orderDepFinder) writeRun(md *smt.Model, paths []*orderPath, m map[*ir.Var]ir.Expr, cell [2]string) ir.Info {
+	for _, p := range paths {
+		v, err := ir.Eval(ir.Substitute(p.pc, m), md.Value)
+		if at := firstWrite(p, cell); err == nil && v.B && at.File != "" {
+			return at
+		}
+	}
+	for _, p := range paths {
+		if at := firstWrite(p, cell); at.File != "" {
+			return at
+		}
+	}
+	return ir.Info{}
 }
 
 // funcName is an entry's function as the code names it (Store.Deposit).
@@ -436,7 +522,7 @@ func firstWrite(p *orderPath, cell [2]string) ir.Info {
 
 // orderDepFindings returns the order-dependence findings of the jobs'
 // entries, and a warning when the search was cut.
-func orderDepFindings(jobs []job, cfg Config) ([]report.Finding, string, error) {
+func orderDepFindings(jobs []job, cfg Config, schema *sqlir.Schema) ([]report.Finding, string, error) {
 	s, err := smt.NewSolver(cfg.TimeoutMS)
 	if err != nil {
 		return nil, "", fmt.Errorf("order-dependence check: %w", err)
@@ -445,7 +531,7 @@ func orderDepFindings(jobs []job, cfg Config) ([]report.Finding, string, error) 
 	if err := s.SetRLimit(rlimitUnits(cfg.RLimit)); err != nil {
 		return nil, "", fmt.Errorf("order-dependence check: %w", err)
 	}
-	deps, cut, err := orderDependences(jobs, cfg, s)
+	deps, cut, err := orderDependences(jobs, cfg, schema, s)
 	if err != nil {
 		return nil, "", err
 	}
@@ -474,7 +560,7 @@ func (d *orderDep) message() string {
 		return strings.Join(parts, ", ")
 	}
 	var row []string
-	for _, c := range sortedKeys(d.row) {
+	for _, c := range slices.Sorted(maps.Keys(d.row)) {
 		row = append(row, c+" = "+d.row[c])
 	}
 	a, b := funcName(d.a), funcName(d.b)
@@ -497,13 +583,4 @@ func (d *orderDep) message() string {
 		"(%s's write at %s, %s's at %s). If the final state must not depend on which request commits first, make the writes commute "+
 		"(relative updates of one kind), or order the requests (a state check in the WHERE, a version column)",
 		who, cell, d.table, strings.Join(row, ", "), a, b, end(d.ab), b, a, end(d.ba), a, d.at.Position(), b, d.other.Position())
-}
-
-func sortedKeys(m map[string]string) []string {
-	var out []string
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

@@ -129,7 +129,7 @@ func Run(ctx context.Context, cfg Config) (*report.Report, error) {
 			return nil, err
 		}
 		rep.Findings = append(rep.Findings, dup...)
-		order, cut, err := orderDepFindings(jobs, cfg)
+		order, cut, err := orderDepFindings(jobs, cfg, in.schema)
 		if err != nil {
 			return nil, err
 		}
