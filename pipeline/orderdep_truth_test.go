@@ -23,17 +23,18 @@ type odTruth struct {
 	sess   *sched.Session
 	schema *witness.Schema
 	c      *witness.Constraint
+	table  string // the constrained table, keyed by id
 }
 
 // serial runs first then second (each a request: entry and inputs) from
-// row and returns the final accounts rows by id, and whether both
+// row and returns the final rows of the constrained table by id, and whether both
 // returned without error.
 func (o *odTruth) serial(t *testing.T, row map[string]string, first, second sched.Request) (map[string]map[string]string, bool) {
 	t.Helper()
 	// With no steps the driver runs the requests one after the other, in
 	// name order.
 	first.Request, second.Request = "A", "B"
-	sch := &sched.Schedule{Requests: []sched.Request{first, second}, InitialRows: []sched.Row{{Table: "accounts", Values: row}}}
+	sch := &sched.Schedule{Requests: []sched.Request{first, second}, InitialRows: []sched.Row{{Table: o.table, Values: row}}}
 	out, err := o.sess.Run(context.Background(), o.schema, o.c, sch, sched.DefaultTiming)
 	if err != nil {
 		t.Fatal(err)
@@ -46,7 +47,7 @@ func (o *odTruth) serial(t *testing.T, row map[string]string, first, second sche
 		ok = ok && r.Returned && r.Err == "" && !r.Panic
 	}
 	final := map[string]map[string]string{}
-	for _, r := range out.Final["accounts"] {
+	for _, r := range out.Final[o.table] {
 		final[r["id"]] = r
 	}
 	return final, ok
@@ -70,61 +71,12 @@ func unquoted(v string) string {
 // in both orders end in the same state wherever all four requests
 // succeed.
 func TestOrderDepFindingGroundTruth(t *testing.T) {
-	cfg := Config{Dir: testdataDir(t, "concurrent"), Patterns: []string{"./orderdep"}, Dialect: "postgres", Schema: filepath.Join(testdataDir(t, "concurrent"), "orderdep", "schema.sql"), Constraints: []string{"accounts.balance >= 0"},
-		Workers: 1, Concurrent: true}
-	cfg = cfg.withDefaults()
-	in, err := load(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	jobs, err := plan(cfg, in, &report.Report{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := smt.NewSolver(cfg.TimeoutMS)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	deps, cut, err := orderDependences(jobs, cfg, in.schema, s)
-	if err != nil || cut != "" {
-		t.Fatalf("order dependences: %v (cut: %q)", err, cut)
-	}
-	var entries []string
+	dir := testdataDir(t, "concurrent")
+	o, deps, jobs := newODTruth(t, dir, "./orderdep", filepath.Join(dir, "orderdep", "schema.sql"), "accounts.balance >= 0")
 	byName := map[string]string{}
 	for _, j := range jobs {
-		if byName[funcName(j.entry)] == "" {
-			entries = append(entries, j.entry)
-			byName[funcName(j.entry)] = j.entry
-		}
+		byName[funcName(j.entry)] = j.entry
 	}
-	prog, err := sched.Build(cfg.Dir, entries, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	schema, err := witness.LoadSchemaFiles(filepath.Join(cfg.Dir, "orderdep", "schema.sql"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := witness.ParseConstraint("accounts.balance >= 0", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	eng := groundtruth.StartForTest(t, groundtruth.Postgres)
-	db, name, err := eng.NewDatabase(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	db.Close()
-	sess, err := prog.Open(eng.DriverName(), witness.DriverDSN(eng, name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sess.Close()
-	if err := sess.Prepare(context.Background(), schema); err != nil {
-		t.Fatal(err)
-	}
-	o := &odTruth{sess: sess, schema: schema, c: c}
 	found := map[string]bool{}
 	for _, d := range deps {
 		found[pairKey(funcName(d.a), funcName(d.b))] = true
@@ -151,6 +103,80 @@ func TestOrderDepFindingGroundTruth(t *testing.T) {
 		t.Run("commute/"+p[0]+"+"+p[1], func(t *testing.T) { compared += checkCommute(t, o, rng, a, b) })
 	}
 	t.Logf("%d order-dependence findings reproduced; %d random serial pairs of commuting requests compared (both orders succeeding)", len(deps), compared)
+}
+
+// newODTruth finds the order dependences of the package pattern of the
+// module at dir under the constraint (PostgreSQL) and opens a schedule
+// driver of its entries on a throwaway PostgreSQL server with the schema.
+func newODTruth(t *testing.T, dir, pattern, schemaPath, constraint string) (*odTruth, []orderDep, []job) {
+	t.Helper()
+	cfg := Config{Dir: dir, Patterns: []string{pattern}, Dialect: "postgres", Schema: schemaPath, Constraints: []string{constraint}, Workers: 1, Concurrent: true}
+	cfg = cfg.withDefaults()
+	in, err := load(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobs, err := plan(cfg, in, &report.Report{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := smt.NewSolver(cfg.TimeoutMS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	deps, cut, err := orderDependences(jobs, cfg, in.schema, s)
+	if err != nil || cut != "" {
+		t.Fatalf("order dependences: %v (cut: %q)", err, cut)
+	}
+	var entries []string
+	for _, j := range jobs {
+		entries = append(entries, j.entry)
+	}
+	prog, err := sched.Build(dir, dedupe(entries), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	schema, err := witness.LoadSchemaFiles(schemaPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := witness.ParseConstraint(constraint, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng := groundtruth.StartForTest(t, groundtruth.Postgres)
+	db, name, err := eng.NewDatabase(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	sess, err := prog.Open(eng.DriverName(), witness.DriverDSN(eng, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sess.Close() })
+	if err := sess.Prepare(context.Background(), schema); err != nil {
+		t.Fatal(err)
+	}
+	return &odTruth{sess: sess, schema: schema, c: c, table: c.Table}, deps, jobs
+}
+
+// TestOrderDepCorpusGroundTruth replays the order-dependence findings of
+// the concurrent corpus (pg_price_discount_order_safe: SetPrice and
+// ApplyDiscount, each also with itself) in both orders on PostgreSQL.
+func TestOrderDepCorpusGroundTruth(t *testing.T) {
+	dir, err := filepath.Abs(filepath.Join("..", "benchmarks", "corpus"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, deps, _ := newODTruth(t, dir, "./concurrent/pg_price_discount_order_safe", filepath.Join(dir, "concurrent", "pg_price_discount_order_safe", "schema.sql"), "products.price >= 0")
+	if len(deps) != 3 {
+		t.Errorf("%d findings, want 3 (SetPrice with ApplyDiscount, each with itself)", len(deps))
+	}
+	for _, d := range deps {
+		t.Run(funcName(d.a)+"+"+funcName(d.b), func(t *testing.T) { checkOrderDepFinding(t, o, d) })
+	}
 }
 
 func pairKey(a, b string) string {

@@ -343,9 +343,12 @@ func (f *orderDepFinder) query(a, b *odEntry, cells [][2]string) (*orderDep, err
 		differ = append(differ, d)
 	}
 	parts = append(parts, ir.Or(differ...))
-	m, err := f.solve(ir.And(parts...), ir.And(both...))
+	m, undecided, err := f.solve(ir.And(parts...), ir.And(both...))
 	if errors.Is(err, smt.ErrSort) {
 		return nil, nil
+	}
+	if undecided {
+		f.cut = append(f.cut, fmt.Sprintf("%s with %s: undecided within the solver's limit", funcName(a.entry), funcName(b.entry)))
 	}
 	if err != nil || m == nil {
 		if err != nil {
@@ -380,12 +383,12 @@ func (f *orderDepFinder) requestCopy(p *orderPath, name string) map[*ir.Var]ir.E
 }
 
 // solve returns a readable model of base and preferred, else of base
-// (nil: none, or the solver cannot tell).
-func (f *orderDepFinder) solve(base, preferred ir.Expr) (*smt.Model, error) {
+// (nil: none); undecided says the solver could not tell.
+func (f *orderDepFinder) solve(base, preferred ir.Expr) (m *smt.Model, undecided bool, err error) {
 	f.s.Push()
 	defer f.s.Pop()
 	if err := f.s.Assert(base); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	for _, extra := range []ir.Expr{preferred, ir.True} {
 		f.s.Push()
@@ -394,7 +397,6 @@ func (f *orderDepFinder) solve(base, preferred ir.Expr) (*smt.Model, error) {
 		if err == nil {
 			res, err = f.s.Check()
 		}
-		var m *smt.Model
 		if err == nil && res == smt.Sat {
 			if m, err = f.s.Model(); err == nil {
 				m, err = f.s.NiceModel(m, 100)
@@ -402,10 +404,11 @@ func (f *orderDepFinder) solve(base, preferred ir.Expr) (*smt.Model, error) {
 		}
 		f.s.Pop()
 		if err != nil || m != nil {
-			return m, err
+			return m, false, err
 		}
+		undecided = res == smt.Unknown
 	}
-	return nil, nil
+	return nil, undecided, nil
 }
 
 // witness reads the finding's values off model m.
