@@ -524,9 +524,10 @@ func (st *odState) matches(what string, where sqlir.Expr, table string, s *ir.Ex
 	return match, ok
 }
 
-// update runs UPDATE q: PostgreSQL and SQLite evaluate every SET on the
-// old row, MySQL left to right on the row as updated so far; rows
-// affected are the rows matched (MySQL: changed).
+// update runs UPDATE q, every SET evaluated on the old row (the MySQL
+// parser has already rewritten a later assignment that reads an earlier
+// one's column: sqlparse/mysql sequentialSet); rows affected are the rows
+// matched (MySQL: changed).
 func (st *odState) update(s *ir.Exec, q *sqlir.Update, tx ir.Tx) {
 	table := strings.ToLower(q.Table)
 	match, ok := st.matches("UPDATE", q.Where, table, s)
@@ -541,16 +542,12 @@ func (st *odState) update(s *ir.Exec, q *sqlir.Update, tx ir.Tx) {
 	var changed []ir.Expr
 	for _, a := range q.Set {
 		col := strings.ToLower(a.Col)
-		if st.dialect == "mysql" {
-			st.rows[table] = cur
-		}
 		want := ir.Int
 		if !st.untyped(&sqlir.ColRef{Name: col}, table) {
 			want = st.column(table, col, ir.Int).Sort()
 		}
 		x, ok := st.sqlValue(a.Value, table, s.Args, want)
 		st.noteText(&sqlir.ColRef{Name: col}, a.Value, table)
-		st.rows[table] = old
 		if !ok {
 			st.fail("UPDATE at %s: SET %s to a value the model does not follow", s.Position(), a.Col)
 			return
