@@ -173,19 +173,32 @@ func newODTruthOn(t *testing.T, d groundtruth.Dialect, dir, pattern, schemaPath,
 }
 
 // TestOrderDepCorpusGroundTruth replays the order-dependence findings of
-// the concurrent corpus (pg_price_discount_order_safe: SetPrice and
-// ApplyDiscount, each also with itself) in both orders on PostgreSQL.
+// the concurrent corpus in both orders: pg_price_discount_order_safe
+// (SetPrice and ApplyDiscount, each also with itself) on PostgreSQL,
+// mysql_limit_spend_order_safe (SetLimit with itself) on MariaDB.
 func TestOrderDepCorpusGroundTruth(t *testing.T) {
 	dir, err := filepath.Abs(filepath.Join("..", "benchmarks", "corpus"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	o, deps, _ := newODTruth(t, dir, "./concurrent/pg_price_discount_order_safe", filepath.Join(dir, "concurrent", "pg_price_discount_order_safe", "schema.sql"), "products.price >= 0")
-	if len(deps) != 3 {
-		t.Errorf("%d findings, want 3 (SetPrice with ApplyDiscount, each with itself)", len(deps))
-	}
-	for _, d := range deps {
-		t.Run(funcName(d.a)+"+"+funcName(d.b), func(t *testing.T) { checkOrderDepFinding(t, o, d) })
+	for _, c := range []struct {
+		name       string
+		engine     groundtruth.Dialect
+		constraint string
+		want       int
+	}{
+		{"pg_price_discount_order_safe", groundtruth.Postgres, "products.price >= 0", 3},
+		{"mysql_limit_spend_order_safe", groundtruth.MySQL, "cards.spent <= cards.credit_limit", 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			o, deps, _ := newODTruthOn(t, c.engine, dir, "./concurrent/"+c.name, filepath.Join(dir, "concurrent", c.name, "schema.sql"), c.constraint)
+			if len(deps) != c.want {
+				t.Errorf("%d findings, want %d", len(deps), c.want)
+			}
+			for _, d := range deps {
+				t.Run(funcName(d.a)+"+"+funcName(d.b), func(t *testing.T) { checkOrderDepFinding(t, o, d) })
+			}
+		})
 	}
 }
 
