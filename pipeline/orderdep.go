@@ -16,26 +16,29 @@ import (
 // transaction of both commits, no error returned) and end with a
 // different value in that cell: SET balance = balance * 2 against SET
 // balance = balance + 10, an absolute write against a relative one, a
-// SET status = 'closed' against an UPDATE guarded by status = 'open'.
-// Two relative additions commute and give none.
+// SET status = 'shipped' against 'cancelled', both guarded by status =
+// 'open' without RowsAffected checked. Two relative additions commute
+// and give none.
 //
 // Each entry's complete paths are executed symbolically (orderPath) over
 // a database of one row per constrained table whose columns are the
 // initial row's values: a SELECT or UPDATE of the table matches the row
-// where its WHERE holds of it, the UPDATE replaces its columns, a DELETE
-// removes it; BEGIN remembers the rows and ROLLBACK (or a path that ends
-// with its transaction open) restores them. Reads and writes of other
-// tables give arbitrary values that are the same in both orders (the pair
-// is skipped where one request writes a table the other reads or
-// writes). A path whose statements on a constrained table the model does
-// not follow (an INSERT, SQL with a subquery or function, RETURNING) is
-// left out; so is an entry with a loop. For a pair of paths that both
-// write a common column, one solver query composes them in both orders
-// (B's path over A's final row, and A's over B's) and asks for inputs and
-// an initial row under which all four runs take their paths, both writes
-// happen, and the cell ends differently. The paths and queries are
-// bounded (orderDepMaxPaths per entry, orderDepMaxQueries per run): past
-// them, the report's warnings say the search was cut.
+// where its WHERE holds of it, the UPDATE replaces its columns (and
+// fails where it breaks a CHECK of the schema), a DELETE removes it;
+// BEGIN remembers the rows and ROLLBACK (or a path that ends with its
+// transaction open) restores them. Reads and writes of other tables give
+// arbitrary values that are the same in both orders (the pair is skipped
+// where one request writes a table the other reads or writes). A path
+// whose statements on a constrained table the model does not follow (an
+// INSERT, SQL with a subquery or function, RETURNING) is left out; a
+// loop is taken at most once. An entry's paths are merged into one
+// (orderdepcheck.go: merge), and for a pair of entries that both write a
+// common column one solver query composes them in both orders (B over
+// A's final row, and A over B's) and asks for inputs and an initial row
+// under which all four runs succeed, both requests write the cell, and
+// it ends differently. The paths and queries are bounded
+// (orderDepMaxPaths per entry, orderDepMaxQueries per run): past them,
+// the report's warnings say the search was cut.
 
 // orderDepMaxPaths bounds the writing paths kept per entry;
 // orderDepMaxQueries the solver checks of a run.
