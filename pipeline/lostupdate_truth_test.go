@@ -274,7 +274,8 @@ func entryStatements(t *testing.T, cfg Config, class string) (map[string]luSQL, 
 		}
 	}
 	out := map[string]luSQL{}
-	for _, j := range plannedJobs(t, cfg.withDefaults()) {
+	jobs, _ := plannedJobs(t, cfg.withDefaults())
+	for _, j := range jobs {
 		var sqls luSQL
 		for _, e := range j.prog.Edges {
 			switch s := e.Stmt.(type) {
@@ -426,8 +427,9 @@ func checkLostUpdateTruth(t *testing.T, db *sql.DB, c luCase, stmts map[string]l
 	t.Errorf("final stock %d, want one of %v (the serial outcome of the requests that succeeded; errors %v, %v)", final, allowed, rs["A"].err, rs["B"].err)
 }
 
-// plannedJobs are the jobs cfg (with its defaults) plans.
-func plannedJobs(t *testing.T, cfg Config) []job {
+// plannedJobs are the jobs cfg (with its defaults) plans, and what it
+// loaded.
+func plannedJobs(t *testing.T, cfg Config) ([]job, *inputs) {
 	t.Helper()
 	in, err := load(cfg)
 	if err != nil {
@@ -437,7 +439,7 @@ func plannedJobs(t *testing.T, cfg Config) []job {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return jobs
+	return jobs, in
 }
 
 func pickRequests(all map[string]*luRequest, name string) map[string]*luRequest {

@@ -122,14 +122,7 @@ func newODTruthOn(t *testing.T, d groundtruth.Dialect, dir, pattern, schemaPath,
 	}
 	cfg := Config{Dir: dir, Patterns: []string{pattern}, Dialect: dialect, Schema: schemaPath, Constraints: []string{constraint}, Workers: 1, Concurrent: true}
 	cfg = cfg.withDefaults()
-	in, err := load(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	jobs, err := plan(cfg, in, &report.Report{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	jobs, in := plannedJobs(t, cfg)
 	s, err := smt.NewSolver(cfg.TimeoutMS)
 	if err != nil {
 		t.Fatal(err)
