@@ -320,6 +320,13 @@ func (t *translator) inline(fn *ssa.Function, args, bindings []value) value {
 			f.structRes = append(f.structRes, i)
 		}
 	}
+	if len(t.stack) == 1 { // the entry's own error results
+		for i := 0; i < res.Len(); i++ {
+			if isError(res.At(i).Type()) {
+				t.p.ErrResults = append(t.p.ErrResults, f.results[i])
+			}
+		}
+	}
 	if fn.Blocks == nil {
 		t.unsupported("function %s has no body", fn.Name())
 		return t.fresh(fn.Name()+"()", res)

@@ -18,6 +18,10 @@ type Program struct {
 	Pos    Info   // the entry function's declaration
 	Vars   []*Var
 	Inputs []*Var // the entry's parameters, in order
+	// ErrResults are the entry's error results: each the bool "the
+	// entry returned a non-nil error" (nil where the frontend keeps no
+	// variable for it).
+	ErrResults []*Var
 
 	Entry, Exit, Error Loc
 	NumLocs            int
@@ -181,7 +185,7 @@ func itoa(n int) string {
 func (p *Program) Shell() *Program {
 	q := &Program{
 		Name: p.Name, Pos: p.Pos,
-		Vars: append([]*Var(nil), p.Vars...), Inputs: p.Inputs,
+		Vars: append([]*Var(nil), p.Vars...), Inputs: p.Inputs, ErrResults: p.ErrResults,
 		Entry: p.Entry, Exit: p.Exit, Error: p.Error,
 		NumLocs: p.NumLocs, Out: make([][]*Edge, p.NumLocs),
 		Unsupported: p.Unsupported, Assumptions: p.Assumptions, Strings: p.Strings,

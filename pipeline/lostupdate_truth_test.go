@@ -273,16 +273,8 @@ func entryStatements(t *testing.T, cfg Config, class string) (map[string]luSQL, 
 			found[shortName(f.Entry)] = true
 		}
 	}
-	cfg = cfg.withDefaults()
-	in, err := load(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	jobs, err := plan(cfg, in, &report.Report{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	out := map[string]luSQL{}
+	jobs, _ := plannedJobs(t, cfg.withDefaults())
 	for _, j := range jobs {
 		var sqls luSQL
 		for _, e := range j.prog.Edges {
@@ -433,6 +425,21 @@ func checkLostUpdateTruth(t *testing.T, db *sql.DB, c luCase, stmts map[string]l
 		}
 	}
 	t.Errorf("final stock %d, want one of %v (the serial outcome of the requests that succeeded; errors %v, %v)", final, allowed, rs["A"].err, rs["B"].err)
+}
+
+// plannedJobs are the jobs cfg (with its defaults) plans, and what it
+// loaded.
+func plannedJobs(t *testing.T, cfg Config) ([]job, *inputs) {
+	t.Helper()
+	in, err := load(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobs, err := plan(cfg, in, &report.Report{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return jobs, in
 }
 
 func pickRequests(all map[string]*luRequest, name string) map[string]*luRequest {

@@ -135,6 +135,14 @@ func Run(ctx context.Context, cfg Config) (*report.Report, error) {
 			return nil, err
 		}
 		rep.Findings = append(rep.Findings, dup...)
+		order, cut, err := orderDepFindings(jobs, cfg, in.schema)
+		if err != nil {
+			return nil, err
+		}
+		rep.Findings = append(rep.Findings, order...)
+		if cut != "" {
+			rep.Warnings = append(rep.Warnings, cut)
+		}
 	}
 	if cfg.Deadline > 0 {
 		var cancel context.CancelFunc

@@ -17,11 +17,16 @@ const (
 	// concurrent insert of the key: two requests both insert (duplicate
 	// rows without a UNIQUE key, else an unhandled unique violation).
 	FindingCheckInsert = "check-then-insert"
+	// FindingOrderDependence: two requests (two entries, or one entry on
+	// other inputs) that both write a cell of a constrained table end
+	// with a different value in it depending on which runs first, both
+	// succeeding in either order.
+	FindingOrderDependence = "order-dependence"
 )
 
 // A Finding is a warning of a class of its own about the program, not a
 // verdict of a constraint (with --concurrent: tx-escape, lost-update,
-// check-then-insert).
+// check-then-insert, order-dependence).
 // Text output prints "pos: warning[class]: message", JSON lists them in
 // "findings", SARIF gives each class its own rule.
 type Finding struct {
@@ -31,7 +36,8 @@ type Finding struct {
 	// Position is "file:line" of the statement; Related that of what it
 	// relates to (tx-escape: the BEGIN of the open transaction;
 	// lost-update: the read whose value is written back; check-then-insert:
-	// the read that found no row).
+	// the read that found no row; order-dependence: the other request's
+	// write).
 	Position string `json:"position"`
 	Related  string `json:"related,omitempty"`
 	Message  string `json:"message"`

@@ -2,11 +2,12 @@ package report
 
 // The SARIF rules of the finding classes, after sarifRules' three verdict
 // rules (indexes 0–2): ruleTxEscape (index 3), ruleLostUpdate (index
-// 4) and ruleCheckInsert (index 5).
+// 4), ruleCheckInsert (index 5) and ruleOrderDep (index 6).
 const (
 	ruleTxEscape    = "DBV004"
 	ruleLostUpdate  = "DBV005"
 	ruleCheckInsert = "DBV006"
+	ruleOrderDep    = "DBV007"
 )
 
 // findingRule is a finding class's rule: its ID, its index in the
@@ -26,6 +27,8 @@ func findingRuleOf(class string) (findingRule, bool) {
 		return findingRule{ruleLostUpdate, 4, "the read whose value is written back"}, true
 	case FindingCheckInsert:
 		return findingRule{ruleCheckInsert, 5, "the read that found no row"}, true
+	case FindingOrderDependence:
+		return findingRule{ruleOrderDep, 6, "the other request's write"}, true
 	}
 	return findingRule{}, false
 }
@@ -75,6 +78,21 @@ func findingRules() []sarifRule {
 			Markdown: "Declare a `UNIQUE` key on the columns and insert with `ON CONFLICT DO NOTHING` (PostgreSQL) or `INSERT IGNORE` (MySQL), checking " +
 				"`RowsAffected`, or check the INSERT's error for a unique violation; or lock a row both requests share before the read (a parent row " +
 				"`FOR UPDATE`). PostgreSQL `SERIALIZABLE` fails one request with 40001 instead (retry it).",
+		},
+		DefaultConfiguration: sarifConfiguration{Level: "warning"},
+		Properties:           sarifRuleProperties{Precision: "high", ProblemSeverity: "warning", Tags: []string{"correctness", "database", "concurrency"}},
+	}, {
+		ID: ruleOrderDep, Name: "OrderDependence",
+		ShortDescription: sarifMessage{Text: "Two requests end in different states depending on which runs first"},
+		FullDescription: sarifMessage{Text: "Two requests (two handlers, or one handler on other inputs) both write a cell of a constrained table, and " +
+			"from the same row with the same inputs, running one then the other and the other way round both succeed but leave the cell with " +
+			"different values (SET c = c * 2 against SET c = c + 10, an absolute write against a relative one, a state change against an " +
+			"update guarded by the old state). Which value the database keeps depends on which request commits first."},
+		Help: sarifMarkdown{
+			Text: "If the outcome must not depend on arrival order, make the writes commute (relative updates of one kind), make one request " +
+				"refuse to run after the other (a state check in the WHERE with RowsAffected checked, a version column), or serialize them explicitly.",
+			Markdown: "If the outcome must not depend on arrival order, make the writes commute (relative updates of one kind), make one request " +
+				"refuse to run after the other (a state check in the `WHERE` with `RowsAffected` checked, a version column), or serialize them explicitly.",
 		},
 		DefaultConfiguration: sarifConfiguration{Level: "warning"},
 		Properties:           sarifRuleProperties{Precision: "high", ProblemSeverity: "warning", Tags: []string{"correctness", "database", "concurrency"}},

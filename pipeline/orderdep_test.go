@@ -1,0 +1,93 @@
+package pipeline
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dbverify/dbverify/report"
+)
+
+// TestOrderDepFinding: with --concurrent, two requests whose serial
+// orders both succeed and leave a cell of the constrained table with
+// different values are an order-dependence finding at the first
+// request's write, related to the second's: a relative write against a
+// doubling or an absolute write, two guarded state changes that do not
+// check RowsAffected, an absolute write with itself on other inputs. Two
+// relative additions, writes the path conditions keep on different rows
+// and a checked state change that fails when it runs second give none;
+// nor does a run without --concurrent.
+func TestOrderDepFinding(t *testing.T) {
+	cfg := Config{Dir: testdataDir(t, "concurrent"), Patterns: []string{"./orderdep"}, Dialect: "postgres", Schema: filepath.Join(testdataDir(t, "concurrent"), "orderdep", "schema.sql"), Constraints: []string{"accounts.balance >= 0"},
+		Workers: 1, Concurrent: true}
+	rep, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The pairs, by the lines of their writes (orderdep/orderdep.go).
+	const (
+		deposit = 26
+		with    = 36
+		double  = 46
+		other   = 59
+		set     = 74
+		ship    = 83
+		cancel  = 90
+	)
+	want := map[[2]int]string{
+		{deposit, double}: "Store.Deposit then Store.Double ends with balance", {deposit, set}: "Store.SetBalance then Store.Deposit",
+		{other, set}: "Store.DepositOther (id = ", {double, set}: "on accounts.balance", {with, double}: "Store.Withdraw (id = 1, amount = ",
+		{set, set}: "two requests of Store.SetBalance, A (id = ", {with, set}: "on accounts.balance",
+		{ship, cancel}: `do not commute on accounts.status: from the accounts row (balance = 0, id = 2, status = "open")`,
+	}
+	got := map[[2]int]bool{}
+	for _, f := range rep.Findings {
+		if f.Class != report.FindingOrderDependence {
+			continue
+		}
+		k := [2]int{lineOf(t, f.Position), lineOf(t, f.Related)}
+		if k[0] > k[1] {
+			k[0], k[1] = k[1], k[0]
+		}
+		says, ok := want[k]
+		if !ok || got[k] {
+			t.Errorf("unexpected finding %s (related %s): %s", f.Position, f.Related, f.Message)
+			continue
+		}
+		got[k] = true
+		for _, s := range []string{says, "both succeed in either order", " then ", "do not commute on accounts."} {
+			if !strings.Contains(f.Message, s) {
+				t.Errorf("%s: message lacks %q: %s", f.Position, s, f.Message)
+			}
+		}
+	}
+	for k := range want {
+		if !got[k] {
+			t.Errorf("no finding for the writes at lines %d and %d", k[0], k[1])
+		}
+	}
+	for _, w := range rep.Warnings {
+		if strings.Contains(w, "order-dependence") {
+			t.Errorf("search cut on a small package: %s", w)
+		}
+	}
+	cfg.Concurrent = false
+	if rep, err := Run(context.Background(), cfg); err != nil || len(rep.Findings) != 0 {
+		t.Errorf("without --concurrent: findings %v (error %v), want none", rep.Findings, err)
+	}
+}
+
+// lineOf is the line of "file:line" in orderdep/orderdep.go.
+func lineOf(t *testing.T, pos string) int {
+	t.Helper()
+	file, line, ok := strings.Cut(pos, ":")
+	if !ok || file != "orderdep/orderdep.go" {
+		t.Fatalf("position %q not in orderdep/orderdep.go", pos)
+	}
+	n := 0
+	for _, c := range line {
+		n = n*10 + int(c-'0')
+	}
+	return n
+}

@@ -1,0 +1,5 @@
+CREATE TABLE accounts (
+    id BIGINT PRIMARY KEY,
+    balance BIGINT NOT NULL,
+    last BIGINT NOT NULL DEFAULT 0
+);
