@@ -45,7 +45,7 @@ func ParentRows(d sqlparse.Dialect, s *Schema, seeded []Row, failed []Statement)
 				have = append(have, row)
 				rows = append(rows, row)
 				notes = append(notes, fmt.Sprintf("seeded %s %s: the parent row the refused %s into %s refers to (%s)",
-					row.Table, FormatRows([]map[string]string{row.Values}), firstWord(st.SQL), t.Name, strings.Join(fk.Columns, ", ")))
+					row.Table, FormatRows([]map[string]string{row.Values}), firstWord(stripLeadingComments(st.SQL)), t.Name, strings.Join(fk.Columns, ", ")))
 			}
 		}
 	}
