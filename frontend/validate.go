@@ -20,7 +20,7 @@ import (
 // where the call returns a nil error, the numeric bounds of the tags hold
 // for the struct's fields: an assumption stated in the result. Rules the
 // model does not read (string lengths, cross-field rules, alternatives
-// with |, nested structs) are left out, which only assumes less.
+// with |, elements under dive) are left out, which only assumes less.
 
 // validation says which tags a call checks and which argument it checks.
 type validation struct {
@@ -60,6 +60,11 @@ func validationOfMethod(m *types.Func) (validation, bool) {
 // hold.
 func (t *translator) validated(val validation, args []value, argTypes []types.Type, results *types.Tuple) value {
 	if val.decode {
+		for _, a := range args {
+			if a.obj != nil && a.obj.kind == objPtr && a.obj.cell != nil && !a.obj.cell.untracked {
+				t.decodedPointers(a.obj.cell, 0)
+			}
+		}
 		t.escape(args)
 	}
 	errV := t.freshVar(val.what+"()", ir.Bool, ir.KindCall)
@@ -69,7 +74,7 @@ func (t *translator) validated(val validation, args []value, argTypes []types.Ty
 		if i >= len(argTypes) {
 			break
 		}
-		for _, f := range t.validatedFields(a, argTypes[i], "", 0) {
+		for _, f := range t.validatedFields(a, argTypes[i], val.tag, "", 0) {
 			tag := reflect.StructTag(f.tag).Get(val.tag)
 			for _, b := range tagBounds(tag, f.x, f.typ) {
 				bounds = append(bounds, b.expr)
@@ -92,6 +97,42 @@ func (t *translator) validated(val validation, args []value, argTypes []types.Ty
 	return out
 }
 
+// decodedPointers gives the nil pointer-to-struct fields of the struct in
+// cell c (and of its nested structs) a target of their own: a decoder
+// (gin's binding runs encoding/json) allocates the struct a pointer field
+// points to when the request holds it, and the validator then checks the
+// target's tags. The target's content is arbitrary; whether the pointer is
+// nil stays arbitrary too (a pointer compared with nil is not modelled).
+// A field already pointing somewhere is left alone: the decoder would
+// write through that pointer, into memory the escape havocs.
+func (t *translator) decodedPointers(c *cell, depth int) {
+	st, ok := c.typ.Underlying().(*types.Struct)
+	if !ok || c.fields == nil || depth > 3 {
+		return
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		fc := t.field(c, i)
+		if fc == nil {
+			continue
+		}
+		if fc.fields != nil {
+			t.decodedPointers(fc, depth+1)
+			continue
+		}
+		p, ok := st.Field(i).Type().Underlying().(*types.Pointer)
+		if !ok || (fc.refSet && (fc.ref.obj == nil || fc.ref.obj.kind != objNil)) {
+			continue
+		}
+		if _, ok := p.Elem().Underlying().(*types.Struct); !ok {
+			continue
+		}
+		target := t.newCell(p.Elem(), fc.name, false)
+		t.havocCell(target, 0)
+		fc.ref, fc.refSet, fc.impl = value{obj: &object{kind: objPtr, cell: target}}, true, nil
+		t.decodedPointers(target, depth+1)
+	}
+}
+
 // validatedField is a scalar field the validator checks: its path,
 // value, type and struct tag.
 type validatedField struct {
@@ -104,8 +145,9 @@ type validatedField struct {
 // validatedFields returns the scalar fields of the struct an argument of
 // static type typ holds (directly or through a pointer), and those of
 // its nested structs, which the validator checks too (a struct field, or
-// a pointer to a struct whose target the model tracks).
-func (t *translator) validatedFields(a value, typ types.Type, prefix string, depth int) []validatedField {
+// a pointer to a struct whose target the model tracks) unless the
+// field's rules under key skip them (see nestedChecked).
+func (t *translator) validatedFields(a value, typ types.Type, key, prefix string, depth int) []validatedField {
 	if depth > 3 {
 		return nil
 	}
@@ -114,7 +156,7 @@ func (t *translator) validatedFields(a value, typ types.Type, prefix string, dep
 		if !ok || a.obj == nil || a.obj.kind != objPtr || a.obj.cell == nil || a.obj.cell.fields == nil {
 			return nil
 		}
-		return t.cellFields(a.obj.cell, st, prefix, depth)
+		return t.cellFields(a.obj.cell, st, key, prefix, depth)
 	}
 	st, ok := typ.Underlying().(*types.Struct)
 	if !ok || len(a.fields) != st.NumFields() {
@@ -127,13 +169,34 @@ func (t *translator) validatedFields(a value, typ types.Type, prefix string, dep
 			out = append(out, validatedField{name, f.expr, st.Field(i).Type(), st.Tag(i)})
 			continue
 		}
-		out = append(out, t.validatedFields(f, st.Field(i).Type(), name+".", depth+1)...)
+		if nestedChecked(reflect.StructTag(st.Tag(i)).Get(key), false) {
+			out = append(out, t.validatedFields(f, st.Field(i).Type(), key, name+".", depth+1)...)
+		}
 	}
 	return out
 }
 
+// nestedChecked reports whether the validator checks the fields of a
+// nested struct whose field carries rules tag: not under "-" or
+// structonly, and, for a struct value (not a pointer), not under
+// omitempty and its kin, which skip a zero struct (a pointer's omitempty
+// skips only nil, whose target the program cannot read).
+func nestedChecked(tag string, pointer bool) bool {
+	for _, rule := range strings.Split(tag, ",") {
+		switch strings.TrimSpace(rule) {
+		case "-", "structonly":
+			return false
+		case "omitempty", "omitnil", "omitzero":
+			if !pointer {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // cellFields is validatedFields for a struct held in cell c.
-func (t *translator) cellFields(c *cell, st *types.Struct, prefix string, depth int) []validatedField {
+func (t *translator) cellFields(c *cell, st *types.Struct, key, prefix string, depth int) []validatedField {
 	var out []validatedField
 	for i := 0; i < st.NumFields(); i++ {
 		fc := t.field(c, i)
@@ -141,17 +204,18 @@ func (t *translator) cellFields(c *cell, st *types.Struct, prefix string, depth 
 			continue
 		}
 		name := prefix + st.Field(i).Name()
+		tag := reflect.StructTag(st.Tag(i)).Get(key)
 		switch {
 		case fc.v != nil:
 			out = append(out, validatedField{name, fc.v, st.Field(i).Type(), st.Tag(i)})
 		case fc.fields != nil:
-			if nst, ok := st.Field(i).Type().Underlying().(*types.Struct); ok {
-				out = append(out, t.cellFields(fc, nst, name+".", depth+1)...)
+			if nst, ok := st.Field(i).Type().Underlying().(*types.Struct); ok && nestedChecked(tag, false) {
+				out = append(out, t.cellFields(fc, nst, key, name+".", depth+1)...)
 			}
 		case fc.refSet && fc.ref.obj != nil && fc.ref.obj.kind == objPtr && fc.ref.obj.cell != nil && fc.ref.obj.cell.fields != nil:
-			if p, ok := st.Field(i).Type().Underlying().(*types.Pointer); ok {
+			if p, ok := st.Field(i).Type().Underlying().(*types.Pointer); ok && nestedChecked(tag, true) {
 				if nst, ok := p.Elem().Underlying().(*types.Struct); ok && depth < 3 {
-					out = append(out, t.cellFields(fc.ref.obj.cell, nst, name+".", depth+1)...)
+					out = append(out, t.cellFields(fc.ref.obj.cell, nst, key, name+".", depth+1)...)
 				}
 			}
 		}

@@ -22,6 +22,9 @@ type job struct {
 	// prog has it already): a SAFE on prog is checked on them too
 	// (rounding.go).
 	rounded, wrapped *ir.Program
+	// assumed are the run's other row constraints, assumed on entry as
+	// facts (together.go); nil: the constraint is decided alone.
+	assumed []*spec.TableFact
 }
 
 // plan translates every entry that may write a constrained table once
@@ -52,7 +55,7 @@ func plan(cfg Config, in *inputs, rep *report.Report) ([]job, error) {
 				continue
 			}
 			checked[c] = true
-			jobs = append(jobs, job{frontend.EntryName(fn), in.loaded.FuncPosition(fn), prog, c, rounded, wrapped})
+			jobs = append(jobs, job{frontend.EntryName(fn), in.loaded.FuncPosition(fn), prog, c, rounded, wrapped, nil})
 		}
 	}
 	if len(jobs) == 0 {

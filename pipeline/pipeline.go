@@ -149,8 +149,11 @@ func Run(ctx context.Context, cfg Config) (*report.Report, error) {
 		ctx, cancel = context.WithTimeout(ctx, cfg.Deadline)
 		defer cancel()
 	}
-	results, err := runJobs(ctx, cfg, in, jobs)
+	results, err := runJobs(ctx, cfg, in, jobs, jobs)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkTogether(ctx, cfg, in, jobs, results); err != nil {
 		return nil, err
 	}
 	for _, r := range results {

@@ -5,17 +5,20 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/dbverify/dbverify/refine"
 	"github.com/dbverify/dbverify/report"
 	"github.com/dbverify/dbverify/smt"
+	"github.com/dbverify/dbverify/spec"
 )
 
 // runJobs decides the jobs on cfg.Workers workers, each with one solver
-// reset between jobs, and returns their results in the jobs' order.
+// reset between jobs, and returns their results in the jobs' order. With
+// --concurrent, a job's peers are taken from all (every job of the run).
 // Once ctx is cancelled the remaining jobs are UNKNOWN (cancelled).
-func runJobs(ctx context.Context, cfg Config, in *inputs, jobs []job) ([]*report.Result, error) {
+func runJobs(ctx context.Context, cfg Config, in *inputs, jobs, all []job) ([]*report.Result, error) {
 	results := make([]*report.Result, len(jobs))
 	workers := cfg.Workers
 	if workers <= 0 {
@@ -58,7 +61,7 @@ func runJobs(ctx context.Context, cfg Config, in *inputs, jobs []job) ([]*report
 			for i := range next {
 				r := runJob(ctx, cfg, in, jobs[i], solver)
 				if cfg.Concurrent && ctx.Err() == nil {
-					r = verifyConcurrent(ctx, r, jobs[i], peers(jobs, jobs[i]), in, solver, cfg)
+					r = verifyConcurrent(ctx, r, jobs[i], peers(all, jobs[i]), withAssumed(in, jobs[i].assumed), solver, cfg)
 				}
 				finish(i, r)
 			}
@@ -102,6 +105,7 @@ func runJob(ctx context.Context, cfg Config, in *inputs, j job, solver *smt.Solv
 	} else if err := solver.Reset(); err != nil {
 		r = &report.Result{Entry: j.entry, Constraint: j.c.Label(), Verdict: report.Unknown, Reason: "internal: " + err.Error(), Predicates: []string{}}
 	} else {
+		in = withAssumed(in, j.assumed)
 		r = verify(ctx, j.entry, j.prog, j.c, in, solver, cfg)
 		if r.Verdict == report.Safe && j.wrapped != nil {
 			r = wrappedCheck(ctx, r, j, in, solver, cfg)
@@ -112,4 +116,18 @@ func runJob(ctx context.Context, cfg Config, in *inputs, j job, solver *smt.Solv
 	}
 	r.EntryPosition = j.pos
 	return r
+}
+
+// withAssumed returns in with the facts assumed added (in itself when
+// there are none).
+func withAssumed(in *inputs, assumed []*spec.TableFact) *inputs {
+	if len(assumed) == 0 {
+		return in
+	}
+	out := *in
+	out.facts = slices.Clone(in.facts)
+	for _, f := range assumed {
+		out.facts = append(out.facts, f)
+	}
+	return &out
 }

@@ -79,7 +79,7 @@ func SuspendCheck(ctx context.Context, ex Executor, d sqlparse.Dialect, s *Schem
 	if hit == nil {
 		return nil, fmt.Errorf("no CHECK of %s is the constraint %s", c.Table, c.Text)
 	}
-	if err := ex.Exec(ctx, fmt.Sprintf("ALTER TABLE %s DROP CONSTRAINT %s", c.Table, quoteIdent(d, hit.Name))); err != nil {
+	if err := ex.Exec(ctx, fmt.Sprintf("ALTER TABLE %s DROP CONSTRAINT %s", c.from(), quoteIdent(d, hit.Name))); err != nil {
 		return nil, fmt.Errorf("dropping CHECK %s: %w", hit.Name, err)
 	}
 	def := hit.Def
@@ -90,7 +90,7 @@ func SuspendCheck(ctx context.Context, ex Executor, d sqlparse.Dialect, s *Schem
 		if err := Reset(ctx, ex, d, s); err != nil {
 			return err
 		}
-		return ex.Exec(ctx, fmt.Sprintf("ALTER TABLE %s ADD CONSTRAINT %s %s", c.Table, quoteIdent(d, hit.Name), def))
+		return ex.Exec(ctx, fmt.Sprintf("ALTER TABLE %s ADD CONSTRAINT %s %s", c.from(), quoteIdent(d, hit.Name), def))
 	}, nil
 }
 

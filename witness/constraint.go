@@ -17,6 +17,17 @@ type Constraint struct {
 	Cond string
 	// Columns are the columns the condition names (lower-case).
 	Columns []string
+	// From is the table as the engine must be told it (quoted: see
+	// Schema.TableSQL); "" for Table as written.
+	From string
+}
+
+// from is the table as the queries of c name it.
+func (c *Constraint) from() string {
+	if c.From != "" {
+		return c.From
+	}
+	return c.Table
 }
 
 // ParseConstraint reads "accounts.balance >= 0"; defaultTable is used for a
@@ -47,13 +58,13 @@ func ParseConstraint(text, defaultTable string) (*Constraint, error) {
 // ViolationQuery selects the rows that break the constraint. A row whose
 // condition is NULL does not break it (SQL CHECK semantics).
 func (c *Constraint) ViolationQuery() string {
-	return fmt.Sprintf("SELECT * FROM %s WHERE NOT (%s)", c.Table, c.Cond)
+	return fmt.Sprintf("SELECT * FROM %s WHERE NOT (%s)", c.from(), c.Cond)
 }
 
 // PruneQuery deletes the rows that do not satisfy the constraint (NULL
 // included), so that a random initial state satisfies it.
 func (c *Constraint) PruneQuery() string {
-	return fmt.Sprintf("DELETE FROM %s WHERE NOT (%s) OR (%s) IS NULL", c.Table, c.Cond, c.Cond)
+	return fmt.Sprintf("DELETE FROM %s WHERE NOT (%s) OR (%s) IS NULL", c.from(), c.Cond, c.Cond)
 }
 
 // CheckConstraint is the schema's CHECK named name as a constraint (text is

@@ -29,7 +29,8 @@ type Replayed struct {
 // ReplayExecute executes a counterexample's run — first with its failing
 // INSERTs left to fail on the engine (see naturalRun) — and, while the
 // constraint holds, adds the rows its trace relies on without listing them (see
-// OmittedRows) and executes again. The error is the first execution's
+// OmittedRows) and the parent rows its refused INSERTs need (see
+// ParentRows) and executes again. The error is the first execution's
 // (a failure of the harness).
 func ReplayExecute(ctx context.Context, ex Executor, d sqlparse.Dialect, s *Schema, c *Constraint, pkg, entry string, cex *Counterexample, run *Run) (*Replayed, error) {
 	nat, tried := executeNatural(ctx, ex, d, s, c, pkg, entry, run)
@@ -57,6 +58,8 @@ func ReplayExecute(ctx context.Context, ex Executor, d sqlparse.Dialect, s *Sche
 	}
 	for i := 0; i < maxOmittedRounds && !r.Outcome.Broken() && r.Outcome.Call != nil; i++ {
 		rows, why := cex.OmittedRows(d, s, r.Run.Rows, r.Outcome.Call.Statements)
+		parents, pwhy := ParentRows(d, s, append(append([]Row(nil), r.Run.Rows...), rows...), r.Outcome.Call.Failed)
+		rows, why = append(rows, parents...), append(why, pwhy...)
 		if len(rows) == 0 {
 			break
 		}

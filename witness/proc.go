@@ -67,8 +67,10 @@ type CallResult struct {
 	// Violation is the first commit point after which the check query
 	// found rows, with those rows ("" when none did).
 	Violation string
-	// Statements are the statements the call ran, in order.
+	// Statements are the statements the call ran, in order; Failed the
+	// statements the database refused.
 	Statements []Statement
+	Failed     []Statement
 }
 
 // Statement is one statement an entry ran with its bound arguments as
@@ -103,6 +105,7 @@ type driverResponse struct {
 	// Violation answers a call: see CallResult.
 	Violation  string      `json:"violation"`
 	Statements []Statement `json:"statements"`
+	Failed     []Statement `json:"failed"`
 }
 
 // StartDriver starts the driver binary.
@@ -243,5 +246,5 @@ func (d *Driver) Call(ctx context.Context, pkg, entry string, inputs map[string]
 	if err != nil {
 		return nil, err
 	}
-	return &CallResult{Err: r.Err, Panic: r.Panic, Violation: r.Violation, Statements: r.Statements}, nil
+	return &CallResult{Err: r.Err, Panic: r.Panic, Violation: r.Violation, Statements: r.Statements, Failed: r.Failed}, nil
 }

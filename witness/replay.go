@@ -269,6 +269,9 @@ func replaySchema(cfg ReplayConfig, prog *replayProgram) (*ReplayResult, error) 
 		schema = Synthesize(cfg.Dialect, prog.sql.Statements, extra, numeric, cfg.NoInferKey)
 	}
 	res.Schema = schema
+	for _, k := range res.constraints {
+		k.From = schema.TableSQL(cfg.Dialect, k.Table)
+	}
 	return res, nil
 }
 
@@ -324,7 +327,7 @@ func (r *ReplayResult) createSchema(ctx context.Context, cfg ReplayConfig, drv *
 	if cfg.DSN != "" {
 		// An existing database: the schema's tables are created afresh.
 		for _, name := range sortedKeys(r.Schema.Tables) {
-			q := "DROP TABLE IF EXISTS " + r.Schema.Tables[name].Name
+			q := "DROP TABLE IF EXISTS " + r.Schema.TableSQL(cfg.Dialect, r.Schema.Tables[name].Name)
 			if cfg.Dialect == sqlparse.Postgres {
 				q += " CASCADE"
 			}

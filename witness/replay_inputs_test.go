@@ -157,10 +157,10 @@ func TestSQLiteSeeding(t *testing.T) {
 		"stock": {Name: "stock", Columns: []sqlir.Column{{Name: "sku", Type: "TEXT"}, {Name: "qty", Type: "INTEGER"}, {Name: "note"}}},
 	}}
 	r := Row{Table: "stock", Values: map[string]string{"sku": "007", "qty": "-3", "note": "1/2"}}
-	if got, want := InsertSQLFor(sqlparse.SQLite, s, r), "INSERT INTO stock (note, qty, sku) VALUES (0.5000000000, -3, '007')"; got != want {
+	if got, want := InsertSQLFor(sqlparse.SQLite, s, r), `INSERT INTO "stock" ("note", "qty", "sku") VALUES (0.5000000000, -3, '007')`; got != want {
 		t.Errorf("SQLite INSERT = %q, want %q", got, want)
 	}
-	if got, want := InsertSQLFor(sqlparse.MySQL, s, r), "INSERT INTO stock (note, qty, sku) VALUES ('0.5000000000', '-3', '007')"; got != want {
+	if got, want := InsertSQLFor(sqlparse.MySQL, s, r), "INSERT INTO `stock` (`note`, `qty`, `sku`) VALUES ('0.5000000000', '-3', '007')"; got != want {
 		t.Errorf("MySQL INSERT = %q, want %q", got, want)
 	}
 }
@@ -217,5 +217,29 @@ func TestSynthesizeSQLiteKey(t *testing.T) {
 	s := Synthesize(sqlparse.SQLite, []sqlir.Statement{st}, nil, nil, false)
 	if !strings.Contains(s.DDL, "id INTEGER PRIMARY KEY") || strings.Contains(s.DDL, "AUTO_INCREMENT") {
 		t.Errorf("SQLite DDL without the rowid key:\n%s", s.DDL)
+	}
+}
+
+// TestSeedingQuotes: the replay's own SQL names a table or column by a
+// reserved word (MySQL's `order`) or with capitals (a PostgreSQL table
+// declared "ordersDetails") as the schema created it.
+func TestSeedingQuotes(t *testing.T) {
+	s := &Schema{DDL: `CREATE TABLE "ordersDetails" ("orderId" INT, qty INT); CREATE TABLE Items (id INT)`, Tables: map[string]*sqlir.Table{
+		"ordersdetails": {Name: "ordersDetails", Columns: []sqlir.Column{{Name: "orderId", Type: "int"}, {Name: "qty", Type: "int"}}},
+		"items":         {Name: "Items", Columns: []sqlir.Column{{Name: "id", Type: "int"}}},
+		"order":         {Name: "order", Columns: []sqlir.Column{{Name: "id", Type: "int"}}},
+	}}
+	r := Row{Table: "ordersdetails", Values: map[string]string{"orderid": "1", "qty": "2"}}
+	if got, want := InsertSQLFor(sqlparse.Postgres, s, r), `INSERT INTO "ordersDetails" ("orderId", "qty") VALUES ('1', '2')`; got != want {
+		t.Errorf("PostgreSQL INSERT = %q, want %q", got, want)
+	}
+	if got, want := s.TableSQL(sqlparse.Postgres, "items"), `"items"`; got != want {
+		t.Errorf("an unquoted PostgreSQL name is folded: %q, want %q", got, want)
+	}
+	if got, want := s.TableSQL(sqlparse.MySQL, "ORDER"), "`order`"; got != want {
+		t.Errorf("MySQL table = %q, want %q", got, want)
+	}
+	if got, want := s.TableSQL(sqlparse.Postgres, "shop.product_amount"), `"shop"."product_amount"`; got != want {
+		t.Errorf("a qualified name = %q, want %q", got, want)
 	}
 }

@@ -54,7 +54,7 @@ func Execute(ctx context.Context, ex Executor, d sqlparse.Dialect, s *Schema, c 
 			return nil, fmt.Errorf("pruning the initial rows (%s): %w", q, err)
 		}
 	}
-	out.Before = Dump(ctx, ex, c.Table)
+	out.Before = Dump(ctx, ex, c.from())
 	if v, err := Violations(ctx, ex, c); err != nil {
 		return nil, err
 	} else if len(v) > 0 {
@@ -65,7 +65,7 @@ func Execute(ctx context.Context, ex Executor, d sqlparse.Dialect, s *Schema, c 
 		return nil, fmt.Errorf("calling %s: %w", entry, err)
 	}
 	out.Call = call
-	out.After = Dump(ctx, ex, c.Table)
+	out.After = Dump(ctx, ex, c.from())
 	v, err := Violations(ctx, ex, c)
 	if err != nil {
 		return nil, err

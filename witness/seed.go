@@ -41,7 +41,7 @@ func Literal(v string) string {
 
 // InsertSQL is the INSERT of one row.
 func InsertSQL(r Row) string {
-	return insertSQL(r, func(_, v string) string { return Literal(v) })
+	return insertSQL(r, func(_, v string) string { return Literal(v) }, func(n string) string { return n }, r.Table)
 }
 
 // InsertSQLFor is the INSERT of one row of schema s in dialect d. SQLite
@@ -49,8 +49,9 @@ func InsertSQL(r Row) string {
 // quoted number in a column without numeric affinity (no type, or BLOB)
 // stays text, which SQLite orders after every number.
 func InsertSQLFor(d sqlparse.Dialect, s *Schema, r Row) string {
+	col := func(n string) string { return s.ColumnSQL(d, r.Table, n) }
 	if d != sqlparse.SQLite {
-		return InsertSQL(r)
+		return insertSQL(r, func(_, v string) string { return Literal(v) }, col, s.TableSQL(d, r.Table))
 	}
 	t := s.Table(r.Table)
 	return insertSQL(r, func(col, v string) string {
@@ -62,7 +63,7 @@ func InsertSQLFor(d sqlparse.Dialect, s *Schema, r Row) string {
 			}
 		}
 		return sqliteLiteral(v)
-	})
+	}, col, s.TableSQL(d, r.Table))
 }
 
 // sqliteLiteral writes a number (or a fraction, or a boolean) unquoted,
@@ -85,13 +86,15 @@ func sqliteLiteral(v string) string {
 	return Literal(v)
 }
 
-func insertSQL(r Row, lit func(col, v string) string) string {
+func insertSQL(r Row, lit func(col, v string) string, ident func(col string) string, table string) string {
 	cols := sortedKeys(r.Values)
 	vals := make([]string, len(cols))
+	names := make([]string, len(cols))
 	for i, c := range cols {
 		vals[i] = lit(c, r.Values[c])
+		names[i] = ident(c)
 	}
-	return fmt.Sprintf("INSERT INTO %s (%s) VALUES (%s)", r.Table, strings.Join(cols, ", "), strings.Join(vals, ", "))
+	return fmt.Sprintf("INSERT INTO %s (%s) VALUES (%s)", table, strings.Join(names, ", "), strings.Join(vals, ", "))
 }
 
 // bigserial is PostgreSQL's auto-incrementing column type.
@@ -125,7 +128,7 @@ func Create(ctx context.Context, ex Executor, d sqlparse.Dialect, s *Schema) err
 func Reset(ctx context.Context, ex Executor, d sqlparse.Dialect, s *Schema) error {
 	var names []string
 	for _, k := range sortedKeys(s.Tables) {
-		names = append(names, s.Tables[k].Name)
+		names = append(names, s.TableSQL(d, s.Tables[k].Name))
 	}
 	if len(names) == 0 {
 		return nil
@@ -192,7 +195,8 @@ func Violations(ctx context.Context, ex Executor, c *Constraint) ([]map[string]s
 	return res.Maps(), nil
 }
 
-// Dump returns every row of the constraint's table, for printing a run.
+// Dump returns every row of a table (as SQL names it: Schema.TableSQL),
+// for printing a run.
 func Dump(ctx context.Context, ex Executor, table string) []map[string]string {
 	res, err := ex.Query(ctx, "SELECT * FROM "+table)
 	if err != nil {

@@ -148,7 +148,7 @@ func (r *ReplayResult) setupStatements(rows []Row) []string {
 	d := r.dialect
 	var setup []string
 	for _, t := range sortedKeys(r.Schema.Tables) {
-		q := "DROP TABLE IF EXISTS " + r.Schema.Tables[t].Name
+		q := "DROP TABLE IF EXISTS " + r.Schema.TableSQL(d, r.Schema.Tables[t].Name)
 		if d == sqlparse.Postgres {
 			q += " CASCADE"
 		}

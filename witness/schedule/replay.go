@@ -155,7 +155,7 @@ func (r *ReplayResult) database(ctx context.Context, cfg ReplayConfig) (driverNa
 // dropTables drops the schema's tables from an existing database.
 func dropTables(ctx context.Context, sess *Session, d sqlparse.Dialect, schema *witness.Schema) error {
 	for _, name := range sortedTables(schema) {
-		q := "DROP TABLE IF EXISTS " + schema.Tables[name].Name
+		q := "DROP TABLE IF EXISTS " + schema.TableSQL(d, schema.Tables[name].Name)
 		if d == sqlparse.Postgres {
 			q += " CASCADE"
 		}
@@ -174,6 +174,7 @@ func replayTarget(ctx context.Context, sess *Session, schema *witness.Schema, ta
 		o.Err = fmt.Errorf("constraint %s: %w", t.Constraint, err)
 		return o
 	}
+	k.From = schema.TableSQL(sess.dialect(), k.Table)
 	for o.Attempts < ReplayAttempts {
 		o.Attempts++
 		out, err := sess.Run(ctx, schema, k, &t.Schedule, timing)

@@ -181,7 +181,7 @@ func (s *Session) run(ctx context.Context, schema *witness.Schema, c *witness.Co
 	}
 	out.Final = map[string][]map[string]string{}
 	for _, k := range sortedTables(schema) {
-		out.Final[k] = witness.Dump(ctx, s, schema.Tables[k].Name)
+		out.Final[k] = witness.Dump(ctx, s, schema.TableSQL(s.dialect(), schema.Tables[k].Name))
 	}
 	return out, nil
 }

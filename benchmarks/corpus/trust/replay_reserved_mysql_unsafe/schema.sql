@@ -1,0 +1,25 @@
+CREATE TABLE products (
+  id BIGINT AUTO_INCREMENT PRIMARY KEY,
+  name VARCHAR(100) NOT NULL DEFAULT '',
+  stock INT NOT NULL DEFAULT 0
+);
+
+CREATE TABLE customers (
+  id BIGINT AUTO_INCREMENT PRIMARY KEY,
+  email VARCHAR(100) NOT NULL DEFAULT ''
+);
+
+CREATE TABLE `order` (
+  id BIGINT AUTO_INCREMENT PRIMARY KEY,
+  customer_id BIGINT NOT NULL,
+  FOREIGN KEY (customer_id) REFERENCES customers (id)
+) ENGINE=InnoDB;
+
+CREATE TABLE order_item (
+  id BIGINT AUTO_INCREMENT PRIMARY KEY,
+  order_id BIGINT NOT NULL,
+  product_id BIGINT NOT NULL,
+  qty INT NOT NULL,
+  FOREIGN KEY (order_id) REFERENCES `order` (id),
+  FOREIGN KEY (product_id) REFERENCES products (id)
+) ENGINE=InnoDB;
