@@ -86,17 +86,18 @@ func TestReplayReproduces(t *testing.T) {
 	cases := []struct {
 		name, engine string
 	}{
-		{"core/atm_unsafe", "mysql"},                // schema.sql
-		{"dialect/pg_reserve_unsafe", "postgres"},   // dialect from the report
-		{"inventory/capacity_unsafe", "mysql"},      // two UNSAFE entries
-		{"interproc/iface_repo_unsafe", "postgres"}, // an interface filled with the package's type
-		{"trust/sqlite_tip_jar_unsafe", "sqlite"},   // SQLite, the driver registered by the main package
-		{"trust/tx_done_unsafe", "sqlite"},          // a second row the trace's UPDATE matched
-		{"pg/transfer_tx_unsafe", "postgres"},       // the rows sqlc's UPDATE … RETURNING matched
-		{"trust/entry_chi_factory_unsafe", "mysql"}, // a closure a factory returns, chi path, form
-		{"trust/entry_gin_method_unsafe", "mysql"},  // a gin handler
-		{"interproc/handler_unsafe", "mysql"},       // net/http PathValue and a JSON body
-		{"trust/entry_optable_unsafe", "mysql"},     // an entry taking an open *sql.Tx
+		{"core/atm_unsafe", "mysql"},                        // schema.sql
+		{"dialect/pg_reserve_unsafe", "postgres"},           // dialect from the report
+		{"inventory/capacity_unsafe", "mysql"},              // two UNSAFE entries
+		{"interproc/iface_repo_unsafe", "postgres"},         // an interface filled with the package's type
+		{"trust/sqlite_tip_jar_unsafe", "sqlite"},           // SQLite, the driver registered by the main package
+		{"trust/tx_done_unsafe", "sqlite"},                  // a second row the trace's UPDATE matched
+		{"pg/transfer_tx_unsafe", "postgres"},               // the rows sqlc's UPDATE … RETURNING matched
+		{"trust/entry_chi_factory_unsafe", "mysql"},         // a closure a factory returns, chi path, form
+		{"trust/entry_gin_method_unsafe", "mysql"},          // a gin handler
+		{"interproc/handler_unsafe", "mysql"},               // net/http PathValue and a JSON body
+		{"trust/entry_optable_unsafe", "mysql"},             // an entry taking an open *sql.Tx
+		{"goroutine/pg_settle_errgroup_unsafe", "postgres"}, // the debit in an errgroup goroutine
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

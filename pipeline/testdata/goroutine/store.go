@@ -139,3 +139,25 @@ func (s *Store) TxAsync(ctx context.Context, id, amt int64) error {
 	}
 	return tx.Commit()
 }
+
+// Ship checks the balance, takes amt in a goroutine without a check and
+// one unit itself with a guard: UNKNOWN, the two UPDATEs write the same
+// cells (the handler's first leaves -1 from balance amt; the goroutine's
+// first does not).
+func (s *Store) Ship(ctx context.Context, id, amt int64) error {
+	if amt <= 0 {
+		return ErrFunds
+	}
+	var bal int64
+	if err := s.db.QueryRowContext(ctx, "SELECT balance FROM accounts WHERE id = $1", id).Scan(&bal); err != nil {
+		return err
+	}
+	if bal < amt {
+		return ErrFunds
+	}
+	go func() {
+		_, _ = s.db.ExecContext(context.Background(), "UPDATE accounts SET balance = balance - $1 WHERE id = $2", amt, id)
+	}()
+	_, err := s.db.ExecContext(ctx, "UPDATE accounts SET balance = balance - 1 WHERE id = $1 AND balance >= 1", id)
+	return err
+}
