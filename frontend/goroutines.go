@@ -129,12 +129,10 @@ func (t *translator) spawn(name string, prepare func() func()) {
 // copyValue copies the scalars of v into new variables (a value taken
 // now, which later assignments do not change).
 func (t *translator) copyValue(f *frame, v value) value {
-	if v.expr != nil {
-		if _, isVar := v.expr.(*ir.Var); isVar || !isConst(v.expr) {
-			nv := t.p.NewVar(f.prefix+"$go_arg", v.expr.Sort(), ir.Local)
-			t.emit(&ir.Assign{Lhs: []*ir.Var{nv}, Rhs: []ir.Expr{v.expr}, Info: t.info(ir.KindAssign, "")})
-			v.expr = nv
-		}
+	if v.expr != nil && !isConst(v.expr) {
+		nv := t.p.NewVar(f.prefix+"$go_arg", v.expr.Sort(), ir.Local)
+		t.emit(&ir.Assign{Lhs: []*ir.Var{nv}, Rhs: []ir.Expr{v.expr}, Info: t.info(ir.KindAssign, "")})
+		v.expr = nv
 	}
 	if v.fields != nil {
 		fields := make([]value, len(v.fields))

@@ -161,3 +161,20 @@ func (s *Store) Ship(ctx context.Context, id, amt int64) error {
 	_, err := s.db.ExecContext(ctx, "UPDATE accounts SET balance = balance - 1 WHERE id = $1 AND balance >= 1", id)
 	return err
 }
+
+// Refund credits amt in a goroutine, then changes amt: UNKNOWN, the
+// goroutine may read amt after the change.
+func (s *Store) Refund(ctx context.Context, id, amt int64) error {
+	if amt <= 0 {
+		return ErrFunds
+	}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		_, _ = s.db.ExecContext(ctx, "UPDATE accounts SET balance = balance + $1 WHERE id = $2", amt, id)
+	}()
+	amt = -amt
+	wg.Wait()
+	return nil
+}
