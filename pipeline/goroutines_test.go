@@ -38,7 +38,7 @@ func TestGoroutines(t *testing.T) {
 		// first breaks it (TestGoroutineConflictGroundTruth).
 		// The entry changes a captured variable the goroutine reads.
 		"Refund": {report.Unknown, []string{"goroutine Refund$1 shares memory", "(store.go:175)", "(store.go:177)", "amt"}},
-		"Ship": {report.Unknown, []string{"goroutine Ship$1 may interleave with the rest of the entry", "(store.go:159)", "(store.go:161)"}},
+		"Ship":   {report.Unknown, []string{"goroutine Ship$1 may interleave with the rest of the entry", "(store.go:159)", "(store.go:161)"}},
 	}
 	cfg := Config{Dir: testdataDir(t, "goroutine"), Patterns: []string{"./..."}, Dialect: "postgres",
 		Constraints: []string{"accounts.balance >= 0"}, Workers: 1}
