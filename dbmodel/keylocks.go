@@ -53,8 +53,11 @@ func (m *lowerer) lockSpec(s ir.Stmt) (table string, where sqlir.Expr, args []ir
 }
 
 // tableKeys returns the keys of table: the schema's, else id (unless
-// NoInferKey).
+// NoInferKey); an advisory lock space's (sqlir.AdvisoryKeys).
 func (m *lowerer) tableKeys(table string) [][]string {
+	if k := sqlir.AdvisoryKeys(table); k != nil {
+		return [][]string{k}
+	}
 	if t := m.schemaTable(table); t != nil {
 		var out [][]string
 		for _, k := range t.Keys {

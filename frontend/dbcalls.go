@@ -449,6 +449,12 @@ func (t *translator) runSQL(kind dblib.Op, tx ir.Tx, text string, known bool, ar
 		t.unsupported("SQL text is not a compile-time constant")
 		return t.freshResults("sql()", results)
 	}
+	if lockSQL, ok := advisoryLockSQL(t.dialect, text); ok {
+		if v, ok := t.advisoryLock(kind, tx, text, lockSQL, args); ok {
+			return v
+		}
+		return t.freshResults("sql()", results)
+	}
 	stmt, err := t.parse(text)
 	if err != nil {
 		t.unsupported("SQL %q: %v", compactSQL(text), err)

@@ -110,6 +110,9 @@ func (l *Loaded) findSites() error {
 		}
 		// SQL that does not parse makes the entries that run it UNKNOWN
 		// (the translation of the call reports it with its position).
+		if lock, ok := advisoryLockSQL(site.Dialect, text); ok {
+			text = lock // it reads and writes no table (advisory.go)
+		}
 		site.Stmt, site.Err = l.parseIn(site.Dialect, text)
 	}
 	return nil

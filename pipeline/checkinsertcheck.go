@@ -39,7 +39,7 @@ type checkInsertFinder struct {
 }
 
 // checkInserts returns the check-then-inserts of prog (see checkinsert.go).
-func checkInserts(prog *ir.Program, s *smt.Solver, dialect string, cfg Config, schema *sqlir.Schema) ([]checkInsert, error) {
+func checkInserts(prog *ir.Program, s *smt.Solver, dialect string, cfg Config, in *inputs) ([]checkInsert, error) {
 	if dialect == "sqlite" {
 		return nil, nil // transactions run one at a time
 	}
@@ -47,8 +47,8 @@ func checkInserts(prog *ir.Program, s *smt.Solver, dialect string, cfg Config, s
 	if len(inserts) == 0 {
 		return nil, nil
 	}
-	f := &checkInsertFinder{txLevels: txLevels{prog: prog, dialect: dialect, override: cfg.Isolation, code: newCodeLevels(cfg.Dir)},
-		schema: schema, unique: newUniqueHandling(cfg.Dir), s: s, found: map[[2]*ir.Edge]bool{}}
+	f := &checkInsertFinder{txLevels: txLevels{prog: prog, dialect: dialect, override: cfg.Isolation, code: in.levels},
+		schema: in.schema, unique: newUniqueHandling(cfg.Dir), s: s, found: map[[2]*ir.Edge]bool{}}
 	w := newPathWalker(prog, reads, inserts, func() bool { return f.checks >= lostUpdateMaxChecks }, f.atInsert)
 	if err := w.run(); err != nil {
 		return nil, err
@@ -256,9 +256,9 @@ func (f *checkInsertFinder) unsat(e ir.Expr) (bool, error) {
 // checkInsertFindings returns the check-then-insert findings of the jobs'
 // programs: one per (read, insert) pair, with the first entry that runs
 // it.
-func checkInsertFindings(jobs []job, cfg Config, schema *sqlir.Schema) ([]report.Finding, error) {
+func checkInsertFindings(jobs []job, cfg Config, in *inputs) ([]report.Finding, error) {
 	return programFindings(jobs, cfg, "check-then-insert check", func(prog *ir.Program, s *smt.Solver, dialect string) ([]report.Finding, error) {
-		cis, err := checkInserts(prog, s, dialect, cfg, schema)
+		cis, err := checkInserts(prog, s, dialect, cfg, in)
 		var out []report.Finding
 		for _, ci := range cis {
 			out = append(out, report.Finding{Class: report.FindingCheckInsert, Position: ci.insert.Position(), Related: ci.read.Position(), Message: ci.message()})

@@ -38,7 +38,7 @@ func peers(jobs []job, j job) []job {
 // isolation level.
 func verifyConcurrent(ctx context.Context, seq *report.Result, j job, peers []job, in *inputs, s *smt.Solver, cfg Config) *report.Result {
 	start := time.Now()
-	iso := isolationOf(cfg.Isolation, string(cfg.Dialect), cfg.Dir, j.prog)
+	iso := isolationOf(cfg.Isolation, string(cfg.Dialect), in.levels, j.prog)
 	seq.Isolation = &iso
 	if seq.Verdict != report.Safe {
 		seq.Concurrency = &report.Concurrency{Scope: report.ScopeSequential}
@@ -51,7 +51,7 @@ func verifyConcurrent(ctx context.Context, seq *report.Result, j job, peers []jo
 		r.Verdict, r.Reason = report.Unknown, why
 		return r
 	}
-	j.prog = mysqlSerialReads(cfg, j.prog)
+	j.prog = mysqlSerialReads(cfg, in.levels, j.prog)
 	st, assumptions, err := checkModel(ctx, j.prog, j.c, in, s, cfg, &dbmodel.Concurrency{Interference: true})
 	if err != nil {
 		return internalError(r, err)
@@ -95,9 +95,9 @@ func verifyConcurrent(ctx context.Context, seq *report.Result, j job, peers []jo
 	var unknownPair string
 	bounded := report.ScopeBounded
 	for _, q := range peers {
-		q.prog = mysqlSerialReads(cfg, q.prog)
+		q.prog = mysqlSerialReads(cfg, in.levels, q.prog)
 		pair := fmt.Sprintf("%s ∥ %s", shortName(j.entry), shortName(q.entry))
-		iso2 := isolationOf(cfg.Isolation, string(cfg.Dialect), cfg.Dir, j.prog, q.prog)
+		iso2 := isolationOf(cfg.Isolation, string(cfg.Dialect), in.levels, j.prog, q.prog)
 		if gap := isolationGaps(iso2.Level, string(cfg.Dialect), j.c.Tables(), j.prog, q.prog); gap != "" {
 			r.Isolation = &iso2
 			r.Verdict = report.Unknown
@@ -130,7 +130,7 @@ func verifyConcurrent(ctx context.Context, seq *report.Result, j job, peers []jo
 			r.Reason = fmt.Sprintf("concurrent requests %s: a schedule breaks the constraint under REPEATABLE READ's first-updater-wins, but SERIALIZABLE (SSI) may abort it: may be spurious", pair)
 			return r
 		}
-		if pos := optionsNotShown(cfg.Isolation, cfg.Dir, j.prog, q.prog); res.Verdict == report.Unsafe && pos != "" {
+		if pos := optionsNotShown(cfg.Isolation, in.levels, j.prog, q.prog); res.Verdict == report.Unsafe && pos != "" {
 			r.Isolation = &iso2
 			r.Verdict, r.Position = report.Unknown, res.Position
 			r.Reason = fmt.Sprintf("concurrent requests %s: a schedule breaks the constraint at %s, but the transaction begun at %s is given isolation options that are not written there (passed in or kept in a variable, not followed): at the level they set the schedule may be impossible, so it may be spurious (--isolation sets the level)", pair, iso2.Level, pos)
@@ -153,6 +153,13 @@ func verifyConcurrent(ctx context.Context, seq *report.Result, j job, peers []jo
 		r.Verdict, r.Position = report.Unknown, unknown.Position
 		r.Reason = fmt.Sprintf("concurrent requests %s: %s", unknownPair, unknown.Reason)
 		return r
+	}
+	if cfg.Requests >= 3 {
+		decided, switches := searchTriples(ctx, r, j, peers, in, s, cfg)
+		if decided {
+			return r
+		}
+		bounded = scopeWithTriples(bounded, switches)
 	}
 	r.Verdict = report.Safe
 	r.Concurrency.Scope = bounded
@@ -191,29 +198,43 @@ type pairSearch struct {
 // bounded in work (searchlimits.go) and, if the user set one, in time
 // (planBudget).
 func searchPair(ctx context.Context, j, q job, in *inputs, s *smt.Solver, cfg Config, conc dbmodel.Concurrency) (*pairSearch, error) {
+	out, err := searchProduct(ctx, j.c, in, s, cfg, conc, fullProductRLimit, j.prog, q.prog)
+	if err != nil || out.res.Verdict != report.Unknown || ctx.Err() != nil {
+		return out, err
+	}
+	out.switches = true
+	plans := interleave.Switches(j.prog == q.prog, interleave.MaxOps(j.prog), interleave.MaxOps(q.prog))
+	return out, searchPlans(ctx, out, plans, j.c, in, s, cfg, conc, j.prog, q.prog)
+}
+
+// searchProduct searches every interleaving of the requests progs for
+// constraint c: one product, reduced by interleave's partial-order
+// reduction, each solver check bounded by rlimit Z3 resource units (or
+// the run's lower limit).
+func searchProduct(ctx context.Context, c spec.Property, in *inputs, s *smt.Solver, cfg Config, conc dbmodel.Concurrency, rlimit uint, progs ...*ir.Program) (*pairSearch, error) {
 	out := &pairSearch{}
 	opts := reduction(cfg, in.schema)
 	opts.Snapshots = conc.FirstUpdaterWins
-	built, err := interleave.Build(opts, j.prog, q.prog)
+	built, err := interleave.Build(opts, progs...)
 	if err != nil {
 		return nil, err
 	}
 	prod := built.Prog
 	out.interleavings, out.unreduced = built.Size.Interleavings, built.Size.Interleavings
 	if opts.Reduce {
-		full, err := interleave.Build(interleave.Options{}, j.prog, q.prog)
+		full, err := interleave.Build(interleave.Options{}, progs...)
 		if err != nil {
 			return nil, err
 		}
 		out.unreduced = full.Size.Interleavings
 	}
 	saved := s.RLimit()
-	if saved == 0 || saved > fullProductRLimit {
-		if err := s.SetRLimit(fullProductRLimit); err != nil {
+	if saved == 0 || saved > rlimit {
+		if err := s.SetRLimit(rlimit); err != nil {
 			return nil, err
 		}
 	}
-	res, asm, err := checkModel(ctx, prod, j.c, in, s, productConfig(cfg, pairMaxQueries), &conc)
+	res, asm, err := checkModel(ctx, prod, c, in, s, productConfig(cfg, pairMaxQueries), &conc)
 	if rerr := s.SetRLimit(saved); rerr != nil && err == nil {
 		err = rerr
 	}
@@ -221,18 +242,13 @@ func searchPair(ctx context.Context, j, q job, in *inputs, s *smt.Solver, cfg Co
 		return nil, err
 	}
 	out.res, out.prod, out.queries, out.assumptions = res, prod, res.Stats.SMTQueries, asm
-	if res.Verdict != report.Unknown || ctx.Err() != nil {
-		return out, nil
-	}
-	out.switches = true
-	plans := interleave.Switches(j.prog == q.prog, interleave.MaxOps(j.prog), interleave.MaxOps(q.prog))
-	return out, searchPlans(ctx, out, plans, j, q, in, s, cfg, conc)
+	return out, nil
 }
 
 // searchPlans searches the schedule plans one product each, after the
 // product of every interleaving left out undecided, until one breaks the
 // constraint or the work or time limit is reached.
-func searchPlans(ctx context.Context, out *pairSearch, plans [][]interleave.Segment, j, q job, in *inputs, s *smt.Solver, cfg Config, conc dbmodel.Concurrency) error {
+func searchPlans(ctx context.Context, out *pairSearch, plans [][]interleave.Segment, c spec.Property, in *inputs, s *smt.Solver, cfg Config, conc dbmodel.Concurrency, progs ...*ir.Program) error {
 	var unknown *pairSearch
 	start := time.Now()
 	for i, plan := range plans {
@@ -249,11 +265,11 @@ func searchPlans(ctx context.Context, out *pairSearch, plans [][]interleave.Segm
 			}
 			cfg.TimeLimit = min(cfg.TimeLimit, left)
 		}
-		prod, err := interleave.ProductPlan(plan, j.prog, q.prog)
+		prod, err := interleave.ProductPlan(plan, progs...)
 		if err != nil {
 			return err
 		}
-		res, asm, err := checkModel(ctx, prod, j.c, in, s, productConfig(cfg, pairMaxQueries-out.queries), &conc)
+		res, asm, err := checkModel(ctx, prod, c, in, s, productConfig(cfg, pairMaxQueries-out.queries), &conc)
 		if err != nil {
 			return err
 		}
@@ -323,15 +339,15 @@ func stabilityFailure(res *refine.Result) string {
 
 // fillCounterexample reads the requests, the initial rows and the
 // schedule off the product's counterexample (r.Counterexample) of
-// requests A (entry a) and B (entry b).
-func fillCounterexample(r *report.Result, prod *ir.Program, a, b string) {
+// requests A (entry a), B (entry b) and, of a product of more, C….
+func fillCounterexample(r *report.Result, prod *ir.Program, a, b string, more ...string) {
 	r.ConcurrentWith = b
 	r.Labels = append(r.Labels, report.LabelConcurrencyOnly)
 	t := r.Counterexample
 	if t == nil {
 		return
 	}
-	for i, e := range []string{a, b} {
+	for i, e := range append([]string{a, b}, more...) {
 		name := interleave.RequestName(i)
 		q := report.Request{Request: name, Entry: e, Inputs: []report.Input{}}
 		for _, in := range t.Inputs {

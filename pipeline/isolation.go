@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/dbverify/dbverify/ir"
 	"github.com/dbverify/dbverify/report"
@@ -64,12 +65,11 @@ func levelName(s string) string {
 // transaction (a read-only SERIALIZABLE report beside a withdraw at the
 // default) must not make the withdraw look protected; a weaker level than
 // the real one only allows more interleavings.
-func isolationOf(override, dialect, dir string, progs ...*ir.Program) report.Isolation {
+func isolationOf(override, dialect string, code *codeLevels, progs ...*ir.Program) report.Isolation {
 	if override != "" {
 		return report.Isolation{Level: override, Source: "--isolation"}
 	}
 	def := dialectDefault(dialect)
-	code := newCodeLevels(dir)
 	var sites []report.Isolation // one per BEGIN, its level and where it comes from
 	for _, p := range progs {
 		set := setTransaction(p)
@@ -370,11 +370,10 @@ func onCycle(p *ir.Program, e *ir.Edge) bool {
 // a weaker level than the options may set, so a schedule found under it
 // may not be possible. "" when there is none, or --isolation sets the
 // level.
-func optionsNotShown(override, dir string, progs ...*ir.Program) string {
+func optionsNotShown(override string, code *codeLevels, progs ...*ir.Program) string {
 	if override != "" {
 		return ""
 	}
-	code := newCodeLevels(dir)
 	for _, p := range progs {
 		for _, e := range p.Edges {
 			op, ok := e.Stmt.(*ir.TxOp)
@@ -390,9 +389,11 @@ func optionsNotShown(override, dir string, progs ...*ir.Program) string {
 }
 
 // codeLevels finds the isolation level the Go code sets at a BEGIN (see
-// levelNear), reading each source file once.
+// levelNear), reading each source file once per run: the workers share
+// it.
 type codeLevels struct {
 	dir   string
+	mu    sync.Mutex
 	files map[string]map[string][]int // file → level → lines
 }
 
@@ -402,6 +403,8 @@ func newCodeLevels(dir string) *codeLevels {
 
 // at returns the level set on the line of info or the three after it.
 func (c *codeLevels) at(info ir.Info) (string, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	levels, ok := c.files[info.File]
 	if !ok {
 		path := info.File

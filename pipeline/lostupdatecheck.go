@@ -36,7 +36,7 @@ type lostUpdateFinder struct {
 }
 
 // lostUpdates returns the lost updates of prog (see lostupdate.go).
-func lostUpdates(prog *ir.Program, s *smt.Solver, dialect, override, dir string) ([]lostUpdate, error) {
+func lostUpdates(prog *ir.Program, s *smt.Solver, dialect, override string, code *codeLevels) ([]lostUpdate, error) {
 	if dialect == "sqlite" {
 		return nil, nil // transactions run one at a time
 	}
@@ -44,7 +44,7 @@ func lostUpdates(prog *ir.Program, s *smt.Solver, dialect, override, dir string)
 	if len(writes) == 0 {
 		return nil, nil
 	}
-	f := &lostUpdateFinder{txLevels: txLevels{prog: prog, dialect: dialect, override: override, code: newCodeLevels(dir)}, s: s, found: map[[2]*ir.Edge]bool{}}
+	f := &lostUpdateFinder{txLevels: txLevels{prog: prog, dialect: dialect, override: override, code: code}, s: s, found: map[[2]*ir.Edge]bool{}}
 	w := newPathWalker(prog, reads, writes, func() bool { return f.checks >= lostUpdateMaxChecks }, f.atWrite)
 	if err := w.run(); err != nil {
 		return nil, err
@@ -323,9 +323,9 @@ func substAll(es map[string]ir.Expr, m map[*ir.Var]ir.Expr) map[string]ir.Expr {
 // lostUpdateFindings returns the lost-update findings of the jobs'
 // programs: one per (read, write) pair, with the first entry that runs
 // it.
-func lostUpdateFindings(jobs []job, cfg Config) ([]report.Finding, error) {
+func lostUpdateFindings(jobs []job, cfg Config, code *codeLevels) ([]report.Finding, error) {
 	return programFindings(jobs, cfg, "lost-update check", func(prog *ir.Program, s *smt.Solver, dialect string) ([]report.Finding, error) {
-		lus, err := lostUpdates(prog, s, dialect, cfg.Isolation, cfg.Dir)
+		lus, err := lostUpdates(prog, s, dialect, cfg.Isolation, code)
 		var out []report.Finding
 		for _, lu := range lus {
 			out = append(out, report.Finding{Class: report.FindingLostUpdate, Position: lu.write.Position(), Related: lu.read.Position(), Message: lu.message()})

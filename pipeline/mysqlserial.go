@@ -19,11 +19,11 @@ import (
 // mysqlSerialReads returns p with its plain reads on transaction objects
 // made shared locking reads when p runs on MySQL and every transaction
 // it begins is SERIALIZABLE (isolationOf of p alone); p itself otherwise.
-func mysqlSerialReads(cfg Config, p *ir.Program) *ir.Program {
+func mysqlSerialReads(cfg Config, code *codeLevels, p *ir.Program) *ir.Program {
 	if string(cfg.Dialect) != "mysql" {
 		return p
 	}
-	if iso := isolationOf(cfg.Isolation, "mysql", cfg.Dir, p); iso.Level != Serializable {
+	if iso := isolationOf(cfg.Isolation, "mysql", code, p); iso.Level != Serializable {
 		return p
 	}
 	txs := map[ir.Tx]bool{}

@@ -81,6 +81,9 @@ func (cfg *Config) validate() error {
 	if _, err := parseIsolation(cfg.Isolation); err != nil {
 		return &UsageError{err}
 	}
+	if cfg.Requests != 0 && (cfg.Requests < 2 || cfg.Requests > 3) {
+		return &UsageError{fmt.Errorf("--requests %d: want 2 or 3", cfg.Requests)}
+	}
 	return nil
 }
 

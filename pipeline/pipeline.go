@@ -79,6 +79,9 @@ type Config struct {
 	// NoReduction searches every interleaving of a pair, without the
 	// partial-order reduction (--por=none).
 	NoReduction bool
+	// Requests is how many requests the search puts together where the
+	// stability proof fails: 2 (0 means 2), or 3 (threerequests.go).
+	Requests int
 
 	// Progress, if set, is called after each (entry, constraint) is done.
 	Progress func(done, total int, r *report.Result)
@@ -119,12 +122,12 @@ func Run(ctx context.Context, cfg Config) (*report.Report, error) {
 	}
 	if cfg.Concurrent {
 		rep.Findings = txEscapeFindings(jobs)
-		lost, err := lostUpdateFindings(jobs, cfg)
+		lost, err := lostUpdateFindings(jobs, cfg, in.levels)
 		if err != nil {
 			return nil, err
 		}
 		rep.Findings = append(rep.Findings, lost...)
-		dup, err := checkInsertFindings(jobs, cfg, in.schema)
+		dup, err := checkInsertFindings(jobs, cfg, in)
 		if err != nil {
 			return nil, err
 		}
@@ -165,12 +168,13 @@ type inputs struct {
 	constraints []spec.Property
 	facts       []spec.Fact
 	ignores     []*ignoreDirective
+	levels      *codeLevels // the isolation levels the code sets, read once
 }
 
 // load reads the schema, loads the packages and resolves the constraints
 // and facts against them.
 func load(cfg Config) (*inputs, error) {
-	in := &inputs{}
+	in := &inputs{levels: newCodeLevels(cfg.Dir)}
 	if cfg.Schema != "" {
 		s, err := sqlschema.Load(cfg.Schema)
 		if err != nil {

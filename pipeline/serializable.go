@@ -34,7 +34,7 @@ func serialProof(ctx context.Context, j job, peers []job, in *inputs, s *smt.Sol
 	for _, q := range peers {
 		progs = append(progs, q.prog)
 	}
-	iso = isolationOf(cfg.Isolation, string(cfg.Dialect), cfg.Dir, progs...)
+	iso = isolationOf(cfg.Isolation, string(cfg.Dialect), in.levels, progs...)
 	if iso.Level != Serializable {
 		return "", iso, 0, nil
 	}

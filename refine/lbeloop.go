@@ -369,7 +369,7 @@ func (le *loopEngine) allSAT(from, to ir.Loc, kept cube, sel []*ir.Var, rel []in
 		if len(cubes) == maxCubes {
 			return cubes, false, nil
 		}
-		m, err := s.Model()
+		m, err := s.ModelOf(sel...)
 		if err != nil {
 			return nil, false, fmt.Errorf("solver: %w", err)
 		}

@@ -26,9 +26,15 @@ const (
 	// the other some of its, then each runs to its end (the search of
 	// every interleaving was undecided).
 	ScopeBoundedSwitches = "bounded: 2 requests, schedules with at most 3 switches (A's first operations, B's, then A to its end, then B)"
+	// ScopeBounded3: SAFE by the search of every pair and every triple
+	// of requests (--requests 3).
+	ScopeBounded3 = "bounded: 3 requests"
 	// ScopeSearch: decided (UNSAFE) or left UNKNOWN by the search of
 	// pairs of requests.
 	ScopeSearch = "2 concurrent requests"
+	// ScopeSearch3: UNSAFE by the search of triples of requests, every
+	// pair keeping the constraint.
+	ScopeSearch3 = "3 concurrent requests"
 	// ScopeSequential: the entry is not SAFE alone; that verdict stands.
 	ScopeSequential = "sequential"
 )

@@ -7,8 +7,20 @@ import (
 )
 
 // laneWidth is the column of the second request's lane in the text
-// output of a concurrent counterexample.
-const laneWidth = 64
+// output of a concurrent counterexample; laneWidth3 the width of each
+// lane when there are three requests.
+const (
+	laneWidth  = 64
+	laneWidth3 = 48
+)
+
+// laneOf is the lane of request "A", "B", "C"…: 0, 1, 2….
+func laneOf(request string) int {
+	if len(request) != 1 || request[0] < 'A' || request[0] > 'Z' {
+		return 0
+	}
+	return int(request[0] - 'A')
+}
 
 // writeConcurrency writes how a concurrent verdict was reached, and for
 // a counterexample of two requests the requests and their database
@@ -42,15 +54,16 @@ func writeConcurrency(w io.Writer, r *Result) {
 		fmt.Fprintf(w, "  initial row %s: %s\n", row.Table, JoinValues(row.Values))
 	}
 	fmt.Fprintln(w, "  schedule:")
+	width := laneWidth
+	if len(r.Requests) > 2 {
+		width = laneWidth3
+	}
 	for _, s := range r.Schedule {
 		text := fmt.Sprintf("%s%d %s %s", s.Request, s.Step, s.Pos, s.SQL)
 		if len(s.Args) > 0 {
 			text += " [" + strings.Join(s.Args, ", ") + "]"
 		}
-		pad := ""
-		if s.Request != "A" {
-			pad = strings.Repeat(" ", laneWidth)
-		}
+		pad := strings.Repeat(" ", laneOf(s.Request)*width)
 		fmt.Fprintf(w, "    %s%s\n", pad, text)
 	}
 }

@@ -357,6 +357,24 @@ func TestModelVariables(t *testing.T) {
 	if _, ok := nilModel.Value(x); ok {
 		t.Fatal("nil model gave a value")
 	}
+	// ModelOf extracts only the variables asked for (y was popped: not
+	// extracted either), with the values the full model has.
+	only, err := s.ModelOf(x, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if only.Len() != 1 {
+		t.Fatalf("ModelOf(x, y) has %d values, want 1 (x)", only.Len())
+	}
+	if v, _ := only.Value(x); v.R.Cmp(big.NewRat(3, 1)) != 0 {
+		t.Fatalf("ModelOf: x = %v, want 3", v)
+	}
+	if err := s.Assert(bin(ir.OpEq, x, n(3))); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.ModelOf(x); !errors.Is(err, ErrNoModel) {
+		t.Fatalf("ModelOf after an Assert: %v, want ErrNoModel", err)
+	}
 }
 
 func TestAlgebraicModel(t *testing.T) {

@@ -334,12 +334,38 @@ func (s *Solver) Model() (*Model, error) {
 	if !s.modelOK {
 		return nil, fmt.Errorf("smt: model: %w: last Check was not Sat or the solver changed since", ErrNoModel)
 	}
-	m := &Model{vals: make(map[varKey]ir.Value, len(s.live))}
+	return s.model(s.live)
+}
+
+// ModelOf is Model restricted to vars: the others are not extracted from
+// Z3 (Value gives them the zero of their sort). A caller that reads a few
+// variables of a model over many (the abstract post's selectors) saves an
+// evaluation per variable it does not read. Each of vars must occur in
+// what is asserted.
+func (s *Solver) ModelOf(vars ...*ir.Var) (*Model, error) {
+	if err := s.usable("model"); err != nil {
+		return nil, err
+	}
+	if !s.modelOK {
+		return nil, fmt.Errorf("smt: model: %w: last Check was not Sat or the solver changed since", ErrNoModel)
+	}
+	keys := make([]varKey, 0, len(vars))
+	for _, v := range vars {
+		if v != nil && s.liveSet[keyOf(v)] {
+			keys = append(keys, keyOf(v))
+		}
+	}
+	return s.model(keys)
+}
+
+// model extracts the values of keys from Z3's model of the last Check.
+func (s *Solver) model(keys []varKey) (*Model, error) {
+	m := &Model{vals: make(map[varKey]ir.Value, len(keys))}
 	err := guard("model", func() error {
 		start := time.Now()
 		defer func() { s.stats.Seconds += time.Since(start).Seconds() }()
 		zm := s.main.Model()
-		for _, k := range s.live {
+		for _, k := range keys {
 			v, approx, err := s.value(zm, k)
 			if err != nil {
 				return fmt.Errorf("smt: model: %w", err)

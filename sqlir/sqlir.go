@@ -304,3 +304,25 @@ type Column struct {
 	// default, so such a value is assumed to be at least 1.
 	AutoIncrement bool
 }
+
+// The tables that stand for PostgreSQL's transaction-scoped advisory lock
+// spaces: "SELECT pg_advisory_xact_lock(k)" is read as a locking read of
+// the row id = k of AdvisoryTable, and the two-key form (k1, k2) of the
+// row id = k1, id2 = k2 of AdvisoryTable2 (see the frontend). No SQL of a
+// program names them: their names are those of the functions.
+const (
+	AdvisoryTable  = "pg_advisory_xact_lock"
+	AdvisoryTable2 = "pg_advisory_xact_lock2"
+)
+
+// AdvisoryKeys returns the key columns of an advisory lock table, nil
+// for any other table.
+func AdvisoryKeys(table string) []string {
+	switch table {
+	case AdvisoryTable:
+		return []string{"id"}
+	case AdvisoryTable2:
+		return []string{"id", "id2"}
+	}
+	return nil
+}
