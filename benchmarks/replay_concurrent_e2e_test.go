@@ -27,7 +27,7 @@ var notUnsafeByTheTool = map[string]string{
 	"concurrent/mysql_oncall_rr_unsafe":            "the constraint has a subquery (not over one row)",
 	"concurrent/pg_oncall_rc_unsafe":               "the constraint has a subquery (not over one row)",
 	"concurrent/pg_oncall_rr_unsafe":               "the constraint has a subquery (not over one row)",
-	"concurrent/pg_goroutine_reserve_unsafe":       "goroutines are UNKNOWN",
+	"concurrent/pg_goroutine_reserve_unsafe":       "the goroutines of one call conflict: UNKNOWN naming the statements",
 	// InnoDB takes the snapshot at the first plain read (of shipping_zones),
 	// so the plain read of inventory may be older than the READ COMMITTED
 	// search assumes: UNKNOWN until the snapshot is modelled.

@@ -102,6 +102,7 @@ func TestReplayReproduces(t *testing.T) {
 		// (PostgreSQL) or `order` (MySQL) quoted by the reset.
 		{"trust/replay_fk_quoted_pg_unsafe", "postgres"},
 		{"trust/replay_reserved_mysql_unsafe", "mysql"},
+		{"goroutine/pg_settle_errgroup_unsafe", "postgres"}, // the debit in an errgroup goroutine
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

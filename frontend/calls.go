@@ -35,6 +35,9 @@ func (t *translator) call(f *frame, instr ssa.CallInstruction, c *ssa.CallCommon
 		return t.builtin(f, b, c, args)
 	}
 	if fn, ok := c.Value.(*ssa.Function); ok {
+		if spawnsArgument(fn) && len(args) == 2 {
+			return t.spawnArgument(f, instr, c, args[1])
+		}
 		if a, ok := staticAPICall(fn, c.Signature()); ok {
 			a.argTypes = argTypes(c)
 			return t.dbCall(f, instr, a, args, c.Signature().Results())
@@ -369,11 +372,34 @@ func (t *translator) knownExternal(fn *ssa.Function, path, name string, args []v
 		return t.fresh(name+"()", results), true
 	case path == "context", path == "time", path == "strings", path == "strconv", path == "math", path == "unicode/utf8":
 		return t.approxResult(path, name, args, results), true
+	case syncFuncs[fn.String()]:
+		// Waits or locks: writes only the primitive's own state, which
+		// the program reads only through these methods.
+		return t.fresh(name+"()", results), true
 	case readOnlyFuncs[path+"."+name], readOnlyFuncs[fn.String()]:
 		// Reads its arguments (encodes, formats, logs): writes none.
 		return t.fresh(name+"()", results), true
 	}
 	return value{}, false
+}
+
+// syncFuncs are the methods of the synchronisation primitives that
+// write only the primitive's unexported state.
+var syncFuncs = map[string]bool{
+	"(*sync.WaitGroup).Add":                        true,
+	"(*sync.WaitGroup).Done":                       true,
+	"(*sync.WaitGroup).Wait":                       true,
+	"(*sync.Mutex).Lock":                           true,
+	"(*sync.Mutex).Unlock":                         true,
+	"(*sync.Mutex).TryLock":                        true,
+	"(*sync.RWMutex).Lock":                         true,
+	"(*sync.RWMutex).Unlock":                       true,
+	"(*sync.RWMutex).RLock":                        true,
+	"(*sync.RWMutex).RUnlock":                      true,
+	"(*sync.RWMutex).TryLock":                      true,
+	"(*sync.RWMutex).TryRLock":                     true,
+	"(*golang.org/x/sync/errgroup.Group).Wait":     true,
+	"(*golang.org/x/sync/errgroup.Group).SetLimit": true,
 }
 
 // readOnlyFuncs are outside functions that read what their arguments
@@ -621,26 +647,6 @@ func (t *translator) runDefers(f *frame) {
 		t.cur = from
 		t.edge(join, &ir.Assume{Cond: ir.Not(rec.flag), Info: t.info(ir.KindModel, "")})
 		t.pos = saved
-	}
-}
-
-// goStmt: a goroutine runs concurrently; its database writes are not modelled.
-func (t *translator) goStmt(f *frame, g *ssa.Go) {
-	c := g.Common()
-	var fn *ssa.Function
-	if v, ok := c.Value.(*ssa.Function); ok {
-		fn = v
-	} else if mc, ok := c.Value.(*ssa.MakeClosure); ok {
-		fn = mc.Fn.(*ssa.Function)
-	}
-	if fn == nil || !t.l.inModule(fn) {
-		if fn == nil {
-			t.unsupported("go statement with an unresolved function")
-		}
-		return
-	}
-	if r := t.l.reach()[fn]; r != nil && (r.UnknownSQL || len(r.Tables) > 0) {
-		t.unsupported("goroutine %s may write the database (concurrency is not modelled)", fn.Name())
 	}
 }
 

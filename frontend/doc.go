@@ -27,6 +27,11 @@
 //     through parameters as memory cells (a scalar cell is an IR variable);
 //   - calls to functions of the loaded module, inlined (closures included)
 //     up to a depth bound, and defer;
+//   - goroutines (go statements, errgroup's Go, sync.WaitGroup.Go) as a
+//     call at the go statement that may stop before any of its database
+//     operations, recorded in Program.Goroutines for the pipeline to
+//     decide whether that order stands for every interleaving
+//     (goroutines.go);
 //   - the operations of database/sql, sqlx and pgx handles (pools,
 //     connections, transactions, statements, rows, results), described
 //     as data in package dblib, one file per library; a program that

@@ -101,6 +101,31 @@ func TestSQLThroughWrapper(t *testing.T) {
 	}
 }
 
+// TestGoroutineTranslatedInPlace: a goroutine is translated as a call at
+// its go statement, recorded with its position, its edges (the UPDATE
+// among them) and an edge from its start to where the entry continues
+// (it may not have run yet).
+func TestGoroutineTranslatedInPlace(t *testing.T) {
+	p := translate(t, load(t, "unsupported"), ".Async")
+	if len(p.Unsupported) > 0 || len(p.Goroutines) != 1 {
+		t.Fatalf("unsupported %v, %d goroutines; want none and 1", p.Unsupported, len(p.Goroutines))
+	}
+	g := p.Goroutines[0]
+	if g.Name != "bump" || !strings.HasSuffix(g.Position(), "unsupported.go:33") {
+		t.Errorf("goroutine %s at %s, want bump at unsupported.go:33", g.Name, g.Position())
+	}
+	update, skip := false, false
+	for _, e := range g.Edges {
+		if x, ok := e.Stmt.(*ir.Exec); ok && strings.HasPrefix(x.Text, "UPDATE accounts") {
+			update = true
+		}
+		skip = skip || (e.From == g.Start && e.To == g.Cont)
+	}
+	if !update || !skip {
+		t.Errorf("goroutine edges: update %v, start→continuation %v; want both", update, skip)
+	}
+}
+
 func TestUnsupportedIsReportedWithPosition(t *testing.T) {
 	l := load(t, "unsupported")
 	tests := []struct {
@@ -108,7 +133,6 @@ func TestUnsupportedIsReportedWithPosition(t *testing.T) {
 	}{
 		{".Retry", "recursive call of Retry", "unsupported.go:16"},
 		{".Dynamic", "SQL text is not a compile-time constant", "unsupported.go:23"},
-		{".Async", "goroutine bump may write the database", "unsupported.go:33"},
 		{".Handoff", "call through a function value", "unsupported.go:41"},
 		// Two constructors prepare different SQL into one field.
 		{".(*Stmts).Debit", "prepared statement whose SQL is not known", "unsupported.go:64"},

@@ -244,6 +244,9 @@ func (e *funcEscape) argEscapes(c *ssa.CallCommon, v ssa.Value) bool {
 	if a, ok := staticAPICall(callee, nil); ok && a.runsCallback() {
 		return false // runs it inside the call, where it is inlined
 	}
+	if spawnsArgument(callee) {
+		return false // errgroup's Go: a goroutine started there, where it is translated
+	}
 	callee = e.l.unwrap(callee)
 	if !e.l.inModule(callee) {
 		return true

@@ -25,6 +25,8 @@
 // footprints, footprint.go, do not conflict) only one order is kept. Size
 // measures a product (states, interleavings), with and without it.
 //
-// Shared memory (package-level variables, goroutines) is not part of the
-// model: each request's Go state is its own.
+// Shared memory (package-level variables) is not part of the model: each
+// request's Go state is its own. A goroutine inside a request is run at
+// its go statement where that order stands for every interleaving of the
+// two threads (GoroutineConflict, goroutine.go).
 package interleave

@@ -36,6 +36,10 @@ type Program struct {
 	// code (each once).
 	Assumptions []string
 
+	// Goroutines are the goroutines the frontend translated in place, at
+	// their go statement (goroutine.go).
+	Goroutines []*Goroutine
+
 	// Dialect, when set, is the SQL dialect of this entry's statements
 	// where it is not the whole program's (a program that opens handles
 	// of two dialects): the row model reads them in it.

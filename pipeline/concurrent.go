@@ -47,6 +47,10 @@ func verifyConcurrent(ctx context.Context, seq *report.Result, j job, peers []jo
 	r := &report.Result{Entry: seq.Entry, EntryPosition: seq.EntryPosition, Constraint: seq.Constraint,
 		Predicates: []string{}, Isolation: seq.Isolation, Concurrency: &report.Concurrency{}}
 	defer func() { r.Seconds = seq.Seconds + time.Since(start).Seconds() }()
+	if why := goroutinesNotSearched(j); why != "" {
+		r.Verdict, r.Reason = report.Unknown, why
+		return r
+	}
 	j.prog = mysqlSerialReads(cfg, in.levels, j.prog)
 	st, assumptions, err := checkModel(ctx, j.prog, j.c, in, s, cfg, &dbmodel.Concurrency{Interference: true})
 	if err != nil {
@@ -83,6 +87,10 @@ func verifyConcurrent(ctx context.Context, seq *report.Result, j job, peers []jo
 		return r
 	}
 	r.Concurrency.Scope = report.ScopeSearch
+	if why := goroutinesNotSearched(peers...); why != "" {
+		r.Verdict, r.Reason = report.Unknown, fmt.Sprintf("the stability check failed (%s), and %s", r.Concurrency.StabilityFailed, why)
+		return r
+	}
 	var unknown *refine.Result
 	var unknownPair string
 	bounded := report.ScopeBounded

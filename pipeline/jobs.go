@@ -50,6 +50,9 @@ func plan(cfg Config, in *inputs, rep *report.Report) ([]job, error) {
 		prog := in.loaded.Translate(fn)
 		rounded := in.loaded.TranslateRounded(fn, prog)
 		wrapped := in.loaded.TranslateWrapped(fn, prog)
+		for _, p := range []*ir.Program{prog, rounded, wrapped} {
+			checkGoroutines(p, in.schema)
+		}
 		for _, c := range in.constraints {
 			if in.entryRE == nil && !reachesWrite(in.loaded, fn, writersOf(in.schema, c)) {
 				continue

@@ -20,7 +20,10 @@
 //     handles filled by reflection, a generic entry instantiated with
 //     struct{} (or its constraint's first type), and serves
 //     SQL for the harness over JSON lines on stdin/stdout (Driver), with
-//     the statements each call ran and their bound arguments;
+//     the statements each call ran and their bound arguments; a call
+//     waits (at most five seconds) for the goroutines the entry started
+//     (found by a runtime/pprof label they inherit), whose statements
+//     are part of the call;
 //   - the schema of the database the run uses: the program's own DDL when
 //     it has one, otherwise tables synthesised from the SQL the program
 //     runs (Synthesize), with the key dbverify assumes (a column named id);

@@ -1,0 +1,4 @@
+CREATE TABLE products (
+    id    BIGINT PRIMARY KEY,
+    stock BIGINT NOT NULL
+);
