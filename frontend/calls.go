@@ -180,8 +180,15 @@ func (t *translator) invoke(f *frame, instr ssa.CallInstruction, c *ssa.CallComm
 			// An interface of the module with no implementation among the
 			// analysed packages: one may sit in a package not analysed
 			// (adv7 W3: `check ./svc` was SAFE, the unguarded debit of
-			// ./store unseen). Say so beside the verdict.
-			t.p.Assume(fmt.Sprintf("%s.%s (no implementation in the analysed packages) leaves the database unchanged: analyse the packages that implement it too (e.g. ./...)", ifaceName(m), m.Name()))
+			// ./store unseen). Where a package of the module under the
+			// working directory was not loaded, that is unknown; else
+			// the implementation comes from outside the module: said
+			// beside the verdict.
+			if dir := t.l.unanalysedPackage(); dir != "" {
+				t.unsupported("%s.%s has no implementation in the analysed packages, and %s (a package of the module) was not analysed: an implementation there may write the database (analyse it too, e.g. ./...)", ifaceName(m), m.Name(), dir)
+			} else {
+				t.p.Assume(fmt.Sprintf("%s.%s (no implementation in the module) leaves the database unchanged", ifaceName(m), m.Name()))
+			}
 		}
 		return t.fresh(m.Name()+"()", results)
 	}

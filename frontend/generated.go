@@ -125,3 +125,39 @@ func (l *Loaded) sqlcGenerated(fn *ssa.Function) bool {
 func (l *Loaded) GeneratedNotChecked(fn *ssa.Function) bool {
 	return !l.cfg.CheckGenerated && l.UncalledGenerated(fn)
 }
+
+// unanalysedPackage returns a directory under the working directory
+// (Config.Dir) that holds a Go package of the module that was not
+// loaded ("" when every one was): an implementation of the module's
+// interfaces may sit there.
+func (l *Loaded) unanalysedPackage() string {
+	if l.unanalysed != "" {
+		return strings.TrimPrefix(l.unanalysed, "-")
+	}
+	l.unanalysed = "-"
+	root, err := filepath.Abs(l.cfg.Dir)
+	if err != nil {
+		return ""
+	}
+	_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || l.unanalysed != "-" {
+			return filepath.SkipDir
+		}
+		if d.IsDir() {
+			if path != root && (d.Name() == "vendor" || d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".") || strings.HasPrefix(d.Name(), "_") || fileExists(filepath.Join(path, "go.mod"))) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if strings.HasSuffix(path, ".go") && !strings.HasSuffix(path, "_test.go") && !l.loadedDirs[filepath.Dir(path)] {
+			rel, err := filepath.Rel(root, filepath.Dir(path))
+			if err != nil {
+				rel = filepath.Dir(path)
+			}
+			l.unanalysed = "./" + filepath.ToSlash(rel)
+			return filepath.SkipAll
+		}
+		return nil
+	})
+	return strings.TrimPrefix(l.unanalysed, "-")
+}

@@ -77,7 +77,11 @@ type Loaded struct {
 	calledCache map[*ssa.Function]bool
 	moduleDirs  []string
 	calledNames map[string]bool
-	parsed      map[parseKey]parseResult
+	// loadedDirs are the directories of the loaded module packages;
+	// unanalysed caches unanalysedPackage ("-": none).
+	loadedDirs map[string]bool
+	unanalysed string
+	parsed     map[parseKey]parseResult
 	// constGlobals holds the package-level variables that are never
 	// reassigned, with their constant initialiser (see constGlobal).
 	constGlobals map[*ssa.Global]*ssa.Const
@@ -173,6 +177,7 @@ func Load(cfg Config) (*Loaded, error) {
 		implCache:   map[*types.Func][]*ssa.Function{},
 		calleeCache: map[*ssa.Function][]*ssa.Function{},
 		srcLine:     map[string][]string{},
+		loadedDirs:  map[string]bool{},
 	}
 	for i, p := range pkgs {
 		if ssaPkgs[i] == nil {
@@ -184,6 +189,9 @@ func Load(cfg Config) (*Loaded, error) {
 		}
 		if p.Syntax != nil && inModules(p, mods) {
 			l.module[ssaPkgs[i]] = true
+			for _, f := range p.GoFiles {
+				l.loadedDirs[filepath.Dir(f)] = true
+			}
 		}
 		if p.Module != nil && mods[p.Module.Path] && p.Module.Dir != "" && !slices.Contains(l.moduleDirs, p.Module.Dir) {
 			l.moduleDirs = append(l.moduleDirs, p.Module.Dir)

@@ -291,8 +291,8 @@ type Ledger interface {
 }
 
 // UnimplementedSafe pays the fee with a guarded debit, then calls a
-// ledger whose implementation is not analysed: SAFE, assuming the call
-// leaves the database unchanged, and the result says so.
+// ledger whose implementation is not analysed: UNKNOWN while packages of
+// the module are left out (the ledger may debit again).
 func UnimplementedSafe(ctx context.Context, db *sql.DB, l Ledger, id, amount int64) error {
 	if _, err := db.ExecContext(ctx, guarded, 1, id, 1); err != nil {
 		return err
