@@ -4,8 +4,6 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/dbverify/dbverify/frontend/dblib"
-	"github.com/dbverify/dbverify/ir"
 	"github.com/dbverify/dbverify/sqlir"
 	"github.com/dbverify/dbverify/sqlparse"
 )
@@ -90,35 +88,4 @@ func splitTopLevel(s string) []string {
 		}
 	}
 	return out
-}
-
-// advisoryLock translates a call that takes an advisory lock (lockSQL,
-// see advisoryLockSQL) through Exec: a locking read of the lock's row
-// that may fail.
-func (t *translator) advisoryLock(kind dblib.Op, tx ir.Tx, text, lockSQL string, args []ir.Expr) (value, bool) {
-	if kind != dblib.Exec {
-		t.unsupported("SQL %q takes an advisory lock through Query or QueryRow (modelled through Exec only)", compactSQL(text))
-		return value{}, false
-	}
-	stmt, err := t.parse(lockSQL)
-	if err != nil {
-		t.unsupported("SQL %q: %v", compactSQL(text), err)
-		return value{}, false
-	}
-	if fns := userFunctions(stmt); len(fns) > 0 {
-		t.unsupported("SQL %q calls %s, which may read or write any table (functions other than SQL built-ins are not modelled)", compactSQL(text), strings.Join(fns, ", "))
-		return value{}, false
-	}
-	stmt, args = t.bindMarkers(stmt, args)
-	sel, ok := stmt.(*sqlir.Select)
-	if !ok {
-		t.unsupported("SQL %q: not an advisory lock", compactSQL(text))
-		return value{}, false
-	}
-	info := t.info(ir.KindSQL, compactSQL(text))
-	errV := t.p.NewVar("err", ir.Bool, ir.Local)
-	aff := t.p.NewVar("rowsAffected", ir.Int, ir.Local)
-	t.emit(&ir.Select{SQL: sel, Args: args, Tx: tx, Err: errV, LockOnly: true, Info: info})
-	t.emit(&ir.Havoc{Vars: []*ir.Var{aff}, Info: info})
-	return value{tuple: []value{{obj: &object{kind: objResult, affected: aff}}, {expr: errV}}}, true
 }

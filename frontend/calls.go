@@ -184,8 +184,12 @@ func (t *translator) invoke(f *frame, instr ssa.CallInstruction, c *ssa.CallComm
 			// working directory was not loaded, that is unknown; else
 			// the implementation comes from outside the module: said
 			// beside the verdict.
-			if dir := t.l.unanalysedPackage(); dir != "" {
-				t.unsupported("%s.%s has no implementation in the analysed packages, and %s (a package of the module) was not analysed: an implementation there may write the database (analyse it too, e.g. ./...)", ifaceName(m), m.Name(), dir)
+			if dirs := t.l.unanalysedPackages(); len(dirs) > 0 {
+				left := dirs[0] + " (a package of the module) was"
+				if len(dirs) > 1 {
+					left = fmt.Sprintf("%s and %d other packages of the module were", dirs[0], len(dirs)-1)
+				}
+				t.unsupported("%s.%s has no implementation in the analysed packages, and %s not analysed: an implementation there may write the database (analyse it too, e.g. ./...)", ifaceName(m), m.Name(), left)
 			} else {
 				t.p.Assume(fmt.Sprintf("%s.%s (no implementation in the module) leaves the database unchanged", ifaceName(m), m.Name()))
 			}

@@ -454,13 +454,17 @@ func (t *translator) runSQL(kind dblib.Op, tx ir.Tx, text string, known bool, ar
 		t.unsupported("SQL text is not a compile-time constant")
 		return t.freshResults("sql()", results)
 	}
+	// An advisory lock is read as the locking read that stands for it
+	// (advisory.go), run through Exec only.
+	query, lockOnly := text, false
 	if lockSQL, ok := advisoryLockSQL(t.dialect, text); ok {
-		if v, ok := t.advisoryLock(kind, tx, text, lockSQL, args); ok {
-			return v
+		if kind != dblib.Exec {
+			t.unsupported("SQL %q takes an advisory lock through Query or QueryRow (modelled through Exec only)", compactSQL(text))
+			return t.freshResults("sql()", results)
 		}
-		return t.freshResults("sql()", results)
+		query, lockOnly = lockSQL, true
 	}
-	stmt, err := t.parse(text)
+	stmt, err := t.parse(query)
 	if err != nil {
 		t.unsupported("SQL %q: %v", compactSQL(text), err)
 		return t.freshResults("sql()", results)
@@ -479,7 +483,7 @@ func (t *translator) runSQL(kind dblib.Op, tx ir.Tx, text string, known bool, ar
 		errV := t.p.NewVar("err", ir.Bool, ir.Local)
 		aff := t.p.NewVar("rowsAffected", ir.Int, ir.Local)
 		if sel, ok := stmt.(*sqlir.Select); ok {
-			t.emit(&ir.Select{SQL: sel, Args: args, Tx: tx, Err: errV, Info: info})
+			t.emit(&ir.Select{SQL: sel, Args: args, Tx: tx, Err: errV, LockOnly: lockOnly, Info: info})
 			t.emit(&ir.Havoc{Vars: []*ir.Var{aff}, Info: info})
 		} else {
 			t.emit(&ir.Exec{SQL: stmt, Args: args, Tx: tx, Err: errV, Affected: aff, Info: info})

@@ -264,13 +264,15 @@ func isPlainOperand(typ types.Type) bool {
 // Scan's error against its library's "no rows" error; ok is false
 // otherwise.
 func (t *translator) errCompareSentinel(i *ssa.BinOp, x, y value) (value, bool) {
-	for _, side := range [][2]any{{i.Y, x}, {i.X, y}} {
-		if v, ok := noRowsTest(side[0].(ssa.Value), side[1].(value)); ok {
-			if i.Op == token.NEQ {
-				v.expr = ir.Not(v.expr)
-			}
-			return v, true
+	v, ok := noRowsTest(i.Y, x)
+	if !ok {
+		v, ok = noRowsTest(i.X, y)
+	}
+	if ok {
+		if i.Op == token.NEQ {
+			v.expr = ir.Not(v.expr)
 		}
+		return v, true
 	}
 	other := x
 	g := t.sentinelLoad(i.Y)

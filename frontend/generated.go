@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -36,27 +37,15 @@ func (l *Loaded) callNames() map[string]bool {
 	}
 	l.calledNames = map[string]bool{}
 	for _, root := range l.moduleDirs {
-		_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return nil // (unreadable: skipped)
-			}
-			if d.IsDir() {
-				if path != root && (d.Name() == "vendor" || d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".") || fileExists(filepath.Join(path, "go.mod"))) {
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-				return nil
-			}
+		walkGoFiles(root, func(path string) bool {
 			src, err := os.ReadFile(path)
 			if err != nil || sqlcHeader(string(src)) {
-				return nil
+				return true
 			}
 			for _, m := range callName.FindAllStringSubmatch(string(src), -1) {
 				l.calledNames[m[1]] = true
 			}
-			return nil
+			return true
 		})
 	}
 	return l.calledNames
@@ -126,22 +115,13 @@ func (l *Loaded) GeneratedNotChecked(fn *ssa.Function) bool {
 	return !l.cfg.CheckGenerated && l.UncalledGenerated(fn)
 }
 
-// unanalysedPackage returns a directory under the working directory
-// (Config.Dir) that holds a Go package of the module that was not
-// loaded ("" when every one was): an implementation of the module's
-// interfaces may sit there.
-func (l *Loaded) unanalysedPackage() string {
-	if l.unanalysed != "" {
-		return strings.TrimPrefix(l.unanalysed, "-")
-	}
-	l.unanalysed = "-"
-	root, err := filepath.Abs(l.cfg.Dir)
-	if err != nil {
-		return ""
-	}
+// walkGoFiles calls visit with every non-test Go file under root, as
+// `./...` sees them: vendor, testdata, directories starting with . or _
+// and nested modules are left out; visit returns false to stop.
+func walkGoFiles(root string, visit func(path string) bool) {
 	_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || l.unanalysed != "-" {
-			return filepath.SkipDir
+		if err != nil {
+			return nil // (unreadable: skipped)
 		}
 		if d.IsDir() {
 			if path != root && (d.Name() == "vendor" || d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".") || strings.HasPrefix(d.Name(), "_") || fileExists(filepath.Join(path, "go.mod"))) {
@@ -149,15 +129,43 @@ func (l *Loaded) unanalysedPackage() string {
 			}
 			return nil
 		}
-		if strings.HasSuffix(path, ".go") && !strings.HasSuffix(path, "_test.go") && !l.loadedDirs[filepath.Dir(path)] {
-			rel, err := filepath.Rel(root, filepath.Dir(path))
-			if err != nil {
-				rel = filepath.Dir(path)
-			}
-			l.unanalysed = "./" + filepath.ToSlash(rel)
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		if !visit(path) {
 			return filepath.SkipAll
 		}
 		return nil
 	})
-	return strings.TrimPrefix(l.unanalysed, "-")
+}
+
+// unanalysedPackages returns the directories under the working
+// directory (Config.Dir) that hold a Go package of the module that was
+// not loaded, sorted (computed once): an implementation of the module's
+// interfaces may sit there.
+func (l *Loaded) unanalysedPackages() []string {
+	if l.unanalysed != nil {
+		return l.unanalysed
+	}
+	l.unanalysed = []string{}
+	root, err := filepath.Abs(l.cfg.Dir)
+	if err != nil {
+		return l.unanalysed
+	}
+	seen := map[string]bool{}
+	walkGoFiles(root, func(path string) bool {
+		dir := filepath.Dir(path)
+		if l.loadedDirs[dir] || seen[dir] {
+			return true
+		}
+		seen[dir] = true
+		rel, err := filepath.Rel(root, dir)
+		if err != nil {
+			rel = dir
+		}
+		l.unanalysed = append(l.unanalysed, "./"+filepath.ToSlash(rel))
+		return true
+	})
+	sort.Strings(l.unanalysed)
+	return l.unanalysed
 }

@@ -78,9 +78,9 @@ type Loaded struct {
 	moduleDirs  []string
 	calledNames map[string]bool
 	// loadedDirs are the directories of the loaded module packages;
-	// unanalysed caches unanalysedPackage ("-": none).
+	// unanalysed caches unanalysedPackages (nil: not computed yet).
 	loadedDirs map[string]bool
-	unanalysed string
+	unanalysed []string
 	parsed     map[parseKey]parseResult
 	// constGlobals holds the package-level variables that are never
 	// reassigned, with their constant initialiser (see constGlobal).
