@@ -132,7 +132,7 @@ func (m *lowerer) otherSelect(e *ir.Edge, s *ir.Select, targets []*ir.Var) {
 		m.approxSelect(e, s, t)
 		return
 	}
-	em := m.errFork(e, s.Info, s.Err, noFacts, s.NoRow, targets...)
+	em := m.errFork(e, s.Info, s.Err, m.memoNoRow(s), s.NoRow, targets...)
 	facts := m.otherTableFacts(s)
 	em.havoc(m.takeFresh()...)
 	em.assume(facts)

@@ -24,6 +24,16 @@ import (
 // the schema return the same row: each such SELECT site remembers the
 // key and the columns it read last (ghosts), and a later read with equal
 // key values gets the same values for the columns both read.
+//
+// Absence is remembered too: a read whose WHERE is exactly the key
+// (`WHERE member_id = $1`) and that finds no row (the program tells
+// sql.ErrNoRows apart) means no row of that key exists, so no later read
+// of the key finds one, and a read that found a row of the key rules out
+// a later "no rows". Without it two requests of the 2-request product read
+// one optional row of an unwritten table differently — A found none (and
+// used its default limit), B found a limit of 1 — and the schedule did not
+// replay: the seeded row changed A's path (corpus
+// concurrent/pg_redeem_points_autocommit_unsafe, 1 CI run in 4).
 
 // readSite is a SELECT of a table the program does not write that pins a
 // key of the schema: the row it returned last (done), as a row symbol
@@ -35,6 +45,13 @@ type readSite struct {
 	keyOf []sqlir.Expr
 	done  *ir.Var
 	cols  map[string]*ir.Var // column (lower case) → its value in the row read
+	// exact: the WHERE is the key and nothing else, so "no rows" means
+	// no row of the key exists; none is set once such a read found no
+	// row, noneKey the key it looked for last (ghosts, not row columns:
+	// a trace shows no row for them).
+	exact   bool
+	none    *ir.Var
+	noneKey []*ir.Var
 }
 
 // memoSite returns the read site of s, created on first use (nil when s
@@ -98,12 +115,15 @@ func (m *lowerer) newReadSite(s *ir.Select) *readSite {
 			site.cols[c] = v
 		}
 		site.done = m.p.NewVar(row+".$done", ir.Bool, ir.Ghost)
+		site.none = m.p.NewVar(row+".$none", ir.Bool, ir.Ghost)
+		site.exact = exactKeyWhere(q.Table, q.Where, site.key)
 		for i, c := range site.key {
 			sort, ok := keySort(site.keyOf[i], s.Args)
 			if !ok {
 				return nil
 			}
 			col(c, sort)
+			site.noneKey = append(site.noneKey, m.p.NewVar(row+".$none."+c, sort, ir.Ghost))
 		}
 		for i, it := range q.Columns {
 			c, ok := it.Expr.(*sqlir.ColRef)
@@ -129,6 +149,29 @@ func keySort(e sqlir.Expr, args []ir.Expr) (ir.Sort, bool) {
 		return ir.Int, true
 	}
 	return 0, false
+}
+
+// exactKeyWhere says whether where is a conjunction of one equality per
+// column of key, each pinning a key column of table, and nothing else.
+func exactKeyWhere(table string, where sqlir.Expr, key []string) bool {
+	var conj []sqlir.Expr
+	var flatten func(e sqlir.Expr)
+	flatten = func(e sqlir.Expr) {
+		if b, ok := e.(*sqlir.Binary); ok && b.Op == sqlir.OpAnd {
+			flatten(b.X)
+			flatten(b.Y)
+			return
+		}
+		conj = append(conj, e)
+	}
+	flatten(where)
+	pinned := map[string]bool{}
+	for _, p := range columnPins(table, where) {
+		if keyValue(p.val) && slices.Contains(key, p.col) {
+			pinned[p.col] = true
+		}
+	}
+	return len(conj) == len(key) && len(pinned) == len(key)
 }
 
 // unwrittenTables returns the tables (lower case) no statement of the
@@ -201,6 +244,9 @@ func (m *lowerer) memoRead(em *emitter, s *ir.Select) {
 		if len(eqs) > 0 {
 			facts = append(facts, ir.Implies(ir.And(same...), ir.And(eqs...)))
 		}
+		if other.exact {
+			facts = append(facts, ir.Not(other.absent(key)))
+		}
 	}
 	em.havoc(m.takeFresh()...)
 	if len(facts) > 0 {
@@ -229,6 +275,56 @@ func (m *lowerer) memoRead(em *emitter, s *ir.Select) {
 	em.assign([]*ir.Var{site.done}, []ir.Expr{ir.True})
 }
 
+// absent says that site's last "no rows" was for key.
+func (site *readSite) absent(key []ir.Expr) ir.Expr {
+	out := []ir.Expr{site.none}
+	for i, k := range site.noneKey {
+		out = append(out, ir.Eq(k, key[i]))
+	}
+	return ir.And(out...)
+}
+
+// memoNoRow is the no-row condition of SELECT s (see failed): no earlier
+// read found a row of s's key. When s is an exact key read, its "no rows"
+// (the program's noRow variable set) is recorded for later reads.
+func (m *lowerer) memoNoRow(s *ir.Select) func(*emitter) ir.Expr {
+	site := m.memoSite(s)
+	if site == nil || s.NoRow == nil {
+		return noFacts
+	}
+	return func(em *emitter) ir.Expr {
+		var key []ir.Expr
+		for _, v := range site.keyOf {
+			key = append(key, m.expr(v, nil, s.Args))
+		}
+		var none []ir.Expr
+		for _, os := range m.memoOrder {
+			other := m.memo[os]
+			if other.table != site.table || strings.Join(other.key, ",") != strings.Join(site.key, ",") {
+				continue
+			}
+			found := []ir.Expr{other.done}
+			for i, c := range site.key {
+				found = append(found, ir.Eq(other.cols[c], key[i]))
+			}
+			none = append(none, ir.Not(ir.And(found...)))
+		}
+		if site.exact {
+			lhs := []*ir.Var{site.none}
+			rhs := []ir.Expr{ir.Or(site.none, s.NoRow)}
+			for i, k := range site.noneKey {
+				if k.Type != key[i].Sort() {
+					return ir.And(none...)
+				}
+				lhs = append(lhs, k)
+				rhs = append(rhs, ir.IteOf(s.NoRow, key[i], k))
+			}
+			em.assign(lhs, rhs)
+		}
+		return ir.And(none...)
+	}
+}
+
 // initReadSites starts every read site with no row read; the sites are
 // created here, in program order.
 func (m *lowerer) initReadSites(em *emitter) {
@@ -237,8 +333,8 @@ func (m *lowerer) initReadSites(em *emitter) {
 	for _, e := range m.src.Edges {
 		if s, ok := e.Stmt.(*ir.Select); ok && !s.LockOnly && m.selSym[s] == nil {
 			if site := m.memoSite(s); site != nil {
-				lhs = append(lhs, site.done)
-				rhs = append(rhs, ir.False)
+				lhs = append(lhs, site.done, site.none)
+				rhs = append(rhs, ir.False, ir.False)
 			}
 		}
 	}
