@@ -28,11 +28,6 @@ var notUnsafeByTheTool = map[string]string{
 	"concurrent/pg_oncall_rc_unsafe":               "the constraint has a subquery (not over one row)",
 	"concurrent/pg_oncall_rr_unsafe":               "the constraint has a subquery (not over one row)",
 	"concurrent/pg_goroutine_reserve_unsafe":       "the goroutines of one call conflict: UNKNOWN naming the statements",
-	// InnoDB takes the snapshot at the first plain read (of shipping_zones),
-	// so the plain read of inventory may be older than the READ COMMITTED
-	// search assumes: UNKNOWN until the snapshot is modelled.
-	"concurrent/mysql_checkout_catalog_rr_unsafe":  "a plain read after the snapshot-taking one under MySQL REPEATABLE READ (not modelled)",
-	"concurrent/mysql_snapshot_before_lock_unsafe": "a plain read after the snapshot-taking one under MySQL REPEATABLE READ (not modelled)",
 }
 
 // concurrentReplayLimits are the concurrent corpus cases whose UNSAFE

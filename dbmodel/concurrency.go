@@ -25,6 +25,10 @@ type Concurrency struct {
 	// where r changed since its transaction's snapshot (Postgres
 	// REPEATABLE READ and SERIALIZABLE; see isolation.go).
 	FirstUpdaterWins bool
+	// ConsistentReads makes a transaction's first plain read take its
+	// snapshot, which its later plain reads of r read (InnoDB's
+	// REPEATABLE READ; see consistent.go).
+	ConsistentReads bool
 }
 
 // concurrent reports whether the model is of concurrent requests.

@@ -79,6 +79,7 @@ func (m *lowerer) beginLocks(em *emitter, st *txState) {
 	}
 	m.beginKeyLocks(em, st.id)
 	m.beginSnapshot(em, st)
+	m.beginConsistent(em, st)
 }
 
 // lockingRead lowers the locking part of SELECT s … FOR UPDATE (or FOR

@@ -171,7 +171,7 @@ func (m *lowerer) lowerEdge(e *ir.Edge) error {
 	}
 	switch e.Stmt.(type) {
 	case *ir.Exec, *ir.Select, *ir.TxOp:
-		e = m.lockByKey(m.interfere(m.takeSnapshot(e)))
+		e = m.lockByKey(m.interfere(m.takeSnapshot(m.takeConsistent(e))))
 	}
 	switch s := e.Stmt.(type) {
 	case *ir.Assign, *ir.Assume, *ir.Havoc:

@@ -31,8 +31,10 @@ func (m *lowerer) lowerSelect(e *ir.Edge, s *ir.Select) {
 	// may hold values this handle does not see, and the row read is not
 	// kept (not live) for later statements.
 	var rv *symbol
+	stale := ir.Expr(ir.False)
 	if t == m.w {
-		rv = m.view(em, s.Tx)
+		rv = m.readView(em, s, m.view(em, s.Tx))
+		stale = m.staleRead(s)
 	}
 	foreign := m.pendingOther(s.Tx)
 	// Re-binding a live symbol forgets its row, which may have been written.
@@ -46,6 +48,8 @@ func (m *lowerer) lowerSelect(e *ir.Edge, s *ir.Select) {
 	var facts []ir.Expr
 	facts = append(facts, m.where(s.SQL.Where, x, s.Args), m.checks(x), m.selectedNotNull(x), m.absentRead(t, x, rv))
 	aliased := []ir.Expr{}
+	// isR: x is r (a stale snapshot read of another row is approximated).
+	isR := ir.Expr(ir.False)
 	if len(t.keys) > 0 {
 		for _, y := range t.syms {
 			if y == x {
@@ -53,12 +57,13 @@ func (m *lowerer) lowerSelect(e *ir.Edge, s *ir.Select) {
 			}
 			// Only a row that exists is the row read: one deleted (and
 			// maybe inserted again, untracked) is not.
-			same := ir.And(y.isLive(), y.exists, ir.Not(foreign))
+			same := ir.And(y.isLive(), y.exists, ir.Not(foreign), ir.Not(stale))
 			if y == t.watched {
 				if rv != nil {
 					y = rv
 				}
 				same = y.exists
+				isR = t.sameRow(x, y)
 			}
 			same = ir.And(same, t.sameRow(x, y))
 			if same == ir.False {
@@ -73,8 +78,9 @@ func (m *lowerer) lowerSelect(e *ir.Edge, s *ir.Select) {
 		}
 	}
 	dirt := m.visibleDirt(t, s.Tx)
-	facts = append(facts, ir.Or(append([]ir.Expr{dirt, m.initial(x)}, aliased...)...))
-	m.untrackedRead(em, t, x, ir.And(dirt, ir.Not(ir.Or(aliased...))), s.Info)
+	old := ir.And(stale, ir.Not(ir.And(rvExists(rv), isR)))
+	facts = append(facts, ir.Or(append([]ir.Expr{dirt, old, m.initial(x)}, aliased...)...))
+	m.untrackedRead(em, t, x, ir.Or(ir.And(dirt, ir.Not(ir.Or(aliased...))), old), s.Info)
 	em.havoc(m.takeFresh()...)
 	for _, f := range facts {
 		em.assume(f)
@@ -290,7 +296,7 @@ func (m *lowerer) noRowFacts(s *ir.Select, t *tableModel) func(*emitter) ir.Expr
 		return noFacts
 	}
 	return func(em *emitter) ir.Expr {
-		rv := m.view(em, s.Tx)
+		rv := m.readView(em, s, m.view(em, s.Tx))
 		return ir.Not(ir.And(rv.exists, m.where(s.SQL.Where, rv, s.Args)))
 	}
 }

@@ -60,6 +60,8 @@ type txState struct {
 	// snapshot: T's snapshot under first-updater-wins (isolation.go; nil
 	// until used).
 	snapshot *snapState
+	// rr: T's consistent-read snapshot (consistent.go; nil until used).
+	rr *rrState
 }
 
 // makeTxs creates the state of every transaction or connection the

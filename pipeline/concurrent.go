@@ -15,6 +15,7 @@ import (
 	"github.com/dbverify/dbverify/report"
 	"github.com/dbverify/dbverify/smt"
 	"github.com/dbverify/dbverify/spec"
+	"github.com/dbverify/dbverify/sqlir"
 )
 
 // peers returns the jobs whose entries may run concurrently with j's
@@ -98,7 +99,7 @@ func verifyConcurrent(ctx context.Context, seq *report.Result, j job, peers []jo
 		q.prog = mysqlSerialReads(cfg, in.levels, q.prog)
 		pair := fmt.Sprintf("%s ∥ %s", shortName(j.entry), shortName(q.entry))
 		iso2 := isolationOf(cfg.Isolation, string(cfg.Dialect), in.levels, j.prog, q.prog)
-		if gap := isolationGaps(iso2.Level, string(cfg.Dialect), j.c.Tables(), j.prog, q.prog); gap != "" {
+		if gap := searchGaps(iso2.Level, string(cfg.Dialect), j.c.Tables(), j.prog, q.prog); gap != "" {
 			r.Isolation = &iso2
 			r.Verdict = report.Unknown
 			r.Reason = fmt.Sprintf("concurrent requests: the stability check failed (%s), and the 2-request search of %s is not exact: %s", r.Concurrency.StabilityFailed, pair, gap)
@@ -108,7 +109,10 @@ func verifyConcurrent(ctx context.Context, seq *report.Result, j job, peers []jo
 			r.Verdict, r.Reason, r.Position = report.Unknown, fmt.Sprintf("unsupported: %s at %s", u.What, u.Position()), u.Position()
 			return r
 		}
-		conc := dbmodel.Concurrency{FirstUpdaterWins: firstUpdaterWins(iso2.Level, string(cfg.Dialect))}
+		conc := dbmodel.Concurrency{
+			FirstUpdaterWins: firstUpdaterWins(iso2.Level, string(cfg.Dialect)),
+			ConsistentReads:  consistentReads(iso2.Level, string(cfg.Dialect), j.c.Tables(), j.prog, q.prog),
+		}
 		sr, err := searchPair(ctx, j, q, in, s, cfg, conc)
 		if err != nil {
 			return internalError(r, err)
@@ -141,7 +145,7 @@ func verifyConcurrent(ctx context.Context, seq *report.Result, j job, peers []jo
 			setOutcome(r, res)
 			r.SMTQueries += st.Stats.SMTQueries
 			r.Reason = fmt.Sprintf("two concurrent requests (%s) break the constraint; each alone keeps it", pair)
-			fillCounterexample(r, prod, j.entry, q.entry)
+			fillCounterexample(r, prod, in.schema, j.entry, q.entry)
 			return r
 		case report.Unknown:
 			if unknown == nil {
@@ -214,7 +218,7 @@ func searchPair(ctx context.Context, j, q job, in *inputs, s *smt.Solver, cfg Co
 func searchProduct(ctx context.Context, c spec.Property, in *inputs, s *smt.Solver, cfg Config, conc dbmodel.Concurrency, rlimit uint, progs ...*ir.Program) (*pairSearch, error) {
 	out := &pairSearch{}
 	opts := reduction(cfg, in.schema)
-	opts.Snapshots = conc.FirstUpdaterWins
+	opts.Snapshots = conc.FirstUpdaterWins || conc.ConsistentReads
 	built, err := interleave.Build(opts, progs...)
 	if err != nil {
 		return nil, err
@@ -340,7 +344,7 @@ func stabilityFailure(res *refine.Result) string {
 // fillCounterexample reads the requests, the initial rows and the
 // schedule off the product's counterexample (r.Counterexample) of
 // requests A (entry a), B (entry b) and, of a product of more, C….
-func fillCounterexample(r *report.Result, prod *ir.Program, a, b string, more ...string) {
+func fillCounterexample(r *report.Result, prod *ir.Program, schema *sqlir.Schema, a, b string, more ...string) {
 	r.ConcurrentWith = b
 	r.Labels = append(r.Labels, report.LabelConcurrencyOnly)
 	t := r.Counterexample
@@ -357,23 +361,52 @@ func fillCounterexample(r *report.Result, prod *ir.Program, a, b string, more ..
 		}
 		r.Requests = append(r.Requests, q)
 	}
-	r.InitialRows = distinctRows(t.Rows)
+	r.InitialRows = distinctRows(t.Rows, schema)
 	r.Schedule = schedule(prod, t)
 }
 
 // distinctRows drops the rows that repeat an earlier one (a row read is
-// often the watched row itself).
-func distinctRows(rows []report.Row) []report.Row {
+// often the watched row itself), and those with the key of an earlier
+// one: a row read after another request's commit shows the values it
+// read then, not its initial ones, which the watched row r (listed first)
+// holds. The key is the schema's first, else a column named id.
+func distinctRows(rows []report.Row, schema *sqlir.Schema) []report.Row {
 	out := []report.Row{}
 	seen := map[string]bool{}
 	for _, r := range rows {
 		k := r.Table + ":" + report.JoinValues(r.Values)
+		if key := rowKey(r, schema); key != "" {
+			k = r.Table + " key " + key
+		}
 		if !seen[k] {
 			seen[k] = true
 			out = append(out, r)
 		}
 	}
 	return out
+}
+
+// rowKey is the values of row's key columns ("" when the key is not
+// known or not among the row's values).
+func rowKey(row report.Row, schema *sqlir.Schema) string {
+	key := []string{"id"}
+	if schema != nil {
+		if t := schema.Tables[strings.ToLower(row.Table)]; t != nil && len(t.Keys) > 0 {
+			key = t.Keys[0]
+		}
+	}
+	var vals []string
+	for _, c := range key {
+		v, ok := row.Values[strings.ToLower(c)]
+		if !ok {
+			v, ok = row.Values[c]
+		}
+		if !ok {
+			return ""
+		}
+		vals = append(vals, c+"="+v)
+	}
+	return strings.Join(vals, ",")
 }
 
 // dbOp is a database operation of a product, as a trace step names it:

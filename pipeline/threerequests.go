@@ -11,6 +11,7 @@ import (
 	"github.com/dbverify/dbverify/refine"
 	"github.com/dbverify/dbverify/report"
 	"github.com/dbverify/dbverify/smt"
+	"github.com/dbverify/dbverify/sqlir"
 )
 
 // Three requests (--requests 3).
@@ -47,12 +48,15 @@ func searchTriples(ctx context.Context, r *report.Result, j job, peers []job, in
 		}
 		label := strings.Join(short, " ∥ ")
 		iso := isolationOf(cfg.Isolation, string(cfg.Dialect), in.levels, progs...)
-		if gap := isolationGaps(iso.Level, string(cfg.Dialect), j.c.Tables(), progs...); gap != "" {
+		if gap := searchGaps(iso.Level, string(cfg.Dialect), j.c.Tables(), progs...); gap != "" {
 			r.Isolation = &iso
 			r.Verdict, r.Reason = report.Unknown, fmt.Sprintf("concurrent requests: every pair keeps the constraint, but the 3-request search of %s is not exact: %s", label, gap)
 			return true, switches
 		}
-		conc := dbmodel.Concurrency{FirstUpdaterWins: firstUpdaterWins(iso.Level, string(cfg.Dialect))}
+		conc := dbmodel.Concurrency{
+			FirstUpdaterWins: firstUpdaterWins(iso.Level, string(cfg.Dialect)),
+			ConsistentReads:  consistentReads(iso.Level, string(cfg.Dialect), j.c.Tables(), progs...),
+		}
 		sr, err := searchProduct(ctx, j.c, in, s, cfg, conc, fullProductRLimit, progs...)
 		if err == nil && sr.res.Verdict == report.Unknown && trio[1].entry == j.entry && trio[2].entry == j.entry && ctx.Err() == nil {
 			sr.switches = true
@@ -68,7 +72,7 @@ func searchTriples(ctx context.Context, r *report.Result, j job, peers []job, in
 		r.Assumptions = mergeStrings(r.Assumptions, sr.assumptions)
 		r.Concurrency.SchedulePlans += sr.plans
 		switches = switches || sr.switches
-		if tripleOutcome(r, sr.res, sr.prod, iso, names, label, cfg) {
+		if tripleOutcome(r, sr.res, sr.prod, iso, names, label, cfg, in.schema) {
 			return true, switches
 		}
 	}
@@ -77,7 +81,7 @@ func searchTriples(ctx context.Context, r *report.Result, j job, peers []job, in
 
 // tripleOutcome records the outcome res of the 3-request search of the
 // requests names (label) in r; false when they keep the constraint.
-func tripleOutcome(r *report.Result, res *refine.Result, prod *ir.Program, iso report.Isolation, names []string, label string, cfg Config) bool {
+func tripleOutcome(r *report.Result, res *refine.Result, prod *ir.Program, iso report.Isolation, names []string, label string, cfg Config, schema *sqlir.Schema) bool {
 	switch res.Verdict {
 	case report.Safe:
 		return false
@@ -91,7 +95,7 @@ func tripleOutcome(r *report.Result, res *refine.Result, prod *ir.Program, iso r
 		setOutcome(r, res)
 		r.Concurrency.Scope = report.ScopeSearch3
 		r.Reason = fmt.Sprintf("three concurrent requests (%s) break the constraint; each alone, and every pair, keeps it", label)
-		fillCounterexample(r, prod, names[0], names[1], names[2])
+		fillCounterexample(r, prod, schema, names[0], names[1], names[2])
 		return true
 	}
 	r.Verdict, r.Position = report.Unknown, res.Position
