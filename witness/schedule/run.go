@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -188,12 +189,18 @@ func (s *Session) run(ctx context.Context, schema *witness.Schema, c *witness.Co
 
 // seedRows are the rows to insert: a NOT NULL column without a default
 // that a row leaves out (a counterexample lists only the columns the model
-// knows) gets its type's zero.
+// knows) gets its type's zero. A string the trace shows quoted ("5") is
+// seeded as its text (5), as the sequential replay does (an independent
+// tester's concurrent replays seeded `"5"`, three characters, and the
+// requests' WHERE code = '5' found no row).
 func seedRows(rows []Row, s *witness.Schema) []witness.Row {
 	out := make([]witness.Row, len(rows))
 	for i, r := range rows {
 		vals := map[string]string{}
 		for k, v := range r.Values {
+			if u, err := strconv.Unquote(v); err == nil && strings.HasPrefix(v, `"`) {
+				v = u
+			}
 			vals[strings.ToLower(k)] = v
 		}
 		if t := s.Table(r.Table); t != nil {

@@ -117,3 +117,24 @@ CREATE TABLE wallets (customer_id BIGINT PRIMARY KEY REFERENCES customers (id), 
 		t.Errorf("seedRows = %v, want %v", got, want)
 	}
 }
+
+// TestSeedRowsUnquotesStrings: a concurrent counterexample shows a string
+// column quoted (code = "5"); the seeded row holds the text 5, which the
+// requests' WHERE code = '5' finds (adv8 R1: seeded with the quotes, the
+// schedule found no coupon and did not replay).
+func TestSeedRowsUnquotesStrings(t *testing.T) {
+	dir := t.TempDir()
+	ddl := `CREATE TABLE coupons (code TEXT PRIMARY KEY, uses BIGINT NOT NULL, note TEXT NOT NULL);`
+	if err := os.WriteFile(filepath.Join(dir, "schema.sql"), []byte(ddl), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := witness.LoadSchemaFiles(filepath.Join(dir, "schema.sql"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := seedRows([]Row{{Table: "coupons", Values: map[string]string{"code": `"5"`, "uses": "1", "note": `"say \"hi\""`}}}, s)
+	want := map[string]string{"code": "5", "uses": "1", "note": `say "hi"`}
+	if !reflect.DeepEqual(got[0].Values, want) {
+		t.Errorf("seeded %v, want %v", got[0].Values, want)
+	}
+}
