@@ -704,6 +704,13 @@ func (t *translator) convert(f *frame, i *ssa.Convert) value {
 	case from == to:
 		if from == ir.Int {
 			if e, ok := wrapConversion(i, x.expr); ok {
+				// The operand is a value of its type: in its range (a
+				// fact of Go). Without it, an int64 scanned from a
+				// BIGINT column could exceed 2^63-1 and uint(stock)
+				// wrap where no real row can make it (adv8 F1).
+				if r, ok := rangeOf(i.X.Type()); ok {
+					t.emit(&ir.Assume{Cond: r.holds(x.expr), Info: t.info(ir.KindFact, "")})
+				}
 				return value{expr: e}
 			}
 		}

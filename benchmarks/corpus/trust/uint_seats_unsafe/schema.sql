@@ -1,0 +1,1 @@
+CREATE TABLE events (id BIGINT PRIMARY KEY, seats_left BIGINT NOT NULL);
