@@ -158,6 +158,42 @@ func (m *lowerer) selectedNotNull(x *symbol) ir.Expr {
 	return ir.And(out...)
 }
 
+// scannedNotNull returns the fact that the items of s read into
+// destinations that cannot hold NULL (ir.Select.RejectsNull: a Go int64
+// or string) are not NULL, assumed where the Scan succeeded: the Scan of
+// a NULL into them fails. Only what the model tracks exactly is assumed
+// (notNullFacts); elsewhere the NULL is not modelled anyway.
+func (m *lowerer) scannedNotNull(s *ir.Select, items []sqlir.SelectItem, x *symbol) ir.Expr {
+	var out []ir.Expr
+	for i, rejects := range s.RejectsNull {
+		if !rejects || i >= len(items) || items[i].Star || items[i].Expr == nil {
+			continue
+		}
+		out = append(out, m.notNullFacts(items[i].Expr, x)...)
+	}
+	return ir.And(out...)
+}
+
+// notNullFacts returns facts that hold when e, on row x, is not NULL:
+// the ghosts of the columns whose NULL would make e NULL (a column, or
+// an operand of arithmetic, which is NULL when an operand is) are false.
+func (m *lowerer) notNullFacts(e sqlir.Expr, x *symbol) []ir.Expr {
+	if g := m.nullGhost(e, x); g != nil {
+		return []ir.Expr{ir.Not(g)}
+	}
+	switch e := e.(type) {
+	case *sqlir.Unary:
+		if e.Op == sqlir.OpNeg {
+			return m.notNullFacts(e.X, x)
+		}
+	case *sqlir.Binary:
+		if e.Op.IsArith() {
+			return append(m.notNullFacts(e.X, x), m.notNullFacts(e.Y, x)...)
+		}
+	}
+	return nil
+}
+
 // neverNullCall reports whether u is a call of a built-in that never
 // returns NULL: the current date and time.
 func neverNullCall(u *sqlir.Unknown) bool {

@@ -16,6 +16,24 @@ import (
 // NULL-ness (dbmodel/nulls.go), or marks it an approximation where it
 // cannot; where the SELECT is not modelled, it is arbitrary.
 
+// rejectsNull reports whether a Scan destination of type typ (the type
+// pointed to) cannot hold NULL: a boolean, number or string (named or
+// not) without a Scan method. database/sql ("converting NULL to int64 is
+// unsupported"), sqlx (through it) and pgx ("cannot scan NULL into
+// *int64") fail such a Scan when its column is NULL; a pointer, []byte,
+// any, sql.NullInt64 or a type with a Scan method take the NULL.
+func rejectsNull(typ types.Type) bool {
+	if typ == nil {
+		return false
+	}
+	if _, ok := typ.Underlying().(*types.Basic); !ok {
+		return false
+	}
+	obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(typ), true, nil, "Scan")
+	_, isMethod := obj.(*types.Func)
+	return !isMethod
+}
+
 // nullScan is one destination of a nullable type, the index-th of the
 // Scan: the scanned value is read into tmp and its validity into
 // tmpValid, then stored into the fields.
