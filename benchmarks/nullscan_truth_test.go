@@ -1,11 +1,6 @@
 package benchmarks_test
 
 import (
-	"context"
-	"errors"
-	"fmt"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -100,35 +95,9 @@ func TestNullScanTruth(t *testing.T) {
 	for _, f := range []string{"go.mod", "go.sum"} {
 		copyFile(t, filepath.Join(corpus, f), filepath.Join(mod, f))
 	}
-	ctx := context.Background()
-	eng, err := groundtruth.Start(ctx, groundtruth.MySQL, t.TempDir())
-	if errors.Is(err, groundtruth.ErrMissingBinary) {
-		t.Skip(err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer eng.Close()
 	run := func(c string) string {
-		dir := filepath.Join(mod, "trust", c)
-		copyDir(t, filepath.Join(corpus, "trust", c), dir, "")
-		src := fmt.Sprintf(nullScanTruthTest, c)
-		if err := os.WriteFile(filepath.Join(dir, "truth_test.go"), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		db, name, err := eng.NewDatabase(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		db.Close()
-		cmd := exec.Command("go", "test", "-count=1", "-v", "-run", "^TestNull(Transfer|Random)$", ".")
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod", "DBVERIFY_TEST_DSN="+eng.DSN(name))
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Errorf("%s: %v\n%s", c, err, out)
-		}
-		return string(out)
+		return runTruthTest(t, mod, corpus, truthRun{dir: "trust/" + c, engine: groundtruth.MySQL, driver: "mysql",
+			src: nullScanTruthTest, test: "TestNull(Transfer|Random)"})
 	}
 	if out := run("null_scan_int64_safe"); !strings.Contains(out, "converting NULL to int64 is unsupported stock=10") {
 		t.Errorf("int64 case: want the Scan of the NULL to fail and the stock kept, got\n%s", out)

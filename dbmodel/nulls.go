@@ -77,8 +77,13 @@ func (m *lowerer) isNull(e sqlir.Expr, x *symbol, args []ir.Expr) ir.Expr {
 		return m.isNull(u.X, x, args)
 	}
 	if b, ok := e.(*sqlir.Binary); ok && b.Op.IsArith() {
-		// balance - $1: NULL exactly when an operand is.
-		return ir.Or(m.isNull(b.X, x, args), m.isNull(b.Y, x, args))
+		// balance - $1: NULL exactly when an operand is; x / 0 too in
+		// MySQL and SQLite (divzero.go).
+		null := ir.Or(m.isNull(b.X, x, args), m.isNull(b.Y, x, args))
+		if (b.Op == sqlir.OpDiv || b.Op == sqlir.OpDivInt || b.Op == sqlir.OpMod) && (m.opt.Dialect == "mysql" || m.opt.Dialect == "sqlite") {
+			null = ir.Or(null, m.zeroDivisor(b.Y, x, args))
+		}
+		return null
 	}
 	if c, ok := e.(*sqlir.Case); ok {
 		// COALESCE(balance, 0) and the like: NULL as the arm taken is
@@ -162,14 +167,20 @@ func (m *lowerer) selectedNotNull(x *symbol) ir.Expr {
 // destinations that cannot hold NULL (ir.Select.RejectsNull: a Go int64
 // or string) are not NULL, assumed where the Scan succeeded: the Scan of
 // a NULL into them fails. Only what the model tracks exactly is assumed
-// (notNullFacts); elsewhere the NULL is not modelled anyway.
+// (isNull without approximation, else notNullFacts); elsewhere the NULL
+// is not modelled anyway.
 func (m *lowerer) scannedNotNull(s *ir.Select, items []sqlir.SelectItem, x *symbol) ir.Expr {
 	var out []ir.Expr
 	for i, rejects := range s.RejectsNull {
 		if !rejects || i >= len(items) || items[i].Star || items[i].Expr == nil {
 			continue
 		}
-		out = append(out, m.notNullFacts(items[i].Expr, x)...)
+		it := items[i].Expr
+		if notNull := m.exactly(func() ir.Expr { return ir.Not(m.isNull(it, x, s.Args)) }); notNull != ir.True {
+			out = append(out, notNull)
+			continue
+		}
+		out = append(out, m.notNullFacts(it, x)...)
 	}
 	return ir.And(out...)
 }

@@ -46,7 +46,7 @@ func (m *lowerer) lowerSelect(e *ir.Edge, s *ir.Select) {
 	items, starKnown := m.selectItems(s.SQL)
 	var facts []ir.Expr
 	facts = append(facts, m.where(s.SQL.Where, x, s.Args), m.checks(x), m.selectedNotNull(x),
-		m.scannedNotNull(s, items, x), m.absentRead(t, x, rv))
+		m.scannedNotNull(s, items, x), m.noDivByZero(s, items, x), m.absentRead(t, x, rv))
 	aliased := []ir.Expr{}
 	if len(t.keys) > 0 {
 		for _, y := range t.syms {
