@@ -3,6 +3,7 @@ package frontend
 import (
 	"go/types"
 	"slices"
+	"strings"
 
 	"github.com/dbverify/dbverify/frontend/dblib"
 	"github.com/dbverify/dbverify/ir"
@@ -21,7 +22,7 @@ import (
 // not) without a Scan method. database/sql ("converting NULL to int64 is
 // unsupported"), sqlx (through it) and pgx ("cannot scan NULL into
 // *int64") fail such a Scan when its column is NULL; a pointer, []byte,
-// any, sql.NullInt64 or a type with a Scan method take the NULL.
+// any, sql.NullInt64 or a type with a Scan… method take the NULL.
 func rejectsNull(typ types.Type) bool {
 	if typ == nil {
 		return false
@@ -29,9 +30,15 @@ func rejectsNull(typ types.Type) bool {
 	if _, ok := typ.Underlying().(*types.Basic); !ok {
 		return false
 	}
-	obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(typ), true, nil, "Scan")
-	_, isMethod := obj.(*types.Func)
-	return !isMethod
+	// A Scan method (sql.Scanner) or pgx's ScanInt64, ScanText, …
+	// decide themselves what a NULL becomes.
+	ms := types.NewMethodSet(types.NewPointer(typ))
+	for i := 0; i < ms.Len(); i++ {
+		if strings.HasPrefix(ms.At(i).Obj().Name(), "Scan") {
+			return false
+		}
+	}
+	return true
 }
 
 // nullScan is one destination of a nullable type, the index-th of the
