@@ -77,8 +77,13 @@ func (m *lowerer) isNull(e sqlir.Expr, x *symbol, args []ir.Expr) ir.Expr {
 		return m.isNull(u.X, x, args)
 	}
 	if b, ok := e.(*sqlir.Binary); ok && b.Op.IsArith() {
-		// balance - $1: NULL exactly when an operand is.
-		return ir.Or(m.isNull(b.X, x, args), m.isNull(b.Y, x, args))
+		// balance - $1: NULL exactly when an operand is; x / 0 too in
+		// MySQL and SQLite (divzero.go).
+		null := ir.Or(m.isNull(b.X, x, args), m.isNull(b.Y, x, args))
+		if (b.Op == sqlir.OpDiv || b.Op == sqlir.OpDivInt || b.Op == sqlir.OpMod) && (m.opt.Dialect == "mysql" || m.opt.Dialect == "sqlite") {
+			null = ir.Or(null, m.zeroDivisor(b.Y, x, args))
+		}
+		return null
 	}
 	if c, ok := e.(*sqlir.Case); ok {
 		// COALESCE(balance, 0) and the like: NULL as the arm taken is
@@ -156,6 +161,48 @@ func (m *lowerer) selectedNotNull(x *symbol) ir.Expr {
 		}
 	}
 	return ir.And(out...)
+}
+
+// scannedNotNull returns the fact that the items of s read into
+// destinations that cannot hold NULL (ir.Select.RejectsNull: a Go int64
+// or string) are not NULL, assumed where the Scan succeeded: the Scan of
+// a NULL into them fails. Only what the model tracks exactly is assumed
+// (isNull without approximation, else notNullFacts); elsewhere the NULL
+// is not modelled anyway.
+func (m *lowerer) scannedNotNull(s *ir.Select, items []sqlir.SelectItem, x *symbol) ir.Expr {
+	var out []ir.Expr
+	for i, rejects := range s.RejectsNull {
+		if !rejects || i >= len(items) || items[i].Star || items[i].Expr == nil {
+			continue
+		}
+		it := items[i].Expr
+		if notNull := m.exactly(func() ir.Expr { return ir.Not(m.isNull(it, x, s.Args)) }); notNull != ir.True {
+			out = append(out, notNull)
+			continue
+		}
+		out = append(out, m.notNullFacts(it, x)...)
+	}
+	return ir.And(out...)
+}
+
+// notNullFacts returns facts that hold when e, on row x, is not NULL:
+// the ghosts of the columns whose NULL would make e NULL (a column, or
+// an operand of arithmetic, which is NULL when an operand is) are false.
+func (m *lowerer) notNullFacts(e sqlir.Expr, x *symbol) []ir.Expr {
+	if g := m.nullGhost(e, x); g != nil {
+		return []ir.Expr{ir.Not(g)}
+	}
+	switch e := e.(type) {
+	case *sqlir.Unary:
+		if e.Op == sqlir.OpNeg {
+			return m.notNullFacts(e.X, x)
+		}
+	case *sqlir.Binary:
+		if e.Op.IsArith() {
+			return append(m.notNullFacts(e.X, x), m.notNullFacts(e.Y, x)...)
+		}
+	}
+	return nil
 }
 
 // neverNullCall reports whether u is a call of a built-in that never

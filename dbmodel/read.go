@@ -45,8 +45,10 @@ func (m *lowerer) lowerSelect(e *ir.Edge, s *ir.Select) {
 	em.assign([]*ir.Var{t.dirty}, []ir.Expr{ir.Or(t.dirty, ir.And(x.live, t.written))})
 	em.havoc(vars...)
 	em.assign([]*ir.Var{x.live, x.exists}, []ir.Expr{ir.Not(foreign), ir.True})
+	items, starKnown := m.selectItems(s.SQL)
 	var facts []ir.Expr
-	facts = append(facts, m.where(s.SQL.Where, x, s.Args), m.checks(x), m.selectedNotNull(x), m.absentRead(t, x, rv))
+	facts = append(facts, m.where(s.SQL.Where, x, s.Args), m.checks(x), m.selectedNotNull(x),
+		m.scannedNotNull(s, items, x), m.noDivByZero(s, items, x), m.absentRead(t, x, rv))
 	aliased := []ir.Expr{}
 	// isR: x is r (a stale snapshot read of another row is approximated).
 	isR := ir.Expr(ir.False)
@@ -88,7 +90,6 @@ func (m *lowerer) lowerSelect(e *ir.Edge, s *ir.Select) {
 	// Bind the scan targets.
 	var lhs []*ir.Var
 	var rhs []ir.Expr
-	items, starKnown := m.selectItems(s.SQL)
 	for i, t := range s.Targets {
 		if t == nil {
 			continue

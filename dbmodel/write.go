@@ -2,6 +2,7 @@ package dbmodel
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/dbverify/dbverify/ir"
@@ -509,53 +510,102 @@ func (m *lowerer) omitted(t *tableModel, col string, s ir.Sort, info ir.Info) (i
 
 // conflictWhere returns the condition that selects the row an INSERT
 // conflicts with: the conflict target's columns (Postgres ON CONFLICT
-// (cols), a unique index) equal to the inserted values; else,
-// when the table has exactly one unique key, that key's columns. Otherwise
-// (no key known, a value not given, or several keys: MySQL's ON DUPLICATE
-// KEY conflicts on any of them) an arbitrary row.
+// (cols), a unique index) equal to the inserted values; else, when the
+// table has one unique key, that key's columns; with several (MySQL's ON
+// DUPLICATE KEY conflicts on any of them) a row equal to the new one on
+// at least one key, which one of those being the model's choice (adv7
+// F2: the update hit a row that conflicted on neither). Otherwise (no
+// key known, a key value not given) an arbitrary row.
 func (m *lowerer) conflictWhere(t *tableModel, q *sqlir.Insert, row []sqlir.Expr) sqlir.Expr {
 	unknown := &sqlir.Unknown{Text: conflictingRow}
-	cols := q.ConflictColumns
-	if len(cols) == 0 {
-		if len(t.allKeys) != 1 {
-			return unknown
-		}
-		cols = t.allKeys[0]
-	}
 	if q.FromSelect {
 		return unknown
 	}
-	var where sqlir.Expr
-	and := func(e sqlir.Expr) {
+	if cols := q.ConflictColumns; len(cols) > 0 {
+		where := keyMatch(cols, q, row)
 		if where == nil {
-			where = e
-		} else {
-			where = &sqlir.Binary{Op: sqlir.OpAnd, X: where, Y: e}
+			return unknown
+		}
+		if q.ConflictWhere != nil {
+			// The arbiter is a partial unique index: the conflicting row
+			// satisfies the index's own predicate, which the conflict
+			// target's WHERE only implies. Among rows with these values,
+			// which one is in the index (and conflicts) is arbitrary.
+			where = sqlAnd(where, &sqlir.Unknown{Text: inPartialIndex})
+		}
+		return where
+	}
+	if len(t.allKeys) == 1 {
+		if where := keyMatch(t.allKeys[0], q, row); where != nil {
+			return where
+		}
+		return unknown
+	}
+	var anyKey sqlir.Expr
+	for _, k := range t.allKeys {
+		where := keyMatch(k, q, row)
+		switch {
+		case where != nil:
+			if anyKey == nil {
+				anyKey = where
+			} else {
+				anyKey = &sqlir.Binary{Op: sqlir.OpOr, X: anyKey, Y: where}
+			}
+		case !omitsSerial(t.schema, k, q):
+			return unknown
 		}
 	}
+	if anyKey == nil {
+		return unknown
+	}
+	return sqlAnd(anyKey, unknown)
+}
+
+// keyMatch returns "col = value" for each column of key cols, the values
+// those the INSERT gives in row; nil when it does not give one.
+func keyMatch(cols []string, q *sqlir.Insert, row []sqlir.Expr) sqlir.Expr {
+	var where sqlir.Expr
 	for _, k := range cols {
 		found := false
 		for i, c := range q.Columns {
 			if strings.EqualFold(c, k) && i < len(row) {
-				and(&sqlir.Binary{Op: sqlir.OpEq, X: &sqlir.ColRef{Name: c}, Y: row[i]})
+				where = sqlAnd(where, &sqlir.Binary{Op: sqlir.OpEq, X: &sqlir.ColRef{Name: c}, Y: row[i]})
 				found = true
 			}
 		}
 		if !found {
-			return unknown
+			return nil
 		}
 	}
-	if where == nil {
-		return unknown
-	}
-	if len(q.ConflictColumns) > 0 && q.ConflictWhere != nil {
-		// The arbiter is a partial unique index: the conflicting row
-		// satisfies the index's own predicate, which the conflict
-		// target's WHERE only implies. Among rows with these values, which
-		// one is in the index (and conflicts) is arbitrary.
-		and(&sqlir.Unknown{Text: inPartialIndex})
-	}
 	return where
+}
+
+// omitsSerial reports whether the INSERT q omits a column of key cols
+// whose value then comes from a sequence (AUTO_INCREMENT): a new value, no
+// conflict on that key.
+func omitsSerial(t *sqlir.Table, cols []string, q *sqlir.Insert) bool {
+	if t == nil {
+		return false
+	}
+	for _, k := range cols {
+		if slices.ContainsFunc(q.Columns, func(c string) bool { return strings.EqualFold(c, k) }) {
+			continue
+		}
+		for _, sc := range t.Columns {
+			if strings.EqualFold(sc.Name, k) && sc.AutoIncrement {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// sqlAnd returns x AND y (y when x is nil).
+func sqlAnd(x, y sqlir.Expr) sqlir.Expr {
+	if x == nil {
+		return y
+	}
+	return &sqlir.Binary{Op: sqlir.OpAnd, X: x, Y: y}
 }
 
 // bindReturning constrains the RETURNING targets: when conds[i] holds, the

@@ -548,12 +548,15 @@ func (t *translator) scan(src *object, dests []value, unknownDests bool) value {
 		}
 	}()
 	var nulls []nullScan
+	var rejects []bool
 	for _, d := range dests {
 		var tv *ir.Var
+		reject := false
 		switch {
 		case d.obj != nil && d.obj.kind == objPtr && d.obj.cell != nil:
 			if d.obj.cell.v != nil {
 				tv = d.obj.cell.v
+				reject = rejectsNull(d.obj.cell.typ)
 			} else if val, valid := t.nullFields(d.obj.cell); val != nil {
 				tv = t.p.NewVar(val.v.Name+"#scanned", val.v.Type, ir.Local)
 				nulls = append(nulls, nullScan{value: val, valid: valid, tmp: tv, index: len(targets),
@@ -563,6 +566,7 @@ func (t *translator) scan(src *object, dests []value, unknownDests bool) value {
 			}
 		case isChoicePtr(d) && d.obj.alts[0].cell != nil && d.obj.alts[0].cell.v != nil:
 			tv = t.p.NewVar("scan", d.obj.alts[0].cell.v.Type, ir.Local)
+			reject = rejectsNull(d.obj.alts[0].cell.typ)
 			o := d.obj
 			after = append(after, func() {
 				if !t.storeChoice(o, value{expr: tv}) {
@@ -573,6 +577,7 @@ func (t *translator) scan(src *object, dests []value, unknownDests bool) value {
 			after = append(after, func() { t.storeUntracked(nil, value{}) })
 		}
 		targets = append(targets, tv)
+		rejects = append(rejects, reject)
 	}
 	defer func() { t.storeNullScans(nulls, errV) }()
 	if src == nil || (src.kind != objRow && src.kind != objRows) {
@@ -594,7 +599,7 @@ func (t *translator) scan(src *object, dests []value, unknownDests bool) value {
 	if src.kind == objRow {
 		noRow = t.p.NewVar("noRows", ir.Bool, ir.Local)
 	}
-	t.emit(&ir.Select{SQL: sel, Args: src.args, Tx: src.tx, Targets: targets, Err: errV, NoRow: noRow, Info: t.info(ir.KindSQL, compactSQL(src.text))})
+	t.emit(&ir.Select{SQL: sel, Args: src.args, Tx: src.tx, Targets: targets, Err: errV, NoRow: noRow, RejectsNull: rejects, Info: t.info(ir.KindSQL, compactSQL(src.text))})
 	if noRow == nil {
 		return value{expr: errV}
 	}

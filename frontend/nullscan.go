@@ -3,6 +3,7 @@ package frontend
 import (
 	"go/types"
 	"slices"
+	"strings"
 
 	"github.com/dbverify/dbverify/frontend/dblib"
 	"github.com/dbverify/dbverify/ir"
@@ -15,6 +16,30 @@ import (
 // SELECT's item (validItems), so the row model ties it to the row's
 // NULL-ness (dbmodel/nulls.go), or marks it an approximation where it
 // cannot; where the SELECT is not modelled, it is arbitrary.
+
+// rejectsNull reports whether a Scan destination of type typ (the type
+// pointed to) cannot hold NULL: a boolean, number or string (named or
+// not) without a Scan method. database/sql ("converting NULL to int64 is
+// unsupported"), sqlx (through it) and pgx ("cannot scan NULL into
+// *int64") fail such a Scan when its column is NULL; a pointer, []byte,
+// any, sql.NullInt64 or a type with a Scan… method take the NULL.
+func rejectsNull(typ types.Type) bool {
+	if typ == nil {
+		return false
+	}
+	if _, ok := typ.Underlying().(*types.Basic); !ok {
+		return false
+	}
+	// A Scan method (sql.Scanner) or pgx's ScanInt64, ScanText, …
+	// decide themselves what a NULL becomes.
+	ms := types.NewMethodSet(types.NewPointer(typ))
+	for i := 0; i < ms.Len(); i++ {
+		if strings.HasPrefix(ms.At(i).Obj().Name(), "Scan") {
+			return false
+		}
+	}
+	return true
+}
 
 // nullScan is one destination of a nullable type, the index-th of the
 // Scan: the scanned value is read into tmp and its validity into

@@ -94,7 +94,7 @@ func (q *request) stmt(s ir.Stmt) ir.Stmt {
 			Affected: q.v(s.Affected), Targets: q.vs(s.Targets), NoRow: q.v(s.NoRow), Info: q.info(s.Info)}
 	case *ir.Select:
 		return &ir.Select{SQL: s.SQL, Args: q.es(s.Args), Tx: q.tx(s.Tx), Targets: q.vs(s.Targets),
-			Err: q.v(s.Err), LockOnly: s.LockOnly, NoRow: q.v(s.NoRow), Info: q.info(s.Info)}
+			Err: q.v(s.Err), LockOnly: s.LockOnly, NoRow: q.v(s.NoRow), RejectsNull: s.RejectsNull, Info: q.info(s.Info)}
 	case *ir.TxOp:
 		return &ir.TxOp{Op: s.Op, Tx: q.tx(s.Tx), Err: q.v(s.Err), Conn: s.Conn, Options: s.Options, Info: q.info(s.Info)}
 	}

@@ -1,10 +1,15 @@
 package ir
 
 import (
+	"errors"
 	"fmt"
 	"math/big"
 	"strconv"
 )
+
+// ErrDivisionByZero is Eval's error for a division (or remainder) by zero,
+// which the SMT encoding leaves unconstrained.
+var ErrDivisionByZero = errors.New("division by zero")
 
 // Value is the value of an expression in a model: a boolean or a number.
 type Value struct {
@@ -165,7 +170,7 @@ func evalBinary(op Op, x, y Value) (Value, error) {
 		z.Mul(x.R, y.R)
 	case OpDiv, OpMod:
 		if y.R.Sign() == 0 {
-			return Value{}, fmt.Errorf("division by zero")
+			return Value{}, ErrDivisionByZero
 		}
 		if x.Sort == Real && op == OpDiv {
 			z.Quo(x.R, y.R)

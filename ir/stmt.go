@@ -108,6 +108,12 @@ type Select struct {
 	// row matched (a single-row Scan's sql.ErrNoRows, pgx.ErrNoRows);
 	// false when it succeeded or failed otherwise (a server error).
 	NoRow *Var
+	// RejectsNull[i] says Targets[i] is a Go destination that cannot
+	// hold NULL (an int64, string, bool, float64 without a Scan method):
+	// database/sql, sqlx and pgx fail the Scan when its column is NULL
+	// ("converting NULL to int64 is unsupported"), so a Scan that
+	// succeeds read a value that is not NULL there.
+	RejectsNull []bool
 	Info
 }
 

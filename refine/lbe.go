@@ -2,6 +2,7 @@ package refine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -222,11 +223,20 @@ func decideDAG(q *ir.Program, s *smt.Solver, late func() bool, minJoins int) dag
 			return fail("internal: " + err.Error())
 		}
 		pm := d.modelFor(pf, m)
-		if err := vcgen.Validate(pf, pm); err != nil {
+		var notes []string
+		var dz *vcgen.DivisionByZero
+		switch err := vcgen.Validate(pf, pm); {
+		case errors.As(err, &dz):
+			// x / 0 is unconstrained there: like an approximated value,
+			// the counterexample may be spurious; look for another.
+			notes = []string{dz.Note()}
+		case err != nil:
 			return fail("internal: counterexample failed validation: " + err.Error())
+		default:
+			notes = pf.ApproxReads()
 		}
 		pos := path[len(path)-1].Stmt.Source().Position()
-		if notes := pf.ApproxReads(); len(notes) > 0 {
+		if len(notes) > 0 {
 			if firstNotes == nil {
 				firstNotes, firstPos = notes, pos
 			}

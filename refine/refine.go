@@ -2,6 +2,7 @@ package refine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -224,7 +225,12 @@ func (res *Result) concretize(p *ir.Program, s *smt.Solver, path []*ir.Edge, pre
 		res.Position = path[fe.step].Stmt.Source().Position()
 		return true
 	case smt.Sat:
-		if err := vcgen.Validate(pf, fe.model); err != nil {
+		var dz *vcgen.DivisionByZero
+		if err := vcgen.Validate(pf, fe.model); errors.As(err, &dz) {
+			res.fail("a counterexample was found, but it reads " + dz.Note() + ": it may be spurious")
+			res.Position = dz.Position
+			return true
+		} else if err != nil {
 			res.fail("internal: counterexample failed validation: " + err.Error())
 			return true
 		}

@@ -88,6 +88,10 @@ type Step struct {
 	// Request names the request that took the step in a counterexample
 	// of concurrent requests ("A", "B"); "" otherwise.
 	Request string `json:"request,omitempty"`
+	// NoRows is set on a sql step whose query failed because no row
+	// matched (the program's Scan gets sql.ErrNoRows, pgx.ErrNoRows), not
+	// with a server error: a replay makes the query return no row.
+	NoRows bool `json:"no_rows,omitempty"`
 }
 
 // String prints the counterexample as the text report does, headed by

@@ -166,6 +166,9 @@ func writeCounterexample(w io.Writer, c *Counterexample) {
 		if len(s.Values) > 0 {
 			line += "   ⇒ " + JoinValues(s.Values)
 		}
+		if s.NoRows {
+			line += " (no row)"
+		}
 		fmt.Fprintln(w, line)
 	}
 	if v := c.Violation; v != nil {

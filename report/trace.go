@@ -346,19 +346,29 @@ func (b *traceBuilder) steps() ([]Step, error) {
 		if n := len(out); n == 0 || out[n-1].Position != pos || out[n-1].Text != info.Text || out[n-1].Request != info.Request {
 			out = append(out, Step{Position: pos, Kind: string(info.Kind), Text: info.Text, Values: map[string]string{}, Request: info.Request})
 		}
-		if err := b.stepValues(st, out[len(out)-1].Values); err != nil {
+		if err := b.stepValues(st, &out[len(out)-1]); err != nil {
 			return nil, err
 		}
 	}
 	return out, nil
 }
 
-// stepValues records in values the new values st assigns that a user
-// wrote: no ghosts, temporaries or noise.
-func (b *traceBuilder) stepValues(st vcgen.Step, values map[string]string) error {
+// stepValues records in step's values the new values st assigns that a
+// user wrote: no ghosts, temporaries or noise; and whether a failed query
+// failed for want of a row (NoRows).
+func (b *traceBuilder) stepValues(st vcgen.Step, step *Step) error {
+	values := step.Values
 	_, isHavoc := st.Edge.Stmt.(*ir.Havoc)
 	for _, d := range st.Defs {
 		o := b.pf.Origin[d].Orig
+		if isNoRowsVar(o) {
+			s, err := b.value(d)
+			if err != nil {
+				return err
+			}
+			step.NoRows = s == "true"
+			continue
+		}
 		if o.Kind == ir.Ghost || b.naming.isGhostColumn(o) || isTemporary(o.Name) || b.hidden(o) {
 			continue
 		}
@@ -394,4 +404,10 @@ func (b *traceBuilder) violation() (*Row, error) {
 		}
 	}
 	return &Row{Values: map[string]string{}}, nil
+}
+
+// isNoRowsVar reports whether o is the "no row" outcome of a query
+// (ir.Select.NoRow, a Local the frontend names noRows).
+func isNoRowsVar(o *ir.Var) bool {
+	return o.Kind == ir.Local && displayName(o.Name) == "noRows"
 }

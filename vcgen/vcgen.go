@@ -1,6 +1,7 @@
 package vcgen
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 
@@ -181,6 +182,9 @@ func Validate(pf *PathFormula, m Model) error {
 	}
 	for i, st := range pf.Steps {
 		v, err := ir.Eval(st.Constraint, m.Value)
+		if errors.Is(err, ir.ErrDivisionByZero) {
+			return &DivisionByZero{Step: i, Where: where(st.Edge), Position: st.Edge.Stmt.Source().Position()}
+		}
 		if err != nil {
 			return fmt.Errorf("vcgen: validate: step %d (%s): %v", i, where(st.Edge), err)
 		}
@@ -189,6 +193,29 @@ func Validate(pf *PathFormula, m Model) error {
 		}
 	}
 	return nil
+}
+
+// DivisionByZero is Validate's error when the model divides by zero at a
+// step: the encoding leaves x / 0 unconstrained where the semantics are not
+// modelled (SQL: an error in PostgreSQL, NULL in MySQL and SQLite), so the
+// counterexample is not one the model vouches for.
+type DivisionByZero struct {
+	Step     int
+	Where    string // the step's statement and position
+	Position string
+}
+
+func (e *DivisionByZero) Error() string {
+	return fmt.Sprintf("vcgen: validate: step %d (%s): division by zero", e.Step, e.Where)
+}
+
+// Note says why a counterexample that divides by zero is not reported.
+func (e *DivisionByZero) Note() string {
+	at := ""
+	if e.Position != "" {
+		at = " at " + e.Position
+	}
+	return "a division by zero" + at + " (SQL `/` by zero: an error in PostgreSQL, NULL in MySQL and SQLite), not modelled there"
 }
 
 func where(e *ir.Edge) string {

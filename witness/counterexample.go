@@ -32,6 +32,8 @@ type CexStep struct {
 	Kind     string            `json:"kind"`
 	Text     string            `json:"text"`
 	Values   map[string]string `json:"values"`
+	// NoRows: the step's query failed because no row matched.
+	NoRows bool `json:"no_rows,omitempty"`
 }
 
 // InitialRows merges the counterexample's row symbols into database rows:
@@ -286,7 +288,9 @@ func (c *Counterexample) scanTargets(i int) []string {
 
 // Failures are the database calls the trace makes fail (err = true on a
 // sql step), as statement runs for the driver to fail. A SELECT whose
-// error is "no row" is forced the same way.
+// failure the trace says is "no row" (NoRows) returns no row instead, so
+// the program's Scan gets sql.ErrNoRows; any other fails with an error,
+// as the trace says (a replay follows the counterexample).
 func (c *Counterexample) Failures() []Failure {
 	var out []Failure
 	seen := map[string]int{}
@@ -297,7 +301,7 @@ func (c *Counterexample) Failures() []Failure {
 		k := strings.Join(strings.Fields(st.Text), " ")
 		seen[k]++
 		if st.Values["err"] == "true" {
-			out = append(out, Failure{Text: st.Text, N: seen[k]})
+			out = append(out, Failure{Text: st.Text, N: seen[k], NoRows: st.NoRows && isSelect(st.Text)})
 		}
 	}
 	return out

@@ -62,28 +62,6 @@ func executeNatural(ctx context.Context, ex Executor, d sqlparse.Dialect, s *Sch
 	return &Replayed{Outcome: out, Run: nat, Added: notes, Executions: 1}, true
 }
 
-// noRowsRun is run with its failing SELECTs returning no row instead of an
-// error (nil when it has none): a program that reads a row with QueryRow
-// and handles sql.ErrNoRows (a missing account read as zero) takes the
-// trace's branch only with no row, which an injected error is not. The
-// program generator's "missing row as zero" reads showed it: the verdict
-// was confirmed, the trace did not replay.
-func noRowsRun(run *Run) *Run {
-	var fail []Failure
-	changed := false
-	for _, f := range run.Fail {
-		if isSelect(f.Text) {
-			f.NoRows = true
-			changed = true
-		}
-		fail = append(fail, f)
-	}
-	if !changed {
-		return nil
-	}
-	return &Run{Rows: run.Rows, Inputs: run.Inputs, Fail: fail, Prune: run.Prune}
-}
-
 func isSelect(q string) bool {
 	f := strings.Fields(q)
 	return len(f) > 0 && (strings.EqualFold(f[0], "SELECT") || strings.EqualFold(f[0], "WITH"))

@@ -45,17 +45,6 @@ func ReplayExecute(ctx context.Context, ex Executor, d sqlparse.Dialect, s *Sche
 	if tried {
 		r.Executions++
 	}
-	if nr := noRowsRun(run); nr != nil && !out.Broken() {
-		// The trace's failing SELECT may be "no row" (sql.ErrNoRows),
-		// which the program tests for, not an error.
-		if o, err := Execute(ctx, ex, d, s, c, pkg, entry, nr); err == nil {
-			r.Executions++
-			if o.Broken() {
-				r.Run, r.Outcome = nr, o
-				return r, nil
-			}
-		}
-	}
 	for i := 0; i < maxOmittedRounds && !r.Outcome.Broken() && r.Outcome.Call != nil; i++ {
 		rows, why := cex.OmittedRows(d, s, r.Run.Rows, r.Outcome.Call.Statements)
 		parents, pwhy := ParentRows(d, s, append(append([]Row(nil), r.Run.Rows...), rows...), r.Outcome.Call.Failed)

@@ -73,6 +73,14 @@ var knownFindings = map[findingKey]Kind{
 	// The quantity text is a number out of int64's range; the model codes
 	// such a text by a hash, which the driver cannot turn back into it.
 	{"trust/parse_qty_error_unsafe", "(*Store).Take", "items.stock >= 0"}: NeedsExternal,
+	// The counterexample's SELECT fails with a server error (not "no
+	// row"), Balance returns that error, and Spend's err == ErrNoMember
+	// holds: the error identity is path-insensitive (the tag of Balance's
+	// result joins its returns, ErrNoMember among them). The real run
+	// needs the read to find no row (then Balance returns ErrNoMember);
+	// the replay used to retry every failed SELECT as "no row", which hid
+	// it, and now follows the trace (issue 8).
+	{"trust/err_wrapped_sentinel_unsafe", "(*Service).Spend", "points.balance >= 0"}: CexDoesNotReplay,
 }
 
 func TestCrossCheckFastCorpus(t *testing.T) {

@@ -206,6 +206,10 @@ func printReplay(w io.Writer, res *witness.ReplayResult) {
 			}
 			fmt.Fprintf(w, "    inputs %s\n", witness.FormatRows([]map[string]string{o.Run.Inputs}))
 			for _, f := range o.Run.Fail {
+				if f.NoRows {
+					fmt.Fprintf(w, "    no row from run %d of %s\n", f.N, f.Text)
+					continue
+				}
 				fmt.Fprintf(w, "    failing run %d of %s\n", f.N, f.Text)
 			}
 		}

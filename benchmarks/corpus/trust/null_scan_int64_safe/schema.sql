@@ -1,0 +1,6 @@
+CREATE TABLE warehouse_stock (
+  id BIGINT AUTO_INCREMENT PRIMARY KEY,
+  product_id BIGINT NOT NULL,
+  stock BIGINT NOT NULL DEFAULT 0,
+  reserved BIGINT DEFAULT 0
+);
