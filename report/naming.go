@@ -42,7 +42,7 @@ func displayName(name string) string {
 // lengths, call results, values returned by RETURNING before they reach a
 // Go variable.
 func isTemporary(name string) bool {
-	name = displayName(name)
+	name = strings.ReplaceAll(displayName(name), "$func.", ".") // a closure's values are the user's
 	base := name
 	if i := strings.LastIndexByte(name, '.'); i >= 0 {
 		base = name[i+1:]

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"math/big"
 	"strconv"
 	"strings"
 
@@ -337,7 +338,7 @@ func (b *traceBuilder) row(sym string, val func(*ir.Var) (string, error)) (*Row,
 // source line merged, each with the values it assigns.
 func (b *traceBuilder) steps() ([]Step, error) {
 	out := []Step{}
-	for _, st := range b.pf.Steps {
+	for i, st := range b.pf.Steps {
 		info := st.Edge.Stmt.Source()
 		if info.File == "" || info.Kind == ir.KindModel || info.Kind == ir.KindFact {
 			continue
@@ -345,8 +346,12 @@ func (b *traceBuilder) steps() ([]Step, error) {
 		pos := info.Position()
 		if n := len(out); n == 0 || out[n-1].Position != pos || out[n-1].Text != info.Text || out[n-1].Request != info.Request {
 			out = append(out, Step{Position: pos, Kind: string(info.Kind), Text: info.Text, Values: map[string]string{}, Request: info.Request})
+		} else if info.Kind == ir.KindBranch && out[n-1].Kind == string(ir.KindAssign) {
+			// A line that loads or converts values and then branches
+			// (if c.Uses >= c.MaxUses {) is a branch.
+			out[n-1].Kind = string(ir.KindBranch)
 		}
-		if err := b.stepValues(st, out[len(out)-1].Values); err != nil {
+		if err := b.stepValues(i, out[len(out)-1].Values); err != nil {
 			return nil, err
 		}
 	}
@@ -355,11 +360,12 @@ func (b *traceBuilder) steps() ([]Step, error) {
 
 // stepValues records in values the new values st assigns that a user
 // wrote: no ghosts, temporaries or noise.
-func (b *traceBuilder) stepValues(st vcgen.Step, values map[string]string) error {
+func (b *traceBuilder) stepValues(i int, values map[string]string) error {
+	st := b.pf.Steps[i]
 	_, isHavoc := st.Edge.Stmt.(*ir.Havoc)
 	for _, d := range st.Defs {
 		o := b.pf.Origin[d].Orig
-		if o.Kind == ir.Ghost || b.naming.isGhostColumn(o) || isTemporary(o.Name) || b.hidden(o) {
+		if o.Kind == ir.Ghost || b.naming.isGhostColumn(o) || isTemporary(o.Name) && !o.Conv || b.hidden(o) {
 			continue
 		}
 		if o.Kind == ir.Column && !b.naming.isWatched(o.Row) && !isHavoc {
@@ -375,9 +381,40 @@ func (b *traceBuilder) stepValues(st vcgen.Step, values map[string]string) error
 		if err != nil {
 			return err
 		}
+		if o.ConvOf != nil {
+			if s, err = b.converted(i, o, s); err != nil {
+				return err
+			}
+		}
 		values[displayName(o.Name)] = s
 	}
 	return nil
+}
+
+// converted is the value s of conversion o at step i, followed by the
+// value converted where the conversion changes it: "-2147483648
+// (wrapped from 2147483648)", "2 (truncated from 5/2)".
+func (b *traceBuilder) converted(i int, o *ir.Var, s string) (string, error) {
+	from, ok := b.pf.Before(i)[o.ConvOf]
+	if !ok || o.Str || o.ConvOf.Str {
+		return s, nil
+	}
+	fs, err := b.value(from)
+	if err != nil {
+		return "", err
+	}
+	x, okX := new(big.Rat).SetString(s)
+	y, okY := new(big.Rat).SetString(fs)
+	if !okX || !okY || x.Cmp(y) == 0 {
+		return s, nil
+	}
+	how := "wrapped"
+	if o.ConvOf.Type == ir.Real && o.Type == ir.Int {
+		how = "truncated"
+	} else if o.ConvOf.Type == ir.Int && o.Type == ir.Real {
+		how = "rounded"
+	}
+	return s + " (" + how + " from " + fs + ")", nil
 }
 
 // violation is the watched row at the end of the path.
