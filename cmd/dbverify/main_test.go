@@ -30,6 +30,8 @@ func TestGolden(t *testing.T) {
 		{"json", []string{"check", "-C", "testdata/bank", "--no-cache", "--format", "json", "-c", "accounts.balance >= 0", "./..."}, exitUnsafe},
 		{"sarif", []string{"check", "-C", "testdata/bank", "--no-cache", "--format", "sarif", "--sarif-category", "bank/balance", "-c", "accounts.balance >= 0", "./..."}, exitUnsafe},
 		{"sarif-failure", []string{"check", "-C", "testdata/bank", "--no-cache", "--format", "sarif", "-c", "accounts.balance >= >= 0", "./..."}, exitUsage},
+		{"shop-text", []string{"check", "-C", "testdata/shop", "--no-cache", "--jobs", "1", "--dialect", "sqlite", "--schema", "schema.sql", "-c", "wallets.balance >= 0", "-c", "payments.captured <= payments.authorized", "./..."}, exitUnsafe},
+		{"shop-json", []string{"check", "-C", "testdata/shop", "--no-cache", "--jobs", "1", "--dialect", "sqlite", "--schema", "schema.sql", "--format", "json", "-c", "wallets.balance >= 0", "-c", "payments.captured <= payments.authorized", "./..."}, exitUnsafe},
 		{"fail-on-unknown-safe-only", []string{"check", "-C", "testdata/bank", "--no-cache", "--fail-on-unknown", "--entry", "Deposit|Adjust", "-c", "accounts.balance >= 0", "./..."}, exitUnknown},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,0 +1,43 @@
+// Package shop debits wallets and charges dispute fees: two bugs for the
+// trace tests (a string column the WHERE matches by a literal, a 32-bit
+// comparison of 64-bit amounts).
+package shop
+
+import (
+	"database/sql"
+	"errors"
+)
+
+// Payment is a debit request.
+type Payment struct {
+	Amount int64
+	From   string
+	Note   string
+}
+
+// AddDisputeFee adds a fee to every disputed payment's capture (bug: no cap).
+func AddDisputeFee(db *sql.DB, fee int64) error {
+	if fee <= 0 {
+		return errors.New("fee must be positive")
+	}
+	_, err := db.Exec(`UPDATE payments SET captured = captured + ? WHERE status = 'dispute' AND captured < authorized`, fee)
+	return err
+}
+
+// Pay debits owner's wallet by amount.
+func Pay(db *sql.DB, owner string, amount int64) error {
+	p := Payment{Amount: amount, From: owner}
+	return debit(db, p)
+}
+
+func debit(db *sql.DB, p Payment) error {
+	var bal int64
+	if err := db.QueryRow(`SELECT balance FROM wallets WHERE owner = ?`, p.From).Scan(&bal); err != nil {
+		return err
+	}
+	if int32(bal) < int32(p.Amount) { // bug: the amounts are int64
+		return errors.New("insufficient funds")
+	}
+	_, err := db.Exec(`UPDATE wallets SET balance = balance - ? WHERE owner = ?`, p.Amount, p.From)
+	return err
+}
