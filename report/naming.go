@@ -52,8 +52,11 @@ func isTemporary(name string) bool {
 		return true
 	case strings.HasPrefix(base, "returned") && isDigits(base[len("returned"):]):
 		return true
-	case len(base) > 1 && base[0] == 't' && isDigits(base[1:]):
-		return true
+	}
+	for _, part := range strings.Split(name, ".") {
+		if len(part) > 1 && part[0] == 't' && isDigits(part[1:]) {
+			return true // an SSA value or a field of one (t11.Amount: a literal's field)
+		}
 	}
 	return false
 }
