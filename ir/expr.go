@@ -59,9 +59,12 @@ type Var struct {
 	// written: traces show it, and ConvOf is the variable converted (nil
 	// when the operand is no single variable), whose value a trace shows
 	// beside it where the conversion changes it (a wrap, a truncation).
-	// Conv is set on every such variable.
-	Conv   bool
-	ConvOf *Var
+	// Conv is set on every such variable; ConvAny when the model does
+	// not evaluate the conversion (string(b) of a []byte): its value is
+	// any value of its type, which a trace says.
+	Conv    bool
+	ConvAny bool
+	ConvOf  *Var
 
 	// Approx, when set, says why the variable's arbitrary value
 	// over-approximates what the program can hold (an element of a slice

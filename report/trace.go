@@ -392,6 +392,9 @@ func (b *traceBuilder) stepValues(i int, values map[string]string) error {
 				return err
 			}
 		}
+		if o.ConvAny {
+			s += " (any value: the conversion is not modelled)"
+		}
 		values[displayName(o.Name)] = s
 	}
 	return nil

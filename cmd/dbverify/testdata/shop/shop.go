@@ -69,3 +69,30 @@ func Redeem(db *sql.DB, code string) error {
 	}
 	return tx.Commit()
 }
+
+// ChargeFee debits a percentage of amount as a fee (bug: the balance is
+// not checked).
+func ChargeFee(db *sql.DB, owner string, amount int64, pct float64) error {
+	if pct < 0 || amount <= 0 {
+		return errors.New("bad fee")
+	}
+	fee := int64(float64(amount) * pct)
+	if uint(fee) > 1000 {
+		return errors.New("fee too high")
+	}
+	_, err := db.Exec(`UPDATE wallets SET balance = balance - ? WHERE owner = ?`, fee, owner)
+	return err
+}
+
+// Rename credits a wallet named by raw bytes (bug: "free" debits).
+func Rename(db *sql.DB, name []byte, n int64) error {
+	if n <= 0 {
+		return errors.New("bad n")
+	}
+	owner := string(name)
+	if owner == "free" {
+		n = -n
+	}
+	_, err := db.Exec(`UPDATE wallets SET balance = balance + ? WHERE owner = ?`, n, owner)
+	return err
+}
