@@ -103,6 +103,8 @@ func TestReplayReproduces(t *testing.T) {
 		{"trust/replay_fk_quoted_pg_unsafe", "postgres"},
 		{"trust/replay_reserved_mysql_unsafe", "mysql"},
 		{"goroutine/pg_settle_errgroup_unsafe", "postgres"}, // the debit in an errgroup goroutine
+		{"trust/sqlite_dispute_fee_unsafe", "sqlite"},       // a string column the WHERE matches by a literal
+		{"trust/sqlite_wallet_int32_unsafe", "sqlite"},      // a string key, a composite literal passed on
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -282,9 +284,14 @@ func TestReplayEmitTest(t *testing.T) {
 	cases := []struct {
 		unsafe, safe string
 		engine       groundtruth.Dialect
+		// seeds: what the emitted test seeds and passes, as written there
+		// (regular expressions: a string value as the string, not a code).
+		seeds []string
 	}{
-		{"core/atm_unsafe", "core/atm_safe", groundtruth.MySQL},
-		{"dialect/pg_reserve_unsafe", "dialect/pg_reserve_safe", groundtruth.Postgres},
+		{"core/atm_unsafe", "core/atm_safe", groundtruth.MySQL, nil},
+		{"dialect/pg_reserve_unsafe", "dialect/pg_reserve_safe", groundtruth.Postgres, nil},
+		{"trust/sqlite_dispute_fee_unsafe", "trust/sqlite_dispute_fee_safe", groundtruth.SQLite, []string{`'dispute'\)`}},
+		{"trust/sqlite_wallet_int32_unsafe", "trust/sqlite_wallet_int32_safe", groundtruth.SQLite, []string{`"owner":\s+"\\"\w*\\""`, `VALUES \(-?\d+, '\w*'\)`}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.unsafe, func(t *testing.T) {
@@ -307,8 +314,14 @@ func TestReplayEmitTest(t *testing.T) {
 				t.Fatalf("replay --emit-test: exit %d\nstdout:\n%s\nstderr:\n%s", inv.ExitCode, inv.Stdout, inv.Stderr)
 			}
 			testFile := filepath.Join(caseDir, "replay_regression_test.go")
-			if _, err := os.Stat(testFile); err != nil {
+			emitted, err := os.ReadFile(testFile)
+			if err != nil {
 				t.Fatalf("no test written: %v\n%s", err, inv.Stdout)
+			}
+			for _, w := range tc.seeds {
+				if !regexp.MustCompile(w).Match(emitted) {
+					t.Errorf("the emitted test has no %s:\n%s", w, emitted)
+				}
 			}
 
 			ctx := context.Background()

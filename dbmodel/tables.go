@@ -220,7 +220,9 @@ func (t *tableModel) realSorts(src *ir.Program) {
 }
 
 // textColumns records in t.text the columns that hold strings: the
-// schema declares a character type, or a write of src assigns a Go string.
+// schema declares a character type, a write of src assigns a Go string,
+// or a read scans the column into one (traces then print its values as
+// strings: owner = "12", not owner = 12).
 func (t *tableModel) textColumns(src *ir.Program) {
 	t.text = map[string]bool{}
 	if t.schema != nil {
@@ -231,11 +233,18 @@ func (t *tableModel) textColumns(src *ir.Program) {
 		}
 	}
 	for _, e := range src.Edges {
+		if s, ok := e.Stmt.(*ir.Select); ok && t.onTable(s.SQL.Table) && !s.SQL.Complex {
+			t.scannedText(s.SQL.Columns, s.Targets)
+		}
 		s, ok := e.Stmt.(*ir.Exec)
 		if !ok {
 			continue
 		}
+		if q, ok := s.SQL.(*sqlir.Update); ok && t.onTable(q.Table) {
+			t.scannedText(q.Returning, s.Targets)
+		}
 		if q, ok := s.SQL.(*sqlir.Insert); ok && t.onTable(q.Table) {
+			t.scannedText(q.Returning, s.Targets)
 			for _, row := range q.Rows {
 				for i, v := range row {
 					if i < len(q.Columns) && usesStrArg(v, s.Args) {
@@ -251,6 +260,18 @@ func (t *tableModel) textColumns(src *ir.Program) {
 				}
 			}
 		}
+	}
+}
+
+// scannedText records the columns of items (a SELECT's or a RETURNING
+// list) whose value lands in a Go string of targets.
+func (t *tableModel) scannedText(items []sqlir.SelectItem, targets []*ir.Var) {
+	for i, it := range items {
+		c, ok := it.Expr.(*sqlir.ColRef)
+		if !ok || it.Star || i >= len(targets) || targets[i] == nil || !targets[i].Str {
+			continue
+		}
+		t.text[strings.ToLower(c.Name)] = true
 	}
 }
 

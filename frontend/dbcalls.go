@@ -666,6 +666,7 @@ func (t *translator) scanReturned(src *object, targets []*ir.Var, errV *ir.Var) 
 		if i < len(src.returned) && tv.Type != ir.Bool && !(tv.Type == ir.Real && src.returned[i].Type == ir.Int) {
 			lhs = append(lhs, tv)
 			rhs = append(rhs, convertSort(src.returned[i], tv.Type))
+			src.returned[i].Str = src.returned[i].Str || tv.Str // scanned into a string: a text column
 		} else {
 			unknown = append(unknown, tv)
 		}

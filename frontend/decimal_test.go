@@ -101,10 +101,13 @@ func TestDecimalTranslation(t *testing.T) {
 			"viaPtr := t1 + y",
 		}, []string{"viaPtr"}, nil},
 		{".Floats", []string{
-			"total := price * real(qty)",
+			// A conversion is a variable named as written (traces show it).
+			"float64(qty) := real(qty)",
+			"total := price * float64(qty)",
 			// Float constants are the decimals they denote.
 			"half := total * 1/2",
-			"wide := rate + 1/10",
+			"float64(rate) := rate",
+			"wide := float64(rate) + 1/10",
 			// int64(total) truncates toward zero.
 			"assume ((total >= 0) => (((t3 >= 0) && (real(t3) <= total)) && (total < (real(t3) + 1))))",
 		}, []string{"price", "rate", "total", "wide"}, map[string]ir.Sort{"qty": ir.Int, "t3": ir.Int}},

@@ -38,7 +38,7 @@ func goExpr(f *frame, v ssa.Value, depth int) (string, bool) {
 	}
 	switch x := v.(type) {
 	case *ssa.Alloc:
-		if x.Comment != "" && !strings.ContainsAny(x.Comment, " ()") {
+		if x.Comment != "" && !strings.ContainsAny(x.Comment, " ()") && !syntheticAlloc(x) {
 			return x.Comment, true
 		}
 	case *ssa.Parameter:

@@ -193,7 +193,7 @@ func (t *translator) instr(f *frame, instr ssa.Instruction) {
 	case *ssa.ChangeType:
 		t.define(f, i, t.val(f, i.X))
 	case *ssa.Convert:
-		t.define(f, i, t.convert(f, i))
+		t.define(f, i, t.showConversion(f, i, t.convert(f, i)))
 	case *ssa.MakeClosure:
 		var bs []value
 		for _, b := range i.Bindings {
@@ -220,9 +220,8 @@ func (t *translator) instr(f *frame, instr ssa.Instruction) {
 // alloc translates a local variable or new(T): a cell holding the zero value.
 func (t *translator) alloc(f *frame, i *ssa.Alloc) {
 	c := t.newCell(i.Type().(*types.Pointer).Elem(), f.prefix+t.nameOf(f, i), false)
-	if c.v != nil {
-		t.emit(&ir.Assign{Lhs: []*ir.Var{c.v}, Rhs: []ir.Expr{ir.Zero(c.v.Type)}, Info: t.info(ir.KindAssign, "")})
-	}
+	budget := maxZeroedScalars
+	t.zeroCell(c, 0, &budget)
 	f.env[i] = value{obj: &object{kind: objPtr, cell: c}}
 }
 

@@ -249,3 +249,47 @@ func (t *translator) knownElems(v value) []value {
 	}
 	return t.sliceElems(v)
 }
+
+// maxZeroedScalars bounds the scalars of one allocation given their zero
+// value one by one; the fields of a larger value start arbitrary (an
+// over-approximation).
+const maxZeroedScalars = 64
+
+// zeroCell gives the scalars of a new allocation their zero value: a
+// composite literal's fields it does not name (Coupon{Code: code} has
+// Uses 0) hold zero, not an arbitrary value, until a store. budget
+// counts the scalars left to zero.
+func (t *translator) zeroCell(c *cell, depth int, budget *int) {
+	if c == nil || depth > 4 || *budget <= 0 {
+		return
+	}
+	if c.v != nil {
+		*budget--
+		kind := ir.KindAssign // var b int64: shown at its line
+		if depth > 0 {
+			// A field's zero is shown where the value is copied or
+			// read (c := Coupon{Code: code}), not at the allocation (a
+			// variable a call's result lands in).
+			kind = ir.KindModel
+		}
+		t.emit(&ir.Assign{Lhs: []*ir.Var{c.v}, Rhs: []ir.Expr{t.zeroOf(c.v)}, Info: t.info(kind, "")})
+		return
+	}
+	for i := range c.fields {
+		t.zeroCell(t.field(c, i), depth+1, budget)
+	}
+}
+
+// zeroOf is the zero value of v's Go type: for a string, the code of ""
+// (not 0, the code of "0"), which traces print as "".
+func (t *translator) zeroOf(v *ir.Var) ir.Expr {
+	if !v.Str {
+		return ir.Zero(v.Type)
+	}
+	code := ir.StringCode("")
+	if t.p.Strings == nil {
+		t.p.Strings = map[string]string{}
+	}
+	t.p.Strings[code.V.String()] = ""
+	return code
+}

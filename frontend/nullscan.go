@@ -119,7 +119,7 @@ func (t *translator) storeNullScans(ns []nullScan, err *ir.Var) {
 			Lhs: []*ir.Var{n.valid.v, n.value.v},
 			Rhs: []ir.Expr{
 				ir.IteOf(err, n.valid.v, valid),
-				ir.IteOf(err, n.value.v, ir.IteOf(valid, n.tmp, ir.Zero(n.tmp.Type))),
+				ir.IteOf(err, n.value.v, ir.IteOf(valid, n.tmp, t.zeroOf(n.value.v))),
 			},
 			Info: info,
 		})

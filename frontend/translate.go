@@ -568,9 +568,25 @@ func (t *translator) nameOf(f *frame, v ssa.Value) string {
 		return n
 	}
 	if a, ok := v.(*ssa.Alloc); ok && a.Comment != "" && !strings.ContainsAny(a.Comment, " ()") {
+		if syntheticAlloc(a) {
+			// A composite literal's or a new(T)'s own memory, before it
+			// reaches a variable: no name a user wrote (hidden).
+			return "$" + a.Comment
+		}
 		return a.Comment
 	}
 	return v.Name()
+}
+
+// syntheticAlloc reports whether a is memory go/ssa allocates for a
+// construct, not a variable: a composite literal, new(T), variadic
+// arguments, a range loop's counter.
+func syntheticAlloc(a *ssa.Alloc) bool {
+	switch a.Comment {
+	case "complit", "slicelit", "varargs", "new", "makeslice", "rangeindex", "rangeint.iter":
+		return true
+	}
+	return false
 }
 
 // peek returns the value of v if it is already known, without emitting.

@@ -21,8 +21,14 @@ func newRequest(out *ir.Program, name string, src *ir.Program, txOff ir.Tx) *req
 	q := &request{name: name, src: src, vars: map[*ir.Var]ir.Expr{}, txOff: txOff, copies: map[*ir.Edge]copied{}}
 	for _, v := range src.Vars {
 		nv := out.NewVar(name+"."+v.Name, v.Type, v.Kind)
-		nv.Row, nv.Table, nv.Col, nv.Approx = v.Row, v.Table, v.Col, v.Approx
+		nv.Row, nv.Table, nv.Col, nv.Approx, nv.Str, nv.Internal = v.Row, v.Table, v.Col, v.Approx, v.Str, v.Internal
+		nv.Conv, nv.ConvAny = v.Conv, v.ConvAny
 		q.vars[v] = nv
+	}
+	for _, v := range src.Vars {
+		if v.ConvOf != nil {
+			q.v(v).ConvOf = q.v(v.ConvOf)
+		}
 	}
 	return q
 }

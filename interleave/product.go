@@ -273,7 +273,11 @@ func (q *request) copy(out *ir.Program, s ir.Stmt) copied {
 		if a == nil {
 			continue
 		}
-		lhs = append(lhs, out.NewVar(q.name+"."+ArgName(n+1), a.Sort(), ir.Local))
+		arg := out.NewVar(q.name+"."+ArgName(n+1), a.Sort(), ir.Local)
+		if x, ok := a.(*ir.Var); ok {
+			arg.Str = x.Str // a string argument prints as the string
+		}
+		lhs = append(lhs, arg)
 		rhs = append(rhs, a)
 	}
 	if len(lhs) > 0 {

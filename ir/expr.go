@@ -54,6 +54,18 @@ type Var struct {
 	// one: traces leave it out unless a branch of the path tests it.
 	Internal bool
 
+	// ConvOf, when set, makes the variable the value of a Go conversion
+	// the source writes (int32(bal), float64(n), string(b)), named as
+	// written: traces show it, and ConvOf is the variable converted (nil
+	// when the operand is no single variable), whose value a trace shows
+	// beside it where the conversion changes it (a wrap, a truncation).
+	// Conv is set on every such variable; ConvAny when the model does
+	// not evaluate the conversion (string(b) of a []byte): its value is
+	// any value of its type, which a trace says.
+	Conv    bool
+	ConvAny bool
+	ConvOf  *Var
+
 	// Approx, when set, says why the variable's arbitrary value
 	// over-approximates what the program can hold (an element of a slice
 	// the program filled, with its position): a counterexample that reads

@@ -42,7 +42,7 @@ func displayName(name string) string {
 // lengths, call results, values returned by RETURNING before they reach a
 // Go variable.
 func isTemporary(name string) bool {
-	name = displayName(name)
+	name = strings.ReplaceAll(displayName(name), "$func.", ".") // a closure's values are the user's
 	base := name
 	if i := strings.LastIndexByte(name, '.'); i >= 0 {
 		base = name[i+1:]
@@ -52,8 +52,11 @@ func isTemporary(name string) bool {
 		return true
 	case strings.HasPrefix(base, "returned") && isDigits(base[len("returned"):]):
 		return true
-	case len(base) > 1 && base[0] == 't' && isDigits(base[1:]):
-		return true
+	}
+	for _, part := range strings.Split(name, ".") {
+		if len(part) > 1 && part[0] == 't' && isDigits(part[1:]) {
+			return true // an SSA value or a field of one (t11.Amount: a literal's field)
+		}
 	}
 	return false
 }

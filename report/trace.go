@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"math/big"
 	"strconv"
 	"strings"
 
@@ -337,7 +338,7 @@ func (b *traceBuilder) row(sym string, val func(*ir.Var) (string, error)) (*Row,
 // source line merged, each with the values it assigns.
 func (b *traceBuilder) steps() ([]Step, error) {
 	out := []Step{}
-	for _, st := range b.pf.Steps {
+	for i, st := range b.pf.Steps {
 		info := st.Edge.Stmt.Source()
 		if info.File == "" || info.Kind == ir.KindModel || info.Kind == ir.KindFact {
 			continue
@@ -345,18 +346,23 @@ func (b *traceBuilder) steps() ([]Step, error) {
 		pos := info.Position()
 		if n := len(out); n == 0 || out[n-1].Position != pos || out[n-1].Text != info.Text || out[n-1].Request != info.Request {
 			out = append(out, Step{Position: pos, Kind: string(info.Kind), Text: info.Text, Values: map[string]string{}, Request: info.Request})
+		} else if info.Kind == ir.KindBranch && out[n-1].Kind == string(ir.KindAssign) {
+			// A line that loads or converts values and then branches
+			// (if c.Uses >= c.MaxUses {) is a branch.
+			out[n-1].Kind = string(ir.KindBranch)
 		}
-		if err := b.stepValues(st, &out[len(out)-1]); err != nil {
+		if err := b.stepValues(i, &out[len(out)-1]); err != nil {
 			return nil, err
 		}
 	}
 	return out, nil
 }
 
-// stepValues records in step's values the new values st assigns that a
-// user wrote: no ghosts, temporaries or noise; and whether a failed query
-// failed for want of a row (NoRows).
-func (b *traceBuilder) stepValues(st vcgen.Step, step *Step) error {
+// stepValues records in step's values the new values step i assigns
+// that a user wrote: no ghosts, temporaries or noise; and whether a
+// failed query failed for want of a row (NoRows).
+func (b *traceBuilder) stepValues(i int, step *Step) error {
+	st := b.pf.Steps[i]
 	values := step.Values
 	_, isHavoc := st.Edge.Stmt.(*ir.Havoc)
 	for _, d := range st.Defs {
@@ -369,7 +375,7 @@ func (b *traceBuilder) stepValues(st vcgen.Step, step *Step) error {
 			step.NoRows = s == "true"
 			continue
 		}
-		if o.Kind == ir.Ghost || b.naming.isGhostColumn(o) || isTemporary(o.Name) || b.hidden(o) {
+		if o.Kind == ir.Ghost || b.naming.isGhostColumn(o) || isTemporary(o.Name) && !o.Conv || b.hidden(o) {
 			continue
 		}
 		if o.Kind == ir.Column && !b.naming.isWatched(o.Row) && !isHavoc {
@@ -385,9 +391,65 @@ func (b *traceBuilder) stepValues(st vcgen.Step, step *Step) error {
 		if err != nil {
 			return err
 		}
+		if o.Kind == ir.Column && b.rollback(st) && b.unchanged(i, o, s) {
+			// A ROLLBACK with nothing to undo (a deferred Rollback after
+			// the COMMIT) restores nothing: listing the row would say it
+			// did.
+			continue
+		}
+		if o.ConvOf != nil {
+			if s, err = b.converted(i, o, s); err != nil {
+				return err
+			}
+		}
+		if o.ConvAny {
+			s += " (any value: the conversion is not modelled)"
+		}
 		values[displayName(o.Name)] = s
 	}
 	return nil
+}
+
+// rollback reports whether st is part of a ROLLBACK.
+func (b *traceBuilder) rollback(st vcgen.Step) bool {
+	return strings.EqualFold(strings.TrimSpace(st.Edge.Stmt.Source().Text), "ROLLBACK")
+}
+
+// unchanged reports whether program variable o holds s before step i
+// already.
+func (b *traceBuilder) unchanged(i int, o *ir.Var, s string) bool {
+	prev, ok := b.pf.Before(i)[o]
+	if !ok {
+		return false
+	}
+	p, err := b.value(prev)
+	return err == nil && p == s
+}
+
+// converted is the value s of conversion o at step i, followed by the
+// value converted where the conversion changes it: "-2147483648
+// (wrapped from 2147483648)", "2 (truncated from 5/2)".
+func (b *traceBuilder) converted(i int, o *ir.Var, s string) (string, error) {
+	from, ok := b.pf.Before(i)[o.ConvOf]
+	if !ok || o.Str || o.ConvOf.Str {
+		return s, nil
+	}
+	fs, err := b.value(from)
+	if err != nil {
+		return "", err
+	}
+	x, okX := new(big.Rat).SetString(s)
+	y, okY := new(big.Rat).SetString(fs)
+	if !okX || !okY || x.Cmp(y) == 0 {
+		return s, nil
+	}
+	how := "wrapped"
+	if o.ConvOf.Type == ir.Real && o.Type == ir.Int {
+		how = "truncated"
+	} else if o.ConvOf.Type == ir.Int && o.Type == ir.Real {
+		how = "rounded"
+	}
+	return s + " (" + how + " from " + fs + ")", nil
 }
 
 // violation is the watched row at the end of the path.

@@ -101,6 +101,11 @@ type exploreResult struct {
 	Rows                       []string // "r accounts: balance = 1, id = 3"
 	Steps                      []exploreStep
 	Violation                  string
+	// Notes are what the text report says beside the counterexample:
+	// "assuming …" (what the verdict relies on: assumptions and
+	// approximations), "database: …" (a CHECK that refuses the
+	// statement), "note: …" (what a value's name means).
+	Notes []string
 }
 
 type exploreStep struct {
@@ -131,7 +136,16 @@ func readExploreReport(data []byte) ([]exploreResult, error) {
 			continue
 		}
 		er := exploreResult{Verdict: string(r.Verdict), Entry: r.Entry, Constraint: r.Constraint, Reason: r.Reason, Position: r.Position}
+		for _, a := range r.Assumptions {
+			er.Notes = append(er.Notes, "assuming "+a)
+		}
+		if d := r.DatabaseCheck; d != nil && r.Verdict == report.Unsafe {
+			er.Notes = append(er.Notes, "database: "+d.Sentence())
+		}
 		if cex := r.Counterexample; cex != nil {
+			for _, n := range cex.Notes {
+				er.Notes = append(er.Notes, "note: "+n)
+			}
 			for _, in := range cex.Inputs {
 				er.Inputs = append(er.Inputs, in.Name+" = "+in.Value)
 			}
@@ -221,6 +235,9 @@ func readSARIFReport(data []byte) ([]exploreResult, error) {
 func writeExplorePlain(w io.Writer, m *exploreModel) {
 	for i, r := range m.results {
 		fmt.Fprintf(w, "[%d] %s %s [%s]\n", i, r.Verdict, r.Entry, r.Constraint)
+		for _, n := range r.Notes {
+			fmt.Fprintf(w, "  %s\n", n)
+		}
 		if r.Verdict != "UNSAFE" || len(r.Steps) == 0 {
 			fmt.Fprintf(w, "  %s\n", r.Reason)
 			continue

@@ -102,3 +102,54 @@ func TestExploreSARIFAndPlain(t *testing.T) {
 		}
 	}
 }
+
+// TestExploreNotes checks that the explorer shows what the text report
+// says beside a counterexample: checked on testdata/bank without a schema
+// (each result assumes accounts.id is a key), the report made by the
+// real pipeline, the frames drawn after keys. The assumption shows under
+// the step line at the first and the last step, not on the page of the
+// UNKNOWN (which assumes nothing), and in the plain listing.
+func TestExploreNotes(t *testing.T) {
+	var out, errOut bytes.Buffer
+	args := []string{"dbverify", "check", "-C", "testdata/bank", "--no-cache", "--format", "json", "-c", "accounts.balance >= 0", "./..."}
+	if code := run(args, &out, &errOut); code != exitUnsafe {
+		t.Fatalf("exit code %d, want %d\n%s", code, exitUnsafe, errOut.String())
+	}
+	results, err := readExploreReport(out.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	const assumption = "assuming accounts.id is a unique key"
+	for _, tt := range []struct {
+		name string
+		keys []string
+		want []string
+	}{
+		{"first step", nil, []string{"step 1/7  bank.go:23", assumption}},
+		{"last step", []string{"G"}, []string{"step 7/7  bank.go:34", assumption, "violation: accounts row balance = -1"}},
+		{"other result", []string{"k"}, []string{"UNKNOWN example.com/bank.Adjust", "SQL text is not a compile-time"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var model tea.Model = newExploreModel(results, filepath.Join("testdata", "bank"))
+			model, _ = model.Update(tea.WindowSizeMsg{Width: 120, Height: 34})
+			for _, k := range tt.keys {
+				model, _ = model.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)})
+			}
+			frame := model.View()
+			for _, w := range tt.want {
+				// (the note wraps: compared with spaces collapsed)
+				if !strings.Contains(strings.Join(strings.Fields(frame), " "), strings.Join(strings.Fields(w), " ")) {
+					t.Errorf("frame has no %q:\n%s", w, frame)
+				}
+			}
+			if onUnknown := strings.Contains(frame, "UNKNOWN example.com/bank.Adjust ["); onUnknown == strings.Contains(frame, assumption) {
+				t.Errorf("the assumption shows on the UNKNOWN's page, or not on the UNSAFE's:\n%s", frame)
+			}
+		})
+	}
+	var plain bytes.Buffer
+	writeExplorePlain(&plain, newExploreModel(results, filepath.Join("testdata", "bank")))
+	if !strings.Contains(plain.String(), "\n  "+assumption) {
+		t.Errorf("plain listing has no %q line:\n%s", assumption, plain.String())
+	}
+}

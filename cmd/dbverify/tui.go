@@ -172,13 +172,16 @@ func (m *exploreModel) View() string {
 // it with the line marked, the step's values and the state so far.
 func (m *exploreModel) sourceView(r exploreResult, w, h int) string {
 	var out []string
+	notes := noteLines(r.Notes, w, h/3)
 	if len(r.Steps) == 0 {
 		out = append(out, truncate(r.Position, w))
-		return strings.Join(append(out, m.context(r.Position, w, h-2)...), "\n")
+		out = append(out, notes...)
+		return strings.Join(append(out, m.context(r.Position, w, h-2-len(notes))...), "\n")
 	}
 	s := r.Steps[m.step]
 	out = append(out, truncate(fmt.Sprintf("step %d/%d  %s  %s", m.step+1, len(r.Steps), s.Position, s.Kind), w))
-	ctx := m.context(s.Position, w, max(h-10, 3))
+	out = append(out, notes...)
+	ctx := m.context(s.Position, w, max(h-10-len(notes), 3))
 	out = append(out, ctx...)
 	if s.Values != "" {
 		out = append(out, "", truncate("⇒ "+s.Values, w))
@@ -197,6 +200,25 @@ func (m *exploreModel) sourceView(r exploreResult, w, h int) string {
 		out = append(out, "", unsafeStyle.Render(truncate("violation: "+r.Violation, w)))
 	}
 	return strings.Join(out, "\n")
+}
+
+// noteLines are a result's notes (assuming …, note: …) as the text
+// report words them, wrapped to w, at most h lines (the last one then
+// ends with … and says how many more).
+func noteLines(notes []string, w, h int) []string {
+	var out []string
+	for _, n := range notes {
+		for i, l := range wrap(n, w-2) {
+			if i > 0 {
+				l = "  " + l
+			}
+			out = append(out, dimStyle.Render(l))
+		}
+	}
+	if len(out) > h && h > 0 {
+		out = append(out[:h-1], dimStyle.Render(fmt.Sprintf("… (%d more line(s): dbverify explore report.json | less)", len(out)-h+1)))
+	}
+	return out
 }
 
 // lastValues keeps the last value of each name in "a = 1, b = 2" lists.
@@ -291,6 +313,8 @@ func (m *exploreModel) helpView() string {
 		"The right pane shows the source line of the current step, the values it",
 		"produced (⇒) and the state so far: the inputs and the last value of every",
 		"variable and row column; the last step shows the row that breaks the constraint.",
+		"Under the step line, dimmed: what the verdict relies on (assuming …) and what",
+		"a value's name means (note: …), as the text report says them.",
 	}, "\n")
 }
 

@@ -1,0 +1,1 @@
+CREATE TABLE payments (id INTEGER PRIMARY KEY, authorized INTEGER NOT NULL, captured INTEGER NOT NULL, status TEXT NOT NULL);

@@ -1,0 +1,1 @@
+CREATE TABLE wallets (owner TEXT PRIMARY KEY, balance INTEGER NOT NULL);
