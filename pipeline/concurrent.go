@@ -65,6 +65,9 @@ func verifyConcurrent(ctx context.Context, seq *report.Result, j job, peers []jo
 	// while two withdrawals leave -20). Where the search would not be
 	// exact, the proof is not either.
 	gap := isolationGaps(iso.Level, string(cfg.Dialect), j.c.Tables(), j.prog)
+	if gap == "" {
+		gap = deadlockGap(cfg, in, j.prog)
+	}
 	if st.Verdict == report.Safe && gap != "" {
 		st = &refine.Result{Verdict: report.Unknown, Reason: gap}
 	}
