@@ -51,6 +51,20 @@ type deadlockState struct {
 	// still holds it: its statements run in autocommit until COMMIT or
 	// ROLLBACK.
 	zombie *ir.Var
+	// shown: set on the victim's step, where a trace shows it
+	// (DeadlockMark).
+	shown *ir.Var
+}
+
+// DeadlockMark is the name, after the request's prefix ("A."), of the
+// variable a counterexample's step shows true where the statement failed
+// as a deadlock victim.
+const DeadlockMark = "deadlock_victim"
+
+// DeadlockVictim reports whether a trace step's values (of request req)
+// mark it as a deadlock victim's.
+func DeadlockVictim(req string, values map[string]string) bool {
+	return values[req+"."+DeadlockMark] == "true"
 }
 
 // deadlocks reports whether the model explores deadlock victims: a
@@ -114,6 +128,7 @@ func (m *lowerer) dl(st *txState) *deadlockState {
 			victim: m.p.NewVar(name+".deadlock_victim", ir.Bool, ir.Ghost),
 			zombie: m.p.NewVar(name+".rolled_back", ir.Bool, ir.Ghost),
 			on:     map[ir.Tx]*ir.Var{},
+			shown:  m.p.NewVar(m.txRequest(st.id)+"."+DeadlockMark, ir.Bool, ir.Local),
 		}
 		for _, t := range m.txIDs() {
 			if t != st.id {
@@ -248,10 +263,6 @@ func (m *lowerer) victimPath(em *emitter, e *ir.Edge, h ir.Tx, waits ir.Expr, wa
 		}
 		rhs = append(rhs, w)
 	}
-	if err := stmtErr(e.Stmt); err != nil {
-		lhs = append(lhs, err)
-		rhs = append(rhs, ir.True)
-	}
 	if nr := stmtNoRow(e.Stmt); nr != nil {
 		lhs = append(lhs, nr)
 		rhs = append(rhs, ir.False)
@@ -261,7 +272,15 @@ func (m *lowerer) victimPath(em *emitter, e *ir.Edge, h ir.Tx, waits ir.Expr, wa
 		rhs = append(rhs, ir.True)
 	}
 	fail.assign(lhs, rhs)
-	fail.jump(e.To)
+	// The error flag and the mark on the statement's own step.
+	shown := m.emitter(fail.cur, e.Stmt.Source())
+	var sl []*ir.Var
+	var sr []ir.Expr
+	if err := stmtErr(e.Stmt); err != nil {
+		sl, sr = append(sl, err), append(sr, ir.True)
+	}
+	shown.assign(append(sl, d.shown), append(sr, ir.True))
+	shown.jump(e.To)
 }
 
 // stmtNoRow is the no-row flag of a database statement (nil if none).

@@ -144,7 +144,7 @@ func verifyConcurrent(ctx context.Context, seq *report.Result, j job, peers []jo
 			setOutcome(r, res)
 			r.SMTQueries += st.Stats.SMTQueries
 			r.Reason = fmt.Sprintf("two concurrent requests (%s) break the constraint; each alone keeps it", pair)
-			fillCounterexample(r, prod, j.entry, q.entry)
+			fillCounterexample(r, prod, progDialect(cfg, j.prog), j.entry, q.entry)
 			return r
 		case report.Unknown:
 			if unknown == nil {
@@ -343,7 +343,7 @@ func stabilityFailure(res *refine.Result) string {
 // fillCounterexample reads the requests, the initial rows and the
 // schedule off the product's counterexample (r.Counterexample) of
 // requests A (entry a), B (entry b) and, of a product of more, C….
-func fillCounterexample(r *report.Result, prod *ir.Program, a, b string, more ...string) {
+func fillCounterexample(r *report.Result, prod *ir.Program, dialect, a, b string, more ...string) {
 	r.ConcurrentWith = b
 	r.Labels = append(r.Labels, report.LabelConcurrencyOnly)
 	t := r.Counterexample
@@ -361,7 +361,7 @@ func fillCounterexample(r *report.Result, prod *ir.Program, a, b string, more ..
 		r.Requests = append(r.Requests, q)
 	}
 	r.InitialRows = distinctRows(t.Rows)
-	r.Schedule = schedule(prod, t)
+	r.Schedule = schedule(prod, t, dialect)
 }
 
 // distinctRows drops the rows that repeat an earlier one (a row read is
@@ -387,8 +387,13 @@ type dbOp struct {
 	txOp    bool
 }
 
-// schedule lists the database operations among t's steps, in order.
-func schedule(prod *ir.Program, t *report.Counterexample) []report.ScheduleStep {
+// schedule lists the database operations among t's steps, in order. A
+// deadlock victim's step is marked; on MySQL it is listed after the
+// step of the other request that waited for it (the model lets the
+// victim fail first, the statement that closes the cycle next): InnoDB
+// fails the statement that closes the cycle (of two transactions of
+// equal weight), so the replay grants the other one first.
+func schedule(prod *ir.Program, t *report.Counterexample, dialect string) []report.ScheduleStep {
 	ops := map[[3]string]dbOp{}
 	for _, e := range prod.Edges {
 		info := e.Stmt.Source()
@@ -421,7 +426,15 @@ func schedule(prod *ir.Program, t *report.Counterexample) []report.ScheduleStep 
 		}
 		count[st.Request]++
 		out = append(out, report.ScheduleStep{Request: st.Request, Step: count[st.Request], Pos: st.Position,
-			Op: op.op, SQL: op.sql, Args: stepArgs(st)})
+			Op: op.op, SQL: op.sql, Args: stepArgs(st), Deadlock: dbmodel.DeadlockVictim(st.Request, st.Values)})
+	}
+	if dialect == "mysql" {
+		for i := 0; i+1 < len(out); i++ {
+			if out[i].Deadlock && out[i+1].Request != out[i].Request {
+				out[i], out[i+1] = out[i+1], out[i]
+				i++
+			}
+		}
 	}
 	return out
 }
