@@ -37,14 +37,7 @@ type LockOrder struct {
 // max of the two) still give a pair.
 func LockOrders(p *ir.Program, opt Options) []LockOrder {
 	m := &lowerer{src: p, opt: opt}
-	type lock struct {
-		info  ir.Info
-		table string
-		key   []string
-		val   string
-		excl  bool
-	}
-	locks := map[*ir.Edge]*lock{}
+	locks := map[*ir.Edge]*rowLock{}
 	pinnedLocks := 0
 	for _, e := range p.Edges {
 		table, h, ok := lockTable(e.Stmt)
@@ -54,7 +47,7 @@ func LockOrders(p *ir.Program, opt Options) []LockOrder {
 		// A lock not pinned by key (key nil) may lock any row of the
 		// table, in the engine's order: a later lock of the table in
 		// the transaction may wait for nothing new.
-		lk := &lock{info: e.Stmt.Source(), table: table, excl: !sharedLock(e.Stmt)}
+		lk := &rowLock{info: e.Stmt.Source(), table: table, tx: h, excl: !sharedLock(e.Stmt)}
 		if t, where, args, _, ok := m.lockSpec(e.Stmt); ok {
 			lk.key, lk.val = m.pinnedText(t, where, args)
 		}
@@ -85,40 +78,12 @@ func LockOrders(p *ir.Program, opt Options) []LockOrder {
 				delete(next, s.Tx)
 			}
 			if lk := locks[e]; lk != nil {
-				_, h, _ := lockTable(e.Stmt)
-				if lk.key == nil {
-					lk = nil
-				}
-				for f := range held[l][h] {
-					if lk == nil {
-						break
-					}
-					if g := locks[f]; g.table == lk.table && (g.key == nil || g.val == lk.val) && (g.excl || !lk.excl) {
-						lk = nil // the row is locked already (on some path): no wait here
-						break
-					}
-				}
-				for f := range held[l][h] {
-					if lk == nil {
-						break
-					}
-					first := locks[f]
-					swapped := first.val != lk.val && (first.excl || lk.excl)
-					upgrade := first.val == lk.val && !first.excl && lk.excl
-					if first.key == nil || first.table != lk.table || strings.Join(first.key, ",") != strings.Join(lk.key, ",") ||
-						!(swapped || upgrade) || seen[[2]*ir.Edge{f, e}] {
-						continue
-					}
-					seen[[2]*ir.Edge{f, e}] = true
-					out = append(out, LockOrder{First: first.info, Second: lk.info, SecondStmt: e.Stmt, Tx: h, Table: lk.table, Key: lk.key,
-						FirstKey: first.val, SecondKey: lk.val})
-				}
-				lk = locks[e]
+				out = append(out, lockPairs(locks, held[l][lk.tx], e, seen)...)
 				s := map[*ir.Edge]bool{e: true}
-				for f := range held[l][h] {
+				for f := range held[l][lk.tx] {
 					s[f] = true
 				}
-				next[h] = s
+				next[lk.tx] = s
 			}
 			if merge(&held[e.To], next) {
 				work = append(work, e.To)
@@ -159,6 +124,46 @@ func lockTable(s ir.Stmt) (string, ir.Tx, bool) {
 		}
 	}
 	return "", 0, false
+}
+
+// rowLock is a statement that takes row locks of table in transaction
+// tx: by key (key, and its value as written, val) or, key nil, rows the
+// WHERE does not pin by key.
+type rowLock struct {
+	info  ir.Info
+	table string
+	tx    ir.Tx
+	key   []string
+	val   string
+	excl  bool
+}
+
+// lockPairs returns the lock orders that end at lock statement e, given
+// the lock statements held before it in its transaction.
+func lockPairs(locks map[*ir.Edge]*rowLock, held map[*ir.Edge]bool, e *ir.Edge, seen map[[2]*ir.Edge]bool) []LockOrder {
+	lk := locks[e]
+	if lk.key == nil {
+		return nil
+	}
+	for f := range held {
+		if g := locks[f]; g.table == lk.table && (g.key == nil || g.val == lk.val) && (g.excl || !lk.excl) {
+			return nil // the row is locked already (on some path): no wait here
+		}
+	}
+	var out []LockOrder
+	for f := range held {
+		first := locks[f]
+		swapped := first.val != lk.val && (first.excl || lk.excl)
+		upgrade := first.val == lk.val && !first.excl && lk.excl
+		if first.key == nil || first.table != lk.table || strings.Join(first.key, ",") != strings.Join(lk.key, ",") ||
+			!(swapped || upgrade) || seen[[2]*ir.Edge{f, e}] {
+			continue
+		}
+		seen[[2]*ir.Edge{f, e}] = true
+		out = append(out, LockOrder{First: first.info, Second: lk.info, SecondStmt: e.Stmt, Tx: lk.tx, Table: lk.table, Key: lk.key,
+			FirstKey: first.val, SecondKey: lk.val})
+	}
+	return out
 }
 
 // merge adds in to *dst (created if nil) and reports whether it grew.
