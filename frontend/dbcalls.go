@@ -258,18 +258,18 @@ func (t *translator) sqlCall(f *frame, instr ssa.CallInstruction, a apiCall, tx 
 	run := func(text string, known bool) value {
 		stmtArgs := t.sqlArgs(arg(a.Params))
 		if p := arg(a.Params); p.obj != nil && p.obj.approxElems != "" && known {
-			stmtArgs = t.approxArgs(text, p.obj.approxElems)
+			stmtArgs, t.argNulls = t.approxArgs(text, p.obj.approxElems), nil
 		}
 		if named, vals, ok := t.namedArgValue(arg(a.Params), text); ok {
-			text, stmtArgs = named, vals
+			text, stmtArgs, t.argNulls = named, vals, nil
 		}
 		if vals, ok := t.sqlNamedArgs(arg(a.Params), text); ok && known {
-			stmtArgs = vals
+			stmtArgs, t.argNulls = vals, nil
 		}
 		var names []string
 		if a.Op.Named() {
 			text, names = dblib.CompileNamed(text, t.dialect == sqlparse.Postgres)
-			stmtArgs = t.namedArgs(arg(a.Named), a.argType(a.Named), names)
+			stmtArgs, t.argNulls = t.namedArgs(arg(a.Named), a.argType(a.Named), names), nil
 		}
 		return t.runOp(a, tx, text, known, stmtArgs, names, arg, results)
 	}
@@ -365,7 +365,7 @@ func (t *translator) stmtCall(a apiCall, st *object, arg func(int) value, result
 	}
 	stmtArgs := t.sqlArgs(arg(a.Params))
 	if st.names != nil {
-		stmtArgs = t.namedArgs(arg(a.Named), a.argType(a.Named), st.names)
+		stmtArgs, t.argNulls = t.namedArgs(arg(a.Named), a.argType(a.Named), st.names), nil
 	}
 	return t.runOp(a, st.tx, st.text, true, stmtArgs, nil, arg, results)
 }
@@ -423,8 +423,16 @@ func argAt(args []value, i int) value {
 func (t *translator) sqlArgs(params value) []ir.Expr {
 	elems := t.sliceElems(params)
 	out := make([]ir.Expr, len(elems))
+	t.argNulls = nil
 	for i, e := range elems {
 		out[i] = e.expr
+		if val, null, ok := nullableArg(e); ok {
+			out[i] = val
+			if t.argNulls == nil {
+				t.argNulls = map[int]ir.Expr{}
+			}
+			t.argNulls[i] = null
+		}
 	}
 	return out
 }
@@ -474,6 +482,7 @@ func (t *translator) runSQL(kind dblib.Op, tx ir.Tx, text string, known bool, ar
 		return t.freshResults("sql()", results)
 	}
 	stmt, args = t.bindMarkers(stmt, args)
+	stmt, args = t.bindNullArgs(stmt, args)
 	info := t.info(ir.KindSQL, compactSQL(text))
 	if tc, ok := stmt.(*sqlir.TxControl); ok {
 		return t.txControl(tc, tx, info, results)

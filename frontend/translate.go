@@ -31,6 +31,10 @@ type translator struct {
 	globals   map[*ssa.Global]*cell
 	sentinels []*ir.Var // package-level error variables: non-nil
 	markers   []ir.Expr // values of numbers formatted into SQL (see strings.go)
+	// argNulls: the NULL-ness of the placeholders of the library call
+	// being translated that are bound to nullable values (nullargs.go;
+	// sqlArgs sets it, runSQL takes it).
+	argNulls map[int]ir.Expr
 
 	// Elements read from input slices: the read instructions (with their
 	// positions) and the element cells, per slice (see inputElement).

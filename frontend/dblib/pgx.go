@@ -25,6 +25,13 @@ func pgx() *Library {
 			"github.com/jackc/pgx/v5.StrictNamedArgs": RewriteAtNames,
 		},
 	}
+	// pgx v5's pgtype values of one field and Valid, as sqlc generates
+	// them for nullable columns and parameters: like sql.NullInt64.
+	ty := "github.com/jackc/pgx/v5/pgtype."
+	l.Nullable = map[string]string{
+		ty + "Int2": "Valid", ty + "Int4": "Valid", ty + "Int8": "Valid", ty + "Text": "Valid",
+		ty + "Bool": "Valid", ty + "Float4": "Valid", ty + "Float8": "Valid",
+	}
 	addPgxVersion(l, "github.com/jackc/pgx/v5", "github.com/jackc/pgx/v5/pgconn", false)
 	addPgxVersion(l, "github.com/jackc/pgx/v4", "github.com/jackc/pgconn", true)
 	return l
