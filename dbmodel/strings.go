@@ -46,8 +46,9 @@ const (
 type sqlValue struct {
 	e    ir.Expr
 	kind valueKind
-	text string // kindText: the string
-	col  bool   // a column of the row
+	text string    // kindText: the string
+	col  bool      // a column of the row
+	coll collClass // a column's collation
 }
 
 func (v sqlValue) isString() bool { return v.kind == kindText || v.kind == kindStr }
@@ -219,7 +220,7 @@ func (m *lowerer) compare(op sqlir.Op, a, b sqlValue) ir.Expr {
 	irop := map[sqlir.Op]ir.Op{sqlir.OpEq: ir.OpEq, sqlir.OpNe: ir.OpNe, sqlir.OpLt: ir.OpLt, sqlir.OpLe: ir.OpLe, sqlir.OpGt: ir.OpGt, sqlir.OpGe: ir.OpGe}[op]
 	switch {
 	case !a.isString() && !b.isString():
-		return cmp(irop, a.e, b.e)
+		return m.collatedCmp(irop, op, a, b)
 	case a.kind == kindText && b.kind == kindText:
 		if r, ok := m.compareTexts(irop, a.text, b.text); ok {
 			return ir.BoolConst(r)
@@ -250,7 +251,16 @@ func (m *lowerer) compare(op sqlir.Op, a, b sqlValue) ir.Expr {
 			return m.approxVar("$strcmp", ir.Bool, fmt.Sprintf("a comparison with the numeric string %q (as a number or as a string)", s.text))
 		}
 	}
-	return cmp(irop, a.e, b.e)
+	return m.collatedCmp(irop, op, a, b)
+}
+
+// collatedCmp is a op b as the engine compares them (collatedPair).
+func (m *lowerer) collatedCmp(irop ir.Op, op sqlir.Op, a, b sqlValue) ir.Expr {
+	ea, eb, ok := m.collatedPair(a, b)
+	if !ok {
+		return m.approxVar("$strcmp", ir.Bool, collationNote(a, b, op))
+	}
+	return cmp(irop, ea, eb)
 }
 
 // compareTexts decides op between two known strings when every engine and

@@ -36,6 +36,8 @@ type tableModel struct {
 	// text lists the columns that hold strings: declared with a text
 	// type, or written a Go string (traces print their codes as strings).
 	text map[string]bool
+	// coll is the collation of each tracked column (collation.go).
+	coll map[string]collClass
 	// numCols are the columns the property uses as numbers.
 	numCols map[string]bool
 	// watched is the property's watched row of the table (nil: none);

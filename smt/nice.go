@@ -27,13 +27,39 @@ func (s *Solver) NiceModel(m *Model, scale int64) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
+	m, err = s.plainVariants(m)
+	if err != nil {
+		return nil, err
+	}
 	return s.smallInts(m)
+}
+
+// plainVariants is NiceModel's second step: a string variant (ir's string
+// variants, two Go strings one value for a collation) of a decimal base,
+// or with more than one trailing space, is asked to be a variant of a
+// non-decimal base with at most one ("str1"/"STR1 ", not
+// "-0999…"/"-999…   ").
+func (s *Solver) plainVariants(m *Model) (*Model, error) {
+	plain := func(code *big.Int) bool {
+		b, _, k, ok := ir.DecodeVariant(code)
+		return !ok || k <= 1 && b.Cmp(big.NewInt(-ir.MaxDecimalCode)) < 0
+	}
+	lo, hi := ir.VariantCode(new(big.Int).Lsh(big.NewInt(-1), 62), 0, 0), ir.VariantCode(new(big.Int).Lsh(big.NewInt(-1), 61), 0, 0)
+	low := ir.VariantCode(big.NewInt(0), 0, 0) // ≡ every variant (0, 0) mod VariantSpan
+	return s.narrow(m, func(k varKey, v ir.Value) bool {
+		return k.sort == ir.Int && ir.IsVariantCode(v.R.Num()) && !plain(v.R.Num())
+	}, func(c z3.Value) z3.Bool {
+		x := c.(z3.Int)
+		in := x.GE(s.ctx.FromBigInt(lo, s.intSort).(z3.Int)).And(x.LT(s.ctx.FromBigInt(hi, s.intSort).(z3.Int)))
+		r := x.Sub(s.ctx.FromBigInt(low, s.intSort).(z3.Int)).Mod(s.ctx.FromInt(ir.VariantSpan, s.intSort).(z3.Int))
+		return in.And(r.LT(s.ctx.FromInt(2*ir.VariantCases, s.intSort).(z3.Int)))
+	})
 }
 
 // niceInt bounds the integers of a nice model (see NiceModel).
 const niceInt = 1 << 20
 
-// smallInts is NiceModel's second step.
+// smallInts is NiceModel's last step.
 func (s *Solver) smallInts(m *Model) (*Model, error) {
 	bound := big.NewInt(niceInt)
 	// Values in [-2^62, -2^61) are most likely string codes
@@ -42,7 +68,7 @@ func (s *Solver) smallInts(m *Model) (*Model, error) {
 	codesLo := new(big.Int).Neg(new(big.Int).Lsh(big.NewInt(1), 62))
 	wide := func(k varKey, v ir.Value) bool {
 		n := v.R.Num()
-		code := n.Cmp(codesLo) >= 0 && n.Cmp(codesHi) < 0
+		code := n.Cmp(codesLo) >= 0 && n.Cmp(codesHi) < 0 || ir.IsVariantCode(n)
 		return k.sort == ir.Int && n.CmpAbs(bound) > 0 && !code
 	}
 	return s.narrow(m, wide, func(c z3.Value) z3.Bool {
