@@ -46,9 +46,10 @@ func (c collClass) String() string {
 
 // columnCollation is how column col of table compares strings: from its
 // declared type and COLLATE (or the table's default) and the dialect.
-// Without a schema a MySQL column gets the server's default (MariaDB's
-// utf8mb4_general_ci: casePad); a PostgreSQL or SQLite one compares
-// exactly.
+// Without a schema a MySQL column that holds strings (tableModel.text,
+// pinnedStr)
+// gets the server's default (MariaDB's utf8mb4_general_ci: casePad); any
+// other, and a PostgreSQL or SQLite one, compares exactly.
 func (m *lowerer) columnCollation(table, col string) collClass {
 	st := m.schemaTable(table)
 	var c *sqlir.Column
@@ -60,7 +61,9 @@ func (m *lowerer) columnCollation(table, col string) collClass {
 		}
 	}
 	if c == nil {
-		if m.opt.Dialect == "mysql" {
+		// No schema: a MySQL column that holds strings (written or
+		// pinned a Go string) has the server's default collation.
+		if t := m.model(table); m.opt.Dialect == "mysql" && t != nil && (t.text[strings.ToLower(col)] || t.pinnedStr[strings.ToLower(col)]) {
 			return collCasePad
 		}
 		return collExact
@@ -78,9 +81,9 @@ func (m *lowerer) columnCollation(table, col string) collClass {
 		}
 		return collExact
 	case "mysql":
-		k, _ := typeKind(typ)
-		if k == kindNum || strings.Contains(typ, "binary") && !strings.Contains(typ, "char") || strings.Contains(typ, "blob") {
-			// (varchar(n) binary is a _bin collation: below.)
+		if !strings.Contains(typ, "char") && !strings.Contains(typ, "text") && !strings.HasPrefix(typ, "enum") && !strings.HasPrefix(typ, "set(") {
+			// Numbers, dates, binary strings and blobs (varchar(n)
+			// binary is a _bin collation: below).
 			return collExact
 		}
 		coll := c.Collate
@@ -202,8 +205,9 @@ func (m *lowerer) collatedPair(a, b sqlValue) (ir.Expr, ir.Expr, bool) {
 	if c == collExact {
 		c = b.coll
 	}
-	if !a.col && !b.col && m.opt.Dialect == "mysql" {
-		c = collCasePad
+	stringy := func(v sqlValue) bool { return isGoString(v) || v.kind == kindText }
+	if !a.col && !b.col && m.opt.Dialect == "mysql" && (stringy(a) || stringy(b)) {
+		c = collCasePad // the connection's collation
 	}
 	if c == collExact {
 		return a.e, b.e, true

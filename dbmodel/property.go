@@ -32,13 +32,13 @@ func (m *lowerer) makeTables() error {
 		if a := t.chooseKey(m.opt.NoInferKey); a != "" {
 			m.res.Assumptions = append(m.res.Assumptions, a)
 		}
+		m.tables[t.name] = t
 		t.coll = map[string]collClass{}
 		for _, c := range t.cols {
 			if m.columnKind(t.name, c) != kindNum {
 				t.coll[c] = m.columnCollation(t.name, c)
 			}
 		}
-		m.tables[t.name] = t
 		if m.w == nil {
 			m.w = t
 		}

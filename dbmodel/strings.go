@@ -334,12 +334,15 @@ func describe(v sqlValue) string {
 }
 
 // assigned is the value written into column col of table t: a known
-// string written into a numeric column is converted as the engine
-// converts it.
+// string, or a Go string, written into a numeric column is converted as
+// the engine converts it.
 func (m *lowerer) assigned(t *tableModel, col string, e sqlir.Expr, x *symbol, args []ir.Expr) ir.Expr {
 	v := m.value(e, x, args)
 	if v.kind == kindText && m.columnKind(t.name, col) == kindNum {
 		return m.toNum(v, t.sorts[strings.ToLower(col)])
+	}
+	if isGoString(v) && m.columnKind(t.name, col) == kindNum {
+		return m.numNorm(v.e) // "01" stores 1
 	}
 	return v.e
 }
