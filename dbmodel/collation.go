@@ -148,7 +148,7 @@ func collNorm(c collClass, e ir.Expr) ir.Expr {
 	}
 	p := ir.SplitVariant(e)
 	eight := ir.IntLit(ir.VariantCases)
-	// base·8 + (q of a decimal base): the string without case and pads.
+	// base·2 + (q of a decimal base): the string without case and pads.
 	folded := ir.Add(ir.Arith(ir.OpMul, p.Base, eight), ir.IteOf(p.Decimal, p.Case, ir.IntLit(0)))
 	switch c {
 	case collCasePad:
@@ -264,5 +264,96 @@ func (m *lowerer) pinKey(table, col string, v sqlValue) ir.Expr {
 	if m.columnKind(table, col) == kindNum {
 		return v.e
 	}
-	return collNorm(m.columnCollation(table, col), v.e)
+	return collNorm(m.effectiveCollation(table, col), v.e)
+}
+
+// keySources returns, for each column of t, how many different values the
+// program compares it with or writes into it: each entry parameter (or
+// value read from one, fixed for the run) and each literal counts once,
+// any other value (a local, which a loop may change, an expression) as
+// two.
+func (m *lowerer) keySources(t *tableModel) map[string]int {
+	seen := map[string]map[string]bool{}
+	out := map[string]int{}
+	note := func(col string, e sqlir.Expr, args []ir.Expr) {
+		col = strings.ToLower(col)
+		key := "*"
+		switch e := e.(type) {
+		case *sqlir.Str:
+			key = "lit:" + e.Val
+		case *sqlir.Param:
+			if e.Index < len(args) {
+				if v, ok := args[e.Index].(*ir.Var); ok && v.Kind == ir.Input {
+					key = "in:" + v.Name
+				}
+			}
+		}
+		if seen[col] == nil {
+			seen[col] = map[string]bool{}
+		}
+		if key == "*" {
+			out[col] += 2
+		} else if !seen[col][key] {
+			seen[col][key] = true
+			out[col]++
+		}
+	}
+	var walk func(e sqlir.Expr, args []ir.Expr)
+	walk = func(e sqlir.Expr, args []ir.Expr) {
+		b, ok := e.(*sqlir.Binary)
+		if !ok {
+			return
+		}
+		if b.Op.IsComparison() {
+			for _, pair := range [][2]sqlir.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+				if c, ok := pair[0].(*sqlir.ColRef); ok && (c.Table == "" || t.onTable(c.Table)) {
+					note(c.Name, pair[1], args)
+				}
+			}
+			return
+		}
+		walk(b.X, args)
+		walk(b.Y, args)
+	}
+	for _, e := range m.src.Edges {
+		table, where, args := stmtWhere(e.Stmt)
+		if t.onTable(table) && where != nil {
+			walk(where, args)
+		}
+		x, ok := e.Stmt.(*ir.Exec)
+		if !ok {
+			continue
+		}
+		switch q := x.SQL.(type) {
+		case *sqlir.Insert:
+			if t.onTable(q.Table) {
+				for _, row := range q.Rows {
+					for i, v := range row {
+						if i < len(q.Columns) {
+							note(q.Columns[i], v, x.Args)
+						}
+					}
+				}
+			}
+		case *sqlir.Update:
+			if t.onTable(q.Table) {
+				for _, a := range q.Set {
+					note(a.Col, a.Value, x.Args)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// effectiveCollation is the collation the model applies to column col of
+// table: its collation where the program may give it two different
+// values (keySources), else exact — one value of a class may stand for
+// the whole class (the rows' keys are then chosen as that very value; a
+// key read back into Go is approximated, goStringDiffers), at no cost.
+func (m *lowerer) effectiveCollation(table, col string) collClass {
+	if t := m.model(table); t != nil && t.coll != nil {
+		return t.coll[strings.ToLower(col)]
+	}
+	return m.columnCollation(table, col)
 }

@@ -225,6 +225,10 @@ func (m *lowerer) goStringDiffers(table string, e sqlir.Expr) string {
 				strings.HasPrefix(t, "char (") || strings.HasPrefix(t, "character (") {
 				return "a CHAR(n) value reaches Go padded with blanks, which SQL comparisons ignore and Go's do not"
 			}
+		case "sqlite":
+			if m.columnCollation(table, col.Name) != collExact {
+				return "SQLite compares this string under its COLLATE (NOCASE or RTRIM), Go compares it byte for byte"
+			}
 		case "mysql":
 			binary := strings.Contains(t, "binary") || strings.Contains(t, "blob") || strings.Contains(t, "_bin")
 			if !binary && (strings.Contains(t, "char") || strings.Contains(t, "text") || strings.HasPrefix(t, "enum") || strings.HasPrefix(t, "set(")) {

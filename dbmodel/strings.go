@@ -183,6 +183,11 @@ func (m *lowerer) toNum(v sqlValue, other ir.Sort) ir.Expr {
 		return m.approxVar("$strnum", ir.Int, fmt.Sprintf("the number the string %q converts to", v.text))
 	case kindStr:
 		m.assumeCanonical()
+	case kindAny:
+		if isGoString(v) {
+			return m.numNorm(v.e) // "01" is 1
+		}
+	case kindNum:
 	}
 	return asNum(v.e)
 }

@@ -8,25 +8,21 @@ import (
 // String variants. A database may take two different Go strings for one
 // value: a case-insensitive collation ('alice' = 'ALICE'), a PAD SPACE one
 // or CHAR(n) ('bob' = 'bob '), a string bound to a numeric column ('01' =
-// 1). The codes of such strings are variants of a base code b (any other
-// code): code = VariantLow + (b + 2^64)·VariantSpan + k·VariantCases + q,
-// with q < VariantCases the case form (the case of the base's first
-// letters flipped as the bits of q say; for a base that is a decimal
-// integer, q leading zeros) and k < VariantPads the number of trailing
-// spaces, (q, k) ≠ (0, 0). A variant is a Go string of its own (its code differs from every
-// other), and equal to its base, or not, as the comparison says
-// (dbmodel's collations). Codes of strings the program spells (StringCode)
-// are never variants.
+// 1). The codes of such strings are variants of a base code b (any code
+// within ±2^64): code = j·2^100 + b for the form j = q + 2k, 1 ≤ j ≤ 3,
+// with q the case form (every letter's case swapped; for a base that is a
+// decimal integer, a leading zero) and k a trailing space. A variant is a
+// Go string of its own (its code differs from every other), and equal to
+// its base, or not, as the comparison says (dbmodel's collations). Codes
+// of strings the program spells (StringCode) are never variants. The
+// parts of a code are linear terms (no division: ite over the three
+// ranges), cheap for the solver.
 
-// VariantCases is the number of case forms of a base (q < VariantCases:
-// the case of the base's first three letters).
-const VariantCases = 8
+// VariantCases is the number of case forms of a base (q < VariantCases).
+const VariantCases = 2
 
 // VariantPads bounds the trailing spaces of a variant (k < VariantPads).
-const VariantPads = 4
-
-// VariantSpan is the number of variants of one base.
-const VariantSpan = VariantCases * VariantPads
+const VariantPads = 2
 
 // variantBaseBits bounds the bases: |b| < 2^variantBaseBits.
 const variantBaseBits = 64
@@ -35,48 +31,42 @@ const variantBaseBits = 64
 // at most 18 digits).
 const MaxDecimalCode = 999999999999999999
 
-// variantLow is the first variant code (far beyond every StringCode and
+// variantOffset is the offset of form j (far beyond every StringCode and
 // every int64).
-func variantLow() *big.Int { return new(big.Int).Lsh(big.NewInt(1), 100) }
-
-// variantOff shifts the bases to non-negative numbers.
-func variantOff() *big.Int { return new(big.Int).Lsh(big.NewInt(1), variantBaseBits) }
-
-// variantHigh is the first code after the variants.
-func variantHigh() *big.Int {
-	n := new(big.Int).Lsh(big.NewInt(1), variantBaseBits+1)
-	return n.Add(variantLow(), n.Mul(n, big.NewInt(VariantSpan)))
+func variantOffset(j int) *big.Int {
+	return new(big.Int).Lsh(big.NewInt(int64(j)), 100)
 }
 
-// VariantCode returns the code of the variant (q, k) of base b.
+// variantRange is the range [lo, hi) of the codes of form j.
+func variantRange(j int) (lo, hi *big.Int) {
+	span := new(big.Int).Lsh(big.NewInt(1), variantBaseBits)
+	o := variantOffset(j)
+	return new(big.Int).Sub(o, span), new(big.Int).Add(o, span)
+}
+
+// VariantCode returns the code of the variant (q, k) of base b, (q, k) ≠
+// (0, 0).
 func VariantCode(b *big.Int, q, k int) *big.Int {
-	n := new(big.Int).Add(b, variantOff())
-	n.Mul(n, big.NewInt(VariantSpan))
-	n.Add(n, big.NewInt(int64(k*VariantCases+q)))
-	return n.Add(n, variantLow())
+	return new(big.Int).Add(variantOffset(q+VariantCases*k), b)
 }
 
 // DecodeVariant splits a variant code into its base, case form and
 // trailing spaces; ok is false for a code that is no variant.
 func DecodeVariant(c *big.Int) (b *big.Int, q, k int, ok bool) {
-	if c.Cmp(variantLow()) < 0 || c.Cmp(variantHigh()) >= 0 {
-		return nil, 0, 0, false
+	for j := 1; j < VariantCases*VariantPads; j++ {
+		lo, hi := variantRange(j)
+		if c.Cmp(lo) >= 0 && c.Cmp(hi) < 0 {
+			return new(big.Int).Sub(c, variantOffset(j)), j % VariantCases, j / VariantCases, true
+		}
 	}
-	d := new(big.Int).Sub(c, variantLow())
-	r := new(big.Int)
-	d.QuoRem(d, big.NewInt(VariantSpan), r)
-	d.Sub(d, variantOff())
-	n := int(r.Int64())
-	if n == 0 {
-		return nil, 0, 0, false // the form (0, 0): a base of its own
-	}
-	return d, n % VariantCases, n / VariantCases, true
+	return nil, 0, 0, false
 }
 
-// IsVariantCode reports a code in the variants' range (smt's nice models
+// IsVariantCode reports a code in the variants' ranges (smt's nice models
 // leave those alone).
 func IsVariantCode(c *big.Int) bool {
-	return c.Cmp(variantLow()) >= 0 && c.Cmp(variantHigh()) < 0
+	_, _, _, ok := DecodeVariant(c)
+	return ok
 }
 
 // VariantParts are the parts of a string code c as terms: whether it is a
@@ -89,21 +79,28 @@ type VariantParts struct {
 
 // SplitVariant returns the parts of string code c.
 func SplitVariant(c Expr) VariantParts {
-	d := Sub(c, BigInt(variantLow()))
-	span := IntLit(VariantSpan)
-	r := Arith(OpMod, d, span)
-	// (The form (0, 0) would spell its base: that code is a base.)
-	in := And(Cmp(OpGe, c, BigInt(variantLow())), Cmp(OpLt, c, BigInt(variantHigh())), Cmp(OpNe, r, IntLit(0)))
-	base := IteOf(in, Sub(Arith(OpDiv, d, span), BigInt(variantOff())), c)
-	q := IteOf(in, Arith(OpMod, r, IntLit(VariantCases)), IntLit(0))
-	k := IteOf(in, Arith(OpDiv, r, IntLit(VariantCases)), IntLit(0))
+	var in [VariantCases * VariantPads]Expr
+	base, q, k := c, Expr(IntLit(0)), Expr(IntLit(0))
+	var any []Expr
+	for j := VariantCases*VariantPads - 1; j >= 1; j-- {
+		lo, hi := variantRange(j)
+		in[j] = And(Cmp(OpGe, c, BigInt(lo)), Cmp(OpLt, c, BigInt(hi)))
+		any = append(any, in[j])
+		base = IteOf(in[j], Sub(c, BigInt(variantOffset(j))), base)
+		if j%VariantCases != 0 {
+			q = IteOf(in[j], IntLit(1), q)
+		}
+		if j/VariantCases != 0 {
+			k = IteOf(in[j], IntLit(1), k)
+		}
+	}
 	dec := And(Cmp(OpGe, base, IntLit(-MaxDecimalCode)), Cmp(OpLe, base, IntLit(MaxDecimalCode)))
-	return VariantParts{IsVariant: in, Decimal: dec, Base: base, Case: q, Pads: k}
+	return VariantParts{IsVariant: Or(any...), Decimal: dec, Base: base, Case: q, Pads: k}
 }
 
 // VariantText is the text of the variant (q, k) of a base whose text is
 // base (decimal: the text of an integer). ok is false when the base has
-// too few letters for case form q.
+// no letter to change the case of.
 func VariantText(base string, decimal bool, q, k int) (string, bool) {
 	pad := strings.Repeat(" ", k)
 	if decimal {
@@ -113,19 +110,18 @@ func VariantText(base string, decimal bool, q, k int) (string, bool) {
 		}
 		return zeros + base + pad, true
 	}
-	out := []byte(base)
-	bit := 0
-	for i := 0; i < len(out) && bit < 3; i++ {
-		c := out[i]
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
-			continue
-		}
-		if q&(1<<bit) != 0 {
-			out[i] = c ^ 0x20
-		}
-		bit++
+	if q == 0 {
+		return base + pad, true
 	}
-	if q>>bit != 0 {
+	out := []byte(base)
+	letters := 0
+	for i, c := range out {
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' {
+			out[i] = c ^ 0x20
+			letters++
+		}
+	}
+	if letters == 0 {
 		return "", false
 	}
 	return string(out) + pad, true

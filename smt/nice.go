@@ -35,24 +35,30 @@ func (s *Solver) NiceModel(m *Model, scale int64) (*Model, error) {
 }
 
 // plainVariants is NiceModel's second step: a string variant (ir's string
-// variants, two Go strings one value for a collation) of a decimal base,
-// or with more than one trailing space, is asked to be a variant of a
-// non-decimal base with at most one ("str1"/"STR1 ", not
-// "-0999…"/"-999…   ").
+// variants, two Go strings one value for a collation) of a decimal base is
+// asked to be a variant of a non-decimal one ("str1"/"STR1", not
+// "-0999…"/"-999…").
 func (s *Solver) plainVariants(m *Model) (*Model, error) {
-	plain := func(code *big.Int) bool {
-		b, _, k, ok := ir.DecodeVariant(code)
-		return !ok || k <= 1 && b.Cmp(big.NewInt(-ir.MaxDecimalCode)) < 0
+	decimal := func(code *big.Int) bool {
+		b, _, _, ok := ir.DecodeVariant(code)
+		return ok && b.CmpAbs(big.NewInt(ir.MaxDecimalCode)) <= 0
 	}
-	lo, hi := ir.VariantCode(new(big.Int).Lsh(big.NewInt(-1), 62), 0, 0), ir.VariantCode(new(big.Int).Lsh(big.NewInt(-1), 61), 0, 0)
-	low := ir.VariantCode(big.NewInt(0), 0, 0) // ≡ every variant (0, 0) mod VariantSpan
+	hashLo, hashHi := new(big.Int).Lsh(big.NewInt(-1), 62), new(big.Int).Lsh(big.NewInt(-1), 61)
 	return s.narrow(m, func(k varKey, v ir.Value) bool {
-		return k.sort == ir.Int && ir.IsVariantCode(v.R.Num()) && !plain(v.R.Num())
+		return k.sort == ir.Int && decimal(v.R.Num())
 	}, func(c z3.Value) z3.Bool {
 		x := c.(z3.Int)
-		in := x.GE(s.ctx.FromBigInt(lo, s.intSort).(z3.Int)).And(x.LT(s.ctx.FromBigInt(hi, s.intSort).(z3.Int)))
-		r := x.Sub(s.ctx.FromBigInt(low, s.intSort).(z3.Int)).Mod(s.ctx.FromInt(ir.VariantSpan, s.intSort).(z3.Int))
-		return in.And(r.LT(s.ctx.FromInt(2*ir.VariantCases, s.intSort).(z3.Int)))
+		var alts []z3.Bool
+		for q := 0; q < ir.VariantCases; q++ {
+			for k := 0; k < ir.VariantPads; k++ {
+				if q == 0 && k == 0 {
+					continue
+				}
+				lo, hi := ir.VariantCode(hashLo, q, k), ir.VariantCode(hashHi, q, k)
+				alts = append(alts, x.GE(s.ctx.FromBigInt(lo, s.intSort).(z3.Int)).And(x.LT(s.ctx.FromBigInt(hi, s.intSort).(z3.Int))))
+			}
+		}
+		return alts[0].Or(alts[1:]...)
 	})
 }
 
