@@ -166,7 +166,7 @@ func (s *stringNames) notes() []string {
 		out = append(out, strings.Join(s.order, ", ")+" are distinct strings no literal of the program spells (any such strings)")
 	}
 	for _, u := range s.unreal {
-		out = append(out, "the "+u+" is no string (the base has too few letters): this counterexample may not be reproducible")
+		out = append(out, "the "+u+" is no string (the base has no letter): this counterexample may not be reproducible")
 	}
 	return out
 }
