@@ -34,12 +34,10 @@ func (t *translator) parsedInt(name string, args []value, n, failed ir.Expr) {
 	// A string variant (ir's: two Go strings one SQL value) of a decimal
 	// integer with leading zeros and no trailing space ("007") parses to
 	// that integer; another variant is no canonical text.
-	p := ir.SplitVariant(code)
-	zeros := ir.And(p.IsVariant, p.Decimal, ir.Eq(p.Pads, ir.IntLit(0)))
-	val := ir.IteOf(zeros, p.Base, code)
-	code = val
+	zeros, number, plain := ir.LeadingZero(code)
+	canonical := ir.Or(ir.And(ir.Cmp(ir.OpGe, code, &ir.IntConst{V: canonicalCodeBound}), plain), zeros)
+	code = ir.IteOf(zeros, number, code)
 	inRange := ir.And(ir.Cmp(ir.OpGe, code, ir.BigInt(lo)), ir.Cmp(ir.OpLe, code, ir.BigInt(hi)))
-	canonical := ir.Or(ir.And(ir.Cmp(ir.OpGe, code, &ir.IntConst{V: canonicalCodeBound}), ir.Not(p.IsVariant)), zeros)
 	if bits < 64 {
 		canonical = ir.And(canonical, inRange)
 	}

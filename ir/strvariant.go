@@ -126,3 +126,14 @@ func VariantText(base string, decimal bool, q, k int) (string, bool) {
 	}
 	return string(out) + pad, true
 }
+
+// LeadingZero returns, as small terms, whether code c is the leading-zero
+// form of a decimal integer ("007" of 7: the variant (1, 0) of a decimal
+// base), that integer, and whether c is below every variant.
+func LeadingZero(c Expr) (form, number, belowVariants Expr) {
+	lo, hi := variantRange(1)
+	number = Sub(c, BigInt(variantOffset(1)))
+	form = And(Cmp(OpGe, c, BigInt(lo)), Cmp(OpLt, c, BigInt(hi)),
+		Cmp(OpGe, number, IntLit(-MaxDecimalCode)), Cmp(OpLe, number, IntLit(MaxDecimalCode)))
+	return form, number, Cmp(OpLt, c, BigInt(lo))
+}
