@@ -21,7 +21,7 @@ func (m *lowerer) absentKey(t *tableModel, key []string, vals []ir.Expr, n *ir.V
 		return ir.True
 	}
 	r := t.watched
-	return ir.Implies(ir.And(ir.Not(r.exists), ir.Not(t.dirty), keyEq(r, key, vals)), ir.Eq(n, ir.IntLit(0)))
+	return ir.Implies(ir.And(ir.Not(r.exists), ir.Not(t.dirty), t.keyEq(r, key, vals)), ir.Eq(n, ir.IntLit(0)))
 }
 
 // absentRead returns, for the row x of t a SELECT returned, that it is

@@ -56,7 +56,10 @@
 // see arith.go. Strings are their codes (ir.StringCode): a known text used
 // as a number is the number the engine converts it to, and strings compare
 // exactly where every engine agrees, otherwise with an approximated
-// (ir.Var.Approx) result, see strings.go.
+// (ir.Var.Approx) result, see strings.go. A column whose collation is not
+// binary (MySQL's default, SQLite NOCASE, PostgreSQL CHAR(n)) compares
+// the folded strings, in every comparison and key identity: two Go
+// strings may be one key (collation.go, ir's string variants).
 //
 // Tables the property does not watch are not modelled: their SELECTs
 // return arbitrary values, except that a row of a table the entry never

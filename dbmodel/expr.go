@@ -24,7 +24,7 @@ func (m *lowerer) value(e sqlir.Expr, x *symbol, args []ir.Expr) sqlValue {
 			return m.value(g, x, args)
 		}
 		if v := m.column(e, x); v != nil {
-			return sqlValue{e: v, kind: m.columnKind(x.table, e.Name), col: true}
+			return sqlValue{e: v, kind: m.columnKind(x.table, e.Name), col: true, coll: m.effectiveCollation(x.table, e.Name)}
 		}
 		return sqlValue{e: m.freshVar("$col_"+e.Name, ir.Int)}
 	case *sqlir.Param:

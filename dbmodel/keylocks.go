@@ -93,7 +93,7 @@ func (m *lowerer) pinned(table string, where sqlir.Expr, args []ir.Expr) ([]stri
 				vals = nil
 				break
 			}
-			vals = append(vals, m.expr(e, nil, args))
+			vals = append(vals, m.pinKey(table, c, m.value(e, nil, args)))
 		}
 		if vals != nil {
 			return k, vals

@@ -33,6 +33,14 @@ func (m *lowerer) makeTables() error {
 			m.res.Assumptions = append(m.res.Assumptions, a)
 		}
 		m.tables[t.name] = t
+		sources := m.keySources(t)
+		coll := map[string]collClass{}
+		for _, c := range t.cols {
+			if m.columnKind(t.name, c) != kindNum && (sources[c] >= 2 || m.concurrent()) {
+				coll[c] = m.columnCollation(t.name, c)
+			}
+		}
+		t.coll = coll
 		if m.w == nil {
 			m.w = t
 		}

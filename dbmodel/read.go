@@ -190,7 +190,9 @@ func (m *lowerer) pinnedResults(s *ir.Select) ir.Expr {
 		if !numericColumn(t, pin.col) || !keyValue(pin.val) {
 			continue
 		}
-		val := m.expr(pin.val, nil, s.Args)
+		// (A Go string bound to the numeric column reads back as the
+		// number it converts to: "01" as 1.)
+		val := m.pinKey(q.Table, pin.col, m.value(pin.val, nil, s.Args))
 		for i, it := range q.Columns {
 			c, ok := it.Expr.(*sqlir.ColRef)
 			if it.Star || !ok || !strings.EqualFold(c.Name, pin.col) || i >= len(s.Targets) || s.Targets[i] == nil {
@@ -229,6 +231,10 @@ func (m *lowerer) goStringDiffers(table string, e sqlir.Expr) string {
 			if t == "bpchar" || t == "char" || t == "character" || strings.HasPrefix(t, "char(") || strings.HasPrefix(t, "character(") ||
 				strings.HasPrefix(t, "char (") || strings.HasPrefix(t, "character (") {
 				return "a CHAR(n) value reaches Go padded with blanks, which SQL comparisons ignore and Go's do not"
+			}
+		case "sqlite":
+			if m.columnCollation(table, col.Name) != collExact {
+				return "SQLite compares this string under its COLLATE (NOCASE or RTRIM), Go compares it byte for byte"
 			}
 		case "mysql":
 			binary := strings.Contains(t, "binary") || strings.Contains(t, "blob") || strings.Contains(t, "_bin")

@@ -46,8 +46,9 @@ const (
 type sqlValue struct {
 	e    ir.Expr
 	kind valueKind
-	text string // kindText: the string
-	col  bool   // a column of the row
+	text string    // kindText: the string
+	col  bool      // a column of the row
+	coll collClass // a column's collation
 }
 
 func (v sqlValue) isString() bool { return v.kind == kindText || v.kind == kindStr }
@@ -182,6 +183,11 @@ func (m *lowerer) toNum(v sqlValue, other ir.Sort) ir.Expr {
 		return m.approxVar("$strnum", ir.Int, fmt.Sprintf("the number the string %q converts to", v.text))
 	case kindStr:
 		m.assumeCanonical()
+	case kindAny:
+		if isGoString(v) {
+			return m.numNorm(v.e) // "01" is 1
+		}
+	case kindNum:
 	}
 	return asNum(v.e)
 }
@@ -219,7 +225,7 @@ func (m *lowerer) compare(op sqlir.Op, a, b sqlValue) ir.Expr {
 	irop := map[sqlir.Op]ir.Op{sqlir.OpEq: ir.OpEq, sqlir.OpNe: ir.OpNe, sqlir.OpLt: ir.OpLt, sqlir.OpLe: ir.OpLe, sqlir.OpGt: ir.OpGt, sqlir.OpGe: ir.OpGe}[op]
 	switch {
 	case !a.isString() && !b.isString():
-		return cmp(irop, a.e, b.e)
+		return m.collatedCmp(irop, op, a, b)
 	case a.kind == kindText && b.kind == kindText:
 		if r, ok := m.compareTexts(irop, a.text, b.text); ok {
 			return ir.BoolConst(r)
@@ -250,7 +256,16 @@ func (m *lowerer) compare(op sqlir.Op, a, b sqlValue) ir.Expr {
 			return m.approxVar("$strcmp", ir.Bool, fmt.Sprintf("a comparison with the numeric string %q (as a number or as a string)", s.text))
 		}
 	}
-	return cmp(irop, a.e, b.e)
+	return m.collatedCmp(irop, op, a, b)
+}
+
+// collatedCmp is a op b as the engine compares them (collatedPair).
+func (m *lowerer) collatedCmp(irop ir.Op, op sqlir.Op, a, b sqlValue) ir.Expr {
+	ea, eb, ok := m.collatedPair(a, b)
+	if !ok {
+		return m.approxVar("$strcmp", ir.Bool, collationNote(a, b, op))
+	}
+	return cmp(irop, ea, eb)
 }
 
 // compareTexts decides op between two known strings when every engine and
@@ -324,12 +339,15 @@ func describe(v sqlValue) string {
 }
 
 // assigned is the value written into column col of table t: a known
-// string written into a numeric column is converted as the engine
-// converts it.
+// string, or a Go string, written into a numeric column is converted as
+// the engine converts it.
 func (m *lowerer) assigned(t *tableModel, col string, e sqlir.Expr, x *symbol, args []ir.Expr) ir.Expr {
 	v := m.value(e, x, args)
 	if v.kind == kindText && m.columnKind(t.name, col) == kindNum {
 		return m.toNum(v, t.sorts[strings.ToLower(col)])
+	}
+	if isGoString(v) && m.columnKind(t.name, col) == kindNum {
+		return m.numNorm(v.e) // "01" stores 1
 	}
 	return v.e
 }

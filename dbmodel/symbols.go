@@ -159,12 +159,12 @@ func (m *lowerer) keyValue(t *tableModel, key []string, where sqlir.Expr, args [
 	found := map[string]ir.Expr{}
 	for _, p := range columnPins(t.name, where) {
 		saved := m.fresh
-		v := m.expr(p.val, nil, args)
+		v := m.value(p.val, nil, args)
 		if len(m.fresh) != len(saved) {
 			m.fresh = saved
 			continue
 		}
-		found[p.col] = v
+		found[p.col] = m.pinKey(t.name, p.col, v)
 	}
 	var out []ir.Expr
 	for _, k := range key {
@@ -193,20 +193,21 @@ func mentionsColumn(e sqlir.Expr) bool {
 	return false
 }
 
-// keyEq returns "x's columns of key equal vals".
-func keyEq(x *symbol, key []string, vals []ir.Expr) ir.Expr {
+// keyEq returns "x's columns of key equal vals" (keys as the columns'
+// collations compare them: colKey, pinKey).
+func (t *tableModel) keyEq(x *symbol, key []string, vals []ir.Expr) ir.Expr {
 	var cs []ir.Expr
 	for i, k := range key {
-		cs = append(cs, ir.Eq(x.cols[k], vals[i]))
+		cs = append(cs, ir.Eq(t.colKey(k, x.cols[k]), vals[i]))
 	}
 	return ir.And(cs...)
 }
 
-// symKey returns x's columns of key.
-func symKey(x *symbol, key []string) []ir.Expr {
+// symKey returns x's columns of key, as their collations compare them.
+func (t *tableModel) symKey(x *symbol, key []string) []ir.Expr {
 	var out []ir.Expr
 	for _, k := range key {
-		out = append(out, x.cols[k])
+		out = append(out, t.colKey(k, x.cols[k]))
 	}
 	return out
 }
@@ -225,7 +226,7 @@ func (t *tableModel) sameRow(x, y *symbol) ir.Expr {
 			}
 		}
 		if usable {
-			alts = append(alts, keyEq(x, k, symKey(y, k)))
+			alts = append(alts, t.keyEq(x, k, t.symKey(y, k)))
 		}
 	}
 	return ir.Or(alts...)

@@ -36,6 +36,10 @@ type tableModel struct {
 	// text lists the columns that hold strings: declared with a text
 	// type, or written a Go string (traces print their codes as strings).
 	text map[string]bool
+	// pinnedStr lists the columns a WHERE pins to a Go string.
+	pinnedStr map[string]bool
+	// coll is the collation of each tracked column (collation.go).
+	coll map[string]collClass
 	// numCols are the columns the property uses as numbers.
 	numCols map[string]bool
 	// watched is the property's watched row of the table (nil: none);
@@ -222,7 +226,8 @@ func (t *tableModel) realSorts(src *ir.Program) {
 // textColumns records in t.text the columns that hold strings: the
 // schema declares a character type, a write of src assigns a Go string,
 // or a read scans the column into one (traces then print its values as
-// strings: owner = "12", not owner = 12).
+// strings: owner = "12", not owner = 12); in t.pinnedStr those a WHERE
+// pins to one.
 func (t *tableModel) textColumns(src *ir.Program) {
 	t.text = map[string]bool{}
 	if t.schema != nil {
@@ -261,6 +266,37 @@ func (t *tableModel) textColumns(src *ir.Program) {
 			}
 		}
 	}
+	// A column a WHERE pins to a Go string holds strings too (for its
+	// collation; traces print it as before).
+	t.pinnedStr = map[string]bool{}
+	for _, e := range src.Edges {
+		table, where, args := stmtWhere(e.Stmt)
+		if !t.onTable(table) {
+			continue
+		}
+		for _, p := range columnPins(t.name, where) {
+			if usesStrArg(p.val, args) {
+				t.pinnedStr[p.col] = true
+			}
+		}
+	}
+}
+
+// stmtWhere returns the table, WHERE clause and arguments of a SELECT,
+// UPDATE or DELETE ("" otherwise).
+func stmtWhere(s ir.Stmt) (string, sqlir.Expr, []ir.Expr) {
+	switch s := s.(type) {
+	case *ir.Select:
+		return s.SQL.Table, s.SQL.Where, s.Args
+	case *ir.Exec:
+		switch q := s.SQL.(type) {
+		case *sqlir.Update:
+			return q.Table, q.Where, s.Args
+		case *sqlir.Delete:
+			return q.Table, q.Where, s.Args
+		}
+	}
+	return "", nil, nil
 }
 
 // scannedText records the columns of items (a SELECT's or a RETURNING

@@ -147,7 +147,7 @@ func (m *lowerer) update(em *emitter, t *tableModel, u updateSpec) {
 		if kv != nil {
 			// x is the one row with the pinned key: the statement
 			// changes it exactly when it satisfies the rest of the WHERE.
-			keyed = append(keyed, ir.And(x.isLive(), x.exists, keyEq(x, key, kv)))
+			keyed = append(keyed, ir.And(x.isLive(), x.exists, t.keyEq(x, key, kv)))
 		}
 		var diffs []ir.Expr
 		for _, a := range u.set {

@@ -31,8 +31,13 @@ func (t *translator) parsedInt(name string, args []value, n, failed ir.Expr) {
 	}
 	lo := new(big.Int).Neg(new(big.Int).Lsh(big.NewInt(1), bits-1))
 	hi := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), bits-1), big.NewInt(1))
+	// A string variant (ir's: two Go strings one SQL value) of a decimal
+	// integer with leading zeros and no trailing space ("007") parses to
+	// that integer; another variant is no canonical text.
+	zeros, number, plain := ir.LeadingZero(code)
+	canonical := ir.Or(ir.And(ir.Cmp(ir.OpGe, code, &ir.IntConst{V: canonicalCodeBound}), plain), zeros)
+	code = ir.IteOf(zeros, number, code)
 	inRange := ir.And(ir.Cmp(ir.OpGe, code, ir.BigInt(lo)), ir.Cmp(ir.OpLe, code, ir.BigInt(hi)))
-	canonical := ir.Cmp(ir.OpGe, code, &ir.IntConst{V: canonicalCodeBound})
 	if bits < 64 {
 		canonical = ir.And(canonical, inRange)
 	}

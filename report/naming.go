@@ -1,6 +1,8 @@
 package report
 
 import (
+	"fmt"
+	"math/big"
 	"strconv"
 	"strings"
 
@@ -105,21 +107,26 @@ type stringNames struct {
 	literals map[string]string
 	names    map[string]string
 	order    []string
+	// variants: a value was printed as a variant of another (ir's string
+	// variants); unreal lists variants no string realises.
+	variants bool
+	unreal   []string
 }
 
 func newStringNames(literals map[string]string) *stringNames {
 	return &stringNames{literals: literals, names: map[string]string{}}
 }
 
-// maxDecimalCode bounds the codes that are a decimal integer's text
-// (ir.StringCode: at most 18 digits).
-const maxDecimalCode = 999999999999999999
-
 func (s *stringNames) name(code string) string {
 	if lit, ok := s.literals[code]; ok {
 		return strconv.Quote(lit)
 	}
-	if n, err := strconv.ParseInt(code, 10, 64); err == nil && n >= -maxDecimalCode && n <= maxDecimalCode {
+	if n, ok := new(big.Int).SetString(code, 10); ok {
+		if b, q, k, variant := ir.DecodeVariant(n); variant {
+			return s.variant(b, q, k)
+		}
+	}
+	if n, err := strconv.ParseInt(code, 10, 64); err == nil && n >= -ir.MaxDecimalCode && n <= ir.MaxDecimalCode {
 		return strconv.Quote(code)
 	}
 	if n, ok := s.names[code]; ok {
@@ -131,13 +138,38 @@ func (s *stringNames) name(code string) string {
 	return n
 }
 
+// variant prints the variant (q, k) of base b (ir.DecodeVariant): the
+// base's text (a symbolic name's text is the name) with the case of its
+// first letters changed, leading zeros, trailing spaces, quoted.
+func (s *stringNames) variant(b *big.Int, q, k int) string {
+	decimal := b.IsInt64() && b.Int64() >= -ir.MaxDecimalCode && b.Int64() <= ir.MaxDecimalCode
+	base, err := strconv.Unquote(s.name(b.String()))
+	if err != nil {
+		base = s.name(b.String())
+	}
+	text, ok := ir.VariantText(base, decimal, q, k)
+	if !ok {
+		s.unreal = append(s.unreal, fmt.Sprintf("case form %d of %q", q, base))
+		return fmt.Sprintf("%q (case form %d: not a real string)", base, q)
+	}
+	s.variants = true
+	return strconv.Quote(text)
+}
+
 // notes explains the symbolic names used, if any.
 func (s *stringNames) notes() []string {
-	switch len(s.order) {
-	case 0:
-		return nil
-	case 1:
-		return []string{s.order[0] + " is a string no literal of the program spells (any such string)"}
+	var out []string
+	switch {
+	case len(s.order) == 0:
+	case s.variants:
+		out = append(out, strings.Join(s.order, ", ")+" stand for those very texts: a quoted value spelled like one of them (case changed, spaces added) is another Go string that the database's collation takes for the same value")
+	case len(s.order) == 1:
+		out = append(out, s.order[0]+" is a string no literal of the program spells (any such string)")
+	default:
+		out = append(out, strings.Join(s.order, ", ")+" are distinct strings no literal of the program spells (any such strings)")
 	}
-	return []string{strings.Join(s.order, ", ") + " are distinct strings no literal of the program spells (any such strings)"}
+	for _, u := range s.unreal {
+		out = append(out, "the "+u+" is no string (the base has no letter): this counterexample may not be reproducible")
+	}
+	return out
 }

@@ -88,7 +88,9 @@ func (b *traceBuilder) value(v *ir.Var) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("report: trace: %w", err)
 	}
-	if v.Str {
+	if v.Str || v.Type == ir.Int && x.R != nil && x.R.IsInt() && ir.IsVariantCode(x.R.Num()) {
+		// (A variant code is a string's, whatever the column's type
+		// says: ir's string variants.)
 		return b.strs.name(x.String()), nil
 	}
 	if s, ok := b.pf.Prog.Strings[x.String()]; ok && v.Type == ir.Int {

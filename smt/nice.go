@@ -27,13 +27,45 @@ func (s *Solver) NiceModel(m *Model, scale int64) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
+	m, err = s.plainVariants(m)
+	if err != nil {
+		return nil, err
+	}
 	return s.smallInts(m)
+}
+
+// plainVariants is NiceModel's second step: a string variant (ir's string
+// variants, two Go strings one value for a collation) of a decimal base is
+// asked to be a variant of a non-decimal one ("str1"/"STR1", not
+// "-0999…"/"-999…").
+func (s *Solver) plainVariants(m *Model) (*Model, error) {
+	decimal := func(code *big.Int) bool {
+		b, _, _, ok := ir.DecodeVariant(code)
+		return ok && b.CmpAbs(big.NewInt(ir.MaxDecimalCode)) <= 0
+	}
+	hashLo, hashHi := new(big.Int).Lsh(big.NewInt(-1), 62), new(big.Int).Lsh(big.NewInt(-1), 61)
+	return s.narrow(m, func(k varKey, v ir.Value) bool {
+		return k.sort == ir.Int && decimal(v.R.Num())
+	}, func(c z3.Value) z3.Bool {
+		x := c.(z3.Int)
+		var alts []z3.Bool
+		for q := 0; q < ir.VariantCases; q++ {
+			for k := 0; k < ir.VariantPads; k++ {
+				if q == 0 && k == 0 {
+					continue
+				}
+				lo, hi := ir.VariantCode(hashLo, q, k), ir.VariantCode(hashHi, q, k)
+				alts = append(alts, x.GE(s.ctx.FromBigInt(lo, s.intSort).(z3.Int)).And(x.LT(s.ctx.FromBigInt(hi, s.intSort).(z3.Int))))
+			}
+		}
+		return alts[0].Or(alts[1:]...)
+	})
 }
 
 // niceInt bounds the integers of a nice model (see NiceModel).
 const niceInt = 1 << 20
 
-// smallInts is NiceModel's second step.
+// smallInts is NiceModel's last step.
 func (s *Solver) smallInts(m *Model) (*Model, error) {
 	bound := big.NewInt(niceInt)
 	// Values in [-2^62, -2^61) are most likely string codes
@@ -42,7 +74,7 @@ func (s *Solver) smallInts(m *Model) (*Model, error) {
 	codesLo := new(big.Int).Neg(new(big.Int).Lsh(big.NewInt(1), 62))
 	wide := func(k varKey, v ir.Value) bool {
 		n := v.R.Num()
-		code := n.Cmp(codesLo) >= 0 && n.Cmp(codesHi) < 0
+		code := n.Cmp(codesLo) >= 0 && n.Cmp(codesHi) < 0 || ir.IsVariantCode(n)
 		return k.sort == ir.Int && n.CmpAbs(bound) > 0 && !code
 	}
 	return s.narrow(m, wide, func(c z3.Value) z3.Bool {

@@ -276,6 +276,9 @@ type Table struct {
 	Checks []Constraint
 	// ForeignKeys lists the table's FOREIGN KEY and REFERENCES constraints.
 	ForeignKeys []ForeignKey
+	// Collate is the table's default collation (MySQL "COLLATE=…", or
+	// "binary" for "CHARSET=binary"), lower case; "" when not given.
+	Collate string
 }
 
 // Column is one column definition.
@@ -303,6 +306,9 @@ type Column struct {
 	// AUTO_INCREMENT (and SQLite AUTOINCREMENT). Sequences start at 1 by
 	// default, so such a value is assumed to be at least 1.
 	AutoIncrement bool
+	// Collate is the column's COLLATE clause (or "binary" for MySQL's
+	// CHARACTER SET binary), lower case without quotes; "" when none.
+	Collate string
 }
 
 // The tables that stand for PostgreSQL's transaction-scoped advisory lock

@@ -124,6 +124,12 @@ func (b *schemaBuilder) columnDef(ctx *stmtCtx, td *tableDef, el []tok, pending 
 		case p.accept("default"):
 			col.HasDefault, col.Default, p.i = defaultValue(p.toks, p.i, col.Type)
 			col.AutoIncrement = false
+		case p.accept("collate"):
+			col.Collate = collationName(p)
+		case p.accept("character", "set"), p.accept("charset"):
+			if collationName(p) == "binary" && col.Collate == "" {
+				col.Collate = "binary"
+			}
 		case p.accept("auto_increment"), p.accept("autoincrement"):
 			col.HasDefault, col.AutoIncrement = true, true
 		case p.accept("generated"), p.accept("as"):
@@ -397,4 +403,21 @@ func parseGenerated(expr, table string) sqlir.Expr {
 		return b.X
 	}
 	return nil
+}
+
+// collationName reads the name after COLLATE (or CHARACTER SET), lower
+// case without quotes ("" if there is none).
+func collationName(p *ddlParser) string {
+	if p.peek().isPunct("=") {
+		p.i++
+	}
+	if p.eof() {
+		return ""
+	}
+	t := p.peek()
+	if t.kind == tPunct || t.kind == tNum {
+		return ""
+	}
+	p.i++
+	return strings.ToLower(t.val)
 }

@@ -63,6 +63,7 @@ func (b *schemaBuilder) createTable(p *ddlParser) error {
 		if err := b.addChecks(p.ctx, td, pending); err != nil {
 			return err
 		}
+		td.collate = tableCollation(&ddlParser{ctx: p.ctx, toks: p.toks, i: close + 1})
 	case p.accept("like"), p.accept("as"), p.accept("partition", "of"), p.accept("clone"):
 		if p.toks[p.i-1].is("like") {
 			if src, ok := p.name(); ok {
@@ -312,4 +313,24 @@ func (b *schemaBuilder) createUniqueIndex(p *ddlParser) {
 		}
 	}
 	b.addKey(td, name, cols, false)
+}
+
+// tableCollation reads the table options after CREATE TABLE's column
+// list for a default collation (MySQL "[DEFAULT] COLLATE[=]name", or
+// "binary" for "[DEFAULT] CHARSET[=]binary"); "" when none.
+func tableCollation(p *ddlParser) string {
+	out := ""
+	for !p.eof() {
+		switch {
+		case p.accept("collate"):
+			out = collationName(p)
+		case p.accept("character", "set"), p.accept("charset"):
+			if collationName(p) == "binary" && out == "" {
+				out = "binary"
+			}
+		default:
+			p.i++
+		}
+	}
+	return out
 }

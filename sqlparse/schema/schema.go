@@ -124,6 +124,8 @@ type tableDef struct {
 	checks []checkDef
 	fks    []fkDef
 	anon   int // anonymous checks so far
+	// collate is the table's default collation (tableCollation).
+	collate string
 }
 
 func (t *tableDef) col(name string) int {
@@ -152,7 +154,7 @@ func newSchemaBuilder() *schemaBuilder {
 func (b *schemaBuilder) schema() *sqlir.Schema {
 	s := &sqlir.Schema{Tables: map[string]*sqlir.Table{}, Warnings: append([]string(nil), b.warnings...)}
 	for k, td := range b.tables {
-		t := &sqlir.Table{Name: td.name, Columns: append([]sqlir.Column(nil), td.cols...)}
+		t := &sqlir.Table{Name: td.name, Columns: append([]sqlir.Column(nil), td.cols...), Collate: td.collate}
 		var seen []map[string]bool
 		add := func(cols []string) {
 			set := map[string]bool{}

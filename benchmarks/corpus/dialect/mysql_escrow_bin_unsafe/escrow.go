@@ -1,0 +1,55 @@
+// Package mysql_escrow_bin_unsafe is the escrow step of a MySQL trading
+// desk: a buyer's credit moves into the seller's reserve, which the
+// seller's own credit must back.
+package mysql_escrow_bin_unsafe
+
+import (
+	"database/sql"
+	"errors"
+
+	_ "github.com/go-sql-driver/mysql"
+)
+
+var (
+	ErrBadDeal      = errors.New("escrow: a positive amount between two different traders")
+	ErrInsufficient = errors.New("escrow: the buyer's free credit is too low")
+	ErrUnbacked     = errors.New("escrow: the seller's credit cannot back the reserve")
+)
+
+// Escrow moves amt of the buyer's credit into the seller's reserve. The
+// traders are told apart in Go, byte for byte; the key's utf8mb4_bin
+// collation compares bytes but ignores trailing spaces (PAD SPACE):
+// Escrow("ada ", "ada", …) debits and reserves the same trader, whose
+// reserve then exceeds its credit.
+func Escrow(db *sql.DB, buyer, seller string, amt int64) error {
+	if amt <= 0 || buyer == seller {
+		return ErrBadDeal
+	}
+	tx, err := db.Begin()
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+
+	var bCredit, bReserved int64
+	if err := tx.QueryRow("SELECT credit, reserved FROM traders WHERE handle = ? FOR UPDATE", buyer).Scan(&bCredit, &bReserved); err != nil {
+		return err
+	}
+	if bCredit-bReserved < amt {
+		return ErrInsufficient
+	}
+	var sCredit, sReserved int64
+	if err := tx.QueryRow("SELECT credit, reserved FROM traders WHERE handle = ? FOR UPDATE", seller).Scan(&sCredit, &sReserved); err != nil {
+		return err
+	}
+	if sReserved+amt > sCredit {
+		return ErrUnbacked
+	}
+	if _, err := tx.Exec("UPDATE traders SET credit = ? WHERE handle = ?", bCredit-amt, buyer); err != nil {
+		return err
+	}
+	if _, err := tx.Exec("UPDATE traders SET reserved = ? WHERE handle = ?", sReserved+amt, seller); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
