@@ -276,6 +276,11 @@ type Table struct {
 	Checks []Constraint
 	// ForeignKeys lists the table's FOREIGN KEY and REFERENCES constraints.
 	ForeignKeys []ForeignKey
+	// RowidAlias names the column that, in SQLite, is an alias of the
+	// rowid: the only column of the PRIMARY KEY, declared INTEGER, of a
+	// table not WITHOUT ROWID. An INSERT that omits it gets a new rowid
+	// (one more than the largest), never an existing row's. "" if none.
+	RowidAlias string
 }
 
 // Column is one column definition.

@@ -63,6 +63,11 @@ func (b *schemaBuilder) createTable(p *ddlParser) error {
 		if err := b.addChecks(p.ctx, td, pending); err != nil {
 			return err
 		}
+		for i := close + 1; i+1 < len(p.toks); i++ {
+			if p.toks[i].is("without") && p.toks[i+1].is("rowid") {
+				td.withoutRowid = true
+			}
+		}
 	case p.accept("like"), p.accept("as"), p.accept("partition", "of"), p.accept("clone"):
 		if p.toks[p.i-1].is("like") {
 			if src, ok := p.name(); ok {
