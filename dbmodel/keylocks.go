@@ -163,6 +163,7 @@ func (m *lowerer) lockByKey(e *ir.Edge) *ir.Edge {
 	}
 	em.havoc(m.takeFresh()...)
 	var waits []ir.Expr
+	waitsOn := map[ir.Tx]ir.Expr{}
 	shared := sharedLock(e.Stmt)
 	for _, kl := range locks.list {
 		if kl.tx == h || kl.table != table || strings.Join(kl.key, ",") != strings.Join(key, ",") || (shared && kl.shared) {
@@ -173,6 +174,15 @@ func (m *lowerer) lockByKey(e *ir.Edge) *ir.Edge {
 			same = append(same, ir.Eq(kl.vals[i], vals[i]))
 		}
 		waits = append(waits, ir.And(same...))
+		if w, ok := waitsOn[kl.tx]; ok {
+			waitsOn[kl.tx] = ir.Or(w, ir.And(same...))
+		} else {
+			waitsOn[kl.tx] = ir.And(same...)
+		}
+	}
+	if h != 0 && m.txs[h] != nil {
+		m.closeCycles(em, h, waitsOn)
+		m.victimPath(em, e, h, ir.Or(waits...), waitsOn)
 	}
 	em.assume(ir.Not(ir.Or(waits...)))
 	mid, after := m.p.NewLoc(), m.p.NewLoc()

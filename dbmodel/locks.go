@@ -26,7 +26,7 @@ import (
 // for a row lock another transaction holds.
 func (m *lowerer) lockWaitAssumption() string {
 	if m.concurrent() {
-		return "a statement that waits for a row lock another request holds runs once that request has committed or rolled back (lock waits are the database's order; a deadlock, where each request waits for the other, is not explored)"
+		return "a statement that waits for a row lock another request holds runs once that request has committed or rolled back (lock waits are the database's order); where each request waits for a lock the other holds by key, the engine fails either waiting statement (a deadlock victim) and the other goes on"
 	}
 	return "a write that waits for a row lock another transaction of the same run holds is taken to fail (a lock timeout), as it cannot proceed"
 }

@@ -112,6 +112,10 @@ type lowerer struct {
 	memo       map[*ir.Select]*readSite
 	memoOrder  []*ir.Select
 	memoStable map[string]bool
+	// dlEnabled: whether deadlock victims are explored (deadlock.go; nil
+	// until decided); txReq: the request of each handle.
+	dlEnabled *bool
+	txReq     map[ir.Tx]string
 }
 
 // Lower returns p with every database operation replaced by its meaning in
@@ -171,7 +175,7 @@ func (m *lowerer) lowerEdge(e *ir.Edge) error {
 	}
 	switch e.Stmt.(type) {
 	case *ir.Exec, *ir.Select, *ir.TxOp:
-		e = m.lockByKey(m.interfere(m.takeSnapshot(m.takeConsistent(e))))
+		e = m.lockByKey(m.deadlockGate(m.interfere(m.takeSnapshot(m.takeConsistent(e)))))
 	}
 	switch s := e.Stmt.(type) {
 	case *ir.Assign, *ir.Assume, *ir.Havoc:

@@ -77,6 +77,11 @@ func (m *lowerer) prologue(from, to ir.Loc) {
 		lhs = append(lhs, st.open, st.wrote, st.pending, st.aborted)
 		rhs = append(rhs, ir.False, ir.False, ir.False, ir.False)
 	}
+	for _, st := range m.victims() {
+		d := m.dl(st)
+		lhs = append(lhs, d.victim, d.zombie)
+		rhs = append(rhs, ir.False, ir.False)
+	}
 	em.assign(lhs, rhs)
 	m.initUniqueSites(em)
 	m.initReadSites(em)

@@ -62,6 +62,8 @@ type txState struct {
 	snapshot *snapState
 	// rr: T's consistent-read snapshot (consistent.go; nil until used).
 	rr *rrState
+	// dl: T's deadlock-victim bookkeeping (deadlock.go; nil until used).
+	dl *deadlockState
 }
 
 // makeTxs creates the state of every transaction or connection the
@@ -95,7 +97,7 @@ func (m *lowerer) usable(h ir.Tx) ir.Expr {
 		return ir.True
 	}
 	if st.isTx {
-		return ir.And(st.open, ir.Not(st.aborted))
+		return ir.Or(ir.And(st.open, ir.Not(st.aborted)), m.zombieUsable(st))
 	}
 	return ir.Not(ir.And(st.open, st.aborted))
 }
@@ -369,6 +371,7 @@ func (m *lowerer) lowerTx(e *ir.Edge, s *ir.TxOp) {
 		errVar = m.p.NewVar("$err", ir.Bool, ir.Ghost)
 	}
 	em.havoc(errVar)
+	m.endZombie(em, st)
 	switch s.Op {
 	case ir.Begin:
 		fail := em.fork(errVar)

@@ -285,7 +285,7 @@ func (m *lowerer) insert(em *emitter, t *tableModel, q *sqlir.Insert, args []ir.
 					val = m.omittedNull(t, strings.TrimPrefix(c, nullFlagPrefix), info)
 				case layoutKnown:
 					var fact ir.Expr
-					val, fact = m.omitted(t, c, v.Type, info)
+					val, fact = m.omitted(t, c, v.Type, info, q)
 					if fact != nil {
 						facts = append(facts, fact)
 					}
@@ -472,11 +472,15 @@ func isDefaultKeyword(e sqlir.Expr) bool {
 //     more than the largest rowid, which may be negative);
 //   - another DEFAULT expression (now(), …), or a column the schema does
 //     not describe: an arbitrary value;
-//   - no DEFAULT: NULL, or (NOT NULL) the INSERT fails, except in MySQL's
-//     non-strict mode where an implicit default is written. The model has
-//     no NULL: the value is arbitrary, and marked (ir.Var.Approx) so that
-//     a counterexample reading it is not reported as certain.
-func (m *lowerer) omitted(t *tableModel, col string, s ir.Sort, info ir.Info) (ir.Expr, ir.Expr) {
+//   - no DEFAULT: NULL, or (NOT NULL) the INSERT fails — on PostgreSQL
+//     always (ON CONFLICT included: the NOT NULL check comes first), on
+//     SQLite unless the INSERT may be an INSERT OR IGNORE (which skips
+//     the row without an error), so the fact is false there; MySQL writes
+//     an implicit default in non-strict mode and under INSERT IGNORE. The
+//     model has no NULL: elsewhere the value is arbitrary, and marked
+//     (ir.Var.Approx) so that a counterexample reading it is not reported
+//     as certain.
+func (m *lowerer) omitted(t *tableModel, col string, s ir.Sort, info ir.Info, q *sqlir.Insert) (ir.Expr, ir.Expr) {
 	var sc *sqlir.Column
 	if t.schema != nil {
 		for i := range t.schema.Columns {
@@ -508,8 +512,11 @@ func (m *lowerer) omitted(t *tableModel, col string, s ir.Sort, info ir.Info) (i
 	if pos := info.Position(); pos != "" {
 		at = " at " + pos
 	}
+	if sc.NotNull && (m.opt.Dialect == "postgres" || m.opt.Dialect == "sqlite" && !q.OnConflictNothing) {
+		return v, ir.False
+	}
 	if sc.NotNull {
-		v.Approx = fmt.Sprintf("column %s omitted by the INSERT%s: NOT NULL without DEFAULT, so the INSERT fails (MySQL non-strict mode: an implicit default), not modelled", sc.Name, at)
+		v.Approx = fmt.Sprintf("column %s omitted by the INSERT%s: NOT NULL without DEFAULT, so the INSERT fails (MySQL non-strict mode and INSERT IGNORE, SQLite INSERT OR IGNORE: an implicit default or no row), not modelled", sc.Name, at)
 	} else {
 		v.Approx = fmt.Sprintf("column %s omitted by the INSERT%s: NULL, not modelled", sc.Name, at)
 	}

@@ -66,6 +66,9 @@ func verifyConcurrent(ctx context.Context, seq *report.Result, j job, peers []jo
 	// while two withdrawals leave -20). Where the search would not be
 	// exact, the proof is not either.
 	gap := isolationGaps(iso.Level, string(cfg.Dialect), j.c.Tables(), j.prog)
+	if gap == "" {
+		gap = deadlockGap(cfg, in, j.prog)
+	}
 	if st.Verdict == report.Safe && gap != "" {
 		st = &refine.Result{Verdict: report.Unknown, Reason: gap}
 	}
@@ -145,7 +148,7 @@ func verifyConcurrent(ctx context.Context, seq *report.Result, j job, peers []jo
 			setOutcome(r, res)
 			r.SMTQueries += st.Stats.SMTQueries
 			r.Reason = fmt.Sprintf("two concurrent requests (%s) break the constraint; each alone keeps it", pair)
-			fillCounterexample(r, prod, in.schema, j.entry, q.entry)
+			fillCounterexample(r, prod, in.schema, progDialect(cfg, j.prog), j.entry, q.entry)
 			return r
 		case report.Unknown:
 			if unknown == nil {
@@ -344,7 +347,7 @@ func stabilityFailure(res *refine.Result) string {
 // fillCounterexample reads the requests, the initial rows and the
 // schedule off the product's counterexample (r.Counterexample) of
 // requests A (entry a), B (entry b) and, of a product of more, C….
-func fillCounterexample(r *report.Result, prod *ir.Program, schema *sqlir.Schema, a, b string, more ...string) {
+func fillCounterexample(r *report.Result, prod *ir.Program, schema *sqlir.Schema, dialect, a, b string, more ...string) {
 	r.ConcurrentWith = b
 	r.Labels = append(r.Labels, report.LabelConcurrencyOnly)
 	t := r.Counterexample
@@ -362,7 +365,7 @@ func fillCounterexample(r *report.Result, prod *ir.Program, schema *sqlir.Schema
 		r.Requests = append(r.Requests, q)
 	}
 	r.InitialRows = distinctRows(t.Rows, schema)
-	r.Schedule = schedule(prod, t)
+	r.Schedule = schedule(prod, t, dialect)
 }
 
 // distinctRows drops the rows that repeat an earlier one (a row read is
@@ -417,8 +420,13 @@ type dbOp struct {
 	txOp    bool
 }
 
-// schedule lists the database operations among t's steps, in order.
-func schedule(prod *ir.Program, t *report.Counterexample) []report.ScheduleStep {
+// schedule lists the database operations among t's steps, in order. A
+// deadlock victim's step is marked; on MySQL it is listed after the
+// step of the other request that waited for it (the model lets the
+// victim fail first, the statement that closes the cycle next): InnoDB
+// fails the statement that closes the cycle (of two transactions of
+// equal weight), so the replay grants the other one first.
+func schedule(prod *ir.Program, t *report.Counterexample, dialect string) []report.ScheduleStep {
 	ops := map[[3]string]dbOp{}
 	for _, e := range prod.Edges {
 		info := e.Stmt.Source()
@@ -451,7 +459,15 @@ func schedule(prod *ir.Program, t *report.Counterexample) []report.ScheduleStep 
 		}
 		count[st.Request]++
 		out = append(out, report.ScheduleStep{Request: st.Request, Step: count[st.Request], Pos: st.Position,
-			Op: op.op, SQL: op.sql, Args: stepArgs(st)})
+			Op: op.op, SQL: op.sql, Args: stepArgs(st), Deadlock: dbmodel.DeadlockVictim(st.Request, st.Values)})
+	}
+	if dialect == "mysql" {
+		for i := 0; i+1 < len(out); i++ {
+			if out[i].Deadlock && out[i+1].Request != out[i].Request {
+				out[i], out[i+1] = out[i+1], out[i]
+				i++
+			}
+		}
 	}
 	return out
 }

@@ -140,6 +140,7 @@ func Run(ctx context.Context, cfg Config) (*report.Report, error) {
 			return nil, err
 		}
 		rep.Findings = append(rep.Findings, order...)
+		rep.Findings = append(rep.Findings, deadlockFindings(jobs, cfg, in)...)
 		if cut != "" {
 			rep.Warnings = append(rep.Warnings, cut)
 		}

@@ -95,7 +95,7 @@ func tripleOutcome(r *report.Result, res *refine.Result, prod *ir.Program, iso r
 		setOutcome(r, res)
 		r.Concurrency.Scope = report.ScopeSearch3
 		r.Reason = fmt.Sprintf("three concurrent requests (%s) break the constraint; each alone, and every pair, keeps it", label)
-		fillCounterexample(r, prod, schema, names[0], names[1], names[2])
+		fillCounterexample(r, prod, schema, string(cfg.Dialect), names[0], names[1], names[2])
 		return true
 	}
 	r.Verdict, r.Position = report.Unknown, res.Position

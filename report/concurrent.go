@@ -88,4 +88,8 @@ type ScheduleStep struct {
 	Op      string   `json:"op"` // begin, exec, select, commit, rollback
 	SQL     string   `json:"sql"`
 	Args    []string `json:"args"`
+	// Deadlock: the step fails as a deadlock victim (PostgreSQL 40P01,
+	// MySQL 1213): it waited for a lock of the other request, which
+	// waited for one of its own.
+	Deadlock bool `json:"deadlock,omitempty"`
 }

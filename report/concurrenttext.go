@@ -63,6 +63,9 @@ func writeConcurrency(w io.Writer, r *Result) {
 		if len(s.Args) > 0 {
 			text += " [" + strings.Join(s.Args, ", ") + "]"
 		}
+		if s.Deadlock {
+			text += "  → fails: deadlock victim"
+		}
 		pad := strings.Repeat(" ", laneOf(s.Request)*width)
 		fmt.Fprintf(w, "    %s%s\n", pad, text)
 	}

@@ -22,11 +22,17 @@ const (
 	// with a different value in it depending on which runs first, both
 	// succeeding in either order.
 	FindingOrderDependence = "order-dependence"
+	// FindingDeadlock: a transaction locks rows by key in an order that
+	// another request may reverse (x then y against y then x), or takes
+	// the exclusive lock of a row it holds shared: two requests wait for
+	// each other, and the engine fails one (PostgreSQL 40P01, MySQL 1213),
+	// where the code does not retry on that error.
+	FindingDeadlock = "deadlock"
 )
 
 // A Finding is a warning of a class of its own about the program, not a
 // verdict of a constraint (with --concurrent: tx-escape, lost-update,
-// check-then-insert, order-dependence).
+// check-then-insert, order-dependence, deadlock).
 // Text output prints "pos: warning[class]: message", JSON lists them in
 // "findings", SARIF gives each class its own rule.
 type Finding struct {
@@ -37,7 +43,7 @@ type Finding struct {
 	// relates to (tx-escape: the BEGIN of the open transaction;
 	// lost-update: the read whose value is written back; check-then-insert:
 	// the read that found no row; order-dependence: the other request's
-	// write).
+	// write; deadlock: the lock taken first).
 	Position string `json:"position"`
 	Related  string `json:"related,omitempty"`
 	Message  string `json:"message"`

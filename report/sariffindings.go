@@ -2,12 +2,14 @@ package report
 
 // The SARIF rules of the finding classes, after sarifRules' three verdict
 // rules (indexes 0–2): ruleTxEscape (index 3), ruleLostUpdate (index
-// 4), ruleCheckInsert (index 5) and ruleOrderDep (index 6).
+// 4), ruleCheckInsert (index 5), ruleOrderDep (index 6) and ruleDeadlock
+// (index 7).
 const (
 	ruleTxEscape    = "DBV004"
 	ruleLostUpdate  = "DBV005"
 	ruleCheckInsert = "DBV006"
 	ruleOrderDep    = "DBV007"
+	ruleDeadlock    = "DBV008"
 )
 
 // findingRule is a finding class's rule: its ID, its index in the
@@ -29,6 +31,8 @@ func findingRuleOf(class string) (findingRule, bool) {
 		return findingRule{ruleCheckInsert, 5, "the read that found no row"}, true
 	case FindingOrderDependence:
 		return findingRule{ruleOrderDep, 6, "the other request's write"}, true
+	case FindingDeadlock:
+		return findingRule{ruleDeadlock, 7, "the lock taken first"}, true
 	}
 	return findingRule{}, false
 }
@@ -96,6 +100,22 @@ func findingRules() []sarifRule {
 		},
 		DefaultConfiguration: sarifConfiguration{Level: "warning"},
 		Properties:           sarifRuleProperties{Precision: "high", ProblemSeverity: "warning", Tags: []string{"correctness", "database", "concurrency"}},
+	}, {
+		ID: ruleDeadlock, Name: "DeadlockProneLockOrder",
+		ShortDescription: sarifMessage{Text: "Two requests may lock rows in opposite orders and deadlock"},
+		FullDescription: sarifMessage{Text: "A transaction locks a row by key (SELECT … FOR UPDATE, UPDATE, DELETE) and later another row of the same " +
+			"table by a key value written differently (or upgrades a shared lock): two requests with the values swapped each hold one lock and " +
+			"wait for the other's. The engine breaks the deadlock by failing one waiting statement (PostgreSQL 40P01, which aborts the " +
+			"transaction; MySQL/MariaDB 1213, which rolls the whole transaction back and leaves later statements in autocommit), and the code " +
+			"does not retry on that error."},
+		Help: sarifMarkdown{
+			Text: "Lock the rows in one order (by key: one locking read of all of them, SELECT … WHERE id IN ($1, $2) ORDER BY id FOR UPDATE), " +
+				"or retry the whole transaction when it fails with the deadlock error.",
+			Markdown: "Lock the rows in one order (by key: one locking read of all of them, `SELECT … WHERE id IN ($1, $2) ORDER BY id FOR UPDATE`), " +
+				"or retry the whole transaction when it fails with the deadlock error (40P01, 1213).",
+		},
+		DefaultConfiguration: sarifConfiguration{Level: "warning"},
+		Properties:           sarifRuleProperties{Precision: "medium", ProblemSeverity: "warning", Tags: []string{"correctness", "database", "concurrency"}},
 	}}
 }
 

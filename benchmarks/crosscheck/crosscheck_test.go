@@ -41,6 +41,13 @@ var randomCases = map[string]bool{
 	"trust/external_result_unsafe": true,
 }
 
+// mayVanish are the known findings that occur only with some of the
+// counterexamples the solver may pick (they vary between runs): their
+// absence is no error. A new finding on them still is.
+var mayVanish = map[string]bool{
+	"trust/append_failures_unsafe": true,
+}
+
 // knownCaseProblems are the cases the cross-check cannot run yet, with the
 // part of the reason that says why.
 var knownCaseProblems = map[string]string{}
@@ -68,7 +75,8 @@ var knownFindings = map[findingKey]Kind{
 	// The run pays from one account and overdraws another: the first
 	// UPDATE … RETURNING debits a row the model does not track (only r
 	// is), so the counterexample lists no balance for it and the run
-	// seeds it with 0, which cannot pay.
+	// seeds it with 0, which cannot pay. Some counterexamples the solver
+	// picks do not need that row (mayVanish).
 	{"trust/append_failures_unsafe", "(*Billing).ChargeAll", "accounts.balance >= 0"}: NeedsExternal,
 	// The quantity text is a number out of int64's range; the model codes
 	// such a text by a hash, which the driver cannot turn back into it.
@@ -150,7 +158,7 @@ func TestCrossCheckFastCorpus(t *testing.T) {
 		}
 	}
 	for k, kind := range knownFindings {
-		if seen[k] || !filter.MatchString(k.Case) || randomCases[k.Case] {
+		if seen[k] || !filter.MatchString(k.Case) || randomCases[k.Case] || mayVanish[k.Case] {
 			continue
 		}
 		for _, c := range cases {

@@ -1,0 +1,5 @@
+CREATE TABLE quotas (
+    username    TEXT PRIMARY KEY,
+    used        BIGINT NOT NULL,
+    quota_limit BIGINT NOT NULL
+);
