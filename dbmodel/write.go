@@ -512,10 +512,12 @@ func (m *lowerer) omitted(t *tableModel, col string, s ir.Sort, info ir.Info, q 
 	if pos := info.Position(); pos != "" {
 		at = " at " + pos
 	}
-	if sc.NotNull && (m.opt.Dialect == "postgres" || m.opt.Dialect == "sqlite" && !q.OnConflictNothing) {
+	// SQLite lets a PRIMARY KEY column without NOT NULL hold NULL.
+	notNull := sc.NotNull && (m.opt.Dialect != "sqlite" || !sc.NotNullByKey)
+	if notNull && (m.opt.Dialect == "postgres" || m.opt.Dialect == "sqlite" && !q.OnConflictNothing) {
 		return v, ir.False
 	}
-	if sc.NotNull {
+	if notNull {
 		v.Approx = fmt.Sprintf("column %s omitted by the INSERT%s: NOT NULL without DEFAULT, so the INSERT fails (MySQL non-strict mode and INSERT IGNORE, SQLite INSERT OR IGNORE: an implicit default or no row), not modelled", sc.Name, at)
 	} else {
 		v.Approx = fmt.Sprintf("column %s omitted by the INSERT%s: NULL, not modelled", sc.Name, at)

@@ -308,6 +308,11 @@ type Column struct {
 	// AUTO_INCREMENT (and SQLite AUTOINCREMENT). Sequences start at 1 by
 	// default, so such a value is assumed to be at least 1.
 	AutoIncrement bool
+	// NotNullByKey is set when NotNull comes only from the column's
+	// PRIMARY KEY (no NOT NULL written): SQLite then lets the column hold
+	// NULL (a legacy quirk), except in a WITHOUT ROWID table (where the
+	// parser leaves this unset) and for the rowid alias, never NULL.
+	NotNullByKey bool
 }
 
 // The tables that stand for PostgreSQL's transaction-scoped advisory lock

@@ -265,6 +265,7 @@ func (b *schemaBuilder) addKey(td *tableDef, name string, cols []string, primary
 		names = append(names, "primary", strings.ToLower(td.name)+"_pkey")
 		for _, c := range cols {
 			if i := td.col(c); i >= 0 {
+				td.cols[i].NotNullByKey = td.cols[i].NotNullByKey || !td.cols[i].NotNull
 				td.cols[i].NotNull = true
 			}
 		}

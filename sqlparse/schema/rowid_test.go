@@ -25,3 +25,29 @@ func TestRowidAlias(t *testing.T) {
 		}
 	}
 }
+
+// TestNotNullByKey: a PRIMARY KEY column without NOT NULL written is
+// marked (SQLite lets it hold NULL), unless the table is WITHOUT ROWID.
+func TestNotNullByKey(t *testing.T) {
+	cases := []struct {
+		ddl  string
+		want bool
+	}{
+		{"CREATE TABLE t (c TEXT PRIMARY KEY, n INTEGER)", true},
+		{"CREATE TABLE t (c TEXT, n INTEGER, PRIMARY KEY (c))", true},
+		{"CREATE TABLE t (c TEXT NOT NULL PRIMARY KEY, n INTEGER)", false},
+		{"CREATE TABLE t (c TEXT PRIMARY KEY NOT NULL, n INTEGER)", false},
+		{"CREATE TABLE t (c TEXT NOT NULL, n INTEGER, PRIMARY KEY (c))", false},
+		{"CREATE TABLE t (c TEXT PRIMARY KEY, n INTEGER) WITHOUT ROWID", false},
+	}
+	for _, c := range cases {
+		s, err := Parse(c.ddl)
+		if err != nil {
+			t.Fatalf("%s: %v", c.ddl, err)
+		}
+		col := s.Tables["t"].Columns[0]
+		if !col.NotNull || col.NotNullByKey != c.want {
+			t.Errorf("%s: NotNull %v, NotNullByKey %v, want true, %v", c.ddl, col.NotNull, col.NotNullByKey, c.want)
+		}
+	}
+}

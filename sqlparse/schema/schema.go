@@ -184,6 +184,11 @@ func (b *schemaBuilder) schema() *sqlir.Schema {
 		}
 		t.ForeignKeys = td.foreignKeys()
 		t.RowidAlias = td.rowidAlias()
+		if td.withoutRowid {
+			for i := range t.Columns {
+				t.Columns[i].NotNullByKey = false
+			}
+		}
 		s.Tables[k] = t
 	}
 	b.objects(s)
