@@ -174,6 +174,10 @@ func replayCase(t *testing.T, c *harness.Case) string {
 // not reproduce on its engine, each with the reason; TestReplayAllUnsafe
 // fails on any other, and on one of these that reproduces.
 var replayLimits = map[string]string{
+	// The counterexample needs the sequence's next value to be a seeded
+	// row's id; replay seeds rows with explicit ids, which leave the
+	// sequence at 1 (TestGeneratedKeyTruth shows the collision).
+	"dialect/pg_upsert_serial_unsafe": "a sequence replay does not advance",
 	// MySQL 8's `INSERT … VALUES (…) AS new` alias: MariaDB, the MySQL
 	// engine here, refuses its syntax.
 	"trust/mysql8_upsert_alias_unsafe": "MySQL 8 syntax MariaDB lacks",

@@ -2,7 +2,6 @@ package dbmodel
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/dbverify/dbverify/ir"
@@ -319,13 +318,17 @@ func (m *lowerer) insert(em *emitter, t *tableModel, q *sqlir.Insert, args []ir.
 		check := m.checks(newRow)
 		em.havoc(m.takeFresh()...)
 		em.assume(check)
-		if plainInsert(q) {
+		// An upsert whose every possible conflict is on a key with a
+		// generated column it omits (AUTO_INCREMENT, SQLite's rowid)
+		// conflicts with no row: it is a plain INSERT (adv8 F5).
+		fresh := (q.HasOnConflict || q.OnConflictNothing || q.Replace) && m.conflictFree(t, q)
+		if plainInsert(q) || fresh {
 			// A plain INSERT of a key a row the symbols track has fails
 			// (the error path above), it never succeeds.
 			em.assume(ir.Not(m.keyClash(t, newRow)))
 		}
 		join := m.p.NewLoc()
-		if q.HasOnConflict || q.OnConflictNothing {
+		if (q.HasOnConflict || q.OnConflictNothing) && !fresh {
 			m.conflictPath(em, t, q, newRow, join, updateSpec{where: m.conflictWhere(t, q, row), args: args, single: true, h: h, flag: flag}, last, targets)
 		}
 		if last {
@@ -465,6 +468,8 @@ func isDefaultKeyword(e sqlir.Expr) bool {
 //   - a constant DEFAULT of the schema: that constant;
 //   - a sequence (serial, identity, AUTO_INCREMENT): an arbitrary value
 //     of at least 1 (sequences start at 1 unless told otherwise);
+//   - SQLite's rowid alias without AUTOINCREMENT: an arbitrary value (one
+//     more than the largest rowid, which may be negative);
 //   - another DEFAULT expression (now(), …), or a column the schema does
 //     not describe: an arbitrary value;
 //   - no DEFAULT: NULL, or (NOT NULL) the INSERT fails — on PostgreSQL
@@ -488,6 +493,9 @@ func (m *lowerer) omitted(t *tableModel, col string, s ir.Sort, info ir.Info, q 
 	switch {
 	case sc == nil:
 		return m.freshVar("$default_"+col, s), nil
+	case m.opt.Dialect == "sqlite" && strings.EqualFold(t.schema.RowidAlias, col) && !sc.AutoIncrement:
+		// A new rowid: one more than the largest, which may be < 1.
+		return m.freshVar("$rowid_"+col, s), nil
 	case sc.AutoIncrement:
 		v := m.freshVar("$serial_"+col, s)
 		if s == ir.Int {
@@ -504,10 +512,12 @@ func (m *lowerer) omitted(t *tableModel, col string, s ir.Sort, info ir.Info, q 
 	if pos := info.Position(); pos != "" {
 		at = " at " + pos
 	}
-	if sc.NotNull && (m.opt.Dialect == "postgres" || m.opt.Dialect == "sqlite" && !q.OnConflictNothing) {
+	// SQLite lets a PRIMARY KEY column without NOT NULL hold NULL.
+	notNull := sc.NotNull && (m.opt.Dialect != "sqlite" || !sc.NotNullByKey)
+	if notNull && (m.opt.Dialect == "postgres" || m.opt.Dialect == "sqlite" && !q.OnConflictNothing) {
 		return v, ir.False
 	}
-	if sc.NotNull {
+	if notNull {
 		v.Approx = fmt.Sprintf("column %s omitted by the INSERT%s: NOT NULL without DEFAULT, so the INSERT fails (MySQL non-strict mode and INSERT IGNORE, SQLite INSERT OR IGNORE: an implicit default or no row), not modelled", sc.Name, at)
 	} else {
 		v.Approx = fmt.Sprintf("column %s omitted by the INSERT%s: NULL, not modelled", sc.Name, at)
@@ -558,7 +568,7 @@ func (m *lowerer) conflictWhere(t *tableModel, q *sqlir.Insert, row []sqlir.Expr
 			} else {
 				anyKey = &sqlir.Binary{Op: sqlir.OpOr, X: anyKey, Y: where}
 			}
-		case !omitsSerial(t.schema, k, q):
+		case !m.omitsFresh(t.schema, k, q):
 			return unknown
 		}
 	}
@@ -585,26 +595,6 @@ func keyMatch(cols []string, q *sqlir.Insert, row []sqlir.Expr) sqlir.Expr {
 		}
 	}
 	return where
-}
-
-// omitsSerial reports whether the INSERT q omits a column of key cols
-// whose value then comes from a sequence (AUTO_INCREMENT): a new value, no
-// conflict on that key.
-func omitsSerial(t *sqlir.Table, cols []string, q *sqlir.Insert) bool {
-	if t == nil {
-		return false
-	}
-	for _, k := range cols {
-		if slices.ContainsFunc(q.Columns, func(c string) bool { return strings.EqualFold(c, k) }) {
-			continue
-		}
-		for _, sc := range t.Columns {
-			if strings.EqualFold(sc.Name, k) && sc.AutoIncrement {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // sqlAnd returns x AND y (y when x is nil).

@@ -122,6 +122,7 @@ func (t *translator) input(name string, typ types.Type, depth int) value {
 				continue
 			}
 			fs[i] = t.input(name+"."+u.Field(i).Name(), u.Field(i).Type(), depth+1)
+			t.markFilledMap(fs[i], u.Field(i), name+"."+u.Field(i).Name())
 			if t.internalField(u.Field(i)) {
 				markInternal(fs[i])
 			}

@@ -285,7 +285,11 @@ func (t *translator) element(f *frame, i ssa.Value) {
 		x = i.Iter.(*ssa.Range).X
 	}
 	if xv := t.val(f, x); (xv.obj == nil || !xv.obj.arbitrary) && !isString(x.Type()) {
-		markValueApprox(v, t.elementWhy(f, x))
+		why := t.elementWhy(f, x)
+		if _, isMap := i.(*ssa.Lookup); isMap && xv.obj != nil && xv.obj.approxElems != "" {
+			why = xv.obj.approxElems
+		}
+		markValueApprox(v, why)
 		t.lose(xv)
 	}
 	t.define(f, i, v)

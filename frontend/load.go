@@ -55,6 +55,8 @@ type Loaded struct {
 	opens       []driverOpen
 	openAt      map[*ssa.Call]driverOpen
 	handles     *handleDialects
+	// filledMaps are the map fields the program fills (filledmaps.go).
+	filledMaps map[*types.Var]string
 
 	// module holds the import paths of the packages whose functions are
 	// inlined: every package of the main module that was loaded.

@@ -58,6 +58,9 @@ func (t *translator) field(c *cell, i int) *cell {
 		}
 		t.markApprox(c.fields[i], c.approx)
 		if st, ok := c.typ.Underlying().(*types.Struct); ok && c.input {
+			c.fields[i].filled = t.l.filledMapWhy(st.Field(i), name)
+		}
+		if st, ok := c.typ.Underlying().(*types.Struct); ok && c.input {
 			if text, ok := t.l.preparedText(st.Field(i)); ok {
 				// A statement field the program prepares once (prepared.go).
 				c.fields[i].ref, c.fields[i].refSet = value{obj: &object{kind: objStmt, text: text}}, true
@@ -110,6 +113,9 @@ func (t *translator) load(c *cell, name string) value {
 	}
 	if !c.refSet && c.input {
 		c.ref, c.refSet = t.input(c.name, c.typ, 1), true
+		if o := c.ref.obj; o != nil && c.filled != "" {
+			o.arbitrary, o.approxElems = false, c.filled
+		}
 		if c.internal {
 			markInternal(c.ref)
 		}

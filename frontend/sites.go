@@ -92,6 +92,7 @@ func (l *Loaded) findSites() error {
 	}
 	l.chooseDialect(order)
 	l.findHandleDialects()
+	l.findFilledMaps()
 	mixed := l.mixedDialects()
 	if mixed {
 		l.DialectSource = "per statement, from the handle it runs on: " + l.opensText() + "; " + l.Dialect.String() + " where none is named"

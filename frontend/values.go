@@ -133,6 +133,9 @@ type cell struct {
 	internal bool
 	// approx: the content stands for an untracked element (see ir.Var.Approx).
 	approx string
+	// filled: an input's map field the program fills (filledmaps.go):
+	// why its elements are approximations; "" for others.
+	filled string
 	// impl: the dynamic type of the interface content, chosen by the
 	// first method call on it the model dispatches (see dispatch); reset
 	// by a store that changes the content.

@@ -279,6 +279,11 @@ type Table struct {
 	// Collate is the table's default collation (MySQL "COLLATE=…", or
 	// "binary" for "CHARSET=binary"), lower case; "" when not given.
 	Collate string
+	// RowidAlias names the column that, in SQLite, is an alias of the
+	// rowid: the only column of the PRIMARY KEY, declared INTEGER, of a
+	// table not WITHOUT ROWID. An INSERT that omits it gets a new rowid
+	// (one more than the largest), never an existing row's. "" if none.
+	RowidAlias string
 }
 
 // Column is one column definition.
@@ -309,6 +314,11 @@ type Column struct {
 	// Collate is the column's COLLATE clause (or "binary" for MySQL's
 	// CHARACTER SET binary), lower case without quotes; "" when none.
 	Collate string
+	// NotNullByKey is set when NotNull comes only from the column's
+	// PRIMARY KEY (no NOT NULL written): SQLite then lets the column hold
+	// NULL (a legacy quirk), except in a WITHOUT ROWID table (where the
+	// parser leaves this unset) and for the rowid alias, never NULL.
+	NotNullByKey bool
 }
 
 // The tables that stand for PostgreSQL's transaction-scoped advisory lock

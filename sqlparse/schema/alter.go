@@ -170,9 +170,9 @@ func (b *schemaBuilder) alterColumn(p *ddlParser, td *tableDef, verb string, pen
 func alterColumnAction(p *ddlParser, c *sqlir.Column) {
 	switch {
 	case p.accept("set", "not", "null"):
-		c.NotNull = true
+		c.NotNull, c.NotNullByKey = true, false
 	case p.accept("drop", "not", "null"):
-		c.NotNull = false
+		c.NotNull, c.NotNullByKey = false, false
 	case p.accept("set", "data", "type"), p.accept("type"):
 		s := p.i
 		for !p.eof() && !p.peek().is("using") && !p.peek().is("collate") {

@@ -84,8 +84,9 @@ func (b *schemaBuilder) columnDef(ctx *stmtCtx, td *tableDef, el []tok, pending 
 		t := p.peek()
 		switch {
 		case p.accept("not", "null"):
-			col.NotNull = true
+			col.NotNull, col.NotNullByKey = true, false
 		case p.accept("primary", "key"):
+			col.NotNullByKey = col.NotNullByKey || !col.NotNull
 			col.NotNull = true
 			keys = append(keys, keyDef{names: nameList(cname), cols: []string{col.Name}, primary: true})
 			cname = ""

@@ -64,6 +64,11 @@ func (b *schemaBuilder) createTable(p *ddlParser) error {
 			return err
 		}
 		td.collate = tableCollation(&ddlParser{ctx: p.ctx, toks: p.toks, i: close + 1})
+		for i := close + 1; i+1 < len(p.toks); i++ {
+			if p.toks[i].is("without") && p.toks[i+1].is("rowid") {
+				td.withoutRowid = true
+			}
+		}
 	case p.accept("like"), p.accept("as"), p.accept("partition", "of"), p.accept("clone"):
 		if p.toks[p.i-1].is("like") {
 			if src, ok := p.name(); ok {
@@ -261,6 +266,7 @@ func (b *schemaBuilder) addKey(td *tableDef, name string, cols []string, primary
 		names = append(names, "primary", strings.ToLower(td.name)+"_pkey")
 		for _, c := range cols {
 			if i := td.col(c); i >= 0 {
+				td.cols[i].NotNullByKey = td.cols[i].NotNullByKey || !td.cols[i].NotNull
 				td.cols[i].NotNull = true
 			}
 		}

@@ -126,6 +126,8 @@ type tableDef struct {
 	anon   int // anonymous checks so far
 	// collate is the table's default collation (tableCollation).
 	collate string
+	// withoutRowid is set for SQLite's CREATE TABLE … WITHOUT ROWID.
+	withoutRowid bool
 }
 
 func (t *tableDef) col(name string) int {
@@ -183,6 +185,12 @@ func (b *schemaBuilder) schema() *sqlir.Schema {
 			t.Checks = append(t.Checks, cd.c)
 		}
 		t.ForeignKeys = td.foreignKeys()
+		t.RowidAlias = td.rowidAlias()
+		if td.withoutRowid {
+			for i := range t.Columns {
+				t.Columns[i].NotNullByKey = false
+			}
+		}
 		s.Tables[k] = t
 	}
 	b.objects(s)
@@ -309,4 +317,22 @@ func (p *ddlParser) name() (string, bool) {
 
 func (p *ddlParser) errHere(format string, args ...any) error {
 	return p.ctx.errAt(p.peek().pos, format, args...)
+}
+
+// rowidAlias returns the column that is SQLite's rowid alias: the only
+// column of the PRIMARY KEY, of declared type INTEGER exactly (INT or
+// BIGINT are not), in a table not WITHOUT ROWID; "" if none.
+func (t *tableDef) rowidAlias() string {
+	if t.withoutRowid {
+		return ""
+	}
+	for _, k := range t.keys {
+		if !k.primary || len(k.cols) != 1 {
+			continue
+		}
+		if i := t.col(k.cols[0]); i >= 0 && strings.EqualFold(strings.TrimSpace(t.cols[i].Type), "integer") {
+			return t.cols[i].Name
+		}
+	}
+	return ""
 }

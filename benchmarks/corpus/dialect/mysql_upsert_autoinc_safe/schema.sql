@@ -1,0 +1,6 @@
+CREATE TABLE coupons (
+  id BIGINT PRIMARY KEY AUTO_INCREMENT,
+  campaign VARCHAR(64) NOT NULL,
+  redeemed INT NOT NULL,
+  max_redeem INT NOT NULL
+);

@@ -1,0 +1,6 @@
+CREATE TABLE passes (
+  id BIGSERIAL PRIMARY KEY,
+  holder TEXT NOT NULL,
+  uses BIGINT NOT NULL,
+  max_uses BIGINT NOT NULL
+);

@@ -1,0 +1,6 @@
+CREATE TABLE passes (
+  id INTEGER PRIMARY KEY,
+  holder TEXT NOT NULL,
+  uses INTEGER NOT NULL,
+  max_uses INTEGER NOT NULL
+);
