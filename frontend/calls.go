@@ -279,6 +279,7 @@ func (t *translator) external(f *frame, fn *ssa.Function, c *ssa.CallCommon, arg
 		path = fn.Object().Pkg().Path()
 	}
 	name := fn.Name()
+	t.httpErrorCall(path, name)
 	if v, ok := t.decimalCall(path, name, fn, args); ok {
 		return v
 	}

@@ -49,6 +49,10 @@ type translator struct {
 	elemReads  map[elemKey]elemRead
 	writeEpoch int
 
+	// httpFailed is a handler entry's "answered with http.Error" flag
+	// (httpfail.go; nil: not a handler).
+	httpFailed *ir.Var
+
 	overflowNoted bool // the no-overflow assumption is recorded
 	noOverflow    bool // integer arithmetic is mathematical (see Translate)
 	floatNoted    bool // the exact-floats (or rounded-floats) assumption is recorded
@@ -330,6 +334,7 @@ func (t *translator) inline(fn *ssa.Function, args, bindings []value) value {
 				t.p.ErrResults = append(t.p.ErrResults, f.results[i])
 			}
 		}
+		t.handlerFailFlag(fn)
 	}
 	if fn.Blocks == nil {
 		t.unsupported("function %s has no body", fn.Name())

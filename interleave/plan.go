@@ -46,13 +46,20 @@ func Switches(symmetric bool, ops0, ops1 int) [][]Segment {
 // operations, B n2, C n3, then the three run to their ends in some
 // order", 1 <= n1, n2, n3 <= ops, for the six orders of the ends. (The
 // first phase runs A, B, C in that order: the copies are alike, so any
-// other order is the same plan with the requests renamed.)
+// other order is the same plan with the requests renamed.) The plans
+// come in the order of n1 + n2 + n3, the fewest operations first: a
+// search stopped by a limit has searched the short prefixes (the reads
+// of a lost update come early) before the long ones.
 func SwitchesOf3(ops int) [][]Segment {
 	orders := [][3]int{{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}}
 	var plans [][]Segment
-	for n1 := 1; n1 <= ops; n1++ {
-		for n2 := 1; n2 <= ops; n2++ {
-			for n3 := 1; n3 <= ops; n3++ {
+	for sum := 3; sum <= 3*ops; sum++ {
+		for n1 := 1; n1 <= ops; n1++ {
+			for n2 := 1; n2 <= ops; n2++ {
+				n3 := sum - n1 - n2
+				if n3 < 1 || n3 > ops {
+					continue
+				}
 				for _, o := range orders {
 					plans = append(plans, []Segment{{0, n1}, {1, n2}, {2, n3}, {o[0], -1}, {o[1], -1}, {o[2], -1}})
 				}

@@ -187,9 +187,11 @@ const fullProductRLimit = 1_000_000
 // counterexample, if any), whether only schedules with few switches were
 // searched, the solver queries and the assumptions.
 type pairSearch struct {
-	res         *refine.Result
-	prod        *ir.Program
-	switches    bool
+	res      *refine.Result
+	prod     *ir.Program
+	switches bool
+	// three: a search of three requests (the limits' reasons say so).
+	three       bool
 	plans       int
 	queries     int
 	assumptions []string
@@ -260,7 +262,7 @@ func searchPlans(ctx context.Context, out *pairSearch, plans [][]interleave.Segm
 	start := time.Now()
 	for i, plan := range plans {
 		if left := pairMaxQueries - out.queries; left <= 0 {
-			out.res = &refine.Result{Verdict: report.Unknown, Reason: pairLimitReason(out.queries, i, len(plans))}
+			out.res = &refine.Result{Verdict: report.Unknown, Reason: pairLimitReason(out.three, out.queries, i, len(plans))}
 			return nil
 		}
 		if cfg.TimeLimit > 0 {

@@ -81,13 +81,55 @@ func TestOrderDepFinding(t *testing.T) {
 // lineOf is the line of "file:line" in orderdep/orderdep.go.
 func lineOf(t *testing.T, pos string) int {
 	t.Helper()
+	return lineIn(t, pos, "orderdep/orderdep.go")
+}
+
+// lineIn is the line of position pos ("file:line"), which must be in
+// file.
+func lineIn(t *testing.T, pos, want string) int {
+	t.Helper()
 	file, line, ok := strings.Cut(pos, ":")
-	if !ok || file != "orderdep/orderdep.go" {
-		t.Fatalf("position %q not in orderdep/orderdep.go", pos)
+	if !ok || file != want {
+		t.Fatalf("position %q not in %s", pos, want)
 	}
 	n := 0
 	for _, c := range line {
 		n = n*10 + int(c-'0')
 	}
 	return n
+}
+
+// TestOrderDepHandlers: an HTTP handler fails by answering http.Error,
+// not by returning an error (adv8 F10). Two guarded relative
+// withdrawals, each answering 409 when its UPDATE matched no row, give
+// no order-dependence finding (from a balance of 2, withdrawals of 2 and
+// 1 end differently by order only because one of them is refused); the
+// absolute reset against the withdrawal, and against itself, do.
+func TestOrderDepHandlers(t *testing.T) {
+	dir := testdataDir(t, "concurrent")
+	rep, err := Run(context.Background(), Config{Dir: dir, Patterns: []string{"./handlerorder"}, Dialect: "postgres",
+		Schema: filepath.Join(dir, "handlerorder", "schema.sql"), Constraints: []string{"accounts.balance >= 0"}, Workers: 1, Concurrent: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const withdraw, reset = 32, 56 // the lines of the writes
+	got := map[[2]int]bool{}
+	for _, f := range rep.Findings {
+		if f.Class != report.FindingOrderDependence {
+			continue
+		}
+		k := [2]int{lineIn(t, f.Position, "handlerorder/handlers.go"), lineIn(t, f.Related, "handlerorder/handlers.go")}
+		if k[0] > k[1] {
+			k[0], k[1] = k[1], k[0]
+		}
+		got[k] = true
+		if k == [2]int{withdraw, withdraw} {
+			t.Errorf("two guarded relative withdrawals reported: %s", f.Message)
+		}
+	}
+	for _, k := range [][2]int{{withdraw, reset}, {reset, reset}} {
+		if !got[k] {
+			t.Errorf("no order-dependence finding for the writes at lines %v; got %v", k, got)
+		}
+	}
 }

@@ -34,8 +34,24 @@ import (
 // once every pair kept the constraint. It reports whether it decided r
 // (UNSAFE, or UNKNOWN with the reason; false: every triple keeps the
 // constraint), and whether a triple was searched in the schedules of
-// interleave.SwitchesOf3 only.
+// interleave.SwitchesOf3 only. With a time limit (--time-limit) the
+// whole 3-request search gets that much wall clock, on a solver of its
+// own that the limit interrupts (the worker's solver, interrupted, would
+// be finished for the jobs after this one).
 func searchTriples(ctx context.Context, r *report.Result, j job, peers []job, in *inputs, s *smt.Solver, cfg Config) (decided, switches bool) {
+	outer := ctx
+	if cfg.TimeLimit > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, cfg.TimeLimit)
+		defer cancel()
+		own, err := newSolver(cfg)
+		if err != nil {
+			internalError(r, err)
+			return true, false
+		}
+		defer own.Close()
+		s = own
+	}
 	for _, trio := range triples(j, peers) {
 		progs := []*ir.Program{trio[0].prog, trio[1].prog, trio[2].prog}
 		for i := range progs {
@@ -57,11 +73,8 @@ func searchTriples(ctx context.Context, r *report.Result, j job, peers []job, in
 			FirstUpdaterWins: firstUpdaterWins(iso.Level, string(cfg.Dialect)),
 			ConsistentReads:  consistentReads(iso.Level, string(cfg.Dialect), j.c.Tables(), progs...),
 		}
-		sr, err := searchProduct(ctx, j.c, in, s, cfg, conc, fullProductRLimit, progs...)
-		if err == nil && sr.res.Verdict == report.Unknown && trio[1].entry == j.entry && trio[2].entry == j.entry && ctx.Err() == nil {
-			sr.switches = true
-			err = searchPlans(ctx, sr, interleave.SwitchesOf3(interleave.MaxOps(j.prog)), j.c, in, s, cfg, conc, progs...)
-		}
+		same := trio[1].entry == j.entry && trio[2].entry == j.entry
+		sr, err := searchTrio(ctx, progs, same, j, in, s, cfg, conc)
 		if err != nil {
 			internalError(r, err)
 			return true, switches
@@ -72,11 +85,47 @@ func searchTriples(ctx context.Context, r *report.Result, j job, peers []job, in
 		r.Assumptions = mergeStrings(r.Assumptions, sr.assumptions)
 		r.Concurrency.SchedulePlans += sr.plans
 		switches = switches || sr.switches
+		if sr.res.Verdict != report.Unsafe && ctx.Err() != nil && outer.Err() == nil {
+			// The 3-request search's own limit, not the run's deadline.
+			r.Verdict, r.Position = report.Unknown, ""
+			r.Reason = fmt.Sprintf("concurrent requests: every pair keeps the constraint, but the 3-request search ran out of time (time limit %s, --time-limit) in %s, after %d schedule plans and %d SMT queries",
+				cfg.TimeLimit, label, sr.plans, sr.queries)
+			return true, switches
+		}
 		if tripleOutcome(r, sr.res, sr.prod, iso, names, label, cfg, in.schema) {
 			return true, switches
 		}
 	}
 	return false, switches
+}
+
+// searchTrio searches the requests progs, three of them: the product of
+// every interleaving where it has at most tripleMaxStates locations,
+// and, where that is undecided or too large, for three copies of one
+// entry (same), the schedule plans of interleave.SwitchesOf3, the
+// fewest operations first, within searchPlans' work and time limits.
+func searchTrio(ctx context.Context, progs []*ir.Program, same bool, j job, in *inputs, s *smt.Solver, cfg Config, conc dbmodel.Concurrency) (*pairSearch, error) {
+	opts := reduction(cfg, in.schema)
+	opts.Snapshots = conc.FirstUpdaterWins || conc.ConsistentReads
+	built, err := interleave.Build(opts, progs...)
+	if err != nil {
+		return nil, fmt.Errorf("product of three requests: %w", err)
+	}
+	var sr *pairSearch
+	if built.Size.States <= tripleMaxStates {
+		if sr, err = searchProduct(ctx, j.c, in, s, cfg, conc, fullProductRLimit, progs...); err != nil {
+			return nil, err
+		}
+	} else {
+		sr = &pairSearch{res: &refine.Result{Verdict: report.Unknown,
+			Reason: fmt.Sprintf("abstract state limit of the 3-request search: the product of every interleaving has %d locations (limit %d), not searched as a whole", built.Size.States, tripleMaxStates)}}
+	}
+	sr.three = true
+	if sr.res.Verdict == report.Unknown && same && ctx.Err() == nil {
+		sr.switches = true
+		err = searchPlans(ctx, sr, interleave.SwitchesOf3(interleave.MaxOps(j.prog)), j.c, in, s, cfg, conc, progs...)
+	}
+	return sr, err
 }
 
 // tripleOutcome records the outcome res of the 3-request search of the

@@ -118,3 +118,24 @@ func TestDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// TestThreeRequestsTimeLimit: --time-limit stops a --requests 3 run
+// (adv8 P1: a 25-line entry with a transaction ran 14 minutes and 2 GB
+// without answering): the run returns, and the entry is UNSAFE (three
+// payments can overdraw) or UNKNOWN for the wall-clock limit. Which
+// phase the limit stops depends on the machine's speed; that the
+// 3-request search names itself is pipeline's TestThreeRequestsTimeLimit.
+func TestThreeRequestsTimeLimit(t *testing.T) {
+	rep := checkJSON(t, "-C", "testdata/threereq", "--schema", "schema.sql", "-c", "accounts.balance >= 0",
+		"--concurrent", "--requests", "3", "--time-limit", "2s")
+	if len(rep.Results) != 1 {
+		t.Fatalf("%d results, want 1", len(rep.Results))
+	}
+	r := rep.Results[0]
+	if r.Verdict == report.Safe {
+		t.Fatalf("SAFE (%s): three payments can overdraw", r.Reason)
+	}
+	if r.Verdict == report.Unknown && (r.Limit != refine.LimitWallClock || !strings.Contains(r.Reason, "time limit")) {
+		t.Errorf("UNKNOWN, limit %q: %s; want the wall-clock limit named", r.Limit, r.Reason)
+	}
+}

@@ -1,0 +1,3 @@
+module example.com/threereq
+
+go 1.26
