@@ -93,7 +93,12 @@ func (m *lowerer) pinned(table string, where sqlir.Expr, args []ir.Expr) ([]stri
 				vals = nil
 				break
 			}
-			vals = append(vals, m.pinKey(table, c, m.value(e, nil, args)))
+			pk := m.pinKey(table, c, m.value(e, nil, args))
+			if pk == nil {
+				vals = nil
+				break
+			}
+			vals = append(vals, pk)
 		}
 		if vals != nil {
 			return k, vals

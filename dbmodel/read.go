@@ -193,6 +193,9 @@ func (m *lowerer) pinnedResults(s *ir.Select) ir.Expr {
 		// (A Go string bound to the numeric column reads back as the
 		// number it converts to: "01" as 1.)
 		val := m.pinKey(q.Table, pin.col, m.value(pin.val, nil, s.Args))
+		if val == nil {
+			continue
+		}
 		for i, it := range q.Columns {
 			c, ok := it.Expr.(*sqlir.ColRef)
 			if it.Star || !ok || !strings.EqualFold(c.Name, pin.col) || i >= len(s.Targets) || s.Targets[i] == nil {

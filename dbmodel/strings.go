@@ -250,6 +250,15 @@ func (m *lowerer) compare(op sqlir.Op, a, b sqlValue) ir.Expr {
 		}
 		return m.approxVar("$strcmp", ir.Bool, fmt.Sprintf("a comparison of a string with a number (%s %s %s)", describe(a), op, describe(b)))
 	}
+	if m.opt.Dialect == "mysql" && s.kind == kindStr && s.col && isGoNumber(o) {
+		// MySQL compares a string column with a number as numbers:
+		// '05' = 5 (a decimal variant with a leading zero is its
+		// number). '5 ' = 5 too, but '5 ' and '5' are one key under
+		// the column's PAD SPACE collation, which the model keeps only
+		// where it folds the column: the forms with a leading zero stand
+		// for the other spellings of a number.
+		return cmp(irop, numberOf(s.e), o.e)
+	}
 	if s.kind == kindText {
 		if _, canon := ir.CanonicalInt(s.text); !canon && numericTextRE.MatchString(strings.TrimSpace(s.text)) {
 			// '5.0' or '007': equal to 5 as a number, not as a string.

@@ -164,7 +164,9 @@ func (m *lowerer) keyValue(t *tableModel, key []string, where sqlir.Expr, args [
 			m.fresh = saved
 			continue
 		}
-		found[p.col] = m.pinKey(t.name, p.col, v)
+		if k := m.pinKey(t.name, p.col, v); k != nil {
+			found[p.col] = k
+		}
 	}
 	var out []ir.Expr
 	for _, k := range key {
