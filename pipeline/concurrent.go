@@ -112,35 +112,18 @@ func verifyConcurrent(ctx context.Context, seq *report.Result, j job, peers []jo
 			r.Verdict, r.Reason, r.Position = report.Unknown, fmt.Sprintf("unsupported: %s at %s", u.What, u.Position()), u.Position()
 			return r
 		}
-		conc := dbmodel.Concurrency{
-			FirstUpdaterWins: firstUpdaterWins(iso2.Level, string(cfg.Dialect)),
-			ConsistentReads:  consistentReads(iso2.Level, string(cfg.Dialect), j.c.Tables(), j.prog, q.prog),
-		}
-		sr, err := searchPair(ctx, j, q, in, s, cfg, conc)
+		sr, err := searchPair(ctx, j, q, in, s, cfg, searchConcurrency(iso2.Level, cfg, j, q))
 		if err != nil {
 			return internalError(r, err)
 		}
 		res, prod := sr.res, sr.prod
-		r.SMTQueries += sr.queries
-		r.Concurrency.PairsSearched++
-		r.Concurrency.SchedulePlans += sr.plans
-		r.Concurrency.Interleavings = addSat(r.Concurrency.Interleavings, sr.interleavings)
-		r.Concurrency.InterleavingsUnreduced = addSat(r.Concurrency.InterleavingsUnreduced, sr.unreduced)
-		r.Assumptions = mergeStrings(r.Assumptions, sr.assumptions)
+		tallyPair(r, sr)
 		if sr.switches {
 			bounded = report.ScopeBoundedSwitches
 		}
-		if res.Verdict == report.Unsafe && iso2.Level == Serializable && string(cfg.Dialect) == "postgres" {
-			// SSI aborts more schedules than first-updater-wins.
+		if why := spuriousSchedule(cfg, in, iso2, pair, j.prog, q.prog); res.Verdict == report.Unsafe && why != "" {
 			r.Isolation = &iso2
-			r.Verdict, r.Position = report.Unknown, res.Position
-			r.Reason = fmt.Sprintf("concurrent requests %s: a schedule breaks the constraint under REPEATABLE READ's first-updater-wins, but SERIALIZABLE (SSI) may abort it: may be spurious", pair)
-			return r
-		}
-		if pos := optionsNotShown(cfg.Isolation, in.levels, j.prog, q.prog); res.Verdict == report.Unsafe && pos != "" {
-			r.Isolation = &iso2
-			r.Verdict, r.Position = report.Unknown, res.Position
-			r.Reason = fmt.Sprintf("concurrent requests %s: a schedule breaks the constraint at %s, but the transaction begun at %s is given isolation options that are not written there (passed in or kept in a variable, not followed): at the level they set the schedule may be impossible, so it may be spurious (--isolation sets the level)", pair, iso2.Level, pos)
+			r.Verdict, r.Position, r.Reason = report.Unknown, res.Position, why
 			return r
 		}
 		switch res.Verdict {
@@ -171,6 +154,39 @@ func verifyConcurrent(ctx context.Context, seq *report.Result, j job, peers []jo
 	r.Verdict = report.Safe
 	r.Concurrency.Scope = bounded
 	return r
+}
+
+// searchConcurrency is the concurrent model of the search of requests j
+// and q at level.
+func searchConcurrency(level string, cfg Config, j, q job) dbmodel.Concurrency {
+	return dbmodel.Concurrency{
+		FirstUpdaterWins: firstUpdaterWins(level, string(cfg.Dialect)),
+		ConsistentReads:  consistentReads(level, string(cfg.Dialect), j.c.Tables(), j.prog, q.prog),
+	}
+}
+
+// tallyPair adds the search of one pair of requests to r's figures.
+func tallyPair(r *report.Result, sr *pairSearch) {
+	r.SMTQueries += sr.queries
+	r.Concurrency.PairsSearched++
+	r.Concurrency.SchedulePlans += sr.plans
+	r.Concurrency.Interleavings = addSat(r.Concurrency.Interleavings, sr.interleavings)
+	r.Concurrency.InterleavingsUnreduced = addSat(r.Concurrency.InterleavingsUnreduced, sr.unreduced)
+	r.Assumptions = mergeStrings(r.Assumptions, sr.assumptions)
+}
+
+// spuriousSchedule says why a schedule of progs (requests pair) that
+// breaks the constraint at level iso may be impossible ("" if it cannot
+// be): SSI aborts more schedules than first-updater-wins, and isolation
+// options the code does not write where it begins may set another level.
+func spuriousSchedule(cfg Config, in *inputs, iso report.Isolation, pair string, progs ...*ir.Program) string {
+	if iso.Level == Serializable && string(cfg.Dialect) == "postgres" {
+		return fmt.Sprintf("concurrent requests %s: a schedule breaks the constraint under REPEATABLE READ's first-updater-wins, but SERIALIZABLE (SSI) may abort it: may be spurious", pair)
+	}
+	if pos := optionsNotShown(cfg.Isolation, in.levels, progs...); pos != "" {
+		return fmt.Sprintf("concurrent requests %s: a schedule breaks the constraint at %s, but the transaction begun at %s is given isolation options that are not written there (passed in or kept in a variable, not followed): at the level they set the schedule may be impossible, so it may be spurious (--isolation sets the level)", pair, iso.Level, pos)
+	}
+	return ""
 }
 
 // planBudget bounds the search of the schedule plans of one pair, in
