@@ -46,10 +46,12 @@ func (t *translator) parsedInt(name string, args []value, n, failed ir.Expr) {
 		ir.Cmp(ir.OpEq, n, ir.BigInt(hi)),
 		ir.Cmp(ir.OpEq, n, ir.BigInt(lo)),
 	)
-	ok := ir.Cmp(ir.OpEq, n, code)
-	if bits < 64 {
-		ok = ir.And(ok, inRange)
-	}
+	// A text that parses is canonical (the stated assumption, made
+	// explicit: without it a string variant or another code could parse
+	// to itself, beyond int64, and a counterexample print
+	// ParseInt(…).0 = "STR1", which no run can give) and its value is in
+	// the type's range.
+	ok := ir.And(ir.Cmp(ir.OpEq, n, code), inRange, canonical)
 	t.emit(&ir.Assume{Cond: ir.And(
 		ir.Implies(canonical, ir.Not(failed)),
 		ir.Implies(ir.Not(failed), ok),

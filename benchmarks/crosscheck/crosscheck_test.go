@@ -64,6 +64,12 @@ var knownFindings = map[findingKey]Kind{
 	// when no other run breaks it either, the draw is a value execution
 	// cannot set).
 	{"trust/external_result_unsafe", "Draw", "accounts.points >= 0"}: NeedsExternal,
+	// PostgreSQL's SERIAL id of an upsert may collide with a row inserted
+	// with an explicit id (the sequence is not advanced by it): the run
+	// seeds rows with explicit ids and leaves the sequence at 1, which the
+	// counterexample's collision needs elsewhere (TestGeneratedKeyTruth
+	// shows it on a real server).
+	{"dialect/pg_upsert_serial_unsafe", "Issue", "passes.uses <= passes.max_uses"}: CexDoesNotReplay,
 	// MySQL 8's `VALUES (…) AS new` alias: MariaDB, the engine of the
 	// mysql dialect here, refuses its syntax.
 	{"trust/mysql8_upsert_alias_unsafe", "(*Receiving).Receive", "stock_levels.on_hand >= 0"}: EngineLacks,

@@ -184,12 +184,15 @@ func TestConcurrentTraceText(t *testing.T) {
 		t.Fatalf("exit code %d, want %d\n%s", code, exitUnsafe, errOut.String())
 	}
 	text := out.String()
+	// A quoted string: under MySQL's default collation the two requests'
+	// codes may be two spellings of one key ("-524288 " and "-524288").
+	str := `"[^"\n]*"`
 	for _, re := range []string{
-		`request A: example.com/shop.Redeem\(code = "\w*"\)`,
-		`SELECT uses, max_uses FROM coupons WHERE code = \? \["\w*"\]`,
-		`A shop.go:60 +assign c := Coupon\{Code: code\} +⇒ A.c.Code = "\w*", A.c.MaxUses = 0, A.c.Uses = 0\n`,
+		`request A: example.com/shop.Redeem\(code = ` + str + `\)`,
+		`SELECT uses, max_uses FROM coupons WHERE code = \? \[` + str + `\]`,
+		`A shop.go:60 +assign c := Coupon\{Code: code\} +⇒ A.c.Code = ` + str + `, A.c.MaxUses = 0, A.c.Uses = 0\n`,
 		`A shop.go:59 +sql +ROLLBACK\n`,
-		`inputs: +A.code = "\w*", B.code = "\w*"`,
+		`inputs: +A.code = ` + str + `, B.code = ` + str,
 	} {
 		if !regexp.MustCompile(re).MatchString(text) {
 			t.Errorf("output does not match %s:\n%s", re, text)
