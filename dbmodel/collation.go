@@ -182,8 +182,8 @@ func (m *lowerer) numNorm(e ir.Expr) ir.Expr {
 // integer's text, or its variant with a leading zero and no trailing
 // space ("07" is 7); any other code itself.
 func numberOf(e ir.Expr) ir.Expr {
-	p := ir.SplitVariant(e)
-	return ir.IteOf(ir.And(p.IsVariant, p.Decimal, ir.Eq(p.Pads, ir.IntLit(0))), p.Base, e)
+	zeros, number, _ := ir.LeadingZero(e)
+	return ir.IteOf(zeros, number, e)
 }
 
 // isGoNumber reports a value that is a Go number bound to a placeholder

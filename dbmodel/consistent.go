@@ -112,20 +112,13 @@ func (m *lowerer) readView(em *emitter, s *ir.Select, view *symbol) *symbol {
 		return view
 	}
 	old := ir.And(st.open, st.rr.taken, ir.Not(st.wrote))
-	v := &symbol{name: "r@snapshot", table: m.w.name, cols: map[string]*ir.Var{}, nonNull: view.nonNull}
-	var lhs []*ir.Var
-	var rhs []ir.Expr
+	base := map[*ir.Var]ir.Expr{m.w.watched.exists: view.exists} // r's column → view's
 	for _, c := range m.w.cols {
-		nv := m.p.NewVar("r@snapshot."+c, m.w.sorts[c], ir.Ghost)
-		v.cols[c] = nv
-		lhs = append(lhs, nv)
-		rhs = append(rhs, ir.IteOf(old, st.rr.cols[m.w.watched.cols[c]], view.cols[c]))
+		base[m.w.watched.cols[c]] = view.cols[c]
 	}
-	v.exists = m.p.NewVar("r@snapshot.$exists", ir.Bool, ir.Ghost)
-	lhs = append(lhs, v.exists)
-	rhs = append(rhs, ir.IteOf(old, st.rr.cols[m.w.watched.exists], view.exists))
-	em.assign(lhs, rhs)
-	return v
+	return m.ghostR(em, "r@snapshot", view.nonNull, func(cur *ir.Var) ir.Expr {
+		return ir.IteOf(old, st.rr.cols[cur], base[cur])
+	})
 }
 
 // staleRead is where plain read s may read rows of the constrained table

@@ -225,11 +225,7 @@ func (m *lowerer) memoRead(em *emitter, s *ir.Select) {
 		}
 	}
 	var facts []ir.Expr
-	for _, os := range m.memoOrder {
-		other := m.memo[os]
-		if other.table != site.table || strings.Join(other.key, ",") != strings.Join(site.key, ",") {
-			continue
-		}
+	for _, other := range m.sameKeySites(site) {
 		same := []ir.Expr{other.done}
 		for i, c := range site.key {
 			same = append(same, ir.Eq(other.cols[c], key[i]))
@@ -275,6 +271,18 @@ func (m *lowerer) memoRead(em *emitter, s *ir.Select) {
 	em.assign([]*ir.Var{site.done}, []ir.Expr{ir.True})
 }
 
+// sameKeySites returns the read sites, in program order, of site's table
+// and key (site itself included).
+func (m *lowerer) sameKeySites(site *readSite) []*readSite {
+	var out []*readSite
+	for _, s := range m.memoOrder {
+		if other := m.memo[s]; other.table == site.table && slices.Equal(other.key, site.key) {
+			out = append(out, other)
+		}
+	}
+	return out
+}
+
 // absent says that site's last "no rows" was for key.
 func (site *readSite) absent(key []ir.Expr) ir.Expr {
 	out := []ir.Expr{site.none}
@@ -298,11 +306,7 @@ func (m *lowerer) memoNoRow(s *ir.Select) func(*emitter) ir.Expr {
 			key = append(key, m.expr(v, nil, s.Args))
 		}
 		var none []ir.Expr
-		for _, os := range m.memoOrder {
-			other := m.memo[os]
-			if other.table != site.table || strings.Join(other.key, ",") != strings.Join(site.key, ",") {
-				continue
-			}
+		for _, other := range m.sameKeySites(site) {
 			found := []ir.Expr{other.done}
 			for i, c := range site.key {
 				found = append(found, ir.Eq(other.cols[c], key[i]))

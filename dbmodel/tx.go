@@ -272,24 +272,31 @@ func (m *lowerer) view(em *emitter, h ir.Tx) *symbol {
 	if len(others) == 0 {
 		return r
 	}
-	v := &symbol{name: "r@committed", table: m.w.name, cols: map[string]*ir.Var{}, nonNull: r.nonNull}
-	var lhs []*ir.Var
-	var rhs []ir.Expr
-	val := func(cur *ir.Var) ir.Expr {
+	return m.ghostR(em, "r@committed", r.nonNull, func(cur *ir.Var) ir.Expr {
 		out := ir.Expr(cur)
 		for i := len(others) - 1; i >= 0; i-- {
 			st := others[i]
 			out = ir.IteOf(ir.And(st.open, st.wrote), st.snap[cur], out)
 		}
 		return out
-	}
+	})
+}
+
+// ghostR assigns at em, to ghost columns name.c and name.$exists, the
+// value val gives for each of r's columns and r.$exists, and returns them
+// as a row symbol (a view of r).
+func (m *lowerer) ghostR(em *emitter, name string, nonNull map[string]bool, val func(*ir.Var) ir.Expr) *symbol {
+	r := m.w.watched
+	v := &symbol{name: name, table: m.w.name, cols: map[string]*ir.Var{}, nonNull: nonNull}
+	var lhs []*ir.Var
+	var rhs []ir.Expr
 	for _, c := range m.w.cols {
-		nv := m.p.NewVar("r@committed."+c, m.w.sorts[c], ir.Ghost)
+		nv := m.p.NewVar(name+"."+c, m.w.sorts[c], ir.Ghost)
 		v.cols[c] = nv
 		lhs = append(lhs, nv)
 		rhs = append(rhs, val(r.cols[c]))
 	}
-	v.exists = m.p.NewVar("r@committed.$exists", ir.Bool, ir.Ghost)
+	v.exists = m.p.NewVar(name+".$exists", ir.Bool, ir.Ghost)
 	lhs = append(lhs, v.exists)
 	rhs = append(rhs, val(r.exists))
 	em.assign(lhs, rhs)
