@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"syscall"
 )
 
 // startMariaDB initialises a data directory under e.dir and starts mariadbd
@@ -56,7 +57,7 @@ func (e *Engine) startMariaDB(ctx context.Context) error {
 		"--pid-file="+filepath.Join(e.dir, "mariadbd.pid"),
 		"--log-error="+filepath.Join(e.dir, "server.err"),
 		"--innodb-use-native-aio=0", "--performance-schema=off", "--skip-name-resolve")
-	e.server, err = acct.startServer(daemon, filepath.Join(e.dir, "server.log"), args...)
+	e.server, err = acct.startServer(daemon, filepath.Join(e.dir, "server.log"), syscall.SIGTERM, args...)
 	if err != nil {
 		return fmt.Errorf("groundtruth: mysql: %w", err)
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"syscall"
 )
 
 // pgPort is the port number in the socket's name (no TCP listener).
@@ -37,7 +38,8 @@ func (e *Engine) startPostgres(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("groundtruth: postgres: socket directory: %w", err)
 	}
-	e.server, err = acct.startServer(bins[1], filepath.Join(e.dir, "server.log"),
+	// SIGQUIT is PostgreSQL's immediate shutdown: the data is thrown away.
+	e.server, err = acct.startServer(bins[1], filepath.Join(e.dir, "server.log"), syscall.SIGQUIT,
 		"-D", data, "-k", e.socket, "-p", fmt.Sprint(pgPort),
 		"-c", "listen_addresses=",
 		"-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off",

@@ -109,12 +109,14 @@ func (a account) run(ctx context.Context, bin string, args ...string) error {
 type server struct {
 	cmd  *exec.Cmd
 	log  string // its log file
+	quit syscall.Signal
 	done chan struct{}
 	err  error // its exit status, once done is closed
 }
 
-// startServer starts a server writing its output to logFile.
-func (a account) startServer(bin, logFile string, args ...string) (*server, error) {
+// startServer starts a server writing its output to logFile; stop sends
+// it quit, a signal on which it exits without waiting for its clients.
+func (a account) startServer(bin, logFile string, quit syscall.Signal, args ...string) (*server, error) {
 	f, err := os.Create(logFile)
 	if err != nil {
 		return nil, err
@@ -126,7 +128,7 @@ func (a account) startServer(bin, logFile string, args ...string) (*server, erro
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start %s: %w", filepath.Base(bin), err)
 	}
-	s := &server{cmd: cmd, log: logFile, done: make(chan struct{})}
+	s := &server{cmd: cmd, log: logFile, quit: quit, done: make(chan struct{})}
 	go func() {
 		s.err = cmd.Wait()
 		close(s.done)
@@ -146,13 +148,15 @@ func (s *server) exited() error {
 }
 
 // stop terminates the server's process group, killing it if it does not
-// exit within a few seconds.
+// exit within a few seconds. The signal is the server's quit: PostgreSQL's
+// SIGTERM (a smart shutdown) waits for every client to disconnect, which
+// cost each replay ten seconds while its driver still held a connection.
 func (s *server) stop() error {
 	pgid := s.cmd.Process.Pid
 	select {
 	case <-s.done:
 	default:
-		_ = syscall.Kill(-pgid, syscall.SIGTERM)
+		_ = syscall.Kill(-pgid, s.quit)
 		select {
 		case <-s.done:
 		case <-time.After(10 * time.Second):

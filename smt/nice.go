@@ -122,7 +122,7 @@ func (s *Solver) narrow(m *Model, off func(varKey, ir.Value) bool, want func(z3.
 			if err != nil {
 				return err
 			}
-			s.main.Assert(want(c))
+			s.assertMain(want(c))
 		}
 		return nil
 	})

@@ -6,14 +6,19 @@ package smt
 #include <string.h>
 #include <z3.h>
 
-// set_rlimit sets the solver parameter rlimit: each check of s may spend
-// at most units of Z3's resource counter (0: no bound). Z3 counts
-// resources deterministically (steps of its procedures, not time), so a
-// check that runs out answers unknown on every machine alike.
-static void set_rlimit(Z3_context c, Z3_solver s, unsigned units) {
+// set_limits sets the solver parameters of s that bound and steer each
+// check: rlimit, at most units of Z3's resource counter (0: no bound; Z3
+// counts resources deterministically, steps of its procedures, not time,
+// so a check that runs out answers unknown on every machine alike);
+// timeout in milliseconds (0: none); the random seed of the SMT core; and
+// ctrl_c=false (see ctrlc.go).
+static void set_limits(Z3_context c, Z3_solver s, unsigned units, unsigned timeout_ms, unsigned seed) {
 	Z3_params p = Z3_mk_params(c);
 	Z3_params_inc_ref(c, p);
 	Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "rlimit"), units);
+	Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "timeout"), timeout_ms ? timeout_ms : 4294967295u);
+	Z3_params_set_uint(c, p, Z3_mk_string_symbol(c, "random_seed"), seed);
+	Z3_params_set_bool(c, p, Z3_mk_string_symbol(c, "ctrl_c"), false);
 	Z3_solver_set_params(c, s, p);
 	Z3_params_dec_ref(c, p);
 }
@@ -84,8 +89,8 @@ func rawHandles(ctx *z3.Context, z *z3.Solver) (C.Z3_context, C.Z3_solver, *sync
 // SetRLimit bounds every later check of s (Check, Sat, Valid) by units of
 // Z3's deterministic resource counter; 0 removes the bound. A check that
 // runs out answers Unknown, and ReasonUnknown names the work limit
-// (ReasonWorkLimit), unlike the wall-clock timeout of NewSolver, which
-// stays as a safety net (ReasonTimeout). Unknown answers cached under
+// (ReasonWorkLimit), unlike the wall-clock limits (NewSolver's timeout,
+// the restarts' ladder: ReasonTimeout). Unknown answers cached under
 // another limit are dropped.
 func (s *Solver) SetRLimit(units uint) error {
 	if err := s.usable("set rlimit"); err != nil {
@@ -94,23 +99,14 @@ func (s *Solver) SetRLimit(units uint) error {
 	if units > 1<<32-1 {
 		return fmt.Errorf("smt: set rlimit: %d units exceed Z3's 32-bit limit", units)
 	}
+	old := s.rlimit
+	s.rlimit = units
 	for _, z := range []*z3.Solver{s.main, s.aux} {
-		c, zs, mu, err := rawHandles(s.ctx, z)
-		if err != nil {
+		if err := s.setLimits(z, 0); err != nil {
+			s.rlimit = old
 			return fmt.Errorf("smt: set rlimit: %w", err)
 		}
-		err = guard("set rlimit", func() error {
-			mu.Lock()
-			defer mu.Unlock()
-			setRLimit(c, zs, units)
-			return nil
-		})
-		runtime.KeepAlive(z)
-		if err != nil {
-			return err
-		}
 	}
-	s.rlimit = units
 	for k, c := range s.cache {
 		if c.res == Unknown {
 			delete(s.cache, k)
@@ -119,10 +115,23 @@ func (s *Solver) SetRLimit(units uint) error {
 	return nil
 }
 
-// setRLimit sets the rlimit parameter of raw solver zs; the caller holds
-// the context's lock.
-func setRLimit(c C.Z3_context, zs C.Z3_solver, units uint) {
-	C.set_rlimit(c, zs, C.unsigned(units))
+// setLimits sets the parameters of z for the given attempt of a check
+// (see restart.go): the resource limit, the attempt's time limit and its
+// random seed. It costs about a millisecond (Z3 rebuilds the solver's
+// parameters): the attempt of z is set only when it changes.
+func (s *Solver) setLimits(z *z3.Solver, attempt int) error {
+	c, zs, mu, err := rawHandles(s.ctx, z)
+	if err != nil {
+		return err
+	}
+	err = guard("set limits", func() error {
+		mu.Lock()
+		defer mu.Unlock()
+		C.set_limits(c, zs, C.unsigned(s.rlimit), C.unsigned(s.attemptMS(attempt)), C.unsigned(attempt))
+		return nil
+	})
+	runtime.KeepAlive(z)
+	return err
 }
 
 // RLimit returns the resource limit per check (0: none).
@@ -156,11 +165,11 @@ const (
 // solver's limits stopped the check: used resource units (0 if unknown)
 // and elapsed time tell which. The resource limit is checked first: it is
 // the one that makes the answer reproducible.
-func (s *Solver) classify(reason string, used uint64, elapsed time.Duration) string {
+func (s *Solver) classify(reason string, used uint64, elapsed time.Duration, attempt int) string {
 	if s.rlimit > 0 && used >= uint64(s.rlimit) {
 		return fmt.Sprintf("%s: the check used its %d Z3 resource units (%s)", ReasonWorkLimit, s.rlimit, reason)
 	}
-	if s.timeoutMS > 0 && elapsed >= time.Duration(s.timeoutMS)*time.Millisecond {
+	if s.timeoutMS > 0 && elapsed >= time.Duration(s.attemptMS(attempt))*time.Millisecond {
 		return fmt.Sprintf("%s: the check ran %d ms (%s)", ReasonTimeout, s.timeoutMS, reason)
 	}
 	return reason

@@ -30,6 +30,9 @@ type Stats struct {
 	// MaxCheckRLimit the largest of one check (what SetRLimit bounds).
 	RLimitUnits    uint64
 	MaxCheckRLimit uint64
+	// Restarts counts the attempts of checks restarted with another
+	// random seed after running out of time (restart.go).
+	Restarts int
 }
 
 // Errors a caller may want to recognise with errors.Is.

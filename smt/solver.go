@@ -30,6 +30,7 @@ type Solver struct {
 	consts                   map[varKey]z3.Value
 	cache                    map[string]cached
 	timeoutMS                int
+	firstMS                  int  // time limit of a check's first attempt (restart.go)
 	rlimit                   uint // per check, Z3 resource units; 0: none
 	closed                   bool
 	err                      error // sticky: a failed Push or Pop poisons the solver
@@ -41,7 +42,15 @@ type Solver struct {
 	live    []varKey
 	liveSet map[varKey]bool
 	marks   []int
-	modelOK bool // the last Check said Sat and nothing changed since
+	// The formulas asserted into main, in order, with the length of
+	// formulas at each open Push: a restarted check (restart.go) asserts
+	// them into a fresh solver.
+	formulas []z3.Bool
+	fmarks   []int
+	// answered is the Z3 solver whose check gave the last Sat: main, or
+	// the fresh solver of a restarted check.
+	answered *z3.Solver
+	modelOK  bool // the last Check said Sat and nothing changed since
 	// based: a formula was asserted outside every scope since the last
 	// Reset, so the next Reset must clear Z3's solver.
 	based bool
@@ -51,23 +60,31 @@ type Solver struct {
 	intr        atomic.Pointer[z3.Context] // the context, for Interrupt; nil once closed
 }
 
-// NewSolver returns a solver; timeoutMS bounds each Check (0: no bound).
-// A check that runs out of time answers Unknown.
+// NewSolver returns a solver; timeoutMS bounds each check, which answers
+// Unknown when it runs out of time. With 0, a check runs as a ladder of
+// attempts with time limits and seeds of their own (restart.go).
 func NewSolver(timeoutMS int) (s *Solver, err error) {
+	return newSolverFirst(timeoutMS, restartFirstMS)
+}
+
+// newSolverFirst is NewSolver with the time limit of the first attempt of a
+// check without timeoutMS (restart.go).
+func newSolverFirst(timeoutMS, firstMS int) (s *Solver, err error) {
 	if timeoutMS < 0 {
 		return nil, fmt.Errorf("smt: new solver: negative timeout %d ms", timeoutMS)
 	}
 	s = &Solver{
 		timeoutMS: timeoutMS,
+		firstMS:   firstMS,
 		consts:    make(map[varKey]z3.Value),
 		cache:     make(map[string]cached),
 		liveSet:   make(map[varKey]bool),
 	}
 	err = guard("new solver", func() error {
 		cfg := z3.NewContextConfig()
-		if timeoutMS > 0 {
-			cfg.SetUint("timeout", uint(timeoutMS))
-		}
+		// The first attempt's time limit (restart.go) is the context's
+		// default: no solver parameter to set (a millisecond) per solver.
+		cfg.SetUint("timeout", uint(s.attemptMS(0)))
 		cfg.SetBool("model", true)
 		s.ctx = z3.NewContext(cfg)
 		s.intSort = s.ctx.IntSort()
@@ -187,6 +204,7 @@ func (s *Solver) Reset() error {
 	}
 	s.err, s.based = nil, false
 	s.live, s.marks = s.live[:0], s.marks[:0]
+	s.formulas, s.fmarks = s.formulas[:0], s.fmarks[:0]
 	clear(s.liveSet)
 	return nil
 }
@@ -203,6 +221,7 @@ func (s *Solver) Push() {
 		return
 	}
 	s.marks = append(s.marks, len(s.live))
+	s.fmarks = append(s.fmarks, len(s.formulas))
 }
 
 // Pop closes the innermost scope, dropping its assertions. A Pop without a
@@ -227,6 +246,14 @@ func (s *Solver) Pop() {
 		delete(s.liveSet, k)
 	}
 	s.live = s.live[:mark]
+	s.formulas = s.formulas[:s.fmarks[len(s.fmarks)-1]]
+	s.fmarks = s.fmarks[:len(s.fmarks)-1]
+}
+
+// assertMain asserts f into main and records it for a restart.
+func (s *Solver) assertMain(f z3.Bool) {
+	s.main.Assert(f)
+	s.formulas = append(s.formulas, f)
 }
 
 // Depth returns the number of open scopes.
@@ -245,7 +272,7 @@ func (s *Solver) Assert(e ir.Expr) error {
 		if err != nil {
 			return fmt.Errorf("smt: assert: %w", err)
 		}
-		s.main.Assert(f)
+		s.assertMain(f)
 		return nil
 	})
 	if err != nil {
@@ -272,7 +299,7 @@ func (s *Solver) Check() (Result, error) {
 	s.modelOK = false
 	var res Result
 	err := guard("check", func() error {
-		res = s.check(s.main)
+		res = s.check(s.main, s.formulas)
 		return nil
 	})
 	if err == nil && s.interrupted.Load() {
@@ -283,38 +310,6 @@ func (s *Solver) Check() (Result, error) {
 	}
 	s.modelOK = res == Sat
 	return res, nil
-}
-
-// check runs one Z3 check and accounts for it.
-func (s *Solver) check(z *z3.Solver) Result {
-	before, counted := s.rlimitCount(z)
-	start := time.Now()
-	sat, err := z.Check()
-	elapsed := time.Since(start)
-	s.stats.Seconds += elapsed.Seconds()
-	s.stats.Queries++
-	var used uint64
-	if counted {
-		if after, ok := s.rlimitCount(z); ok && after >= before {
-			used = after - before
-			s.stats.RLimitUnits += used
-			s.stats.MaxCheckRLimit = max(s.stats.MaxCheckRLimit, used)
-		}
-	}
-	if err != nil {
-		var u *z3.ErrSatUnknown
-		if errors.As(err, &u) {
-			s.reason = u.Reason
-		} else {
-			s.reason = err.Error()
-		}
-		s.reason = s.classify(s.reason, used, elapsed)
-		return Unknown
-	}
-	if sat {
-		return Sat
-	}
-	return Unsat
 }
 
 // ReasonUnknown returns Z3's reason for the last Unknown answer of Check,
@@ -364,7 +359,7 @@ func (s *Solver) model(keys []varKey) (*Model, error) {
 	err := guard("model", func() error {
 		start := time.Now()
 		defer func() { s.stats.Seconds += time.Since(start).Seconds() }()
-		zm := s.main.Model()
+		zm := s.answered.Model()
 		for _, k := range keys {
 			v, approx, err := s.value(zm, k)
 			if err != nil {
@@ -445,7 +440,7 @@ func (s *Solver) sat(what string, e ir.Expr, key string) (Result, error) {
 		s.aux.Push()
 		defer s.aux.Pop()
 		s.aux.Assert(f)
-		res = s.check(s.aux)
+		res = s.check(s.aux, []z3.Bool{f})
 		return nil
 	})
 	if errors.Is(err, ErrPanic) {

@@ -51,7 +51,7 @@ func checkFlags() []cli.Flag {
 		&cli.IntFlag{Name: "max-queries", Value: refine.DefaultMaxQueries, Usage: "work limit: SMT queries per result (then UNKNOWN, limit \"work\")"},
 		&cli.IntFlag{Name: "max-predicates", Value: refine.DefaultMaxPredicates, Usage: "work limit: predicates per result (then UNKNOWN, limit \"work\")"},
 		&cli.IntFlag{Name: "max-states", Value: refine.DefaultMaxStates, Usage: "work limit: abstract states of one search of a boolean program (then UNKNOWN, limit \"work\")"},
-		&cli.IntFlag{Name: "timeout", Usage: "wall-clock safety net, off by default: time limit of one SMT query in milliseconds (then UNKNOWN, limit \"wall-clock\": the verdict may depend on the machine's load); 0 for none"},
+		&cli.IntFlag{Name: "timeout", Usage: "time limit of one SMT query in milliseconds (then UNKNOWN, limit \"wall-clock\": the verdict may depend on the machine's load); by default (0) a query that runs out of 2 s restarts with another random seed, its limit doubled, 5 attempts (62 s) before UNKNOWN"},
 		&cli.DurationFlag{Name: "time-limit", Usage: "wall-clock safety net, off by default: time limit of one (entry, constraint) verification, e.g. 60s (then UNKNOWN, limit \"wall-clock\"); 0 for none"},
 		&cli.DurationFlag{Name: "deadline", Usage: "wall-clock safety net, off by default: time limit of the whole run after loading, e.g. 10m (the results not decided by then are UNKNOWN, limit \"wall-clock\"); 0 for none"},
 		&cli.GenericFlag{Name: "engine", Value: &engine, Usage: "checker: lbe (large-block encoding: a loop-free program decided by one SMT formula, loops abstracted at their heads only; fixpoint runs if it gives up), fixpoint (CEGAR with per-statement predicate abstraction) or paths (the seed paper's path enumeration, a baseline)"},

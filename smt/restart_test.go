@@ -1,0 +1,43 @@
+package smt
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dbverify/dbverify/ir"
+)
+
+// TestRestartLadder: a check that no attempt decides in time restarts with
+// the next seed and a doubled time limit, restartAttempts attempts in all,
+// then answers Unknown with a reason that names the wall clock and the
+// attempts; the solver stays usable, its next check back at the first
+// attempt's limits.
+func TestRestartLadder(t *testing.T) {
+	s, err := newSolverFirst(0, 20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	start := time.Now()
+	res, err := s.Sat(hard())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res != Unknown {
+		t.Skipf("Z3 factored the semiprime within the ladder's %d ms: %s", 20*(1<<restartAttempts-1), res)
+	}
+	if got := s.Stats().Restarts; got != restartAttempts-1 {
+		t.Errorf("Restarts = %d, want %d", got, restartAttempts-1)
+	}
+	if el := time.Since(start); el < time.Duration(20*(1<<restartAttempts-1))*time.Millisecond {
+		t.Errorf("the ladder took %s, less than its attempts' limits together", el)
+	}
+	r := s.ReasonUnknown()
+	if !strings.HasPrefix(r, ReasonTimeout) || !strings.Contains(r, "5 attempts") {
+		t.Errorf("reason %q, want %q and the attempts", r, ReasonTimeout)
+	}
+	if res, err := s.Sat(bin(ir.OpGt, x, n(3))); err != nil || res != Sat {
+		t.Fatalf("next check: %s %v, want sat", res, err)
+	}
+}
