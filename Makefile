@@ -43,14 +43,14 @@ demo: build
 test: test-deps lint
 	$(GO) test -timeout 40m ./...
 
-# bench also replays every fast corpus UNSAFE with dbverify replay on its
-# engine, runs the differential semantics suite (groundtruth) with a larger
+# bench also replays every fast corpus UNSAFE and every concurrent one with
+# dbverify replay on its engine, runs the differential semantics suite (groundtruth) with a larger
 # budget (100 random executions per statement form and dialect), and the
 # concurrent corpus' ground truth with 200 random runs per case.
 bench: build
 	$(GO) run ./benchmarks/cmd/bench -bin $(BIN)
 	$(GO) run ./benchmarks/cmd/progen -bin $(BIN) -n 60 -seed 1 -out benchmarks/PROGEN.md
-	DBVERIFY_REPLAY_ALL=1 DBVERIFY_E2E_BIN=$(BIN) $(GO) test ./benchmarks -count=1 -run TestReplayAllUnsafe -timeout 60m
+	DBVERIFY_REPLAY_ALL=1 DBVERIFY_E2E_BIN=$(BIN) $(GO) test ./benchmarks -count=1 -run 'TestReplayAllUnsafe|TestReplayConcurrentUnsafe' -timeout 60m
 	$(GO) test ./groundtruth -count=1 -run 'TestDifferential|TestKnownDivergences' -groundtruth.n=100 -v
 	$(GO) test ./witness/schedule -count=1 -timeout 60m -run TestConcurrentGroundTruth -concurrent.rounds=200 -v
 
