@@ -132,6 +132,12 @@ func (e *funcEscape) useEscapes(instr ssa.Instruction, v ssa.Value) bool {
 		return e.valueEscapes(instr)
 	case *ssa.Return:
 		return e.returnEscapes(instr.Parent())
+	case *ssa.Store:
+		// Kept in an unexported field that is only called: the calls
+		// through the field run it (see fieldfuncs.go).
+		if e.l.storeIntoClosed(instr, v) {
+			return false
+		}
 	case *ssa.MapUpdate:
 		// A table of operations local to a dispatcher
 		// (ops := map[string]func(…){…}; ops[name](…)): the functions
