@@ -255,17 +255,12 @@ func (l *Loaded) storeIntoClosed(s *ssa.Store, v ssa.Value) bool {
 }
 
 // callStored translates a call through the closed field c.Value: nil
-// panics, else one of the stored functions runs, each on its branch.
-// A stored closure that captures variables is not inlined (its captured
-// values are not known here): the call is unsupported, naming it.
+// panics, else one of the stored functions runs, each on its branch. The
+// variables a stored closure captures were set where it was made (a
+// constructor that ran before this entry): they are arbitrary, like the
+// memory the entry's receiver reaches, read fresh at each call.
 func (t *translator) callStored(f *frame, instr ssa.CallInstruction, c *ssa.CallCommon, fns []*ssa.Function, args []value) value {
 	name := calleeName(c.Value)
-	for _, fn := range fns {
-		if len(fn.FreeVars) > 0 {
-			t.unsupported("call through struct field %s: the stored closure %s captures variables", name, fn.Name())
-			return t.fresh(name+"()", c.Signature().Results())
-		}
-	}
 	if len(fns) == 0 {
 		// Nothing is ever stored there: the field is nil.
 		t.panicIf(ir.True, "panic: call of a nil function")
@@ -274,13 +269,21 @@ func (t *translator) callStored(f *frame, instr ssa.CallInstruction, c *ssa.Call
 	// (Model choices, not outside values: a replay sets neither.)
 	isNil := t.freshVar(name+" == nil", ir.Bool, ir.KindModel)
 	t.panicIf(isNil, "panic: call of a nil function")
-	if len(fns) == 1 {
-		return t.inline(fns[0], args, nil)
-	}
-	sel := t.freshVar(name+" (which function)", ir.Int, ir.KindModel)
 	alt := &object{kind: objClosure}
+	var sel *ir.Var
+	if len(fns) > 1 {
+		sel = t.freshVar(name+" (which function)", ir.Int, ir.KindModel)
+	}
 	for i, fn := range fns {
-		alt.alts = append(alt.alts, &object{kind: objFunc, fn: fn})
+		o := &object{kind: objFunc, fn: fn}
+		for _, fv := range fn.FreeVars {
+			o.kind = objClosure
+			o.bindings = append(o.bindings, t.input(name+"."+fv.Name(), fv.Type(), 1))
+		}
+		if len(fns) == 1 {
+			return t.inline(fn, args, o.bindings)
+		}
+		alt.alts = append(alt.alts, o)
 		alt.altConds = append(alt.altConds, ir.Eq(sel, ir.IntLit(int64(i))))
 	}
 	return t.forAlts(alt, func(o *object) value {
