@@ -152,7 +152,9 @@ func (v *valueGen) wiredValue(t types.Type, st *types.Struct, meta string, depth
 }
 
 // holdsFuncField reports whether st has an unexported field of function
-// type, directly or in a struct field (or pointer to one), to depth 3.
+// type, directly or in a struct field (or pointer to one) whose type is of
+// the same package (not a library's: sql.DB's hooks do not count), to
+// depth 3.
 func holdsFuncField(st *types.Struct, depth int) bool {
 	if depth > 3 {
 		return false
@@ -162,6 +164,9 @@ func holdsFuncField(st *types.Struct, depth int) bool {
 		ft := f.Type()
 		if p, ok := ft.Underlying().(*types.Pointer); ok {
 			ft = p.Elem()
+		}
+		if n, ok := types.Unalias(ft).(*types.Named); ok && n.Obj().Pkg() != f.Pkg() {
+			continue
 		}
 		switch u := ft.Underlying().(type) {
 		case *types.Signature:
