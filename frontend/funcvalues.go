@@ -14,7 +14,9 @@ import (
 // the module (an HTTP router's POST, a job queue) may be called at any
 // time by code the analysis does not see: such a function is an entry
 // point of its own, verified from any state with arbitrary arguments and
-// captured variables.
+// captured variables — except a function kept in a closed field (an
+// unexported func field only called; see fieldfuncs.go), which runs
+// where the field is called.
 
 // escapingFuncs returns the module functions whose value escapes in that
 // sense: each is an entry point of its own.
