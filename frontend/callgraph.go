@@ -35,7 +35,9 @@ func (l *Loaded) findCallees(fn *ssa.Function) []*ssa.Function {
 				c = instr.Common()
 			case *ssa.MakeClosure:
 				// (A closure that escapes is an entry of its own.)
-				if f, ok := instr.Fn.(*ssa.Function); ok && !escaping[l.unwrap(f)] {
+				// (A closure only kept in a closed field runs where the
+				// field is called: see fieldfuncs.go.)
+				if f, ok := instr.Fn.(*ssa.Function); ok && !escaping[l.unwrap(f)] && !l.storedOnly(instr) {
 					out = append(out, f)
 					if m := l.unwrap(f); m != f && l.inModule(m) {
 						out = append(out, m) // a method value: the method itself
@@ -43,7 +45,15 @@ func (l *Loaded) findCallees(fn *ssa.Function) []*ssa.Function {
 				}
 				continue
 			default:
-				// Function values taken as operands (method values, funcs).
+				// Function values taken as operands (method values, funcs),
+				// except those kept in a closed field (called through it).
+				// A DebugRef names a value another instruction uses.
+				if st, ok := instr.(*ssa.Store); ok && l.storeIntoClosed(st, st.Val) {
+					continue
+				}
+				if _, ok := instr.(*ssa.DebugRef); ok {
+					continue
+				}
 				for _, op := range instr.Operands(nil) {
 					if f, ok := (*op).(*ssa.Function); ok && l.inModule(f) && !escaping[f] {
 						out = append(out, f)
@@ -57,6 +67,8 @@ func (l *Loaded) findCallees(fn *ssa.Function) []*ssa.Function {
 				}
 			} else if c.IsInvoke() {
 				out = append(out, l.implementations(c.Method)...)
+			} else if fns, ok := l.fieldCallees(c.Value); ok {
+				out = append(out, fns...)
 			}
 			for _, a := range c.Args {
 				if f, ok := a.(*ssa.Function); ok && l.inModule(f) && !escaping[f] {

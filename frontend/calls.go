@@ -70,6 +70,9 @@ func (t *translator) call(f *frame, instr ssa.CallInstruction, c *ssa.CallCommon
 		}
 		return t.external(f, fn, c, args)
 	}
+	if fns, ok := t.l.fieldCallees(c.Value); ok {
+		return t.callStored(f, instr, c, fns, args)
+	}
 	if isCancelFunc(c.Value.Type()) {
 		// context.CancelFunc (from WithCancel, WithTimeout, …) only
 		// cancels the context: no effect on the model.

@@ -45,6 +45,11 @@ func (l *Loaded) Entries(tables []string, match *regexp.Regexp) []*ssa.Function 
 		for _, c := range l.callees(fn) {
 			if c != fn {
 				called[c] = true
+				// A generic function runs only as its instances: called
+				// when one of them is (then inlined in its callers).
+				if o := c.Origin(); o != nil && o != fn {
+					called[o] = true
+				}
 			}
 		}
 	}

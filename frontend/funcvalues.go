@@ -14,7 +14,9 @@ import (
 // the module (an HTTP router's POST, a job queue) may be called at any
 // time by code the analysis does not see: such a function is an entry
 // point of its own, verified from any state with arbitrary arguments and
-// captured variables.
+// captured variables — except a function kept in a closed field (an
+// unexported func field only called; see fieldfuncs.go), which runs
+// where the field is called.
 
 // escapingFuncs returns the module functions whose value escapes in that
 // sense: each is an entry point of its own.
@@ -132,6 +134,12 @@ func (e *funcEscape) useEscapes(instr ssa.Instruction, v ssa.Value) bool {
 		return e.valueEscapes(instr)
 	case *ssa.Return:
 		return e.returnEscapes(instr.Parent())
+	case *ssa.Store:
+		// Kept in an unexported field that is only called: the calls
+		// through the field run it (see fieldfuncs.go).
+		if e.l.storeIntoClosed(instr, v) {
+			return false
+		}
 	case *ssa.MapUpdate:
 		// A table of operations local to a dispatcher
 		// (ops := map[string]func(…){…}; ops[name](…)): the functions

@@ -73,6 +73,8 @@ type Loaded struct {
 	// preparedCache holds the SQL of statement fields (prepared.go).
 	preparedCache map[*types.Var]string
 	calleeCache   map[*ssa.Function][]*ssa.Function
+	// fieldFuncCache holds storedFuncs (fieldfuncs.go).
+	fieldFuncCache *fieldFuncs
 	// calledCache holds calledInModule; moduleDirs are the root
 	// directories of the loaded modules, calledNames (callNames) the
 	// method and function names their Go files call.

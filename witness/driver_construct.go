@@ -132,3 +132,52 @@ func constructors(pkg *types.Package, typeName string, t types.Type) []*types.Fu
 	sort.SliceStable(out, func(i, j int) bool { return rank(out[i]) < rank(out[j]) })
 	return out
 }
+
+// wiredValue is the call of a constructor of t's package when st holds
+// an unexported function field (directly or in a struct it points to): the
+// package wires such fields with its own closures (a store's load and
+// save), which the analysis runs where the field is called and a stub
+// returning zero values would not; "" when st has none or no constructor
+// returns t.
+func (v *valueGen) wiredValue(t types.Type, st *types.Struct, meta string, depth int) (string, error) {
+	if !holdsFuncField(st, 0) {
+		return "", nil
+	}
+	call, fn, err := v.constructorCall(t, meta, depth)
+	if err != nil || call == "" {
+		return "", err
+	}
+	v.spec.Approximations = append(v.spec.Approximations, fmt.Sprintf("%s (%s) is built by its package's constructor %s (it wires the function fields)", meta, t, fn))
+	return call, nil
+}
+
+// holdsFuncField reports whether st has an unexported field of function
+// type, directly or in a struct field (or pointer to one) whose type is of
+// the same package (not a library's: sql.DB's hooks do not count), to
+// depth 3.
+func holdsFuncField(st *types.Struct, depth int) bool {
+	if depth > 3 {
+		return false
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		f := st.Field(i)
+		ft := f.Type()
+		if p, ok := ft.Underlying().(*types.Pointer); ok {
+			ft = p.Elem()
+		}
+		if n, ok := types.Unalias(ft).(*types.Named); ok && n.Obj().Pkg() != f.Pkg() {
+			continue
+		}
+		switch u := ft.Underlying().(type) {
+		case *types.Signature:
+			if !f.Exported() {
+				return true
+			}
+		case *types.Struct:
+			if holdsFuncField(u, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}

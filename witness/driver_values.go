@@ -136,11 +136,17 @@ func (v *valueGen) exprAt(t types.Type, meta, pathExpr string, depth int) (strin
 		if v.hiddenFields(t, u) || holdsStatement(u) {
 			return v.foreignValue(t, t, u, meta, pathExpr, depth)
 		}
+		if call, err := v.wiredValue(t, u, meta, depth); call != "" || err != nil {
+			return call, err
+		}
 		return v.structLit(t, u, tstr, meta, pathExpr, depth)
 	case *types.Pointer:
 		if st, ok := u.Elem().Underlying().(*types.Struct); ok {
 			if v.hiddenFields(u.Elem(), st) || holdsStatement(st) {
 				return v.foreignValue(t, u.Elem(), st, meta, pathExpr, depth)
+			}
+			if call, err := v.wiredValue(t, st, meta, depth); call != "" || err != nil {
+				return call, err
 			}
 			lit, err := v.structLit(u.Elem(), st, v.g.typeString(u.Elem()), meta, pathExpr, depth)
 			if err != nil {

@@ -1,0 +1,1 @@
+CREATE TABLE accounts (id BIGINT PRIMARY KEY, owner TEXT NOT NULL, balance BIGINT NOT NULL);
