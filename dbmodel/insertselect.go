@@ -31,17 +31,18 @@ import (
 // only choose among the rows that satisfy the WHERE: the arbitrary row
 // covers them.
 
-// selectedValues sets vals to the values INSERT … SELECT q gives the
-// columns it lists, and returns what its source row satisfies (nil: the
-// source is not followed, and the values are arbitrary approximations).
-func (m *lowerer) selectedValues(t *tableModel, q *sqlir.Insert, args []ir.Expr, info ir.Info, vals map[string]ir.Expr) ir.Expr {
-	src, why := m.sourceRow(q)
+// selectedValues sets vals to the values INSERT … SELECT q gives cols
+// (the columns it lists, or the schema's first ones), and returns what
+// its source row satisfies (nil: the source is not followed, and the
+// values are arbitrary approximations).
+func (m *lowerer) selectedValues(t *tableModel, q *sqlir.Insert, cols []string, args []ir.Expr, info ir.Info, vals map[string]ir.Expr) ir.Expr {
+	src, why := m.sourceRow(q, len(cols))
 	if src == nil {
-		m.unmodelledValues(t, q, info, vals, why)
+		m.unmodelledValues(t, cols, info, vals, why)
 		return nil
 	}
 	items, _ := m.selectItems(q.Source)
-	for i, c := range q.Columns {
+	for i, c := range cols {
 		c = strings.ToLower(c)
 		if _, ok := t.sorts[c]; !ok {
 			continue
@@ -63,14 +64,14 @@ func (m *lowerer) selectedValues(t *tableModel, q *sqlir.Insert, args []ir.Expr,
 }
 
 // unmodelledValues sets vals to arbitrary values, marked as
-// approximations, for the columns INSERT … SELECT q lists; reason says
-// why the source is not followed ("" when unknown).
-func (m *lowerer) unmodelledValues(t *tableModel, q *sqlir.Insert, info ir.Info, vals map[string]ir.Expr, reason string) {
+// approximations, for the columns cols of an INSERT … SELECT; reason says
+// why its source is not followed ("" when unknown).
+func (m *lowerer) unmodelledValues(t *tableModel, cols []string, info ir.Info, vals map[string]ir.Expr, reason string) {
 	why := "the selected values are not modelled"
 	if reason != "" {
 		why += " (" + reason + ")"
 	}
-	for _, c := range q.Columns {
+	for _, c := range cols {
 		c = strings.ToLower(c)
 		if _, ok := t.sorts[c]; !ok {
 			continue
@@ -89,8 +90,8 @@ func (m *lowerer) unmodelledValues(t *tableModel, q *sqlir.Insert, info ir.Info,
 // sourceRow returns a fresh symbol of the source table of INSERT … SELECT
 // q (its columns havocked before the statement), or nil and why when the
 // model does not follow the source (see above) or the select list does
-// not match the column list one to one.
-func (m *lowerer) sourceRow(q *sqlir.Insert) (*symbol, string) {
+// not give ncols values.
+func (m *lowerer) sourceRow(q *sqlir.Insert, ncols int) (*symbol, string) {
 	s := q.Source
 	switch {
 	case s == nil:
@@ -106,8 +107,8 @@ func (m *lowerer) sourceRow(q *sqlir.Insert) (*symbol, string) {
 	if !known {
 		return nil, "the columns of * are not known without --schema"
 	}
-	if len(items) != len(q.Columns) {
-		return nil, fmt.Sprintf("%d selected values for %d columns", len(items), len(q.Columns))
+	if len(items) != ncols {
+		return nil, fmt.Sprintf("%d selected values for %d columns", len(items), ncols)
 	}
 	cols := map[string]bool{}
 	note := func(e sqlir.Expr) {
@@ -180,4 +181,21 @@ func schemaColumn(t *sqlir.Table, col string) *sqlir.Column {
 		}
 	}
 	return nil
+}
+
+// selectColumns returns the columns INSERT … SELECT q sets: those it
+// lists; without a list, the schema's first columns, one per selected
+// value (ok false: not known, no schema or a * it cannot expand).
+func (m *lowerer) selectColumns(q *sqlir.Insert) ([]string, bool) {
+	if len(q.Columns) > 0 {
+		return q.Columns, true
+	}
+	if q.Source == nil {
+		return nil, false
+	}
+	items, known := m.selectItems(q.Source)
+	if !known || len(items) == 0 {
+		return nil, false
+	}
+	return m.insertColumns(q, make([]sqlir.Expr, len(items)))
 }

@@ -659,6 +659,12 @@ func TestRowModelInsertDefaults(t *testing.T) {
 			[]step{{sql: "INSERT IGNORE INTO `products` (`name`, `stock`) VALUES (?, 0)", args: []string{"a"}, affected: "n"}, {guard: "n < 1"}, setNegativeMy}, refine.Unsafe},
 		{"INSERT … SELECT may affect none", sqlparse.Postgres, "products.stock >= 0", pgDDL,
 			[]step{{sql: "INSERT INTO products (name) SELECT name FROM drafts", affected: "n"}, {guard: "n < 1"}, setNegative}, refine.Unsafe},
+		// Without a column list, the selected values fill the schema's
+		// first columns (id, name, stock, lo, note, req).
+		{"INSERT … SELECT without a column list, filtered", sqlparse.Postgres, "products.stock >= 0", pgDDL,
+			[]step{{sql: "INSERT INTO products SELECT $1, name, qty, 0, 0, 0 FROM drafts WHERE qty >= 0", args: []string{"b"}}}, refine.Safe},
+		{"INSERT … SELECT without a column list, unfiltered", sqlparse.Postgres, "products.stock >= 0", pgDDL,
+			[]step{{sql: "INSERT INTO products SELECT $1, name, qty, 0, 0, 0 FROM drafts", args: []string{"b"}}}, refine.Unsafe},
 		{"INSERT … SELECT may affect several", sqlparse.Postgres, "products.stock >= 0", pgDDL,
 			[]step{{sql: "INSERT INTO products (name) SELECT name FROM drafts", affected: "n"}, {guard: "n > 1"}, setNegative}, refine.Unknown},
 		{"ON DUPLICATE KEY UPDATE may count 2", sqlparse.MySQL, "products.stock >= 0", myDDL,

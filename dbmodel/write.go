@@ -637,13 +637,14 @@ func (m *lowerer) insertedValues(em *emitter, t *tableModel, q *sqlir.Insert, ro
 		}
 		return vals, layoutKnown, nil, nil
 	}
-	if len(q.Columns) == 0 {
+	cols, ok := m.selectColumns(q)
+	if !ok {
 		return vals, false, nil, nil
 	}
-	// INSERT … SELECT with a column list: the columns it omits get their
+	// INSERT … SELECT of known columns: the columns it omits get their
 	// defaults; the others the select list's values on one source row
 	// (insertselect.go), or arbitrary values.
-	if src := m.selectedValues(t, q, s.Args, s.Info, vals); src != nil {
+	if src := m.selectedValues(t, q, cols, s.Args, s.Info, vals); src != nil {
 		// With no source row, nothing is inserted.
 		return vals, true, m.noSourceRow(em, affected), []ir.Expr{src}
 	}
