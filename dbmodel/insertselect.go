@@ -36,7 +36,7 @@ import (
 // its source row satisfies (nil: the source is not followed, and the
 // values are arbitrary approximations).
 func (m *lowerer) selectedValues(t *tableModel, q *sqlir.Insert, cols []string, args []ir.Expr, info ir.Info, vals map[string]ir.Expr) ir.Expr {
-	src, why := m.sourceRow(q, len(cols))
+	src, why := m.sourceRow(q, len(cols), args)
 	if src == nil {
 		m.unmodelledValues(t, cols, info, vals, why)
 		return nil
@@ -91,7 +91,7 @@ func (m *lowerer) unmodelledValues(t *tableModel, cols []string, info ir.Info, v
 // q (its columns havocked before the statement), or nil and why when the
 // model does not follow the source (see above) or the select list does
 // not give ncols values.
-func (m *lowerer) sourceRow(q *sqlir.Insert, ncols int) (*symbol, string) {
+func (m *lowerer) sourceRow(q *sqlir.Insert, ncols int, args []ir.Expr) (*symbol, string) {
 	s := q.Source
 	switch {
 	case s == nil:
@@ -110,6 +110,10 @@ func (m *lowerer) sourceRow(q *sqlir.Insert, ncols int) (*symbol, string) {
 	if len(items) != ncols {
 		return nil, fmt.Sprintf("%d selected values for %d columns", len(items), ncols)
 	}
+	st := m.schemaTable(s.Table)
+	if st == nil && m.opt.Dialect == "mysql" && m.comparesStrings(s.Where, s.Table, args) {
+		return nil, "MySQL compares strings under the collation of " + s.Table + ", not known without --schema"
+	}
 	cols := map[string]bool{}
 	note := func(e sqlir.Expr) {
 		sqlir.Rewrite(e, func(x sqlir.Expr) (sqlir.Expr, bool) {
@@ -125,7 +129,6 @@ func (m *lowerer) sourceRow(q *sqlir.Insert, ncols int) (*symbol, string) {
 	if s.Where != nil {
 		note(s.Where)
 	}
-	st := m.schemaTable(s.Table)
 	if st != nil {
 		for _, c := range st.Checks {
 			note(c.Expr)
@@ -198,4 +201,44 @@ func (m *lowerer) selectColumns(q *sqlir.Insert) ([]string, bool) {
 		return nil, false
 	}
 	return m.insertColumns(q, make([]sqlir.Expr, len(items)))
+}
+
+// comparesStrings reports whether WHERE w compares a column of table with
+// a string (a literal, a Go string, another column): MySQL compares them
+// under the column's collation, by default ignoring case and trailing
+// spaces, so the rows it selects are not those an exact comparison
+// selects (a Go check that the string is not "X" does not keep out a row
+// whose value is 'X').
+func (m *lowerer) comparesStrings(w sqlir.Expr, table string, args []ir.Expr) bool {
+	found := false
+	ofTable := func(e sqlir.Expr) bool {
+		c, ok := e.(*sqlir.ColRef)
+		return ok && (c.Table == "" || strings.EqualFold(c.Table, table))
+	}
+	stringy := func(e sqlir.Expr) bool {
+		switch e := e.(type) {
+		case *sqlir.Str, *sqlir.ColRef:
+			return true
+		case *sqlir.Param:
+			if e.Index >= len(args) || args[e.Index] == nil {
+				return true
+			}
+			switch a := args[e.Index].(type) {
+			case *ir.Var:
+				return a.Str
+			case *ir.IntConst:
+				_, text := m.src.Strings[a.V.String()]
+				return text
+			}
+		}
+		return false
+	}
+	sqlir.Rewrite(w, func(e sqlir.Expr) (sqlir.Expr, bool) {
+		if b, ok := e.(*sqlir.Binary); ok && b.Op.IsComparison() &&
+			(ofTable(b.X) && stringy(b.Y) || ofTable(b.Y) && stringy(b.X)) {
+			found = true
+		}
+		return nil, false
+	})
+	return found
 }
