@@ -319,6 +319,12 @@ func TestRowModel(t *testing.T) {
 			[]step{{sql: "INSERT INTO accounts (id, balance) SELECT ?, deposit FROM applications WHERE deposit >= 0", args: []string{"id"}}}, refine.Safe},
 		{"INSERT … SELECT of any row", sqlparse.MySQL, dbmodel.Options{}, []string{"id"},
 			[]step{{sql: "INSERT INTO accounts (id, balance) SELECT ?, deposit FROM applications WHERE id = ?", args: []string{"id", "id"}}}, refine.Unsafe},
+		// MySQL compares the string under a collation not known without a
+		// schema: the rows it selects are not followed.
+		{"INSERT … SELECT comparing a string, MySQL without a schema", sqlparse.MySQL, dbmodel.Options{}, []string{"id"},
+			[]step{{sql: "INSERT INTO accounts (id, balance) SELECT ?, deposit FROM applications WHERE kind = 'savings' AND deposit >= 0", args: []string{"id"}}}, refine.Unknown},
+		{"INSERT … SELECT comparing a string, PostgreSQL", sqlparse.Postgres, dbmodel.Options{Dialect: "postgres"}, []string{"id"},
+			[]step{{sql: "INSERT INTO accounts (id, balance) SELECT $1, deposit FROM applications WHERE kind = 'savings' AND deposit >= 0", args: []string{"id"}}}, refine.Safe},
 		{"INSERT … SELECT of a join", sqlparse.MySQL, dbmodel.Options{}, []string{"id"},
 			[]step{{sql: "INSERT INTO accounts (id, balance) SELECT ?, a.deposit FROM applications a JOIN users u ON u.id = a.user_id WHERE a.deposit >= 0", args: []string{"id"}}}, refine.Unknown},
 		{"INSERT … SELECT of an aggregate", sqlparse.MySQL, dbmodel.Options{}, []string{"id"},
