@@ -40,10 +40,12 @@
 //
 // The schema's triggers, rules, updatable views and generated columns
 // that a write of the program reaches make the entry UNKNOWN (see
-// schemaobj.go). Values the model knows it approximates (INSERT … SELECT,
-// joins and subqueries over the constrained table, SELECT * without a
-// schema) are marked (ir.Var.Approx): a counterexample that depends on
-// one is UNKNOWN.
+// schemaobj.go). An INSERT … SELECT of one table the property does not
+// watch inserts its select list on one symbolic row of that table
+// (insertselect.go). Values the model knows it approximates (INSERT …
+// SELECT of a join, an aggregate or a watched table, joins and subqueries
+// over the constrained table, SELECT * without a schema) are marked
+// (ir.Var.Approx): a counterexample that depends on one is UNKNOWN.
 //
 // Values are never NULL in the model, except where the model cannot tell:
 // an expression over NOT NULL columns, placeholders bound to Go values and

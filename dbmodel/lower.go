@@ -79,7 +79,10 @@ type lowerer struct {
 	tables map[string]*tableModel
 	w      *tableModel
 	selSym map[*ir.Select]*symbol
-	txs    map[ir.Tx]*txState
+	// srcSyms counts the source rows of INSERT … SELECT (insertselect.go),
+	// named after the SELECT symbols.
+	srcSyms int
+	txs     map[ir.Tx]*txState
 	// mayOpen[l]: the transactions that may be open at location l of the
 	// source program; curOpen: those where the edge being lowered starts.
 	mayOpen []map[ir.Tx]bool

@@ -313,8 +313,22 @@ func TestRowModel(t *testing.T) {
 				{guard: "bal >= amt"},
 				{sql: debit, args: []string{"amt", "id"}},
 			}, refine.Unknown},
-		{"INSERT … SELECT", sqlparse.MySQL, dbmodel.Options{}, []string{"id"},
-			[]step{{sql: "INSERT INTO accounts (id, balance) SELECT ?, deposit FROM applications WHERE deposit >= 0", args: []string{"id"}}}, refine.Unknown},
+		// INSERT … SELECT inserts the select list on a source row that
+		// satisfies the WHERE; a join or an aggregate is not followed.
+		{"INSERT … SELECT of a filtered row", sqlparse.MySQL, dbmodel.Options{}, []string{"id"},
+			[]step{{sql: "INSERT INTO accounts (id, balance) SELECT ?, deposit FROM applications WHERE deposit >= 0", args: []string{"id"}}}, refine.Safe},
+		{"INSERT … SELECT of any row", sqlparse.MySQL, dbmodel.Options{}, []string{"id"},
+			[]step{{sql: "INSERT INTO accounts (id, balance) SELECT ?, deposit FROM applications WHERE id = ?", args: []string{"id", "id"}}}, refine.Unsafe},
+		// MySQL compares the string under a collation not known without a
+		// schema: the rows it selects are not followed.
+		{"INSERT … SELECT comparing a string, MySQL without a schema", sqlparse.MySQL, dbmodel.Options{}, []string{"id"},
+			[]step{{sql: "INSERT INTO accounts (id, balance) SELECT ?, deposit FROM applications WHERE kind = 'savings' AND deposit >= 0", args: []string{"id"}}}, refine.Unknown},
+		{"INSERT … SELECT comparing a string, PostgreSQL", sqlparse.Postgres, dbmodel.Options{Dialect: "postgres"}, []string{"id"},
+			[]step{{sql: "INSERT INTO accounts (id, balance) SELECT $1, deposit FROM applications WHERE kind = 'savings' AND deposit >= 0", args: []string{"id"}}}, refine.Safe},
+		{"INSERT … SELECT of a join", sqlparse.MySQL, dbmodel.Options{}, []string{"id"},
+			[]step{{sql: "INSERT INTO accounts (id, balance) SELECT ?, a.deposit FROM applications a JOIN users u ON u.id = a.user_id WHERE a.deposit >= 0", args: []string{"id"}}}, refine.Unknown},
+		{"INSERT … SELECT of an aggregate", sqlparse.MySQL, dbmodel.Options{}, []string{"id"},
+			[]step{{sql: "INSERT INTO accounts (id, balance) SELECT ?, SUM(deposit) FROM applications WHERE deposit >= 0", args: []string{"id"}}}, refine.Unknown},
 		{"join over the constrained table", sqlparse.MySQL, dbmodel.Options{}, []string{"id", "amt"},
 			[]step{
 				{sql: "SELECT a.balance FROM accounts a JOIN users u ON u.id = a.user_id WHERE a.id = ?", args: []string{"id"}, into: []string{"bal"}},
@@ -640,8 +654,9 @@ func TestRowModelInsertDefaults(t *testing.T) {
 		{"identity starting at 0", sqlparse.Postgres, "products.id > 0", startAt0,
 			[]step{{sql: "INSERT INTO products (name, stock) VALUES ($1, 1)", args: []string{"a"}}}, refine.Unsafe},
 		// rowsAffected: the program sets stock to -1 only when the INSERT
-		// reports fewer rows than it has. (INSERT … SELECT: its count is an
-		// approximation, so the path is found but not reported as certain.)
+		// reports fewer rows than it has. (INSERT … SELECT: none when its
+		// SELECT selects no row, else at least one, an approximation: the
+		// path is found but not reported as certain.)
 		{"plain INSERT affects its rows", sqlparse.Postgres, "products.stock >= 0", pgDDL,
 			[]step{{sql: "INSERT INTO products (name, stock) VALUES ($1, 0), ($1, 1)", args: []string{"a"}, affected: "n"}, {guard: "n < 2"}, setNegative}, refine.Safe},
 		{"ON CONFLICT DO NOTHING may affect none", sqlparse.Postgres, "products.stock >= 0", pgDDL,
@@ -649,7 +664,15 @@ func TestRowModelInsertDefaults(t *testing.T) {
 		{"INSERT IGNORE may affect none", sqlparse.MySQL, "products.stock >= 0", myDDL,
 			[]step{{sql: "INSERT IGNORE INTO `products` (`name`, `stock`) VALUES (?, 0)", args: []string{"a"}, affected: "n"}, {guard: "n < 1"}, setNegativeMy}, refine.Unsafe},
 		{"INSERT … SELECT may affect none", sqlparse.Postgres, "products.stock >= 0", pgDDL,
-			[]step{{sql: "INSERT INTO products (name) SELECT name FROM drafts", affected: "n"}, {guard: "n < 1"}, setNegative}, refine.Unknown},
+			[]step{{sql: "INSERT INTO products (name) SELECT name FROM drafts", affected: "n"}, {guard: "n < 1"}, setNegative}, refine.Unsafe},
+		// Without a column list, the selected values fill the schema's
+		// first columns (id, name, stock, lo, note, req).
+		{"INSERT … SELECT without a column list, filtered", sqlparse.Postgres, "products.stock >= 0", pgDDL,
+			[]step{{sql: "INSERT INTO products SELECT $1, name, qty, 0, 0, 0 FROM drafts WHERE qty >= 0", args: []string{"b"}}}, refine.Safe},
+		{"INSERT … SELECT without a column list, unfiltered", sqlparse.Postgres, "products.stock >= 0", pgDDL,
+			[]step{{sql: "INSERT INTO products SELECT $1, name, qty, 0, 0, 0 FROM drafts", args: []string{"b"}}}, refine.Unsafe},
+		{"INSERT … SELECT may affect several", sqlparse.Postgres, "products.stock >= 0", pgDDL,
+			[]step{{sql: "INSERT INTO products (name) SELECT name FROM drafts", affected: "n"}, {guard: "n > 1"}, setNegative}, refine.Unknown},
 		{"ON DUPLICATE KEY UPDATE may count 2", sqlparse.MySQL, "products.stock >= 0", myDDL,
 			[]step{{sql: "INSERT INTO `products` (`name`, `stock`) VALUES (?, 0) ON DUPLICATE KEY UPDATE `name` = VALUES(`name`)", args: []string{"a"}, affected: "n"}, {guard: "n > 1"}, setNegativeMy}, refine.Unsafe},
 		{"explicit id overrides the sequence", sqlparse.Postgres, "products.id > 0", pgDDL,

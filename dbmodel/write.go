@@ -48,11 +48,14 @@ func (m *lowerer) lowerExec(e *ir.Edge, s *ir.Exec) error {
 			returning: q.Returning, targets: s.Targets, h: s.Tx})
 		m.noRow(em, s, affected)
 	case *sqlir.Insert:
-		if affected := m.returnedRows(s); affected != nil {
+		affected := m.returnedRows(s)
+		if affected != nil {
 			m.insertCount(em, q, affected, s.Info)
+		}
+		m.insert(em, t, q, s, affected)
+		if affected != nil {
 			m.noRow(em, s, affected)
 		}
-		m.insert(em, t, q, s.Args, s.Targets, s.Info, s.Tx)
 	case *sqlir.Delete:
 		m.delete(em, t, q.Where, s)
 	}
@@ -244,7 +247,8 @@ func (m *lowerer) update(em *emitter, t *tableModel, u updateSpec) {
 // A column the INSERT omits, or sets to DEFAULT, gets its default (see
 // omitted); for INSERT … SELECT, or VALUES without a column list whose
 // columns the schema does not give, every value is arbitrary.
-func (m *lowerer) insert(em *emitter, t *tableModel, q *sqlir.Insert, args []ir.Expr, targets []*ir.Var, info ir.Info, h ir.Tx) {
+func (m *lowerer) insert(em *emitter, t *tableModel, q *sqlir.Insert, s *ir.Exec, affected *ir.Var) {
+	args, targets, info, h := s.Args, s.Targets, s.Info, s.Tx
 	flag := m.beginWrite(em, h)
 	rows := q.Rows
 	if q.FromSelect {
@@ -253,28 +257,10 @@ func (m *lowerer) insert(em *emitter, t *tableModel, q *sqlir.Insert, args []ir.
 	for ri, row := range rows {
 		last := ri == len(rows)-1
 		// The new row's values, in ghost variables.
-		vals := map[string]ir.Expr{}
-		layoutKnown := false
-		if !q.FromSelect {
-			var cols []string
-			cols, layoutKnown = m.insertColumns(q, row)
-			for i, c := range cols {
-				if i < len(row) && !isDefaultKeyword(row[i]) {
-					vals[strings.ToLower(c)] = m.assigned(t, c, row[i], nil, args)
-					if _, null := m.assignNull(t, c, row[i], nil, args); null != nil {
-						vals[nullFlag(c)] = null
-					}
-				}
-			}
-		} else if len(q.Columns) > 0 {
-			// INSERT … SELECT with a column list: the columns it omits
-			// get their defaults; the selected values are not modelled.
-			layoutKnown = true
-			m.selectedValues(t, q, info, vals)
-		}
+		vals, layoutKnown, none, facts := m.insertedValues(em, t, q, row, s, affected)
 		newRow := &symbol{name: "new", table: t.name, cols: map[string]*ir.Var{}}
 		var lhs []*ir.Var
-		var rhs, facts []ir.Expr
+		var rhs []ir.Expr
 		for _, c := range t.cols {
 			v := m.p.NewVar("new."+c, t.sorts[c], ir.Ghost)
 			newRow.cols[c] = v
@@ -322,7 +308,7 @@ func (m *lowerer) insert(em *emitter, t *tableModel, q *sqlir.Insert, args []ir.
 		// generated column it omits (AUTO_INCREMENT, SQLite's rowid)
 		// conflicts with no row: it is a plain INSERT (adv8 F5).
 		fresh := (q.HasOnConflict || q.OnConflictNothing || q.Replace) && m.conflictFree(t, q)
-		if plainInsert(q) || fresh {
+		if plainInsert(q) || fresh || q.FromSelect && !q.HasOnConflict && !q.OnConflictNothing && !q.Replace {
 			// A plain INSERT of a key a row the symbols track has fails
 			// (the error path above), it never succeeds.
 			em.assume(ir.Not(m.keyClash(t, newRow)))
@@ -346,12 +332,16 @@ func (m *lowerer) insert(em *emitter, t *tableModel, q *sqlir.Insert, args []ir.
 			rhs = append(rhs, newRow.cols[c])
 		}
 		lhs = append(lhs, t.watched.exists, t.dirty, t.written)
-		rhs = append(rhs, ir.True, ir.Or(t.dirty, t.written), ir.True)
+		// (INSERT … SELECT may insert other rows besides r.)
+		rhs = append(rhs, ir.True, ir.Or(t.dirty, t.written, ir.BoolConst(q.FromSelect)), ir.True)
 		em.assign(lhs, rhs)
 		em.jump(join)
 		// The new row is not r: later reads cannot rely on ψ.
 		other.assign([]*ir.Var{t.dirty, t.written}, []ir.Expr{ir.True, ir.True})
 		other.jump(join)
+		if none != nil {
+			none.jump(join)
+		}
 		em.cur = join
 	}
 	m.endWrite(em, h, flag)
@@ -627,23 +617,53 @@ func (m *lowerer) bindReturning(em *emitter, items []sqlir.SelectItem, targets [
 	em.assume(ir.And(facts...))
 }
 
-// selectedValues sets vals to the values of the columns INSERT … SELECT q
-// lists: approximations, since the selected values are not modelled.
-func (m *lowerer) selectedValues(t *tableModel, q *sqlir.Insert, info ir.Info, vals map[string]ir.Expr) {
-	for _, c := range q.Columns {
-		c = strings.ToLower(c)
-		if _, ok := t.sorts[c]; !ok {
-			continue
+// insertedValues returns the values row of INSERT q gives the columns it
+// sets (INSERT … VALUES: row's; INSERT … SELECT: see selectedValues),
+// whether the columns it omits are known (they get their defaults), and
+// for an INSERT … SELECT whose source is followed, the branch on which it
+// selects no row and what its source row satisfies.
+func (m *lowerer) insertedValues(em *emitter, t *tableModel, q *sqlir.Insert, row []sqlir.Expr, s *ir.Exec, affected *ir.Var) (vals map[string]ir.Expr, layoutKnown bool, none *emitter, facts []ir.Expr) {
+	vals = map[string]ir.Expr{}
+	if !q.FromSelect {
+		var cols []string
+		cols, layoutKnown = m.insertColumns(q, row)
+		for i, c := range cols {
+			if i < len(row) && !isDefaultKeyword(row[i]) {
+				vals[strings.ToLower(c)] = m.assigned(t, c, row[i], nil, s.Args)
+				if _, null := m.assignNull(t, c, row[i], nil, s.Args); null != nil {
+					vals[nullFlag(c)] = null
+				}
+			}
 		}
-		fv := m.freshVar("$inserted_"+c, t.sorts[c])
-		fv.Approx = fmt.Sprintf("column %s of the INSERT … SELECT at %s: the selected values are not modelled", c, info.Position())
-		vals[c] = fv
-		if f := nullFlag(c); t.sorts[f] == ir.Bool {
-			nv := m.freshVar("$isnull", ir.Bool)
-			nv.Approx = fmt.Sprintf("whether column %s of the INSERT … SELECT at %s is NULL: the selected values are not modelled", c, info.Position())
-			vals[f] = nv
-		}
+		return vals, layoutKnown, nil, nil
 	}
+	cols, ok := m.selectColumns(q)
+	if !ok {
+		return vals, false, nil, nil
+	}
+	// INSERT … SELECT of known columns: the columns it omits get their
+	// defaults; the others the select list's values on one source row
+	// (insertselect.go), or arbitrary values.
+	if src := m.selectedValues(t, q, cols, s.Args, s.Info, vals); src != nil {
+		// With no source row, nothing is inserted.
+		return vals, true, m.noSourceRow(em, affected), []ir.Expr{src}
+	}
+	return vals, true, nil, nil
+}
+
+// noSourceRow forks em on whether the SELECT of an INSERT … SELECT
+// selects no row: the branch returned inserts nothing (its rows-affected
+// count, if read, is 0); em continues with one selected row (a count of
+// at least 1: insertCount's approximation, kept where it is at least 1).
+func (m *lowerer) noSourceRow(em *emitter, affected *ir.Var) *emitter {
+	empty := m.p.NewVar("$no_source_row", ir.Bool, ir.Ghost)
+	em.havoc(empty)
+	none := em.fork(empty)
+	if affected != nil {
+		none.assign([]*ir.Var{affected}, []ir.Expr{ir.IntLit(0)})
+		em.assign([]*ir.Var{affected}, []ir.Expr{ir.IteOf(ir.Cmp(ir.OpGe, affected, ir.IntLit(1)), affected, ir.IntLit(1))})
+	}
+	return none
 }
 
 // conflictPath forks an upsert (ON CONFLICT, ON DUPLICATE KEY) at em: on

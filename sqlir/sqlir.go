@@ -108,8 +108,13 @@ type Insert struct {
 	Table   string
 	Columns []string
 	Rows    [][]Expr
-	// FromSelect is set for INSERT … SELECT: the new rows are arbitrary.
+	// FromSelect is set for INSERT … SELECT; Source is then its SELECT as
+	// translated (nil when the parser could not translate it): each new
+	// row is Source's select list, in Columns' order, on one row of
+	// Source.Table that satisfies Source.Where. A Complex Source (joins,
+	// grouping, aggregates, DISTINCT, …) gives arbitrary rows.
 	FromSelect bool
+	Source     *Select
 	// OnConflict holds ON DUPLICATE KEY UPDATE / ON CONFLICT DO UPDATE
 	// assignments; OnConflictNothing is ON CONFLICT DO NOTHING.
 	OnConflict        []Assignment

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/dbverify/dbverify/sqlir"
+	"github.com/dbverify/dbverify/sqlparse/internal/rules"
 	"github.com/dbverify/dbverify/sqlparse/internal/sqltest"
 )
 
@@ -75,6 +76,53 @@ func TestSkipsRows(t *testing.T) {
 		}
 		if sel.SkipsRows != tc.skips {
 			t.Errorf("%v %s: SkipsRows = %v, want %v", tc.d, tc.query, sel.SkipsRows, tc.skips)
+		}
+	}
+}
+
+// INSERT … SELECT keeps its SELECT (the source row the model evaluates
+// the select list on), in every dialect, and the INSERT's own scope:
+// EXCLUDED / VALUES() of the conflict clause and RETURNING still refer to
+// the inserted row.
+func TestInsertSelectSource(t *testing.T) {
+	for _, tt := range []struct {
+		d          Dialect
+		q          string
+		items      []string
+		where, dup string
+	}{
+		{Postgres, "INSERT INTO lines (order_id, price) SELECT $1, p.price - $3 FROM products p WHERE p.sku = $2 ON CONFLICT (order_id) DO UPDATE SET price = EXCLUDED.price",
+			[]string{"$1", "products.price - $3"}, "products.sku = $2", "price = excluded.price"},
+		{MySQL, "INSERT INTO lines (order_id, price) SELECT ?, price - ? FROM products WHERE sku = ? ON DUPLICATE KEY UPDATE price = price + 1",
+			[]string{"$1", "price - $2"}, "sku = $3", "price = price + 1"},
+		{SQLite, "INSERT INTO lines (order_id, price) SELECT ?, price FROM products WHERE sku = ?",
+			[]string{"$1", "price"}, "sku = $2", ""},
+	} {
+		st, err := Parse(tt.d, tt.q)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.q, err)
+		}
+		ins, ok := st.(*sqlir.Insert)
+		if !ok || !ins.FromSelect || ins.Source == nil {
+			t.Fatalf("%s: %#v, want an INSERT … SELECT with its source", tt.q, st)
+		}
+		src := ins.Source
+		if src.Table != "products" || src.Complex || len(src.Columns) != len(tt.items) {
+			t.Fatalf("%s: source %s", tt.q, sqltest.Describe(src))
+		}
+		for i, it := range src.Columns {
+			if got := rules.Format(it.Expr); got != tt.items[i] {
+				t.Errorf("%s: item %d = %s, want %s", tt.q, i+1, got, tt.items[i])
+			}
+		}
+		if got := rules.Format(src.Where); got != tt.where {
+			t.Errorf("%s: WHERE %s, want %s", tt.q, got, tt.where)
+		}
+		if tt.dup != "" && (len(ins.OnConflict) != 1 || ins.OnConflict[0].Col+" = "+rules.Format(ins.OnConflict[0].Value) != tt.dup) {
+			t.Errorf("%s: conflict clause %s, want %s", tt.q, sqltest.Describe(ins), tt.dup)
+		}
+		if ins.Table != "lines" {
+			t.Errorf("%s: table %s", tt.q, ins.Table)
 		}
 	}
 }

@@ -207,6 +207,11 @@ func (t *translator) insert(ins *sqlparser.Insert) (sqlir.Statement, error) {
 			}
 			out.Rows = append(out.Rows, row)
 		}
+	case sqlparser.SelectStatement:
+		out.FromSelect = true
+		scope, reads := t.scope, t.reads
+		out.Source = t.selectStmt(rows)
+		t.scope, t.reads = scope, reads
 	default:
 		out.FromSelect = true
 	}

@@ -138,6 +138,18 @@ func (t *translator) joinFilter(fi *pgFrom, target string, where *pg.Node) sqlir
 	return rules.JoinFilter(target, out, others)
 }
 
+// insertSource translates the SELECT of INSERT … SELECT, keeping the
+// INSERT's scope (its target, for ON CONFLICT and RETURNING) and reads.
+func (t *translator) insertSource(sel *pg.SelectStmt) *sqlir.Select {
+	if sel == nil {
+		return nil
+	}
+	scope, reads := t.scope, t.reads
+	src := t.selectStmt(sel)
+	t.scope, t.reads = scope, reads
+	return src
+}
+
 // isPlainValues reports a VALUES list with nothing else around it.
 func isPlainValues(s *pg.SelectStmt) bool {
 	return s != nil && len(s.ValuesLists) > 0 && len(s.TargetList) == 0 &&
@@ -184,6 +196,7 @@ func (t *translator) insert(ins *pg.InsertStmt) (sqlir.Statement, error) {
 		}
 	default:
 		out.FromSelect = true
+		out.Source = t.insertSource(sel)
 		t.collectReads(ins.SelectStmt)
 	}
 	if oc := ins.OnConflictClause; oc != nil {
