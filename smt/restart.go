@@ -38,14 +38,16 @@ func (s *Solver) attemptMS(attempt int) int {
 }
 
 // check runs one check of z, whose assertions are formulas, restarting it
-// while an attempt runs out of time, and accounts for it. A restart runs
+// while an attempt runs out of time, and accounts for it; it returns the
+// answer and the Z3 solver that gave it (z or a fresh one), whose model
+// is the check's. A restart runs
 // on a fresh Z3 solver holding formulas: besides the seed, it leaves
 // behind the state the timed-out search built in z (attempts on z itself
 // kept timing out). The fresh solver runs Z3's incremental engine, as
 // main does: the tactics of a non-incremental check preprocess more but
 // do not all stop at the time limit (factoring a semiprime did not).
-func (s *Solver) check(z *z3.Solver, formulas []z3.Bool) Result {
-	s.answered = z
+func (s *Solver) check(z *z3.Solver, formulas []z3.Bool) (Result, *z3.Solver) {
+	answered := z
 	res, reason, used, elapsed := s.attempt(z)
 	total := elapsed
 	a := 0
@@ -60,19 +62,19 @@ func (s *Solver) check(z *z3.Solver, formulas []z3.Bool) Result {
 			fresh.Assert(f)
 		}
 		s.stats.Restarts++
-		s.answered = fresh
+		answered = fresh
 		res, reason, used, elapsed = s.attempt(fresh)
 		total += elapsed
 	}
 	if res != Unknown {
-		return res
+		return res, answered
 	}
-	s.reason = s.classify(reason, used, elapsed, a)
+	s.reason = s.classify(reason, used, elapsed)
 	if a > 0 && elapsed >= time.Duration(s.attemptMS(a))*time.Millisecond {
 		s.reason = fmt.Sprintf("%s: no answer in %d attempts with different random seeds (%.0f s in all; %s)",
 			ReasonTimeout, a+1, total.Seconds(), reason)
 	}
-	return Unknown
+	return Unknown, answered
 }
 
 // restartable reports whether an Unknown answer of the given attempt,
@@ -80,7 +82,7 @@ func (s *Solver) check(z *z3.Solver, formulas []z3.Bool) Result {
 // attempt: it ran out of its time limit, not of resources, the ladder has
 // attempts left and the solver was not interrupted.
 func (s *Solver) restartable(used uint64, elapsed time.Duration, attempt int) bool {
-	if s.timeoutMS > 0 || attempt+1 >= restartAttempts || s.interrupted.Load() || s.err != nil {
+	if s.timeoutMS > 0 || attempt+1 >= restartAttempts || s.interrupted.Load() {
 		return false
 	}
 	if s.rlimit > 0 && used >= uint64(s.rlimit) {

@@ -1,6 +1,7 @@
 package smt
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -34,10 +35,33 @@ func TestRestartLadder(t *testing.T) {
 		t.Errorf("the ladder took %s, less than its attempts' limits together", el)
 	}
 	r := s.ReasonUnknown()
-	if !strings.HasPrefix(r, ReasonTimeout) || !strings.Contains(r, "5 attempts") {
+	if !strings.HasPrefix(r, ReasonTimeout) || !strings.Contains(r, fmt.Sprintf("%d attempts", restartAttempts)) {
 		t.Errorf("reason %q, want %q and the attempts", r, ReasonTimeout)
 	}
 	if res, err := s.Sat(bin(ir.OpGt, x, n(3))); err != nil || res != Sat {
 		t.Fatalf("next check: %s %v, want sat", res, err)
+	}
+}
+
+// TestModelAfterSat: a standalone Sat between a Sat Check and Model does
+// not change whose model Model reads (the caller's, not Sat's private
+// solver's).
+func TestModelAfterSat(t *testing.T) {
+	s := newSolver(t, 0)
+	if err := s.Assert(bin(ir.OpEq, x, n(5))); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := s.Check(); err != nil || res != Sat {
+		t.Fatalf("Check = %s %v, want sat", res, err)
+	}
+	if res, err := s.Sat(bin(ir.OpEq, x, n(-7))); err != nil || res != Sat {
+		t.Fatalf("Sat = %s %v, want sat", res, err)
+	}
+	m, err := s.Model()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := m.Value(x); v.String() != "5" {
+		t.Fatalf("x = %s in the model of the Check, want 5", v)
 	}
 }

@@ -118,7 +118,8 @@ func (s *Solver) SetRLimit(units uint) error {
 // setLimits sets the parameters of z for the given attempt of a check
 // (see restart.go): the resource limit, the attempt's time limit and its
 // random seed. It costs about a millisecond (Z3 rebuilds the solver's
-// parameters): the attempt of z is set only when it changes.
+// parameters): main and aux keep the first attempt's, a restart sets its
+// own on its fresh solver.
 func (s *Solver) setLimits(z *z3.Solver, attempt int) error {
 	c, zs, mu, err := rawHandles(s.ctx, z)
 	if err != nil {
@@ -165,11 +166,11 @@ const (
 // solver's limits stopped the check: used resource units (0 if unknown)
 // and elapsed time tell which. The resource limit is checked first: it is
 // the one that makes the answer reproducible.
-func (s *Solver) classify(reason string, used uint64, elapsed time.Duration, attempt int) string {
+func (s *Solver) classify(reason string, used uint64, elapsed time.Duration) string {
 	if s.rlimit > 0 && used >= uint64(s.rlimit) {
 		return fmt.Sprintf("%s: the check used its %d Z3 resource units (%s)", ReasonWorkLimit, s.rlimit, reason)
 	}
-	if s.timeoutMS > 0 && elapsed >= time.Duration(s.attemptMS(attempt))*time.Millisecond {
+	if s.timeoutMS > 0 && elapsed >= time.Duration(s.timeoutMS)*time.Millisecond {
 		return fmt.Sprintf("%s: the check ran %d ms (%s)", ReasonTimeout, s.timeoutMS, reason)
 	}
 	return reason

@@ -41,14 +41,12 @@ type Solver struct {
 	// length of live at each open Push. Model evaluates all of them.
 	live    []varKey
 	liveSet map[varKey]bool
-	marks   []int
-	// The formulas asserted into main, in order, with the length of
-	// formulas at each open Push: a restarted check (restart.go) asserts
-	// them into a fresh solver.
+	marks   []mark
+	// The formulas asserted into main, in order: a restarted check
+	// (restart.go) asserts them into a fresh solver.
 	formulas []z3.Bool
-	fmarks   []int
-	// answered is the Z3 solver whose check gave the last Sat: main, or
-	// the fresh solver of a restarted check.
+	// answered is the Z3 solver whose answer the last Check gave: main,
+	// or the fresh solver of a restarted check (Model reads its model).
 	answered *z3.Solver
 	modelOK  bool // the last Check said Sat and nothing changed since
 	// based: a formula was asserted outside every scope since the last
@@ -203,8 +201,7 @@ func (s *Solver) Reset() error {
 		return err
 	}
 	s.err, s.based = nil, false
-	s.live, s.marks = s.live[:0], s.marks[:0]
-	s.formulas, s.fmarks = s.formulas[:0], s.fmarks[:0]
+	s.live, s.marks, s.formulas = s.live[:0], s.marks[:0], s.formulas[:0]
 	clear(s.liveSet)
 	return nil
 }
@@ -220,9 +217,11 @@ func (s *Solver) Push() {
 		s.err = err
 		return
 	}
-	s.marks = append(s.marks, len(s.live))
-	s.fmarks = append(s.fmarks, len(s.formulas))
+	s.marks = append(s.marks, mark{live: len(s.live), formulas: len(s.formulas)})
 }
+
+// mark is what an open Push remembers: the lengths of live and formulas.
+type mark struct{ live, formulas int }
 
 // Pop closes the innermost scope, dropping its assertions. A Pop without a
 // matching Push makes every later Assert, Check and Model fail with
@@ -240,14 +239,12 @@ func (s *Solver) Pop() {
 		s.err = err
 		return
 	}
-	mark := s.marks[len(s.marks)-1]
+	m := s.marks[len(s.marks)-1]
 	s.marks = s.marks[:len(s.marks)-1]
-	for _, k := range s.live[mark:] {
+	for _, k := range s.live[m.live:] {
 		delete(s.liveSet, k)
 	}
-	s.live = s.live[:mark]
-	s.formulas = s.formulas[:s.fmarks[len(s.fmarks)-1]]
-	s.fmarks = s.fmarks[:len(s.fmarks)-1]
+	s.live, s.formulas = s.live[:m.live], s.formulas[:m.formulas]
 }
 
 // assertMain asserts f into main and records it for a restart.
@@ -299,7 +296,7 @@ func (s *Solver) Check() (Result, error) {
 	s.modelOK = false
 	var res Result
 	err := guard("check", func() error {
-		res = s.check(s.main, s.formulas)
+		res, s.answered = s.check(s.main, s.formulas)
 		return nil
 	})
 	if err == nil && s.interrupted.Load() {
@@ -440,7 +437,7 @@ func (s *Solver) sat(what string, e ir.Expr, key string) (Result, error) {
 		s.aux.Push()
 		defer s.aux.Pop()
 		s.aux.Assert(f)
-		res = s.check(s.aux, []z3.Bool{f})
+		res, _ = s.check(s.aux, []z3.Bool{f})
 		return nil
 	})
 	if errors.Is(err, ErrPanic) {
