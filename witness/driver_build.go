@@ -86,13 +86,22 @@ var runtimePackages = []struct{ pkg, module, version string }{
 	{"github.com/jmoiron/sqlx", "github.com/jmoiron/sqlx", "v1.4.0"},
 }
 
+// runtimeSQLite is the SQLite driver a replay on SQLite registers, added
+// like runtimePackages (dbverify's version) to a module that does not
+// require it.
+var runtimeSQLite = struct{ pkg, module, version string }{SQLiteDriverPackage, SQLiteDriverPackage, "v1.62.0"}
+
 // modFile returns the go flags that build the driver with the runtime's
 // packages: -modfile naming a copy of the module's go.mod (and go.sum) in
 // dir to which go get adds them — at the version the module requires,
 // else dbverify's —, so that the module's own files are left as they are.
 func (s *DriverSource) modFile(dir string) ([]string, error) {
 	var get []string
-	for _, p := range runtimePackages {
+	pkgs := runtimePackages
+	if s.needsSQLite() {
+		pkgs = append(pkgs[:len(pkgs):len(pkgs)], runtimeSQLite)
+	}
+	for _, p := range pkgs {
 		v := requiredVersion(s.ModuleDir, p.module)
 		if v == "" {
 			v = p.version

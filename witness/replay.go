@@ -149,6 +149,9 @@ func Replay(ctx context.Context, cfg ReplayConfig) (*ReplayResult, error) {
 	if err != nil {
 		return nil, fmt.Errorf("replay: %w", err)
 	}
+	if cfg.Dialect == sqlparse.SQLite {
+		src.RequireSQLite()
+	}
 	buildDir := filepath.Join(cfg.WorkDir, "driver")
 	if err := os.MkdirAll(buildDir, 0o755); err != nil {
 		return nil, err

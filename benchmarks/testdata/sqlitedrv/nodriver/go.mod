@@ -1,0 +1,3 @@
+module example.com/nodriver
+
+go 1.26.0
