@@ -10,6 +10,13 @@ import (
 	"github.com/dbverify/dbverify/ir"
 )
 
+// errVar returns a new variable for the error a database call returns.
+func (t *translator) errVar() *ir.Var {
+	v := t.p.NewVar("err", ir.Bool, ir.Local)
+	v.Err = true
+	return v
+}
+
 // freshVar returns a new variable with an arbitrary value (a Havoc edge).
 func (t *translator) freshVar(name string, s ir.Sort, kind ir.StepKind) *ir.Var {
 	v := t.p.NewVar(name, s, ir.Local)
@@ -21,7 +28,7 @@ func (t *translator) freshVar(name string, s ir.Sort, kind ir.StepKind) *ir.Var 
 func (t *translator) fresh(name string, typ types.Type) value {
 	if s, ok := sortOf(typ); ok {
 		v := t.freshVar(name, s, ir.KindCall)
-		v.Str = isStringType(typ)
+		v.Str, v.Err = isStringType(typ), isError(typ)
 		t.unsignedRange(v, typ)
 		return value{expr: v}
 	}
@@ -84,7 +91,7 @@ func (t *translator) freshLen(name string) ir.Expr {
 func (t *translator) input(name string, typ types.Type, depth int) value {
 	if s, ok := sortOf(typ); ok {
 		v := t.p.NewVar(name, s, ir.Input)
-		v.Str = isStringType(typ)
+		v.Str, v.Err = isStringType(typ), isError(typ)
 		if depth == 0 {
 			t.p.Inputs = append(t.p.Inputs, v)
 		}

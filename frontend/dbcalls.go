@@ -140,7 +140,7 @@ func (t *translator) rowsOp(a apiCall, self *object, args []value) (value, bool)
 func (t *translator) beginTx(options bool) (ir.Tx, *ir.Var) {
 	t.txs++
 	id := ir.Tx(t.txs)
-	errV := t.p.NewVar("err", ir.Bool, ir.Local)
+	errV := t.errVar()
 	t.emit(&ir.TxOp{Op: ir.Begin, Tx: id, Err: errV, Options: options, Info: t.info(ir.KindSQL, "BEGIN")})
 	return id, errV
 }
@@ -188,7 +188,7 @@ func (t *translator) begin(a apiCall, self *object, args []value, results *types
 
 // endTx translates Commit and Rollback.
 func (t *translator) endTx(op dblib.Op, self *object) value {
-	errV := t.p.NewVar("err", ir.Bool, ir.Local)
+	errV := t.errVar()
 	if self == nil || self.kind != objTx || self.tx == 0 {
 		// A transaction begun outside the analysed code: its
 		// statements were checked as they ran.
@@ -489,7 +489,7 @@ func (t *translator) runSQL(kind dblib.Op, tx ir.Tx, text string, known bool, ar
 	}
 	switch kind {
 	case dblib.Exec:
-		errV := t.p.NewVar("err", ir.Bool, ir.Local)
+		errV := t.errVar()
 		aff := t.p.NewVar("rowsAffected", ir.Int, ir.Local)
 		if sel, ok := stmt.(*sqlir.Select); ok {
 			t.emit(&ir.Select{SQL: sel, Args: args, Tx: tx, Err: errV, LockOnly: lockOnly, Info: info})
@@ -508,7 +508,7 @@ func (t *translator) runSQL(kind dblib.Op, tx ir.Tx, text string, known bool, ar
 		} else if sqlir.IsWrite(stmt) {
 			// A write run through Query (with RETURNING): it happens now; a
 			// single-row read gets the returned row's values.
-			o.execErr = t.p.NewVar("err", ir.Bool, ir.Local)
+			o.execErr = t.errVar()
 			items, noRow := returning(stmt)
 			for i := range items {
 				o.returned = append(o.returned, t.p.NewVar(fmt.Sprintf("returned%d", i), ir.Int, ir.Local))
@@ -526,7 +526,7 @@ func (t *translator) runSQL(kind dblib.Op, tx ir.Tx, text string, known bool, ar
 		}
 		if sel, ok := o.sql.(*sqlir.Select); ok && (sel.ForUpdate || sel.ForShare) {
 			// The query locks its rows now, whether or not they are read.
-			errV := t.p.NewVar("err", ir.Bool, ir.Local)
+			errV := t.errVar()
 			t.emit(&ir.Select{SQL: sel, Args: args, Tx: tx, Err: errV, LockOnly: true, Info: info})
 			return value{tuple: []value{{obj: o}, {expr: errV}}}
 		}
@@ -543,7 +543,7 @@ func (t *translator) runSQL(kind dblib.Op, tx ir.Tx, text string, known bool, ar
 // scan translates Row.Scan and Rows.Scan: the SELECT reads one row into
 // the destinations.
 func (t *translator) scan(src *object, dests []value, unknownDests bool) value {
-	errV := t.p.NewVar("err", ir.Bool, ir.Local)
+	errV := t.errVar()
 	if unknownDests {
 		t.unsupported("Scan destinations passed as a slice the analysis cannot see")
 	}
@@ -715,7 +715,7 @@ func (t *translator) txControl(tc *sqlir.TxControl, tx ir.Tx, info ir.Info, resu
 	if tc.Kind == sqlir.TxSettings {
 		// No row changes, on any handle; the statement may fail.
 		t.p.Settings = append(t.p.Settings, ir.Setting{Tx: tx, Info: info})
-		errV := t.p.NewVar("err", ir.Bool, ir.Local)
+		errV := t.errVar()
 		aff := t.p.NewVar("rowsAffected", ir.Int, ir.Local)
 		t.emit(&ir.Havoc{Vars: []*ir.Var{errV, aff}, Info: info})
 		if results == nil || results.Len() != 2 {
@@ -734,7 +734,7 @@ func (t *translator) txControl(tc *sqlir.TxControl, tx ir.Tx, info ir.Info, resu
 	case sqlir.TxRollback:
 		op = ir.Rollback
 	}
-	errV := t.p.NewVar("err", ir.Bool, ir.Local)
+	errV := t.errVar()
 	t.emit(&ir.TxOp{Op: op, Tx: tx, Err: errV, Conn: true, Info: info})
 	aff := t.p.NewVar("rowsAffected", ir.Int, ir.Local)
 	t.emit(&ir.Havoc{Vars: []*ir.Var{aff}, Info: info})

@@ -117,7 +117,7 @@ func (t *translator) havocApprox(c *cell, why string, depth int) {
 	}
 	if c.v != nil {
 		h := t.p.NewVar(c.v.Name, c.v.Type, ir.Local)
-		h.Approx, h.Str, h.Internal = why, c.v.Str, c.v.Internal
+		h.Approx, h.Str, h.Internal, h.Named, h.Err = why, c.v.Str, c.v.Internal, c.v.Named, c.v.Err
 		t.emit(&ir.Havoc{Vars: []*ir.Var{h}, Info: t.info(ir.KindCall, "")})
 		t.emit(&ir.Assign{Lhs: []*ir.Var{c.v}, Rhs: []ir.Expr{h}, Info: t.info(ir.KindModel, "")})
 		return

@@ -119,7 +119,7 @@ func (t *translator) define(f *frame, v ssa.Value, x value) {
 	if name, ok := f.names[v]; ok && x.expr != nil {
 		if xv, isVar := x.expr.(*ir.Var); !isVar || xv.Kind == ir.Ghost {
 			nv := t.p.NewVar(f.prefix+name, x.expr.Sort(), ir.Local)
-			nv.Str = isStringType(v.Type())
+			nv.Str, nv.Named, nv.Err = isStringType(v.Type()), true, isError(v.Type())
 			t.emit(&ir.Assign{Lhs: []*ir.Var{nv}, Rhs: []ir.Expr{x.expr}, Info: t.info(ir.KindAssign, "")})
 			x.expr = nv
 		}
@@ -220,6 +220,12 @@ func (t *translator) instr(f *frame, instr ssa.Instruction) {
 // alloc translates a local variable or new(T): a cell holding the zero value.
 func (t *translator) alloc(f *frame, i *ssa.Alloc) {
 	c := t.newCell(i.Type().(*types.Pointer).Elem(), f.prefix+t.nameOf(f, i), false)
+	if userNamed(f, i) {
+		c.named = true
+		if c.v != nil {
+			c.v.Named = true
+		}
+	}
 	budget := maxZeroedScalars
 	t.zeroCell(c, 0, &budget)
 	f.env[i] = value{obj: &object{kind: objPtr, cell: c}}
@@ -518,6 +524,9 @@ func (t *translator) unop(f *frame, i *ssa.UnOp) value {
 		}
 		if x.obj != nil && x.obj.kind == objPtr && x.obj.cell != nil {
 			v := t.load(x.obj.cell, f.prefix+t.nameOf(f, i))
+			if lv, ok := v.expr.(*ir.Var); ok && userNamed(f, i) {
+				lv.Named = true
+			}
 			if g := t.sentinelLoad(i); g != nil {
 				v.err = sentinelErr(g)
 			}

@@ -140,7 +140,7 @@ func (t *translator) runInTx(a apiCall, db, fn value, results *types.Tuple) valu
 		return t.freshResults(a.Name+"()", results)
 	}
 	id, beginErr := t.beginTx(false)
-	out := t.p.NewVar("err", ir.Bool, ir.Local)
+	out := t.errVar()
 	join := t.p.NewLoc()
 	from := t.cur
 	t.emit(&ir.Assume{Cond: beginErr, Info: t.info(ir.KindBranch, "")})
@@ -156,12 +156,12 @@ func (t *translator) runInTx(a apiCall, db, fn value, results *types.Tuple) valu
 	}
 	failed := t.cur
 	t.emit(&ir.Assume{Cond: fnErr, Info: t.info(ir.KindBranch, "")})
-	rbErr := t.p.NewVar("err", ir.Bool, ir.Local)
+	rbErr := t.errVar()
 	t.emit(&ir.TxOp{Op: ir.Rollback, Tx: id, Err: rbErr, Info: t.info(ir.KindSQL, "ROLLBACK")})
 	t.edge(join, &ir.Assign{Lhs: []*ir.Var{out}, Rhs: []ir.Expr{ir.True}, Info: t.info(ir.KindModel, "")})
 	t.cur = failed
 	t.emit(&ir.Assume{Cond: ir.Not(fnErr), Info: t.info(ir.KindBranch, "")})
-	commitErr := t.p.NewVar("err", ir.Bool, ir.Local)
+	commitErr := t.errVar()
 	t.emit(&ir.TxOp{Op: ir.Commit, Tx: id, Err: commitErr, Info: t.info(ir.KindSQL, "COMMIT")})
 	t.edge(join, &ir.Assign{Lhs: []*ir.Var{out}, Rhs: []ir.Expr{commitErr}, Info: t.info(ir.KindModel, "")})
 	t.cur = join

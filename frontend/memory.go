@@ -19,7 +19,7 @@ func (t *translator) newCell(typ types.Type, name string, input bool) *cell {
 			kind = ir.Input
 		}
 		c.v = t.p.NewVar(name, s, kind)
-		c.v.Str = isStringType(typ)
+		c.v.Str, c.v.Err = isStringType(typ), isError(typ)
 		return c
 	}
 	switch u := typ.Underlying().(type) {
@@ -50,6 +50,12 @@ func (t *translator) field(c *cell, i int) *cell {
 		}
 		c.fields[i] = t.newCell(typ, name, c.input)
 		c.fields[i].untracked = c.untracked
+		if c.named {
+			c.fields[i].named = true
+			if c.fields[i].v != nil {
+				c.fields[i].v.Named = true
+			}
+		}
 		if st, ok := c.typ.Underlying().(*types.Struct); c.internal || ok && t.internalField(st.Field(i)) {
 			c.fields[i].internal = true
 			if c.fields[i].v != nil {
@@ -98,7 +104,7 @@ func (t *translator) markApprox(c *cell, why string) {
 func (t *translator) load(c *cell, name string) value {
 	if c.v != nil {
 		v := t.p.NewVar(name, c.v.Type, ir.Local)
-		v.Str, v.Internal = c.v.Str, c.v.Internal
+		v.Str, v.Internal, v.Err = c.v.Str, c.v.Internal, c.v.Err
 		t.emit(&ir.Assign{Lhs: []*ir.Var{v}, Rhs: []ir.Expr{c.v}, Info: t.info(ir.KindAssign, "")})
 		return value{expr: v}
 	}

@@ -156,6 +156,7 @@ func (t *translator) pureResult(name, short string, keys []string, args []value,
 		t.pure = map[pureKey]value{}
 	}
 	t.pure[k] = out
+	t.markHTTP(name, args, out)
 	for _, p := range append([]value{out}, out.tuple...) {
 		if p.obj != nil && p.obj.kind == objSlice {
 			if t.runMaps == nil {
@@ -241,6 +242,9 @@ func (t *translator) pureLookup(f *frame, l *ssa.Lookup) (value, bool) {
 		out = value{tuple: ts}
 	} else {
 		out = t.runInput(label, l.Type())
+	}
+	if fn, ok := l.X.(*ssa.Call); ok && key.strKnown && fn.Call.StaticCallee() != nil && isMuxVars(fn.Call.StaticCallee().String()) {
+		t.markHTTPValue(out, &ir.HTTPSource{Kind: ir.HTTPPath, Name: key.str})
 	}
 	t.pure[pk] = out
 	return out, true

@@ -72,6 +72,9 @@ type translator struct {
 	runConst  map[*ir.Var]bool
 	runMaps   map[*object]bool
 	pureNoted map[string]bool
+	// queryValues: the url.Values objects r.URL.Query() returned
+	// (httpinputs.go).
+	queryValues map[*object]bool
 	// dialect is the dialect of the entry's SQL: the program's, or the one
 	// of the handles it runs SQL on (dialectOpen, see useSiteDialect).
 	dialect     sqlparse.Dialect
@@ -317,6 +320,7 @@ func (t *translator) inline(fn *ssa.Function, args, bindings []value) value {
 				name = fmt.Sprintf("ret%d", i)
 			}
 			f.results[i] = t.p.NewVar(fn.Name()+"."+name, s, ir.Local)
+			f.results[i].Err = isError(res.At(i).Type())
 		} else if st, ok := res.At(i).Type().Underlying().(*types.Struct); ok {
 			// A struct result: one variable per scalar field, assigned at
 			// every return (like a scalar result).
@@ -474,7 +478,9 @@ func (t *translator) block(f *frame, b *ssa.BasicBlock) {
 // scalars; for objects the common value of the incoming edges.
 func (t *translator) phi(f *frame, p *ssa.Phi) {
 	if s, ok := sortOf(p.Type()); ok {
-		v := value{expr: t.p.NewVar(f.prefix+t.nameOf(f, p), s, ir.Local)}
+		nv := t.p.NewVar(f.prefix+t.nameOf(f, p), s, ir.Local)
+		nv.Named, nv.Err = userNamed(f, p), isError(p.Type())
+		v := value{expr: nv}
 		if isString(p.Type()) {
 			v.alts = t.phiTexts(f, p)
 		}
@@ -587,6 +593,16 @@ func (t *translator) nameOf(f *frame, v ssa.Value) string {
 	return v.Name()
 }
 
+// userNamed reports whether nameOf(f, v) is a name the source gives v (a
+// Go local), not its SSA register's.
+func userNamed(f *frame, v ssa.Value) bool {
+	if _, ok := f.names[v]; ok {
+		return true
+	}
+	a, ok := v.(*ssa.Alloc)
+	return ok && a.Comment != "" && !strings.ContainsAny(a.Comment, " ()") && !syntheticAlloc(a)
+}
+
 // syntheticAlloc reports whether a is memory go/ssa allocates for a
 // construct, not a variable: a composite literal, new(T), variadic
 // arguments, a range loop's counter.
@@ -626,10 +642,26 @@ func (t *translator) terminator(f *frame, b *ssa.BasicBlock) {
 		from := t.cur
 		for i, c := range []ir.Expr{cond, ir.Not(cond)} {
 			t.cur = from
-			t.emit(&ir.Assume{Cond: c, Info: t.info(ir.KindBranch, "")})
+			info := t.info(ir.KindBranch, "")
+			info.Outcome = branchOutcome(b.Succs[i])
+			t.emit(&ir.Assume{Cond: c, Info: info})
 			t.phiMoves(f, b, b.Succs[i])
 		}
 	}
+}
+
+// branchOutcome is the outcome of the source's condition on the edge to
+// block succ, read off the block go/ssa made for it: the body of an if,
+// a loop or a case (true), what follows when the condition fails
+// (false), or an inner test of && or || (none).
+func branchOutcome(succ *ssa.BasicBlock) ir.Outcome {
+	switch succ.Comment {
+	case "if.then", "for.body", "range.body", "rangeindex.body", "rangeiter.body", "rangeint.body", "switch.body", "typeswitch.body", "rangechan.body":
+		return ir.OutcomeTrue
+	case "if.else", "if.done", "for.done", "rangeindex.done", "rangeiter.done", "rangeint.done", "switch.next", "switch.done", "typeswitch.next", "rangechan.done", "rangefunc.done":
+		return ir.OutcomeFalse
+	}
+	return ir.OutcomeNone
 }
 
 func lastPos(b *ssa.BasicBlock) token.Pos {

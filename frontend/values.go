@@ -131,6 +131,9 @@ type cell struct {
 	// internal: an unexported field of a type declared outside the
 	// module, or part of one (see ir.Var.Internal).
 	internal bool
+	// named: the cell is a Go variable the source names, or part of one
+	// (see ir.Var.Named).
+	named bool
 	// approx: the content stands for an untracked element (see ir.Var.Approx).
 	approx string
 	// filled: an input's map field the program fills (filledmaps.go):

@@ -22,12 +22,19 @@ func newRequest(out *ir.Program, name string, src *ir.Program, txOff ir.Tx) *req
 	for _, v := range src.Vars {
 		nv := out.NewVar(name+"."+v.Name, v.Type, v.Kind)
 		nv.Row, nv.Table, nv.Col, nv.Approx, nv.Str, nv.Internal = v.Row, v.Table, v.Col, v.Approx, v.Str, v.Internal
-		nv.Conv, nv.ConvAny = v.Conv, v.ConvAny
+		nv.Conv, nv.ConvAny, nv.Named, nv.Err = v.Conv, v.ConvAny, v.Named, v.Err
 		q.vars[v] = nv
 	}
 	for _, v := range src.Vars {
 		if v.ConvOf != nil {
 			q.v(v).ConvOf = q.v(v.ConvOf)
+		}
+		if v.HTTP != nil {
+			h := *v.HTTP
+			if h.Raw != nil {
+				h.Raw = q.v(h.Raw)
+			}
+			q.v(v).HTTP = &h
 		}
 	}
 	return q

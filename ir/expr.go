@@ -71,6 +71,18 @@ type Var struct {
 	// the program filled, with its position): a counterexample that reads
 	// it may be spurious.
 	Approx string
+
+	// Named: the name is one the source gives (a local variable, a
+	// parameter, a field of one), not an SSA register's. A trace shows
+	// it whatever its shape: a user's t1 is not the temporary t1.
+	Named bool
+	// Err: the variable holds a Go error (false: nil); traces print it
+	// as nil or an error.
+	Err bool
+	// HTTP, when set, says the variable holds a value of the HTTP
+	// request the entry handles, or a value parsed from one: a trace
+	// shows it as the request's parameter (see HTTPSource).
+	HTTP *HTTPSource
 }
 
 // Op is an operator of Unary or Binary.

@@ -34,7 +34,23 @@ type Info struct {
 	Kind    StepKind
 	Text    string
 	Request string
+	// Outcome is, on an Assume that takes one way of a source branch
+	// (an if, a loop's condition, a switch case), which way: the
+	// condition as written holds (OutcomeTrue: into the body) or not
+	// (OutcomeFalse); OutcomeNone on other edges and on the inner tests
+	// of a condition joined by && or ||.
+	Outcome Outcome
 }
+
+// Outcome is the value of a source branch's condition an edge takes.
+type Outcome uint8
+
+// Outcomes.
+const (
+	OutcomeNone Outcome = iota
+	OutcomeTrue
+	OutcomeFalse
+)
 
 // Position returns "file:line", or "" when unknown.
 func (i Info) Position() string {

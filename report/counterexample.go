@@ -18,10 +18,20 @@ type Counterexample struct {
 	// Outside are the values the path reads from calls outside the
 	// analysed code (a decoded request body, a parsed number, a clock),
 	// each as first read: inputs too, though not parameters.
-	Outside   Inputs `json:"outside,omitempty"`
-	Rows      []Row  `json:"rows"`
-	Steps     []Step `json:"steps"`
-	Violation *Row   `json:"violation"`
+	Outside Inputs `json:"outside,omitempty"`
+	// HTTP are the values of the HTTP request the path depends on, as a
+	// client sends them: each parameter (or JSON body field) with its
+	// text and the value the program parsed from it. Each stands for
+	// the inputs (or outside values) its Vars name, which the text
+	// report does not repeat.
+	HTTP      []HTTPInput `json:"http,omitempty"`
+	Rows      []Row       `json:"rows"`
+	Steps     []Step      `json:"steps"`
+	Violation *Row        `json:"violation"`
+	// Errors name the values (of the steps and the inputs) that are Go
+	// errors: "false" is nil, "true" an error; the text report prints
+	// them so (StepValues).
+	Errors []string `json:"errors,omitempty"`
 	// Notes explain names the values use (str1: a string no literal of
 	// the program spells).
 	Notes []string `json:"notes,omitempty"`
@@ -92,6 +102,10 @@ type Step struct {
 	// matched (the program's Scan gets sql.ErrNoRows, pgx.ErrNoRows), not
 	// with a server error: a replay makes the query return no row.
 	NoRows bool `json:"no_rows,omitempty"`
+	// Outcome is, on a branch step, the value its condition (as the
+	// source writes it) has on the path: "true" (into the body of the
+	// if, the loop, the case) or "false"; "" when the step decides none.
+	Outcome string `json:"outcome,omitempty"`
 }
 
 // String prints the counterexample as the text report does, headed by
@@ -101,6 +115,33 @@ func (c *Counterexample) String() string {
 	fmt.Fprintf(&b, "entry %s\n", c.Entry)
 	writeCounterexample(&b, c)
 	return b.String()
+}
+
+// StepValues lists a step's values by name as JoinValues does, an error
+// (c.Errors) as nil or non-nil.
+func (c *Counterexample) StepValues(m map[string]string) string {
+	if len(c.Errors) == 0 {
+		return JoinValues(m)
+	}
+	shown := make(map[string]string, len(m))
+	for k, v := range m {
+		shown[k] = c.errorValue(k, v)
+	}
+	return JoinValues(shown)
+}
+
+// errorValue is value v of name k, "nil" or "non-nil" if k is an error.
+func (c *Counterexample) errorValue(k, v string) string {
+	if !slices.Contains(c.Errors, k) {
+		return v
+	}
+	switch v {
+	case "false":
+		return "nil"
+	case "true":
+		return "non-nil"
+	}
+	return v
 }
 
 // JoinValues lists a row's or a step's values by name: "a = 1, b = 2".

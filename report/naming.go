@@ -39,12 +39,14 @@ func displayName(name string) string {
 	return name
 }
 
-// isTemporary reports whether a variable is a compiler temporary or a
-// model artefact rather than something the user wrote: SSA values (t12),
-// lengths, call results, values returned by RETURNING before they reach a
-// Go variable.
-func isTemporary(name string) bool {
-	name = strings.ReplaceAll(displayName(name), "$func.", ".") // a closure's values are the user's
+// isTemporary reports whether variable v is a compiler temporary or a
+// model artefact rather than something the user wrote: SSA values (t12)
+// and their fields, lengths, call results, values returned by RETURNING
+// before they reach a Go variable. A variable the source names (a local,
+// a parameter, a field of one: ir.Var.Named, or an input) is the user's
+// whatever its name's shape: t1 := amount * 2 is shown.
+func isTemporary(v *ir.Var) bool {
+	name := strings.ReplaceAll(displayName(v.Name), "$func.", ".") // a closure's values are the user's
 	base := name
 	if i := strings.LastIndexByte(name, '.'); i >= 0 {
 		base = name[i+1:]
@@ -54,7 +56,15 @@ func isTemporary(name string) bool {
 		return true
 	case strings.HasPrefix(base, "returned") && isDigits(base[len("returned"):]):
 		return true
+	case v.Named || v.Kind == ir.Input:
+		return false
 	}
+	return registerShaped(name)
+}
+
+// registerShaped reports whether a name reads like an SSA register's or a
+// field of one (t11.Amount: a literal's field).
+func registerShaped(name string) bool {
 	for _, part := range strings.Split(name, ".") {
 		if len(part) > 1 && part[0] == 't' && isDigits(part[1:]) {
 			return true // an SSA value or a field of one (t11.Amount: a literal's field)

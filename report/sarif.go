@@ -383,7 +383,7 @@ func (o sarifOptions) threadFlows(t *Counterexample) []sarifThreadFlow {
 	index := map[string]int{}
 	n := 0
 	for _, s := range t.Steps {
-		l, ok := o.location(s.Position, stepMessage(s))
+		l, ok := o.location(s.Position, stepMessage(t, s))
 		if !ok {
 			continue
 		}
@@ -419,11 +419,7 @@ func unsafeMessage(r *Result, t *Counterexample) string {
 		}
 		return b.String()
 	}
-	var ins []string
-	for _, in := range t.Inputs {
-		ins = append(ins, in.Name+" = "+in.Value)
-	}
-	if len(ins) > 0 {
+	if ins := t.ShownInputs(); len(ins) > 0 {
 		fmt.Fprintf(&b, " when called with %s", strings.Join(ins, ", "))
 	}
 	var rows []string
@@ -452,13 +448,16 @@ func unsafeMessage(r *Result, t *Counterexample) string {
 	return b.String()
 }
 
-func stepMessage(s Step) string {
+func stepMessage(c *Counterexample, s Step) string {
 	msg := s.Kind + ": " + s.Text
+	if s.Outcome != "" {
+		msg += " → " + s.Outcome
+	}
 	if s.Request != "" {
 		msg = "request " + s.Request + ", " + msg
 	}
 	if len(s.Values) > 0 {
-		msg += " ⇒ " + JoinValues(s.Values)
+		msg += " ⇒ " + c.StepValues(s.Values)
 	}
 	return msg
 }

@@ -136,19 +136,12 @@ func writeCoverage(w io.Writer, rep *Report, quiet bool) {
 // writeCounterexample writes the inputs, the initial rows, the steps and
 // the violating row.
 func writeCounterexample(w io.Writer, c *Counterexample) {
-	var ins []string
-	for _, in := range c.Inputs {
-		ins = append(ins, in.Name+" = "+in.Value)
-	}
+	ins := c.ShownInputs()
 	if len(ins) == 0 {
 		ins = []string{"(none the path depends on)"}
 	}
 	fmt.Fprintf(w, "  inputs:    %s\n", strings.Join(ins, ", "))
-	if len(c.Outside) > 0 {
-		var outs []string
-		for _, o := range c.Outside {
-			outs = append(outs, o.Name+" = "+o.Value)
-		}
+	if outs := c.ShownOutside(); len(outs) > 0 {
 		fmt.Fprintf(w, "  outside:   %s (results of calls outside the analysed code)\n", strings.Join(outs, ", "))
 	}
 	for _, r := range c.Rows {
@@ -163,8 +156,11 @@ func writeCounterexample(w io.Writer, c *Counterexample) {
 		if s.Request != "" {
 			line = fmt.Sprintf("    %s %-22s %-6s %s", s.Request, s.Position, s.Kind, s.Text)
 		}
+		if s.Outcome != "" {
+			line += "   → " + s.Outcome
+		}
 		if len(s.Values) > 0 {
-			line += "   ⇒ " + JoinValues(s.Values)
+			line += "   ⇒ " + c.StepValues(s.Values)
 		}
 		if s.NoRows {
 			line += " (no row)"

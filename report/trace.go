@@ -2,7 +2,9 @@ package report
 
 import (
 	"fmt"
+	"maps"
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -35,6 +37,9 @@ func BuildTrace(pf *vcgen.PathFormula, m vcgen.Model) (*Counterexample, error) {
 	if c.Outside, err = b.outside(); err != nil {
 		return nil, err
 	}
+	if c.HTTP, err = b.httpInputs(); err != nil {
+		return nil, err
+	}
 	if c.Rows, err = b.rows(); err != nil {
 		return nil, err
 	}
@@ -45,6 +50,7 @@ func BuildTrace(pf *vcgen.PathFormula, m vcgen.Model) (*Counterexample, error) {
 		return nil, err
 	}
 	c.Notes = b.strs.notes()
+	c.Errors = slices.Sorted(maps.Keys(b.errs))
 	return c, nil
 }
 
@@ -65,10 +71,12 @@ type traceBuilder struct {
 	// field is shown only then).
 	tested map[*ir.Var]bool
 	strs   *stringNames
+	// errs are the display names of the Go errors the trace shows.
+	errs map[string]bool
 }
 
 func newTraceBuilder(pf *vcgen.PathFormula, m vcgen.Model) *traceBuilder {
-	b := &traceBuilder{pf: pf, m: m, first: pf.FirstVersions(), firstRead: pf.FirstReads(), read: pf.ReadVars(), cols: map[string][]*ir.Var{}, naming: conventionalNaming(), tested: testedVars(pf), strs: newStringNames(pf.Prog.Strings)}
+	b := &traceBuilder{pf: pf, m: m, first: pf.FirstVersions(), firstRead: pf.FirstReads(), read: pf.ReadVars(), cols: map[string][]*ir.Var{}, naming: conventionalNaming(), tested: testedVars(pf), strs: newStringNames(pf.Prog.Strings), errs: map[string]bool{}}
 	for _, v := range pf.Prog.Vars {
 		if v.Kind != ir.Column || v.Row == "" {
 			continue
@@ -150,6 +158,9 @@ func (b *traceBuilder) inputs() (Inputs, error) {
 			continue
 		}
 		out = append(out, Binding{Name: name, Value: s})
+		if v.Err {
+			b.errs[name] = true
+		}
 	}
 	return out, nil
 }
@@ -246,7 +257,7 @@ func outsideValue(v *ir.Var) bool {
 	if v.Type == ir.Bool && strings.HasSuffix(name, ")") {
 		return false // an error result (false: nil); the steps show it
 	}
-	return !isTemporary(name) || strings.Contains(name, "(")
+	return !isTemporary(v) || strings.Contains(name, "(")
 }
 
 // rows lists the watched row at entry, then each row the path reads as
@@ -353,6 +364,12 @@ func (b *traceBuilder) steps() ([]Step, error) {
 			// (if c.Uses >= c.MaxUses {) is a branch.
 			out[n-1].Kind = string(ir.KindBranch)
 		}
+		switch info.Outcome {
+		case ir.OutcomeTrue:
+			out[len(out)-1].Outcome = "true"
+		case ir.OutcomeFalse:
+			out[len(out)-1].Outcome = "false"
+		}
 		if err := b.stepValues(i, &out[len(out)-1]); err != nil {
 			return nil, err
 		}
@@ -377,7 +394,7 @@ func (b *traceBuilder) stepValues(i int, step *Step) error {
 			step.NoRows = s == "true"
 			continue
 		}
-		if o.Kind == ir.Ghost || b.naming.isGhostColumn(o) || isTemporary(o.Name) && !o.Conv || b.hidden(o) {
+		if o.Kind == ir.Ghost || b.naming.isGhostColumn(o) || isTemporary(o) && !o.Conv || b.hidden(o) {
 			continue
 		}
 		if o.Kind == ir.Column && !b.naming.isWatched(o.Row) && !isHavoc {
@@ -408,6 +425,9 @@ func (b *traceBuilder) stepValues(i int, step *Step) error {
 			s += " (any value: the conversion is not modelled)"
 		}
 		values[displayName(o.Name)] = s
+		if o.Err {
+			b.errs[displayName(o.Name)] = true
+		}
 	}
 	return nil
 }

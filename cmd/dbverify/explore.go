@@ -146,14 +146,16 @@ func readExploreReport(data []byte) ([]exploreResult, error) {
 			for _, n := range cex.Notes {
 				er.Notes = append(er.Notes, "note: "+n)
 			}
-			for _, in := range cex.Inputs {
-				er.Inputs = append(er.Inputs, in.Name+" = "+in.Value)
-			}
+			er.Inputs = cex.ShownInputs()
 			for _, row := range cex.Rows {
 				er.Rows = append(er.Rows, fmt.Sprintf("%s %s: %s", row.Symbol, row.Table, report.JoinValues(row.Values)))
 			}
 			for _, s := range cex.Steps {
-				er.Steps = append(er.Steps, exploreStep{Position: s.Position, Kind: s.Kind, Text: s.Text, Values: report.JoinValues(s.Values)})
+				text := s.Text
+				if s.Outcome != "" {
+					text += "   → " + s.Outcome
+				}
+				er.Steps = append(er.Steps, exploreStep{Position: s.Position, Kind: s.Kind, Text: text, Values: cex.StepValues(s.Values)})
 			}
 			if v := cex.Violation; v != nil {
 				er.Violation = v.Table + " row " + report.JoinValues(v.Values)

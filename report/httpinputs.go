@@ -1,0 +1,162 @@
+package report
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/dbverify/dbverify/ir"
+)
+
+// An HTTPInput is one value of the HTTP request a handler's
+// counterexample sends: a path or query parameter, a form field, a
+// header, or a field of a JSON body.
+type HTTPInput struct {
+	Kind string `json:"kind"` // path, query, form, header, body
+	// Name is the parameter's (header's) name, or the body field's JSON
+	// path ("amount", "payer.id").
+	Name string `json:"name"`
+	// Raw is the text sent, quoted ("\"-5\""), or for a body field its
+	// JSON value; "" when the run does not depend on it beyond Parsed.
+	Raw string `json:"raw,omitempty"`
+	// Parse is the function that turned the text into the value the
+	// program uses ("strconv.ParseInt"), Parsed that value, and
+	// ParseFailed says it returned an error.
+	Parse       string `json:"parse,omitempty"`
+	Parsed      string `json:"parsed,omitempty"`
+	ParseFailed bool   `json:"parse_failed,omitempty"`
+	// Vars are the names of the counterexample's inputs (or outside
+	// values) this value stands for.
+	Vars []string `json:"vars,omitempty"`
+}
+
+// String prints the input as a developer sends it:
+// `path parameter "id" = "7" (strconv.ParseInt → 7)`.
+func (h HTTPInput) String() string {
+	what := map[string]string{ir.HTTPPath: "path parameter", ir.HTTPQuery: "query parameter", ir.HTTPForm: "form field",
+		ir.HTTPHeader: "header", ir.HTTPBody: "JSON body field"}[h.Kind]
+	if what == "" {
+		what = h.Kind
+	}
+	s := what + " " + strconv.Quote(h.Name)
+	if h.Raw != "" {
+		s += " = " + h.Raw
+	}
+	switch {
+	case h.Parse != "" && h.ParseFailed:
+		s += " (" + h.Parse + " fails)"
+	case h.Parse != "" && h.Parsed != "" && h.Raw != "":
+		s += " (" + h.Parse + " → " + h.Parsed + ")"
+	case h.Parse != "" && h.Parsed != "":
+		s += " read by " + h.Parse + " as " + h.Parsed
+	case h.Kind == ir.HTTPBody && len(h.Vars) > 0:
+		s += " (" + strings.Join(h.Vars, ", ") + ")"
+	}
+	return s
+}
+
+// ShownInputs are the inputs as the text report lists them: the HTTP
+// request's values first, then the other inputs ("name = value") none of
+// them stands for.
+func (c *Counterexample) ShownInputs() []string {
+	covered := map[string]bool{}
+	var out []string
+	for _, h := range c.HTTP {
+		out = append(out, h.String())
+		for _, v := range h.Vars {
+			covered[v] = true
+		}
+	}
+	for _, in := range c.Inputs {
+		if !covered[in.Name] {
+			out = append(out, in.Name+" = "+c.errorValue(in.Name, in.Value))
+		}
+	}
+	return out
+}
+
+// ShownOutside are the outside values no HTTP input stands for.
+func (c *Counterexample) ShownOutside() []string {
+	covered := map[string]bool{}
+	for _, h := range c.HTTP {
+		for _, v := range h.Vars {
+			covered[v] = true
+		}
+	}
+	var out []string
+	for _, o := range c.Outside {
+		if !covered[o.Name] {
+			out = append(out, o.Name+" = "+o.Value)
+		}
+	}
+	return out
+}
+
+// httpInputs lists the request values the path reads, in program order,
+// one per part of the request: its text (an accessor's result), the
+// value a parse of it gives, whether the parse failed.
+func (b *traceBuilder) httpInputs() ([]HTTPInput, error) {
+	var out []HTTPInput
+	index := map[[2]string]int{}
+	for _, v := range b.pf.Prog.Vars {
+		src := v.HTTP
+		if src == nil || !b.read[v] {
+			continue
+		}
+		s, ok, err := b.httpValue(v)
+		if err != nil {
+			return nil, err
+		} else if !ok {
+			continue
+		}
+		k := [2]string{src.Kind, src.Name}
+		i, seen := index[k]
+		if !seen {
+			i = len(out)
+			index[k] = i
+			out = append(out, HTTPInput{Kind: src.Kind, Name: src.Name})
+		}
+		h := &out[i]
+		h.Vars = append(h.Vars, displayName(v.Name))
+		switch {
+		case src.Parse == "":
+			h.Raw = s
+		case src.Result == 0:
+			h.Parse, h.Parsed = src.Parse, s
+		case v.Type == ir.Bool:
+			h.Parse, h.ParseFailed = src.Parse, s == "true"
+		}
+	}
+	for i := range out {
+		slices.Sort(out[i].Vars)
+		out[i].Vars = slices.Compact(out[i].Vars)
+	}
+	return out, nil
+}
+
+// httpValue is the value of request variable v the path uses: an input's
+// as first read, a body field's as the decoding call leaves it (ok false:
+// the path does not reach it).
+func (b *traceBuilder) httpValue(v *ir.Var) (string, bool, error) {
+	if v.Kind == ir.Input {
+		r, ok := b.firstRead[v]
+		if !ok {
+			return "", false, nil
+		}
+		s, err := b.value(r)
+		return s, err == nil, err
+	}
+	for _, st := range b.pf.Steps {
+		h, ok := st.Edge.Stmt.(*ir.Havoc)
+		if !ok || h.Info.Kind != ir.KindCall {
+			continue
+		}
+		for _, d := range st.Defs {
+			if b.pf.Origin[d].Orig == v {
+				s, err := b.value(d)
+				return s, err == nil, err
+			}
+		}
+	}
+	return "", false, nil
+}
