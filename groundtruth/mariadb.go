@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 )
 
@@ -44,7 +45,14 @@ func (e *Engine) startMariaDB(ctx context.Context) error {
 		"--skip-log-bin", "--character-set-server=utf8mb4", "--collation-server=utf8mb4_general_ci",
 	}
 	installArgs := append(append([]string{}, opts...), "--auth-root-authentication-method=normal", "--skip-test-db", "--skip-name-resolve")
-	if err := acct.run(ctx, install, installArgs...); err != nil {
+	// The template's key: the options without the directories' paths.
+	var key []string
+	for _, a := range installArgs {
+		if !strings.HasPrefix(a, "--datadir=") && !strings.HasPrefix(a, "--tmpdir=") {
+			key = append(key, a)
+		}
+	}
+	if err := acct.initData(ctx, data, install, key, installArgs...); err != nil {
 		return fmt.Errorf("groundtruth: mysql: %w", err)
 	}
 	sockDir, err := e.socketDir(e.dir, "sock", acct)

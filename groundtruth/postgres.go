@@ -31,7 +31,8 @@ func (e *Engine) startPostgres(ctx context.Context) error {
 		return fmt.Errorf("groundtruth: postgres: %w", err)
 	}
 	data := filepath.Join(e.dir, "data")
-	if err := acct.run(ctx, bins[0], "-D", data, "-U", "postgres", "-A", "trust", "--no-sync", "-E", "UTF8", "--locale=C"); err != nil {
+	initArgs := []string{"-U", "postgres", "-A", "trust", "--no-sync", "-E", "UTF8", "--locale=C"}
+	if err := acct.initData(ctx, data, bins[0], initArgs, append([]string{"-D", data}, initArgs...)...); err != nil {
 		return fmt.Errorf("groundtruth: postgres: %w", err)
 	}
 	e.socket, err = e.socketDir(e.dir, "sock", acct)

@@ -159,6 +159,7 @@ func Run(ctx context.Context, cfg Config) (*report.Report, error) {
 	}
 	for _, r := range results {
 		rep.Stats.SMTQueries += r.SMTQueries
+		rep.Stats.SolverRestarts += r.SolverRestarts
 		if r.Vacuous {
 			return nil, &UsageError{fmt.Errorf("constraint %q: no database state and arguments satisfy it together with the --assume facts and the schema's CHECKs (checked at %s): every verdict would be vacuous", r.Constraint, r.Entry)}
 		}

@@ -51,3 +51,38 @@ func TestInputsJSON(t *testing.T) {
 		t.Errorf("Unmarshal({}) = %#v, %v; want empty, not nil", back, err)
 	}
 }
+
+// TestSummaryRestarts: a run whose Z3 checks restarted after a time-out
+// says how many in its summary line and in JSON; a run without says
+// nothing of it in the text.
+func TestSummaryRestarts(t *testing.T) {
+	for _, tt := range []struct {
+		restarts int
+		text     string
+	}{{0, "(7 SMT queries, 1.50s)"}, {3, "(7 SMT queries, 3 restarted after a time-out, 1.50s)"}} {
+		rep := &Report{Stats: Stats{Entries: 1, Safe: 1, SMTQueries: 7, SolverRestarts: tt.restarts, Seconds: 1.5},
+			Results: []*Result{{Entry: "m.F", Constraint: "t.a >= 0", Verdict: Safe, SMTQueries: 7, SolverRestarts: tt.restarts}}}
+		var b bytes.Buffer
+		if err := Text.Writer(Options{})(&b, rep); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), tt.text) {
+			t.Errorf("restarts %d: text lacks %q:\n%s", tt.restarts, tt.text, b.String())
+		}
+		b.Reset()
+		if err := JSON.Writer(Options{})(&b, rep); err != nil {
+			t.Fatal(err)
+		}
+		var got struct {
+			Stats struct {
+				Restarts *int `json:"solver_restarts"`
+			} `json:"stats"`
+		}
+		if err := json.Unmarshal(b.Bytes(), &got); err != nil {
+			t.Fatal(err)
+		}
+		if got.Stats.Restarts == nil || *got.Stats.Restarts != tt.restarts {
+			t.Errorf("restarts %d: JSON stats.solver_restarts = %v", tt.restarts, got.Stats.Restarts)
+		}
+	}
+}

@@ -52,12 +52,16 @@ type Coverage struct {
 
 // Stats are the run's totals.
 type Stats struct {
-	Entries    int     `json:"entries"`
-	Safe       int     `json:"safe"`
-	Unsafe     int     `json:"unsafe"`
-	Unknown    int     `json:"unknown"`
-	SMTQueries int     `json:"smt_queries"`
-	Seconds    float64 `json:"seconds"`
+	Entries    int `json:"entries"`
+	Safe       int `json:"safe"`
+	Unsafe     int `json:"unsafe"`
+	Unknown    int `json:"unknown"`
+	SMTQueries int `json:"smt_queries"`
+	// SolverRestarts counts the Z3 checks that ran out of their time and
+	// were restarted with another random seed (a heavy-tailed formula,
+	// nonlinear arithmetic mostly): what made a run slow.
+	SolverRestarts int     `json:"solver_restarts"`
+	Seconds        float64 `json:"seconds"`
 	// FrontendSeconds is the time spent loading and building SSA.
 	FrontendSeconds float64 `json:"frontend_seconds"`
 }
@@ -104,9 +108,12 @@ type Result struct {
 	// data (the verdict stands: the program relies on the CHECK).
 	DatabaseCheck *DatabaseCheck `json:"database_check,omitempty"`
 	SMTQueries    int            `json:"smt_queries"`
-	Seconds       float64        `json:"seconds"`
-	BoolProg      string         `json:"boolprog,omitempty"` // last boolean program, with --dump-boolprog
-	IR            string         `json:"ir,omitempty"`       // lowered program, with --dump-ir
+	// SolverRestarts counts this result's Z3 checks restarted after
+	// running out of time.
+	SolverRestarts int     `json:"solver_restarts,omitempty"`
+	Seconds        float64 `json:"seconds"`
+	BoolProg       string  `json:"boolprog,omitempty"` // last boolean program, with --dump-boolprog
+	IR             string  `json:"ir,omitempty"`       // lowered program, with --dump-ir
 	// Vacuous is set when no initial state satisfies the constraint, the
 	// facts and the schema's CHECKs together: nothing was checked.
 	Vacuous bool `json:"-"`

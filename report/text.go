@@ -82,8 +82,12 @@ func writeSummary(w io.Writer, rep *Report) {
 	if n := rep.Count(func(r *Result) bool { return r.Cached }); n > 0 {
 		extra += fmt.Sprintf(", %d from the cache", n)
 	}
-	fmt.Fprintf(w, "%d result(s) for %d entry point(s): %d safe, %d unsafe, %d unknown%s (%d SMT queries, %.2fs)\n",
-		len(rep.Results), s.Entries, s.Safe, s.Unsafe, s.Unknown, extra, s.SMTQueries, s.Seconds)
+	restarts := ""
+	if s.SolverRestarts > 0 {
+		restarts = fmt.Sprintf(", %d restarted after a time-out", s.SolverRestarts)
+	}
+	fmt.Fprintf(w, "%d result(s) for %d entry point(s): %d safe, %d unsafe, %d unknown%s (%d SMT queries%s, %.2fs)\n",
+		len(rep.Results), s.Entries, s.Safe, s.Unsafe, s.Unknown, extra, s.SMTQueries, restarts, s.Seconds)
 }
 
 // writeProof says how a SAFE result was proved: the predicates of the

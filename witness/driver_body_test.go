@@ -19,7 +19,7 @@ func TestHandlerBodyAndRoute(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pkgs, err := packages.Load(&packages.Config{Mode: LoadMode | packages.NeedSyntax | packages.NeedTypesInfo, Dir: dir}, append([]string{"./ginwallet", "./echopoints", "./refunds"}, HandlePackages...)...)
+	pkgs, err := LoadProgram(dir, "./ginwallet", "./echopoints", "./refunds")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,13 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-
-	"golang.org/x/tools/go/packages"
 )
-
-// LoadMode is what GenerateDriver needs of the loaded packages.
-const LoadMode = packages.NeedName | packages.NeedFiles | packages.NeedTypes |
-	packages.NeedImports | packages.NeedDeps | packages.NeedModule
 
 // HandlePackages are loaded with the program so that interfaces can be
 // matched against the handle types.

@@ -197,13 +197,9 @@ func loadReplayProgram(cfg ReplayConfig) (*replayProgram, error) {
 		entryPkgs[pkg] = true
 		prog.entries = append(prog.entries, t.Entry)
 	}
-	patterns := append(append([]string(nil), HandlePackages...), sortedKeys(entryPkgs)...)
-	pkgs, err := packages.Load(&packages.Config{
-		Mode: LoadMode | packages.NeedSyntax | packages.NeedTypesInfo,
-		Dir:  cfg.Dir,
-	}, patterns...)
+	pkgs, err := LoadProgram(cfg.Dir, sortedKeys(entryPkgs)...)
 	if err != nil {
-		return nil, fmt.Errorf("replay: loading the program: %w", err)
+		return nil, fmt.Errorf("replay: %w", err)
 	}
 	prog.pkgs = pkgs
 	var programPkgs []*packages.Package

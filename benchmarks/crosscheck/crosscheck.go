@@ -81,7 +81,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}()
 
 	// Load every case with syntax and types, and the handle packages.
-	patterns := append([]string(nil), witness.HandlePackages...)
+	var patterns []string
 	for _, c := range cfg.Cases {
 		rel, err := filepath.Rel(cfg.CorpusDir, c.Dir)
 		if err != nil {
@@ -90,10 +90,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		patterns = append(patterns, "./"+filepath.ToSlash(rel)+"/...")
 	}
 	start := time.Now()
-	pkgs, err := packages.Load(&packages.Config{
-		Mode: witness.LoadMode | packages.NeedSyntax | packages.NeedTypesInfo,
-		Dir:  cfg.CorpusDir,
-	}, patterns...)
+	pkgs, err := witness.LoadProgram(cfg.CorpusDir, patterns...)
 	if err != nil {
 		return nil, fmt.Errorf("loading the corpus: %w", err)
 	}

@@ -67,7 +67,7 @@ var masks = []struct {
 	re   *regexp.Regexp
 	with string
 }{
-	{regexp.MustCompile(`\(\d+ SMT queries, [0-9.]+s\)`), "(N SMT queries, T s)"},
+	{regexp.MustCompile(`\(\d+ SMT queries(, \d+ restarted after a time-out)?, [0-9.]+s\)`), "(N SMT queries, T s)"},
 	{regexp.MustCompile(`"(seconds|frontend_seconds)": [0-9.e+-]+`), `"$1": T`},
 	{regexp.MustCompile(`"smt_queries": \d+`), `"smt_queries": N`},
 	{regexp.MustCompile(`"uri": "file://[^"]*"`), `"uri": "file://ROOT/"`},
