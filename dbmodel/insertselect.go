@@ -30,6 +30,13 @@ import (
 // marked, so a counterexample reading them is UNKNOWN. LIMIT and ORDER BY
 // only choose among the rows that satisfy the WHERE: the arbitrary row
 // covers them.
+//
+// The rows-affected count is the number of source rows, which the model
+// does not count (an approximation, returned.go: insertCount), except
+// when the WHERE pins a key of the source table (sourcePinned): then 0
+// or 1, by whether the one source row exists — for a watched target as
+// the fork above decides, for another table by a source symbol of its
+// own (pinnedSourceCount).
 
 // selectedValues sets vals to the values INSERT … SELECT q gives cols
 // (the columns it lists, or the schema's first ones), and returns what
@@ -52,6 +59,13 @@ func (m *lowerer) selectedValues(t *tableModel, q *sqlir.Insert, cols []string, 
 			vals[nullFlag(c)] = null
 		}
 	}
+	return m.sourceFacts(q, src, args)
+}
+
+// sourceFacts is what source row src of INSERT … SELECT q satisfies: the
+// WHERE, its table's CHECKs and, when the program never writes that
+// table, the facts (--assume) about it.
+func (m *lowerer) sourceFacts(q *sqlir.Insert, src *symbol, args []ir.Expr) ir.Expr {
 	facts := []ir.Expr{m.where(q.Source.Where, src, args), m.checks(src)}
 	if !m.writesTable(q.Source.Table) {
 		for _, f := range spec.TableFacts(m.opt.Facts, q.Source.Table) {
@@ -61,6 +75,55 @@ func (m *lowerer) selectedValues(t *tableModel, q *sqlir.Insert, cols []string, 
 		}
 	}
 	return ir.And(facts...)
+}
+
+// pinnedSourceCount sets the rows-affected count of INSERT … SELECT q
+// (s) into a table the model does not watch, when its WHERE pins a key
+// of its source (sourcePinned): 0 when no source row satisfies the
+// WHERE, else 1, that row a symbol of the source table (a trace lists
+// it, a replay seeds it) satisfying what sourceFacts says. It reports
+// whether it did (false: the count is insertCount's approximation).
+func (m *lowerer) pinnedSourceCount(em *emitter, q *sqlir.Insert, s *ir.Exec) bool {
+	if !m.sourcePinned(q, s.Args) {
+		return false
+	}
+	items, known := m.selectItems(q.Source)
+	if !known {
+		return false
+	}
+	saved := m.fresh
+	src, _ := m.sourceRow(q, len(items), s.Args)
+	if src == nil {
+		m.fresh = saved
+		return false
+	}
+	facts := m.sourceFacts(q, src, s.Args)
+	em.havoc(m.takeFresh()...)
+	none := m.noSourceRow(em, s.Affected, true)
+	em.assume(facts)
+	join := m.p.NewLoc()
+	none.jump(join)
+	em.jump(join)
+	em.cur = join
+	return true
+}
+
+// sourcePinned reports whether the WHERE of INSERT … SELECT q pins a key
+// of its source table (a conjunct col = e for each column of the key, e
+// free of columns): the SELECT then selects at most one row, and the
+// INSERT, without ON CONFLICT, ON DUPLICATE KEY, IGNORE or REPLACE (which
+// may insert nothing, or count an updated row twice), inserts exactly
+// one row when it selects one and succeeds. Its rows-affected count is
+// then 0 or 1, decided by whether the row exists, not an approximation
+// (a trace printed rowsAffected = 2 for INSERT … SELECT … WHERE sku = $2).
+func (m *lowerer) sourcePinned(q *sqlir.Insert, args []ir.Expr) bool {
+	if q.Source == nil || q.HasOnConflict || q.OnConflictNothing || q.Replace {
+		return false
+	}
+	saved := m.fresh
+	key, _ := m.pinned(q.Source.Table, q.Source.Where, args)
+	m.fresh = saved
+	return key != nil
 }
 
 // unmodelledValues sets vals to arbitrary values, marked as

@@ -30,7 +30,9 @@ func (m *lowerer) lowerExec(e *ir.Edge, s *ir.Exec) error {
 	t := m.model(writtenTable(s.SQL))
 	if t == nil {
 		if q, ok := s.SQL.(*sqlir.Insert); ok && q.FromSelect && s.Affected != nil {
-			m.insertCount(em, q, s.Affected, s.Info)
+			if !m.pinnedSourceCount(em, q, s) {
+				m.insertCount(em, q, s.Affected, s.Info)
+			}
 		} else if s.Affected != nil {
 			m.otherTableCount(em, s)
 		}
@@ -646,7 +648,7 @@ func (m *lowerer) insertedValues(em *emitter, t *tableModel, q *sqlir.Insert, ro
 	// (insertselect.go), or arbitrary values.
 	if src := m.selectedValues(t, q, cols, s.Args, s.Info, vals); src != nil {
 		// With no source row, nothing is inserted.
-		return vals, true, m.noSourceRow(em, affected), []ir.Expr{src}
+		return vals, true, m.noSourceRow(em, affected, m.sourcePinned(q, s.Args)), []ir.Expr{src}
 	}
 	return vals, true, nil, nil
 }
@@ -654,14 +656,20 @@ func (m *lowerer) insertedValues(em *emitter, t *tableModel, q *sqlir.Insert, ro
 // noSourceRow forks em on whether the SELECT of an INSERT … SELECT
 // selects no row: the branch returned inserts nothing (its rows-affected
 // count, if read, is 0); em continues with one selected row (a count of
-// at least 1: insertCount's approximation, kept where it is at least 1).
-func (m *lowerer) noSourceRow(em *emitter, affected *ir.Var) *emitter {
+// at least 1: insertCount's approximation, kept where it is at least 1;
+// exactly 1 when one says the SELECT selects at most one row, see
+// sourcePinned).
+func (m *lowerer) noSourceRow(em *emitter, affected *ir.Var, one bool) *emitter {
 	empty := m.p.NewVar("$no_source_row", ir.Bool, ir.Ghost)
 	em.havoc(empty)
 	none := em.fork(empty)
 	if affected != nil {
 		none.assign([]*ir.Var{affected}, []ir.Expr{ir.IntLit(0)})
-		em.assign([]*ir.Var{affected}, []ir.Expr{ir.IteOf(ir.Cmp(ir.OpGe, affected, ir.IntLit(1)), affected, ir.IntLit(1))})
+		count := ir.IteOf(ir.Cmp(ir.OpGe, affected, ir.IntLit(1)), affected, ir.IntLit(1))
+		if one {
+			count = ir.IntLit(1)
+		}
+		em.assign([]*ir.Var{affected}, []ir.Expr{count})
 	}
 	return none
 }

@@ -29,7 +29,7 @@ func (t *translator) fresh(name string, typ types.Type) value {
 	if s, ok := sortOf(typ); ok {
 		v := t.freshVar(name, s, ir.KindCall)
 		v.Str, v.Err = isStringType(typ), isError(typ)
-		t.unsignedRange(v, typ)
+		t.unsignedRange(v, typ, ir.KindFact)
 		return value{expr: v}
 	}
 	if h, ok := t.freshHandle(typ); ok {
@@ -95,7 +95,7 @@ func (t *translator) input(name string, typ types.Type, depth int) value {
 		if depth == 0 {
 			t.p.Inputs = append(t.p.Inputs, v)
 		}
-		t.unsignedRange(v, typ)
+		t.unsignedRange(v, typ, ir.KindModel)
 		return value{expr: v}
 	}
 	if k, ok := dbObjectKind(typ); ok {
@@ -149,10 +149,16 @@ func (t *translator) input(name string, typ types.Type, depth int) value {
 }
 
 // unsignedRange assumes an arbitrary value of an unsigned integer type is
-// not negative.
-func (t *translator) unsignedRange(v *ir.Var, typ types.Type) {
+// not negative. The result of a call is assumed so as a fact
+// (ir.KindFact): it holds of whatever the call really returns, so a
+// counterexample that passes it does not depend on a result the model
+// approximates (vcgen.ApproxReads; adv8 F2: t.Add's wall field, copied
+// into a column nothing reads, made an expiry reset "may be spurious").
+// An entry's input keeps the model's kind, which refinement may take
+// predicates from.
+func (t *translator) unsignedRange(v *ir.Var, typ types.Type, kind ir.StepKind) {
 	if b, ok := typ.Underlying().(*types.Basic); ok && b.Info()&types.IsUnsigned != 0 {
-		t.emit(&ir.Assume{Cond: ir.Cmp(ir.OpGe, v, ir.IntLit(0)), Info: t.info(ir.KindModel, "")})
+		t.emit(&ir.Assume{Cond: ir.Cmp(ir.OpGe, v, ir.IntLit(0)), Info: t.info(kind, "")})
 	}
 }
 

@@ -3,6 +3,7 @@ package frontend
 import (
 	"fmt"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -426,6 +427,16 @@ func (t *translator) sqlArgs(params value) []ir.Expr {
 	t.argNulls = nil
 	for i, e := range elems {
 		out[i] = e.expr
+		if why := approxIn(e, 0); e.expr == nil && why != "" {
+			// A value the model cannot pass (a time.Time) computed by
+			// code it approximates (t.Add(d)): the SQL sees an arbitrary
+			// value, marked, so that a counterexample depending on it is
+			// UNKNOWN, never UNSAFE (the model would otherwise take it
+			// for an arbitrary argument like any input).
+			v := t.freshVar("$arg()", ir.Int, ir.KindModel)
+			v.Approx = why
+			out[i] = v
+		}
 		if val, null, ok := nullableArg(e); ok {
 			out[i] = val
 			if t.argNulls == nil {
@@ -435,6 +446,23 @@ func (t *translator) sqlArgs(params value) []ir.Expr {
 		}
 	}
 	return out
+}
+
+// approxIn returns the note of an approximated scalar (ir.Var.Approx)
+// that v holds in its fields, "" if none.
+func approxIn(v value, depth int) string {
+	if x, ok := v.expr.(*ir.Var); ok && x.Approx != "" {
+		return x.Approx
+	}
+	if depth > 4 {
+		return ""
+	}
+	for _, fv := range append(slices.Clone(v.fields), v.tuple...) {
+		if why := approxIn(fv, depth+1); why != "" {
+			return why
+		}
+	}
+	return ""
 }
 
 // sliceElems returns the elements of a slice built from a known array

@@ -170,6 +170,7 @@ func Run(ctx context.Context, cfg Config) (*report.Report, error) {
 	}
 	rep.Warnings = append(rep.Warnings, applyIgnores(results, in.ignores, dir, in.loaded.RelFile)...)
 	markDatabaseChecks(results, in.constraints, in.schema, string(cfg.Dialect))
+	printDates(results, in.schema)
 	rep.Results = results
 	rep.Tally()
 	rep.Stats.Seconds = time.Since(start).Seconds()

@@ -30,16 +30,26 @@ import (
 //   - UNKNOWN (a limit) or vacuous: the first UNSAFE stays, with a note
 //     that its initial rows may break the others.
 //
+// An UNKNOWN of the first pass that no limit stopped (a counterexample
+// that reads a value the model approximates, adv8 F2: an expiry reset
+// whose only counterexample starts from a row with used < 0 while used >=
+// 0 is checked in the same run) is decided again the same way: SAFE
+// there is SAFE on the same terms, UNSAFE (a validated counterexample
+// that reads no approximated value, from rows satisfying every
+// constraint) replaces it, and anything else leaves the first UNKNOWN.
+// An UNKNOWN a limit stopped is not run again: it would likely stop
+// again, at twice the cost.
+//
 // SAFE results of the first pass assumed nothing and stay as they are.
 
-// togetherRechecks returns, for each UNSAFE result whose run checks
-// other row constraints, the job deciding it again under them (and
+// togetherRechecks returns, for each UNSAFE result, and each UNKNOWN no
+// limit stopped, whose run checks other row constraints, the job deciding it again under them (and
 // which result it re-decides).
 func togetherRechecks(in *inputs, jobs []job, results []*report.Result) ([]job, []int) {
 	var rechecks []job
 	var which []int
 	for i, r := range results {
-		if r.Verdict != report.Unsafe {
+		if r.Verdict != report.Unsafe && (r.Verdict != report.Unknown || r.Limit != "") {
 			continue
 		}
 		others := otherRowChecks(in.constraints, jobs[i].c)
@@ -140,8 +150,9 @@ func factLabel(f *spec.TableFact) string {
 	return (&spec.RowCheck{Name: f.Name, Text: f.Text, Table: f.Table, Expr: f.Expr}).Label()
 }
 
-// mergeRecheck returns the verdict of an UNSAFE first result given its
-// re-check under the run's other row constraints assumed.
+// mergeRecheck returns the verdict of an UNSAFE (or UNKNOWN) first
+// result given its re-check under the run's other row constraints
+// assumed.
 func mergeRecheck(first, again *report.Result, assumed []*spec.TableFact, held map[string]bool, selected bool, jobs []job, final []*report.Result) *report.Result {
 	var texts []string
 	for _, f := range assumed {
@@ -162,16 +173,27 @@ func mergeRecheck(first, again *report.Result, assumed []*spec.TableFact, held m
 			// The writers --entry left out are not checked at all.
 			open = append(open, "--entry selects the entries checked, and those not selected may break it")
 		}
+		alone, only := "this constraint can be broken from a row that breaks them", "a counterexample exists only from a database row that breaks"
+		if first.Verdict == report.Unknown {
+			alone, only = "this constraint is not decided ("+first.Reason+")", "UNKNOWN alone ("+first.Reason+"); SAFE only from database rows that keep"
+		}
 		if len(open) == 0 {
-			again.Assumptions = append(again.Assumptions, fmt.Sprintf("the other constraints of this run hold on entry: %s (every entry of the run is SAFE for them, so by induction, from a database where all hold, every request keeps all; alone, this constraint can be broken from a row that breaks them)", others))
+			again.Assumptions = append(again.Assumptions, fmt.Sprintf("the other constraints of this run hold on entry: %s (every entry of the run is SAFE for them, so by induction, from a database where all hold, every request keeps all; alone, %s)", others, alone))
 			return again
 		}
 		r := *first
-		r.Verdict, r.Counterexample, r.Position = report.Unknown, nil, ""
+		r.Verdict, r.Counterexample = report.Unknown, nil
+		if first.Verdict == report.Unsafe {
+			r.Position = ""
+		}
 		r.Requests, r.InitialRows, r.Schedule, r.Labels, r.ConcurrentWith = nil, nil, nil, nil, ""
-		r.Reason = fmt.Sprintf("a counterexample exists only from a database row that breaks %s, also checked in this run (SAFE assuming it on entry), and that is not proved for every entry: %s (a request sequence through them may reach such a row)", others, strings.Join(open, "; "))
+		r.Reason = fmt.Sprintf("%s %s, also checked in this run (SAFE assuming it on entry), and that is not proved for every entry: %s (a request sequence through them may reach such a row)", only, others, strings.Join(open, "; "))
 		r.SMTQueries += again.SMTQueries
 		return &r
+	}
+	if first.Verdict == report.Unknown {
+		// Not decided under the others either: the first reason stands.
+		return first
 	}
 	why := again.Reason
 	if again.Vacuous {

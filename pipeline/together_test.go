@@ -59,3 +59,51 @@ func TestAssumeOtherConstraints(t *testing.T) {
 		t.Errorf("stock >= 0 alone: got %+v, want one UNSAFE", rep.Results)
 	}
 }
+
+// TestApproxUnknownTogether (adv8 F2): a reset whose next time comes
+// from time.Add, which the model does not compute. Alone, used <= quota
+// is broken from a row with used < 0, and the time.Add value, which only
+// reaches reset_at, does not make that counterexample "may be spurious";
+// where the entry also tests the computed time (time.After) the
+// counterexample reads it: UNKNOWN alone. With used >= 0 in the same run,
+// kept by every entry, both are SAFE, the UNKNOWN decided again as an
+// UNSAFE is.
+func TestApproxUnknownTogether(t *testing.T) {
+	dir := corpusCase("trust/pg_approx_reset_safe")
+	run := func(entry string, constraints ...string) map[string]*report.Result {
+		t.Helper()
+		rep, err := Run(context.Background(), Config{
+			Dir: dir, Patterns: []string{"./..."}, Schema: dir + "/schema.sql", Entry: entry,
+			Constraints: constraints, Workers: 1,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]*report.Result{}
+		for _, r := range rep.Results {
+			out[r.Entry[strings.LastIndexByte(r.Entry, '.')+1:]+" "+r.Constraint] = r
+		}
+		return out
+	}
+	const quota, nonNeg = "api_keys.used <= api_keys.quota", "api_keys.used >= 0"
+	alone := run("ResetExpired|RenewChecked", quota)
+	if r := alone["ResetExpired "+quota]; r == nil || r.Verdict != report.Unsafe || r.Counterexample == nil {
+		t.Fatalf("ResetExpired alone: got %+v, want UNSAFE", r)
+	} else if used := r.Counterexample.Rows[0].Values["used"]; !strings.HasPrefix(used, "-") {
+		t.Errorf("ResetExpired alone: initial used = %s, want a negative count (the only way to break used <= quota with used = 0)", used)
+	}
+	if r := alone["RenewChecked "+quota]; r == nil || r.Verdict != report.Unknown || !strings.Contains(r.Reason, "time.After") {
+		t.Errorf("RenewChecked alone: got %+v, want UNKNOWN reading time.After", r)
+	}
+	both := run("", quota, nonNeg)
+	for _, e := range []string{"ResetExpired", "RenewChecked", "Consume"} {
+		for _, c := range []string{quota, nonNeg} {
+			if r := both[e+" "+c]; r == nil || r.Verdict != report.Safe {
+				t.Errorf("%s [%s] with both constraints: got %+v, want SAFE", e, c, r)
+			}
+		}
+	}
+	if r := both["RenewChecked "+quota]; r != nil && !strings.Contains(strings.Join(r.Assumptions, "\n"), "alone, this constraint is not decided") {
+		t.Errorf("RenewChecked [%s]: assumptions %q do not say it is not decided alone", quota, r.Assumptions)
+	}
+}
