@@ -110,7 +110,7 @@ type Result struct {
 	SMTQueries    int            `json:"smt_queries"`
 	// SolverRestarts counts this result's Z3 checks restarted after
 	// running out of time.
-	SolverRestarts int     `json:"solver_restarts,omitempty"`
+	SolverRestarts int     `json:"solver_restarts"`
 	Seconds        float64 `json:"seconds"`
 	BoolProg       string  `json:"boolprog,omitempty"` // last boolean program, with --dump-boolprog
 	IR             string  `json:"ir,omitempty"`       // lowered program, with --dump-ir
