@@ -39,11 +39,18 @@ var concurrentReplayLimits = map[string]string{
 	// failure (40001) of BEGIN to enter the retry path; the injected run
 	// keeps the constraint on PostgreSQL.
 	"concurrent/pg_serializable_retry_stale_unsafe": "the sequential counterexample's injected 40001 run keeps the constraint",
+	// The ledger INSERT fails in the counterexample as any statement may
+	// (the model does not say why); the schedule driver injects no
+	// failure, and the request id the counterexample gives is not in the
+	// ledger: the INSERT succeeds. The case's own schedule seeds a ledger
+	// row with A's request id (23505) and breaks the constraint
+	// (witness/schedule TestConcurrentGroundTruth).
+	"concurrent/pg_withdraw_ledger_fallback_unsafe": "the counterexample's failing INSERT is not injected by the schedule driver",
 }
 
 // concurrentReplaySet is the representative set of concurrent UNSAFE
 // cases make test replays, one per mechanism that makes a schedule break
-// the constraint or a replay reach it (make bench replays all 46:
+// the constraint or a replay reach it (make bench replays all 48:
 // DBVERIFY_REPLAY_ALL=1). The cases of notUnsafeByTheTool run too (no
 // replay: a check each).
 var concurrentReplaySet = map[string]string{
@@ -63,6 +70,7 @@ var concurrentReplaySet = map[string]string{
 	"concurrent/mysql_version_unchecked_unsafe":             "an optimistic version not checked",
 	"concurrent/pg_debit_parent_share_scanned_id_unsafe":    "a foreign key's share lock",
 	"concurrent/pg_bonus_serializable_alone_unsafe":         "SERIALIZABLE, entry UNSAFE alone",
+	"concurrent/pg_chi_adjust_json_unsafe":                  "a chi handler's JSON body and path parameter",
 }
 
 // TestReplayConcurrentUnsafe runs check --concurrent on the cases of

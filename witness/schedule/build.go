@@ -44,7 +44,11 @@ func Build(dir string, entries []string, workDir string) (*Program, error) {
 	}
 	sort.Strings(own)
 	patterns = append(patterns, own...)
-	pkgs, err := packages.Load(&packages.Config{Mode: witness.LoadMode, Dir: dir}, patterns...)
+	// With the syntax and its types, as the sequential replay loads them:
+	// the driver reads off a handler's code the struct it decodes a JSON
+	// body into (and builds the body from it); without them it only sent
+	// a body guessed from the trace's field names.
+	pkgs, err := packages.Load(&packages.Config{Mode: witness.LoadMode | packages.NeedSyntax | packages.NeedTypesInfo, Dir: dir}, patterns...)
 	if err != nil {
 		return nil, fmt.Errorf("schedule: loading the program: %w", err)
 	}
