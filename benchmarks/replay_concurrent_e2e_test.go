@@ -39,13 +39,6 @@ var concurrentReplayLimits = map[string]string{
 	// failure (40001) of BEGIN to enter the retry path; the injected run
 	// keeps the constraint on PostgreSQL.
 	"concurrent/pg_serializable_retry_stale_unsafe": "the sequential counterexample's injected 40001 run keeps the constraint",
-	// The ledger INSERT fails in the counterexample as any statement may
-	// (the model does not say why); the schedule driver injects no
-	// failure, and the request id the counterexample gives is not in the
-	// ledger: the INSERT succeeds. The case's own schedule seeds a ledger
-	// row with A's request id (23505) and breaks the constraint
-	// (witness/schedule TestConcurrentGroundTruth).
-	"concurrent/pg_withdraw_ledger_fallback_unsafe": "the counterexample's failing INSERT is not injected by the schedule driver",
 }
 
 // concurrentReplaySet is the representative set of concurrent UNSAFE
