@@ -43,7 +43,7 @@ var concurrentReplayLimits = map[string]string{
 
 // concurrentReplaySet is the representative set of concurrent UNSAFE
 // cases make test replays, one per mechanism that makes a schedule break
-// the constraint or a replay reach it (make bench replays all 48:
+// the constraint or a replay reach it (make bench replays all 49:
 // DBVERIFY_REPLAY_ALL=1). The cases of notUnsafeByTheTool run too (no
 // replay: a check each).
 var concurrentReplaySet = map[string]string{
