@@ -136,6 +136,27 @@ func (m *lowerer) failed(em *emitter, h ir.Tx, noRow func(*emitter) ir.Expr, noR
 	if noRow != nil {
 		aborts = ir.And(st.open, ir.Not(noRowVar))
 	}
+	if st.isTx {
+		// The server ends the transaction at the error: its writes are
+		// undone and its row locks released there, not at the ROLLBACK
+		// the code sends later (a deferred tx.Rollback()); its later
+		// statements and its COMMIT fail. Checked on PostgreSQL 15: a
+		// FOR UPDATE of the row by another session runs at once after
+		// the error. Keeping the locks to the ROLLBACK proved SAFE a
+		// fallback debit on the pool after a failed INSERT, with the
+		// balance checked under the lock it no longer held
+		// (corpus pg_withdraw_ledger_fallback_unsafe).
+		join := m.p.NewLoc()
+		ab := em.fork(aborts)
+		m.rollback(ab, st)
+		ab.assign([]*ir.Var{st.aborted}, []ir.Expr{ir.True})
+		ab.jump(join)
+		em.jump(join)
+		return
+	}
+	// A connection whose BEGIN is SQL text stays in its aborted
+	// transaction block until ROLLBACK: its statements fail; its locks
+	// are kept to the ROLLBACK (the server released them: a limit).
 	em.assign([]*ir.Var{st.aborted}, []ir.Expr{ir.Or(st.aborted, aborts)})
 }
 
@@ -397,6 +418,10 @@ func (m *lowerer) lowerTx(e *ir.Edge, s *ir.TxOp) {
 	case ir.Commit:
 		// Committing a finished transaction fails (sql.ErrTxDone), or is
 		// a no-op (COMMIT as SQL text outside a transaction).
+		// That of a transaction the server aborted at an error fails.
+		aborted := em.fork(ir.And(ir.Not(st.open), st.aborted))
+		aborted.assign([]*ir.Var{errVar}, []ir.Expr{ir.True})
+		aborted.jump(e.To)
 		done := em.fork(ir.Not(st.open))
 		done.jump(e.To)
 		fail := em.fork(errVar)

@@ -116,6 +116,9 @@ func argTypes(c *ssa.CallCommon) []types.Type {
 func (t *translator) invoke(f *frame, instr ssa.CallInstruction, c *ssa.CallCommon, recv value, args []value) value {
 	m := c.Method
 	results := c.Signature().Results()
+	if m.Pkg() != nil {
+		t.httpStatusCall(m.Pkg().Path(), m.Name(), append([]value{recv}, args...))
+	}
 	if isError(c.Value.Type()) && m.Name() == "Error" {
 		return t.fresh("err.Error()", results)
 	}
@@ -282,7 +285,7 @@ func (t *translator) external(f *frame, fn *ssa.Function, c *ssa.CallCommon, arg
 		path = fn.Object().Pkg().Path()
 	}
 	name := fn.Name()
-	t.httpErrorCall(path, name)
+	t.httpStatusCall(path, name, args)
 	if v, ok := t.decimalCall(path, name, fn, args); ok {
 		return v
 	}

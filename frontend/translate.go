@@ -49,7 +49,7 @@ type translator struct {
 	elemReads  map[elemKey]elemRead
 	writeEpoch int
 
-	// httpFailed is a handler entry's "answered with http.Error" flag
+	// httpFailed is a handler entry's "answered an error status" flag
 	// (httpfail.go; nil: not a handler).
 	httpFailed *ir.Var
 

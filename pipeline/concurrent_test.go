@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -264,5 +265,43 @@ func TestConcurrentUniqueKey(t *testing.T) {
 				t.Errorf("unique-key assumption listed %v, want %v: %q", listed, tt.assume, r.Assumptions)
 			}
 		})
+	}
+}
+
+// TestConcurrentOutsideOnce: a concurrent counterexample of a chi handler
+// that decodes a JSON body lists each value of a call outside the
+// analysed code once, with the value the request sends (the decoded
+// body's fields); later calls that may reach the body (w.WriteHeader)
+// made the line list A.body.Delta three times with three values (an
+// independent tester's p20twohandlers). The replay reads the body off
+// the same steps (benchmarks' TestReplayConcurrentUnsafe replays the case).
+func TestConcurrentOutsideOnce(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: searches two requests")
+	}
+	dir, err := filepath.Abs(filepath.Join("..", "benchmarks", "corpus"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const c = "pg_chi_adjust_json_unsafe"
+	rep, err := Run(context.Background(), Config{Dir: dir, Patterns: []string{"./concurrent/" + c}, Dialect: "postgres",
+		Schema: filepath.Join(dir, "concurrent", c, "schema.sql"), Constraints: []string{"accounts.balance >= 0"}, Workers: 1, Concurrent: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Results) != 1 || rep.Results[0].Verdict != report.Unsafe || rep.Results[0].Counterexample == nil {
+		t.Fatalf("results %+v, want one UNSAFE with a counterexample", rep.Results)
+	}
+	seen := map[string]bool{}
+	for _, b := range rep.Results[0].Counterexample.Outside {
+		if seen[b.Name] {
+			t.Errorf("outside lists %s twice: %v", b.Name, rep.Results[0].Counterexample.Outside)
+		}
+		seen[b.Name] = true
+	}
+	for _, want := range []string{"A.body.Delta", "B.body.Delta"} {
+		if !seen[want] {
+			t.Errorf("outside %v lacks %s", rep.Results[0].Counterexample.Outside, want)
+		}
 	}
 }

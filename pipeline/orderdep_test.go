@@ -99,12 +99,13 @@ func lineIn(t *testing.T, pos, want string) int {
 	return n
 }
 
-// TestOrderDepHandlers: an HTTP handler fails by answering http.Error,
-// not by returning an error (adv8 F10). Two guarded relative
-// withdrawals, each answering 409 when its UPDATE matched no row, give
-// no order-dependence finding (from a balance of 2, withdrawals of 2 and
-// 1 end differently by order only because one of them is refused); the
-// absolute reset against the withdrawal, and against itself, do.
+// TestOrderDepHandlers: an HTTP handler fails by answering an error
+// status (http.Error, w.WriteHeader(409)), not by returning an error
+// (adv8 F10). Two guarded relative withdrawals, each answering 409 when
+// its UPDATE matched no row, give no order-dependence finding (from a
+// balance of 2, withdrawals of 2 and 1 end differently by order only
+// because one of them is refused); the absolute reset against the
+// withdrawal, and against itself, do.
 func TestOrderDepHandlers(t *testing.T) {
 	dir := testdataDir(t, "concurrent")
 	rep, err := Run(context.Background(), Config{Dir: dir, Patterns: []string{"./handlerorder"}, Dialect: "postgres",
@@ -112,7 +113,7 @@ func TestOrderDepHandlers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const withdraw, reset = 32, 56 // the lines of the writes
+	const withdraw, reset, status = 32, 56, 76 // the lines of the writes
 	got := map[[2]int]bool{}
 	for _, f := range rep.Findings {
 		if f.Class != report.FindingOrderDependence {
@@ -123,13 +124,39 @@ func TestOrderDepHandlers(t *testing.T) {
 			k[0], k[1] = k[1], k[0]
 		}
 		got[k] = true
-		if k == [2]int{withdraw, withdraw} {
+		if k[0] != reset && k[1] != reset {
 			t.Errorf("two guarded relative withdrawals reported: %s", f.Message)
 		}
 	}
-	for _, k := range [][2]int{{withdraw, reset}, {reset, reset}} {
+	for _, k := range [][2]int{{withdraw, reset}, {reset, reset}, {reset, status}} {
 		if !got[k] {
 			t.Errorf("no order-dependence finding for the writes at lines %v; got %v", k, got)
+		}
+	}
+}
+
+// TestOrderDepGinRefusal: a gin handler refuses by answering an error
+// status (c.JSON(http.StatusConflict, …)) and returning: the guarded
+// withdrawal of the corpus case pg_gin_withdraw_guarded_conflict_safe
+// with itself gives no order-dependence finding (it gave one: two
+// requests "both succeed in either order", one of them answered 409).
+func TestOrderDepGinRefusal(t *testing.T) {
+	dir, err := filepath.Abs(filepath.Join("..", "benchmarks", "corpus"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const c = "pg_gin_withdraw_guarded_conflict_safe"
+	rep, err := Run(context.Background(), Config{Dir: dir, Patterns: []string{"./concurrent/" + c}, Dialect: "postgres",
+		Schema: filepath.Join(dir, "concurrent", c, "schema.sql"), Constraints: []string{"accounts.balance >= 0"}, Workers: 1, Concurrent: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Results) != 1 || rep.Results[0].Verdict != report.Safe {
+		t.Errorf("results %+v, want one SAFE", rep.Results)
+	}
+	for _, f := range rep.Findings {
+		if f.Class == report.FindingOrderDependence {
+			t.Errorf("a refused request taken to succeed: %s", f.Message)
 		}
 	}
 }

@@ -92,4 +92,9 @@ type ScheduleStep struct {
 	// MySQL 1213): it waited for a lock of the other request, which
 	// waited for one of its own.
 	Deadlock bool `json:"deadlock,omitempty"`
+	// Fails: the statement fails with a server error other than a
+	// deadlock (the model lets any statement fail; on PostgreSQL the
+	// error aborts the transaction and releases its locks): a replay
+	// makes it fail.
+	Fails bool `json:"fails,omitempty"`
 }

@@ -34,6 +34,37 @@ type CexStep struct {
 	Values   map[string]string `json:"values"`
 	// NoRows: the step's query failed because no row matched.
 	NoRows bool `json:"no_rows,omitempty"`
+	// Request names the request a step of a concurrent counterexample
+	// belongs to ("A"; its values are named "A.amount").
+	Request string `json:"request,omitempty"`
+}
+
+// OfRequest is the part of a concurrent counterexample that is request
+// name's: its inputs and its steps, their names without the request's
+// prefix ("A.amount" → "amount"); the values a step shows of other
+// symbols (rows) stay as they are. A replay reads a request's HTTP body,
+// parsed text inputs and slices from it as from a sequential
+// counterexample.
+func (c *Counterexample) OfRequest(name string) *Counterexample {
+	prefix := name + "."
+	out := &Counterexample{Inputs: map[string]string{}}
+	for k, v := range c.Inputs {
+		if rest, ok := strings.CutPrefix(k, prefix); ok {
+			out.Inputs[rest] = v
+		}
+	}
+	for _, st := range c.Steps {
+		if st.Request != name {
+			continue
+		}
+		vals := map[string]string{}
+		for k, v := range st.Values {
+			vals[strings.TrimPrefix(k, prefix)] = v
+		}
+		st.Values = vals
+		out.Steps = append(out.Steps, st)
+	}
+	return out
 }
 
 // InitialRows merges the counterexample's row symbols into database rows:

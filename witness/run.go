@@ -142,6 +142,17 @@ func ReplayRun(cex *Counterexample, s *Schema, d sqlparse.Dialect, strs []string
 			}
 		}
 	}
+	return &Run{Rows: rows, Inputs: DriverInputs(cex, strs), Fail: cex.Failures()}, notes
+}
+
+// DriverInputs are the driver's inputs of a counterexample's call: its
+// inputs by the driver's paths (a slice's length and elements), the text
+// inputs whose parsed value the trace shows, and an HTTP handler's
+// request (path, query and form values, the JSON body) read off the
+// steps. A value that is the code of one of strs is that string (strs
+// nil: strings stay their codes, as a concurrent replay seeds them).
+func DriverInputs(cex *Counterexample, strs []string) map[string]string {
+	dec := stringDecoder(strs)
 	in := replayInputs(cex.Inputs)
 	for k, v := range in {
 		if str, ok := dec[v]; ok {
@@ -157,7 +168,7 @@ func ReplayRun(cex *Counterexample, s *Schema, d sqlparse.Dialect, strs []string
 		}
 		in[k] = v
 	}
-	return &Run{Rows: rows, Inputs: in, Fail: cex.Failures()}, notes
+	return in
 }
 
 func stringDecoder(strs []string) map[string]string {

@@ -114,7 +114,8 @@ func runReplay(c *cli.Context, w io.Writer) (int, error) {
 		}
 		if len(r.Schedule) > 0 {
 			concurrent = append(concurrent, schedule.ReplayTarget{Entry: r.Entry, Constraint: r.Constraint,
-				Schedule: schedule.Schedule{Requests: r.Requests, InitialRows: r.InitialRows, Schedule: r.Schedule, Isolation: r.Isolation}})
+				Schedule: schedule.Schedule{Requests: r.Requests, InitialRows: r.InitialRows, Schedule: r.Schedule, Isolation: r.Isolation},
+				Cex:      r.Counterexample})
 			continue
 		}
 		targets = append(targets, witness.ReplayTarget{Entry: r.Entry, Constraint: r.Constraint, Cex: r.Counterexample})

@@ -65,7 +65,11 @@ func printConcurrentReplay(w io.Writer, res *schedule.ReplayResult) {
 		}
 		var order []string
 		for _, s := range t.Schedule.Schedule {
-			order = append(order, fmt.Sprintf("%s%d", s.Request, s.Step))
+			step := fmt.Sprintf("%s%d", s.Request, s.Step)
+			if s.Fails {
+				step += "(fails)" // a statement the server refuses is sent in its place
+			}
+			order = append(order, step)
 		}
 		fmt.Fprintf(w, "    schedule: %s\n", strings.Join(order, " "))
 		if o.Err != nil {

@@ -37,16 +37,19 @@ func Build(dir string, entries []string, workDir string) (*Program, error) {
 		}
 		pkgSet[p] = true
 	}
-	patterns := append([]string(nil), witness.HandlePackages...)
 	var own []string
 	for p := range pkgSet {
 		own = append(own, p)
 	}
 	sort.Strings(own)
-	patterns = append(patterns, own...)
-	pkgs, err := packages.Load(&packages.Config{Mode: witness.LoadMode, Dir: dir}, patterns...)
+	// With the module's syntax and types, as the sequential replay loads
+	// them (dependencies' types from export data): the driver reads off a
+	// handler's code the struct it decodes a JSON body into (and builds
+	// the body from it); loaded without syntax, it only sent a body
+	// guessed from the trace's field names.
+	pkgs, err := witness.LoadProgram(dir, own...)
 	if err != nil {
-		return nil, fmt.Errorf("schedule: loading the program: %w", err)
+		return nil, fmt.Errorf("schedule: %w", err)
 	}
 	var module *packages.Module
 	for _, p := range pkgs {

@@ -347,7 +347,7 @@ func stress(t *testing.T, ctx context.Context, sess *schedule.Session, prog *sch
 			if spec == nil || spec.NotExecutable != "" {
 				t.Fatalf("%s: the driver cannot call it: %v", entry, spec)
 			}
-			reqs = append(reqs, schedule.Request{Request: string(rune('A' + i)), Entry: entry, Inputs: randomInputs(rng, spec.Inputs)})
+			reqs = append(reqs, schedule.Request{Request: string(rune('A' + i)), Entry: entry, Inputs: append(randomInputs(rng, spec.Inputs), randomRequest(rng, spec)...)})
 		}
 		out, err := sess.RunRandom(ctx, cc.schema, k, reqs, cc.rows, rng.Int63(), schedule.DefaultTiming)
 		if err != nil {
@@ -420,4 +420,29 @@ func randomInputs(rng *rand.Rand, inputs []witness.Input) []schedule.Input {
 		out = append(out, schedule.Input{Name: in.Path, Value: v})
 	}
 	return out
+}
+
+// randomRequest draws the request of an HTTP handler entry (none for
+// another): the path parameter id from the rows' key range and a JSON
+// body whose fields the driver sets where the handler's body type has
+// them (Amount, Delta: an amount, Delta of either sign; Reason: a word).
+// Without a body every handler of the corpus refuses the request before
+// its first database operation, and the random runs would say nothing.
+func randomRequest(rng *rand.Rand, spec *witness.EntrySpec) []schedule.Input {
+	if !spec.HTTP {
+		return nil
+	}
+	amounts := []string{"1", "5", "10", "40", "60", "100"}
+	amount := amounts[rng.Intn(len(amounts))]
+	delta := amount
+	if rng.Intn(2) == 0 {
+		delta = "-" + amount
+	}
+	return []schedule.Input{
+		{Name: "$http.path.id", Value: fmt.Sprint(1 + rng.Intn(2))},
+		{Name: "$http.body", Value: "{}"},
+		{Name: witness.JSONFieldPrefix + "Amount", Value: amount},
+		{Name: witness.JSONFieldPrefix + "Delta", Value: delta},
+		{Name: witness.JSONFieldPrefix + "Reason", Value: `"x"`},
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"sort"
 
 	"github.com/dbverify/dbverify/groundtruth"
 	"github.com/dbverify/dbverify/sqlparse"
@@ -20,6 +21,10 @@ const ReplayAttempts = 3
 type ReplayTarget struct {
 	Entry, Constraint string
 	Schedule          Schedule
+	// Cex is the result's counterexample (nil: the requests' inputs are
+	// the driver's as they are). A request's HTTP body, parsed text
+	// inputs and slices are read off its steps (driverRequests).
+	Cex *witness.Counterexample
 }
 
 // ReplayConfig says what to replay and where.
@@ -175,9 +180,11 @@ func replayTarget(ctx context.Context, sess *Session, schema *witness.Schema, ta
 		return o
 	}
 	k.From = schema.TableSQL(sess.dialect(), k.Table)
+	sch := t.Schedule
+	sch.Requests = driverRequests(t.Schedule.Requests, t.Cex)
 	for o.Attempts < ReplayAttempts {
 		o.Attempts++
-		out, err := sess.Run(ctx, schema, k, &t.Schedule, timing)
+		out, err := sess.Run(ctx, schema, k, &sch, timing)
 		if err != nil {
 			o.Err = err
 			return o
@@ -189,4 +196,44 @@ func replayTarget(ctx context.Context, sess *Session, schema *witness.Schema, ta
 	}
 	o.Reproduced = o.Outcome.Followed() && o.Outcome.Broken()
 	return o
+}
+
+// driverRequests are the requests with the driver's inputs of each, read
+// off the counterexample as a sequential replay reads them
+// (witness.DriverInputs of the request's part): an HTTP handler's path
+// parameters and JSON body (p20twohandlers of an independent tester: the
+// handlers ran without the body the trace decodes, refused the request
+// and returned after 0 operations), parsed text inputs, slices. Strings
+// stay their codes, as the initial rows are seeded.
+func driverRequests(reqs []Request, cex *witness.Counterexample) []Request {
+	if cex == nil {
+		return reqs
+	}
+	out := make([]Request, len(reqs))
+	for i, r := range reqs {
+		in := map[string]string{}
+		for _, x := range r.Inputs {
+			in[x.Name] = x.Value
+		}
+		for k, v := range witness.DriverInputs(cex.OfRequest(r.Request), nil) {
+			if _, given := in[k]; !given {
+				in[k] = v
+			}
+		}
+		r.Inputs = nil
+		for _, k := range sortedKeys(in) {
+			r.Inputs = append(r.Inputs, Input{Name: k, Value: in[k]})
+		}
+		out[i] = r
+	}
+	return out
+}
+
+func sortedKeys(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }

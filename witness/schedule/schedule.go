@@ -53,6 +53,10 @@ type Step struct {
 	Op      string   `json:"op,omitempty"`
 	SQL     string   `json:"sql,omitempty"`
 	Args    []string `json:"args,omitempty"`
+	// Fails: the statement fails in the counterexample (with a server
+	// error, not a deadlock): the replay sends one the server refuses in
+	// its place, so that a PostgreSQL transaction is aborted there.
+	Fails bool `json:"fails,omitempty"`
 }
 
 // Isolation is the isolation level the run assumes and where it comes
@@ -119,7 +123,7 @@ func (s *Schedule) Validate() error {
 func gateSteps(steps []Step) []gate.Step {
 	out := make([]gate.Step, len(steps))
 	for i, s := range steps {
-		out[i] = gate.Step{Request: s.Request, Step: s.Step}
+		out[i] = gate.Step{Request: s.Request, Step: s.Step, Fail: s.Fails}
 	}
 	return out
 }

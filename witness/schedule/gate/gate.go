@@ -31,6 +31,9 @@ type OpRecord struct {
 	// database (a row lock) when granted, and the schedule went on with
 	// another request.
 	Blocked bool `json:"blocked,omitempty"`
+	// Fail: the schedule's step makes the statement fail (Step.Fail);
+	// set before the operation is granted.
+	Fail bool `json:"fail,omitempty"`
 
 	parked, running, exited bool
 }
@@ -52,6 +55,9 @@ type StepRecord struct {
 type Step struct {
 	Request string
 	Step    int
+	// Fail: the statement fails instead of running (the counterexample
+	// makes it fail); the runtime sends one the server refuses.
+	Fail bool
 }
 
 // Timing bounds the scheduler's waits.
@@ -324,6 +330,7 @@ func (g *Gate) runStep(s Step) StepRecord {
 		r.Problem = fmt.Sprintf("%s's operation %d waits behind an earlier one", s.Request, s.Step)
 		return r
 	}
+	rec.Fail = s.Fail
 	r.Blocked, r.Problem = g.grant(l, rec)
 	r.Granted = rec.Granted
 	return r

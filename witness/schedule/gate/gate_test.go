@@ -43,13 +43,13 @@ func TestRunStepsOrder(t *testing.T) {
 		steps []Step
 		want  string
 	}{
-		{[]Step{{"A", 1}, {"B", 1}, {"A", 2}, {"B", 2}}, "A1 B1 A2 B2"},
-		{[]Step{{"B", 1}, {"B", 2}, {"A", 1}, {"A", 2}}, "B1 B2 A1 A2"},
+		{[]Step{{Request: "A", Step: 1}, {Request: "B", Step: 1}, {Request: "A", Step: 2}, {Request: "B", Step: 2}}, "A1 B1 A2 B2"},
+		{[]Step{{Request: "B", Step: 1}, {Request: "B", Step: 2}, {Request: "A", Step: 1}, {Request: "A", Step: 2}}, "B1 B2 A1 A2"},
 		// Steps left out run after the schedule, one request after the
 		// other, the first in name order.
-		{[]Step{{"B", 1}}, "B1 A1 A2 B2"},
+		{[]Step{{Request: "B", Step: 1}}, "B1 A1 A2 B2"},
 		{nil, "A1 A2 B1 B2"},
-		{[]Step{{"A", 1}, {"B", 1}}, "A1 B1 A2 B2"},
+		{[]Step{{Request: "A", Step: 1}, {Request: "B", Step: 1}}, "A1 B1 A2 B2"},
 	}
 	for _, tc := range tests {
 		g := New([]string{"A", "B"}, testTiming, nil)
@@ -93,7 +93,7 @@ func TestBlockedStep(t *testing.T) {
 			close(lock)
 		}
 	}, &wg)
-	recs := g.RunSteps([]Step{{"A", 1}, {"B", 1}, {"A", 2}, {"B", 2}})
+	recs := g.RunSteps([]Step{{Request: "A", Step: 1}, {Request: "B", Step: 1}, {Request: "A", Step: 2}, {Request: "B", Step: 2}})
 	g.Drain(5 * time.Second)
 	wg.Wait()
 	if !recs[2].Blocked || recs[2].Problem != "" {
@@ -116,7 +116,7 @@ func TestStepProblems(t *testing.T) {
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go request(g, tr, "A", 1, nil, &wg)
-	recs := g.RunSteps([]Step{{"A", 1}, {"A", 1}, {"A", 2}, {"C", 1}})
+	recs := g.RunSteps([]Step{{Request: "A", Step: 1}, {Request: "A", Step: 1}, {Request: "A", Step: 2}, {Request: "C", Step: 1}})
 	wg.Wait()
 	want := []string{"", "already ran", "returned after 1 operations", "no request C"}
 	for i, w := range want {
@@ -174,7 +174,7 @@ func TestSettleGoroutines(t *testing.T) {
 	go worker("early", 0)
 	go worker("late", 10*time.Millisecond)
 	go func() { wg.Wait(); g.Done("A", nil) }()
-	g.RunSteps([]Step{{"A", 1}, {"A", 2}, {"A", 3}, {"A", 4}})
+	g.RunSteps([]Step{{Request: "A", Step: 1}, {Request: "A", Step: 2}, {Request: "A", Step: 3}, {Request: "A", Step: 4}})
 	g.Drain(5 * time.Second)
 	var got []string
 	for _, o := range g.Ops("A") {

@@ -59,3 +59,28 @@ func (s *Server) Reset(w http.ResponseWriter, r *http.Request) {
 	}
 	w.WriteHeader(http.StatusNoContent)
 }
+
+// WithdrawStatus is Withdraw answering its refusal with w.WriteHeader
+// (409) rather than http.Error.
+func (s *Server) WithdrawStatus(w http.ResponseWriter, r *http.Request) {
+	id, err := strconv.ParseInt(r.URL.Query().Get("id"), 10, 64)
+	if err != nil {
+		w.WriteHeader(http.StatusBadRequest)
+		return
+	}
+	var body amountBody
+	if err := json.NewDecoder(r.Body).Decode(&body); err != nil || body.Amount <= 0 {
+		w.WriteHeader(http.StatusBadRequest)
+		return
+	}
+	res, err := s.db.ExecContext(r.Context(), `UPDATE accounts SET balance = balance - $1 WHERE id = $2 AND balance >= $1`, body.Amount, id)
+	if err != nil {
+		w.WriteHeader(http.StatusInternalServerError)
+		return
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		w.WriteHeader(http.StatusConflict)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
