@@ -57,6 +57,7 @@ func (t *translator) roundedFloat(f *frame, i *ssa.BinOp, x, y ir.Expr) (ir.Expr
 		ir.Implies(ir.Cmp(ir.OpLe, e, zero), ir.Cmp(ir.OpLe, r, zero)),
 	)
 	t.emit(&ir.Havoc{Vars: []*ir.Var{r}, Info: t.info(ir.KindModel, "")})
+	t.nanDerived(r, e)
 	t.emit(&ir.Assume{Cond: near, Info: t.info(ir.KindFact, "")})
 	if !t.floatNoted {
 		t.floatNoted = true
