@@ -2,6 +2,7 @@ package benchmarks_test
 
 import (
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -64,7 +65,7 @@ func TestFloatNaN(t *testing.T) {
 // (adv9 m7) on PostgreSQL: in the unsafe case Refund("NaN") passes the
 // bounds check (ordered comparisons with NaN are false) and
 // Credit("1e300") converts a value outside int64's range, both to
-// MinInt64 on amd64; the safe case's checks (math.IsNaN, !(x > 0), an
+// MinInt64 on amd64 (checked there only); the safe case's checks (math.IsNaN, !(x > 0), an
 // upper bound) keep every balance non-negative.
 func TestFloatNaNTruth(t *testing.T) {
 	if testing.Short() {
@@ -87,6 +88,16 @@ func TestFloatNaNTruth(t *testing.T) {
 	} {
 		out := runTruthTest(t, mod, corpus, truthRun{dir: "trust/" + tc.dir, engine: groundtruth.Postgres, driver: "postgres",
 			src: floatNaNTruthTest, test: "TestFloatNaN"})
+		for _, line := range strings.Split(out, "\n") {
+			if strings.Contains(line, "VIOLATED") || strings.Contains(line, "LOWEST") {
+				t.Logf("%s: %s", tc.dir, strings.TrimSpace(line))
+			}
+		}
+		if strings.HasSuffix(tc.dir, "_unsafe") && runtime.GOARCH != "amd64" {
+			// int64(NaN) is 0 and int64(1e302) saturates on arm64: the
+			// violation is amd64's (the model gives any value).
+			continue
+		}
 		for _, w := range tc.want {
 			if !strings.Contains(out, w) {
 				t.Errorf("%s: want %q, got\n%s", tc.dir, w, out)
