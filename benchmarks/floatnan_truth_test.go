@@ -65,8 +65,9 @@ func TestFloatNaN(t *testing.T) {
 // (adv9 m7) on PostgreSQL: in the unsafe case Refund("NaN") passes the
 // bounds check (ordered comparisons with NaN are false) and
 // Credit("1e300") converts a value outside int64's range, both to
-// MinInt64 on amd64 (checked there only); the safe case's checks (math.IsNaN, !(x > 0), an
-// upper bound) keep every balance non-negative.
+// MinInt64 on amd64 (checked there only); the safe case's checks
+// (math.IsNaN, !(x > 0), an upper bound) keep every balance
+// non-negative.
 func TestFloatNaNTruth(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a database server and runs go test")
