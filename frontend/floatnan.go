@@ -22,12 +22,15 @@ import (
 //
 // Each float value that may be NaN has a boolean "is NaN" flag: a fresh
 // one for a source (the float result of a call the model does not
-// compute, strconv.ParseFloat among them, and a float input: a parameter
-// or what it points to), propagated through float arithmetic (NaN op y
-// is NaN), math.Max and Min, copies, φs and memory. math.IsNaN(x) is x's flag,
-// so a program that rejects NaN with it is proved as before. A scanned
-// float column is not a source (the model reads columns as reals), nor
-// is a constant or an integer converted to float.
+// compute, strconv.ParseFloat and math.Sqrt among them, and a float
+// input: a parameter or what it points to), propagated through float
+// arithmetic (NaN op y is NaN), math.Max and Min, copies, φs and memory.
+// math.IsNaN(x) is x's flag, so a program that rejects NaN with it is
+// proved as before. A scanned float column is not a source (the model
+// reads columns as reals), nor is a constant or an integer converted to
+// float. The flags of values that cannot be NaN are false, and the
+// solver sees them as such: an entry without a source is checked as
+// before, with a few more assignments.
 //
 // A non-constant float → integer conversion takes the exact truncation
 // when the operand is not NaN and its truncation fits the type, and
@@ -40,10 +43,10 @@ import (
 //
 // Not modelled: ±Inf is a real (math.IsInf is false; an infinite operand
 // converted to an integer is out of range as a large real is); a NaN
-// made from non-NaN operands (0/0, Inf-Inf, math.Sqrt(-1) of a modelled
-// function) is not; a float read from a column is never NaN. The flags
-// are computed after translation (resolveNaN), over the assignments of
-// the whole program.
+// made from operands that are not NaN (0/0, Inf-Inf) is not; a float
+// read from a column is never NaN, and a NaN bound as a SQL parameter is
+// a real there. The flags are computed after translation (resolveNaN),
+// over the assignments of the whole program.
 
 // nanState holds the "is NaN" flags of a translation.
 type nanState struct {
