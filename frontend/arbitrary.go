@@ -27,6 +27,12 @@ func (t *translator) freshVar(name string, s ir.Sort, kind ir.StepKind) *ir.Var 
 // fresh returns an arbitrary value of type typ.
 func (t *translator) fresh(name string, typ types.Type) value {
 	if s, ok := sortOf(typ); ok {
+		if s == ir.Real {
+			// A float the model does not compute may be NaN (floatnan.go).
+			v := t.p.NewVar(name, s, ir.Local)
+			t.emit(&ir.Havoc{Vars: []*ir.Var{v, t.nanSource(v)}, Info: t.info(ir.KindCall, "")})
+			return value{expr: v}
+		}
 		v := t.freshVar(name, s, ir.KindCall)
 		v.Str, v.Err = isStringType(typ), isError(typ)
 		t.unsignedRange(v, typ, ir.KindFact)
@@ -92,6 +98,7 @@ func (t *translator) input(name string, typ types.Type, depth int) value {
 	if s, ok := sortOf(typ); ok {
 		v := t.p.NewVar(name, s, ir.Input)
 		v.Str, v.Err = isStringType(typ), isError(typ)
+		t.nanSource(v) // a float input may be NaN (floatnan.go)
 		if depth == 0 {
 			t.p.Inputs = append(t.p.Inputs, v)
 		}

@@ -102,8 +102,9 @@ func TestDecimalTranslation(t *testing.T) {
 		}, []string{"viaPtr"}, nil},
 		{".Floats", []string{
 			// A conversion is a variable named as written (traces show it).
-			"float64(qty) := real(qty)",
-			"total := price * float64(qty)",
+			// (with its "is NaN" flag, floatnan.go: price may be NaN).
+			"float64(qty), isNaN(float64(qty)) := real(qty), false",
+			":= price * float64(qty), isNaN(price) || isNaN(float64(qty))",
 			// Float constants are the decimals they denote.
 			"half := total * 1/2",
 			"float64(rate) := rate",

@@ -41,7 +41,13 @@
 // Floats and decimals are reals. float32, float64 and
 // github.com/shopspring/decimal.Decimal values are IR reals, and float
 // arithmetic, integer-to-float conversions and decimal.NewFromFloat are
-// exact: this is an assumption, not an over-approximation. Rounding, overflow to ±Inf and NaN are not modelled,
+// exact: this is an assumption, not an over-approximation. Rounding and
+// overflow to ±Inf are not modelled (see floatround.go for the rounded
+// re-check); NaN is, as a flag carried with the floats that may be NaN
+// (strconv.ParseFloat's result, float inputs), which comparisons,
+// math.IsNaN and float-to-integer conversions read (floatnan.go);
+// a non-constant float-to-integer conversion outside the target's range
+// or of NaN gives an arbitrary value marked as an approximation;
 // a float constant is the shortest decimal that rounds to it (0.1 is 1/10),
 // so a verdict may be wrong for a program whose outcome depends on
 // rounding error (0.1+0.2 == 0.3 is true in the model). Decimal arithmetic

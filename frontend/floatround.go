@@ -57,11 +57,12 @@ func (t *translator) roundedFloat(f *frame, i *ssa.BinOp, x, y ir.Expr) (ir.Expr
 		ir.Implies(ir.Cmp(ir.OpLe, e, zero), ir.Cmp(ir.OpLe, r, zero)),
 	)
 	t.emit(&ir.Havoc{Vars: []*ir.Var{r}, Info: t.info(ir.KindModel, "")})
+	t.nanDerived(r, e)
 	t.emit(&ir.Assume{Cond: near, Info: t.info(ir.KindFact, "")})
 	if !t.floatNoted {
 		t.floatNoted = true
 		file, line := t.l.position(i.Pos())
-		t.p.Assume(fmt.Sprintf("floating-point results are rounded as float64 within 2^-51 relative error (%s at %s:%d, and any other); overflow to ±Inf and subnormal results are not modelled", i.Type(), file, line))
+		t.p.Assume(fmt.Sprintf("floating-point results are rounded as float64 within 2^-51 relative error (%s at %s:%d, and any other); overflow to ±Inf, NaN from operands that are not NaN (0/0, Inf-Inf) and subnormal results are not modelled", i.Type(), file, line))
 	}
 	return r, true
 }

@@ -267,3 +267,42 @@ func TestSQLFromSeveralConstants(t *testing.T) {
 		}
 	}
 }
+
+// TestFloatNaNFlags: strconv.ParseFloat may return NaN, which ordered
+// comparisons let through; its "is NaN" flag reaches the comparisons, the
+// conversion to int64 (whose result for NaN or an out-of-range value is
+// an approximation) and math.IsNaN through a memory cell and math.Max.
+func TestFloatNaNFlags(t *testing.T) {
+	l := load(t, "floats")
+	p := translate(t, l, ".Unchecked")
+	text := p.String()
+	for _, want := range []string{
+		"assume !isNaN(d) && (ParseFloat(amount, 64).0 <= 0)",
+		"isNaN(t5) := isNaN(ParseFloat(amount, 64).0)",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("IR of Unchecked lacks %q:\n%s", want, text)
+		}
+	}
+	approx := 0
+	for _, v := range p.Vars {
+		if strings.Contains(v.Approx, "of NaN or of a value outside int64's range") {
+			approx++
+		}
+	}
+	if approx != 1 {
+		t.Errorf("Unchecked: %d approximated conversion results, want 1:\n%s", approx, text)
+	}
+	m := translate(t, l, ".Merged").String()
+	for _, want := range []string{
+		// The cell's flag is the parsed value's, stored or through Max.
+		"x, isNaN(x) := ParseFloat(amount, 64).0, isNaN(ParseFloat(amount, 64).0)",
+		"x, isNaN(x) := Max(), isNaN(ParseFloat(amount, 64).0)",
+		// math.IsNaN reads the flag of the loaded value.
+		"IsNaN() := isNaN(t8)",
+	} {
+		if !strings.Contains(m, want) {
+			t.Errorf("IR of Merged lacks %q:\n%s", want, m)
+		}
+	}
+}

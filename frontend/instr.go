@@ -590,7 +590,11 @@ func (t *translator) binop(f *frame, i *ssa.BinOp) value {
 		return value{expr: ir.Arith(op, x.expr, y.expr)}
 	}
 	if op, ok := cmpOps[i.Op]; ok {
-		return value{expr: ir.Cmp(op, x.expr, y.expr)}
+		c := ir.Cmp(op, x.expr, y.expr)
+		if x.expr.Sort() == ir.Real && y.expr.Sort() == ir.Real {
+			c = t.floatCompare(i.Op, c, x.expr, y.expr, t.nameOf(f, i.X))
+		}
+		return value{expr: c}
 	}
 	// Bitwise operators and shifts: arbitrary.
 	return t.fresh(f.prefix+i.Name(), i.Type())
@@ -730,8 +734,9 @@ func (t *translator) convert(f *frame, i *ssa.Convert) value {
 	case from == ir.Int && to == ir.Real:
 		return value{expr: ir.AsReal(x.expr)}
 	case from == ir.Real && to == ir.Int:
-		// float to int truncates toward zero.
-		return value{expr: t.truncate(x.expr, f.prefix+i.Name())}
+		// float to int truncates toward zero; NaN and values out of
+		// range give any value (floatnan.go).
+		return value{expr: t.floatToInt(f, i, x.expr)}
 	}
 	return t.fresh(f.prefix+i.Name(), i.Type())
 }

@@ -8,10 +8,11 @@ import (
 )
 
 // mathCall models the functions of package math whose value on the reals
-// is exact in the model (floats are reals, see doc.go): Abs, Max, Min,
-// and IsNaN and IsInf, false for every real. NaN and the infinities are
-// not reals: a program that rejects them (math.IsNaN) and one that does
-// not get the same model, as everywhere else floats appear.
+// is exact in the model (floats are reals, see doc.go): Abs, Max, Min;
+// IsNaN(x), x's "is NaN" flag (floatnan.go); and IsInf, false for every
+// real: the infinities are not reals, and a program that rejects them
+// and one that does not get the same model (an infinity converted to an
+// integer is out of range, as a large real is).
 func (t *translator) mathCall(path, name string, args []value) (value, bool) {
 	if path != "math" {
 		return value{}, false
@@ -22,19 +23,33 @@ func (t *translator) mathCall(path, name string, args []value) (value, bool) {
 		}
 	}
 	switch {
-	case (name == "IsNaN" && len(args) == 1) || (name == "IsInf" && len(args) == 2):
+	case name == "IsNaN" && len(args) == 1:
+		return value{expr: t.isNaN(args[0].expr, "IsNaN()")}, true
+	case name == "IsInf" && len(args) == 2:
 		return value{expr: ir.False}, true
 	case name == "Abs" && len(args) == 1:
 		x := args[0].expr
 		return value{expr: ir.IteOf(ir.Cmp(ir.OpLt, x, ir.Zero(x.Sort())), ir.Neg(x), x)}, true
 	case name == "Max" && len(args) == 2:
 		x, y := args[0].expr, args[1].expr
-		return value{expr: ir.IteOf(ir.Cmp(ir.OpGe, x, y), x, y)}, true
+		return t.nanEither(name, ir.IteOf(ir.Cmp(ir.OpGe, x, y), x, y), x, y), true
 	case name == "Min" && len(args) == 2:
 		x, y := args[0].expr, args[1].expr
-		return value{expr: ir.IteOf(ir.Cmp(ir.OpLe, x, y), x, y)}, true
+		return t.nanEither(name, ir.IteOf(ir.Cmp(ir.OpLe, x, y), x, y), x, y), true
 	}
 	return value{}, false
+}
+
+// nanEither returns e, math.Max's or math.Min's value on x and y,
+// which is NaN when either is (floatnan.go): not the value ?: picks.
+func (t *translator) nanEither(name string, e, x, y ir.Expr) value {
+	if e.Sort() != ir.Real {
+		return value{expr: e}
+	}
+	m := t.p.NewVar(name+"()", ir.Real, ir.Local)
+	t.emit(&ir.Assign{Lhs: []*ir.Var{m}, Rhs: []ir.Expr{e}, Info: t.info(ir.KindAssign, "")})
+	t.nanDerived(m, ir.Add(x, y)) // NaN when x or y is
+	return value{expr: m}
 }
 
 // approxResult is the result of a library call the model does not

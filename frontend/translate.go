@@ -79,6 +79,8 @@ type translator struct {
 	// of the handles it runs SQL on (dialectOpen, see useSiteDialect).
 	dialect     sqlparse.Dialect
 	dialectOpen *driverOpen
+	// nan: the "is NaN" flags of floats (floatnan.go).
+	nan nanState
 }
 
 // parse parses SQL text in the entry's dialect.
@@ -178,6 +180,7 @@ func (l *Loaded) translate(fn *ssa.Function, noOverflow, rounding bool) *ir.Prog
 	}
 	t.inline(fn, args, bindings)
 	t.edge(t.p.Exit, &ir.Assume{Cond: ir.True, Info: t.info(ir.KindReturn, "")})
+	t.resolveNaN()
 	var inputs []*ir.Var
 	params := map[*ir.Var]bool{}
 	for _, v := range t.p.Inputs {
