@@ -730,9 +730,12 @@ func (t *translator) convert(f *frame, i *ssa.Convert) value {
 				return value{expr: e}
 			}
 		}
+		if from == ir.Real {
+			return value{expr: t.convertedFloat(f, i, x.expr)}
+		}
 		return value{expr: x.expr}
 	case from == ir.Int && to == ir.Real:
-		return value{expr: ir.AsReal(x.expr)}
+		return value{expr: t.convertedFloat(f, i, ir.AsReal(x.expr))}
 	case from == ir.Real && to == ir.Int:
 		// float to int truncates toward zero; NaN and values out of
 		// range give any value (floatnan.go).

@@ -171,10 +171,19 @@ func (t *translator) noteFloat(i *ssa.BinOp) {
 			return
 		}
 	}
+	t.noteFloatAt(i.Pos(), b.Name())
+}
+
+// noteFloatAt states, once per entry, that floating-point arithmetic is
+// exact, naming what (an operation's type, a conversion) at pos.
+func (t *translator) noteFloatAt(pos token.Pos, what string) {
+	if t.floatNoted {
+		return
+	}
 	t.floatNoted = true
-	file, line := t.l.position(i.Pos())
+	file, line := t.l.position(pos)
 	if line == 0 {
 		file, line = t.l.position(t.pos)
 	}
-	t.p.Assume(fmt.Sprintf(exactFloatsNote+" (%s at %s:%d, and any other: rounding is not modelled)", b.Name(), file, line))
+	t.p.Assume(fmt.Sprintf(exactFloatsNote+" (%s at %s:%d, and any other: rounding is not modelled)", what, file, line))
 }

@@ -34,7 +34,7 @@ func roundedCheck(ctx context.Context, exact *report.Result, j job, in *inputs, 
 	switch r.Verdict {
 	case report.Unsafe:
 		out.Position = r.Position
-		out.Reason = fmt.Sprintf("float rounding: SAFE with exact real arithmetic, but a run whose float results each round within float64's error breaks the constraint at %s (it may be spurious: the roundings it picks are not checked against float64's)", r.Position)
+		out.Reason = fmt.Sprintf("float rounding: SAFE with exact real arithmetic, but a run whose float results each round within their type's error (2^-51 relative for float64, 2^-23 for float32) breaks the constraint at %s (it may be spurious: the roundings it picks are not checked against IEEE 754's)", r.Position)
 	default:
 		out.Reason = "float rounding: SAFE with exact real arithmetic, not decided with float results rounded: " + r.Reason
 	}
