@@ -305,36 +305,7 @@ func (t *translator) inline(fn *ssa.Function, args, bindings []value) value {
 			f.env[fv] = bindings[i]
 		}
 	}
-	res := fn.Signature.Results()
-	f.results = make([]*ir.Var, res.Len())
-	f.objRes = make([]value, res.Len())
-	f.objSet = make([]bool, res.Len())
-	f.texts = make([][]string, res.Len())
-	f.textOK = make([]bool, res.Len())
-	f.errs = make([]*errTag, res.Len())
-	f.errSet = make([]bool, res.Len())
-	for i := range f.textOK {
-		f.textOK[i] = isString(res.At(i).Type())
-	}
-	for i := 0; i < res.Len(); i++ {
-		if s, ok := sortOf(res.At(i).Type()); ok {
-			name := res.At(i).Name()
-			if name == "" {
-				name = fmt.Sprintf("ret%d", i)
-			}
-			f.results[i] = t.p.NewVar(fn.Name()+"."+name, s, ir.Local)
-			f.results[i].Err = isError(res.At(i).Type())
-		} else if st, ok := res.At(i).Type().Underlying().(*types.Struct); ok {
-			// A struct result: one variable per scalar field, assigned at
-			// every return (like a scalar result).
-			name := res.At(i).Name()
-			if name == "" {
-				name = fmt.Sprintf("ret%d", i)
-			}
-			f.objRes[i], f.objSet[i] = t.structResult(fn.Name()+"."+name, st, 0), true
-			f.structRes = append(f.structRes, i)
-		}
-	}
+	res := t.setupResults(f, fn)
 	if len(t.stack) == 1 { // the entry's own error results
 		for i := 0; i < res.Len(); i++ {
 			if isError(res.At(i).Type()) {
@@ -386,6 +357,43 @@ func (t *translator) inline(fn *ssa.Function, args, bindings []value) value {
 		return out[0]
 	}
 	return value{tuple: out}
+}
+
+// setupResults makes the variables of fn's results in frame f: one per
+// scalar result, one per scalar field of a struct result; it returns
+// fn's results.
+func (t *translator) setupResults(f *frame, fn *ssa.Function) *types.Tuple {
+	res := fn.Signature.Results()
+	f.results = make([]*ir.Var, res.Len())
+	f.objRes = make([]value, res.Len())
+	f.objSet = make([]bool, res.Len())
+	f.texts = make([][]string, res.Len())
+	f.textOK = make([]bool, res.Len())
+	f.errs = make([]*errTag, res.Len())
+	f.errSet = make([]bool, res.Len())
+	for i := range f.textOK {
+		f.textOK[i] = isString(res.At(i).Type())
+	}
+	for i := 0; i < res.Len(); i++ {
+		if s, ok := sortOf(res.At(i).Type()); ok {
+			name := res.At(i).Name()
+			if name == "" {
+				name = fmt.Sprintf("ret%d", i)
+			}
+			f.results[i] = t.p.NewVar(fn.Name()+"."+name, s, ir.Local)
+			f.results[i].Err = isError(res.At(i).Type())
+		} else if st, ok := res.At(i).Type().Underlying().(*types.Struct); ok {
+			// A struct result: one variable per scalar field, assigned at
+			// every return (like a scalar result).
+			name := res.At(i).Name()
+			if name == "" {
+				name = fmt.Sprintf("ret%d", i)
+			}
+			f.objRes[i], f.objSet[i] = t.structResult(fn.Name()+"."+name, st, 0), true
+			f.structRes = append(f.structRes, i)
+		}
+	}
+	return res
 }
 
 // blockOrder returns fn's blocks in reverse postorder (from the entry,
