@@ -223,7 +223,6 @@ func (t *translator) forkTexts(sel ir.Expr, texts []string, body func(text strin
 // each branch, objects of the same kind into an object with alternatives.
 func (t *translator) merge(outs []value, ends []ir.Loc, conds []ir.Expr) value {
 	join := t.p.NewLoc()
-	shape := outs[0]
 	var assigns [][]*ir.Var
 	var values [][]ir.Expr
 	assigns = make([][]*ir.Var, len(outs))
@@ -267,6 +266,22 @@ func (t *translator) merge(outs []value, ends []ir.Loc, conds []ir.Expr) value {
 				out[k] = mergeOne(append(path, k), col)
 			}
 			return value{tuple: out}
+		case first.fields != nil:
+			// A struct value (the result of an interface method with
+			// several implementations): field by field. Returning the
+			// first alternative's fields left them unassigned on the
+			// other paths (adv9 m1: a decorated repository's Get).
+			out := make([]value, len(first.fields))
+			for k := range first.fields {
+				col := make([]value, len(vs))
+				for i, v := range vs {
+					if k < len(v.fields) {
+						col[i] = v.fields[k]
+					}
+				}
+				out[k] = mergeOne(append(path, k), col)
+			}
+			return value{fields: out}
 		case first.obj != nil:
 			same := true
 			for _, v := range vs {
@@ -301,7 +316,7 @@ func (t *translator) merge(outs []value, ends []ir.Loc, conds []ir.Expr) value {
 			}
 			return value{obj: o}
 		}
-		return shape
+		return first
 	}
 	merged := mergeOne(nil, outs)
 	for i, end := range ends {

@@ -1,0 +1,5 @@
+CREATE TABLE products (
+  id BIGINT PRIMARY KEY,
+  stock BIGINT NOT NULL,
+  backorder BIGINT NOT NULL DEFAULT 0
+);
