@@ -502,5 +502,7 @@ func (b *traceBuilder) violation() (*Row, error) {
 // isNoRowsVar reports whether o is the "no row" outcome of a query
 // (ir.Select.NoRow, a Local the frontend names noRows).
 func isNoRowsVar(o *ir.Var) bool {
-	return o.Kind == ir.Local && displayName(o.Name) == "noRows"
+	n := displayName(o.Name)
+	// (In a product of two requests it is A.noRows, B.noRows.)
+	return o.Kind == ir.Local && (n == "noRows" || strings.HasSuffix(n, ".noRows"))
 }
