@@ -50,7 +50,7 @@ test: test-deps lint
 bench: build
 	$(GO) run ./benchmarks/cmd/bench -bin $(BIN)
 	$(GO) run ./benchmarks/cmd/progen -bin $(BIN) -n 60 -seed 1 -out benchmarks/PROGEN.md
-	DBVERIFY_REPLAY_ALL=1 DBVERIFY_E2E_BIN=$(BIN) $(GO) test ./benchmarks -count=1 -run 'TestReplayAllUnsafe|TestReplayReproduces|TestReplayConcurrentUnsafe' -timeout 60m
+	DBVERIFY_REPLAY_ALL=1 DBVERIFY_E2E_BIN=$(BIN) $(GO) test ./benchmarks -count=1 -run 'TestReplayAllUnsafe|TestReplayReproduces|TestReplayConcurrentUnsafe|TestReplayEmitTest|TestCorpusCoreFixpoint' -timeout 60m
 	$(GO) test ./groundtruth -count=1 -run 'TestDifferential|TestKnownDivergences' -groundtruth.n=100 -v
 	$(GO) test ./witness/schedule -count=1 -timeout 60m -run TestConcurrentGroundTruth -concurrent.rounds=200 -v
 
