@@ -178,7 +178,7 @@ func mergeRecheck(first, again *report.Result, assumed []*spec.TableFact, held m
 			alone, only = "this constraint is not decided ("+first.Reason+")", "UNKNOWN alone ("+first.Reason+"); SAFE only from database rows that keep"
 		}
 		if len(open) == 0 {
-			again.Assumptions = append(again.Assumptions, fmt.Sprintf("the other constraints of this run hold on entry: %s (every entry of the run is SAFE for them, so by induction, from a database where all hold, every request keeps all; alone, %s)", others, alone))
+			again.Assumptions = append(again.Assumptions, fmt.Sprintf(report.TogetherAssumption+": %s (every entry of the run is SAFE for them, so by induction, from a database where all hold, every request keeps all; alone, %s)", others, alone))
 			return again
 		}
 		r := *first

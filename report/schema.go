@@ -66,6 +66,11 @@ type Stats struct {
 	FrontendSeconds float64 `json:"frontend_seconds"`
 }
 
+// TogetherAssumption begins the assumption of a result decided assuming
+// the run's other row constraints on entry (by induction over the
+// entries): the cross-check reads it to draw initial rows that keep them.
+const TogetherAssumption = "the other constraints of this run hold on entry"
+
 // Result is the verdict for one (entry, constraint).
 type Result struct {
 	Entry string `json:"entry"`

@@ -334,7 +334,7 @@ func caseVerdicts(ctx context.Context, cfg Config, c *harness.Case) (map[harness
 	if !needRun {
 		var assumed []string
 		if len(parseArgs(c.Args).constraints) > 1 {
-			assumed = []string{togetherAssumption + " (a run of several constraints; its report not read)"}
+			assumed = []string{report.TogetherAssumption + " (a run of several constraints; its report not read)"}
 		}
 		for _, e := range c.Expect {
 			byKey[harness.KeyOf(e.Entry, e.Constraint)] = &harness.Result{Entry: e.Entry, Constraint: e.Constraint, Verdict: report.Verdict(e.Verdict), Assumptions: assumed}
@@ -403,10 +403,6 @@ func (cc *caseCheck) check(ctx context.Context, res *EntryResult, r *harness.Res
 	}
 }
 
-// togetherAssumption starts the assumption of a result decided assuming
-// the run's other row constraints on entry (pipeline/together.go).
-const togetherAssumption = "the other constraints of this run hold on entry"
-
 // factsFor returns the table facts the initial rows of r's random runs
 // satisfy: the --assume facts and, when r is SAFE only assuming the
 // run's other constraints on entry (its claim is about databases where
@@ -414,7 +410,7 @@ const togetherAssumption = "the other constraints of this run hold on entry"
 func (cc *caseCheck) factsFor(r *harness.Result) []*witness.Constraint {
 	together := false
 	for _, a := range r.Assumptions {
-		together = together || strings.HasPrefix(a, togetherAssumption)
+		together = together || strings.HasPrefix(a, report.TogetherAssumption)
 	}
 	if !together {
 		return cc.tableFacts
