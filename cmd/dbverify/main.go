@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/pprof"
 
 	"github.com/urfave/cli/v2"
 
@@ -28,9 +29,38 @@ func main() {
 	// the process (the default handling is back once the first arrived).
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	context.AfterFunc(ctx, stop)
+	stopProfile := startCPUProfile(os.Stderr)
 	code := runContext(ctx, os.Args, os.Stdout, os.Stderr)
+	stopProfile()
 	stop()
 	os.Exit(code)
+}
+
+// cpuProfileEnv names a file to write a CPU profile of the whole run to
+// (go tool pprof reads it): for finding where a slow check spends its time.
+const cpuProfileEnv = "DBVERIFY_CPUPROFILE"
+
+// startCPUProfile starts a CPU profile when cpuProfileEnv is set, and
+// returns the function that ends it.
+func startCPUProfile(stderr io.Writer) func() {
+	name := os.Getenv(cpuProfileEnv)
+	if name == "" {
+		return func() {}
+	}
+	f, err := os.Create(name)
+	if err == nil {
+		err = pprof.StartCPUProfile(f)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "dbverify: %s: %v\n", cpuProfileEnv, err)
+		return func() {}
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		if err := f.Close(); err != nil {
+			fmt.Fprintf(stderr, "dbverify: %s: %v\n", cpuProfileEnv, err)
+		}
+	}
 }
 
 // run is main with its streams and exit code explicit, for tests.
