@@ -571,6 +571,9 @@ func (t *translator) binop(f *frame, i *ssa.BinOp) value {
 		// Unsigned subtraction wraps around: st-q with q > st is a large
 		// number, never negative (the classic "if st-q < 0" that cannot
 		// fire). Modelled exactly, for operands in the type's range.
+		if r, ok := rangeOf(i.Type()); ok {
+			t.emit(&ir.Assume{Cond: ir.And(r.holds(x.expr), r.holds(y.expr)), Info: t.info(ir.KindFact, "")})
+		}
 		d := ir.Sub(x.expr, y.expr)
 		mod := ir.BigInt(new(big.Int).Lsh(big.NewInt(1), uint(w)))
 		return value{expr: ir.IteOf(ir.Cmp(ir.OpGe, x.expr, y.expr), d, ir.Add(d, mod))}
@@ -719,14 +722,17 @@ func (t *translator) convert(f *frame, i *ssa.Convert) value {
 	switch {
 	case from == to:
 		if from == ir.Int {
-			if e, ok := wrapConversion(i, x.expr); ok {
-				// The operand is a value of its type: in its range (a
-				// fact of Go). Without it, an int64 scanned from a
-				// BIGINT column could exceed 2^63-1 and uint(stock)
-				// wrap where no real row can make it (adv8 F1).
-				if r, ok := rangeOf(i.X.Type()); ok {
+			// The operand is a value of its type: in its range (a fact
+			// of Go). Without it, an int64 scanned from a BIGINT column
+			// could exceed 2^63-1 and uint(stock) wrap where no real row
+			// can make it (adv8 F1), and int64(cents) of an int32 take a
+			// value no int32 holds (adv10 m1).
+			if r, ok := rangeOf(i.X.Type()); ok {
+				if _, c := i.X.(*ssa.Const); !c {
 					t.emit(&ir.Assume{Cond: r.holds(x.expr), Info: t.info(ir.KindFact, "")})
 				}
+			}
+			if e, ok := wrapConversion(i, x.expr); ok {
 				return value{expr: e}
 			}
 		}

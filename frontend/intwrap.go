@@ -55,7 +55,7 @@ func (r intRange) holds(x ir.Expr) ir.Expr {
 // constants only is folded by the compiler).
 func (t *translator) wrapArith(i *ssa.BinOp, x, y ir.Expr) (ir.Expr, bool) {
 	switch i.Op {
-	case token.ADD, token.SUB, token.MUL, token.QUO:
+	case token.ADD, token.SUB, token.MUL, token.QUO, token.REM:
 	default:
 		return nil, false
 	}
@@ -68,13 +68,6 @@ func (t *translator) wrapArith(i *ssa.BinOp, x, y ir.Expr) (ir.Expr, bool) {
 	if xc && yc {
 		return nil, false
 	}
-	if i.Op == token.QUO && (!r.signed || yc) {
-		// Only MinInt / -1 wraps; a constant divisor other than -1
-		// cannot make it (and -1 is rare enough to fold below anyway).
-		if !yc || i.Y.(*ssa.Const).Int64() != -1 {
-			return nil, false
-		}
-	}
 	var facts []ir.Expr
 	if !xc {
 		facts = append(facts, r.holds(x))
@@ -82,7 +75,21 @@ func (t *translator) wrapArith(i *ssa.BinOp, x, y ir.Expr) (ir.Expr, bool) {
 	if !yc {
 		facts = append(facts, r.holds(y))
 	}
+	// The operands are in range also where the operation cannot wrap (a
+	// quotient by a constant, a remainder): without it, earned := cents /
+	// 100 took cents = 922337203685477580700 to make earned + 100 wrap
+	// (adv10 m1, a false UNSAFE whose input no int64 holds).
 	t.emit(&ir.Assume{Cond: ir.And(facts...), Info: t.info(ir.KindFact, "")})
+	if i.Op == token.REM {
+		return nil, false
+	}
+	if i.Op == token.QUO && (!r.signed || yc) {
+		// Only MinInt / -1 wraps; a constant divisor other than -1
+		// cannot make it (and -1 is rare enough to fold below anyway).
+		if !yc || i.Y.(*ssa.Const).Int64() != -1 {
+			return nil, false
+		}
+	}
 	switch i.Op {
 	case token.QUO:
 		t.divPanic(i, y)
