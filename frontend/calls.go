@@ -389,7 +389,7 @@ func (t *translator) knownExternal(fn *ssa.Function, path, name string, args []v
 	case path == "sort":
 		t.mayWriteElements() // sorts in place
 		return t.fresh(name+"()", results), true
-	case path == "context", path == "time", path == "strings", path == "strconv", path == "math", path == "unicode/utf8":
+	case path == "context", path == "time", path == "strings", path == "strconv", path == "math", path == "math/bits", path == "unicode", path == "unicode/utf8":
 		return t.approxResult(path, name, args, results), true
 	case syncFuncs[fn.String()]:
 		// Waits or locks: writes only the primitive's own state, which

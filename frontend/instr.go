@@ -506,6 +506,11 @@ func (t *translator) unop(f *frame, i *ssa.UnOp) value {
 		if x.expr != nil {
 			return value{expr: ir.Not(x.expr)}
 		}
+	case token.XOR:
+		if r, ok := rangeOf(i.Type()); ok && x.expr != nil {
+			t.emit(&ir.Assume{Cond: r.holds(x.expr), Info: t.info(ir.KindFact, "")})
+			return value{expr: complement(r, x.expr)}
+		}
 	case token.SUB:
 		if x.expr != nil {
 			if v, ok := t.wrapNeg(i, x.expr); ok {
@@ -599,7 +604,9 @@ func (t *translator) binop(f *frame, i *ssa.BinOp) value {
 		}
 		return value{expr: c}
 	}
-	// Bitwise operators and shifts: arbitrary.
+	if v, ok := t.bitwise(f, i, x.expr, y.expr); ok {
+		return v
+	}
 	return t.fresh(f.prefix+i.Name(), i.Type())
 }
 
