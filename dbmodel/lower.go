@@ -90,9 +90,12 @@ type lowerer struct {
 	// curHandle is the handle of the statement being lowered (0: none or
 	// the pool).
 	curHandle ir.Tx
-	res       *Result
-	fresh     []*ir.Var // havoc before the statement being emitted
-	opt       Options
+	// writtenBefore: for each table the program writes that no model
+	// watches, the locations its writes reach (ownwrites.go).
+	writtenBefore map[string]*tableWrites
+	res           *Result
+	fresh         []*ir.Var // havoc before the statement being emitted
+	opt           Options
 	// fracs holds the exact form of MySQL quotients (arith.go); at is the
 	// statement being lowered, for notes.
 	fracs map[ir.Expr]fraction

@@ -139,6 +139,10 @@ func (m *lowerer) otherSelect(e *ir.Edge, s *ir.Select, targets []*ir.Var) {
 		m.approxSelect(e, s, t)
 		return
 	}
+	if at := m.ownWrite(e.From, s.SQL.Tables()); at != "" {
+		m.ownWriteSelect(e, s, at)
+		return
+	}
 	em := m.errFork(e, s.Info, s.Err, m.memoNoRow(s), s.NoRow, targets...)
 	facts := m.otherTableFacts(s)
 	em.havoc(m.takeFresh()...)

@@ -38,6 +38,7 @@ func (m *lowerer) lowerExec(e *ir.Edge, s *ir.Exec) error {
 		}
 		if q, ok := s.SQL.(*sqlir.Insert); ok {
 			em.assume(m.insertChecks(em, q, s.Args))
+			m.insertedReturning(em, q, s)
 		}
 		em.jump(e.To)
 		return nil

@@ -1,0 +1,9 @@
+CREATE TABLE wallets (
+  user_id BIGINT PRIMARY KEY,
+  points BIGINT NOT NULL
+);
+CREATE TABLE streaks (
+  id BIGSERIAL PRIMARY KEY,
+  user_id BIGINT NOT NULL,
+  days BIGINT NOT NULL
+);
