@@ -136,6 +136,12 @@ func (m *lowerer) failed(em *emitter, h ir.Tx, noRow func(*emitter) ir.Expr, noR
 	if noRow != nil {
 		aborts = ir.And(st.open, ir.Not(noRowVar))
 	}
+	if !m.abortObservable(m.curFrom, h) {
+		// Nothing that may follow can tell when the transaction ended
+		// (aborttiming.go): it stays open and aborted to its ROLLBACK.
+		em.assign([]*ir.Var{st.aborted}, []ir.Expr{ir.Or(st.aborted, aborts)})
+		return
+	}
 	if st.isTx {
 		// The server ends the transaction at the error: its writes are
 		// undone and its row locks released there, not at the ROLLBACK
