@@ -87,6 +87,11 @@ type lowerer struct {
 	// source program; curOpen: those where the edge being lowered starts.
 	mayOpen []map[ir.Tx]bool
 	curOpen map[ir.Tx]bool
+	// curFrom: where the edge being lowered starts; later[l]: the
+	// handles of the operations some path from l reaches (aborttiming.go;
+	// nil until used).
+	curFrom ir.Loc
+	later   []map[ir.Tx]uint8
 	// curHandle is the handle of the statement being lowered (0: none or
 	// the pool).
 	curHandle ir.Tx
@@ -172,6 +177,7 @@ func Lower(p *ir.Program, prop spec.Property, opt Options) (*Result, error) {
 
 func (m *lowerer) lowerEdge(e *ir.Edge) error {
 	m.curOpen = m.mayOpen[e.From]
+	m.curFrom = e.From
 	m.curHandle = 0
 	switch s := e.Stmt.(type) {
 	case *ir.Exec:

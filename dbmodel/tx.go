@@ -136,6 +136,12 @@ func (m *lowerer) failed(em *emitter, h ir.Tx, noRow func(*emitter) ir.Expr, noR
 	if noRow != nil {
 		aborts = ir.And(st.open, ir.Not(noRowVar))
 	}
+	if !m.abortObservable(m.curFrom, h) {
+		// Nothing that may follow can tell when the transaction ended
+		// (aborttiming.go): it stays open and aborted to its ROLLBACK.
+		em.assign([]*ir.Var{st.aborted}, []ir.Expr{ir.Or(st.aborted, aborts)})
+		return
+	}
 	if st.isTx {
 		// The server ends the transaction at the error: its writes are
 		// undone and its row locks released there, not at the ROLLBACK
@@ -154,10 +160,34 @@ func (m *lowerer) failed(em *emitter, h ir.Tx, noRow func(*emitter) ir.Expr, noR
 		em.jump(join)
 		return
 	}
-	// A connection whose BEGIN is SQL text stays in its aborted
-	// transaction block until ROLLBACK: its statements fail; its locks
-	// are kept to the ROLLBACK (the server released them: a limit).
-	em.assign([]*ir.Var{st.aborted}, []ir.Expr{ir.Or(st.aborted, aborts)})
+	// A connection whose BEGIN is SQL text: the server aborts its
+	// transaction at the error all the same (writes undone, row locks
+	// released there), but the connection stays in the aborted
+	// transaction block until it sends ROLLBACK or COMMIT: its
+	// statements fail meanwhile. Keeping the locks to the ROLLBACK
+	// proved SAFE the pool fallback of pg_conn_ledger_fallback_unsafe.
+	join := m.p.NewLoc()
+	ab := em.fork(ir.And(aborts, ir.Not(st.aborted)))
+	m.rollback(ab, st)
+	m.releaseLocks(ab, st)
+	ab.assign([]*ir.Var{st.open, st.aborted}, []ir.Expr{ir.True, ir.True})
+	ab.jump(join)
+	em.jump(join)
+}
+
+// releaseLocks releases the row locks T's locking reads took (its
+// writes' locks end with its wrote flag).
+func (m *lowerer) releaseLocks(em *emitter, st *txState) {
+	var lhs []*ir.Var
+	for _, l := range []ir.Expr{m.readLock(st), m.shareLock(st)} {
+		if v, ok := l.(*ir.Var); ok {
+			lhs = append(lhs, v)
+		}
+	}
+	if len(lhs) > 0 {
+		em.assign(lhs, []ir.Expr{ir.False, ir.False}[:len(lhs)])
+	}
+	m.beginKeyLocks(em, st.id)
 }
 
 func (m *lowerer) tx(t ir.Tx) *txState {
@@ -424,6 +454,14 @@ func (m *lowerer) lowerTx(e *ir.Edge, s *ir.TxOp) {
 		aborted.jump(e.To)
 		done := em.fork(ir.Not(st.open))
 		done.jump(e.To)
+		if !st.isTx {
+			// COMMIT sent as SQL in an aborted transaction block ends it
+			// as a ROLLBACK: PostgreSQL answers with the ROLLBACK tag,
+			// which database/sql and pgx's Exec return without an error.
+			ab := em.fork(st.aborted)
+			m.rollback(ab, st)
+			ab.jump(e.To)
+		}
 		fail := em.fork(errVar)
 		m.rollback(fail, st)
 		fail.jump(e.To)

@@ -17,6 +17,22 @@ func (t *translator) errVar() *ir.Var {
 	return v
 }
 
+// markSQLErr marks the error result of a database operation (ir.Var.SQLErr).
+func markSQLErr(s ir.Stmt) {
+	var err *ir.Var
+	switch s := s.(type) {
+	case *ir.Exec:
+		err = s.Err
+	case *ir.Select:
+		err = s.Err
+	case *ir.TxOp:
+		err = s.Err
+	}
+	if err != nil {
+		err.SQLErr = true
+	}
+}
+
 // freshVar returns a new variable with an arbitrary value (a Havoc edge).
 func (t *translator) freshVar(name string, s ir.Sort, kind ir.StepKind) *ir.Var {
 	v := t.p.NewVar(name, s, ir.Local)

@@ -79,6 +79,12 @@ type Var struct {
 	// Err: the variable holds a Go error (false: nil); traces print it
 	// as nil or an error.
 	Err bool
+	// SQLErr: the variable is the error result of a database operation
+	// (ir.Exec, ir.Select, ir.TxOp: a statement, BEGIN, COMMIT or
+	// ROLLBACK), true where the operation failed. The frontend marks it
+	// whatever the program names the error (err, e, dbErr, or none: `_`);
+	// a counterexample's failing steps are keyed on it (report.Step.Fails).
+	SQLErr bool
 	// HTTP, when set, says the variable holds a value of the HTTP
 	// request the entry handles, or a value parsed from one: a trace
 	// shows it as the request's parameter (see HTTPSource).

@@ -466,18 +466,23 @@ func schedule(prod *ir.Program, t *report.Counterexample, dialect string) []repo
 		if !ok {
 			continue
 		}
+		dl := dbmodel.DeadlockVictim(st.Request, st.Values)
+		// The operation's error result (marked by the frontend) is
+		// non-nil: the replay makes it fail, a BEGIN, COMMIT or ROLLBACK
+		// as well as a statement; not a deadlock victim's (the schedule
+		// provokes it) nor a query's that found no row.
+		fails := !dl && !st.NoRows && st.Fails
 		if op.txOp {
 			// COMMIT or ROLLBACK of a finished transaction (a deferred
-			// Rollback after Commit) does not reach the database.
+			// Rollback after Commit) does not reach the database; a
+			// failed BEGIN opens nothing.
 			wasOpen := open[op.tx]
-			open[op.tx] = op.op == "begin"
+			open[op.tx] = op.op == "begin" && !fails
 			if op.op != "begin" && !wasOpen {
 				continue
 			}
 		}
 		count[st.Request]++
-		dl := dbmodel.DeadlockVictim(st.Request, st.Values)
-		fails := !op.txOp && !dl && !st.NoRows && st.Values[st.Request+".err"] == "true"
 		out = append(out, report.ScheduleStep{Request: st.Request, Step: count[st.Request], Pos: st.Position,
 			Op: op.op, SQL: op.sql, Args: stepArgs(st), Deadlock: dl, Fails: fails})
 	}

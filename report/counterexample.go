@@ -102,6 +102,10 @@ type Step struct {
 	// matched (the program's Scan gets sql.ErrNoRows, pgx.ErrNoRows), not
 	// with a server error: a replay makes the query return no row.
 	NoRows bool `json:"no_rows,omitempty"`
+	// Fails is set on a sql step whose database operation failed: its
+	// error result (the variable the frontend marks, ir.Var.SQLErr, which
+	// the program may name as it likes) is non-nil. A replay makes it fail.
+	Fails bool `json:"fails,omitempty"`
 	// Outcome is, on a branch step, the value its condition (as the
 	// source writes it) has on the path: "true" (into the body of the
 	// if, the loop, the case) or "false"; "" when the step decides none.

@@ -395,6 +395,15 @@ func (b *traceBuilder) stepValues(i int, step *Step) error {
 	_, isHavoc := st.Edge.Stmt.(*ir.Havoc)
 	for _, d := range st.Defs {
 		o := b.pf.Origin[d].Orig
+		if o.SQLErr {
+			// Before the filters below: an error the program ignores
+			// (`_`) is never read, yet its operation failed.
+			s, err := b.value(d)
+			if err != nil {
+				return err
+			}
+			step.Fails = step.Fails || s == "true"
+		}
 		if isNoRowsVar(o) {
 			s, err := b.value(d)
 			if err != nil {

@@ -37,6 +37,15 @@ type CexStep struct {
 	// Request names the request a step of a concurrent counterexample
 	// belongs to ("A"; its values are named "A.amount").
 	Request string `json:"request,omitempty"`
+	// Fails: the step's database operation failed (its error result,
+	// which the frontend marks whatever the program names it).
+	Fails bool `json:"fails,omitempty"`
+}
+
+// failed reports whether the step's database operation failed: Fails,
+// or, in a report that predates it, a value named err that is true.
+func (st CexStep) failed() bool {
+	return st.Fails || st.Values["err"] == "true"
 }
 
 // OfRequest is the part of a concurrent counterexample that is request
@@ -216,7 +225,7 @@ func sameKey(key []string, a, b map[string]string) bool {
 func (c *Counterexample) FailingCalls() []string {
 	var out []string
 	for _, st := range c.Steps {
-		if st.Kind == "sql" && st.Values["err"] == "true" {
+		if st.Kind == "sql" && st.failed() {
 			out = append(out, st.Position+": "+st.Text)
 		}
 	}
@@ -331,7 +340,7 @@ func (c *Counterexample) Failures() []Failure {
 		}
 		k := strings.Join(strings.Fields(st.Text), " ")
 		seen[k]++
-		if st.Values["err"] == "true" {
+		if st.failed() {
 			out = append(out, Failure{Text: st.Text, N: seen[k], NoRows: st.NoRows && isSelect(st.Text)})
 		}
 	}

@@ -91,7 +91,7 @@ func (c *Counterexample) OmittedRows(d sqlparse.Dialect, s *Schema, seeded []Row
 		k := normSQL(st.Text)
 		n := occurrence[k]
 		occurrence[k]++
-		if st.Values["err"] == "true" || n >= len(executed[k]) || !c.affects(i) {
+		if st.failed() || n >= len(executed[k]) || !c.affects(i) {
 			continue
 		}
 		table, where, ok := writeTarget(d, st.Text)
@@ -126,7 +126,7 @@ func (c *Counterexample) affects(i int) bool {
 		if next.Kind != "sql" {
 			continue
 		}
-		return strings.Contains(next.Text, "Scan(") && next.Values["err"] == "false"
+		return strings.Contains(next.Text, "Scan(") && !next.failed() && next.Values["err"] == "false"
 	}
 	return false
 }

@@ -67,10 +67,13 @@ type Isolation struct {
 }
 
 // ParseOrder reads a hand-written order "A1 B1 A2 B2": each word is a
-// request name (letters) followed by the operation's number.
+// request name (letters) followed by the operation's number, and
+// "(fails)" where the operation fails (Step.Fails), as a replay prints it:
+// "A1 A2 A3 A4(fails) B1".
 func ParseOrder(order string) ([]Step, error) {
 	var steps []Step
 	for _, w := range strings.Fields(strings.ReplaceAll(order, ",", " ")) {
+		w, fails := strings.CutSuffix(w, "(fails)")
 		i := strings.IndexFunc(w, func(r rune) bool { return r >= '0' && r <= '9' })
 		if i <= 0 {
 			return nil, fmt.Errorf("schedule step %q: want a request name and an operation number, as A1", w)
@@ -79,7 +82,7 @@ func ParseOrder(order string) ([]Step, error) {
 		if err != nil || n < 1 {
 			return nil, fmt.Errorf("schedule step %q: bad operation number", w)
 		}
-		steps = append(steps, Step{Request: w[:i], Step: n})
+		steps = append(steps, Step{Request: w[:i], Step: n, Fails: fails})
 	}
 	return steps, nil
 }

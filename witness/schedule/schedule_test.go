@@ -18,6 +18,8 @@ func TestParseOrder(t *testing.T) {
 	}{
 		{in: "A1 B1 A2", want: []Step{{Request: "A", Step: 1}, {Request: "B", Step: 1}, {Request: "A", Step: 2}}},
 		{in: "A1, B12", want: []Step{{Request: "A", Step: 1}, {Request: "B", Step: 12}}},
+		{in: "A1 A2(fails) B1", want: []Step{{Request: "A", Step: 1}, {Request: "A", Step: 2, Fails: true}, {Request: "B", Step: 1}}},
+		{in: "(fails)", bad: true},
 		{in: "1A", bad: true},
 		{in: "A0", bad: true},
 		{in: "A", bad: true},
