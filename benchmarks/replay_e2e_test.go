@@ -112,6 +112,13 @@ func TestReplayReproduces(t *testing.T) {
 		{"dialect/mysql_escrow_ci_unsafe", "mysql", false},
 		{"dialect/sqlite_escrow_nocase_unsafe", "sqlite", true},
 		{"dialect/pg_escrow_char_unsafe", "postgres", true},
+		// A text input checked as text, then parsed: passed exactly as
+		// printed ("00", not "0"), an int64 input as a number.
+		{"trust/pg_qty_text_zero_unsafe", "postgres", false},
+		// A Go string bound to a BIGINT key: an integer's text, which
+		// the engine reads as the seeded key.
+		{"trust/pg_text_bigint_key_unsafe", "postgres", false},
+		{"trust/mysql_text_bigint_key_unsafe", "mysql", true},
 	}
 	all, left := os.Getenv(replayAllEnv) == "1", 0
 	for _, tc := range cases {

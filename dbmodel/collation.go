@@ -164,10 +164,14 @@ func collNorm(c collClass, e ir.Expr) ir.Expr {
 
 // numNorm is the number a Go string of code e converts to next to a
 // numeric column: a decimal integer's variant is its number (SQLite:
-// leading zeros only), any other code itself.
-func (m *lowerer) numNorm(e ir.Expr) ir.Expr {
+// leading zeros only), any other code itself. isInt: the number it meets
+// is an integer, whose engine must be able to read the text (strint.go).
+func (m *lowerer) numNorm(e ir.Expr, isInt bool) ir.Expr {
 	if e.Sort() != ir.Int {
 		return e
+	}
+	if isInt {
+		m.textMeetsInt(e)
 	}
 	p := ir.SplitVariant(e)
 	cond := ir.And(p.IsVariant, p.Decimal)
@@ -209,10 +213,10 @@ func isGoString(v sqlValue) bool {
 // another).
 func (m *lowerer) collatedPair(a, b sqlValue) (ir.Expr, ir.Expr, bool) {
 	if a.kind == kindNum && isGoString(b) {
-		return a.e, m.numNorm(b.e), true
+		return a.e, m.numNorm(b.e, a.e.Sort() == ir.Int), true
 	}
 	if b.kind == kindNum && isGoString(a) {
-		return m.numNorm(a.e), b.e, true
+		return m.numNorm(a.e, b.e.Sort() == ir.Int), b.e, true
 	}
 	if a.kind == kindNum || b.kind == kindNum {
 		return a.e, b.e, true
@@ -283,7 +287,7 @@ func (m *lowerer) pinKey(table, col string, v sqlValue) ir.Expr {
 		return nil
 	}
 	if isGoString(v) && m.columnKind(table, col) == kindNum {
-		return m.numNorm(v.e)
+		return m.numNorm(v.e, m.intColumn(table, col))
 	}
 	if m.columnKind(table, col) == kindNum {
 		return v.e

@@ -127,6 +127,9 @@ type lowerer struct {
 	// until decided); txReq: the request of each handle.
 	dlEnabled *bool
 	txReq     map[ir.Tx]string
+	// intTexts: the Go strings the statement being lowered binds next to
+	// an integer (strint.go).
+	intTexts intTexts
 }
 
 // Lower returns p with every database operation replaced by its meaning in
@@ -176,6 +179,8 @@ func Lower(p *ir.Program, prop spec.Property, opt Options) (*Result, error) {
 }
 
 func (m *lowerer) lowerEdge(e *ir.Edge) error {
+	m.intTexts = intTexts{}
+	defer m.flushIntTexts()
 	m.curOpen = m.mayOpen[e.From]
 	m.curFrom = e.From
 	m.curHandle = 0
@@ -222,6 +227,8 @@ func (m *lowerer) errFork(e *ir.Edge, info ir.Info, errVar *ir.Var, noRow func(*
 	fail.jump(e.To)
 	// A statement on a finished or aborted transaction fails.
 	em.assume(m.usable(m.curHandle))
+	// So does one whose text the engine cannot read as an integer.
+	m.intTextsAt(em)
 	if noRowVar != nil {
 		em.assign([]*ir.Var{noRowVar}, []ir.Expr{ir.False})
 	}

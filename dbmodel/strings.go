@@ -185,7 +185,7 @@ func (m *lowerer) toNum(v sqlValue, other ir.Sort) ir.Expr {
 		m.assumeCanonical()
 	case kindAny:
 		if isGoString(v) {
-			return m.numNorm(v.e) // "01" is 1
+			return m.numNorm(v.e, other == ir.Int) // "01" is 1
 		}
 	case kindNum:
 	}
@@ -356,7 +356,7 @@ func (m *lowerer) assigned(t *tableModel, col string, e sqlir.Expr, x *symbol, a
 		return m.toNum(v, t.sorts[strings.ToLower(col)])
 	}
 	if isGoString(v) && m.columnKind(t.name, col) == kindNum {
-		return m.numNorm(v.e) // "01" stores 1
+		return m.numNorm(v.e, t.sorts[strings.ToLower(col)] == ir.Int) // "01" stores 1
 	}
 	return v.e
 }

@@ -73,14 +73,23 @@ func CanonicalInt(s string) (*big.Int, bool) {
 	if len(d) > 0 && d[0] == '-' {
 		d = d[1:]
 	}
-	if len(d) == 0 || len(d) > 18 || (d[0] == '0' && len(d) > 1) || s == "-0" {
+	if !IsDigits(d) || len(d) > 18 || (d[0] == '0' && len(d) > 1) || s == "-0" {
 		return nil, false
-	}
-	for i := 0; i < len(d); i++ {
-		if d[i] < '0' || d[i] > '9' {
-			return nil, false
-		}
 	}
 	n, ok := new(big.Int).SetString(s, 10)
 	return n, ok
+}
+
+// IsDigits reports a non-empty string of ASCII decimal digits only (no
+// sign, no space).
+func IsDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }

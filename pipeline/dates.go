@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dbverify/dbverify/ir"
 	"github.com/dbverify/dbverify/report"
 	"github.com/dbverify/dbverify/sqlir"
 )
@@ -49,22 +50,10 @@ func dateKey(v string) string {
 	if n, err := strconv.ParseInt(v, 10, 64); err == nil && strconv.FormatInt(n, 10) == v {
 		return "n:" + v
 	}
-	if strings.HasPrefix(v, "str") && isDigitsOnly(v[len("str"):]) {
+	if strings.HasPrefix(v, "str") && ir.IsDigits(v[len("str"):]) {
 		return "s:" + v
 	}
 	return ""
-}
-
-func isDigitsOnly(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, c := range s {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 // dateClass is "date" for a column type holding a date (DATE, TIMESTAMP,

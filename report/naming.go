@@ -54,7 +54,7 @@ func isTemporary(v *ir.Var) bool {
 	switch {
 	case strings.ContainsAny(name, "$()"), base == "merged", base == "noRows":
 		return true
-	case strings.HasPrefix(base, "returned") && isDigits(base[len("returned"):]):
+	case strings.HasPrefix(base, "returned") && ir.IsDigits(base[len("returned"):]):
 		return true
 	case v.Named || v.Kind == ir.Input:
 		return false
@@ -66,23 +66,11 @@ func isTemporary(v *ir.Var) bool {
 // field of one (t11.Amount: a literal's field).
 func registerShaped(name string) bool {
 	for _, part := range strings.Split(name, ".") {
-		if len(part) > 1 && part[0] == 't' && isDigits(part[1:]) {
+		if len(part) > 1 && part[0] == 't' && ir.IsDigits(part[1:]) {
 			return true // an SSA value or a field of one (t11.Amount: a literal's field)
 		}
 	}
 	return false
-}
-
-func isDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, c := range s {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 // hidden reports whether program variable v is left out of a trace: an

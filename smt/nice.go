@@ -27,6 +27,10 @@ func (s *Solver) NiceModel(m *Model, scale int64) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
+	m, err = s.canonicalDecimals(m)
+	if err != nil {
+		return nil, err
+	}
 	m, err = s.plainVariants(m)
 	if err != nil {
 		return nil, err
@@ -34,15 +38,32 @@ func (s *Solver) NiceModel(m *Model, scale int64) (*Model, error) {
 	return s.smallInts(m)
 }
 
-// plainVariants is NiceModel's second step: a string variant (ir's string
+// decimalVariant reports the code of a string variant of a decimal
+// integer's text ("007", "7 ").
+func decimalVariant(code *big.Int) bool {
+	b, _, _, ok := ir.DecodeVariant(code)
+	return ok && b.CmpAbs(big.NewInt(ir.MaxDecimalCode)) <= 0
+}
+
+// canonicalDecimals is NiceModel's second step: a string variant of a
+// decimal base is asked to be a decimal integer's canonical text ("7",
+// not "007"), as a Go string bound next to an integer column is where a
+// variant does not make two strings one value.
+func (s *Solver) canonicalDecimals(m *Model) (*Model, error) {
+	return s.narrow(m, func(k varKey, v ir.Value) bool {
+		return k.sort == ir.Int && decimalVariant(v.R.Num())
+	}, func(c z3.Value) z3.Bool {
+		x, lim := c.(z3.Int), s.ctx.FromInt(ir.MaxDecimalCode, s.intSort).(z3.Int)
+		return x.GE(lim.Neg()).And(x.LE(lim))
+	})
+}
+
+// plainVariants is NiceModel's third step: a string variant (ir's string
 // variants, two Go strings one value for a collation) of a decimal base is
 // asked to be a variant of a non-decimal one ("str1"/"STR1", not
 // "-0999…"/"-999…").
 func (s *Solver) plainVariants(m *Model) (*Model, error) {
-	decimal := func(code *big.Int) bool {
-		b, _, _, ok := ir.DecodeVariant(code)
-		return ok && b.CmpAbs(big.NewInt(ir.MaxDecimalCode)) <= 0
-	}
+	decimal := decimalVariant
 	hashLo, hashHi := new(big.Int).Lsh(big.NewInt(-1), 62), new(big.Int).Lsh(big.NewInt(-1), 61)
 	return s.narrow(m, func(k varKey, v ir.Value) bool {
 		return k.sort == ir.Int && decimal(v.R.Num())

@@ -3,6 +3,7 @@ package spec
 import (
 	"strings"
 
+	"github.com/dbverify/dbverify/ir"
 	"github.com/dbverify/dbverify/sqlir"
 	"github.com/dbverify/dbverify/sqlparse"
 )
@@ -47,7 +48,7 @@ func CheckName(ck sqlir.Constraint, dialect string) string {
 	if i := strings.LastIndexByte(table, '.'); i >= 0 {
 		table = table[i+1:]
 	}
-	if ck.Name != "" && !isDigits(strings.TrimPrefix(strings.ToLower(ck.Name), strings.ToLower(ck.Table)+"_check")) {
+	if ck.Name != "" && !ir.IsDigits(strings.TrimPrefix(strings.ToLower(ck.Name), strings.ToLower(ck.Table)+"_check")) {
 		return ck.Name
 	}
 	if dialect != "postgres" {
@@ -57,16 +58,4 @@ func CheckName(ck sqlir.Constraint, dialect string) string {
 		return table + "_" + cols[0] + "_check"
 	}
 	return table + "_check"
-}
-
-func isDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, c := range s {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
 }

@@ -36,7 +36,8 @@ var bodyDecode = regexp.MustCompile(`(?:Decode|Bind\w*)\(\s*&(\w+)|Unmarshal\([\
 //     (`PathValue(_, "id")`, `Vars(_)["id"]`, `Param(_, "id")`,
 //     `Get(_, "amount")`, `PostForm(_, "amount")`); a value a parser
 //     turned into a number (`ParseInt(Param(_, "id"), 10, 64).0`) is that
-//     number's text, since the program uses the parsed value;
+//     number's text, since the program uses the parsed value, unless the
+//     trace prints the text as a Go string that parses to it ("00" stays);
 //   - the JSON body from the fields of the variable the trace decodes it
 //     into (`json.NewDecoder(r.Body).Decode(&req)` and the steps' values
 //     of req.Amount …): each field's value by its Go field path
@@ -46,10 +47,10 @@ var bodyDecode = regexp.MustCompile(`(?:Decode|Bind\w*)\(\s*&(\w+)|Unmarshal\([\
 //     name, the JSON type read from the value's text).
 func HTTPInputs(in map[string]string, steps []CexStep) map[string]string {
 	out := map[string]string{}
-	parsed := map[string]string{}
+	parsed, parsedCall := map[string]string{}, map[string]string{}
 	for name, v := range in {
 		if inner, ok := parsedArg(name); ok {
-			parsed[inner] = v
+			parsed[inner], parsedCall[inner] = v, name
 			continue
 		}
 		if k, ok := requestKey(name); ok {
@@ -59,7 +60,7 @@ func HTTPInputs(in map[string]string, steps []CexStep) map[string]string {
 		}
 	}
 	for inner, v := range parsed {
-		if k, ok := requestKey(inner); ok {
+		if k, ok := requestKey(inner); ok && !textParsesTo(parsedCall[inner], in[inner], v) {
 			out[k] = v
 		}
 	}

@@ -68,6 +68,25 @@ func TestParsedInputs(t *testing.T) {
 	}
 }
 
+// TestDriverInputsPassTextAsPrinted: a text input the trace prints as a
+// Go string that parses to its parsed value is passed as printed (the
+// program compared "00" with "0" before parsing it), and an integer
+// input whose value is the code of a canonical number string stays a
+// number (AddLine(db, orderID int64, q string) with `q == "0"`, adv9 m12).
+func TestDriverInputsPassTextAsPrinted(t *testing.T) {
+	cex := &Counterexample{Inputs: map[string]string{
+		"orderID": "0", "q": `"00"`, "ParseInt(q, 10, 64).0": "0", "ParseInt(q, 10, 64).1": "false",
+		`FormValue(_, "qty")`: `"007"`, `ParseInt(FormValue(_, "qty"), 10, 64).0`: "7",
+		"s": `"x"`, "Atoi(s).0": "5",
+	}}
+	got := DriverInputs(cex, []string{"0", "x"})
+	for k, want := range map[string]string{"orderID": "0", "q": `"00"`, "$http.query.qty": `"007"`, "s": "5"} {
+		if got[k] != want {
+			t.Errorf("input %s = %s, want %s (all: %v)", k, got[k], want, got)
+		}
+	}
+}
+
 func TestReplayInputsKeepsMapKeys(t *testing.T) {
 	got := replayInputs(map[string]string{`Vars(_)["id"]`: "2", "len(Vars(_))": "0", `ParseInt(Vars(_)["id"], 10, 64).0`: "2"})
 	if got[`Vars(_)["id"]`] != "2" || got[`ParseInt(Vars(_)["id"], 10, 64).0`] != "2" {

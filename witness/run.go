@@ -150,12 +150,15 @@ func ReplayRun(cex *Counterexample, s *Schema, d sqlparse.Dialect, strs []string
 // inputs whose parsed value the trace shows, and an HTTP handler's
 // request (path, query and form values, the JSON body) read off the
 // steps. A value that is the code of one of strs is that string (strs
-// nil: strings stay their codes, as a concurrent replay seeds them).
+// nil: strings stay their codes, as a concurrent replay seeds them),
+// except a canonical integer's text, which is its own code: it stays a
+// number, which a string input reads as its text and an integer input
+// as its value (quoting it would make `orderID int64` the text "0").
 func DriverInputs(cex *Counterexample, strs []string) map[string]string {
 	dec := stringDecoder(strs)
 	in := replayInputs(cex.Inputs)
 	for k, v := range in {
-		if str, ok := dec[v]; ok {
+		if str, ok := dec[v]; ok && str != v {
 			in[k] = strconv.Quote(str)
 		}
 	}
@@ -163,7 +166,7 @@ func DriverInputs(cex *Counterexample, strs []string) map[string]string {
 		in[k] = v
 	}
 	for k, v := range HTTPInputs(in, cex.Steps) {
-		if str, ok := dec[v]; ok && strings.HasPrefix(k, JSONFieldPrefix) {
+		if str, ok := dec[v]; ok && str != v && strings.HasPrefix(k, JSONFieldPrefix) {
 			v = strconv.Quote(str) // a body field's string, by its code
 		}
 		in[k] = v

@@ -1,0 +1,5 @@
+CREATE TABLE order_lines (
+  id BIGSERIAL PRIMARY KEY,
+  order_id BIGINT NOT NULL,
+  qty BIGINT NOT NULL
+);
