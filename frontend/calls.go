@@ -116,6 +116,9 @@ func argTypes(c *ssa.CallCommon) []types.Type {
 func (t *translator) invoke(f *frame, instr ssa.CallInstruction, c *ssa.CallCommon, recv value, args []value) value {
 	m := c.Method
 	results := c.Signature().Results()
+	if ads, methods, ok := t.l.adapterCalls(c.Value, m); ok {
+		return t.callAdapters(f, instr, c, ads, methods, args)
+	}
 	if m.Pkg() != nil {
 		t.httpStatusCall(m.Pkg().Path(), m.Name(), append([]value{recv}, args...))
 	}
