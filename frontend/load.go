@@ -75,6 +75,9 @@ type Loaded struct {
 	calleeCache   map[*ssa.Function][]*ssa.Function
 	// fieldFuncCache holds storedFuncs (fieldfuncs.go).
 	fieldFuncCache *fieldFuncs
+	// unsignedCache holds unsignedBinding's answer (unsignedargs.go):
+	// 0 not decided, 1 yes, 2 no.
+	unsignedCache int
 	// calledCache holds calledInModule; moduleDirs are the root
 	// directories of the loaded modules, calledNames (callNames) the
 	// method and function names their Go files call.
