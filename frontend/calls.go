@@ -288,6 +288,11 @@ func (t *translator) external(f *frame, fn *ssa.Function, c *ssa.CallCommon, arg
 		path = fn.Object().Pkg().Path()
 	}
 	name := fn.Name()
+	if text, ok := t.l.embedFileRead(c); ok {
+		// An embedded file read: its bytes (read by string(b), see
+		// convert), no error.
+		return value{tuple: []value{{obj: &object{kind: objSlice, length: ir.IntLit(int64(len(text)))}}, {expr: ir.False}}}
+	}
 	t.httpStatusCall(path, name, args)
 	if v, ok := t.decimalCall(path, name, fn, args); ok {
 		return v

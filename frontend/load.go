@@ -92,6 +92,9 @@ type Loaded struct {
 	// constGlobals holds the package-level variables that are never
 	// reassigned, with their constant initialiser (see constGlobal).
 	constGlobals map[*ssa.Global]*ssa.Const
+	// usedGlobals are the package-level variables some module code uses
+	// other than by loading them (see findConstGlobals).
+	usedGlobals map[*ssa.Global]bool
 	// initGlobals holds those set only by their initialiser (not to a
 	// constant): see initOnlyGlobal.
 	initGlobals map[*ssa.Global]bool
