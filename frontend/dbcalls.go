@@ -510,6 +510,9 @@ func (t *translator) runSQL(kind dblib.Op, tx ir.Tx, text string, known bool, ar
 		t.unsupported("SQL %q calls %s, which may read or write any table (functions other than SQL built-ins are not modelled)", compactSQL(text), strings.Join(fns, ", "))
 		return t.freshResults("sql()", results)
 	}
+	if op, ok := untypedArith(stmt, query, len(args)); ok && t.dialect == sqlparse.Postgres {
+		return t.untypedStatement(kind, op, t.info(ir.KindSQL, compactSQL(text)), results)
+	}
 	stmt, args = t.bindMarkers(stmt, args)
 	stmt, args = t.bindNullArgs(stmt, args)
 	stmt = t.bindUnsignedArgs(stmt, args, known)
