@@ -119,6 +119,9 @@ func TestReplayReproduces(t *testing.T) {
 		// the engine reads as the seeded key.
 		{"trust/pg_text_bigint_key_unsafe", "postgres", false},
 		{"trust/mysql_text_bigint_key_unsafe", "mysql", true},
+		// A closure behind a function adapter in an unexported interface
+		// field: the receiver is built by the package's constructor.
+		{"trust/adapter_field_unsafe", "mysql", true},
 	}
 	all, left := os.Getenv(replayAllEnv) == "1", 0
 	for _, tc := range cases {

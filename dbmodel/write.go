@@ -162,6 +162,9 @@ func (m *lowerer) update(em *emitter, t *tableModel, u updateSpec) {
 			lhs = append(lhs, v)
 			rhs = append(rhs, ir.IteOf(match, m.convert(val, v.Type), v))
 			ranges = append(ranges, ir.Implies(match, m.inColumnRange(t.name, col, m.convert(val, v.Type))))
+			if ok := m.unsignedInRange(a.Value, x, u.args); ok != ir.True {
+				ranges = append(ranges, ir.Implies(match, ok))
+			}
 			diffs = append(diffs, ir.Not(ir.Eq(m.convert(val, v.Type), v)))
 			if g, null := m.assignNull(t, a.Col, a.Value, x, u.args); g != nil {
 				lhs = append(lhs, g)

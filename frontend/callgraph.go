@@ -6,6 +6,7 @@ package frontend
 
 import (
 	"go/types"
+	"slices"
 	"sort"
 	"strings"
 
@@ -66,7 +67,7 @@ func (l *Loaded) findCallees(fn *ssa.Function) []*ssa.Function {
 					out = append(out, f)
 				}
 			} else if c.IsInvoke() {
-				out = append(out, l.implementations(c.Method)...)
+				out = append(out, l.invokeCallees(c)...)
 			} else if fns, ok := l.fieldCallees(c.Value); ok {
 				out = append(out, fns...)
 			}
@@ -76,6 +77,22 @@ func (l *Loaded) findCallees(fn *ssa.Function) []*ssa.Function {
 				}
 			}
 		}
+	}
+	return out
+}
+
+// invokeCallees returns the module methods an interface call may run:
+// on a closed adapter field, its adapters' methods and the functions
+// stored there, which they call (adapterfields.go); else every
+// implementation of the method.
+func (l *Loaded) invokeCallees(c *ssa.CallCommon) []*ssa.Function {
+	ads, methods, ok := l.adapterCalls(c.Value, c.Method)
+	if !ok {
+		return l.implementations(c.Method)
+	}
+	out := slices.Clone(methods)
+	for _, a := range ads {
+		out = append(out, a.fn)
 	}
 	return out
 }

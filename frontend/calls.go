@@ -116,6 +116,9 @@ func argTypes(c *ssa.CallCommon) []types.Type {
 func (t *translator) invoke(f *frame, instr ssa.CallInstruction, c *ssa.CallCommon, recv value, args []value) value {
 	m := c.Method
 	results := c.Signature().Results()
+	if ads, methods, ok := t.l.adapterCalls(c.Value, m); ok {
+		return t.callAdapters(f, instr, c, ads, methods, args)
+	}
 	if m.Pkg() != nil {
 		t.httpStatusCall(m.Pkg().Path(), m.Name(), append([]value{recv}, args...))
 	}
@@ -285,6 +288,11 @@ func (t *translator) external(f *frame, fn *ssa.Function, c *ssa.CallCommon, arg
 		path = fn.Object().Pkg().Path()
 	}
 	name := fn.Name()
+	if text, ok := t.l.embedFileRead(c); ok {
+		// An embedded file read: its bytes (read by string(b), see
+		// convert), no error.
+		return value{tuple: []value{{obj: &object{kind: objSlice, length: ir.IntLit(int64(len(text)))}}, {expr: ir.False}}}
+	}
 	t.httpStatusCall(path, name, args)
 	if v, ok := t.decimalCall(path, name, fn, args); ok {
 		return v

@@ -258,19 +258,20 @@ func (t *translator) sqlCall(f *frame, instr ssa.CallInstruction, a apiCall, tx 
 	}
 	run := func(text string, known bool) value {
 		stmtArgs := t.sqlArgs(arg(a.Params))
+		t.argUnsigned = unsignedArgs(instr, a.Params, len(stmtArgs))
 		if p := arg(a.Params); p.obj != nil && p.obj.approxElems != "" && known {
-			stmtArgs, t.argNulls = t.approxArgs(text, p.obj.approxElems), nil
+			stmtArgs, t.argNulls, t.argUnsigned = t.approxArgs(text, p.obj.approxElems), nil, nil
 		}
 		if named, vals, ok := t.namedArgValue(arg(a.Params), text); ok {
-			text, stmtArgs, t.argNulls = named, vals, nil
+			text, stmtArgs, t.argNulls, t.argUnsigned = named, vals, nil, nil
 		}
 		if vals, ok := t.sqlNamedArgs(arg(a.Params), text); ok && known {
-			stmtArgs, t.argNulls = vals, nil
+			stmtArgs, t.argNulls, t.argUnsigned = vals, nil, nil
 		}
 		var names []string
 		if a.Op.Named() {
 			text, names = dblib.CompileNamed(text, t.dialect == sqlparse.Postgres)
-			stmtArgs, t.argNulls = t.namedArgs(arg(a.Named), a.argType(a.Named), names), nil
+			stmtArgs, t.argNulls, t.argUnsigned = t.namedArgs(arg(a.Named), a.argType(a.Named), names), nil, nil
 		}
 		return t.runOp(a, tx, text, known, stmtArgs, names, arg, results)
 	}
@@ -366,7 +367,7 @@ func (t *translator) stmtCall(a apiCall, st *object, arg func(int) value, result
 	}
 	stmtArgs := t.sqlArgs(arg(a.Params))
 	if st.names != nil {
-		stmtArgs, t.argNulls = t.namedArgs(arg(a.Named), a.argType(a.Named), st.names), nil
+		stmtArgs, t.argNulls, t.argUnsigned = t.namedArgs(arg(a.Named), a.argType(a.Named), st.names), nil, nil
 	}
 	return t.runOp(a, st.tx, st.text, true, stmtArgs, nil, arg, results)
 }
@@ -424,7 +425,7 @@ func argAt(args []value, i int) value {
 func (t *translator) sqlArgs(params value) []ir.Expr {
 	elems := t.sliceElems(params)
 	out := make([]ir.Expr, len(elems))
-	t.argNulls = nil
+	t.argNulls, t.argUnsigned = nil, nil
 	for i, e := range elems {
 		out[i] = e.expr
 		if why := approxIn(e, 0); e.expr == nil && why != "" {
@@ -509,8 +510,12 @@ func (t *translator) runSQL(kind dblib.Op, tx ir.Tx, text string, known bool, ar
 		t.unsupported("SQL %q calls %s, which may read or write any table (functions other than SQL built-ins are not modelled)", compactSQL(text), strings.Join(fns, ", "))
 		return t.freshResults("sql()", results)
 	}
+	if op, ok := untypedArith(stmt, query, len(args)); ok && t.dialect == sqlparse.Postgres {
+		return t.untypedStatement(kind, op, t.info(ir.KindSQL, compactSQL(text)), results)
+	}
 	stmt, args = t.bindMarkers(stmt, args)
 	stmt, args = t.bindNullArgs(stmt, args)
+	stmt = t.bindUnsignedArgs(stmt, args, known)
 	info := t.info(ir.KindSQL, compactSQL(text))
 	if tc, ok := stmt.(*sqlir.TxControl); ok {
 		return t.txControl(tc, tx, info, results)

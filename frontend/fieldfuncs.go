@@ -38,6 +38,10 @@ import (
 type fieldFuncs struct {
 	fns  map[*types.Var][]*ssa.Function
 	open map[*types.Var]bool
+	// adapters: the functions stored, converted to an adapter type, into
+	// unexported interface fields (isAdapter); see adapterfields.go.
+	adapters  map[*types.Var][]adapterFn
+	isAdapter map[*types.Var]bool
 }
 
 // storedFuncs returns the index (computed once).
@@ -45,20 +49,29 @@ func (l *Loaded) storedFuncs() *fieldFuncs {
 	if l.fieldFuncCache != nil {
 		return l.fieldFuncCache
 	}
-	ff := &fieldFuncs{fns: map[*types.Var][]*ssa.Function{}, open: map[*types.Var]bool{}}
+	ff := &fieldFuncs{fns: map[*types.Var][]*ssa.Function{}, open: map[*types.Var]bool{},
+		adapters: map[*types.Var][]adapterFn{}, isAdapter: map[*types.Var]bool{}}
 	seen := map[*types.Var]map[*ssa.Function]bool{}
 	for _, fn := range l.allModuleFunctions() {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
 				var fld *types.Var
 				var v ssa.Value
+				var raw *types.Var
 				switch instr := instr.(type) {
 				case *ssa.FieldAddr:
-					fld, v = funcField(fieldOf(instr)), instr
+					raw, v = fieldOf(instr), instr
 				case *ssa.Field:
-					fld, v = funcField(structField(instr)), instr
+					raw, v = structField(instr), instr
 				}
-				if fld == nil {
+				if a := adapterField(raw); a != nil {
+					ff.isAdapter[a] = true
+					if !l.indexAdapterUses(ff, a, v) {
+						ff.open[a] = true
+					}
+					continue
+				}
+				if fld = funcField(raw); fld == nil {
 					continue
 				}
 				if seen[fld] == nil {
@@ -237,6 +250,16 @@ func (l *Loaded) storedOnly(v ssa.Value) bool {
 			if !l.storeIntoClosed(r, v) {
 				return false
 			}
+		case *ssa.ChangeType:
+			// Converted to an adapter type (DebiterFunc(func…)).
+			if !l.storedOnly(r) {
+				return false
+			}
+		case *ssa.MakeInterface:
+			// The adapter put in an interface field.
+			if !l.storedOnly(r) {
+				return false
+			}
 		default:
 			return false
 		}
@@ -249,6 +272,11 @@ func (l *Loaded) storeIntoClosed(s *ssa.Store, v ssa.Value) bool {
 	fa, ok := s.Addr.(*ssa.FieldAddr)
 	if !ok || s.Val != v {
 		return false
+	}
+	if a := adapterField(fieldOf(fa)); a != nil {
+		_, isIface := v.(*ssa.MakeInterface)
+		ff := l.storedFuncs()
+		return isIface && !ff.open[a] && len(ff.adapters[a]) > 0
 	}
 	fld := funcField(fieldOf(fa))
 	return fld != nil && !l.storedFuncs().open[fld]

@@ -71,7 +71,9 @@ func (l *Loaded) findConstGlobals() (map[*ssa.Global]*ssa.Const, map[*ssa.Global
 			}
 		}
 	}
-	out := map[*ssa.Global]*ssa.Const{}
+	l.usedGlobals = bad
+	// Variables the compiler fills from //go:embed files (embed.go).
+	out := l.embedGlobals(bad)
 	initOnly := map[*ssa.Global]bool{}
 	for g := range inInit {
 		// An exported variable of an importable package may be set by
@@ -86,4 +88,13 @@ func (l *Loaded) findConstGlobals() (map[*ssa.Global]*ssa.Const, map[*ssa.Global
 		}
 	}
 	return out, initOnly
+}
+
+// escapedGlobal reports whether some module code uses the package-level
+// variable g other than by loading it (a store, its address passed on).
+func (l *Loaded) escapedGlobal(g *ssa.Global) bool {
+	if l.constGlobals == nil {
+		l.constGlobals, l.initGlobals = l.findConstGlobals()
+	}
+	return l.usedGlobals[g]
 }

@@ -193,6 +193,11 @@ func (t *translator) instr(f *frame, instr ssa.Instruction) {
 	case *ssa.ChangeType:
 		t.define(f, i, t.val(f, i.X))
 	case *ssa.Convert:
+		if text, ok := t.l.embedRead(i.X); ok && isString(i.Type()) {
+			// string(b) of an embedded file read (embed.go).
+			t.define(f, i, t.staticString(text))
+			return
+		}
 		t.define(f, i, t.showConversion(f, i, t.convert(f, i)))
 	case *ssa.MakeClosure:
 		var bs []value
@@ -524,6 +529,9 @@ func (t *translator) unop(f *frame, i *ssa.UnOp) value {
 		}
 		if g, ok := i.X.(*ssa.Global); ok {
 			if c, ok := t.l.constGlobal(g); ok {
+				if text, isText := constString(c); isText {
+					return t.staticString(text)
+				}
 				return t.constant(c)
 			}
 		}

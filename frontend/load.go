@@ -75,6 +75,9 @@ type Loaded struct {
 	calleeCache   map[*ssa.Function][]*ssa.Function
 	// fieldFuncCache holds storedFuncs (fieldfuncs.go).
 	fieldFuncCache *fieldFuncs
+	// unsignedCache holds unsignedBinding's answer (unsignedargs.go):
+	// 0 not decided, 1 yes, 2 no.
+	unsignedCache int
 	// calledCache holds calledInModule; moduleDirs are the root
 	// directories of the loaded modules, calledNames (callNames) the
 	// method and function names their Go files call.
@@ -89,6 +92,9 @@ type Loaded struct {
 	// constGlobals holds the package-level variables that are never
 	// reassigned, with their constant initialiser (see constGlobal).
 	constGlobals map[*ssa.Global]*ssa.Const
+	// usedGlobals are the package-level variables some module code uses
+	// other than by loading them (see findConstGlobals).
+	usedGlobals map[*ssa.Global]bool
 	// initGlobals holds those set only by their initialiser (not to a
 	// constant): see initOnlyGlobal.
 	initGlobals map[*ssa.Global]bool

@@ -83,6 +83,9 @@ func (l *Loaded) findSites() error {
 				args := call.Common().Args
 				if a.Query < len(args) {
 					site.Query, site.Known = constString(args[a.Query])
+					if !site.Known {
+						site.Query, site.Known = l.staticText(args[a.Query])
+					}
 					site.Select = !site.Known && isSelectPrefix(args[a.Query])
 				}
 				l.sites[call] = site

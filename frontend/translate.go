@@ -35,6 +35,9 @@ type translator struct {
 	// being translated that are bound to nullable values (nullargs.go;
 	// sqlArgs sets it, runSQL takes it).
 	argNulls map[int]ir.Expr
+	// argUnsigned: the placeholders of that call bound to Go unsigned
+	// integers (unsignedargs.go; sqlArgs sets it, runSQL takes it).
+	argUnsigned map[int]bool
 
 	// Elements read from input slices: the read instructions (with their
 	// positions) and the element cells, per slice (see inputElement).

@@ -12,8 +12,14 @@ type Expr interface{ sqlExpr() }
 // parser) or "" when unqualified.
 type ColRef struct{ Table, Name string }
 
-// Param is a placeholder; Index counts from 0.
-type Param struct{ Index int }
+// Param is a placeholder; Index counts from 0. Unsigned marks one bound
+// to a Go unsigned integer that the driver sends as BIGINT UNSIGNED
+// (go-sql-driver/mysql's binary protocol): MySQL then computes arithmetic
+// with it unsigned, and fails where the result is negative.
+type Param struct {
+	Index    int
+	Unsigned bool
+}
 
 // Num is a numeric literal.
 type Num struct {

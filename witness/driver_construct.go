@@ -151,8 +151,27 @@ func (v *valueGen) wiredValue(t types.Type, st *types.Struct, meta string, depth
 	return call, nil
 }
 
+// funcAdapterFor reports whether pkg declares a named function type
+// that implements iface (a function adapter, like http.HandlerFunc).
+func funcAdapterFor(pkg *types.Package, iface *types.Interface) bool {
+	if iface.NumMethods() == 0 {
+		return false
+	}
+	for _, name := range pkg.Scope().Names() {
+		tn, ok := pkg.Scope().Lookup(name).(*types.TypeName)
+		if !ok || tn.IsAlias() {
+			continue
+		}
+		if _, isFunc := tn.Type().Underlying().(*types.Signature); isFunc && types.Implements(tn.Type(), iface) {
+			return true
+		}
+	}
+	return false
+}
+
 // holdsFuncField reports whether st has an unexported field of function
-// type, directly or in a struct field (or pointer to one) whose type is of
+// type (or of an interface type a function adapter of its package
+// implements), directly or in a struct field (or pointer to one) whose type is of
 // the same package (not a library's: sql.DB's hooks do not count), to
 // depth 3.
 func holdsFuncField(st *types.Struct, depth int) bool {
@@ -175,6 +194,12 @@ func holdsFuncField(st *types.Struct, depth int) bool {
 			}
 		case *types.Struct:
 			if holdsFuncField(u, depth+1) {
+				return true
+			}
+		case *types.Interface:
+			// A function adapter kept in an interface field
+			// (spend: SpenderFunc(func…)), as the analysis runs it.
+			if !f.Exported() && f.Pkg() != nil && funcAdapterFor(f.Pkg(), u) {
 				return true
 			}
 		}

@@ -171,6 +171,10 @@ func (v *valueGen) exprAt(t types.Type, meta, pathExpr string, depth int) (strin
 		// returns zero values, so that a call through it runs instead of
 		// panicking on nil.
 		v.spec.Approximations = append(v.spec.Approximations, fmt.Sprintf("%s (%s) is a function returning zero values", meta, t))
+		if _, named := types.Unalias(t).(*types.Named); named {
+			// A function adapter type (SpenderFunc): a conversion.
+			return tstr + "(" + v.stubFunc(u) + ")", nil
+		}
 		return v.stubFunc(u), nil
 	case *types.Interface:
 		for _, h := range v.g.hs.impls {

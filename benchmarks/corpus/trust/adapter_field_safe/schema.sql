@@ -1,0 +1,4 @@
+CREATE TABLE members (
+  id BIGINT PRIMARY KEY,
+  points BIGINT NOT NULL
+);

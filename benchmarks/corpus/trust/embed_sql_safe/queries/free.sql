@@ -1,0 +1,4 @@
+-- seats still free for an event
+SELECT capacity - sold
+  FROM tickets
+ WHERE event_id = ?

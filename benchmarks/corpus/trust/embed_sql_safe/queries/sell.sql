@@ -1,0 +1,4 @@
+-- sell n seats
+UPDATE tickets
+   SET sold = sold + ?
+ WHERE event_id = ?

@@ -1,0 +1,5 @@
+CREATE TABLE tickets (
+  event_id INTEGER PRIMARY KEY,
+  sold INTEGER NOT NULL,
+  capacity INTEGER NOT NULL
+);
