@@ -118,6 +118,15 @@ type Step struct {
 	Note string `json:"note,omitempty"`
 }
 
+// Statement is the step's text as a reader should see it: a SQL
+// statement with its bound values (SQL) where known, else Text.
+func (s Step) Statement() string {
+	if s.SQL != "" {
+		return s.SQL
+	}
+	return s.Text
+}
+
 // String prints the counterexample as the text report does, headed by
 // the entry's name.
 func (c *Counterexample) String() string {

@@ -158,7 +158,10 @@ func resultAt(line, name string, n int) (string, bool) {
 		switch x := x.(type) {
 		case *ast.AssignStmt:
 			if len(x.Rhs) == 1 && isCallOf(x.Rhs[0], name) {
-				call, lhs = x.Rhs[0].(*ast.CallExpr), x.Lhs
+				call = x.Rhs[0].(*ast.CallExpr)
+				if x.Tok == token.ASSIGN || x.Tok == token.DEFINE {
+					lhs = x.Lhs // (total += f(x): total is not f's result)
+				}
 			}
 		case *ast.ValueSpec:
 			if len(x.Values) == 1 && isCallOf(x.Values[0], name) {

@@ -156,10 +156,7 @@ func writeCounterexample(w io.Writer, c *Counterexample) {
 	}
 	fmt.Fprintln(w, "  steps:")
 	for _, s := range c.Steps {
-		text := s.Text
-		if s.SQL != "" {
-			text = s.SQL // as the database ran it: the values bound
-		}
+		text := s.Statement() // a SQL statement as the database ran it
 		line := fmt.Sprintf("    %-22s %-6s %s", s.Position, s.Kind, text)
 		if s.Request != "" {
 			line = fmt.Sprintf("    %s %-22s %-6s %s", s.Request, s.Position, s.Kind, text)

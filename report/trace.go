@@ -263,6 +263,9 @@ func outsideValue(v *ir.Var) bool {
 	if name == "err" || strings.HasSuffix(name, ".err") || strings.Contains(name, "$") {
 		return false
 	}
+	if i := strings.IndexByte(name, '('); i >= 0 && registerShaped(strings.Trim(name[i:], "()")) {
+		return false // len(t62): the length of a compiler temporary
+	}
 	if v.Type == ir.Bool && strings.HasSuffix(name, ")") {
 		return false // an error result (false: nil); the steps show it
 	}
@@ -554,9 +557,10 @@ func readVersions(pf *vcgen.PathFormula) map[*ir.Var]bool {
 // (GetAvailable.ret0): shown where the call returns it.
 func isResultVar(o *ir.Var) bool { return resultName.MatchString(displayName(o.Name)) }
 
-// copiesHavoc reports whether step i assigns o a value a call outside the
-// analysed code left (a fresh variable it havocs): such a value is shown
-// only where the path reads it.
+// copiesHavoc reports whether step i assigns o the value a call outside
+// the analysed code left in a fresh copy of o (A.b.Seats := A.b.Seats#2,
+// memory the call may change merged back): such a value is shown only
+// where the path reads it.
 func (b *traceBuilder) copiesHavoc(i int, o *ir.Var) bool {
 	a, ok := b.pf.Steps[i].Edge.Stmt.(*ir.Assign)
 	if !ok {
@@ -568,8 +572,8 @@ func (b *traceBuilder) copiesHavoc(i int, o *ir.Var) bool {
 			continue
 		}
 		x, ok := a.Rhs[k].(*ir.Var)
-		if !ok {
-			return false
+		if !ok || displayName(x.Name) != displayName(o.Name) {
+			return false // (a copy into another variable: A.arg1 := A.req.Amount)
 		}
 		v, ok := before[x]
 		return ok && b.havocked[v]
