@@ -62,7 +62,9 @@ func writeConcurrency(w io.Writer, r *Result) {
 	}
 	for _, s := range r.Schedule {
 		text := fmt.Sprintf("%s%d %s %s", s.Request, s.Step, s.Pos, s.SQL)
-		if len(s.Args) > 0 {
+		if s.Bound != "" {
+			text = fmt.Sprintf("%s%d %s %s", s.Request, s.Step, s.Pos, s.Bound) // as the database ran it
+		} else if len(s.Args) > 0 {
 			text += " [" + strings.Join(s.Args, ", ") + "]"
 		}
 		if s.Deadlock {

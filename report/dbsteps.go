@@ -50,7 +50,7 @@ func (b *traceBuilder) dbStep(i int, step *Step, d *dbSteps) error {
 		return err
 	}
 	step.Args = args
-	step.SQL = bindSQL(step.Text, args)
+	step.SQL = BindSQL(step.Text, args)
 	if site.Tx == 0 {
 		step.Note = d.outsideNote(info.Request, step.Text)
 	}
@@ -122,12 +122,12 @@ func (b *traceBuilder) boundArgs(i int, args []ir.Expr) ([]string, error) {
 	return out, nil
 }
 
-// bindSQL returns the statement text with each placeholder replaced by
+// BindSQL returns the statement text with each placeholder replaced by
 // its value, as the database runs it: $n and ?n by args[n-1], ? by the
 // next argument, :name and @name by the named parameters in the order of
 // their first appearance. A placeholder whose value is not known ("")
 // stays; quoted text and -- comments are left alone.
-func bindSQL(text string, args []string) string {
+func BindSQL(text string, args []string) string {
 	if len(args) == 0 {
 		return ""
 	}

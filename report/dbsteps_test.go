@@ -22,8 +22,8 @@ func TestBindSQL(t *testing.T) {
 		{"UPDATE a SET b = 1", nil, ""},
 	}
 	for _, tt := range tests {
-		if got := bindSQL(tt.text, tt.args); got != tt.want {
-			t.Errorf("bindSQL(%q, %q) = %q, want %q", tt.text, tt.args, got, tt.want)
+		if got := BindSQL(tt.text, tt.args); got != tt.want {
+			t.Errorf("BindSQL(%q, %q) = %q, want %q", tt.text, tt.args, got, tt.want)
 		}
 	}
 }
