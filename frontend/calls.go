@@ -182,6 +182,9 @@ func (t *translator) invoke(f *frame, instr ssa.CallInstruction, c *ssa.CallComm
 		impls = others
 	}
 	if !t.usesDatabase(impls, args) {
+		if isEchoBind(m) && len(impls) == 0 {
+			t.markDecoded(args)
+		}
 		if !readOnlyFuncs[m.FullName()] {
 			t.escape(append([]value{recv}, args...))
 		}

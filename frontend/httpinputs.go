@@ -128,6 +128,24 @@ func (t *translator) markBody(fn string, args []value) {
 	t.markBodyCell(a.obj.cell, "", 0)
 }
 
+// markDecoded marks the scalar fields of the values args point to as
+// fields of the request's body: the arguments of a call that decodes the
+// request into them (gin's ShouldBindJSON, echo's Context.Bind).
+func (t *translator) markDecoded(args []value) {
+	for _, a := range args {
+		if a.obj != nil && a.obj.kind == objPtr && a.obj.cell != nil {
+			t.markBodyCell(a.obj.cell, "", 0)
+		}
+	}
+}
+
+// isEchoBind reports whether m is echo's Context.Bind, which decodes the
+// request (its JSON body, for the fields without param or query tags)
+// into its argument.
+func isEchoBind(m *types.Func) bool {
+	return m.Pkg() != nil && m.Pkg().Path() == "github.com/labstack/echo/v4" && m.Name() == "Bind"
+}
+
 // markBodyCell marks the scalars of c, at JSON path path, as body fields.
 func (t *translator) markBodyCell(c *cell, path string, depth int) {
 	if c == nil || depth > 4 {

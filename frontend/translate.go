@@ -260,7 +260,7 @@ func (t *translator) edge(to ir.Loc, s ir.Stmt) {
 // emit adds s on a new edge.
 func (t *translator) emit(s ir.Stmt) {
 	markSQLErr(s)
-	t.edge(t.p.NewLoc(), s)
+	t.edge(t.p.NewLoc(), ir.WithDB(s))
 }
 
 func (t *translator) unsupported(format string, args ...any) {

@@ -60,6 +60,7 @@ func validationOfMethod(m *types.Func) (validation, bool) {
 // hold.
 func (t *translator) validated(val validation, args []value, argTypes []types.Type, results *types.Tuple) value {
 	if val.decode {
+		t.markDecoded(args)
 		for _, a := range args {
 			if a.obj != nil && a.obj.kind == objPtr && a.obj.cell != nil && !a.obj.cell.untracked {
 				t.decodedPointers(a.obj.cell, 0)

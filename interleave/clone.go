@@ -95,6 +95,12 @@ func (q *request) info(i ir.Info) ir.Info {
 
 // stmt returns the copy of s in the request.
 func (q *request) stmt(s ir.Stmt) ir.Stmt {
+	return ir.WithDB(q.copyStmt(s))
+}
+
+// copyStmt returns the copy of s in the request, its Info's DBSite still
+// the source's.
+func (q *request) copyStmt(s ir.Stmt) ir.Stmt {
 	switch s := s.(type) {
 	case *ir.Assign:
 		return &ir.Assign{Lhs: q.vs(s.Lhs), Rhs: q.es(s.Rhs), Info: q.info(s.Info)}

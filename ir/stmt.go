@@ -40,6 +40,37 @@ type Info struct {
 	// (OutcomeFalse); OutcomeNone on other edges and on the inner tests
 	// of a condition joined by && or ||.
 	Outcome Outcome
+	// DB, on the statements of a database call (the Exec, Select or
+	// TxOp the frontend emits, and every statement the row model lowers
+	// it to), says what reached the database: for traces, which print
+	// the SQL with its bound values and the handle it ran on. nil on
+	// other statements.
+	DB *DBSite
+}
+
+// A DBSite is a database call as the trace reports it: the values bound
+// to its placeholders (by index; a nil entry is not known) and the
+// handle it runs on (0: the pool, outside any transaction).
+type DBSite struct {
+	Args []Expr
+	Tx   Tx
+	// Op is "begin", "commit" or "rollback" for a TxOp, "" for a
+	// statement.
+	Op string
+}
+
+// WithDB returns s with the DBSite of its database call set on its Info
+// (s itself for a statement that is not one).
+func WithDB(s Stmt) Stmt {
+	switch s := s.(type) {
+	case *Exec:
+		s.Info.DB = &DBSite{Args: s.Args, Tx: s.Tx}
+	case *Select:
+		s.Info.DB = &DBSite{Args: s.Args, Tx: s.Tx}
+	case *TxOp:
+		s.Info.DB = &DBSite{Tx: s.Tx, Op: s.Op.String()}
+	}
+	return s
 }
 
 // Outcome is the value of a source branch's condition an edge takes.

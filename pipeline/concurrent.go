@@ -484,7 +484,7 @@ func schedule(prod *ir.Program, t *report.Counterexample, dialect string) []repo
 		}
 		count[st.Request]++
 		out = append(out, report.ScheduleStep{Request: st.Request, Step: count[st.Request], Pos: st.Position,
-			Op: op.op, SQL: op.sql, Args: stepArgs(st), Deadlock: dl, Fails: fails})
+			Op: op.op, SQL: op.sql, Args: stepArgs(st), Bound: st.SQL, Deadlock: dl, Fails: fails})
 	}
 	if dialect == "mysql" {
 		for i := 0; i+1 < len(out); i++ {

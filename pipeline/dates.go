@@ -296,7 +296,16 @@ func (d *dateRenamer) rewrite(r *report.Result, rows []*report.Row, tables map[s
 		for i := range c.Outside {
 			c.Outside[i].Value = d.elsewhere(c.Outside[i].Value)
 		}
-		for _, st := range c.Steps {
+		for i := range c.Steps {
+			st := &c.Steps[i]
+			for j, a := range st.Args {
+				if a != "" {
+					st.Args[j] = d.elsewhere(a)
+				}
+			}
+			if st.SQL != "" {
+				st.SQL = report.BindSQL(st.Text, st.Args)
+			}
 			for name, v := range st.Values {
 				if sym, col, ok := strings.Cut(name, "."); ok && tables[sym] != "" {
 					st.Values[name] = d.inColumn(tables[sym], col, v)
@@ -317,6 +326,9 @@ func (d *dateRenamer) rewrite(r *report.Result, rows []*report.Row, tables map[s
 	for i := range r.Schedule {
 		for j, a := range r.Schedule[i].Args {
 			r.Schedule[i].Args[j] = d.elsewhere(a)
+		}
+		if len(d.text) > 0 {
+			r.Schedule[i].Bound = "" // (bound with the numbers the model compares: the args say the dates)
 		}
 	}
 }

@@ -88,6 +88,9 @@ type ScheduleStep struct {
 	Op      string   `json:"op"` // begin, exec, select, commit, rollback
 	SQL     string   `json:"sql"`
 	Args    []string `json:"args"`
+	// Bound is SQL with the values bound to its placeholders, as the
+	// database runs it (the trace step's Step.SQL); "" when not known.
+	Bound string `json:"bound,omitempty"`
 	// Deadlock: the step fails as a deadlock victim (PostgreSQL 40P01,
 	// MySQL 1213): it waited for a lock of the other request, which
 	// waited for one of its own.

@@ -27,10 +27,10 @@ func concurrentResult() *Result {
 		Requests:       []Request{{"A", "m/p.Withdraw", []Input{{"id", "1"}}}, {"B", "m/p.Withdraw", []Input{{"id", "1"}}}},
 		InitialRows:    []Row{{Table: "accounts", Values: map[string]string{"id": "1", "balance": "1"}}},
 		Schedule: []ScheduleStep{
-			{"A", 1, "s.go:10", "select", "SELECT balance FROM accounts WHERE id = $1", []string{"1"}, false, false},
-			{"B", 1, "s.go:10", "select", "SELECT balance FROM accounts WHERE id = $1", []string{"1"}, false, false},
-			{"A", 2, "s.go:14", "exec", "UPDATE accounts SET balance = balance - $1 WHERE id = $2", []string{"1", "1"}, false, false},
-			{"B", 2, "s.go:14", "exec", "UPDATE accounts SET balance = balance - $1 WHERE id = $2", []string{"1", "1"}, false, false},
+			{"A", 1, "s.go:10", "select", "SELECT balance FROM accounts WHERE id = $1", []string{"1"}, "", false, false},
+			{"B", 1, "s.go:10", "select", "SELECT balance FROM accounts WHERE id = $1", []string{"1"}, "", false, false},
+			{"A", 2, "s.go:14", "exec", "UPDATE accounts SET balance = balance - $1 WHERE id = $2", []string{"1", "1"}, "", false, false},
+			{"B", 2, "s.go:14", "exec", "UPDATE accounts SET balance = balance - $1 WHERE id = $2", []string{"1", "1"}, "", false, false},
 		},
 	}
 }

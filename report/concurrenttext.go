@@ -44,9 +44,11 @@ func writeConcurrency(w io.Writer, r *Result) {
 		return
 	}
 	for _, q := range r.Requests {
-		var ins []string
+		ins, covered := requestHTTP(r.Counterexample, q.Request)
 		for _, in := range q.Inputs {
-			ins = append(ins, in.Name+" = "+in.Value)
+			if !covered[in.Name] {
+				ins = append(ins, in.Name+" = "+in.Value)
+			}
 		}
 		fmt.Fprintf(w, "  request %s: %s(%s)\n", q.Request, q.Entry, strings.Join(ins, ", "))
 	}
@@ -60,7 +62,9 @@ func writeConcurrency(w io.Writer, r *Result) {
 	}
 	for _, s := range r.Schedule {
 		text := fmt.Sprintf("%s%d %s %s", s.Request, s.Step, s.Pos, s.SQL)
-		if len(s.Args) > 0 {
+		if s.Bound != "" {
+			text = fmt.Sprintf("%s%d %s %s", s.Request, s.Step, s.Pos, s.Bound) // as the database ran it
+		} else if len(s.Args) > 0 {
 			text += " [" + strings.Join(s.Args, ", ") + "]"
 		}
 		if s.Deadlock {
@@ -69,4 +73,25 @@ func writeConcurrency(w io.Writer, r *Result) {
 		pad := strings.Repeat(" ", laneOf(s.Request)*width)
 		fmt.Fprintf(w, "    %s%s\n", pad, text)
 	}
+}
+
+// requestHTTP lists the HTTP inputs request req sends, as a developer
+// sends them, and the names of the request's inputs they stand for.
+func requestHTTP(c *Counterexample, req string) ([]string, map[string]bool) {
+	covered := map[string]bool{}
+	if c == nil {
+		return nil, covered
+	}
+	var out []string
+	for _, h := range c.HTTP {
+		if h.Request != req {
+			continue
+		}
+		h.Request = ""
+		out = append(out, h.String())
+		for _, v := range h.Vars {
+			covered[strings.TrimPrefix(v, req+".")] = true
+		}
+	}
+	return out, covered
 }

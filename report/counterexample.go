@@ -110,6 +110,25 @@ type Step struct {
 	// source writes it) has on the path: "true" (into the body of the
 	// if, the loop, the case) or "false"; "" when the step decides none.
 	Outcome string `json:"outcome,omitempty"`
+	// SQL is, on a sql step, the statement as the database ran it: Text
+	// with each placeholder replaced by the value bound to it (one whose
+	// value is not known stays); Args are those values by placeholder
+	// index ("" where not known). Both empty for a statement without
+	// placeholders.
+	SQL  string   `json:"sql,omitempty"`
+	Args []string `json:"args,omitempty"`
+	// Note explains the step where its text alone misleads: a statement
+	// on the pool while a transaction is open runs outside it.
+	Note string `json:"note,omitempty"`
+}
+
+// Statement is the step's text as a reader should see it: a SQL
+// statement with its bound values (SQL) where known, else Text.
+func (s Step) Statement() string {
+	if s.SQL != "" {
+		return s.SQL
+	}
+	return s.Text
 }
 
 // String prints the counterexample as the text report does, headed by

@@ -28,6 +28,9 @@ type HTTPInput struct {
 	// Vars are the names of the counterexample's inputs (or outside
 	// values) this value stands for.
 	Vars []string `json:"vars,omitempty"`
+	// Request names the request that sends the value in a counterexample
+	// of concurrent requests ("A", "B"); "" otherwise.
+	Request string `json:"request,omitempty"`
 }
 
 // String prints the input as a developer sends it:
@@ -39,6 +42,9 @@ func (h HTTPInput) String() string {
 		what = h.Kind
 	}
 	s := what + " " + strconv.Quote(h.Name)
+	if h.Request != "" {
+		s = h.Request + ": " + s
+	}
 	if h.Raw != "" {
 		s += " = " + h.Raw
 	}
@@ -97,7 +103,7 @@ func (c *Counterexample) ShownOutside() []string {
 // value a parse of it gives, whether the parse failed.
 func (b *traceBuilder) httpInputs() ([]HTTPInput, error) {
 	var out []HTTPInput
-	index := map[[2]string]int{}
+	index := map[[3]string]int{}
 	for _, v := range b.pf.Prog.Vars {
 		src := v.HTTP
 		if src == nil || !b.read[v] {
@@ -109,12 +115,13 @@ func (b *traceBuilder) httpInputs() ([]HTTPInput, error) {
 		} else if !ok {
 			continue
 		}
-		k := [2]string{src.Kind, src.Name}
+		req := requestOf(displayName(v.Name))
+		k := [3]string{req, src.Kind, src.Name}
 		i, seen := index[k]
 		if !seen {
 			i = len(out)
 			index[k] = i
-			out = append(out, HTTPInput{Kind: src.Kind, Name: src.Name})
+			out = append(out, HTTPInput{Kind: src.Kind, Name: src.Name, Request: req})
 		}
 		h := &out[i]
 		h.Vars = append(h.Vars, displayName(v.Name))
@@ -159,4 +166,13 @@ func (b *traceBuilder) httpValue(v *ir.Var) (string, bool, error) {
 		}
 	}
 	return "", false, nil
+}
+
+// requestOf is the request whose variable name is: "A" for A.b.Seats in
+// a product of concurrent requests, "" for a name without a request.
+func requestOf(name string) string {
+	if len(name) > 2 && name[1] == '.' && name[0] >= 'A' && name[0] <= 'Z' {
+		return name[:1]
+	}
+	return ""
 }

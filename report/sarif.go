@@ -449,15 +449,18 @@ func unsafeMessage(r *Result, t *Counterexample) string {
 }
 
 func stepMessage(c *Counterexample, s Step) string {
-	msg := s.Kind + ": " + s.Text
+	msg := s.Kind + ": " + s.Statement()
 	if s.Outcome != "" {
 		msg += " → " + s.Outcome
 	}
 	if s.Request != "" {
 		msg = "request " + s.Request + ", " + msg
 	}
-	if len(s.Values) > 0 {
-		msg += " ⇒ " + c.StepValues(s.Values)
+	if values := shownStepValues(s); len(values) > 0 {
+		msg += " ⇒ " + c.StepValues(values)
+	}
+	if s.Note != "" {
+		msg += " (" + s.Note + ")"
 	}
 	return msg
 }

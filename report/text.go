@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/dbverify/dbverify/ir"
 )
 
 // WriteText writes one block per result, headed by a line an editor can
@@ -156,20 +158,24 @@ func writeCounterexample(w io.Writer, c *Counterexample) {
 	}
 	fmt.Fprintln(w, "  steps:")
 	for _, s := range c.Steps {
-		line := fmt.Sprintf("    %-22s %-6s %s", s.Position, s.Kind, s.Text)
+		text := s.Statement() // a SQL statement as the database ran it
+		line := fmt.Sprintf("    %-22s %-6s %s", s.Position, s.Kind, text)
 		if s.Request != "" {
-			line = fmt.Sprintf("    %s %-22s %-6s %s", s.Request, s.Position, s.Kind, s.Text)
+			line = fmt.Sprintf("    %s %-22s %-6s %s", s.Request, s.Position, s.Kind, text)
 		}
 		if s.Outcome != "" {
 			line += "   → " + s.Outcome
 		}
-		if len(s.Values) > 0 {
-			line += "   ⇒ " + c.StepValues(s.Values)
+		if values := shownStepValues(s); len(values) > 0 {
+			line += "   ⇒ " + c.StepValues(values)
 		}
 		if s.NoRows {
 			line += " (no row)"
 		}
 		fmt.Fprintln(w, line)
+		if s.Note != "" {
+			fmt.Fprintf(w, "    %s%-22s note   %s\n", strings.Repeat(" ", len(s.Request)+min(len(s.Request), 1)), "", s.Note)
+		}
 	}
 	if v := c.Violation; v != nil {
 		fmt.Fprintf(w, "  violation: %s row %s\n", v.Table, JoinValues(v.Values))
@@ -198,4 +204,21 @@ func (e *errWriter) Write(p []byte) (int, error) {
 	n, err := e.w.Write(p)
 	e.err = err
 	return n, err
+}
+
+// shownStepValues are a step's values as the text report lists them: the
+// values a concurrent request's statement binds (A.arg1) are left out
+// where the step prints its SQL with them.
+func shownStepValues(s Step) map[string]string {
+	if s.SQL == "" || s.Request == "" {
+		return s.Values
+	}
+	out := make(map[string]string, len(s.Values))
+	for k, v := range s.Values {
+		if rest, ok := strings.CutPrefix(k, s.Request+".arg"); ok && ir.IsDigits(rest) {
+			continue
+		}
+		out[k] = v
+	}
+	return out
 }

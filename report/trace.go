@@ -73,10 +73,13 @@ type traceBuilder struct {
 	strs   *stringNames
 	// errs are the display names of the Go errors the trace shows.
 	errs map[string]bool
+	// readLater: the SSA versions some step of the path reads;
+	// havocked: those a call outside the analysed code gives.
+	readLater, havocked map[*ir.Var]bool
 }
 
 func newTraceBuilder(pf *vcgen.PathFormula, m vcgen.Model) *traceBuilder {
-	b := &traceBuilder{pf: pf, m: m, first: pf.FirstVersions(), firstRead: pf.FirstReads(), read: pf.ReadVars(), cols: map[string][]*ir.Var{}, naming: conventionalNaming(), tested: testedVars(pf), strs: newStringNames(pf.Prog.Strings), errs: map[string]bool{}}
+	b := &traceBuilder{pf: pf, m: m, first: pf.FirstVersions(), firstRead: pf.FirstReads(), read: pf.ReadVars(), cols: map[string][]*ir.Var{}, naming: conventionalNaming(), tested: testedVars(pf), strs: newStringNames(pf.Prog.Strings), errs: map[string]bool{}, readLater: readVersions(pf), havocked: havocVersions(pf)}
 	for _, v := range pf.Prog.Vars {
 		if v.Kind != ir.Column || v.Row == "" {
 			continue
@@ -229,15 +232,12 @@ func (b *traceBuilder) outside() (Inputs, error) {
 		if !ok || h.Info.Kind != ir.KindCall || h.Info.File == "" {
 			continue
 		}
-		for _, v := range h.Vars {
-			if seen[v] || !b.read[v] || !outsideValue(v) || b.hidden(v) || named[displayName(v.Name)] {
+		for _, r := range st.Defs {
+			v := b.pf.Origin[r].Orig
+			if seen[v] || !b.readLater[r] || !outsideValue(v) || b.hidden(v) || named[displayName(v.Name)] {
 				continue
 			}
 			seen[v] = true
-			r, ok := b.firstRead[v]
-			if !ok {
-				continue
-			}
 			s, err := b.value(r)
 			if err != nil {
 				return nil, err
@@ -262,6 +262,9 @@ func outsideValue(v *ir.Var) bool {
 	name := displayName(v.Name)
 	if name == "err" || strings.HasSuffix(name, ".err") || strings.Contains(name, "$") {
 		return false
+	}
+	if i := strings.IndexByte(name, '('); i >= 0 && registerShaped(strings.Trim(name[i:], "()")) {
+		return false // len(t62): the length of a compiler temporary
 	}
 	if v.Type == ir.Bool && strings.HasSuffix(name, ")") {
 		return false // an error result (false: nil); the steps show it
@@ -360,6 +363,7 @@ func (b *traceBuilder) row(sym string, val func(*ir.Var) (string, error)) (*Row,
 // source line merged, each with the values it assigns.
 func (b *traceBuilder) steps() ([]Step, error) {
 	out := []Step{}
+	db := newDBSteps()
 	for i, st := range b.pf.Steps {
 		info := st.Edge.Stmt.Source()
 		if info.File == "" || info.Kind == ir.KindModel || info.Kind == ir.KindFact {
@@ -368,6 +372,9 @@ func (b *traceBuilder) steps() ([]Step, error) {
 		pos := info.Position()
 		if n := len(out); n == 0 || out[n-1].Position != pos || out[n-1].Text != info.Text || out[n-1].Request != info.Request {
 			out = append(out, Step{Position: pos, Kind: string(info.Kind), Text: info.Text, Values: map[string]string{}, Request: info.Request})
+			if err := b.dbStep(i, &out[len(out)-1], db); err != nil {
+				return nil, err
+			}
 		} else if info.Kind == ir.KindBranch && out[n-1].Kind == string(ir.KindAssign) {
 			// A line that loads or converts values and then branches
 			// (if c.Uses >= c.MaxUses {) is a branch.
@@ -383,6 +390,8 @@ func (b *traceBuilder) steps() ([]Step, error) {
 			return nil, err
 		}
 	}
+	labelSteps(out)
+	b.nameResults(out)
 	return out, nil
 }
 
@@ -420,8 +429,11 @@ func (b *traceBuilder) stepValues(i int, step *Step) error {
 			// of rows the path no longer uses would only be noise.
 			continue
 		}
-		if isHavoc && o.Kind != ir.Column && !b.read[o] {
-			// Memory an unseen callee may change, never read again.
+		outside := isHavoc || st.Edge.Stmt.Source().Kind == ir.KindCall && !isResultVar(o) || b.copiesHavoc(i, o)
+		if outside && o.Kind != ir.Column && (!b.read[o] || !b.readLater[d]) {
+			// Memory an unseen callee may change, never read again (a
+			// gin handler's c.JSON havocs the ~150 fields of c.Request
+			// the path never reads: adv9 p04).
 			continue
 		}
 		s, err := b.value(d)
@@ -514,4 +526,80 @@ func isNoRowsVar(o *ir.Var) bool {
 	n := displayName(o.Name)
 	// (In a product of two requests it is A.noRows, B.noRows.)
 	return o.Kind == ir.Local && (n == "noRows" || strings.HasSuffix(n, ".noRows"))
+}
+
+// readVersions are the SSA versions the path reads, directly or through
+// copies: those of an assumed condition, and of an assignment's
+// right-hand side where its variable is read later or is a row's column
+// or a model variable. A call's result copied into a variable never read
+// again (the fields a later call outside the analysed code may change,
+// merged back) is not read.
+func readVersions(pf *vcgen.PathFormula) map[*ir.Var]bool {
+	live := map[*ir.Var]bool{}
+	for i := len(pf.Steps) - 1; i >= 0; i-- {
+		st := pf.Steps[i]
+		switch s := st.Edge.Stmt.(type) {
+		case *ir.Assume:
+			for _, x := range ir.Vars(st.Constraint) {
+				live[x] = true
+			}
+		case *ir.Assign:
+			before := pf.Before(i)
+			for k, l := range s.Lhs {
+				if k >= len(st.Defs) || k >= len(s.Rhs) || !live[st.Defs[k]] && l.Kind != ir.Column && l.Kind != ir.Ghost {
+					continue
+				}
+				for _, x := range ir.Vars(s.Rhs[k]) {
+					if v, ok := before[x]; ok {
+						live[v] = true
+					} else if v, ok := pf.Init[x]; ok {
+						live[v] = true
+					}
+				}
+			}
+		}
+	}
+	return live
+}
+
+// isResultVar reports whether o is an inlined function's result
+// (GetAvailable.ret0): shown where the call returns it.
+func isResultVar(o *ir.Var) bool { return resultName.MatchString(displayName(o.Name)) }
+
+// copiesHavoc reports whether step i assigns o the value a call outside
+// the analysed code left in a fresh copy of o (A.b.Seats := A.b.Seats#2,
+// memory the call may change merged back): such a value is shown only
+// where the path reads it.
+func (b *traceBuilder) copiesHavoc(i int, o *ir.Var) bool {
+	a, ok := b.pf.Steps[i].Edge.Stmt.(*ir.Assign)
+	if !ok {
+		return false
+	}
+	before := b.pf.Before(i)
+	for k, l := range a.Lhs {
+		if l != o || k >= len(a.Rhs) {
+			continue
+		}
+		x, ok := a.Rhs[k].(*ir.Var)
+		if !ok || displayName(x.Name) != displayName(o.Name) {
+			return false // (a copy into another variable: A.arg1 := A.req.Amount)
+		}
+		v, ok := before[x]
+		return ok && b.havocked[v]
+	}
+	return false
+}
+
+// havocVersions are the SSA versions a Havoc gives: a call outside the
+// analysed code, memory it may change.
+func havocVersions(pf *vcgen.PathFormula) map[*ir.Var]bool {
+	out := map[*ir.Var]bool{}
+	for _, st := range pf.Steps {
+		if _, ok := st.Edge.Stmt.(*ir.Havoc); ok {
+			for _, d := range st.Defs {
+				out[d] = true
+			}
+		}
+	}
+	return out
 }

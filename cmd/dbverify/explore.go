@@ -151,9 +151,12 @@ func readExploreReport(data []byte) ([]exploreResult, error) {
 				er.Rows = append(er.Rows, fmt.Sprintf("%s %s: %s", row.Symbol, row.Table, report.JoinValues(row.Values)))
 			}
 			for _, s := range cex.Steps {
-				text := s.Text
+				text := s.Statement() // a SQL statement with its bound values
 				if s.Outcome != "" {
 					text += "   → " + s.Outcome
+				}
+				if s.Note != "" {
+					text += "   (" + s.Note + ")"
 				}
 				er.Steps = append(er.Steps, exploreStep{Position: s.Position, Kind: s.Kind, Text: text, Values: cex.StepValues(s.Values)})
 			}

@@ -1,0 +1,229 @@
+package report
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/dbverify/dbverify/ir"
+)
+
+// dbSteps follows the transactions a path opens, so that each SQL step
+// can say on which handle it ran: a statement on the pool while a
+// transaction of the same request is open runs outside it (an
+// independent tester's p24: a sqlc repository verified its debit
+// through the pool, `b.q` instead of `qtx`, and read the committed
+// balance; the trace showed the two values of "the same row" with
+// nothing to say why).
+type dbSteps struct {
+	// open: the position of the BEGIN of each open transaction, by
+	// request and handle.
+	open map[dbHandle]string
+}
+
+type dbHandle struct {
+	request string
+	tx      ir.Tx
+}
+
+func newDBSteps() *dbSteps { return &dbSteps{open: map[dbHandle]string{}} }
+
+// dbStep completes step, the trace step of path step i, a database call:
+// the SQL with its bound values (Step.SQL, Step.Args) and, for a
+// statement on the pool while a transaction is open, a note that it runs
+// outside it.
+func (b *traceBuilder) dbStep(i int, step *Step, d *dbSteps) error {
+	info := b.pf.Steps[i].Edge.Stmt.Source()
+	site := info.DB
+	if site == nil {
+		return nil
+	}
+	switch site.Op {
+	case "begin":
+		d.open[dbHandle{info.Request, site.Tx}] = step.Position
+		return nil
+	case "commit", "rollback":
+		delete(d.open, dbHandle{info.Request, site.Tx})
+		return nil
+	}
+	args, err := b.boundArgs(i, site.Args)
+	if err != nil {
+		return err
+	}
+	step.Args = args
+	step.SQL = BindSQL(step.Text, args)
+	if site.Tx == 0 {
+		step.Note = d.outsideNote(info.Request, step.Text)
+	}
+	return nil
+}
+
+// outsideNote is the note on a statement of request run on the pool:
+// "" when no transaction of the request is open.
+func (d *dbSteps) outsideNote(request, text string) string {
+	begun := ""
+	for h, pos := range d.open {
+		if h.request == request && h.tx != 0 && (begun == "" || pos < begun) {
+			begun = pos
+		}
+	}
+	if begun == "" {
+		return ""
+	}
+	if strings.HasPrefix(strings.ToUpper(strings.TrimSpace(text)), "SELECT") {
+		return "runs on the pool, outside the transaction begun at " + begun +
+			": it reads the committed state, not that transaction's uncommitted writes"
+	}
+	return "runs on the pool, outside the transaction begun at " + begun +
+		": it commits at once, whatever that transaction does"
+}
+
+// boundArgs are the values of a call's placeholder arguments at path
+// step i ("" where not known).
+func (b *traceBuilder) boundArgs(i int, args []ir.Expr) ([]string, error) {
+	if len(args) == 0 {
+		return nil, nil
+	}
+	before := b.pf.Before(i)
+	env := func(v *ir.Var) (ir.Value, bool) {
+		if s, ok := before[v]; ok {
+			return b.m.Value(s)
+		}
+		if s, ok := b.pf.Init[v]; ok {
+			return b.m.Value(s)
+		}
+		return ir.Value{}, false
+	}
+	out := make([]string, len(args))
+	for k, a := range args {
+		if a == nil {
+			continue
+		}
+		if v, ok := a.(*ir.Var); ok {
+			s, found := before[v]
+			if !found {
+				s, found = b.pf.Init[v]
+			}
+			if !found {
+				continue
+			}
+			str, err := b.value(s)
+			if err != nil {
+				continue // (a value the model leaves open: shown as the placeholder)
+			}
+			out[k] = str
+			continue
+		}
+		x, err := ir.Eval(a, env)
+		if err != nil {
+			continue
+		}
+		out[k] = x.String()
+	}
+	return out, nil
+}
+
+// BindSQL returns the statement text with each placeholder replaced by
+// its value, as the database runs it: $n and ?n by args[n-1], ? by the
+// next argument, :name and @name by the named parameters in the order of
+// their first appearance. A placeholder whose value is not known ("")
+// stays; quoted text and -- comments are left alone.
+func BindSQL(text string, args []string) string {
+	if len(args) == 0 {
+		return ""
+	}
+	var out strings.Builder
+	next := 0
+	named := map[string]int{}
+	value := func(k int) (string, bool) {
+		if k < 0 || k >= len(args) || args[k] == "" {
+			return "", false
+		}
+		return sqlLiteral(args[k]), true
+	}
+	for i := 0; i < len(text); {
+		c := text[i]
+		switch {
+		case c == '\'' || c == '"' || c == '`':
+			j := closingQuote(text, i)
+			out.WriteString(text[i:j])
+			i = j
+			continue
+		case c == '-' && strings.HasPrefix(text[i:], "--"):
+			out.WriteString(text[i:])
+			return out.String()
+		case c == '$' || c == '?':
+			j := i + 1
+			for j < len(text) && text[j] >= '0' && text[j] <= '9' {
+				j++
+			}
+			k := next
+			if j > i+1 {
+				n, _ := strconv.Atoi(text[i+1 : j])
+				k = n - 1
+			} else if c == '$' {
+				break
+			} else {
+				next++
+			}
+			if s, ok := value(k); ok {
+				out.WriteString(s)
+				i = j
+				continue
+			}
+		case (c == ':' || c == '@') && i+1 < len(text) && isNameStart(text[i+1]) && (i == 0 || text[i-1] != ':'):
+			j := i + 1
+			for j < len(text) && isNameChar(text[j]) {
+				j++
+			}
+			name := text[i+1 : j]
+			k, ok := named[name]
+			if !ok {
+				k = len(named)
+				named[name] = k
+			}
+			if s, ok := value(k); ok {
+				out.WriteString(s)
+				i = j
+				continue
+			}
+		}
+		out.WriteByte(c)
+		i++
+	}
+	return out.String()
+}
+
+// closingQuote is the index just past the quoted text opening at i (a
+// doubled quote stays inside).
+func closingQuote(text string, i int) int {
+	q := text[i]
+	for j := i + 1; j < len(text); j++ {
+		if text[j] != q {
+			continue
+		}
+		if j+1 < len(text) && text[j+1] == q {
+			j++
+			continue
+		}
+		return j + 1
+	}
+	return len(text)
+}
+
+func isNameStart(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+func isNameChar(c byte) bool { return isNameStart(c) || c >= '0' && c <= '9' }
+
+// sqlLiteral is a trace value as SQL writes it: a Go-quoted string in
+// single quotes.
+func sqlLiteral(v string) string {
+	if s, err := strconv.Unquote(v); err == nil && strings.HasPrefix(v, `"`) {
+		return "'" + strings.ReplaceAll(s, "'", "''") + "'"
+	}
+	if strings.HasPrefix(v, "-") || strings.Contains(v, "/") {
+		return "(" + v + ")" // (x - -1 would start a comment)
+	}
+	return v
+}

@@ -1,0 +1,240 @@
+package report
+
+import (
+	"bytes"
+	"go/ast"
+	"go/parser"
+	"go/printer"
+	"go/token"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// labelSteps labels each step by what its Go line does, not by the first
+// statement the frontend made of it: a line with an if (for, switch,
+// case) is a branch, or a call where the line calls a function whose
+// steps follow before the condition is decided (the same line appears
+// again later, with its outcome); a line that starts a function is the
+// call's entry; a return line is a return. (An independent review found
+// `if err := qtx.ConsumeCredits(…); err != nil {` labelled assign.)
+func labelSteps(steps []Step) {
+	for k := range steps {
+		s := &steps[k]
+		if s.Kind == "sql" {
+			continue
+		}
+		text := strings.TrimSpace(s.Text)
+		switch {
+		case isBranchLine(text):
+			s.Kind = "branch"
+			if s.Outcome == "" && decidedLater(steps, k) {
+				s.Kind = "call"
+			}
+		case strings.HasPrefix(text, "func ") || strings.HasPrefix(text, "func("):
+			s.Kind = "call"
+		case text == "return" || strings.HasPrefix(text, "return ") && s.Kind != "call":
+			s.Kind = "return"
+		}
+	}
+}
+
+// isBranchLine reports whether a Go line (trimmed) decides a branch.
+func isBranchLine(text string) bool {
+	for _, p := range []string{"if ", "} else if ", "for ", "for{", "switch ", "switch{", "case ", "default:", "select {"} {
+		if strings.HasPrefix(text, p) {
+			return true
+		}
+	}
+	return text == "for {" || text == "} else {"
+}
+
+// decidedLater reports whether the line of step k appears again later in
+// the same request with an outcome: its condition is decided after the
+// steps of a call it makes.
+func decidedLater(steps []Step, k int) bool {
+	for _, s := range steps[k+1:] {
+		if s.Request == steps[k].Request && s.Position == steps[k].Position && s.Text == steps[k].Text && s.Outcome != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// resultName matches the name of an inlined function's result:
+// "GetAvailable.ret1", "A.validate.ret0" (in request A).
+var resultName = regexp.MustCompile(`^(?:([A-Z])\.)?(.+)\.ret(\d+)$`)
+
+// nameResults renames, in the steps' values, the results of inlined calls
+// (GetAvailable.ret0) after the call as the developer wrote it: the
+// variable the call site assigns the result to (`left`, `err`), else the
+// call's text (`validate(amount)`); the entry's own result after the entry
+// (`Redeem(…)`). A name already shown at the step keeps its value.
+func (b *traceBuilder) nameResults(steps []Step) {
+	for k := range steps {
+		renamed := map[string]string{}
+		for name, v := range steps[k].Values {
+			m := resultName.FindStringSubmatch(name)
+			if m == nil {
+				continue
+			}
+			n, _ := strconv.Atoi(m[3])
+			shown := callResultName(steps, k, m[1], m[2], n)
+			if m[1] != "" {
+				shown = m[1] + "." + shown
+			}
+			if _, taken := steps[k].Values[shown]; taken || shown == name {
+				continue
+			}
+			renamed[name] = shown
+			if b.errs[name] {
+				b.errs[shown] = true
+			}
+			steps[k].Values[shown] = v
+		}
+		for name := range renamed {
+			delete(steps[k].Values, name)
+		}
+	}
+}
+
+// callResultName names result n of function fn (as the trace names it:
+// "GetAvailable", "(*Queries).GetAvailable", "book$1") returned at step k
+// of request req: from the nearest earlier step of the request that
+// calls it.
+func callResultName(steps []Step, k int, req, fn string, n int) string {
+	short := fn
+	if i := strings.LastIndexAny(short, ".)"); i >= 0 {
+		short = short[i+1:]
+	}
+	for j := k - 1; j >= 0; j-- {
+		s := steps[j]
+		text := strings.TrimSpace(s.Text)
+		if s.Request != req || s.Kind == "sql" || strings.HasPrefix(text, "func") || !callsName(text, short) {
+			continue
+		}
+		if name, ok := resultAt(text, short, n); ok {
+			return name
+		}
+		break
+	}
+	return short + "(…)" + resultSuffix(n, -1)
+}
+
+// callsName reports whether a Go line calls a function or method named
+// name.
+func callsName(text, name string) bool {
+	for i := strings.Index(text, name+"("); i >= 0; {
+		if i == 0 || !isNameChar(text[i-1]) {
+			return true
+		}
+		j := strings.Index(text[i+1:], name+"(")
+		if j < 0 {
+			return false
+		}
+		i += 1 + j
+	}
+	return false
+}
+
+// resultAt names result n of the call of name on a Go line: the variable
+// an assignment of the call's results gives it, else the call's text.
+func resultAt(line, name string, n int) (string, bool) {
+	body := strings.TrimPrefix(line, "} else ")
+	if strings.HasSuffix(body, "{") {
+		body += "}"
+	}
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "", "package p\nfunc _() {\n"+body+"\n}\n", 0)
+	if err != nil {
+		return "", false
+	}
+	var call *ast.CallExpr
+	var lhs []ast.Expr
+	ast.Inspect(f, func(x ast.Node) bool {
+		if call != nil {
+			return false
+		}
+		switch x := x.(type) {
+		case *ast.AssignStmt:
+			if len(x.Rhs) == 1 && isCallOf(x.Rhs[0], name) {
+				call = x.Rhs[0].(*ast.CallExpr)
+				if x.Tok == token.ASSIGN || x.Tok == token.DEFINE {
+					lhs = x.Lhs // (total += f(x): total is not f's result)
+				}
+			}
+		case *ast.ValueSpec:
+			if len(x.Values) == 1 && isCallOf(x.Values[0], name) {
+				call = x.Values[0].(*ast.CallExpr)
+				for _, id := range x.Names {
+					lhs = append(lhs, id)
+				}
+			}
+		case *ast.CallExpr:
+			if isCallOf(x, name) {
+				call = x
+			}
+		}
+		return true
+	})
+	if call == nil {
+		return "", false
+	}
+	if n < len(lhs) {
+		if id, ok := lhs[n].(*ast.Ident); ok && id.Name != "_" {
+			return id.Name, true
+		} else if !ok {
+			return exprText(fset, lhs[n]), true
+		}
+	}
+	return shortCall(fset, call) + resultSuffix(n, len(lhs)), true
+}
+
+// resultSuffix tells result n of a call apart where the call has more
+// than one (results: the number assigned, -1 when not known).
+func resultSuffix(n, results int) string {
+	if n == 0 && results <= 1 {
+		return ""
+	}
+	return " (result " + strconv.Itoa(n+1) + ")"
+}
+
+// isCallOf reports whether e is a call of a function or method named
+// name.
+func isCallOf(e ast.Expr, name string) bool {
+	c, ok := e.(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	switch f := c.Fun.(type) {
+	case *ast.Ident:
+		return f.Name == name
+	case *ast.SelectorExpr:
+		return f.Sel.Name == name
+	case *ast.IndexExpr: // a generic function's instance
+		return isCallOf(&ast.CallExpr{Fun: f.X}, name)
+	}
+	return false
+}
+
+// maxCallText bounds a call's text in a value's name; a longer call
+// shows its arguments as "…".
+const maxCallText = 48
+
+// shortCall is a call's text as written, its arguments elided where it
+// is long.
+func shortCall(fset *token.FileSet, c *ast.CallExpr) string {
+	s := exprText(fset, c)
+	if len(s) <= maxCallText {
+		return s
+	}
+	return exprText(fset, c.Fun) + "(…)"
+}
+
+func exprText(fset *token.FileSet, e ast.Expr) string {
+	var buf bytes.Buffer
+	if err := printer.Fprint(&buf, fset, e); err != nil {
+		return ""
+	}
+	return buf.String()
+}
