@@ -144,7 +144,7 @@ func (m *lowerer) otherSelect(e *ir.Edge, s *ir.Select, targets []*ir.Var) {
 		return
 	}
 	em := m.errFork(e, s.Info, s.Err, m.memoNoRow(s), s.NoRow, targets...)
-	facts := m.otherTableFacts(s)
+	facts := m.otherTableFacts(s, e.From)
 	em.havoc(m.takeFresh()...)
 	em.assume(facts)
 	m.memoRead(em, s)
@@ -152,11 +152,12 @@ func (m *lowerer) otherSelect(e *ir.Edge, s *ir.Select, targets []*ir.Var) {
 }
 
 // otherTableFacts returns the facts about table (not the constrained one)
-// that a row read into targets satisfies, when the entry never writes that
-// table (so its rows are as they were initially).
-func (m *lowerer) otherTableFacts(s *ir.Select) ir.Expr {
+// that a row read into targets satisfies, when no write of the entry to
+// that table reaches the read at from (so its rows are as they were
+// initially).
+func (m *lowerer) otherTableFacts(s *ir.Select, from ir.Loc) ir.Expr {
 	pins := m.pinnedResults(s)
-	if s.SQL.Complex || m.writesTable(s.SQL.Table) {
+	if s.SQL.Complex || m.ownWrite(from, []string{s.SQL.Table}) != "" {
 		return pins
 	}
 	row := &symbol{table: strings.ToLower(s.SQL.Table), cols: map[string]*ir.Var{}}
