@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -331,8 +332,15 @@ func firstUnsupported(progs ...*ir.Program) *ir.Unsupported {
 	return nil
 }
 
+// internalError makes r UNKNOWN because of err: "cancelled" when the run
+// was interrupted (SIGINT, or its deadline stopped the solver), as for
+// the other results the interruption leaves undecided, not an internal
+// error (adv10 saw "internal: smt: set rlimit: solver interrupted").
 func internalError(r *report.Result, err error) *report.Result {
 	r.Verdict, r.Reason = report.Unknown, "internal: "+err.Error()
+	if errors.Is(err, smt.ErrInterrupted) {
+		r.Reason = refine.ReasonCancelled
+	}
 	return r
 }
 
