@@ -118,45 +118,12 @@ func hasAdapter(list []adapterFn, a adapterFn) bool {
 
 // onlyInvoked reports whether the interface value v is only the receiver
 // of method calls (or named, or compared with nil).
-func onlyInvoked(v ssa.Value) bool {
-	for _, r := range *v.Referrers() {
-		switch r := r.(type) {
-		case *ssa.DebugRef:
-		case *ssa.BinOp:
-			if !isNilConst(r.X) && !isNilConst(r.Y) {
-				return false
-			}
-		case ssa.CallInstruction:
-			c := r.Common()
-			if !c.IsInvoke() || c.Value != v {
-				return false
-			}
-			for _, a := range c.Args {
-				if a == v {
-					return false
-				}
-			}
-		default:
-			return false
-		}
-	}
-	return true
-}
+func onlyInvoked(v ssa.Value) bool { return onlyCallee(v, true) }
 
 // closedAdapterField returns the field the interface value v is loaded
 // from when that field is a closed adapter field.
 func (l *Loaded) closedAdapterField(v ssa.Value) (*types.Var, bool) {
-	var fld *types.Var
-	switch v := v.(type) {
-	case *ssa.UnOp:
-		fa, ok := v.X.(*ssa.FieldAddr)
-		if !ok || v.Op != token.MUL {
-			return nil, false
-		}
-		fld = adapterField(fieldOf(fa))
-	case *ssa.Field:
-		fld = adapterField(structField(v))
-	}
+	fld := loadedField(v, adapterField)
 	if fld == nil {
 		return nil, false
 	}

@@ -178,7 +178,12 @@ func (l *Loaded) storedValue(v ssa.Value, depth int) ([]*ssa.Function, bool) {
 
 // onlyCalled reports whether the function value v is only called (or
 // named, or compared with nil).
-func onlyCalled(v ssa.Value) bool {
+func onlyCalled(v ssa.Value) bool { return onlyCallee(v, false) }
+
+// onlyCallee reports whether v is only the function a call runs (invoke:
+// the receiver of an interface method call) — or named, or compared with
+// nil — never passed, stored or converted.
+func onlyCallee(v ssa.Value, invoke bool) bool {
 	for _, r := range *v.Referrers() {
 		switch r := r.(type) {
 		case *ssa.DebugRef:
@@ -188,7 +193,7 @@ func onlyCalled(v ssa.Value) bool {
 			}
 		case ssa.CallInstruction:
 			c := r.Common()
-			if c.IsInvoke() || c.Value != v {
+			if c.IsInvoke() != invoke || c.Value != v {
 				return false
 			}
 			for _, a := range c.Args {
@@ -207,22 +212,26 @@ func onlyCalled(v ssa.Value) bool {
 // field is closed (see above): the calls through it run its stored
 // functions.
 func (l *Loaded) closedField(v ssa.Value) (*types.Var, bool) {
-	var fld *types.Var
-	switch v := v.(type) {
-	case *ssa.UnOp:
-		fa, ok := v.X.(*ssa.FieldAddr)
-		if !ok || v.Op != token.MUL {
-			return nil, false
-		}
-		fld = funcField(fieldOf(fa))
-	case *ssa.Field:
-		fld = funcField(structField(v))
-	}
+	fld := loadedField(v, funcField)
 	if fld == nil {
 		return nil, false
 	}
 	ff := l.storedFuncs()
 	return fld, !ff.open[fld]
+}
+
+// loadedField returns pick of the struct field v loads (*p.f or s.f), nil
+// when v loads none or pick refuses it.
+func loadedField(v ssa.Value, pick func(*types.Var) *types.Var) *types.Var {
+	switch v := v.(type) {
+	case *ssa.UnOp:
+		if fa, ok := v.X.(*ssa.FieldAddr); ok && v.Op == token.MUL {
+			return pick(fieldOf(fa))
+		}
+	case *ssa.Field:
+		return pick(structField(v))
+	}
+	return nil
 }
 
 // fieldCallees returns the functions a call through the closed field v
