@@ -68,16 +68,7 @@ func (m *lowerer) holdsRExclusive(st *txState) ir.Expr {
 
 // beginLocks releases T's read locks when its transaction begins.
 func (m *lowerer) beginLocks(em *emitter, st *txState) {
-	var lhs []*ir.Var
-	for _, l := range []ir.Expr{m.readLock(st), m.shareLock(st)} {
-		if v, ok := l.(*ir.Var); ok {
-			lhs = append(lhs, v)
-		}
-	}
-	if len(lhs) > 0 {
-		em.assign(lhs, []ir.Expr{ir.False, ir.False}[:len(lhs)])
-	}
-	m.beginKeyLocks(em, st.id)
+	m.releaseLocks(em, st)
 	m.beginSnapshot(em, st)
 	m.beginConsistent(em, st)
 }
