@@ -215,7 +215,7 @@ func scanIsolation(path string) map[string][]int {
 // with at most one plain read of the table, which is also their first
 // plain read of any table (InnoDB takes the snapshot there: the newest
 // committed state; locking reads and writes use the newest version and
-// do not abort).
+// do not abort), and on SQLite for transactions of one statement each.
 // isolationGaps is isolationGap for the first of tables that has one.
 func isolationGaps(level, dialect string, tables []string, progs ...*ir.Program) string {
 	for _, t := range tables {
