@@ -43,7 +43,7 @@ var concurrentReplayLimits = map[string]string{
 
 // concurrentReplaySet is the representative set of concurrent UNSAFE
 // cases make test replays, one per mechanism that makes a schedule break
-// the constraint or a replay reach it (make bench replays all 51:
+// the constraint or a replay reach it (make bench replays all 53:
 // DBVERIFY_REPLAY_ALL=1). The cases of notUnsafeByTheTool run too (no
 // replay: a check each).
 var concurrentReplaySet = map[string]string{
@@ -66,6 +66,7 @@ var concurrentReplaySet = map[string]string{
 	"concurrent/pg_chi_adjust_json_unsafe":                  "a chi handler's JSON body and path parameter",
 	"concurrent/pg_conn_ledger_fallback_unsafe":             "a transaction sent as SQL text, aborted by a failing statement (errors not named err)",
 	"concurrent/pgx_commit_fallback_unsafe":                 "a failing COMMIT through pgx's native interface",
+	"concurrent/sqlite_wallet_autocommit_unsafe":            "SQLite, statements that commit on their own",
 }
 
 // TestReplayConcurrentUnsafe runs check --concurrent on the cases of

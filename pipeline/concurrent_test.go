@@ -54,6 +54,25 @@ func TestConcurrent(t *testing.T) {
 		{"./serializable/outside", "postgres", "", map[string]want{"Withdraw": {verdict: report.Unknown, scope: "search", reason: "ssi"}}, ""},
 		{"./txplain", "postgres", "rr", map[string]want{"Withdraw": {verdict: report.Safe, scope: "bounded"}}, ""},
 		{"./serializable", "postgres", "rc", map[string]want{"Withdraw": {verdict: report.Unsafe, scope: "search", with: "Withdraw"}}, ""},
+		// SQLite runs transactions serializably (one writer at a time; a
+		// reader whose snapshot is stale cannot write): the check and the
+		// debit in one transaction are SAFE for any number of requests, also
+		// where a failed write is ignored and the transaction committed, and
+		// beside a deposit that commits on its own (one statement).
+		{"./sqlitetx/safe", "sqlite", "", map[string]want{"Spend": {verdict: report.Safe, scope: "serializable"},
+			"SpendLogged": {verdict: report.Safe, scope: "serializable"}, "Deposit": {verdict: report.Safe, scope: "proved"}}, ""},
+		// The check in one transaction, the debit in another: no serial
+		// proof; each transaction has one statement, which commits as on
+		// its own, and the search finds the race.
+		{"./sqlitetx/twotx", "sqlite", "", map[string]want{"Spend": {verdict: report.Unsafe, scope: "search", with: "Spend"}}, ""},
+		// The check and the debit in one transaction, with an audit
+		// statement on the pool before it: no serial proof (a statement
+		// outside the transaction), and the search does not model
+		// SQLite's locks across the statements of a transaction.
+		{"./sqlitetx/audited", "sqlite", "", map[string]want{"Spend": {verdict: report.Unknown, scope: "search", reason: "sqlite"}}, ""},
+		// Each statement commits on its own: the lost update.
+		{"./sqlitetx/autocommit", "sqlite", "", map[string]want{"Spend": {verdict: report.Unsafe, scope: "search", with: "Spend",
+			ops: "select select exec exec"}}, ""},
 		// A SERIALIZABLE transaction of another function (a read-only
 		// report) does not protect the withdraw, which runs at the default
 		// READ COMMITTED (adversary C1: the file's strongest level was
@@ -80,7 +99,7 @@ func TestConcurrent(t *testing.T) {
 	}
 	// These need the search of few-switch schedule plans (tens of
 	// solver runs each).
-	slow := map[string]bool{"./parentlock/": true, "./parentlock/nolock/": true, "./txplain/rr": true}
+	slow := map[string]bool{"./sqlitetx/twotx/": true, "./parentlock/": true, "./parentlock/nolock/": true, "./txplain/rr": true}
 	for _, tt := range tests {
 		t.Run(tt.pkg+"/"+tt.isolation, func(t *testing.T) {
 			if testing.Short() && slow[tt.pkg+"/"+tt.isolation] {

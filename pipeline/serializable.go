@@ -7,6 +7,7 @@ import (
 	"github.com/dbverify/dbverify/ir"
 	"github.com/dbverify/dbverify/report"
 	"github.com/dbverify/dbverify/smt"
+	"github.com/dbverify/dbverify/sqlir"
 )
 
 // The serializable proof. PostgreSQL's SERIALIZABLE (SSI) commits only
@@ -21,25 +22,50 @@ import (
 // for requests with a retry loop around the transaction (an independent
 // suite's p40: 1,056 s to the query limit; the corpus's
 // pg_serializable_retry_safe: 88 s).
+//
+// SQLite runs every transaction serializably, whatever the journal mode:
+// one writer at a time (a RESERVED lock in rollback-journal mode, the WAL
+// write lock in WAL mode) held to the transaction's end, and readers that
+// see one committed state throughout (rollback journal: a reader's SHARED
+// lock keeps a writer from committing; WAL: the read snapshot, and a read
+// transaction whose snapshot is no longer the newest cannot start writing,
+// SQLITE_BUSY_SNAPSHOT). BEGIN DEFERRED takes the write lock at the first
+// write, BEGIN IMMEDIATE at BEGIN; either way the committed transactions
+// run as in a serial order. A statement that fails there (SQLITE_BUSY, a
+// constraint) is undone alone and the transaction goes on: the code may
+// ignore the error and commit what it wrote before, which is a serial run
+// of the request in which that statement failed, and the sequential model
+// lets any statement fail that way on SQLite (a failed statement aborts
+// the transaction only on PostgreSQL). SQLITE_BUSY never rolls the whole
+// transaction back (SQLite ignores it when spilling its page cache; a
+// COMMIT that gets it leaves the transaction open and commits nothing,
+// database/sql reports the error and the request's writes are not
+// published). Only I/O errors, a full disk or memory exhaustion roll back
+// the whole transaction, after which the code's later statements would
+// run on their own: the sequential check does not model those either.
 
 // serialProof returns why the requests of j and of its peers keep the
 // constraint by serializability, or "" when they may not, and the
 // isolation level it relied on; queries counts the solver queries of the
 // peers' sequential checks.
 func serialProof(ctx context.Context, j job, peers []job, in *inputs, s *smt.Solver, cfg Config) (why string, iso report.Isolation, queries int, err error) {
-	if string(cfg.Dialect) != "postgres" && progDialect(cfg, j.prog) != "postgres" {
+	dialect := progDialect(cfg, j.prog)
+	if dialect != "postgres" && dialect != "sqlite" {
 		return "", iso, 0, nil
 	}
 	progs := []*ir.Program{j.prog}
 	for _, q := range peers {
+		if progDialect(cfg, q.prog) != dialect {
+			return "", iso, 0, nil
+		}
 		progs = append(progs, q.prog)
 	}
-	iso = isolationOf(cfg.Isolation, string(cfg.Dialect), in.levels, progs...)
+	iso = isolationOf(cfg.Isolation, dialect, in.levels, progs...)
 	if iso.Level != Serializable {
 		return "", iso, 0, nil
 	}
 	for _, p := range progs {
-		if !oneTransaction(p) {
+		if !oneTransaction(p) && (dialect != "sqlite" || !oneStatement(p)) {
 			return "", iso, 0, nil
 		}
 	}
@@ -56,7 +82,11 @@ func serialProof(ctx context.Context, j job, peers []job, in *inputs, s *smt.Sol
 			return "", iso, queries, nil
 		}
 	}
-	return fmt.Sprintf("every request that may write %s runs in one SERIALIZABLE transaction (%s) and keeps the constraint alone: PostgreSQL commits only serializable schedules", j.c.Tables()[0], iso.Source), iso, queries, nil
+	engine := "PostgreSQL commits only serializable schedules"
+	if dialect == "sqlite" {
+		engine = "SQLite runs one writing transaction at a time and a transaction that read an older state cannot write (SQLITE_BUSY), so it commits only serializable schedules; a statement that fails is undone alone, as the sequential check lets any statement fail"
+	}
+	return fmt.Sprintf("every request that may write %s runs in one SERIALIZABLE transaction (%s) and keeps the constraint alone: %s", j.c.Tables()[0], iso.Source, engine), iso, queries, nil
 }
 
 // oneTransaction reports whether every statement of p runs in the one
@@ -94,4 +124,34 @@ func oneTransaction(p *ir.Program) bool {
 		}
 	}
 	return true
+}
+
+// oneStatement reports whether p runs exactly one statement, on its own
+// (no transaction, run at most once): a write of SQLite's that commits
+// on its own is a serializable transaction of its own. (Not on
+// PostgreSQL: a statement outside a SERIALIZABLE transaction runs at the
+// session's default level, and SSI guarantees nothing about it.)
+func oneStatement(p *ir.Program) bool {
+	n := 0
+	for _, e := range p.Edges {
+		switch s := e.Stmt.(type) {
+		case *ir.TxOp:
+			return false
+		case *ir.Select:
+			n++
+		case *ir.Exec:
+			switch s.SQL.(type) {
+			case *sqlir.Update, *sqlir.Insert, *sqlir.Delete:
+			default:
+				return false
+			}
+			n++
+		default:
+			continue
+		}
+		if onCycle(p, e) {
+			return false
+		}
+	}
+	return n == 1 && len(p.Settings) == 0
 }

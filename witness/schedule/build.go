@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/tools/go/packages"
 
+	"github.com/dbverify/dbverify/sqlparse"
 	"github.com/dbverify/dbverify/witness"
 	"github.com/dbverify/dbverify/witness/schedule/gate"
 )
@@ -27,8 +28,15 @@ type Program struct {
 }
 
 // Build loads the packages of entries (dbverify's names) from the module
-// containing dir and builds their schedule driver under workDir.
+// containing dir and builds their schedule driver under workDir, for
+// PostgreSQL and MySQL.
 func Build(dir string, entries []string, workDir string) (*Program, error) {
+	return BuildFor(dir, sqlparse.Postgres, entries, workDir)
+}
+
+// BuildFor is Build for a database of dialect d: a driver for SQLite
+// registers modernc.org/sqlite (as the sequential replay's does).
+func BuildFor(dir string, d sqlparse.Dialect, entries []string, workDir string) (*Program, error) {
 	pkgSet := map[string]bool{}
 	for _, e := range entries {
 		p, ok := entryPackage(e)
@@ -69,6 +77,9 @@ func Build(dir string, entries []string, workDir string) (*Program, error) {
 	src, err := witness.GenerateDriver(pkgs, module.Dir, module.Path, entries)
 	if err != nil {
 		return nil, fmt.Errorf("schedule: %w", err)
+	}
+	if d == sqlparse.SQLite {
+		src.RequireSQLite()
 	}
 	if err := extend(src); err != nil {
 		return nil, err

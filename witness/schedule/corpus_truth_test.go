@@ -16,6 +16,7 @@ import (
 
 	"github.com/dbverify/dbverify/benchmarks/harness"
 	"github.com/dbverify/dbverify/groundtruth"
+	"github.com/dbverify/dbverify/sqlparse"
 	"github.com/dbverify/dbverify/witness"
 	"github.com/dbverify/dbverify/witness/schedule"
 )
@@ -23,6 +24,17 @@ import (
 // concurrentRounds is the number of random concurrent runs per SAFE case of
 // benchmarks/corpus/concurrent (make bench runs 200).
 var concurrentRounds = flag.Int("concurrent.rounds", 8, "random concurrent runs per SAFE concurrent corpus case")
+
+// sqliteRounds is the number of random concurrent runs per SAFE SQLite
+// case and journal mode (at least concurrentRounds): SQLite's runs are
+// quick, and its serial proof rests on them (TestSQLiteSerialStress runs
+// more, without the gate).
+var sqliteRounds = flag.Int("concurrent.sqlite_rounds", 30, "random concurrent runs per SAFE SQLite concurrent corpus case and journal mode")
+
+// sqliteJournals are the journal modes the SQLite cases run under: the
+// rollback journal (the engine's DSN keeps it in memory) and WAL, whose
+// readers keep a snapshot and fail to write with SQLITE_BUSY_SNAPSHOT.
+var sqliteJournals = []string{"MEMORY", "WAL"}
 
 // concurrentCases narrows the ground-truth test to matching cases.
 var concurrentCases = flag.String("concurrent.cases", "", "regexp of the concurrent corpus cases to run")
@@ -87,7 +99,13 @@ func TestConcurrentGroundTruth(t *testing.T) {
 	if len(cases) == 0 {
 		t.Fatal("no concurrent case to run")
 	}
-	prog, err := schedule.Build(root, entries, t.TempDir())
+	d := sqlparse.Postgres
+	for _, cc := range cases {
+		if cc.dialect == groundtruth.SQLite {
+			d = sqlparse.SQLite // the driver registers modernc.org/sqlite too
+		}
+	}
+	prog, err := schedule.BuildFor(root, d, entries, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,9 +117,18 @@ func TestConcurrentGroundTruth(t *testing.T) {
 			eng = groundtruth.StartForTest(t, cc.dialect)
 			engines[cc.dialect] = eng
 		}
-		t.Run(strings.TrimPrefix(cc.c.Name, "concurrent/"), func(t *testing.T) {
-			checkConcurrentCase(t, prog, eng, cc, &tally)
-		})
+		name := strings.TrimPrefix(cc.c.Name, "concurrent/")
+		if cc.dialect != groundtruth.SQLite {
+			t.Run(name, func(t *testing.T) {
+				checkConcurrentCase(t, prog, eng, cc, "", &tally)
+			})
+			continue
+		}
+		for _, mode := range sqliteJournals {
+			t.Run(name+"/"+mode, func(t *testing.T) {
+				checkConcurrentCase(t, prog, eng, cc, mode, &tally)
+			})
+		}
 	}
 	t.Logf("concurrent ground truth: %d cases; %d UNSAFE schedules replayed, %d broke the constraint; %d of the %d two-request ones are concurrency-only (both serial orders keep it); %d SAFE expectations, %d random runs (%d requests, %d operations, %d lock waits), %d broke the constraint; engine errors in the SAFE runs: %s; the same random runs found a violation in %d of %d UNSAFE cases",
 		len(cases), tally.schedules, tally.reproduced, tally.concurrencyOnly, tally.pairs, tally.safe, tally.runs, tally.requests, tally.ops, tally.waits, tally.safeBroken, tally.engineErrorSummary(), tally.unsafeFound, tally.unsafeStressed)
@@ -121,7 +148,9 @@ type truthTally struct {
 }
 
 // engineCode finds the engine's error code in a request's error.
-var engineCode = regexp.MustCompile(`SQLSTATE ([0-9A-Z]{5})|Error ([0-9]{4})`)
+// (SQLite: modernc's "database is locked (5)", 517 for
+// SQLITE_BUSY_SNAPSHOT.)
+var engineCode = regexp.MustCompile(`SQLSTATE ([0-9A-Z]{5})|Error ([0-9]{4})|(database is locked \([0-9]+\))`)
 
 func (t *truthTally) engineErrorSummary() string {
 	var parts []string
@@ -149,13 +178,15 @@ func readConcurrentCase(c *harness.Case) (*concurrentCase, error) {
 				cc.dialect = groundtruth.Postgres
 			case "mysql":
 				cc.dialect = groundtruth.MySQL
+			case "sqlite":
+				cc.dialect = groundtruth.SQLite
 			}
 		case "--schema":
 			schemaPath = c.Args[i+1]
 		}
 	}
 	if cc.dialect == "" || schemaPath == "" {
-		return nil, fmt.Errorf("args must name the dialect (postgres or mysql) and the schema")
+		return nil, fmt.Errorf("args must name the dialect (postgres, mysql or sqlite) and the schema")
 	}
 	if c.Fast || c.Args[0] != "--concurrent" {
 		return nil, fmt.Errorf("a concurrent case runs with --concurrent and is not fast (the engine does not exist yet)")
@@ -199,14 +230,21 @@ func truthConstraint(text string) (*witness.Constraint, error) {
 	return &witness.Constraint{Text: text, Table: m[1], Cond: text}, nil
 }
 
-func checkConcurrentCase(t *testing.T, prog *schedule.Program, eng *groundtruth.Engine, cc *concurrentCase, tally *truthTally) {
+// checkConcurrentCase replays the case's UNSAFE schedules and stresses its
+// SAFE entries on a fresh database of eng; journal is a SQLite case's
+// journal mode ("" for the other engines).
+func checkConcurrentCase(t *testing.T, prog *schedule.Program, eng *groundtruth.Engine, cc *concurrentCase, journal string, tally *truthTally) {
 	ctx := context.Background()
 	db, name, err := eng.NewDatabase(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
 	db.Close()
-	sess, err := prog.Open(eng.DriverName(), witness.DriverDSN(eng, name))
+	dsn := witness.DriverDSN(eng, name)
+	if journal != "" {
+		dsn = strings.Replace(dsn, "journal_mode(MEMORY)", "journal_mode("+journal+")", 1)
+	}
+	sess, err := prog.Open(eng.DriverName(), dsn)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,11 +264,11 @@ func checkConcurrentCase(t *testing.T, prog *schedule.Program, eng *groundtruth.
 				// The random runs' power: how often they find a known race.
 				stressed[e.Constraint] = true
 				tally.unsafeStressed++
-				n := stress(t, ctx, sess, prog, cc, k, tally, false)
+				n, rounds := stress(t, ctx, sess, prog, cc, k, tally, false)
 				if n > 0 {
 					tally.unsafeFound++
 				}
-				t.Logf("the random runs broke %s in %d of %d runs", k.Text, n, *concurrentRounds)
+				t.Logf("the random runs broke %s in %d of %d runs", k.Text, n, rounds)
 			}
 			continue
 		}
@@ -239,7 +277,7 @@ func checkConcurrentCase(t *testing.T, prog *schedule.Program, eng *groundtruth.
 			continue // the random runs mix every entry of the case
 		}
 		safeDone[e.Constraint] = true
-		stress(t, ctx, sess, prog, cc, k, tally, true)
+		_, _ = stress(t, ctx, sess, prog, cc, k, tally, true)
 	}
 }
 
@@ -328,17 +366,21 @@ func blockedOps(out *schedule.Outcome) int {
 
 // stress runs the case's entries concurrently: rounds of 2–4 requests with
 // random inputs under random schedules, from rows.json. It returns the
-// number of runs that broke the constraint; when safe, the first such run
-// fails the test.
-func stress(t *testing.T, ctx context.Context, sess *schedule.Session, prog *schedule.Program, cc *concurrentCase, k *witness.Constraint, tally *truthTally, safe bool) int {
+// number of runs that broke the constraint and the number of runs; when
+// safe, the first such run fails the test.
+func stress(t *testing.T, ctx context.Context, sess *schedule.Session, prog *schedule.Program, cc *concurrentCase, k *witness.Constraint, tally *truthTally, safe bool) (broken, rounds int) {
 	var entries []string
 	for _, e := range cc.c.Expect {
 		entries = append(entries, e.Entry)
 	}
 	sort.Strings(entries)
 	rng := rand.New(rand.NewSource(int64(len(cc.c.Name)) * 7919))
-	problems, broken := 0, 0
-	for round := 0; round < *concurrentRounds; round++ {
+	problems := 0
+	rounds = *concurrentRounds
+	if safe && cc.dialect == groundtruth.SQLite {
+		rounds = max(rounds, *sqliteRounds)
+	}
+	for round := 0; round < rounds; round++ {
 		n := 2 + rng.Intn(3)
 		var reqs []schedule.Request
 		for i := 0; i < n; i++ {
@@ -363,7 +405,7 @@ func stress(t *testing.T, ctx context.Context, sess *schedule.Session, prog *sch
 		tally.requests += n
 		for _, r := range out.Requests {
 			if m := engineCode.FindStringSubmatch(r.Err); m != nil {
-				tally.engineErrors[m[1]+m[2]]++
+				tally.engineErrors[m[1]+m[2]+m[3]]++
 			}
 			tally.ops += len(r.Ops)
 			for _, op := range r.Ops {
@@ -387,13 +429,13 @@ func stress(t *testing.T, ctx context.Context, sess *schedule.Session, prog *sch
 		if out.Broken() {
 			tally.safeBroken++
 			t.Errorf("round %d broke %s, expected SAFE:\n%s", round, k.Text, out.Timeline())
-			return 1
+			return 1, rounds
 		}
 	}
-	if problems > *concurrentRounds/10 {
-		t.Errorf("%d of %d random runs did not finish cleanly", problems, *concurrentRounds)
+	if problems > rounds/10 {
+		t.Errorf("%d of %d random runs did not finish cleanly", problems, rounds)
 	}
-	return broken
+	return broken, rounds
 }
 
 // randomInputs draws an entry's inputs: keys (a name ending in id) from

@@ -10,7 +10,11 @@
 // until the schedule grants it. A granted operation that does not return
 // at once and whose session waits for a lock in the engine
 // (pg_stat_activity, information_schema.innodb_trx) is marked blocked, and
-// the schedule goes on with the other request's next step, as it says.
+// the schedule goes on with the other request's next step, as it says. On
+// SQLite (a database file, each request's pool with a busy timeout) a
+// statement waiting for the database lock sleeps in the busy handler and
+// SQLite shows no waiters: a granted operation that does not return
+// within Timing.Short is taken as blocked.
 //
 // A Schedule is the JSON the verifier emits for a concurrent
 // counterexample: the requests with their inputs, the initial rows, the
@@ -32,5 +36,7 @@
 // corpus_truth_test.go establishes the verdicts of
 // benchmarks/corpus/concurrent with this package: each UNSAFE schedule
 // replays and breaks its constraint (and both serial orders keep it), each
-// SAFE case survives random concurrent runs.
+// SAFE case survives random concurrent runs (the SQLite cases under the
+// rollback journal and WAL); sqlite_stress_test.go runs the SQLite cases'
+// requests without the gate, truly at once.
 package schedule

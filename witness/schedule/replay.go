@@ -73,9 +73,6 @@ type ReplayResult struct {
 // failure of the harness (no schema, the driver does not build, the
 // engine does not start), not of a replay.
 func Replay(ctx context.Context, cfg ReplayConfig) (*ReplayResult, error) {
-	if cfg.Dialect == sqlparse.SQLite {
-		return nil, fmt.Errorf("replay: concurrent schedules run on PostgreSQL or MySQL (MariaDB), not SQLite")
-	}
 	if cfg.SchemaPath == "" {
 		return nil, fmt.Errorf("replay: a concurrent counterexample is replayed with the program's schema: give --schema")
 	}
@@ -97,7 +94,7 @@ func Replay(ctx context.Context, cfg ReplayConfig) (*ReplayResult, error) {
 			}
 		}
 	}
-	prog, err := Build(cfg.Dir, entries, filepath.Join(cfg.WorkDir, "driver"))
+	prog, err := BuildFor(cfg.Dir, cfg.Dialect, entries, filepath.Join(cfg.WorkDir, "driver"))
 	if err != nil {
 		return nil, fmt.Errorf("replay: %w", err)
 	}
@@ -154,6 +151,9 @@ func (r *ReplayResult) database(ctx context.Context, cfg ReplayConfig) (driverNa
 	}
 	db.Close()
 	r.Engine = string(gd) + " (a throwaway server)"
+	if gd == groundtruth.SQLite {
+		r.Engine = "sqlite (a throwaway database file, a connection per request)"
+	}
 	return eng.DriverName(), witness.DriverDSN(eng, name), func() { eng.Close() }, nil
 }
 

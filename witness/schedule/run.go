@@ -96,8 +96,11 @@ func (s *Session) Prepare(ctx context.Context, schema *witness.Schema) error {
 }
 
 func (s *Session) dialect() sqlparse.Dialect {
-	if s.driver == "pgx" {
+	switch s.driver {
+	case "pgx":
 		return sqlparse.Postgres
+	case "sqlite", "sqlite3":
+		return sqlparse.SQLite
 	}
 	return sqlparse.MySQL
 }
