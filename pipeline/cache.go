@@ -27,7 +27,14 @@ func (c resultCache) key(tool string, cfg Config, p *ir.Program) string {
 	fmt.Fprintf(h, "dbverify result cache v1\x00%s\x00%s\x00%d\x00%d\x00", tool, cfg.Engine, cfg.MaxRefinements, cfg.MaxPaths)
 	fmt.Fprintln(h, p.String())
 	for _, e := range p.Edges {
-		fmt.Fprintf(h, "%+v\n", e.Stmt.Source())
+		// (Info.DB is a pointer: its contents, not its address.)
+		info := e.Stmt.Source()
+		site := info.DB
+		info.DB = nil
+		fmt.Fprintf(h, "%+v\n", info)
+		if site != nil {
+			fmt.Fprintf(h, "db %d %s %v\n", site.Tx, site.Op, site.Args)
+		}
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }

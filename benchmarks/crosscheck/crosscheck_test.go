@@ -46,6 +46,10 @@ var randomCases = map[string]bool{
 // absence is no error. A new finding on them still is.
 var mayVanish = map[string]bool{
 	"trust/append_failures_unsafe": true,
+	// Reproduced since the replay injects a failure where the step's
+	// error result is marked (ir.Var.SQLErr): it depends on which failing
+	// call the counterexample picks.
+	"trust/err_wrapped_sentinel_unsafe": true,
 }
 
 // knownCaseProblems are the cases the cross-check cannot run yet, with the

@@ -28,7 +28,7 @@ func (c *Carts) AddItem(ctx context.Context, cartID, productID, qty int64) error
 	if err := tx.QueryRowContext(ctx, `SELECT price FROM products WHERE id = $1`, productID).Scan(&price); err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, `UPDATE carts SET total = total + $1 * $2 WHERE id = $3`, price, qty, cartID); err != nil {
+	if _, err := tx.ExecContext(ctx, `UPDATE carts SET total = total + $1::bigint * $2 WHERE id = $3`, price, qty, cartID); err != nil {
 		return err
 	}
 	return tx.Commit()
