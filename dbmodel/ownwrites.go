@@ -75,19 +75,7 @@ func (m *lowerer) unwatchedWrites() map[string]*tableWrites {
 // (at) to a table no model watches: its results are arbitrary values
 // marked as approximations.
 func (m *lowerer) ownWriteSelect(e *ir.Edge, s *ir.Select, at string) {
-	var fresh, lhs []*ir.Var
-	var rhs []ir.Expr
-	for i, t := range s.Targets {
-		if t == nil {
-			continue
-		}
-		v := m.p.NewVar("$readBack", t.Type, ir.Ghost)
-		v.Approx = fmt.Sprintf("result column %d of the SELECT at %s, which may read back the row the entry wrote at %s (a table the constraint does not watch: its values are not kept)", i+1, s.Info.Position(), at)
-		fresh = append(fresh, v)
-		lhs = append(lhs, t)
-		rhs = append(rhs, v)
-	}
-	em := m.errFork(e, s.Info, s.Err, noFacts, s.NoRow, fresh...)
-	em.assign(lhs, rhs)
-	em.jump(e.To)
+	m.approxResults(e, s, "$readBack", s.NoRow, func(col int) string {
+		return fmt.Sprintf("result column %d of the SELECT at %s, which may read back the row the entry wrote at %s (a table the constraint does not watch: its values are not kept)", col, s.Info.Position(), at)
+	})
 }

@@ -172,24 +172,32 @@ func (m *lowerer) readModel(q *sqlir.Select) *tableModel {
 // not follow (a join, grouping, an aggregate): its results are arbitrary,
 // marked as approximations.
 func (m *lowerer) approxSelect(e *ir.Edge, s *ir.Select, tm *tableModel) {
-	var fresh []*ir.Var
-	var lhs []*ir.Var
+	reason := s.SQL.Reason
+	if reason == "" {
+		reason = "a join, grouping or aggregate"
+	}
+	m.approxResults(e, s, "$joined", nil, func(col int) string {
+		return fmt.Sprintf("result column %d of the SELECT at %s (%s over %s, not modelled)", col, s.Info.Position(), reason, tm.spelled)
+	})
+}
+
+// approxResults lowers SELECT s with arbitrary results marked as
+// approximations, why(col) saying why for result column col (1-based);
+// noRow is the no-row variable the failed call sets (nil: none).
+func (m *lowerer) approxResults(e *ir.Edge, s *ir.Select, name string, noRow *ir.Var, why func(col int) string) {
+	var fresh, lhs []*ir.Var
 	var rhs []ir.Expr
 	for i, t := range s.Targets {
 		if t == nil {
 			continue
 		}
-		v := m.p.NewVar("$joined", t.Type, ir.Ghost)
-		reason := s.SQL.Reason
-		if reason == "" {
-			reason = "a join, grouping or aggregate"
-		}
-		v.Approx = fmt.Sprintf("result column %d of the SELECT at %s (%s over %s, not modelled)", i+1, s.Info.Position(), reason, tm.spelled)
+		v := m.p.NewVar(name, t.Type, ir.Ghost)
+		v.Approx = why(i + 1)
 		fresh = append(fresh, v)
 		lhs = append(lhs, t)
 		rhs = append(rhs, v)
 	}
-	em := m.errFork(e, s.Info, s.Err, noFacts, nil, fresh...)
+	em := m.errFork(e, s.Info, s.Err, noFacts, noRow, fresh...)
 	em.assign(lhs, rhs)
 	em.jump(e.To)
 }

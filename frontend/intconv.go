@@ -2,7 +2,6 @@ package frontend
 
 import (
 	"go/types"
-	"math/big"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -46,18 +45,6 @@ func wrapConversion(i *ssa.Convert, x ir.Expr) (ir.Expr, bool) {
 	case tw == fw && toUnsigned == fromUnsigned:
 		return nil, false
 	}
-	m := ir.BigInt(new(big.Int).Lsh(big.NewInt(1), uint(tw)))
-	y := x
-	var half ir.Expr
-	if !toUnsigned {
-		half = ir.BigInt(new(big.Int).Lsh(big.NewInt(1), uint(tw-1)))
-		y = ir.Add(x, half)
-	}
-	// Go's % keeps the dividend's sign: add m to a negative remainder.
-	r := ir.Arith(ir.OpMod, y, m)
-	e := ir.IteOf(ir.Cmp(ir.OpLt, r, ir.IntLit(0)), ir.Add(r, m), r)
-	if !toUnsigned {
-		e = ir.Sub(e, half)
-	}
-	return e, true
+	r, _ := rangeOf(i.Type())
+	return wrapInto(r, x), true
 }
