@@ -1,7 +1,6 @@
 package frontend
 
 import (
-	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
@@ -58,42 +57,26 @@ func adapterField(fld *types.Var) *types.Var {
 // (or read from the field value) v and reports whether every use is such
 // a store or a method call.
 func (l *Loaded) indexAdapterUses(ff *fieldFuncs, fld *types.Var, v ssa.Value) bool {
-	if _, isRead := v.(*ssa.Field); isRead {
-		return onlyInvoked(v)
-	}
-	for _, r := range *v.Referrers() {
-		switch r := r.(type) {
-		case *ssa.DebugRef:
-		case *ssa.Store:
-			if r.Addr != v {
-				return false
-			}
-			if c, ok := r.Val.(*ssa.Const); ok && c.IsNil() {
-				continue
-			}
-			mi, ok := r.Val.(*ssa.MakeInterface)
-			if !ok || !isFuncType(mi.X.Type()) {
-				return false
-			}
-			fns, ok := l.storedValue(mi.X, 0)
-			if !ok {
-				return false
-			}
-			for _, f := range fns {
-				a := adapterFn{typ: mi.X.Type(), fn: f}
-				if !hasAdapter(ff.adapters[fld], a) {
-					ff.adapters[fld] = append(ff.adapters[fld], a)
-				}
-			}
-		case *ssa.UnOp:
-			if r.Op != token.MUL || !onlyInvoked(r) {
-				return false
-			}
-		default:
+	return fieldUses(v, onlyInvoked, func(val ssa.Value) bool {
+		if c, ok := val.(*ssa.Const); ok && c.IsNil() {
+			return true
+		}
+		mi, ok := val.(*ssa.MakeInterface)
+		if !ok || !isFuncType(mi.X.Type()) {
 			return false
 		}
-	}
-	return true
+		fns, ok := l.storedValue(mi.X, 0)
+		if !ok {
+			return false
+		}
+		for _, f := range fns {
+			a := adapterFn{typ: mi.X.Type(), fn: f}
+			if !hasAdapter(ff.adapters[fld], a) {
+				ff.adapters[fld] = append(ff.adapters[fld], a)
+			}
+		}
+		return true
+	})
 }
 
 // isFuncType reports whether t is a named type whose values are

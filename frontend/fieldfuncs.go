@@ -115,28 +115,37 @@ func structField(f *ssa.Field) *types.Var {
 // (or read from the field value) v and reports whether every use is a
 // known store or a call.
 func (l *Loaded) indexFieldUses(ff *fieldFuncs, fld *types.Var, v ssa.Value, seen map[*ssa.Function]bool) bool {
+	return fieldUses(v, onlyCalled, func(val ssa.Value) bool {
+		fns, ok := l.storedValue(val, 0)
+		if !ok {
+			return false
+		}
+		for _, f := range fns {
+			if !seen[f] {
+				seen[f] = true
+				ff.fns[fld] = append(ff.fns[fld], f)
+			}
+		}
+		return true
+	})
+}
+
+// fieldUses reports whether every use of the field address (or field
+// value) v is a store whose value store accepts (and records) or a load
+// whose uses use accepts; a field value read directly is checked by use.
+func fieldUses(v ssa.Value, use func(ssa.Value) bool, store func(ssa.Value) bool) bool {
 	if _, isRead := v.(*ssa.Field); isRead {
-		return onlyCalled(v)
+		return use(v)
 	}
 	for _, r := range *v.Referrers() {
 		switch r := r.(type) {
 		case *ssa.DebugRef:
 		case *ssa.Store:
-			if r.Addr != v {
+			if r.Addr != v || !store(r.Val) {
 				return false
-			}
-			fns, ok := l.storedValue(r.Val, 0)
-			if !ok {
-				return false
-			}
-			for _, f := range fns {
-				if !seen[f] {
-					seen[f] = true
-					ff.fns[fld] = append(ff.fns[fld], f)
-				}
 			}
 		case *ssa.UnOp:
-			if r.Op != token.MUL || !onlyCalled(r) {
+			if r.Op != token.MUL || !use(r) {
 				return false
 			}
 		default:
