@@ -61,11 +61,7 @@ func TestBindingNestedPointerTruth(t *testing.T) {
 	}
 	t.Parallel()
 	recordInputs(t)
-	corpus := corpusDir(t)
-	mod := t.TempDir()
-	for _, f := range []string{"go.mod", "go.sum"} {
-		copyFile(t, filepath.Join(corpus, f), filepath.Join(mod, f))
-	}
+	corpus, mod := corpusModule(t)
 	cases := []struct {
 		dir, rows string
 	}{

@@ -1,7 +1,6 @@
 package benchmarks_test
 
 import (
-	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -75,11 +74,7 @@ func TestFloatNaNTruth(t *testing.T) {
 	needEngines(t)
 	t.Parallel()
 	recordInputs(t)
-	corpus := corpusDir(t)
-	mod := t.TempDir()
-	for _, f := range []string{"go.mod", "go.sum"} {
-		copyFile(t, filepath.Join(corpus, f), filepath.Join(mod, f))
-	}
+	corpus, mod := corpusModule(t)
 	for _, tc := range []struct {
 		dir  string
 		want []string

@@ -1,7 +1,6 @@
 package benchmarks_test
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -60,11 +59,7 @@ func TestGeneratedKeyTruth(t *testing.T) {
 	needEngines(t)
 	t.Parallel()
 	recordInputs(t)
-	corpus := corpusDir(t)
-	mod := t.TempDir()
-	for _, f := range []string{"go.mod", "go.sum"} {
-		copyFile(t, filepath.Join(corpus, f), filepath.Join(mod, f))
-	}
+	corpus, mod := corpusModule(t)
 	passes := "INSERT INTO passes (id, holder, uses, max_uses) VALUES (1, 'old', 3, 3)"
 	for _, tc := range []struct {
 		dir            string

@@ -1,7 +1,6 @@
 package benchmarks_test
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -90,11 +89,7 @@ func TestNullScanTruth(t *testing.T) {
 	needEngines(t)
 	t.Parallel()
 	recordInputs(t)
-	corpus := corpusDir(t)
-	mod := t.TempDir()
-	for _, f := range []string{"go.mod", "go.sum"} {
-		copyFile(t, filepath.Join(corpus, f), filepath.Join(mod, f))
-	}
+	corpus, mod := corpusModule(t)
 	run := func(c string) string {
 		return runTruthTest(t, mod, corpus, truthRun{dir: "trust/" + c, engine: groundtruth.MySQL, driver: "mysql",
 			src: nullScanTruthTest, test: "TestNull(Transfer|Random)"})

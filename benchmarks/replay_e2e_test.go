@@ -334,11 +334,7 @@ func TestReplayEmitTest(t *testing.T) {
 		}
 		t.Run(tc.unsafe, func(t *testing.T) {
 			recordInputs(t)
-			corpus := corpusDir(t)
-			mod := t.TempDir()
-			for _, f := range []string{"go.mod", "go.sum"} {
-				copyFile(t, filepath.Join(corpus, f), filepath.Join(mod, f))
-			}
+			corpus, mod := corpusModule(t)
 			caseDir := filepath.Join(mod, filepath.FromSlash(tc.unsafe))
 			copyDir(t, filepath.Join(corpus, filepath.FromSlash(tc.unsafe)), caseDir, "")
 			c, err := harness.ReadCase(caseDir, tc.unsafe)

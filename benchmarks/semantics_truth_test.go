@@ -62,11 +62,7 @@ func TestDivZeroTruth(t *testing.T) {
 	needEngines(t)
 	t.Parallel()
 	recordInputs(t)
-	corpus := corpusDir(t)
-	mod := t.TempDir()
-	for _, f := range []string{"go.mod", "go.sum"} {
-		copyFile(t, filepath.Join(corpus, f), filepath.Join(mod, f))
-	}
+	corpus, mod := corpusModule(t)
 	for _, tc := range []struct {
 		dir    string
 		engine groundtruth.Dialect
@@ -140,11 +136,7 @@ func TestUpsertTwoKeysTruth(t *testing.T) {
 	needEngines(t)
 	t.Parallel()
 	recordInputs(t)
-	corpus := corpusDir(t)
-	mod := t.TempDir()
-	for _, f := range []string{"go.mod", "go.sum"} {
-		copyFile(t, filepath.Join(corpus, f), filepath.Join(mod, f))
-	}
+	corpus, mod := corpusModule(t)
 	src := upsertTruthTest + "\nfunc record(db *sql.DB, tenant int64, key string, n int64) error { return Record(db, tenant, key, n) }\n"
 	out := runTruthTest(t, mod, corpus, truthRun{dir: "dialect/mysql_upsert_two_keys_safe", engine: groundtruth.MySQL,
 		driver: "mysql", src: src, test: "TestUpsertRandom"})
@@ -161,6 +153,19 @@ type truthRun struct {
 	driver string
 	src    string // the test file, a format taking the package name
 	test   string
+}
+
+// corpusModule returns the corpus directory and a temporary module
+// directory holding a copy of the corpus's go.mod and go.sum, where a
+// truth test copies the case it runs.
+func corpusModule(t *testing.T) (corpus, mod string) {
+	t.Helper()
+	corpus = corpusDir(t)
+	mod = t.TempDir()
+	for _, f := range []string{"go.mod", "go.sum"} {
+		copyFile(t, filepath.Join(corpus, f), filepath.Join(mod, f))
+	}
+	return corpus, mod
 }
 
 // runTruthTest copies the case into module mod, writes the test, starts

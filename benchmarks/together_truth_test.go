@@ -98,11 +98,7 @@ func TestConstraintsTogetherTruth(t *testing.T) {
 	needEngines(t)
 	t.Parallel()
 	recordInputs(t)
-	corpus := corpusDir(t)
-	mod := t.TempDir()
-	for _, f := range []string{"go.mod", "go.sum"} {
-		copyFile(t, filepath.Join(corpus, f), filepath.Join(mod, f))
-	}
+	corpus, mod := corpusModule(t)
 	ctx := context.Background()
 	eng, err := groundtruth.Start(ctx, groundtruth.MySQL, t.TempDir())
 	if errors.Is(err, groundtruth.ErrMissingBinary) {
