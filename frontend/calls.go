@@ -5,7 +5,6 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
-	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -317,7 +316,7 @@ func (t *translator) external(f *frame, fn *ssa.Function, c *ssa.CallCommon, arg
 	if v, ok := t.mathCall(path, name, args); ok {
 		return v
 	}
-	canonicalParse := path == "strconv" && (name == "Atoi" || name == "ParseInt") && decimalParse(args)
+	canonicalParse := path == "strconv" && (name == "Atoi" || name == "ParseInt" || name == "ParseUint") && decimalParse(args)
 	if v, ok := t.pureExternal(fn, name, args, results, canonicalParse); ok {
 		return v
 	}
@@ -390,8 +389,7 @@ func (t *translator) knownExternal(fn *ssa.Function, path, name string, args []v
 		// s may not be a number (an error), else it is the number its
 		// code stands for, when it is written canonically.
 		if args[0].strKnown {
-			n, err := strconv.ParseInt(args[0].str, 10, 64)
-			return value{tuple: []value{{expr: ir.IntLit(n)}, {expr: ir.BoolConst(err != nil)}}}, true
+			return parsedText(name, args[0].str, args), true
 		}
 		n := t.freshVar(name+"()", ir.Int, ir.KindCall)
 		failed := t.freshVar(name+"()", ir.Bool, ir.KindCall)
@@ -693,7 +691,7 @@ func decimalText(args []value) bool {
 	return len(args) == 2 && ok && base.V.IsInt64() && base.V.Int64() == 10
 }
 
-// decimalParse reports whether the arguments of strconv.Atoi or ParseInt
+// decimalParse reports whether the arguments of strconv.Atoi, ParseInt or ParseUint
 // ask for a decimal integer (of 8, 16, 32 or 64 bits, or the int size).
 func decimalParse(args []value) bool {
 	if len(args) == 0 || args[0].expr == nil || args[0].expr.Sort() != ir.Int {

@@ -2,6 +2,7 @@ package frontend
 
 import (
 	"math/big"
+	"strconv"
 
 	"github.com/dbverify/dbverify/ir"
 )
@@ -11,7 +12,7 @@ import (
 // coded as the integer); every other string is coded below -2^61.
 var canonicalCodeBound = big.NewInt(-(1 << 61))
 
-// parsedInt states what strconv.Atoi or ParseInt(s, 10, bits) return for the
+// parsedInt states what strconv.Atoi, ParseInt or ParseUint(s, 10, bits) return for the
 // text whose code is code: n and failed ("the error is non-nil"), as Go
 // does —
 //
@@ -23,14 +24,8 @@ var canonicalCodeBound = big.NewInt(-(1 << 61))
 //     a canonical text of a number outside that range fails.
 func (t *translator) parsedInt(name string, args []value, n, failed ir.Expr) {
 	code := args[0].expr
-	bits := uint(64)
-	if len(args) == 3 {
-		if b, ok := args[2].expr.(*ir.IntConst); ok && b.V.IsInt64() && b.V.Int64() > 0 {
-			bits = uint(b.V.Int64())
-		}
-	}
-	lo := new(big.Int).Neg(new(big.Int).Lsh(big.NewInt(1), bits-1))
-	hi := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), bits-1), big.NewInt(1))
+	bits := parseBits(args)
+	lo, hi := parseRange(name, bits)
 	// A string variant (ir's: two Go strings one SQL value) of a decimal
 	// integer with leading zeros and no trailing space ("007") parses to
 	// that integer; another variant is no canonical text.
@@ -38,7 +33,8 @@ func (t *translator) parsedInt(name string, args []value, n, failed ir.Expr) {
 	canonical := ir.Or(ir.And(ir.Cmp(ir.OpGe, code, &ir.IntConst{V: canonicalCodeBound}), plain), zeros)
 	code = ir.IteOf(zeros, number, code)
 	inRange := ir.And(ir.Cmp(ir.OpGe, code, ir.BigInt(lo)), ir.Cmp(ir.OpLe, code, ir.BigInt(hi)))
-	if bits < 64 {
+	if bits < 64 || name == "ParseUint" {
+		// (ParseUint refuses a sign: the text of a negative number fails.)
 		canonical = ir.And(canonical, inRange)
 	}
 	onError := ir.Or(
@@ -58,4 +54,44 @@ func (t *translator) parsedInt(name string, args []value, n, failed ir.Expr) {
 		ir.Implies(failed, onError),
 	), Info: t.info(ir.KindModel, "")})
 	t.p.Assume("a string strconv." + name + " accepts is written canonically (no sign '+', no leading zeros): its value is its text")
+}
+
+// parseBits returns the bit size of the result of strconv.Atoi, ParseInt
+// or ParseUint called with args (0, the int size, is 64).
+func parseBits(args []value) uint {
+	if len(args) == 3 {
+		if b, ok := args[2].expr.(*ir.IntConst); ok && b.V.IsInt64() && b.V.Int64() > 0 {
+			return uint(b.V.Int64())
+		}
+	}
+	return 64
+}
+
+// parseRange returns the smallest and largest result of name (Atoi,
+// ParseInt or ParseUint) of bits bits.
+func parseRange(name string, bits uint) (lo, hi *big.Int) {
+	if name == "ParseUint" {
+		return new(big.Int), new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), bits), big.NewInt(1))
+	}
+	lo = new(big.Int).Neg(new(big.Int).Lsh(big.NewInt(1), bits-1))
+	hi = new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), bits-1), big.NewInt(1))
+	return lo, hi
+}
+
+// parsedText returns what name (Atoi, ParseInt or ParseUint) returns for
+// the known text s: the number, and whether the error is non-nil.
+func parsedText(name, s string, args []value) value {
+	bits := int(parseBits(args))
+	n := new(big.Int)
+	var err error
+	if name == "ParseUint" {
+		var u uint64
+		u, err = strconv.ParseUint(s, 10, bits)
+		n.SetUint64(u)
+	} else {
+		var i int64
+		i, err = strconv.ParseInt(s, 10, bits)
+		n.SetInt64(i)
+	}
+	return value{tuple: []value{{expr: ir.BigInt(n)}, {expr: ir.BoolConst(err != nil)}}}
 }

@@ -37,6 +37,9 @@ func TestTranslationRules(t *testing.T) {
 		{"AssertedPointerUnsafe", refine.Unsafe, "into.(*int64)"},
 		// Front-end precision.
 		{"UnsignedSafe", refine.Safe, ""},
+		{"ParseKnownRangeSafe", refine.Safe, ""},
+		{"ParseKnownUnsignedUnsafe", refine.Unsafe, "ParseUint"},
+		{"ParseUnsignedSignSafe", refine.Safe, ""},
 		{"CancelSafe", refine.Safe, ""},
 		{"GlobalVarSafe", refine.Safe, ""},
 		{"GlobalVarUnknown", refine.Unknown, "SQL"},

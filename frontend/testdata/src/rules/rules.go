@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strconv"
 	"time"
 )
 
@@ -298,4 +299,36 @@ func UnimplementedSafe(ctx context.Context, db *sql.DB, l Ledger, id, amount int
 		return err
 	}
 	return l.Debit(ctx, id, amount)
+}
+
+// ParseKnownRangeSafe: a known text beyond the parse's 32 bits is a range
+// error, never a value the write uses.
+func ParseKnownRangeSafe(ctx context.Context, db *sql.DB, id int64) error {
+	n, err := strconv.ParseInt("3000000000", 10, 32)
+	if err == nil && n > 0 {
+		_, err = db.ExecContext(ctx, "UPDATE accounts SET balance = -1 WHERE id = ?", id)
+	}
+	return err
+}
+
+// ParseKnownUnsignedUnsafe: ParseUint takes a known text of a number
+// above MaxInt64, which int64 wraps.
+func ParseKnownUnsignedUnsafe(ctx context.Context, db *sql.DB, id int64) error {
+	n, err := strconv.ParseUint("9223372036854775809", 10, 64)
+	if err != nil {
+		return err
+	}
+	_, err = db.ExecContext(ctx, credit, int64(n), id)
+	return err
+}
+
+// ParseUnsignedSignSafe: ParseUint refuses a sign, so a parsed amount is
+// never negative and a 32-bit one converts to a non-negative int64.
+func ParseUnsignedSignSafe(ctx context.Context, db *sql.DB, id int64, s string) error {
+	n, err := strconv.ParseUint(s, 10, 32)
+	if err != nil {
+		return err
+	}
+	_, err = db.ExecContext(ctx, credit, int64(n), id)
+	return err
 }
