@@ -69,6 +69,9 @@ func isolationOf(override, dialect string, code *codeLevels, progs ...*ir.Progra
 	if override != "" {
 		return report.Isolation{Level: override, Source: "--isolation"}
 	}
+	if dialect == "sqlite" {
+		return sqliteIsolation(code, progs)
+	}
 	def := dialectDefault(dialect)
 	var sites []report.Isolation // one per BEGIN, its level and where it comes from
 	for _, p := range progs {
@@ -105,6 +108,45 @@ func isolationOf(override, dialect string, code *codeLevels, progs ...*ir.Progra
 		weakest.Source += fmt.Sprintf(" (the weakest of the requests' transactions: %s)", strings.Join(sources, "; "))
 	}
 	return weakest
+}
+
+// sqliteLevel is the level of a SQLite transaction begun at info: every
+// one is serializable (one writer at a time, its reads on one snapshot);
+// the SQLite drivers (modernc.org/sqlite, mattn/go-sqlite3) ignore the
+// level sql.TxOptions asks for, so a level the code sets is named as
+// ignored. False on other dialects.
+func sqliteLevel(dialect string, code *codeLevels, info ir.Info) (report.Isolation, bool) {
+	if dialect != "sqlite" {
+		return report.Isolation{}, false
+	}
+	iso := dialectDefault(dialect)
+	if level, ok := code.at(info); ok && level != Serializable {
+		iso.Source += fmt.Sprintf("; the driver ignores the %s the code asks for at %s", level, info.Position())
+	}
+	return iso, true
+}
+
+// sqliteIsolation is sqliteLevel for the transactions of progs: one
+// level, naming every weaker level the code asks for in vain.
+func sqliteIsolation(code *codeLevels, progs []*ir.Program) report.Isolation {
+	iso := dialectDefault("sqlite")
+	var ignored []string
+	for _, p := range progs {
+		for _, e := range p.Edges {
+			if op, ok := e.Stmt.(*ir.TxOp); ok && op.Op == ir.Begin {
+				if level, ok := code.at(e.Stmt.Source()); ok && level != Serializable {
+					at := fmt.Sprintf("%s at %s", level, e.Stmt.Source().Position())
+					if !slices.Contains(ignored, at) {
+						ignored = append(ignored, at)
+					}
+				}
+			}
+		}
+	}
+	if len(ignored) > 0 {
+		iso.Source += "; the driver ignores the levels the code asks for: " + strings.Join(ignored, ", ")
+	}
+	return iso
 }
 
 // dialectDefault is the dialect's default isolation level.

@@ -169,6 +169,9 @@ func (f *txLevels) level(b *ir.TxOp) (report.Isolation, bool) {
 	if f.override != "" {
 		return report.Isolation{Level: f.override, Source: "--isolation"}, true
 	}
+	if iso, ok := sqliteLevel(f.dialect, f.code, b.Info); ok {
+		return iso, true
+	}
 	if lv, ok := f.code.at(b.Info); ok {
 		return report.Isolation{Level: lv, Source: "set in the code at " + b.Info.Position()}, true
 	}

@@ -37,7 +37,11 @@ func writeConcurrency(w io.Writer, r *Result) {
 		line += fmt.Sprintf("; isolation %s (%s)", r.Isolation.Level, r.Isolation.Source)
 	}
 	fmt.Fprintln(w, line)
-	if r.Concurrency.StabilityFailed != "" {
+	switch {
+	case r.Concurrency.StabilityFailed == "":
+	case r.Concurrency.Scope == ScopeSerializable:
+		fmt.Fprintf(w, "  (the stability check alone did not prove it: %s)\n", r.Concurrency.StabilityFailed)
+	default:
 		fmt.Fprintf(w, "  not proved for any number of requests: %s\n", r.Concurrency.StabilityFailed)
 	}
 	if len(r.Requests) == 0 {
