@@ -111,10 +111,11 @@ func isolationOf(override, dialect string, code *codeLevels, progs ...*ir.Progra
 }
 
 // sqliteLevel is the level of a SQLite transaction begun at info: every
-// one is serializable (one writer at a time, its reads on one snapshot);
-// the SQLite drivers (modernc.org/sqlite, mattn/go-sqlite3) ignore the
-// level sql.TxOptions asks for, so a level the code sets is named as
-// ignored. False on other dialects.
+// one is serializable (one writer at a time, its reads on one snapshot;
+// a weaker level exists only in shared-cache mode). modernc.org/sqlite
+// ignores the level sql.TxOptions asks for (its newTx runs "begin"), so
+// a level the code sets is named as ignored; a driver that refused it
+// would fail BeginTx, an error path. False on other dialects.
 func sqliteLevel(dialect string, code *codeLevels, info ir.Info) (report.Isolation, bool) {
 	if dialect != "sqlite" {
 		return report.Isolation{}, false
