@@ -139,7 +139,7 @@ func (t *translator) input(name string, typ types.Type, depth int) value {
 			return value{}
 		}
 		c := t.newCell(u.Elem(), name, true)
-		return value{obj: &object{kind: objPtr, cell: c}}
+		return value{obj: &object{kind: objPtr, cell: c}, nonNil: t.p.NewVar(name+" != nil", ir.Bool, ir.Input)}
 	case *types.Struct:
 		if depth > 6 {
 			return value{}

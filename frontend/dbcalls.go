@@ -428,6 +428,17 @@ func (t *translator) sqlArgs(params value) []ir.Expr {
 	t.argNulls, t.argUnsigned = nil, nil
 	for i, e := range elems {
 		out[i] = e.expr
+		if val, null, ok := t.pointerArg(e, i); ok {
+			// The driver binds what the pointer points to, NULL for nil.
+			out[i] = val
+			if null != nil {
+				if t.argNulls == nil {
+					t.argNulls = map[int]ir.Expr{}
+				}
+				t.argNulls[i] = null
+			}
+			continue
+		}
 		if why := approxIn(e, 0); e.expr == nil && why != "" {
 			// A value the model cannot pass (a time.Time) computed by
 			// code it approximates (t.Add(d)): the SQL sees an arbitrary
@@ -447,6 +458,28 @@ func (t *translator) sqlArgs(params value) []ir.Expr {
 		}
 	}
 	return out
+}
+
+// pointerArg returns, for a SQL argument that is a pointer to an integer
+// or a string the model tracks, the value it points to (database/sql's
+// default converter, pgx, go-sql-driver and lib/pq all dereference a
+// pointer argument) and, for a pointer handed in from outside, "it is nil"
+// (bound as NULL; nil for a pointer that cannot be nil).
+func (t *translator) pointerArg(e value, i int) (val, null ir.Expr, ok bool) {
+	if e.expr != nil || e.obj == nil || e.obj.kind != objPtr || e.obj.cell == nil || e.obj.cell.untracked {
+		return nil, nil, false
+	}
+	if s, ok := sortOf(e.obj.cell.typ); !ok || s != ir.Int {
+		return nil, nil, false
+	}
+	v := t.load(e.obj.cell, "*"+e.obj.cell.name)
+	if v.expr == nil || v.expr.Sort() != ir.Int {
+		return nil, nil, false
+	}
+	if e.nonNil != nil {
+		null = ir.Not(e.nonNil)
+	}
+	return v.expr, null, true
 }
 
 // approxIn returns the note of an approximated scalar (ir.Var.Approx)

@@ -187,7 +187,7 @@ func mayHoldUntracked(v value, depth int) bool {
 		return false
 	}
 	switch {
-	case v.expr != nil, v.nonNil != nil:
+	case v.expr != nil, v.nonNil != nil && v.obj == nil:
 		return false
 	case v.obj != nil:
 		switch v.obj.kind {

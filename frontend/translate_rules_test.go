@@ -40,6 +40,11 @@ func TestTranslationRules(t *testing.T) {
 		{"ParseKnownRangeSafe", refine.Safe, ""},
 		{"ParseKnownUnsignedUnsafe", refine.Unsafe, "ParseUint"},
 		{"ParseUnsignedSignSafe", refine.Safe, ""},
+		// SQL arguments: a pointer binds what it points to (NULL for
+		// nil); arguments the model cannot follow are approximations.
+		{"PointerArgSafe", refine.Safe, ""},
+		{"PointerArgUnsafe", refine.Unsafe, "if bal == nil"},
+		{"CopiedArgsUnknown", refine.Unknown, "argument"},
 		{"CancelSafe", refine.Safe, ""},
 		{"GlobalVarSafe", refine.Safe, ""},
 		{"GlobalVarUnknown", refine.Unknown, "SQL"},

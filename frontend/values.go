@@ -29,7 +29,9 @@ type value struct {
 	tuple  []value // a multi-value result
 
 	// nonNil, when set, says whether an interface value (recover's
-	// result) is non-nil.
+	// result) or a pointer handed in from outside (an entry argument) is
+	// non-nil: every comparison with nil reads it, and a SQL argument
+	// bound to the pointer is NULL where it is nil.
 	nonNil ir.Expr
 
 	// dyn is the dynamic type of an interface value made from a known

@@ -332,3 +332,39 @@ func ParseUnsignedSignSafe(ctx context.Context, db *sql.DB, id int64, s string) 
 	_, err = db.ExecContext(ctx, credit, int64(n), id)
 	return err
 }
+
+// PointerArgSafe binds what a *int64 points to, checked.
+func PointerArgSafe(ctx context.Context, db *sql.DB, id int64, bal *int64) error {
+	if bal == nil || *bal < 0 {
+		return nil
+	}
+	_, err := db.ExecContext(ctx, "UPDATE accounts SET balance = ? WHERE id = ?", bal, id)
+	return err
+}
+
+// PointerArgUnsafe binds what a non-nil *int64 points to, unchecked.
+func PointerArgUnsafe(ctx context.Context, db *sql.DB, id int64, bal *int64) error {
+	if bal == nil {
+		return nil
+	}
+	_, err := db.ExecContext(ctx, "UPDATE accounts SET balance = ? WHERE id = ?", bal, id)
+	return err
+}
+
+// execCopied copies its arguments into a new slice in a loop, whose
+// elements the model does not follow.
+func execCopied(ctx context.Context, db *sql.DB, q string, args ...any) error {
+	a := make([]any, 0, len(args))
+	for _, x := range args {
+		a = append(a, x)
+	}
+	_, err := db.ExecContext(ctx, q, a...)
+	return err
+}
+
+// CopiedArgsUnknown is guarded in its SQL, but its arguments reach the
+// call through a slice built in a loop: arbitrary values, marked, never
+// an UNSAFE (it was a false UNSAFE).
+func CopiedArgsUnknown(ctx context.Context, db *sql.DB, id, amt int64) error {
+	return execCopied(ctx, db, guarded, amt, id, amt)
+}
