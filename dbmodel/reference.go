@@ -38,6 +38,10 @@ func (m *lowerer) slotLimits() {
 		m.p.Unsupport(fmt.Sprintf("the reference %s is checked for sequential runs only: --concurrent is not modelled for it", text), at)
 		return
 	}
+	if k := slot.propCols[0]; slot.nullableKey[k] {
+		m.p.Unsupport(fmt.Sprintf("key column %s.%s of the reference %s may be NULL: only a NOT NULL key is modelled", slot.spelled, k, text), at)
+		return
+	}
 	for _, t := range m.tableList() {
 		for _, c := range t.propCols {
 			if t.sorts[c] != ir.Int || t.text[c] {
@@ -120,7 +124,14 @@ func (m *lowerer) slotRead(t *tableModel, x *symbol) ir.Expr {
 	if !t.slot {
 		return ir.True
 	}
-	return ir.Implies(t.sameRow(x, t.watched), t.watched.exists)
+	return ir.Implies(t.sameSlot(x), t.watched.exists)
+}
+
+// sameSlot is whether row x of t has the key of t's slot (the referenced
+// column, a NOT NULL key: slotLimits).
+func (t *tableModel) sameSlot(x *symbol) ir.Expr {
+	key := t.propCols[:1]
+	return t.keyEq(x, key, t.symKey(t.watched, key))
 }
 
 // slotInsert returns, for a new row of t that is not the watched row,
@@ -129,7 +140,7 @@ func (m *lowerer) slotInsert(t *tableModel, newRow *symbol) ir.Expr {
 	if !t.slot {
 		return ir.True
 	}
-	return ir.Not(t.sameRow(newRow, t.watched))
+	return ir.Not(t.sameSlot(newRow))
 }
 
 // keepSlotOnEntry copies, at em in the prologue, the key slot's watched

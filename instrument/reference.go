@@ -16,7 +16,8 @@ const ReferencedSlot = "p"
 // watched row r of T and a watched key slot p of U (the row of U with
 // key p.k, if any): on entry r.c = p.k (c not NULL) implies p exists; the
 // violation is r exists, r.c is not NULL and equals p.k, and p does not
-// exist (docs/design.md §2, foreign keys).
+// exist, or, for the EXISTS form, r exists with a NULL c (docs/design.md
+// §2, foreign keys).
 type reference struct {
 	ref *spec.Reference
 }
@@ -44,16 +45,28 @@ func (f *reference) Invariant(string) []sqlir.Expr { return nil }
 // refers is "r exists and r.c, not NULL, is p's key".
 func (f *reference) refers(rows []Row) ir.Expr {
 	r, p := rows[0], rows[1]
-	null := r.Cond(&sqlir.IsNull{X: &sqlir.ColRef{Name: f.ref.Column}})
-	return ir.And(r.Exists, ir.Not(null), ir.Eq(r.Col(f.ref.Column), p.Col(f.ref.RefColumn)))
+	return ir.And(r.Exists, ir.Not(f.null(r)), ir.Eq(r.Col(f.ref.Column), p.Col(f.ref.RefColumn)))
+}
+
+// null is "r.c is NULL".
+func (f *reference) null(r Row) ir.Expr {
+	return r.Cond(&sqlir.IsNull{X: &sqlir.ColRef{Name: f.ref.Column}})
+}
+
+// nullBreaks is "r exists with a NULL c, and the form is EXISTS".
+func (f *reference) nullBreaks(r Row) ir.Expr {
+	if !f.ref.NullBreaks {
+		return ir.False
+	}
+	return ir.And(r.Exists, f.null(r))
 }
 
 func (f *reference) OnEntry(rows []Row) []ir.Expr {
-	return []ir.Expr{ir.Implies(f.refers(rows), rows[1].Exists)}
+	return []ir.Expr{ir.Implies(f.refers(rows), rows[1].Exists), ir.Not(f.nullBreaks(rows[0]))}
 }
 
 func (f *reference) Violation(rows []Row) []ir.Expr {
-	return []ir.Expr{f.refers(rows), ir.Not(rows[1].Exists)}
+	return []ir.Expr{ir.Or(ir.And(f.refers(rows), ir.Not(rows[1].Exists)), f.nullBreaks(rows[0]))}
 }
 
 // Verifies: no CHECK is the property.

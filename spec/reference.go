@@ -40,7 +40,7 @@ func parseReference(text, table string, schema *sqlir.Schema) (*Reference, error
 		return nil, err
 	}
 	low := sqlir.Reference{Table: strings.ToLower(ref.Table), Column: strings.ToLower(ref.Column),
-		RefTable: strings.ToLower(ref.RefTable), RefColumn: strings.ToLower(ref.RefColumn)}
+		RefTable: strings.ToLower(ref.RefTable), RefColumn: strings.ToLower(ref.RefColumn), NullBreaks: ref.NullBreaks}
 	u := schemaTable(schema, low.RefTable)
 	if u == nil || !slices.ContainsFunc(u.Keys, func(k []string) bool {
 		return len(k) == 1 && strings.EqualFold(k[0], low.RefColumn)

@@ -37,6 +37,9 @@ func ParseReference(text, defaultTable string) (ref *sqlir.Reference, err error)
 		ref = inSubquery(e, defaultTable)
 	case *sqlparser.ExistsExpr:
 		ref = existsSubquery(e.Subquery, defaultTable)
+		if ref != nil {
+			ref.NullBreaks = true
+		}
 	}
 	if ref != nil {
 		return ref, nil

@@ -2,9 +2,9 @@
 // clinic on PostgreSQL, whose schema declares no foreign key: the program
 // keeps pets.owner_id referring to an owner itself.
 //
-// AddPet and MovePet read the owner inside the transaction that writes
-// the pet, with FOR SHARE; DeleteOwner deletes the owner's pets first;
-// AdoptStray gives the pet no owner (NULL refers to none).
+// AddPet reads the owner, FOR SHARE, inside the transaction that inserts
+// the pet, and inserts the id it read; DeleteOwner deletes the owner's
+// pets before the owner, in one transaction; AddOwner adds an owner.
 package pg_pets_safe
 
 import (
@@ -58,14 +58,6 @@ func (c *Clinic) DeleteOwner(ctx context.Context, ownerID int64) error {
 		return fmt.Errorf("delete owner: %w", err)
 	}
 	return tx.Commit()
-}
-
-// AdoptStray gives pet petID no owner.
-func (c *Clinic) AdoptStray(ctx context.Context, petID int64) error {
-	if _, err := c.db.ExecContext(ctx, "UPDATE pets SET owner_id = NULL WHERE id = $1", petID); err != nil {
-		return fmt.Errorf("adopt stray: %w", err)
-	}
-	return nil
 }
 
 // AddOwner registers owner ownerID named name.

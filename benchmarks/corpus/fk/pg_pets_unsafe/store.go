@@ -3,7 +3,11 @@
 // keeps pets.owner_id referring to an owner itself.
 //
 // DeleteOwner deletes the owner but forgets the owner's pets, which then
-// refer to no owner; AddPet inserts a pet without looking at its owner.
+// refer to no owner; AddPet and MovePet write an owner_id without looking
+// at owners. AdoptStray sets owner_id to NULL: that keeps
+// "pets.owner_id IN (SELECT id FROM owners)" (NULL IN (…) is NULL, which
+// a CHECK accepts, as a FOREIGN KEY accepts NULL) and breaks the EXISTS
+// form (no owner has id = NULL).
 package pg_pets_unsafe
 
 import (
@@ -52,6 +56,14 @@ func (c *Clinic) RenamePet(ctx context.Context, petID int64, name string) error 
 func (c *Clinic) MovePet(ctx context.Context, petID, ownerID int64) error {
 	if _, err := c.db.ExecContext(ctx, "UPDATE pets SET owner_id = $1 WHERE id = $2", ownerID, petID); err != nil {
 		return fmt.Errorf("move pet: %w", err)
+	}
+	return nil
+}
+
+// AdoptStray gives pet petID no owner.
+func (c *Clinic) AdoptStray(ctx context.Context, petID int64) error {
+	if _, err := c.db.ExecContext(ctx, "UPDATE pets SET owner_id = NULL WHERE id = $1", petID); err != nil {
+		return fmt.Errorf("adopt stray: %w", err)
 	}
 	return nil
 }
