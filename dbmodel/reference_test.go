@@ -47,37 +47,40 @@ CREATE TABLE pets (id BIGINT PRIMARY KEY, owner_id BIGINT, name TEXT NOT NULL);`
 	readOwner := step{sql: "SELECT id FROM owners WHERE id = $1", args: []string{"a"}, into: []string{"o"}}
 	tests := []struct {
 		name, constraint string
+		d                sqlparse.Dialect
 		inputs           []string
 		steps            []step
 		want             refine.Verdict
 		reason           string
 	}{
-		{"delete an owner with pets", in, []string{"a"}, []step{deleteOwner}, refine.Unsafe, ""},
-		{"delete the pets, then the owner, in a transaction", in, []string{"a"},
+		{"delete an owner with pets", in, sqlparse.Postgres, []string{"a"}, []step{deleteOwner}, refine.Unsafe, ""},
+		{"delete the pets, then the owner, in a transaction", in, sqlparse.Postgres, []string{"a"},
 			[]step{{tx: "begin"}, deletePets, deleteOwner, {tx: "commit"}}, refine.Safe, ""},
-		{"delete the owner, then the pets, auto-committed", in, []string{"a"},
+		{"delete the owner, then the pets, auto-committed", in, sqlparse.Postgres, []string{"a"},
 			[]step{deleteOwner, deletePets}, refine.Unsafe, ""},
-		{"delete an owner, rolled back", in, []string{"a"},
+		{"delete an owner, rolled back", in, sqlparse.Postgres, []string{"a"},
 			[]step{{tx: "begin"}, deleteOwner, {tx: "rollback"}}, refine.Safe, ""},
-		{"insert a pet of any owner", in, []string{"a", "pet"}, []step{insertPet("a")}, refine.Unsafe, ""},
-		{"insert a pet of the owner read", in, []string{"a", "pet"}, []step{readOwner, insertPet("o")}, refine.Safe, ""},
-		{"insert a pet of the owner read, EXISTS form", exists, []string{"a", "pet"}, []step{readOwner, insertPet("o")}, refine.Safe, ""},
-		{"read one owner, insert a pet of another", in, []string{"a", "b", "pet"}, []step{readOwner, insertPet("b")}, refine.Unsafe, ""},
-		{"insert a pet of an owner inserted first", in, []string{"a", "pet"},
+		{"insert a pet of any owner", in, sqlparse.Postgres, []string{"a", "pet"}, []step{insertPet("a")}, refine.Unsafe, ""},
+		{"insert a pet of the owner read", in, sqlparse.Postgres, []string{"a", "pet"}, []step{readOwner, insertPet("o")}, refine.Safe, ""},
+		{"insert a pet of the owner read, EXISTS form", exists, sqlparse.Postgres, []string{"a", "pet"}, []step{readOwner, insertPet("o")}, refine.Safe, ""},
+		{"read one owner, insert a pet of another", in, sqlparse.Postgres, []string{"a", "b", "pet"}, []step{readOwner, insertPet("b")}, refine.Unsafe, ""},
+		{"insert a pet of an owner inserted first", in, sqlparse.Postgres, []string{"a", "pet"},
 			[]step{{sql: "INSERT INTO owners (id, name) VALUES ($1, 'n')", args: []string{"a"}}, insertPet("a")}, refine.Safe, ""},
-		{"insert a pet with the owner of a pet read", in, []string{"a", "pet"},
+		{"insert a pet with the owner of a pet read", in, sqlparse.Postgres, []string{"a", "pet"},
 			[]step{{sql: "SELECT owner_id FROM pets WHERE id = $1 AND owner_id IS NOT NULL", args: []string{"a"}, into: []string{"o"}}, insertPet("o")}, refine.Safe, ""},
-		{"move the pets of one owner to another", in, []string{"a", "b"},
+		{"move the pets of one owner to another", in, sqlparse.Postgres, []string{"a", "b"},
 			[]step{{sql: "UPDATE pets SET owner_id = $1 WHERE owner_id = $2", args: []string{"b", "a"}}}, refine.Unsafe, ""},
-		{"NULL keeps the IN form", in, []string{"a"},
+		{"NULL keeps the IN form", in, sqlparse.Postgres, []string{"a"},
 			[]step{{sql: "UPDATE pets SET owner_id = NULL WHERE id = $1", args: []string{"a"}}}, refine.Safe, ""},
-		{"NULL breaks the EXISTS form", exists, []string{"a"},
+		{"NULL breaks the EXISTS form", exists, sqlparse.Postgres, []string{"a"},
 			[]step{{sql: "UPDATE pets SET owner_id = NULL WHERE id = $1", args: []string{"a"}}}, refine.Unsafe, ""},
-		{"re-key an owner", in, []string{"a", "b"},
+		{"re-key an owner", in, sqlparse.Postgres, []string{"a", "b"},
 			[]step{{sql: "UPDATE owners SET id = $1 WHERE id = $2", args: []string{"b", "a"}}}, refine.Unknown, "UPDATE of key column id"},
-		{"upsert an owner", in, []string{"a"},
+		{"upsert an owner", in, sqlparse.Postgres, []string{"a"},
 			[]step{{sql: "INSERT INTO owners (id, name) VALUES ($1, 'n') ON CONFLICT (id) DO UPDATE SET name = 'm'", args: []string{"a"}}}, refine.Unknown, "upsert"},
-		{"the pool and a transaction", in, []string{"a", "pet"},
+		{"TRUNCATE of the owners, MySQL", in, sqlparse.MySQL, []string{"a"},
+			[]step{{sql: "TRUNCATE TABLE owners"}}, refine.Unknown, "TRUNCATE of"},
+		{"the pool and a transaction", in, sqlparse.Postgres, []string{"a", "pet"},
 			[]step{{tx: "begin"}, deleteOwner, {sql: "SELECT id FROM owners WHERE id = $1", args: []string{"a"}, into: []string{"o"}, pool: true}, {tx: "commit"}}, refine.Unknown, "more than one handle"},
 	}
 	sch, err := schema.Parse(ddl)
@@ -93,8 +96,9 @@ CREATE TABLE pets (id BIGINT PRIMARY KEY, owner_id BIGINT, name TEXT NOT NULL);`
 			if _, ok := props[0].(*spec.Reference); !ok {
 				t.Fatalf("property %T, want a reference", props[0])
 			}
-			p := build(t, sqlparse.Postgres, tt.inputs, tt.steps)
-			low, err := dbmodel.Lower(p, props[0], dbmodel.Options{Schema: sch, Dialect: "postgres"})
+			p := build(t, tt.d, tt.inputs, tt.steps)
+			dialect := map[sqlparse.Dialect]string{sqlparse.Postgres: "postgres", sqlparse.MySQL: "mysql"}[tt.d]
+			low, err := dbmodel.Lower(p, props[0], dbmodel.Options{Schema: sch, Dialect: dialect})
 			if err != nil {
 				t.Fatal(err)
 			}
