@@ -63,6 +63,10 @@
 // the folded strings, in every comparison and key identity: two Go
 // strings may be one key (collation.go, ir's string variants).
 //
+// A reference (spec.Reference) watches a row r of the referencing table
+// and a key slot p of the referenced one: the row with key p.k, if any,
+// which may not exist on entry (reference.go, docs/design.md §2).
+//
 // Tables the property does not watch are not modelled: their SELECTs
 // return arbitrary values, except that a row of a table the entry never
 // writes satisfies the facts (Options.Facts) about that table, and their

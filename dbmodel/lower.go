@@ -127,6 +127,9 @@ type lowerer struct {
 	// until decided); txReq: the request of each handle.
 	dlEnabled *bool
 	txReq     map[ir.Tx]string
+	// slot0: a key slot's watched row as it was on entry (reference.go;
+	// nil without a slot).
+	slot0 *symbol
 	// intTexts: the Go strings the statement being lowered binds next to
 	// an integer (strint.go).
 	intTexts intTexts
@@ -158,6 +161,7 @@ func Lower(p *ir.Program, prop spec.Property, opt Options) (*Result, error) {
 		return nil, err
 	}
 	m.unmodelledSchema()
+	m.slotLimits()
 	m.makeSymbols()
 	m.makeTxs()
 	m.computeMayOpen()

@@ -26,8 +26,10 @@ func (m *lowerer) makeTables() error {
 		}
 		t := m.newTableModel(w.Table, exprs)
 		t.watchName = w.Symbol
+		t.slot = w.Slot
 		for _, c := range conds {
 			maps.Copy(t.numCols, numericColumns(c))
+			t.propCols = append(t.propCols, columnNames(c)...)
 		}
 		if a := t.chooseKey(m.opt.NoInferKey); a != "" {
 			m.res.Assumptions = append(m.res.Assumptions, a)
@@ -69,8 +71,15 @@ func (m *lowerer) prologue(from, to ir.Loc) {
 	var lhs []*ir.Var
 	var rhs []ir.Expr
 	for _, t := range m.tableList() {
-		lhs = append(lhs, t.watched.exists, t.dirty, t.written)
-		rhs = append(rhs, ir.True, ir.False, ir.False)
+		if t.slot {
+			// A key slot may be empty on entry.
+			em.havoc(t.watched.exists)
+		} else {
+			lhs = append(lhs, t.watched.exists)
+			rhs = append(rhs, ir.True)
+		}
+		lhs = append(lhs, t.dirty, t.written)
+		rhs = append(rhs, ir.False, ir.False)
 		for _, x := range t.syms[1:] {
 			lhs = append(lhs, x.live, x.exists)
 			rhs = append(rhs, ir.False, ir.False)
@@ -91,13 +100,19 @@ func (m *lowerer) prologue(from, to ir.Loc) {
 		rhs = append(rhs, ir.False, ir.False)
 	}
 	em.assign(lhs, rhs)
+	m.keepSlotOnEntry(em)
 	m.initUniqueSites(em)
 	m.initReadSites(em)
 	m.fresh = nil
 	var initial []ir.Expr
 	for _, t := range m.tableList() {
+		if t.slot {
+			initial = append(initial, ir.Implies(t.watched.exists, m.initial(t.watched)))
+			continue
+		}
 		initial = append(initial, m.initial(t.watched))
 	}
+	initial = append(initial, m.ins.OnEntry(m.currentRows())...)
 	psi := ir.And(initial...)
 	inputs := m.inputFacts()
 	em.havoc(m.takeFresh()...)
@@ -120,7 +135,7 @@ func (m *lowerer) invariant(x *symbol) ir.Expr {
 // initial returns what holds of a row of the initial database: the
 // property's invariant, the CHECKs and the facts about x's table.
 func (m *lowerer) initial(x *symbol) ir.Expr {
-	out := []ir.Expr{m.invariant(x), m.checks(x)}
+	out := []ir.Expr{m.invariant(x), m.checks(x), m.slotLink(x)}
 	for _, f := range spec.TableFacts(m.opt.Facts, x.table) {
 		out = append(out, asBool(m.expr(f.Expr, x, nil)))
 	}
@@ -152,8 +167,40 @@ func (m *lowerer) committedRows(em *emitter, h ir.Tx) []instrument.Row {
 		if t == m.w {
 			x = m.view(em, h)
 		}
-		rows = append(rows, instrument.Row{Watch: w, Exists: x.exists,
-			Cond: func(e sqlir.Expr) ir.Expr { return asBool(m.expr(e, x, nil)) }})
+		rows = append(rows, m.row(w, x))
 	}
 	return rows
+}
+
+// currentRows returns the watched rows in the current state.
+func (m *lowerer) currentRows() []instrument.Row {
+	var rows []instrument.Row
+	for _, w := range m.ins.Watched() {
+		rows = append(rows, m.row(w, m.model(w.Table).watched))
+	}
+	return rows
+}
+
+// row returns watched row w as symbol x gives it.
+func (m *lowerer) row(w instrument.Watch, x *symbol) instrument.Row {
+	return instrument.Row{Watch: w, Exists: x.exists,
+		Cond: func(e sqlir.Expr) ir.Expr { return asBool(m.expr(e, x, nil)) },
+		Col: func(c string) ir.Expr {
+			if v := x.cols[strings.ToLower(c)]; v != nil {
+				return v
+			}
+			return m.freshVar("$col_"+c, ir.Int)
+		}}
+}
+
+// columnNames returns the lower-case names of the columns e reads.
+func columnNames(e sqlir.Expr) []string {
+	var out []string
+	sqlir.Rewrite(e, func(x sqlir.Expr) (sqlir.Expr, bool) {
+		if c, ok := x.(*sqlir.ColRef); ok {
+			out = append(out, strings.ToLower(c.Name))
+		}
+		return nil, false
+	})
+	return out
 }

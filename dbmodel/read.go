@@ -47,7 +47,7 @@ func (m *lowerer) lowerSelect(e *ir.Edge, s *ir.Select) {
 	em.assign([]*ir.Var{x.live, x.exists}, []ir.Expr{ir.Not(foreign), ir.True})
 	items, starKnown := m.selectItems(s.SQL)
 	var facts []ir.Expr
-	facts = append(facts, m.where(s.SQL.Where, x, s.Args), m.checks(x), m.selectedNotNull(x),
+	facts = append(facts, m.where(s.SQL.Where, x, s.Args), m.checks(x), m.selectedNotNull(x), m.slotRead(t, x),
 		m.scannedNotNull(s, items, x), m.noDivByZero(s, items, x), m.absentRead(t, x, rv))
 	aliased := []ir.Expr{}
 	// isR: x is r (a stale snapshot read of another row is approximated).
@@ -307,6 +307,12 @@ func noFacts(*emitter) ir.Expr { return ir.True }
 // s's handle sees it, does not satisfy the WHERE (unless LIMIT/OFFSET may
 // leave a matching row out).
 func (m *lowerer) noRowFacts(s *ir.Select, t *tableModel) func(*emitter) ir.Expr {
+	if t.slot && !s.SQL.SkipsRows {
+		// No row: the slot, if it exists, does not match.
+		return func(*emitter) ir.Expr {
+			return ir.Not(ir.And(t.watched.exists, m.where(s.SQL.Where, t.watched, s.Args)))
+		}
+	}
 	if t != m.w || s.SQL.SkipsRows {
 		return noFacts
 	}

@@ -46,6 +46,10 @@ type tableModel struct {
 	// syms are the row symbols, watched first, then one per SELECT site.
 	watched   *symbol
 	watchName string
+	// slot: the watched row is a key slot (reference.go); propCols are
+	// the columns the property's conditions name.
+	slot     bool
+	propCols []string
 	// nullTested lists the columns tested with IS NULL (nulls.go).
 	nullTested map[string]bool
 	syms       []*symbol

@@ -220,13 +220,24 @@ func (m *lowerer) txIDs() []ir.Tx {
 	return ids
 }
 
-// rVars returns r's columns (sorted) and r.$exists.
+// rVars returns r's columns (sorted) and r.$exists, then those of a
+// key slot's watched row (reference.go): a transaction's snapshot and
+// rollback cover both.
 func (m *lowerer) rVars() []*ir.Var {
 	var out []*ir.Var
 	for _, c := range m.w.cols {
 		out = append(out, m.w.watched.cols[c])
 	}
-	return append(out, m.w.watched.exists)
+	out = append(out, m.w.watched.exists)
+	for _, t := range m.tableList() {
+		if t.slot && t != m.w {
+			for _, c := range t.cols {
+				out = append(out, t.watched.cols[c])
+			}
+			out = append(out, t.watched.exists)
+		}
+	}
+	return out
 }
 
 // others returns the states of the transactions other than handle h that
@@ -500,9 +511,14 @@ func (m *lowerer) rollback(em *emitter, st *txState) {
 	}
 	lhs = append(lhs, m.w.dirty)
 	rhs = append(rhs, ir.IteOf(st.open, st.dirty, m.w.dirty))
-	for _, x := range m.w.syms[1:] {
-		lhs = append(lhs, x.live)
-		rhs = append(rhs, ir.And(x.live, ir.Not(st.open)))
+	for _, t := range m.tableList() {
+		if t != m.w && !t.slot {
+			continue
+		}
+		for _, x := range t.syms[1:] {
+			lhs = append(lhs, x.live)
+			rhs = append(rhs, ir.And(x.live, ir.Not(st.open)))
+		}
 	}
 	hl, hr := m.releaseHeld(st)
 	lhs = append(append(lhs, hl...), st.open, st.wrote, st.pending)

@@ -343,6 +343,7 @@ func (m *lowerer) insert(em *emitter, t *tableModel, q *sqlir.Insert, s *ir.Exec
 		em.assign(lhs, rhs)
 		em.jump(join)
 		// The new row is not r: later reads cannot rely on ψ.
+		other.assume(m.slotInsert(t, newRow))
 		other.assign([]*ir.Var{t.dirty, t.written}, []ir.Expr{ir.True, ir.True})
 		other.jump(join)
 		if none != nil {

@@ -12,6 +12,11 @@ import (
 // it) that the model tracks through every statement, arbitrary on entry.
 type Watch struct {
 	Table, Symbol string
+	// Slot: the row stands for a key value of Table rather than for a
+	// row — the row with that key if there is one — so it may not exist
+	// on entry, an INSERT of its key makes it exist, and a row read with
+	// its key is it (docs/design.md §2, foreign keys).
+	Slot bool
 }
 
 // A Row is a watched row in a committed state, as the model gives it.
@@ -21,6 +26,9 @@ type Row struct {
 	Exists ir.Expr
 	// Cond translates a SQL condition over the row's columns.
 	Cond func(sqlir.Expr) ir.Expr
+	// Col returns the variable of a column of the row the property's
+	// conditions name (lower case).
+	Col func(string) ir.Expr
 }
 
 // An Instrumentation is a property as the row model checks it.
@@ -35,6 +43,9 @@ type Instrumentation interface {
 	// database (and so of every row a SELECT reads before the program
 	// writes untracked rows).
 	Invariant(table string) []sqlir.Expr
+	// OnEntry returns what holds of the watched rows together on entry,
+	// given in the order of Watched (beyond Invariant of each).
+	OnEntry(rows []Row) []ir.Expr
 	// Violation returns the conjuncts of "the committed state breaks the
 	// property", given the watched rows in the order of Watched.
 	Violation(rows []Row) []ir.Expr
@@ -52,6 +63,8 @@ func For(p spec.Property) (Instrumentation, error) {
 	switch p := p.(type) {
 	case *spec.RowCheck:
 		return &rowCheck{c: p}, nil
+	case *spec.Reference:
+		return &reference{ref: p}, nil
 	}
 	return nil, fmt.Errorf("instrument: property %q of kind %T is not supported by the row model", p.String(), p)
 }

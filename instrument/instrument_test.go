@@ -108,3 +108,54 @@ func TestUnsupportedKind(t *testing.T) {
 		t.Errorf("error %v, want a property kind the row model does not support", err)
 	}
 }
+
+// TestReference: a reference watches a row r of the referencing table and
+// a key slot p of the referenced one; on entry r's reference to p's key
+// means p exists, and the violation is a reference to an empty slot (or,
+// for the EXISTS form, a NULL reference).
+func TestReference(t *testing.T) {
+	sch, err := schema.Parse(`CREATE TABLE owners (id BIGINT PRIMARY KEY); CREATE TABLE pets (id BIGINT PRIMARY KEY, owner_id BIGINT);`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ text, violation string }{
+		{"pets.owner_id IN (SELECT id FROM owners)", "((r.$exists && !null) && (c == k)) && !p.$exists"},
+		{"EXISTS (SELECT 1 FROM owners o WHERE o.id = pets.owner_id)", "(((r.$exists && !null) && (c == k)) && !p.$exists) || (r.$exists && null)"},
+	} {
+		props, err := spec.Resolve([]string{tt.text}, "", sch, petsProgram{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ins, err := instrument.For(props[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := ins.Watched()
+		if len(w) != 2 || w[0].Table != "pets" || w[0].Slot || w[1].Table != "owners" || !w[1].Slot || w[1].Symbol != instrument.ReferencedSlot {
+			t.Fatalf("watched %+v, want r of pets and the slot p of owners", w)
+		}
+		p := ir.NewProgram("test")
+		vars := map[string]*ir.Var{}
+		for _, n := range []string{"r.$exists", "p.$exists", "null"} {
+			vars[n] = p.NewVar(n, ir.Bool, ir.Ghost)
+		}
+		c, k := p.NewVar("c", ir.Int, ir.Ghost), p.NewVar("k", ir.Int, ir.Ghost)
+		rows := []instrument.Row{
+			{Watch: w[0], Exists: vars["r.$exists"], Cond: func(sqlir.Expr) ir.Expr { return vars["null"] }, Col: func(string) ir.Expr { return c }},
+			{Watch: w[1], Exists: vars["p.$exists"], Col: func(string) ir.Expr { return k }},
+		}
+		if got := ir.And(ins.Violation(rows)...).String(); got != tt.violation {
+			t.Errorf("%s: violation %s, want %s", tt.text, got, tt.violation)
+		}
+		if len(ins.OnEntry(rows)) == 0 {
+			t.Errorf("%s: nothing assumed on entry", tt.text)
+		}
+	}
+}
+
+// petsProgram is a program whose SQL uses owners and pets.
+type petsProgram struct{}
+
+func (petsProgram) Tables() []string                { return []string{"owners", "pets"} }
+func (petsProgram) Columns(string) ([]string, bool) { return nil, true }
+func (petsProgram) RunsUnknownSQL() bool            { return false }

@@ -33,6 +33,8 @@ func (rc *rowCheck) Conditions(table string) []sqlir.Expr {
 
 func (rc *rowCheck) Invariant(table string) []sqlir.Expr { return rc.Conditions(table) }
 
+func (rc *rowCheck) OnEntry([]Row) []ir.Expr { return nil }
+
 func (rc *rowCheck) Violation(rows []Row) []ir.Expr {
 	r := rows[0]
 	return []ir.Expr{r.Exists, ir.Not(r.Cond(rc.c.Expr))}

@@ -23,7 +23,7 @@ func verify(ctx context.Context, entry string, prog *ir.Program, c spec.Property
 	defer func() { r.Seconds = time.Since(start).Seconds() }()
 	if u, ok := c.(*spec.Unsupported); ok {
 		r.Verdict = report.Unknown
-		r.Reason = fmt.Sprintf("constraint not checked: %s; the row model checks a condition over one row of one table (%s may change what it reads)", u.Reason, shortName(entry))
+		r.Reason = fmt.Sprintf("constraint not checked: %s; the row model checks a condition over one row of one table, or a reference to a declared key (%s may change what it reads)", u.Reason, shortName(entry))
 		return r
 	}
 	if len(prog.Unsupported) > 0 {

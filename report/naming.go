@@ -16,11 +16,15 @@ import (
 // names its watched symbols and ghosts, rowNaming is made from it.
 type rowNaming struct {
 	watched string // the watched row's symbol
+	// slot is the symbol of a reference's key slot, which may not exist
+	// on entry (instrument.ReferencedSlot).
+	slot string
 }
 
 // conventionalNaming is dbmodel's convention: the watched row is "r", a
-// column whose name starts with "$" (r.$exists) is a ghost.
-func conventionalNaming() rowNaming { return rowNaming{watched: "r"} }
+// reference's key slot "p", a column whose name starts with "$"
+// (r.$exists) is a ghost.
+func conventionalNaming() rowNaming { return rowNaming{watched: "r", slot: "p"} }
 
 // isWatched reports whether sym is the watched row: the row whose state
 // at entry is shown first and whose state at the end is the violation.

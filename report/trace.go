@@ -291,6 +291,13 @@ func (b *traceBuilder) rows() ([]Row, error) {
 		if b.naming.isWatched(sym) {
 			continue
 		}
+		if absent, err := b.absentOnEntry(sym); err != nil {
+			return nil, err
+		} else if absent {
+			// (A key slot with no row: not a row of the initial
+			// database.)
+			continue
+		}
 		last := b.lastRead(sym)
 		if last < 0 {
 			continue
@@ -602,4 +609,24 @@ func havocVersions(pf *vcgen.PathFormula) map[*ir.Var]bool {
 		}
 	}
 	return out
+}
+
+// absentOnEntry reports whether sym is a reference's key slot that holds
+// no row on entry (its existence flag's first value is false).
+func (b *traceBuilder) absentOnEntry(sym string) (bool, error) {
+	if sym != b.naming.slot {
+		return false, nil
+	}
+	for _, v := range b.pf.Prog.Vars {
+		if v.Row != sym || v.Col != "$exists" {
+			continue
+		}
+		s, ok := b.first[v]
+		if !ok {
+			return false, nil
+		}
+		x, err := b.value(s)
+		return x == "false", err
+	}
+	return false, nil
 }

@@ -1,6 +1,7 @@
 // Package spec holds what dbverify is asked to prove and what it may
-// assume, as types: properties (Property: today RowCheck, a row-level
-// invariant ∀ r ∈ T : ψ(r); a foreign key is the next kind) and facts
+// assume, as types: properties (Property: RowCheck, a row-level
+// invariant ∀ r ∈ T : ψ(r), and Reference, "T.c IN (SELECT k FROM U)" or
+// its EXISTS form with k a declared key of U) and facts
 // (Fact: TableFact, true of every row of a table in the initial database,
 // and ParamFact, true of an entry's parameters).
 //

@@ -31,7 +31,8 @@ var ErrNoProperty = errors.New("no property")
 // Resolve parses the --constraint conditions, over table when it is not
 // "" and, for one that qualifies no column, over the table guessTable
 // finds. A condition that is not over one row (a subquery, an aggregate)
-// becomes an Unsupported property on the tables it names. With no condition it returns the schema's CHECK constraints
+// becomes a Reference when it is one (parseReference), else an
+// Unsupported property on the tables it names, with the reason. With no condition it returns the schema's CHECK constraints
 // (FromSchema; ErrNoProperty if there are none).
 func Resolve(texts []string, table string, schema *sqlir.Schema, prog Program) ([]Property, error) {
 	var out []Property
@@ -44,8 +45,17 @@ func Resolve(texts []string, table string, schema *sqlir.Schema, prog Program) (
 			}
 		}
 		if errors.Is(err, sqlparse.ErrNotOneRow) {
+			ref, rerr := parseReference(text, table, schema)
+			if rerr == nil {
+				out = append(out, ref)
+				continue
+			}
+			reason := err
+			if errors.Is(rerr, sqlparse.ErrNotOneRow) {
+				reason = rerr
+			}
 			if tables := namedTables(text, prog, schema); len(tables) > 0 {
-				out = append(out, &Unsupported{Text: text, Reason: unwrapped(err), On: tables})
+				out = append(out, &Unsupported{Text: text, Reason: unwrapped(reason), On: tables})
 				continue
 			}
 		}

@@ -76,3 +76,17 @@ func Format(e sqlir.Expr) string { return rules.Format(e) }
 // ErrNotOneRow is matched (errors.Is) by ParseConstraint's error for a
 // constraint that is not over one row (a subquery, an aggregate).
 var ErrNotOneRow = rules.ErrNotOneRow
+
+// ParseReference reads a referential constraint written with a subquery,
+// "T.c IN (SELECT k FROM U)" or "EXISTS (SELECT 1 FROM U WHERE U.k =
+// T.c)", as the whole condition (MySQL expression grammar). Another
+// condition with a subquery is an error matching ErrNotOneRow that says
+// why (a subquery over T itself is a condition over two rows of T).
+func ParseReference(text, defaultTable string) (*sqlir.Reference, error) {
+	return mysql.ParseReference(text, defaultTable)
+}
+
+// NotOneRow returns an error with message msg that matches ErrNotOneRow:
+// a constraint that is not checked as a condition over one row, for the
+// reason msg.
+func NotOneRow(msg string) error { return rules.NotOneRow(msg) }

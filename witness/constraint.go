@@ -1,6 +1,7 @@
 package witness
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
@@ -20,6 +21,9 @@ type Constraint struct {
 	// From is the table as the engine must be told it (quoted: see
 	// Schema.TableSQL); "" for Table as written.
 	From string
+	// Ref, for a reference ("T.c IN (SELECT k FROM U)"), is what it
+	// refers to; Cond is then the condition as written, qualifiers kept.
+	Ref *sqlir.Reference
 }
 
 // from is the table as the queries of c name it.
@@ -34,6 +38,11 @@ func (c *Constraint) from() string {
 // constraint with bare column names.
 func ParseConstraint(text, defaultTable string) (*Constraint, error) {
 	c, err := sqlparse.ParseConstraint(text, defaultTable)
+	if errors.Is(err, sqlparse.ErrNotOneRow) {
+		if ref, rerr := sqlparse.ParseReference(text, defaultTable); rerr == nil {
+			return &Constraint{Text: text, Table: ref.Table, Cond: text, Columns: []string{strings.ToLower(ref.Column)}, Ref: ref}, nil
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -85,4 +94,51 @@ func CheckConstraint(s *Schema, name, text string) *Constraint {
 		}
 	}
 	return nil
+}
+
+// ReferencedRows are, for a reference constraint, the rows of the
+// referenced table that the seeded rows of the referencing table refer
+// to and that rows do not hold: a counterexample lists the referenced
+// row it watches (when it exists on entry), not the parents of the other
+// rows it shows, and an initial state must keep the constraint. Each has
+// the referenced value, its other columns zero. None for a row
+// constraint.
+func (c *Constraint) ReferencedRows(s *Schema, rows []Row) (out []Row, notes []string) {
+	if c.Ref == nil {
+		return nil, nil
+	}
+	have := append([]Row(nil), rows...)
+	for _, r := range rows {
+		if !strings.EqualFold(r.Table, c.Ref.Table) {
+			continue
+		}
+		v, ok := r.Values[strings.ToLower(c.Ref.Column)]
+		if !ok || v == "NULL" {
+			continue
+		}
+		row := Row{Table: c.Ref.RefTable, Values: map[string]string{strings.ToLower(c.Ref.RefColumn): v}}
+		if t := s.Table(c.Ref.RefTable); t != nil {
+			row.Table = t.Name
+		}
+		if referenced(have, row, c.Ref.RefColumn) {
+			continue
+		}
+		fillZero(&row, s)
+		have = append(have, row)
+		out = append(out, row)
+		notes = append(notes, fmt.Sprintf("seeded %s %s: the row a seeded %s row refers to (%s)", row.Table, FormatRows([]map[string]string{row.Values}), r.Table, c.Text))
+	}
+	return out, notes
+}
+
+// referenced reports whether rows hold a row of row's table with its
+// value of column col.
+func referenced(rows []Row, row Row, col string) bool {
+	col = strings.ToLower(col)
+	for _, h := range rows {
+		if strings.EqualFold(h.Table, row.Table) && h.Values[col] == row.Values[col] {
+			return true
+		}
+	}
+	return false
 }

@@ -33,15 +33,22 @@ type Replayed struct {
 // ParentRows) and executes again. The error is the first execution's
 // (a failure of the harness).
 func ReplayExecute(ctx context.Context, ex Executor, d sqlparse.Dialect, s *Schema, c *Constraint, pkg, entry string, cex *Counterexample, run *Run) (*Replayed, error) {
+	var added []string
+	if refs, notes := c.ReferencedRows(s, run.Rows); len(refs) > 0 {
+		next := *run
+		next.Rows = append(append([]Row(nil), run.Rows...), refs...)
+		run, added = &next, notes
+	}
 	nat, tried := executeNatural(ctx, ex, d, s, c, pkg, entry, run)
 	if nat != nil {
+		nat.Added = append(added, nat.Added...)
 		return nat, nil
 	}
 	out, err := Execute(ctx, ex, d, s, c, pkg, entry, run)
 	if err != nil {
 		return nil, err
 	}
-	r := &Replayed{Outcome: out, Run: run, Executions: 1}
+	r := &Replayed{Outcome: out, Run: run, Executions: 1, Added: added}
 	if tried {
 		r.Executions++
 	}

@@ -1,0 +1,75 @@
+package instrument
+
+import (
+	"strings"
+
+	"github.com/dbverify/dbverify/ir"
+	"github.com/dbverify/dbverify/spec"
+	"github.com/dbverify/dbverify/sqlir"
+)
+
+// ReferencedSlot is the symbol of a reference's watched key slot of the
+// referenced table.
+const ReferencedSlot = "p"
+
+// reference instruments T.c IN (SELECT k FROM U), k a key of U, by a
+// watched row r of T and a watched key slot p of U (the row of U with
+// key p.k, if any): on entry r.c = p.k (c not NULL) implies p exists; the
+// violation is r exists, r.c is not NULL and equals p.k, and p does not
+// exist, or, for the EXISTS form, r exists with a NULL c (docs/design.md
+// §2, foreign keys).
+type reference struct {
+	ref *spec.Reference
+}
+
+func (f *reference) Watched() []Watch {
+	return []Watch{{Table: f.ref.Table, Symbol: WatchedRow}, {Table: f.ref.RefTable, Symbol: ReferencedSlot, Slot: true}}
+}
+
+// Conditions: the referencing column (and whether it is NULL) of T, the
+// key of U.
+func (f *reference) Conditions(table string) []sqlir.Expr {
+	switch {
+	case strings.EqualFold(table, f.ref.Table):
+		return []sqlir.Expr{&sqlir.IsNull{X: &sqlir.ColRef{Name: f.ref.Column}}}
+	case strings.EqualFold(table, f.ref.RefTable):
+		k := &sqlir.ColRef{Name: f.ref.RefColumn}
+		return []sqlir.Expr{&sqlir.Binary{Op: sqlir.OpEq, X: k, Y: k}}
+	}
+	return nil
+}
+
+// Invariant: nothing of one row; the pair's is OnEntry.
+func (f *reference) Invariant(string) []sqlir.Expr { return nil }
+
+// refers is "r exists and r.c, not NULL, is p's key".
+func (f *reference) refers(rows []Row) ir.Expr {
+	r, p := rows[0], rows[1]
+	return ir.And(r.Exists, ir.Not(f.null(r)), ir.Eq(r.Col(f.ref.Column), p.Col(f.ref.RefColumn)))
+}
+
+// null is "r.c is NULL".
+func (f *reference) null(r Row) ir.Expr {
+	return r.Cond(&sqlir.IsNull{X: &sqlir.ColRef{Name: f.ref.Column}})
+}
+
+// nullBreaks is "r exists with a NULL c, and the form is EXISTS".
+func (f *reference) nullBreaks(r Row) ir.Expr {
+	if !f.ref.NullBreaks {
+		return ir.False
+	}
+	return ir.And(r.Exists, f.null(r))
+}
+
+func (f *reference) OnEntry(rows []Row) []ir.Expr {
+	return []ir.Expr{ir.Implies(f.refers(rows), rows[1].Exists), ir.Not(f.nullBreaks(rows[0]))}
+}
+
+func (f *reference) Violation(rows []Row) []ir.Expr {
+	return []ir.Expr{ir.Or(ir.And(f.refers(rows), ir.Not(rows[1].Exists)), f.nullBreaks(rows[0]))}
+}
+
+// Verifies: no CHECK is the property.
+func (f *reference) Verifies(string, sqlir.Constraint) bool { return false }
+
+func (f *reference) Text() string { return f.ref.Text }
