@@ -126,7 +126,7 @@ func checkMultiline(t *testing.T, withdraw, deposit string) {
 	for _, want := range []string{
 		`multiline\.go:33 +assign +d := Debit\{Account: account, Amount: amount, Note: "withdrawal"\} +⇒ d\.Account = ` + n,
 		`multiline\.go:38 +branch +if premium \{ +→ (true|false)\n`,
-		`multiline\.go:45 +sql +SELECT balance FROM accounts WHERE id = ` + n + ` .*\n +multiline\.go:45 +branch +if err := db\.QueryRowContext\(ctx, ` + "`SELECT balance FROM accounts WHERE id = \\$1`" + `, d\.Account\)\.Scan\(&balance\); err != nil \{ +→ false`,
+		`multiline\.go:45 +sql +SELECT balance FROM accounts WHERE id = ` + n + ` .*\n +\S*multiline\.go:45 +branch +if err := db\.QueryRowContext\(ctx, ` + "`SELECT balance FROM accounts WHERE id = \\$1`" + `, d\.Account\)\.Scan\(&balance\); err != nil \{ +→ false`,
 		`multiline\.go:53 +call +_, err := db\.ExecContext\(ctx, .*feeOf\(d\.Amount, premium\), d\.Account\)\n`,
 		`multiline\.go:26 +assign +fee := amount \* rate / 100 +⇒ fee = ` + n,
 		`multiline\.go:53 +sql +UPDATE accounts SET balance = balance - ` + n + ` WHERE id = ` + n + ` `,
