@@ -164,7 +164,7 @@ func writeCounterexample(w io.Writer, c *Counterexample, requests []Request) {
 		fmt.Fprintf(w, "  note:      %s\n", n)
 	}
 	fmt.Fprintln(w, "  steps:")
-	steps := displaySteps(c.Steps)
+	steps := c.ShownSteps()
 	width := positionWidth(steps) // one column within the result
 	for _, s := range steps {
 		text := s.Statement() // a SQL statement as the database ran it

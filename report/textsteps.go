@@ -5,6 +5,10 @@ import (
 	"strings"
 )
 
+// ShownSteps are the counterexample's steps as a reader sees them (the
+// text report, explore, SARIF's thread flows): see displaySteps.
+func (c *Counterexample) ShownSteps() []Step { return displaySteps(c.Steps) }
+
 // displaySteps are the steps as the text report prints them: one step
 // per Go statement around a database call. The statement's other parts
 // at its line (the assignment of the call's results, the Scan of a
