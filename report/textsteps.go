@@ -15,8 +15,9 @@ func (c *Counterexample) ShownSteps() []Step { return displaySteps(c.Steps) }
 // QueryRow, the arguments computed before it) are folded into its SQL
 // step, which shows the SQL once with its bound values and all their
 // values; a part that decides a branch stays a branch step of its own,
-// with its outcome. The JSON report keeps every step (a replay reads the
-// Scan targets off them).
+// with its outcome (a branch step without one too: a report written
+// before outcomes were recorded). The JSON report keeps every step (a
+// replay reads the Scan targets off them).
 func displaySteps(steps []Step) []Step {
 	out := make([]Step, 0, len(steps))
 	for k := 0; k < len(steps); {
@@ -62,7 +63,7 @@ func foldStatement(run []Step) []Step {
 				mergeValues(&out[into], p)
 			}
 			pending = nil
-		case s.Outcome != "":
+		case s.Outcome != "" || s.Kind == "branch":
 			if s.Kind == "sql" {
 				s.Kind = "branch" // (the Scan of the call, in an if)
 			}
