@@ -29,7 +29,15 @@ import (
 //   - echo's Bind and gin's ShouldBindJSON fill JSON body fields, named
 //     as HTTP inputs, per request in a concurrent counterexample, whose
 //     steps list only the values the path reads (adv9 p04: ~150 c.Request
-//     fields at c.JSON).
+//     fields at c.JSON);
+//   - (round 15, testdata/readable/multiline) a statement written over
+//     several lines is one step at the line where it starts, printed on
+//     one line, its SQL once with its bound values; each branch step
+//     gives the outcome the path takes, also where the if's or the
+//     case's body is empty; an inlined helper's locals are named as the
+//     helper writes them; the position column is aligned within a
+//     result; a concurrent result prints its inputs once, on the request
+//     lines.
 func TestReadableTraces(t *testing.T) {
 	recordInputs(t)
 	dir, err := filepath.Abs(filepath.Join("testdata", "readable"))
@@ -41,7 +49,7 @@ func TestReadableTraces(t *testing.T) {
 		args []string
 	}{
 		{"mysql", []string{"check", "--no-cache", "-c", "accounts.balance >= 0", "./helpers", "./sqlxnamed", "./prepared", "./echobind"}},
-		{"postgres", []string{"check", "--no-cache", "-c", "accounts.balance >= 0", "-c", "credits.available >= 0", "./pgxnative", "./pooltx/..."}},
+		{"postgres", []string{"check", "--no-cache", "-c", "accounts.balance >= 0", "-c", "credits.available >= 0", "./pgxnative", "./pooltx/...", "./multiline"}},
 		{"concurrent", []string{"check", "--no-cache", "--concurrent", "-c", "accounts.balance >= 0", "./ginbind"}},
 	}
 	var out strings.Builder
@@ -70,6 +78,11 @@ func TestReadableTraces(t *testing.T) {
 	}
 	all := out.String()
 	checkStepLines(t, all)
+	checkAligned(t, all)
+	checkMultiline(t, readableBlock(all, "multiline.Withdraw"), readableBlock(all, "multiline.Deposit"))
+	if b := readableBlock(all, "ginbind.(*Handler).withdraw"); strings.Contains(b, "  inputs:") {
+		t.Errorf("ginbind: the requests' inputs printed again on an inputs line:\n%s", b)
+	}
 	block := func(entry string) string { return readableBlock(all, entry) }
 	n := `\(?-?\d+\)?` // a bound number, in parentheses where negative
 	for _, tt := range []struct{ entry, want string }{
@@ -98,6 +111,84 @@ func TestReadableTraces(t *testing.T) {
 				t.Errorf("%s: %s %q has no bound values in the JSON report", key, s.Position, s.Text)
 			}
 		}
+	}
+}
+
+// checkMultiline checks the steps of testdata/readable/multiline, whose
+// statements span several lines: one step per statement at its first
+// line, shown on one line, the SQL once; no step at a continuation line;
+// branch outcomes as the inputs decide them (go/ssa drops an empty body,
+// and `case 1:` printed → false with channel = 1); feeOf's locals by
+// their Go names.
+func checkMultiline(t *testing.T, withdraw, deposit string) {
+	t.Helper()
+	n := `\(?-?\d+\)?`
+	for _, want := range []string{
+		`multiline\.go:33 +assign +d := Debit\{Account: account, Amount: amount, Note: "withdrawal"\} +⇒ d\.Account = ` + n,
+		`multiline\.go:38 +branch +if premium \{ +→ (true|false)\n`,
+		`multiline\.go:45 +sql +SELECT balance FROM accounts WHERE id = ` + n + ` .*\n +\S*multiline\.go:45 +branch +if err := db\.QueryRowContext\(ctx, ` + "`SELECT balance FROM accounts WHERE id = \\$1`" + `, d\.Account\)\.Scan\(&balance\); err != nil \{ +→ false`,
+		`multiline\.go:53 +call +_, err := db\.ExecContext\(ctx, .*feeOf\(d\.Amount, premium\), d\.Account\)\n`,
+		`multiline\.go:26 +assign +fee := amount \* rate / 100 +⇒ fee = ` + n,
+		`multiline\.go:53 +sql +UPDATE accounts SET balance = balance - ` + n + ` WHERE id = ` + n + ` `,
+	} {
+		if !regexp.MustCompile(want).MatchString(withdraw) {
+			t.Errorf("multiline.Withdraw: no line matches %s in:\n%s", want, withdraw)
+		}
+	}
+	if m := regexp.MustCompile(`multiline\.go:(3[4-6]|4[67]|5[456]) `).FindString(withdraw); m != "" {
+		t.Errorf("multiline.Withdraw: a step at a continuation line (%s):\n%s", m, withdraw)
+	}
+	if c := strings.Count(withdraw, "multiline.go:53 sql"); c != 1 {
+		t.Errorf("multiline.Withdraw: %d SQL steps for the UPDATE, want 1:\n%s", c, withdraw)
+	}
+	if strings.Contains(strings.ReplaceAll(withdraw, "feeOf(", ""), "feeOf.") {
+		t.Errorf("multiline.Withdraw: feeOf's locals named with its prefix:\n%s", withdraw)
+	}
+	premium := inputOf(withdraw, "premium")
+	if !strings.Contains(withdraw, "if premium {   → "+premium+"\n") {
+		t.Errorf("multiline.Withdraw: if premium's outcome is not premium = %s:\n%s", premium, withdraw)
+	}
+	waived := inputOf(deposit, "waived")
+	if !strings.Contains(deposit, "if waived {   → "+waived) {
+		t.Errorf("multiline.Deposit: if waived's outcome is not waived = %s:\n%s", waived, deposit)
+	}
+	want := "case 1:   → false"
+	if inputOf(deposit, "channel") == "1" {
+		want = "case 1:   → true"
+	}
+	if !strings.Contains(deposit, want) {
+		t.Errorf("multiline.Deposit: want %q (channel = %s):\n%s", want, inputOf(deposit, "channel"), deposit)
+	}
+}
+
+// inputOf is the value of input name on a result's inputs line.
+func inputOf(block, name string) string {
+	m := regexp.MustCompile(`\n  inputs: .*\b` + name + ` = ([^,\n]+)`).FindStringSubmatch(block)
+	if m == nil {
+		return "(not listed)"
+	}
+	return m[1]
+}
+
+// checkAligned checks that within each result the step lines start
+// their kind at one column, whatever the lengths of their positions.
+func checkAligned(t *testing.T, out string) {
+	t.Helper()
+	step := regexp.MustCompile(`^    (?:[A-Z] )?\S+:\d+ +(call|branch|sql|assign|return) `)
+	col, head := -1, ""
+	for _, line := range strings.Split(out, "\n") {
+		if line != "" && line[0] != ' ' {
+			col, head = -1, line
+			continue
+		}
+		m := step.FindStringSubmatchIndex(line)
+		if m == nil {
+			continue
+		}
+		if col >= 0 && m[2] != col {
+			t.Errorf("%s: a step's kind at column %d, another's at %d:\n%s", head, m[2], col, line)
+		}
+		col = m[2]
 	}
 }
 

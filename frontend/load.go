@@ -101,6 +101,8 @@ type Loaded struct {
 	// ownSentinels holds the program's own sentinel errors (erridentity.go).
 	ownSentinels map[*ssa.Global]bool
 	srcLine      map[string][]string
+	// stmts holds the statements of the source files read (stmtpos.go).
+	stmts map[string]stmtLines
 }
 
 type parseKey struct {
@@ -187,6 +189,7 @@ func Load(cfg Config) (*Loaded, error) {
 		implCache:   map[*types.Func][]*ssa.Function{},
 		calleeCache: map[*ssa.Function][]*ssa.Function{},
 		srcLine:     map[string][]string{},
+		stmts:       map[string]stmtLines{},
 		loadedDirs:  map[string]bool{},
 	}
 	for i, p := range pkgs {
@@ -358,6 +361,12 @@ func (l *Loaded) sourceLine(pos token.Pos) string {
 		return ""
 	}
 	p := l.Fset.Position(pos)
+	return l.lineText(p.Filename, p.Line)
+}
+
+// lineText returns the trimmed text of line n of a file.
+func (l *Loaded) lineText(filename string, n int) string {
+	p := token.Position{Filename: filename, Line: n}
 	lines, ok := l.srcLine[p.Filename]
 	if !ok {
 		data, err := os.ReadFile(p.Filename)

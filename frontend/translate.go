@@ -21,7 +21,10 @@ type translator struct {
 	l     *Loaded
 	p     *ir.Program
 	stack []*ssa.Function // functions being inlined, innermost last
-	txs   int             // transactions and connections so far (ids 1…)
+	// scopes are the prefixes of the inlined functions' locals (see
+	// ir.Var.Scope).
+	scopes map[string]bool
+	txs    int // transactions and connections so far (ids 1…)
 	// conns are the ids of single connections (*sql.Conn, pgx.Conn, …),
 	// on which BEGIN, COMMIT and ROLLBACK may be sent as SQL text.
 	conns map[ir.Tx]bool
@@ -184,6 +187,7 @@ func (l *Loaded) translate(fn *ssa.Function, noOverflow, rounding bool) *ir.Prog
 	t.inline(fn, args, bindings)
 	t.edge(t.p.Exit, &ir.Assume{Cond: ir.True, Info: t.info(ir.KindReturn, "")})
 	t.resolveNaN()
+	t.markScopes()
 	var inputs []*ir.Var
 	params := map[*ir.Var]bool{}
 	for _, v := range t.p.Inputs {
@@ -242,11 +246,21 @@ func (t *translator) noteStrings(fn *ssa.Function) {
 	}
 }
 
-// info describes the instruction being translated.
+// info describes the instruction being translated: the Go statement that
+// holds it, at the line where the statement starts, its text (a
+// statement written over several lines on one line) unless text is
+// given (the SQL a database call runs).
 func (t *translator) info(kind ir.StepKind, text string) ir.Info {
 	file, line := t.l.position(t.pos)
+	if !t.pos.IsValid() {
+		return ir.Info{File: file, Line: line, Kind: kind, Text: text}
+	}
+	line, stmt := t.l.stmtAt(t.pos)
 	if text == "" {
-		text = t.l.sourceLine(t.pos)
+		text = stmt
+	}
+	if text == "" {
+		text = t.l.lineText(t.l.Fset.Position(t.pos).Filename, line)
 	}
 	return ir.Info{File: file, Line: line, Kind: kind, Text: text}
 }
@@ -298,6 +312,10 @@ func (t *translator) inline(fn *ssa.Function, args, bindings []value) value {
 		if fn.Parent() != nil {
 			f.prefix = fn.Parent().Name() + "$func."
 		}
+		if t.scopes == nil {
+			t.scopes = map[string]bool{}
+		}
+		t.scopes[f.prefix] = true
 	}
 	for i, prm := range fn.Params {
 		if i < len(args) {
@@ -655,44 +673,15 @@ func (t *translator) terminator(f *frame, b *ssa.BasicBlock) {
 		t.pos = condPos(last, b)
 		cond := asBool(t.val(f, last.Cond).expr)
 		from := t.cur
+		outcomes := branchOutcomes(b)
 		for i, c := range []ir.Expr{cond, ir.Not(cond)} {
 			t.cur = from
 			info := t.info(ir.KindBranch, "")
-			info.Outcome = branchOutcome(b.Succs[i])
+			info.Outcome = outcomes[i]
 			t.emit(&ir.Assume{Cond: c, Info: info})
 			t.phiMoves(f, b, b.Succs[i])
 		}
 	}
-}
-
-// branchOutcome is the outcome of the source's condition on the edge to
-// block succ, read off the block go/ssa made for it: the body of an if,
-// a loop or a case (true), what follows when the condition fails
-// (false), or an inner test of && or || (none).
-func branchOutcome(succ *ssa.BasicBlock) ir.Outcome {
-	switch succ.Comment {
-	case "if.then", "for.body", "range.body", "rangeindex.body", "rangeiter.body", "rangeint.body", "switch.body", "typeswitch.body", "rangechan.body":
-		return ir.OutcomeTrue
-	case "if.else", "if.done", "for.done", "rangeindex.done", "rangeiter.done", "rangeint.done", "switch.next", "switch.done", "typeswitch.next", "rangechan.done", "rangefunc.done":
-		return ir.OutcomeFalse
-	}
-	return ir.OutcomeNone
-}
-
-func lastPos(b *ssa.BasicBlock) token.Pos {
-	for i := len(b.Instrs) - 1; i >= 0; i-- {
-		if p := b.Instrs[i].Pos(); p.IsValid() {
-			return p
-		}
-	}
-	return token.NoPos
-}
-
-func condPos(i *ssa.If, b *ssa.BasicBlock) token.Pos {
-	if p := i.Cond.Pos(); p.IsValid() {
-		return p
-	}
-	return lastPos(b)
 }
 
 func asBool(e ir.Expr) ir.Expr {

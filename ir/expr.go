@@ -76,6 +76,11 @@ type Var struct {
 	// parameter, a field of one), not an SSA register's. A trace shows
 	// it whatever its shape: a user's t1 is not the temporary t1.
 	Named bool
+	// Scope is the prefix the frontend gives the names of an inlined
+	// function's locals ("feeOf.", "Withdraw$func." for a closure), so
+	// that they do not clash with the caller's; "" for the entry's own.
+	// A trace shows the name without it: the name the function writes.
+	Scope string
 	// Err: the variable holds a Go error (false: nil); traces print it
 	// as nil or an error.
 	Err bool

@@ -136,7 +136,7 @@ func (s Step) Statement() string {
 func (c *Counterexample) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "entry %s\n", c.Entry)
-	writeCounterexample(&b, c)
+	writeCounterexample(&b, c, nil)
 	return b.String()
 }
 

@@ -81,6 +81,39 @@ func (c *Counterexample) ShownInputs() []string {
 	return out
 }
 
+// inputsBeside are the inputs ShownInputs lists that the request lines of
+// requests do not show (a concurrent result prints each request's
+// inputs on its line, labelled by the request: the inputs line listed
+// them all again, A.id = 51, B.id = 51).
+func (c *Counterexample) inputsBeside(requests []Request) []string {
+	printed, covered := map[string]bool{}, map[string]bool{}
+	for _, q := range requests {
+		printed[q.Request] = true
+		for _, in := range q.Inputs {
+			covered[q.Request+"."+in.Name] = true
+		}
+	}
+	var out []string
+	for _, h := range c.HTTP {
+		if printed[h.Request] {
+			for _, v := range h.Vars {
+				covered[v] = true
+			}
+			continue
+		}
+		out = append(out, h.String())
+		for _, v := range h.Vars {
+			covered[v] = true
+		}
+	}
+	for _, in := range c.Inputs {
+		if !covered[in.Name] {
+			out = append(out, in.Name+" = "+c.errorValue(in.Name, in.Value))
+		}
+	}
+	return out
+}
+
 // ShownOutside are the outside values no HTTP input stands for.
 func (c *Counterexample) ShownOutside() []string {
 	covered := map[string]bool{}

@@ -43,6 +43,30 @@ func displayName(name string) string {
 	return name
 }
 
+// shownName is the name a trace shows for variable v with value s: an
+// inlined function's local as the function writes it (rate, not
+// feeOf.rate; A.rate in request A), unless values holds that name with
+// another value already (the caller's own rate at the same step).
+func shownName(v *ir.Var, values map[string]string, s string) string {
+	name := displayName(v.Name)
+	if v.Scope == "" || isResultVar(v) {
+		return name
+	}
+	req, rest := "", name
+	if len(name) > 2 && name[1] == '.' && name[0] >= 'A' && name[0] <= 'Z' && !strings.HasPrefix(v.Scope, name[:2]) {
+		req, rest = name[:2], name[2:] // a request's copy: A.feeOf.rate
+	}
+	short, ok := strings.CutPrefix(rest, v.Scope)
+	if !ok || short == "" {
+		return name
+	}
+	short = req + short
+	if old, taken := values[short]; taken && old != s {
+		return name
+	}
+	return short
+}
+
 // isTemporary reports whether variable v is a compiler temporary or a
 // model artefact rather than something the user wrote: SSA values (t12)
 // and their fields, lengths, call results, values returned by RETURNING

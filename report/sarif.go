@@ -382,7 +382,7 @@ func (o sarifOptions) threadFlows(t *Counterexample) []sarifThreadFlow {
 	var flows []sarifThreadFlow
 	index := map[string]int{}
 	n := 0
-	for _, s := range t.Steps {
+	for _, s := range t.ShownSteps() {
 		l, ok := o.location(s.Position, stepMessage(t, s))
 		if !ok {
 			continue

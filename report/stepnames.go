@@ -35,6 +35,8 @@ func labelSteps(steps []Step) {
 			s.Kind = "call"
 		case text == "return" || strings.HasPrefix(text, "return ") && s.Kind != "call":
 			s.Kind = "return"
+		case s.Kind == "assign" && callsInto(steps, k):
+			s.Kind = "call"
 		}
 	}
 }
@@ -55,6 +57,29 @@ func isBranchLine(text string) bool {
 func decidedLater(steps []Step, k int) bool {
 	for _, s := range steps[k+1:] {
 		if s.Request == steps[k].Request && s.Position == steps[k].Position && s.Text == steps[k].Text && s.Outcome != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// callsInto reports whether the statement of step k calls a function
+// whose steps follow at other lines before the statement goes on (the
+// same line again later in the request): `x := f(a)` is a call there.
+func callsInto(steps []Step, k int) bool {
+	s := steps[k]
+	next := -1
+	for j := k + 1; j < len(steps); j++ {
+		if steps[j].Request == s.Request {
+			next = j
+			break
+		}
+	}
+	if next < 0 || steps[next].Position == s.Position {
+		return false
+	}
+	for _, t := range steps[next:] {
+		if t.Request == s.Request && t.Position == s.Position && t.Text == s.Text {
 			return true
 		}
 	}
@@ -83,7 +108,10 @@ func (b *traceBuilder) nameResults(steps []Step) {
 			if m[1] != "" {
 				shown = m[1] + "." + shown
 			}
-			if _, taken := steps[k].Values[shown]; taken || shown == name {
+			if old, taken := steps[k].Values[shown]; taken && old == v {
+				renamed[name] = shown // (the callee's own bal, returned as the caller's bal)
+				continue
+			} else if taken || shown == name {
 				continue
 			}
 			renamed[name] = shown

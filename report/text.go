@@ -58,7 +58,7 @@ func writeResult(w io.Writer, r *Result, verbose bool) {
 			fmt.Fprintf(w, "  database:  %s\n", d.Sentence())
 		}
 		if r.Counterexample != nil {
-			writeCounterexample(w, r.Counterexample)
+			writeCounterexample(w, r.Counterexample, r.Requests)
 		}
 	default:
 		fmt.Fprintf(w, "  reason: %s\n", r.Reason)
@@ -140,13 +140,20 @@ func writeCoverage(w io.Writer, rep *Report, quiet bool) {
 }
 
 // writeCounterexample writes the inputs, the initial rows, the steps and
-// the violating row.
-func writeCounterexample(w io.Writer, c *Counterexample) {
+// the violating row. requests are the requests whose inputs a concurrent
+// result's request lines printed already: the inputs line lists only
+// the inputs none of them shows, if any.
+func writeCounterexample(w io.Writer, c *Counterexample, requests []Request) {
 	ins := c.ShownInputs()
-	if len(ins) == 0 {
-		ins = []string{"(none the path depends on)"}
+	if len(requests) > 0 {
+		ins = c.inputsBeside(requests)
 	}
-	fmt.Fprintf(w, "  inputs:    %s\n", strings.Join(ins, ", "))
+	if len(ins) > 0 || len(requests) == 0 {
+		if len(ins) == 0 {
+			ins = []string{"(none the path depends on)"}
+		}
+		fmt.Fprintf(w, "  inputs:    %s\n", strings.Join(ins, ", "))
+	}
 	if outs := c.ShownOutside(); len(outs) > 0 {
 		fmt.Fprintf(w, "  outside:   %s (results of calls outside the analysed code)\n", strings.Join(outs, ", "))
 	}
@@ -157,11 +164,13 @@ func writeCounterexample(w io.Writer, c *Counterexample) {
 		fmt.Fprintf(w, "  note:      %s\n", n)
 	}
 	fmt.Fprintln(w, "  steps:")
-	for _, s := range c.Steps {
+	steps := c.ShownSteps()
+	width := positionWidth(steps) // one column within the result
+	for _, s := range steps {
 		text := s.Statement() // a SQL statement as the database ran it
-		line := fmt.Sprintf("    %-22s %-6s %s", s.Position, s.Kind, text)
+		line := fmt.Sprintf("    %-*s %-6s %s", width, s.Position, s.Kind, text)
 		if s.Request != "" {
-			line = fmt.Sprintf("    %s %-22s %-6s %s", s.Request, s.Position, s.Kind, text)
+			line = fmt.Sprintf("    %s %-*s %-6s %s", s.Request, width, s.Position, s.Kind, text)
 		}
 		if s.Outcome != "" {
 			line += "   → " + s.Outcome
@@ -174,7 +183,7 @@ func writeCounterexample(w io.Writer, c *Counterexample) {
 		}
 		fmt.Fprintln(w, line)
 		if s.Note != "" {
-			fmt.Fprintf(w, "    %s%-22s note   %s\n", strings.Repeat(" ", len(s.Request)+min(len(s.Request), 1)), "", s.Note)
+			fmt.Fprintf(w, "    %s%-*s note   %s\n", strings.Repeat(" ", len(s.Request)+min(len(s.Request), 1)), width, "", s.Note)
 		}
 	}
 	if v := c.Violation; v != nil {

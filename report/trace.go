@@ -243,7 +243,7 @@ func (b *traceBuilder) outside() (Inputs, error) {
 				return nil, err
 			}
 			named[displayName(v.Name)] = true
-			out = append(out, Binding{Name: displayName(v.Name), Value: s})
+			out = append(out, Binding{Name: shownName(v, nil, s), Value: s})
 			if len(out) == maxOutside {
 				return out, nil
 			}
@@ -461,9 +461,10 @@ func (b *traceBuilder) stepValues(i int, step *Step) error {
 		if o.ConvAny {
 			s += " (any value: the conversion is not modelled)"
 		}
-		values[displayName(o.Name)] = s
+		name := shownName(o, values, s)
+		values[name] = s
 		if o.Err {
-			b.errs[displayName(o.Name)] = true
+			b.errs[name] = true
 		}
 	}
 	return nil

@@ -150,7 +150,7 @@ func readExploreReport(data []byte) ([]exploreResult, error) {
 			for _, row := range cex.Rows {
 				er.Rows = append(er.Rows, fmt.Sprintf("%s %s: %s", row.Symbol, row.Table, report.JoinValues(row.Values)))
 			}
-			for _, s := range cex.Steps {
+			for _, s := range cex.ShownSteps() {
 				text := s.Statement() // a SQL statement with its bound values
 				if s.Outcome != "" {
 					text += "   → " + s.Outcome
