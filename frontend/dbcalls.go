@@ -516,6 +516,7 @@ func (t *translator) runSQL(kind dblib.Op, tx ir.Tx, text string, known bool, ar
 	stmt, args = t.bindMarkers(stmt, args)
 	stmt, args = t.bindNullArgs(stmt, args)
 	stmt = t.bindUnsignedArgs(stmt, args, known)
+	t.nanArgs(args, compactSQL(text))
 	info := t.info(ir.KindSQL, compactSQL(text))
 	if tc, ok := stmt.(*sqlir.TxControl); ok {
 		return t.txControl(tc, tx, info, results)
