@@ -513,6 +513,7 @@ func (t *translator) runSQL(kind dblib.Op, tx ir.Tx, text string, known bool, ar
 	if op, ok := untypedArith(stmt, query, len(args)); ok && t.dialect == sqlparse.Postgres {
 		return t.untypedStatement(kind, op, t.info(ir.KindSQL, compactSQL(text)), results)
 	}
+	refused := t.refuses64(args)
 	stmt, args = t.bindMarkers(stmt, args)
 	stmt, args = t.bindNullArgs(stmt, args)
 	stmt = t.bindUnsignedArgs(stmt, args, known)
@@ -526,14 +527,14 @@ func (t *translator) runSQL(kind dblib.Op, tx ir.Tx, text string, known bool, ar
 		errV := t.errVar()
 		aff := t.p.NewVar("rowsAffected", ir.Int, ir.Local)
 		if sel, ok := stmt.(*sqlir.Select); ok {
-			t.emit(&ir.Select{SQL: sel, Args: args, Tx: tx, Err: errV, LockOnly: lockOnly, Info: info})
+			t.emit(&ir.Select{SQL: sel, Args: args, Tx: tx, Err: errV, LockOnly: lockOnly, Refuses64: refused, Info: info})
 			t.emit(&ir.Havoc{Vars: []*ir.Var{aff}, Info: info})
 		} else {
-			t.emit(&ir.Exec{SQL: stmt, Args: args, Tx: tx, Err: errV, Affected: aff, Info: info})
+			t.emit(&ir.Exec{SQL: stmt, Args: args, Tx: tx, Err: errV, Affected: aff, Refuses64: refused, Info: info})
 		}
 		return value{tuple: []value{{obj: &object{kind: objResult, affected: aff}}, {expr: errV}}}
 	case dblib.Query, dblib.QueryRow:
-		o := &object{kind: objRows, tx: tx, text: text, args: args}
+		o := &object{kind: objRows, tx: tx, text: text, args: args, refuses64: refused}
 		if kind == dblib.QueryRow {
 			o.kind = objRow
 		}
@@ -550,7 +551,7 @@ func (t *translator) runSQL(kind dblib.Op, tx ir.Tx, text string, known bool, ar
 			if noRow {
 				o.noRow = t.p.NewVar("noRows", ir.Bool, ir.Local)
 			}
-			t.emit(&ir.Exec{SQL: stmt, Args: args, Tx: tx, Err: o.execErr, Targets: o.returned, NoRow: o.noRow, Info: info})
+			t.emit(&ir.Exec{SQL: stmt, Args: args, Tx: tx, Err: o.execErr, Targets: o.returned, NoRow: o.noRow, Refuses64: refused, Info: info})
 		}
 		if kind == dblib.QueryRow {
 			return value{obj: o}
@@ -592,14 +593,17 @@ func (t *translator) scan(src *object, dests []value, unknownDests bool) value {
 	}()
 	var nulls []nullScan
 	var rejects []bool
+	var into []*ir.GoDest
 	for _, d := range dests {
 		var tv *ir.Var
 		reject := false
+		var dest *ir.GoDest
 		switch {
 		case d.obj != nil && d.obj.kind == objPtr && d.obj.cell != nil:
 			if d.obj.cell.v != nil {
 				tv = d.obj.cell.v
 				reject = rejectsNull(d.obj.cell.typ)
+				dest = scanDest(d.obj.cell.typ)
 			} else if val, valid := t.nullFields(d.obj.cell); val != nil {
 				tv = t.p.NewVar(val.v.Name+"#scanned", val.v.Type, ir.Local)
 				nulls = append(nulls, nullScan{value: val, valid: valid, tmp: tv, index: len(targets),
@@ -610,6 +614,7 @@ func (t *translator) scan(src *object, dests []value, unknownDests bool) value {
 		case isChoicePtr(d) && d.obj.alts[0].cell != nil && d.obj.alts[0].cell.v != nil:
 			tv = t.p.NewVar("scan", d.obj.alts[0].cell.v.Type, ir.Local)
 			reject = rejectsNull(d.obj.alts[0].cell.typ)
+			dest = scanDest(d.obj.alts[0].cell.typ)
 			o := d.obj
 			after = append(after, func() {
 				if !t.storeChoice(o, value{expr: tv}) {
@@ -621,6 +626,7 @@ func (t *translator) scan(src *object, dests []value, unknownDests bool) value {
 		}
 		targets = append(targets, tv)
 		rejects = append(rejects, reject)
+		into = append(into, dest)
 	}
 	defer func() { t.storeNullScans(nulls, errV) }()
 	if src == nil || (src.kind != objRow && src.kind != objRows) {
@@ -642,7 +648,8 @@ func (t *translator) scan(src *object, dests []value, unknownDests bool) value {
 	if src.kind == objRow {
 		noRow = t.p.NewVar("noRows", ir.Bool, ir.Local)
 	}
-	t.emit(&ir.Select{SQL: sel, Args: src.args, Tx: src.tx, Targets: targets, Err: errV, NoRow: noRow, RejectsNull: rejects, Info: t.info(ir.KindSQL, compactSQL(src.text))})
+	t.emit(&ir.Select{SQL: sel, Args: src.args, Tx: src.tx, Targets: targets, Err: errV, NoRow: noRow, RejectsNull: rejects,
+		ScanInto: into, Refuses64: src.refuses64, Info: t.info(ir.KindSQL, compactSQL(src.text))})
 	if noRow == nil {
 		return value{expr: errV}
 	}
