@@ -259,19 +259,20 @@ func (t *translator) sqlCall(f *frame, instr ssa.CallInstruction, a apiCall, tx 
 	run := func(text string, known bool) value {
 		stmtArgs := t.sqlArgs(arg(a.Params))
 		t.argUnsigned = unsignedArgs(instr, a.Params, len(stmtArgs))
+		t.argFloat = floatArgs(instr, a.Params, len(stmtArgs))
 		if p := arg(a.Params); p.obj != nil && p.obj.approxElems != "" && known {
-			stmtArgs, t.argNulls, t.argUnsigned = t.approxArgs(text, p.obj.approxElems), nil, nil
+			stmtArgs, t.argNulls, t.argUnsigned, t.argFloat = t.approxArgs(text, p.obj.approxElems), nil, nil, nil
 		}
 		if named, vals, ok := t.namedArgValue(arg(a.Params), text); ok {
-			text, stmtArgs, t.argNulls, t.argUnsigned = named, vals, nil, nil
+			text, stmtArgs, t.argNulls, t.argUnsigned, t.argFloat = named, vals, nil, nil, nil
 		}
 		if vals, ok := t.sqlNamedArgs(arg(a.Params), text); ok && known {
-			stmtArgs, t.argNulls, t.argUnsigned = vals, nil, nil
+			stmtArgs, t.argNulls, t.argUnsigned, t.argFloat = vals, nil, nil, nil
 		}
 		var names []string
 		if a.Op.Named() {
 			text, names = dblib.CompileNamed(text, t.dialect == sqlparse.Postgres)
-			stmtArgs, t.argNulls, t.argUnsigned = t.namedArgs(arg(a.Named), a.argType(a.Named), names), nil, nil
+			stmtArgs, t.argNulls, t.argUnsigned, t.argFloat = t.namedArgs(arg(a.Named), a.argType(a.Named), names), nil, nil, nil
 		}
 		return t.runOp(a, tx, text, known, stmtArgs, names, arg, results)
 	}
@@ -367,7 +368,7 @@ func (t *translator) stmtCall(a apiCall, st *object, arg func(int) value, result
 	}
 	stmtArgs := t.sqlArgs(arg(a.Params))
 	if st.names != nil {
-		stmtArgs, t.argNulls, t.argUnsigned = t.namedArgs(arg(a.Named), a.argType(a.Named), st.names), nil, nil
+		stmtArgs, t.argNulls, t.argUnsigned, t.argFloat = t.namedArgs(arg(a.Named), a.argType(a.Named), st.names), nil, nil, nil
 	}
 	return t.runOp(a, st.tx, st.text, true, stmtArgs, nil, arg, results)
 }
@@ -425,7 +426,7 @@ func argAt(args []value, i int) value {
 func (t *translator) sqlArgs(params value) []ir.Expr {
 	elems := t.sliceElems(params)
 	out := make([]ir.Expr, len(elems))
-	t.argNulls, t.argUnsigned = nil, nil
+	t.argNulls, t.argUnsigned, t.argFloat = nil, nil, nil
 	for i, e := range elems {
 		out[i] = e.expr
 		if why := approxIn(e, 0); e.expr == nil && why != "" {

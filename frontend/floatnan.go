@@ -3,6 +3,7 @@ package frontend
 import (
 	"fmt"
 	"go/token"
+	"go/types"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -246,14 +247,17 @@ func (r *nanResolver) flag(v *ir.Var, depth int) ir.Expr {
 }
 
 // nanArgs splits the path before a SQL statement whose arguments args
-// may hold a NaN float: where none is NaN the statement runs as
+// bound from Go floats (t.argFloat, taken; a decimal is never NaN) may
+// hold a NaN: where none is NaN the statement runs as
 // modelled; where one is, the path reads a value marked as an
 // approximation (ir.Var.Approx), so that a counterexample through it is
 // UNKNOWN, never UNSAFE (see above).
 func (t *translator) nanArgs(args []ir.Expr, text string) {
+	floats := t.argFloat
+	t.argFloat = nil
 	var nans []ir.Expr
 	for i, a := range args {
-		if a == nil || a.Sort() != ir.Real {
+		if a == nil || a.Sort() != ir.Real || !floats[i] {
 			continue
 		}
 		vars := map[*ir.Var]bool{}
@@ -276,4 +280,31 @@ func (t *translator) nanArgs(args []ir.Expr, text string) {
 	mark.Approx = fmt.Sprintf("a NaN float bound as an argument of %q at %s (SQLite binds NULL, PostgreSQL stores NaN, MariaDB refuses it), not modelled",
 		text, t.posString(t.pos))
 	t.edge(join, &ir.Assume{Cond: mark, Info: t.info(ir.KindModel, "")})
+}
+
+// floatArgs returns the positions of the arguments of the call instr's
+// variadic parameter (number params, as unsignedArgs counts) that are Go
+// floats; nil if none.
+func floatArgs(instr ssa.CallInstruction, params, n int) map[int]bool {
+	if instr == nil {
+		return nil
+	}
+	c := instr.Common()
+	ops := c.Args
+	if c.IsInvoke() {
+		ops = append([]ssa.Value{c.Value}, c.Args...)
+	}
+	if params < 0 || params >= len(ops) {
+		return nil
+	}
+	var out map[int]bool
+	for i, typ := range variadicArgTypes(ops[params]) {
+		if b, ok := typ.Underlying().(*types.Basic); ok && i < n && b.Info()&types.IsFloat != 0 {
+			if out == nil {
+				out = map[int]bool{}
+			}
+			out[i] = true
+		}
+	}
+	return out
 }
