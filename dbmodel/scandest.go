@@ -63,11 +63,12 @@ func argsAccepted(s ir.Stmt) ir.Expr {
 // scannedInDomain returns that the items of s read into destinations
 // whose conversion the Scan checks (ir.Select.ScanInto) hold values the
 // destination accepts: 0 or 1 for a bool, its range for an integer type.
-// Only integer items evaluated exactly are constrained.
+// Only integer items evaluated exactly are constrained (integerItem): a
+// text column scanned into a bool ("true") is not an integer.
 func (m *lowerer) scannedInDomain(s *ir.Select, items []sqlir.SelectItem, x *symbol) ir.Expr {
 	var out []ir.Expr
 	for i, d := range s.ScanInto {
-		if d == nil || i >= len(items) || items[i].Star || items[i].Expr == nil || hasUnknown(items[i].Expr) {
+		if d == nil || i >= len(items) || items[i].Star || items[i].Expr == nil || !m.integerItem(items[i].Expr, x) {
 			continue
 		}
 		n := len(m.fresh)
@@ -94,4 +95,33 @@ func (m *lowerer) scannedInDomain(s *ir.Select, items []sqlir.SelectItem, x *sym
 		out = append(out, ir.Cmp(ir.OpGe, v, ir.BigInt(d.Lo)), ir.Cmp(ir.OpLe, v, ir.BigInt(hi)))
 	}
 	return ir.And(out...)
+}
+
+// integerItem reports whether e, on row x, is surely an integer the
+// driver returns as one: a column of x the schema declares an integer
+// type (not generated; MySQL's BOOLEAN too), an integer literal, or
+// - + * of them.
+func (m *lowerer) integerItem(e sqlir.Expr, x *symbol) bool {
+	switch e := e.(type) {
+	case *sqlir.Num:
+		return e.IsInt
+	case *sqlir.ColRef:
+		t := m.schemaTable(x.table)
+		if t == nil || m.column(e, x) == nil || m.generated(e, x) != nil {
+			return false
+		}
+		for _, c := range t.Columns {
+			if strings.EqualFold(c.Name, e.Name) {
+				ty := strings.ToLower(c.Type)
+				_, _, ok := intType(ty)
+				// MySQL's BOOLEAN is TINYINT(1).
+				return ok || m.opt.Dialect == "mysql" && strings.HasPrefix(ty, "bool")
+			}
+		}
+	case *sqlir.Unary:
+		return e.Op == sqlir.OpNeg && m.integerItem(e.X, x)
+	case *sqlir.Binary:
+		return (e.Op == sqlir.OpAdd || e.Op == sqlir.OpSub || e.Op == sqlir.OpMul) && m.integerItem(e.X, x) && m.integerItem(e.Y, x)
+	}
+	return false
 }
