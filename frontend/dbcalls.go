@@ -75,7 +75,7 @@ func (t *translator) dbOp(f *frame, instr ssa.CallInstruction, a apiCall, self *
 			t.unsupported("prepared statement %s whose SQL is not known", a.Name)
 			return t.fresh(a.Name+"()", results), true
 		}
-		return t.stmtCall(a, self, func(i int) value { return argAt(args, i) }, results), true
+		return t.stmtCall(instr, a, self, func(i int) value { return argAt(args, i) }, results), true
 	case objRow, objRows:
 		return t.rowsOp(a, self, args)
 	case objResult:
@@ -361,12 +361,13 @@ func (t *translator) approxArgs(text, why string) []ir.Expr {
 
 // stmtCall runs a prepared statement (sqlx's NamedStmt binds its :name
 // parameters from a struct or map).
-func (t *translator) stmtCall(a apiCall, st *object, arg func(int) value, results *types.Tuple) value {
+func (t *translator) stmtCall(instr ssa.CallInstruction, a apiCall, st *object, arg func(int) value, results *types.Tuple) value {
 	if st.text == "" && st.sql == nil {
 		t.unsupported("%s on a prepared statement whose SQL is not known here (prepared outside this entry point)", a.Name)
 		return t.fresh(a.Name+"()", results)
 	}
 	stmtArgs := t.sqlArgs(arg(a.Params))
+	t.argFloat = floatArgs(instr, a.Params, len(stmtArgs))
 	if st.names != nil {
 		stmtArgs, t.argNulls, t.argUnsigned, t.argFloat = t.namedArgs(arg(a.Named), a.argType(a.Named), st.names), nil, nil, nil
 	}

@@ -34,3 +34,19 @@ func Credit(db *sql.DB, id int64, amount float64) error {
 	_, err := db.Exec("UPDATE accounts SET balance = balance + ? WHERE id = ?", amount, id)
 	return err
 }
+
+// CreditPrepared is Credit through a prepared statement: the same NaN
+// reaches Stmt.Exec's arguments (UNKNOWN in the model, refused by the
+// NOT NULL balance on SQLite).
+func CreditPrepared(db *sql.DB, id int64, amount float64) error {
+	if amount <= 0 || amount > 100 {
+		return ErrAmount
+	}
+	st, err := db.Prepare("UPDATE accounts SET balance = balance + ? WHERE id = ?")
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	_, err = st.Exec(amount, id)
+	return err
+}
