@@ -124,6 +124,14 @@ func TestReplayReproduces(t *testing.T) {
 		// A closure behind a function adapter in an unexported interface
 		// field: the receiver is built by the package's constructor.
 		{"trust/adapter_field_unsafe", "mysql", true},
+		// Go-side conversions: an INTEGER flag scanned into a bool (0 or
+		// 1), a uint64 wrapped below 2^63 (database/sql refuses 2^63 and
+		// above); MySQL's INSERT IGNORE storing 0 for a NULL; a float
+		// argument that is a number, not a NaN.
+		{"trust/scan_bool_unsafe", "sqlite", true},
+		{"trust/sqlite_uint64_unsafe", "sqlite", true},
+		{"trust/mysql_insert_ignore_null_unsafe", "mysql", true},
+		{"decimal/sqlite_nan_refund_unsafe", "sqlite", true},
 	}
 	all, left := os.Getenv(replayAllEnv) == "1", 0
 	for _, tc := range cases {

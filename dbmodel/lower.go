@@ -231,6 +231,8 @@ func (m *lowerer) errFork(e *ir.Edge, info ir.Info, errVar *ir.Var, noRow func(*
 	fail.jump(e.To)
 	// A statement on a finished or aborted transaction fails.
 	em.assume(m.usable(m.curHandle))
+	// So does one whose arguments the driver refuses (scandest.go).
+	em.assume(argsAccepted(e.Stmt))
 	// So does one whose text the engine cannot read as an integer.
 	m.intTextsAt(em)
 	if noRowVar != nil {

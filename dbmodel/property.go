@@ -135,7 +135,7 @@ func (m *lowerer) invariant(x *symbol) ir.Expr {
 // initial returns what holds of a row of the initial database: the
 // property's invariant, the CHECKs and the facts about x's table.
 func (m *lowerer) initial(x *symbol) ir.Expr {
-	out := []ir.Expr{m.invariant(x), m.checks(x), m.slotLink(x)}
+	out := []ir.Expr{m.invariant(x), m.checks(x), m.slotLink(x), m.columnsInRange(x)}
 	for _, f := range spec.TableFacts(m.opt.Facts, x.table) {
 		out = append(out, asBool(m.expr(f.Expr, x, nil)))
 	}

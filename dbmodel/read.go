@@ -48,7 +48,7 @@ func (m *lowerer) lowerSelect(e *ir.Edge, s *ir.Select) {
 	items, starKnown := m.selectItems(s.SQL)
 	var facts []ir.Expr
 	facts = append(facts, m.where(s.SQL.Where, x, s.Args), m.checks(x), m.selectedNotNull(x), m.slotRead(t, x),
-		m.scannedNotNull(s, items, x), m.noDivByZero(s, items, x), m.absentRead(t, x, rv))
+		m.scannedNotNull(s, items, x), m.scannedInDomain(s, items, x), m.columnsInRange(x), m.noDivByZero(s, items, x), m.absentRead(t, x, rv))
 	aliased := []ir.Expr{}
 	// isR: x is r (a stale snapshot read of another row is approximated).
 	isR := ir.Expr(ir.False)

@@ -637,6 +637,7 @@ func (m *lowerer) insertedValues(em *emitter, t *tableModel, q *sqlir.Insert, ro
 		for i, c := range cols {
 			if i < len(row) && !isDefaultKeyword(row[i]) {
 				vals[strings.ToLower(c)] = m.assigned(t, c, row[i], nil, s.Args)
+				m.ignoredNull(t, q, c, row[i], s.Args, vals, s.Info)
 				if _, null := m.assignNull(t, c, row[i], nil, s.Args); null != nil {
 					vals[nullFlag(c)] = null
 				}

@@ -75,7 +75,7 @@ func (t *translator) dbOp(f *frame, instr ssa.CallInstruction, a apiCall, self *
 			t.unsupported("prepared statement %s whose SQL is not known", a.Name)
 			return t.fresh(a.Name+"()", results), true
 		}
-		return t.stmtCall(a, self, func(i int) value { return argAt(args, i) }, results), true
+		return t.stmtCall(instr, a, self, func(i int) value { return argAt(args, i) }, results), true
 	case objRow, objRows:
 		return t.rowsOp(a, self, args)
 	case objResult:
@@ -259,19 +259,20 @@ func (t *translator) sqlCall(f *frame, instr ssa.CallInstruction, a apiCall, tx 
 	run := func(text string, known bool) value {
 		stmtArgs := t.sqlArgs(arg(a.Params))
 		t.argUnsigned = unsignedArgs(instr, a.Params, len(stmtArgs))
+		t.argFloat = floatArgs(instr, a.Params, len(stmtArgs))
 		if p := arg(a.Params); p.obj != nil && p.obj.approxElems != "" && known {
-			stmtArgs, t.argNulls, t.argUnsigned = t.approxArgs(text, p.obj.approxElems), nil, nil
+			stmtArgs, t.argNulls, t.argUnsigned, t.argFloat = t.approxArgs(text, p.obj.approxElems), nil, nil, nil
 		}
 		if named, vals, ok := t.namedArgValue(arg(a.Params), text); ok {
-			text, stmtArgs, t.argNulls, t.argUnsigned = named, vals, nil, nil
+			text, stmtArgs, t.argNulls, t.argUnsigned, t.argFloat = named, vals, nil, nil, nil
 		}
 		if vals, ok := t.sqlNamedArgs(arg(a.Params), text); ok && known {
-			stmtArgs, t.argNulls, t.argUnsigned = vals, nil, nil
+			stmtArgs, t.argNulls, t.argUnsigned, t.argFloat = vals, nil, nil, nil
 		}
 		var names []string
 		if a.Op.Named() {
 			text, names = dblib.CompileNamed(text, t.dialect == sqlparse.Postgres)
-			stmtArgs, t.argNulls, t.argUnsigned = t.namedArgs(arg(a.Named), a.argType(a.Named), names), nil, nil
+			stmtArgs, t.argNulls, t.argUnsigned, t.argFloat = t.namedArgs(arg(a.Named), a.argType(a.Named), names), nil, nil, nil
 		}
 		return t.runOp(a, tx, text, known, stmtArgs, names, arg, results)
 	}
@@ -360,14 +361,15 @@ func (t *translator) approxArgs(text, why string) []ir.Expr {
 
 // stmtCall runs a prepared statement (sqlx's NamedStmt binds its :name
 // parameters from a struct or map).
-func (t *translator) stmtCall(a apiCall, st *object, arg func(int) value, results *types.Tuple) value {
+func (t *translator) stmtCall(instr ssa.CallInstruction, a apiCall, st *object, arg func(int) value, results *types.Tuple) value {
 	if st.text == "" && st.sql == nil {
 		t.unsupported("%s on a prepared statement whose SQL is not known here (prepared outside this entry point)", a.Name)
 		return t.fresh(a.Name+"()", results)
 	}
 	stmtArgs := t.sqlArgs(arg(a.Params))
+	t.argFloat = floatArgs(instr, a.Params, len(stmtArgs))
 	if st.names != nil {
-		stmtArgs, t.argNulls, t.argUnsigned = t.namedArgs(arg(a.Named), a.argType(a.Named), st.names), nil, nil
+		stmtArgs, t.argNulls, t.argUnsigned, t.argFloat = t.namedArgs(arg(a.Named), a.argType(a.Named), st.names), nil, nil, nil
 	}
 	return t.runOp(a, st.tx, st.text, true, stmtArgs, nil, arg, results)
 }
@@ -425,7 +427,7 @@ func argAt(args []value, i int) value {
 func (t *translator) sqlArgs(params value) []ir.Expr {
 	elems := t.sliceElems(params)
 	out := make([]ir.Expr, len(elems))
-	t.argNulls, t.argUnsigned = nil, nil
+	t.argNulls, t.argUnsigned, t.argFloat = nil, nil, nil
 	for i, e := range elems {
 		out[i] = e.expr
 		if val, null, ok := t.pointerArg(e, i); ok {
@@ -546,9 +548,11 @@ func (t *translator) runSQL(kind dblib.Op, tx ir.Tx, text string, known bool, ar
 	if op, ok := untypedArith(stmt, query, len(args)); ok && t.dialect == sqlparse.Postgres {
 		return t.untypedStatement(kind, op, t.info(ir.KindSQL, compactSQL(text)), results)
 	}
+	refused := t.refuses64(args)
 	stmt, args = t.bindMarkers(stmt, args)
 	stmt, args = t.bindNullArgs(stmt, args)
 	stmt = t.bindUnsignedArgs(stmt, args, known)
+	t.nanArgs(args, compactSQL(text))
 	info := t.info(ir.KindSQL, compactSQL(text))
 	if tc, ok := stmt.(*sqlir.TxControl); ok {
 		return t.txControl(tc, tx, info, results)
@@ -558,14 +562,14 @@ func (t *translator) runSQL(kind dblib.Op, tx ir.Tx, text string, known bool, ar
 		errV := t.errVar()
 		aff := t.p.NewVar("rowsAffected", ir.Int, ir.Local)
 		if sel, ok := stmt.(*sqlir.Select); ok {
-			t.emit(&ir.Select{SQL: sel, Args: args, Tx: tx, Err: errV, LockOnly: lockOnly, Info: info})
+			t.emit(&ir.Select{SQL: sel, Args: args, Tx: tx, Err: errV, LockOnly: lockOnly, Refuses64: refused, Info: info})
 			t.emit(&ir.Havoc{Vars: []*ir.Var{aff}, Info: info})
 		} else {
-			t.emit(&ir.Exec{SQL: stmt, Args: args, Tx: tx, Err: errV, Affected: aff, Info: info})
+			t.emit(&ir.Exec{SQL: stmt, Args: args, Tx: tx, Err: errV, Affected: aff, Refuses64: refused, Info: info})
 		}
 		return value{tuple: []value{{obj: &object{kind: objResult, affected: aff}}, {expr: errV}}}
 	case dblib.Query, dblib.QueryRow:
-		o := &object{kind: objRows, tx: tx, text: text, args: args}
+		o := &object{kind: objRows, tx: tx, text: text, args: args, refuses64: refused}
 		if kind == dblib.QueryRow {
 			o.kind = objRow
 		}
@@ -582,7 +586,7 @@ func (t *translator) runSQL(kind dblib.Op, tx ir.Tx, text string, known bool, ar
 			if noRow {
 				o.noRow = t.p.NewVar("noRows", ir.Bool, ir.Local)
 			}
-			t.emit(&ir.Exec{SQL: stmt, Args: args, Tx: tx, Err: o.execErr, Targets: o.returned, NoRow: o.noRow, Info: info})
+			t.emit(&ir.Exec{SQL: stmt, Args: args, Tx: tx, Err: o.execErr, Targets: o.returned, NoRow: o.noRow, Refuses64: refused, Info: info})
 		}
 		if kind == dblib.QueryRow {
 			return value{obj: o}
@@ -624,14 +628,17 @@ func (t *translator) scan(src *object, dests []value, unknownDests bool) value {
 	}()
 	var nulls []nullScan
 	var rejects []bool
+	var into []*ir.GoDest
 	for _, d := range dests {
 		var tv *ir.Var
 		reject := false
+		var dest *ir.GoDest
 		switch {
 		case d.obj != nil && d.obj.kind == objPtr && d.obj.cell != nil:
 			if d.obj.cell.v != nil {
 				tv = d.obj.cell.v
 				reject = rejectsNull(d.obj.cell.typ)
+				dest = scanDest(d.obj.cell.typ)
 			} else if val, valid := t.nullFields(d.obj.cell); val != nil {
 				tv = t.p.NewVar(val.v.Name+"#scanned", val.v.Type, ir.Local)
 				nulls = append(nulls, nullScan{value: val, valid: valid, tmp: tv, index: len(targets),
@@ -642,6 +649,7 @@ func (t *translator) scan(src *object, dests []value, unknownDests bool) value {
 		case isChoicePtr(d) && d.obj.alts[0].cell != nil && d.obj.alts[0].cell.v != nil:
 			tv = t.p.NewVar("scan", d.obj.alts[0].cell.v.Type, ir.Local)
 			reject = rejectsNull(d.obj.alts[0].cell.typ)
+			dest = scanDest(d.obj.alts[0].cell.typ)
 			o := d.obj
 			after = append(after, func() {
 				if !t.storeChoice(o, value{expr: tv}) {
@@ -653,6 +661,7 @@ func (t *translator) scan(src *object, dests []value, unknownDests bool) value {
 		}
 		targets = append(targets, tv)
 		rejects = append(rejects, reject)
+		into = append(into, dest)
 	}
 	defer func() { t.storeNullScans(nulls, errV) }()
 	if src == nil || (src.kind != objRow && src.kind != objRows) {
@@ -674,7 +683,8 @@ func (t *translator) scan(src *object, dests []value, unknownDests bool) value {
 	if src.kind == objRow {
 		noRow = t.p.NewVar("noRows", ir.Bool, ir.Local)
 	}
-	t.emit(&ir.Select{SQL: sel, Args: src.args, Tx: src.tx, Targets: targets, Err: errV, NoRow: noRow, RejectsNull: rejects, Info: t.info(ir.KindSQL, compactSQL(src.text))})
+	t.emit(&ir.Select{SQL: sel, Args: src.args, Tx: src.tx, Targets: targets, Err: errV, NoRow: noRow, RejectsNull: rejects,
+		ScanInto: into, Refuses64: src.refuses64, Info: t.info(ir.KindSQL, compactSQL(src.text))})
 	if noRow == nil {
 		return value{expr: errV}
 	}

@@ -3,6 +3,7 @@ package frontend
 import (
 	"fmt"
 	"go/token"
+	"go/types"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -44,8 +45,13 @@ import (
 // Not modelled: ±Inf is a real (math.IsInf is false; an infinite operand
 // converted to an integer is out of range as a large real is); a NaN
 // made from operands that are not NaN (0/0, Inf-Inf) is not; a float
-// read from a column is never NaN, and a NaN bound as a SQL parameter is
-// a real there. The flags are computed after translation (resolveNaN),
+// read from a column is never NaN. A NaN bound as a SQL argument is
+// not modelled (nanArgs): SQLite binds NULL, PostgreSQL stores a float8
+// NaN (which compares above every number), MariaDB refuses the result
+// (groundtruth TestNaNArgument); the model
+// binds the argument's real part on the branch where it is not NaN, and
+// marks the other branch an approximation, so a counterexample that
+// binds a NaN is UNKNOWN, never UNSAFE. The flags are computed after translation (resolveNaN),
 // over the assignments of the whole program.
 
 // nanState holds the "is NaN" flags of a translation.
@@ -238,4 +244,67 @@ func (r *nanResolver) flag(v *ir.Var, depth int) ir.Expr {
 	r.t.nan.flags[v] = f
 	r.queue = append(r.queue, v)
 	return f
+}
+
+// nanArgs splits the path before a SQL statement whose arguments args
+// bound from Go floats (t.argFloat, taken; a decimal is never NaN) may
+// hold a NaN: where none is NaN the statement runs as
+// modelled; where one is, the path reads a value marked as an
+// approximation (ir.Var.Approx), so that a counterexample through it is
+// UNKNOWN, never UNSAFE (see above).
+func (t *translator) nanArgs(args []ir.Expr, text string) {
+	floats := t.argFloat
+	t.argFloat = nil
+	var nans []ir.Expr
+	for i, a := range args {
+		if a == nil || a.Sort() != ir.Real || !floats[i] {
+			continue
+		}
+		vars := map[*ir.Var]bool{}
+		ir.CollectVars(a, vars)
+		if len(vars) == 0 {
+			continue
+		}
+		nans = append(nans, t.isNaN(a, fmt.Sprintf("isNaN(arg%d)", i+1)))
+	}
+	if len(nans) == 0 {
+		return
+	}
+	nan := ir.Or(nans...)
+	join := t.p.NewLoc()
+	from := t.cur
+	t.edge(join, &ir.Assume{Cond: ir.Not(nan), Info: t.info(ir.KindModel, "")})
+	t.cur = from
+	t.emit(&ir.Assume{Cond: nan, Info: t.info(ir.KindModel, "")})
+	mark := t.freshVar("nanArg", ir.Bool, ir.KindModel)
+	mark.Approx = fmt.Sprintf("a NaN float bound as an argument of %q at %s (SQLite binds NULL, PostgreSQL stores NaN, MariaDB refuses it), not modelled",
+		text, t.posString(t.pos))
+	t.edge(join, &ir.Assume{Cond: mark, Info: t.info(ir.KindModel, "")})
+}
+
+// floatArgs returns the positions of the arguments of the call instr's
+// variadic parameter (number params, as unsignedArgs counts) that are Go
+// floats; nil if none.
+func floatArgs(instr ssa.CallInstruction, params, n int) map[int]bool {
+	if instr == nil {
+		return nil
+	}
+	c := instr.Common()
+	ops := c.Args
+	if c.IsInvoke() {
+		ops = append([]ssa.Value{c.Value}, c.Args...)
+	}
+	if params < 0 || params >= len(ops) {
+		return nil
+	}
+	var out map[int]bool
+	for i, typ := range variadicArgTypes(ops[params]) {
+		if b, ok := typ.Underlying().(*types.Basic); ok && i < n && b.Info()&types.IsFloat != 0 {
+			if out == nil {
+				out = map[int]bool{}
+			}
+			out[i] = true
+		}
+	}
+	return out
 }

@@ -41,6 +41,9 @@ type translator struct {
 	// argUnsigned: the placeholders of that call bound to Go unsigned
 	// integers (unsignedargs.go; sqlArgs sets it, runSQL takes it).
 	argUnsigned map[int]bool
+	// argFloat: the placeholders of that call bound to Go floats
+	// (floatnan.go; sqlArgs sets it, runSQL takes it).
+	argFloat map[int]bool
 
 	// Elements read from input slices: the read instructions (with their
 	// positions) and the element cells, per slice (see inputElement).

@@ -77,6 +77,9 @@ type object struct {
 	sql  sqlir.Statement
 	text string
 	args []ir.Expr
+	// refuses64: the indexes of args the driver refuses at 2^63 and
+	// above (scandest.go).
+	refuses64 []int
 	// names are the :name parameters of a sqlx NamedStmt, in order.
 	names []string
 

@@ -2,6 +2,7 @@ package ir
 
 import (
 	"fmt"
+	"math/big"
 
 	"github.com/dbverify/dbverify/sqlir"
 )
@@ -135,6 +136,9 @@ type Exec struct {
 	// (a RETURNING write read by a single-row Scan, which then fails with
 	// ErrNoRows).
 	NoRow *Var
+	// Refuses64 lists the indexes of Args bound from Go unsigned integers
+	// that the driver refuses at 2^63 and above (see Select.Refuses64).
+	Refuses64 []int
 	Info
 }
 
@@ -161,7 +165,26 @@ type Select struct {
 	// ("converting NULL to int64 is unsupported"), so a Scan that
 	// succeeds read a value that is not NULL there.
 	RejectsNull []bool
+	// ScanInto[i], when not nil, is the Go destination of Targets[i]
+	// whose conversion the Scan checks (database/sql's convertAssign,
+	// pgx's codecs): a bool accepts the integers 0 and 1 only, an
+	// integer type the values in its range; the Scan of any other value
+	// fails, so a Scan that succeeds read one of those.
+	ScanInto []*GoDest
+	// Refuses64 lists the indexes of Args bound from Go unsigned integers
+	// that the driver refuses at 2^63 and above: database/sql's default
+	// converter ("uint64 values with high bit set are not supported"),
+	// which drivers without their own NamedValueChecker use
+	// (modernc.org/sqlite). The call fails before reaching the database.
+	Refuses64 []int
 	Info
+}
+
+// GoDest is the domain of a Go scan destination (ir.Select.ScanInto):
+// Bool for a bool, otherwise the integer range [Lo, Hi].
+type GoDest struct {
+	Bool   bool
+	Lo, Hi *big.Int
 }
 
 // TxOp is Begin, Commit or Rollback of transaction Tx.

@@ -1,0 +1,5 @@
+CREATE TABLE wallets (
+  user_id BIGINT PRIMARY KEY,
+  points  BIGINT NOT NULL,
+  cap     BIGINT NOT NULL
+);

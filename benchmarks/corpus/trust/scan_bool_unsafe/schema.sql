@@ -1,0 +1,5 @@
+CREATE TABLE accounts (
+  id      INTEGER PRIMARY KEY,
+  member  INTEGER NOT NULL DEFAULT 0,
+  credit  INTEGER NOT NULL
+);

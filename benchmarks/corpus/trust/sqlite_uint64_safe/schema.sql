@@ -1,0 +1,5 @@
+CREATE TABLE wallets (
+  id     INTEGER PRIMARY KEY,
+  points INTEGER NOT NULL,
+  cap    INTEGER NOT NULL
+);
