@@ -124,6 +124,8 @@ func TestReplayReproduces(t *testing.T) {
 		// A closure behind a function adapter in an unexported interface
 		// field: the receiver is built by the package's constructor.
 		{"trust/adapter_field_unsafe", "mysql", true},
+		// ORDER BY … DESC LIMIT 1 read the largest of two seeded rows.
+		{"trust/pg_order_limit_min_unsafe", "postgres", true},
 	}
 	all, left := os.Getenv(replayAllEnv) == "1", 0
 	for _, tc := range cases {

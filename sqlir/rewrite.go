@@ -79,6 +79,13 @@ func RewriteStatement(s Statement, f func(Expr) (Expr, bool)) Statement {
 	case *Select:
 		c := *x
 		c.Columns, c.Where = items(x.Columns), Rewrite(x.Where, f)
+		if x.OrderBy != nil {
+			c.OrderBy = make([]OrderTerm, len(x.OrderBy))
+			for i, o := range x.OrderBy {
+				c.OrderBy[i] = o
+				c.OrderBy[i].Expr = Rewrite(o.Expr, f)
+			}
+		}
 		return &c
 	}
 	return s

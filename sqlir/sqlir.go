@@ -180,6 +180,23 @@ type Select struct {
 	// integer literal, may leave out a row that satisfies Where: a read
 	// that returns no row then does not say that no row matches.
 	SkipsRows bool
+	// OrderBy lists the ORDER BY terms of a single-table SELECT (nil for
+	// a Complex one), each a column or expression of Table (a select
+	// alias or position replaced by its item's expression); Limit is
+	// its LIMIT when an integer literal (0: none or not a literal).
+	OrderBy []OrderTerm
+	Limit   int64
+	// SkipLocked is FOR UPDATE/SHARE … SKIP LOCKED: rows another
+	// transaction has locked are left out of the result.
+	SkipLocked bool
+}
+
+// OrderTerm is one ORDER BY term: Expr ASC, or DESC when Desc.
+// NullsGiven is set when NULLS FIRST or NULLS LAST is written.
+type OrderTerm struct {
+	Expr       Expr
+	Desc       bool
+	NullsGiven bool
 }
 
 // TxControl is BEGIN, COMMIT or ROLLBACK written as SQL; Kind is one of

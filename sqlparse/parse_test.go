@@ -1,6 +1,7 @@
 package sqlparse
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/dbverify/dbverify/sqlir"
@@ -76,6 +77,51 @@ func TestSkipsRows(t *testing.T) {
 		}
 		if sel.SkipsRows != tc.skips {
 			t.Errorf("%v %s: SkipsRows = %v, want %v", tc.d, tc.query, sel.SkipsRows, tc.skips)
+		}
+	}
+}
+
+// TestOrderBy: a single-table SELECT keeps its ORDER BY terms (an
+// output alias or position read as its item) and a literal LIMIT, which
+// the row model uses for the first row of the order; a Complex one
+// keeps none.
+func TestOrderBy(t *testing.T) {
+	for _, tc := range []struct {
+		d     Dialect
+		query string
+		terms string
+		limit int64
+		skip  bool
+	}{
+		{Postgres, "SELECT qty FROM lots WHERE sku = $1 ORDER BY qty ASC LIMIT 1", "qty", 1, false},
+		{Postgres, "SELECT qty AS q, id FROM lots ORDER BY q DESC, 2 LIMIT 3", "qty DESC, id", 3, false},
+		{Postgres, "SELECT qty FROM lots ORDER BY qty NULLS FIRST LIMIT 1 OFFSET 1", "qty", 0, false},
+		{Postgres, "SELECT id FROM lots ORDER BY qty LIMIT 1 FOR UPDATE SKIP LOCKED", "qty", 1, true},
+		{Postgres, "SELECT min(qty) FROM lots ORDER BY 1", "", 0, false},
+		{SQLite, "SELECT qty FROM lots WHERE sku = ? ORDER BY qty DESC LIMIT 1", "qty DESC", 1, false},
+		{MySQL, "SELECT qty FROM lots WHERE sku = ? ORDER BY qty DESC LIMIT 1", "qty DESC", 1, false},
+		{MySQL, "SELECT qty FROM lots ORDER BY 5 LIMIT 1 FOR UPDATE SKIP LOCKED", "ORDER BY position", 1, true},
+		{MySQL, "SELECT qty FROM lots ORDER BY qty LIMIT 2, 1", "qty", 0, false},
+	} {
+		st, err := Parse(tc.d, tc.query)
+		if err != nil {
+			t.Errorf("%s: %v", tc.query, err)
+			continue
+		}
+		sel := st.(*sqlir.Select)
+		var terms []string
+		for _, o := range sel.OrderBy {
+			s := rules.Format(o.Expr)
+			if u, ok := o.Expr.(*sqlir.Unknown); ok {
+				s = u.Text
+			}
+			if o.Desc {
+				s += " DESC"
+			}
+			terms = append(terms, s)
+		}
+		if got := strings.Join(terms, ", "); got != tc.terms || sel.Limit != tc.limit || sel.SkipLocked != tc.skip {
+			t.Errorf("%v %s: ORDER BY %q LIMIT %d skip locked %v, want %q %d %v", tc.d, tc.query, got, sel.Limit, sel.SkipLocked, tc.terms, tc.limit, tc.skip)
 		}
 	}
 }
