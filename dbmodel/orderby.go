@@ -24,7 +24,11 @@ import (
 // string column, whose order depends on the collation), or SKIP LOCKED
 // (rows locked by another transaction are left out), leaves the order
 // unstated: the values read are then marked as approximations
-// (orderApprox), so a counterexample resting on them is UNKNOWN.
+// (orderApprox), so a counterexample resting on them is UNKNOWN. So does
+// a locking read (FOR UPDATE, FOR SHARE) where other requests run: one
+// that waits for a row lock returns the row as the other transaction
+// committed it, without sorting again (PostgreSQL's READ COMMITTED
+// documents it), so the row returned need not be first any more.
 
 // firstOfOrder reports whether s returns the first row of its ORDER BY.
 func firstOfOrder(s *ir.Select) bool {
@@ -35,7 +39,7 @@ func firstOfOrder(s *ir.Select) bool {
 // orderColumns returns the tracked columns of t that the ORDER BY terms
 // of q name, and whether every term is such a numeric column.
 func (m *lowerer) orderColumns(t *tableModel, q *sqlir.Select) ([]string, bool) {
-	if q.SkipLocked {
+	if q.SkipLocked || ((q.ForUpdate || q.ForShare) && m.concurrent()) {
 		return nil, false
 	}
 	var cols []string
@@ -138,13 +142,16 @@ type orderedRow struct {
 // orderApprox returns the note that marks the values a first-row SELECT
 // reads when its order is not stated ("" when it is, or s is no such
 // read).
-func orderApprox(s *ir.Select, stated bool) string {
+func (m *lowerer) orderApprox(s *ir.Select, stated bool) string {
 	if stated || !firstOfOrder(s) {
 		return ""
 	}
 	why := "an ORDER BY term the model does not order by (an expression, or a string column whose order depends on the collation)"
-	if s.SQL.SkipLocked {
+	switch {
+	case s.SQL.SkipLocked:
 		why = "SKIP LOCKED, which leaves out rows other transactions lock"
+	case (s.SQL.ForUpdate || s.SQL.ForShare) && m.concurrent():
+		why = "a locking read, which returns a row another request changed while it waited without sorting again"
 	}
 	return fmt.Sprintf("the first row of the ORDER BY of the SELECT at %s (%s)", s.Info.Position(), why)
 }

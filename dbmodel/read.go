@@ -89,7 +89,7 @@ func (m *lowerer) lowerSelect(e *ir.Edge, s *ir.Select) {
 	for _, f := range facts {
 		em.assume(f)
 	}
-	m.bindTargets(em, s, items, starKnown, x, orderApprox(s, ordered))
+	m.bindTargets(em, s, items, starKnown, x, m.orderApprox(s, ordered))
 	m.lockSelected(em, s, x)
 	m.bindHeld(em, s, x)
 	em.jump(e.To)
