@@ -60,6 +60,10 @@ func RewriteStatement(s Statement, f func(Expr) (Expr, bool)) Statement {
 	case *Update:
 		c := *x
 		c.Set, c.Where, c.Returning = sets(x.Set), Rewrite(x.Where, f), items(x.Returning)
+		if x.Join != nil {
+			c.Join = &JoinedUpdate{Table: x.Join.Table, Where: Rewrite(x.Join.Where, f),
+				TargetWhere: Rewrite(x.Join.TargetWhere, f), Set: sets(x.Join.Set)}
+		}
 		return &c
 	case *Insert:
 		c := *x
