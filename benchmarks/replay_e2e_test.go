@@ -132,6 +132,13 @@ func TestReplayReproduces(t *testing.T) {
 		{"trust/sqlite_uint64_unsafe", "sqlite", true},
 		{"trust/mysql_insert_ignore_null_unsafe", "mysql", true},
 		{"decimal/sqlite_nan_refund_unsafe", "sqlite", true},
+		// ORDER BY … DESC LIMIT 1 read the largest of two seeded rows.
+		{"trust/pg_order_limit_min_unsafe", "postgres", true},
+		// The row an UPDATE … FROM (UPDATE a JOIN b) joins, seeded.
+		{"trust/pg_update_from_price_unsafe", "postgres", true},
+		{"trust/mysql_update_join_price_unsafe", "mysql", true},
+		// A multi-row INSERT whose rows get distinct keys.
+		{"trust/mysql_open_pair_unsafe", "mysql", true},
 	}
 	all, left := os.Getenv(replayAllEnv) == "1", 0
 	for _, tc := range cases {

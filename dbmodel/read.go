@@ -79,6 +79,8 @@ func (m *lowerer) lowerSelect(e *ir.Edge, s *ir.Select) {
 			aliased = append(aliased, same)
 		}
 	}
+	order, ordered := m.firstRowFacts(s, t, x, rv, foreign, stale)
+	facts = append(facts, order)
 	dirt := m.visibleDirt(t, s.Tx)
 	old := ir.And(stale, ir.Not(ir.And(rvExists(rv), isR)))
 	facts = append(facts, ir.Or(append([]ir.Expr{dirt, old, m.initial(x)}, aliased...)...))
@@ -87,7 +89,15 @@ func (m *lowerer) lowerSelect(e *ir.Edge, s *ir.Select) {
 	for _, f := range facts {
 		em.assume(f)
 	}
-	// Bind the scan targets.
+	m.bindTargets(em, s, items, starKnown, x, m.orderApprox(s, ordered))
+	m.lockSelected(em, s, x)
+	m.bindHeld(em, s, x)
+	em.jump(e.To)
+}
+
+// bindTargets assigns the scan targets of s the values of its items on
+// the row x read (marked as approximations with note approx, when set).
+func (m *lowerer) bindTargets(em *emitter, s *ir.Select, items []sqlir.SelectItem, starKnown bool, x *symbol, approx string) {
 	var lhs []*ir.Var
 	var rhs []ir.Expr
 	for i, t := range s.Targets {
@@ -100,6 +110,10 @@ func (m *lowerer) lowerSelect(e *ir.Edge, s *ir.Select) {
 			differs = m.goStringDiffers(x.table, items[i].Expr)
 		}
 		switch {
+		case approx != "":
+			v := m.freshVar("$order", t.Type)
+			v.Approx = approx
+			val = v
 		case differs != "":
 			v := m.freshVar("$gostr", t.Type)
 			v.Approx = fmt.Sprintf("result column %d of the SELECT at %s: %s", i+1, s.Info.Position(), differs)
@@ -126,9 +140,6 @@ func (m *lowerer) lowerSelect(e *ir.Edge, s *ir.Select) {
 		em.havoc(m.takeFresh()...)
 		em.assign(lhs, rhs)
 	}
-	m.lockSelected(em, s, x)
-	m.bindHeld(em, s, x)
-	em.jump(e.To)
 }
 
 // otherSelect lowers a SELECT of another table, or a join/aggregate:

@@ -183,6 +183,11 @@ func (m *lowerer) stmtColumns(t *tableModel, s ir.Stmt) {
 			if s.SQL.Where != nil {
 				m.exprColumns(t, s.SQL.Where)
 			}
+			if firstOfOrder(s) {
+				for _, o := range s.SQL.OrderBy {
+					m.exprColumns(t, o.Expr)
+				}
+			}
 		}
 	}
 }

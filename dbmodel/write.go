@@ -260,6 +260,12 @@ func (m *lowerer) insert(em *emitter, t *tableModel, q *sqlir.Insert, s *ir.Exec
 	if q.FromSelect {
 		rows = [][]sqlir.Expr{nil}
 	}
+	// The rows of one plain INSERT have distinct keys where it succeeds
+	// (a duplicate fails the whole statement: 1062, 23505, SQLite's
+	// UNIQUE constraint failed): each new row is checked against the
+	// statement's earlier ones.
+	multi := !q.FromSelect && len(q.Rows) > 1 && !q.HasOnConflict && !q.OnConflictNothing && !q.Replace
+	var earlier []*symbol
 	for ri, row := range rows {
 		last := ri == len(rows)-1
 		// The new row's values, in ghost variables.
@@ -314,10 +320,16 @@ func (m *lowerer) insert(em *emitter, t *tableModel, q *sqlir.Insert, s *ir.Exec
 		// generated column it omits (AUTO_INCREMENT, SQLite's rowid)
 		// conflicts with no row: it is a plain INSERT (adv8 F5).
 		fresh := (q.HasOnConflict || q.OnConflictNothing || q.Replace) && m.conflictFree(t, q)
-		if plainInsert(q) || fresh || q.FromSelect && !q.HasOnConflict && !q.OnConflictNothing && !q.Replace {
+		if plainInsert(q) || multi || fresh || q.FromSelect && !q.HasOnConflict && !q.OnConflictNothing && !q.Replace {
 			// A plain INSERT of a key a row the symbols track has fails
 			// (the error path above), it never succeeds.
 			em.assume(ir.Not(m.keyClash(t, newRow)))
+		}
+		if multi {
+			for _, y := range earlier {
+				em.assume(ir.Not(t.sameRow(newRow, y)))
+			}
+			earlier = append(earlier, newRow)
 		}
 		join := m.p.NewLoc()
 		if (q.HasOnConflict || q.OnConflictNothing) && !fresh {

@@ -565,7 +565,7 @@ func (t *translator) runSQL(kind dblib.Op, tx ir.Tx, text string, known bool, ar
 			t.emit(&ir.Select{SQL: sel, Args: args, Tx: tx, Err: errV, LockOnly: lockOnly, Refuses64: refused, Info: info})
 			t.emit(&ir.Havoc{Vars: []*ir.Var{aff}, Info: info})
 		} else {
-			t.emit(&ir.Exec{SQL: stmt, Args: args, Tx: tx, Err: errV, Affected: aff, Refuses64: refused, Info: info})
+			t.emitWrite(&ir.Exec{SQL: stmt, Args: args, Tx: tx, Err: errV, Affected: aff, Refuses64: refused, Info: info})
 		}
 		return value{tuple: []value{{obj: &object{kind: objResult, affected: aff}}, {expr: errV}}}
 	case dblib.Query, dblib.QueryRow:
@@ -586,7 +586,7 @@ func (t *translator) runSQL(kind dblib.Op, tx ir.Tx, text string, known bool, ar
 			if noRow {
 				o.noRow = t.p.NewVar("noRows", ir.Bool, ir.Local)
 			}
-			t.emit(&ir.Exec{SQL: stmt, Args: args, Tx: tx, Err: o.execErr, Targets: o.returned, NoRow: o.noRow, Refuses64: refused, Info: info})
+			t.emitWrite(&ir.Exec{SQL: stmt, Args: args, Tx: tx, Err: o.execErr, Targets: o.returned, NoRow: o.noRow, Refuses64: refused, Info: info})
 		}
 		if kind == dblib.QueryRow {
 			return value{obj: o}

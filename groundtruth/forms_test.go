@@ -338,6 +338,19 @@ var forms = []form{
 		g.step(fmt.Sprintf("UPDATE acct SET a = a + %s, b = %s WHERE id = %s", g.arg(), g.arg(), g.keyOf(k)), execKind, 0)
 		return g.txMode("", "commit", "rollback")
 	}},
+	// The first row of an ORDER BY (dbmodel/orderby.go): no later in the
+	// order than r where the WHERE matches r; ties return any tied row.
+	{name: "select-order-limit", gen: func(g *gen, d groundtruth.Dialect) (string, stmtKind, int) {
+		order := "a " + g.pick("ASC", "DESC")
+		if g.r.IntN(2) == 0 {
+			order += ", id " + g.pick("ASC", "DESC")
+		}
+		return fmt.Sprintf("SELECT id, a FROM acct WHERE %s ORDER BY %s LIMIT 1", g.cond(1), order), selectKind, 2
+	}},
+	// Rows of one INSERT with the same key fail the statement.
+	{name: "insert-multi-row", gen: func(g *gen, d groundtruth.Dialect) (string, stmtKind, int) {
+		return fmt.Sprintf("INSERT INTO acct (id, a) VALUES (%s, %s), (%s, %s)", g.key(), g.arg(), g.key(), g.arg()), execKind, 0
+	}},
 	{name: "select-by-key", gen: func(g *gen, d groundtruth.Dialect) (string, stmtKind, int) {
 		if g.r.IntN(2) == 0 {
 			return "SELECT a, b FROM acct WHERE id = " + g.key(), selectKind, 2

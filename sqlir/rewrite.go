@@ -60,6 +60,10 @@ func RewriteStatement(s Statement, f func(Expr) (Expr, bool)) Statement {
 	case *Update:
 		c := *x
 		c.Set, c.Where, c.Returning = sets(x.Set), Rewrite(x.Where, f), items(x.Returning)
+		if x.Join != nil {
+			c.Join = &JoinedUpdate{Table: x.Join.Table, Where: Rewrite(x.Join.Where, f),
+				TargetWhere: Rewrite(x.Join.TargetWhere, f), Set: sets(x.Join.Set)}
+		}
 		return &c
 	case *Insert:
 		c := *x
@@ -79,6 +83,13 @@ func RewriteStatement(s Statement, f func(Expr) (Expr, bool)) Statement {
 	case *Select:
 		c := *x
 		c.Columns, c.Where = items(x.Columns), Rewrite(x.Where, f)
+		if x.OrderBy != nil {
+			c.OrderBy = make([]OrderTerm, len(x.OrderBy))
+			for i, o := range x.OrderBy {
+				c.OrderBy[i] = o
+				c.OrderBy[i].Expr = Rewrite(o.Expr, f)
+			}
+		}
 		return &c
 	}
 	return s

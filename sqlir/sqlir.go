@@ -107,6 +107,26 @@ type Update struct {
 	// Returning lists RETURNING expressions (Postgres), bound to Scan
 	// targets; they are evaluated on the updated row (new values).
 	Returning []SelectItem
+	// Join, for an UPDATE that joins exactly one other table (Postgres and
+	// SQLite UPDATE … FROM, MySQL's UPDATE a JOIN b / UPDATE a, b), is the
+	// statement with that table's columns kept (Set and Where above name
+	// them as Unknown: "some joined row"); nil otherwise.
+	Join *JoinedUpdate
+}
+
+// JoinedUpdate is an UPDATE of the target table joined with one row of
+// Table: Where holds the conjuncts (of WHERE and of inner ON conditions)
+// that read only Table's columns, with placeholders and literals;
+// TargetWhere the others; Set the assignments. Columns of Table are
+// ColRefs qualified with its name, the target's with the target's name
+// (unqualified ones may be either: the schema tells). Where Where pins a
+// key of Table, one row of Table is joined with every target row, which
+// the UPDATE changes as Set says where TargetWhere holds on both.
+type JoinedUpdate struct {
+	Table       string
+	Where       Expr
+	TargetWhere Expr
+	Set         []Assignment
 }
 
 // Insert is INSERT INTO Table (Columns) VALUES Rows.
@@ -180,6 +200,23 @@ type Select struct {
 	// integer literal, may leave out a row that satisfies Where: a read
 	// that returns no row then does not say that no row matches.
 	SkipsRows bool
+	// OrderBy lists the ORDER BY terms of a single-table SELECT (nil for
+	// a Complex one), each a column or expression of Table (a select
+	// alias or position replaced by its item's expression); Limit is
+	// its LIMIT when an integer literal (0: none or not a literal).
+	OrderBy []OrderTerm
+	Limit   int64
+	// SkipLocked is FOR UPDATE/SHARE … SKIP LOCKED: rows another
+	// transaction has locked are left out of the result.
+	SkipLocked bool
+}
+
+// OrderTerm is one ORDER BY term: Expr ASC, or DESC when Desc.
+// NullsGiven is set when NULLS FIRST or NULLS LAST is written.
+type OrderTerm struct {
+	Expr       Expr
+	Desc       bool
+	NullsGiven bool
 }
 
 // TxControl is BEGIN, COMMIT or ROLLBACK written as SQL; Kind is one of

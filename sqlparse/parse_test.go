@@ -1,6 +1,8 @@
 package sqlparse
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/dbverify/dbverify/sqlir"
@@ -76,6 +78,98 @@ func TestSkipsRows(t *testing.T) {
 		}
 		if sel.SkipsRows != tc.skips {
 			t.Errorf("%v %s: SkipsRows = %v, want %v", tc.d, tc.query, sel.SkipsRows, tc.skips)
+		}
+	}
+}
+
+// TestOrderBy: a single-table SELECT keeps its ORDER BY terms (an
+// output alias or position read as its item) and a literal LIMIT, which
+// the row model uses for the first row of the order; a Complex one
+// keeps none.
+func TestOrderBy(t *testing.T) {
+	for _, tc := range []struct {
+		d     Dialect
+		query string
+		terms string
+		limit int64
+		skip  bool
+	}{
+		{Postgres, "SELECT qty FROM lots WHERE sku = $1 ORDER BY qty ASC LIMIT 1", "qty", 1, false},
+		{Postgres, "SELECT qty AS q, id FROM lots ORDER BY q DESC, 2 LIMIT 3", "qty DESC, id", 3, false},
+		{Postgres, "SELECT qty FROM lots ORDER BY qty NULLS FIRST LIMIT 1 OFFSET 1", "qty", 0, false},
+		{Postgres, "SELECT id FROM lots ORDER BY qty LIMIT 1 FOR UPDATE SKIP LOCKED", "qty", 1, true},
+		{Postgres, "SELECT min(qty) FROM lots ORDER BY 1", "", 0, false},
+		{SQLite, "SELECT qty FROM lots WHERE sku = ? ORDER BY qty DESC LIMIT 1", "qty DESC", 1, false},
+		{MySQL, "SELECT qty FROM lots WHERE sku = ? ORDER BY qty DESC LIMIT 1", "qty DESC", 1, false},
+		{MySQL, "SELECT qty FROM lots ORDER BY 5 LIMIT 1 FOR UPDATE SKIP LOCKED", "ORDER BY position", 1, true},
+		{MySQL, "SELECT qty FROM lots ORDER BY qty LIMIT 2, 1", "qty", 0, false},
+	} {
+		st, err := Parse(tc.d, tc.query)
+		if err != nil {
+			t.Errorf("%s: %v", tc.query, err)
+			continue
+		}
+		sel := st.(*sqlir.Select)
+		var terms []string
+		for _, o := range sel.OrderBy {
+			s := rules.Format(o.Expr)
+			if u, ok := o.Expr.(*sqlir.Unknown); ok {
+				s = u.Text
+			}
+			if o.Desc {
+				s += " DESC"
+			}
+			terms = append(terms, s)
+		}
+		if got := strings.Join(terms, ", "); got != tc.terms || sel.Limit != tc.limit || sel.SkipLocked != tc.skip {
+			t.Errorf("%v %s: ORDER BY %q LIMIT %d skip locked %v, want %q %d %v", tc.d, tc.query, got, sel.Limit, sel.SkipLocked, tc.terms, tc.limit, tc.skip)
+		}
+	}
+}
+
+// TestJoinedUpdate: an UPDATE that joins exactly one other base table
+// keeps, besides its approximated reading, the exact one (the joined
+// table's conjuncts apart, its columns named); outer joins, several
+// tables and self-joins keep none.
+func TestJoinedUpdate(t *testing.T) {
+	for _, tc := range []struct {
+		d                   Dialect
+		query               string
+		table, where, other string
+		set                 string
+	}{
+		{Postgres, "UPDATE wallets w SET points = w.points - p.cost FROM prices p WHERE p.sku = $2 AND w.user_id = $1 AND w.points >= p.cost",
+			"prices", "prices.sku = $2", "wallets.user_id = $1 AND wallets.points >= prices.cost", "points = wallets.points - prices.cost"},
+		{SQLite, "UPDATE wallets SET points = points - prices.cost FROM prices WHERE prices.sku = ?2 AND wallets.user_id = ?1",
+			"prices", "prices.sku = $2", "wallets.user_id = $1", "points = points - prices.cost"},
+		{MySQL, "UPDATE wallets w JOIN prices p ON p.sku = ? SET w.points = w.points - p.cost WHERE w.user_id = ?",
+			"prices", "prices.sku = $1", "wallets.user_id = $2", "points = wallets.points - prices.cost"},
+		{MySQL, "UPDATE wallets w, prices p SET w.points = w.points - p.cost WHERE p.sku = ? AND w.user_id = ?",
+			"prices", "prices.sku = $1", "wallets.user_id = $2", "points = wallets.points - prices.cost"},
+		{MySQL, "UPDATE wallets w LEFT JOIN prices p ON p.sku = ? SET w.points = w.points - 1 WHERE w.user_id = ?", "", "", "", ""},
+		{Postgres, "UPDATE wallets w SET points = 0 FROM prices p, tiers t WHERE p.sku = $1", "", "", "", ""},
+		{Postgres, "UPDATE wallets w SET points = o.points FROM wallets o WHERE o.user_id = $1", "", "", "", ""},
+	} {
+		st, err := Parse(tc.d, tc.query)
+		if err != nil {
+			t.Errorf("%s: %v", tc.query, err)
+			continue
+		}
+		j := st.(*sqlir.Update).Join
+		if j == nil {
+			if tc.table != "" {
+				t.Errorf("%v %s: no joined reading", tc.d, tc.query)
+			}
+			continue
+		}
+		var set []string
+		for _, a := range j.Set {
+			set = append(set, a.Col+" = "+rules.Format(a.Value))
+		}
+		got := []string{j.Table, rules.Format(j.Where), rules.Format(j.TargetWhere), strings.Join(set, ", ")}
+		want := []string{tc.table, tc.where, tc.other, tc.set}
+		if !slices.Equal(got, want) {
+			t.Errorf("%v %s:\n got %q\nwant %q", tc.d, tc.query, got, want)
 		}
 	}
 }

@@ -12,5 +12,8 @@
 // every right-hand side refers to the old row; DIV is integer division
 // (sqlir.OpDivInt); GREATEST and LEAST are NULL when any argument is.
 // Multi-table UPDATE and DELETE and UPDATE/DELETE … LIMIT get an Unknown
-// WHERE conjunct (see sqlparse's soundness conventions).
+// WHERE conjunct (see sqlparse's soundness conventions); a multi-table
+// UPDATE of two base tables joined by an inner join or a comma also keeps
+// its exact reading in Update.Join (sqlir.JoinedUpdate). A SELECT keeps
+// its ORDER BY terms, a literal LIMIT and SKIP LOCKED.
 package mysql

@@ -111,6 +111,11 @@ func Parse(query string) (*rules.Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if sel, ok := st.(*sqlir.Select); ok {
+		if m := lockSuffix.FindStringSubmatch(query); m != nil && strings.HasPrefix(strings.ToLower(m[5]), "skip") {
+			sel.SkipLocked = true
+		}
+	}
 	res := &rules.Result{Stmt: st, NumParams: params.count}
 	if !params.positional && params.count > 0 {
 		res.ParamNames = params.names

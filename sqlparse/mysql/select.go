@@ -94,11 +94,26 @@ func (t *translator) simpleSelect(s *sqlparser.Select) *sqlir.Select {
 	if len(reasons) > 0 {
 		out.Complex = true
 		out.Reason = strings.Join(reasons, ", ")
+	} else {
+		t.orderBy(s, out)
 	}
 	if out.Complex || len(t.reads) > 0 {
 		out.AllTables = rules.DedupeFold(fi.tables, t.reads)
 	}
 	return out
+}
+
+// orderBy fills the ORDER BY terms and the literal LIMIT of a
+// single-table SELECT.
+func (t *translator) orderBy(s *sqlparser.Select, out *sqlir.Select) {
+	if s.Limit != nil && s.Limit.Offset == nil && positiveLiteral(s.Limit.Rowcount) {
+		v := s.Limit.Rowcount.(*sqlparser.SQLVal)
+		out.Limit, _ = strconv.ParseInt(string(v.Val), 0, 64)
+	}
+	for _, o := range s.OrderBy {
+		out.OrderBy = append(out.OrderBy, sqlir.OrderTerm{Expr: t.expr(o.Expr), Desc: o.Direction == sqlparser.DescScr})
+	}
+	out.OrderBy = rules.ResolveOrder(out.Columns, out.OrderBy)
 }
 
 func (t *translator) selectItem(se sqlparser.SelectExpr) sqlir.SelectItem {

@@ -54,6 +54,10 @@ func (t *translator) update(u *sqlparser.Update, query string) (sqlir.Statement,
 			out.Where = t.expr(u.Where.Expr)
 		}
 	} else {
+		exact := make([]sqlir.Assignment, len(out.Set))
+		for i := range out.Set {
+			exact[i] = sqlir.Assignment{Col: out.Set[i].Col, Value: t.otherAssigned(out.Set[i].Value, target, out.Set, i)}
+		}
 		for i := range out.Set {
 			out.Set[i].Value = t.onlyTable(out.Set[i].Value, target, out.Set, i)
 		}
@@ -61,7 +65,11 @@ func (t *translator) update(u *sqlparser.Update, query string) (sqlir.Statement,
 		if u.Where != nil {
 			w = u.Where.Expr
 		}
-		out.Where = t.joinFilter(fi, target, w)
+		var conj []rules.Conjunct
+		out.Where, conj = t.joinFilter(fi, target, w)
+		if joined := twoTableJoin(u.TableExprs, fi, target); joined != "" && u.Limit == nil && len(u.OrderBy) == 0 {
+			out.Join = rules.JoinedUpdate(joined, exact, conj)
+		}
 	}
 	if u.Limit != nil {
 		out.Where = rules.And(out.Where, t.limitUnknown(u.Limit))
@@ -78,6 +86,59 @@ func (t *translator) sequentialSet(set []sqlir.Assignment, table string) {
 		set[i].Value = rules.SubstCols(set[i].Value, table, done)
 		done[strings.ToLower(set[i].Col)] = set[i].Value
 	}
+}
+
+// twoTableJoin returns the other table of a multi-table UPDATE of target
+// that joins exactly one other base table, by an inner join or a comma
+// ("" otherwise: outer joins, derived tables, more tables, the target
+// joined with itself).
+func twoTableJoin(exprs sqlparser.TableExprs, fi *fromInfo, target string) string {
+	if len(fi.tables) != 2 || fi.derived || strings.EqualFold(fi.tables[0], fi.tables[1]) {
+		return ""
+	}
+	plain := func(te sqlparser.TableExpr) bool {
+		a, ok := te.(*sqlparser.AliasedTableExpr)
+		if !ok {
+			return false
+		}
+		_, ok = a.Expr.(sqlparser.TableName)
+		return ok
+	}
+	switch {
+	case len(exprs) == 2 && plain(exprs[0]) && plain(exprs[1]):
+	case len(exprs) == 1:
+		j, ok := exprs[0].(*sqlparser.JoinTableExpr)
+		if !ok || (j.Join != sqlparser.JoinStr && j.Join != sqlparser.StraightJoinStr) || !plain(j.LeftExpr) || !plain(j.RightExpr) {
+			return ""
+		}
+	default:
+		return ""
+	}
+	for _, tb := range fi.tables {
+		if !strings.EqualFold(tb, target) {
+			return tb
+		}
+	}
+	return ""
+}
+
+// otherAssigned replaces in e, the value assigned by assignment self of
+// a multi-table UPDATE of target, the references to target's columns that
+// other assignments set by Unknown (MySQL does not fix the order in which
+// a multi-table UPDATE assigns), keeping the joined table's columns.
+func (t *translator) otherAssigned(e sqlir.Expr, target string, set []sqlir.Assignment, self int) sqlir.Expr {
+	return rules.Map(e, func(x sqlir.Expr) sqlir.Expr {
+		c, ok := x.(*sqlir.ColRef)
+		if !ok || (c.Table != "" && !strings.EqualFold(c.Table, target)) {
+			return x
+		}
+		for k, a := range set {
+			if k != self && strings.EqualFold(a.Col, c.Name) {
+				return &sqlir.Unknown{Text: rules.Format(c)}
+			}
+		}
+		return x
+	})
 }
 
 // onlyTable replaces column references that are not qualified with
@@ -104,7 +165,7 @@ func (t *translator) onlyTable(e sqlir.Expr, target string, set []sqlir.Assignme
 // target's columns, and an Unknown conjunct for the rest ("some joined row
 // matches"), so the row model may or may not touch each row that satisfies
 // the known part.
-func (t *translator) joinFilter(fi *fromInfo, target string, where sqlparser.Expr) sqlir.Expr {
+func (t *translator) joinFilter(fi *fromInfo, target string, where sqlparser.Expr) (sqlir.Expr, []rules.Conjunct) {
 	var conj []sqlparser.Expr
 	var split func(sqlparser.Expr)
 	split = func(e sqlparser.Expr) {
@@ -138,7 +199,7 @@ func (t *translator) joinFilter(fi *fromInfo, target string, where sqlparser.Exp
 			others = append(others, tb)
 		}
 	}
-	return rules.JoinFilter(target, out, others)
+	return rules.JoinFilter(target, out, others), out
 }
 
 // limitUnknown is the conjunct added for UPDATE/DELETE … LIMIT: which of
@@ -176,7 +237,7 @@ func (t *translator) delete(d *sqlparser.Delete, query string) (sqlir.Statement,
 		if d.Where != nil {
 			w = d.Where.Expr
 		}
-		out.Where = t.joinFilter(fi, target, w)
+		out.Where, _ = t.joinFilter(fi, target, w)
 	}
 	if d.Limit != nil {
 		out.Where = rules.And(out.Where, t.limitUnknown(d.Limit))

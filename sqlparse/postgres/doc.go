@@ -47,10 +47,15 @@
 // its alias) keep their meaning in SET, WHERE and RETURNING (others are
 // Unknown, and a bare "*" in RETURNING becomes one Unknown item); WHERE
 // keeps the conjuncts over the target's columns and adds an Unknown "joined
-// with …" conjunct.
+// with …" conjunct. An UPDATE … FROM of exactly one other base table also
+// keeps its exact reading in Update.Join (the joined table's columns
+// named; sqlir.JoinedUpdate), which the front end uses where the WHERE
+// pins a key of that table.
 //
-// SELECT: LIMIT, OFFSET, FETCH and ORDER BY are ignored for a single-table
-// read; FOR UPDATE and FOR NO KEY UPDATE set ForUpdate, FOR SHARE sets
+// SELECT: OFFSET, a LIMIT that is not a positive literal and FETCH set
+// SkipsRows; a single-table read keeps its ORDER BY terms (OrderBy, an
+// output alias or position replaced by its item) and a literal LIMIT
+// (Limit), SKIP LOCKED sets SkipLocked; FOR UPDATE and FOR NO KEY UPDATE set ForUpdate, FOR SHARE sets
 // ForShare, FOR KEY SHARE sets neither (it does not block an UPDATE of a
 // non-key column). Joins, GROUP BY, HAVING, aggregates, window
 // functions, DISTINCT [ON], UNION/INTERSECT/EXCEPT, WITH, subqueries and

@@ -68,6 +68,9 @@ func (t *translator) setOperation(s *pg.SelectStmt) *sqlir.Select {
 
 func (t *translator) locks(clauses []*pg.Node, out *sqlir.Select) {
 	for _, n := range clauses {
+		if n.GetLockingClause().GetWaitPolicy() == pg.LockWaitPolicy_LockWaitSkip {
+			out.SkipLocked = true
+		}
 		switch n.GetLockingClause().GetStrength() {
 		case pg.LockClauseStrength_LCS_FORUPDATE, pg.LockClauseStrength_LCS_FORNOKEYUPDATE:
 			out.ForUpdate = true
@@ -147,6 +150,8 @@ func (t *translator) simpleSelect(s *pg.SelectStmt) *sqlir.Select {
 	if len(reasons) > 0 {
 		out.Complex = true
 		out.Reason = strings.Join(reasons, ", ")
+	} else {
+		t.orderBy(s, out)
 	}
 	if out.Complex || len(t.reads) > 0 {
 		out.AllTables = rules.DedupeFold(fi.tables, t.reads)
@@ -224,6 +229,30 @@ func pgAggregateIn(sqlite bool, nodes []*pg.Node) (agg string, window bool) {
 		})
 	}
 	return agg, window
+}
+
+// orderBy fills the ORDER BY terms and the literal LIMIT of a
+// single-table SELECT.
+func (t *translator) orderBy(s *pg.SelectStmt, out *sqlir.Select) {
+	if s.LimitOffset == nil && s.LimitCount != nil && positiveLiteral(s.LimitCount) {
+		if v, ok := s.LimitCount.GetAConst().Val.(*pg.A_Const_Ival); ok {
+			out.Limit = int64(v.Ival.GetIval())
+		}
+	}
+	for _, n := range s.SortClause {
+		sb := n.GetSortBy()
+		if sb == nil {
+			out.OrderBy = append(out.OrderBy, sqlir.OrderTerm{Expr: t.unknown(n)})
+			continue
+		}
+		o := sqlir.OrderTerm{Expr: t.expr(sb.Node), Desc: sb.SortbyDir == pg.SortByDir_SORTBY_DESC,
+			NullsGiven: sb.SortbyNulls == pg.SortByNulls_SORTBY_NULLS_FIRST || sb.SortbyNulls == pg.SortByNulls_SORTBY_NULLS_LAST}
+		if sb.SortbyDir == pg.SortByDir_SORTBY_USING {
+			o.Expr = t.unknown(n)
+		}
+		out.OrderBy = append(out.OrderBy, o)
+	}
+	out.OrderBy = rules.ResolveOrder(out.Columns, out.OrderBy)
 }
 
 // positiveLiteral reports whether n is an integer literal of at least 1

@@ -76,11 +76,18 @@ func (t *translator) update(u *pg.UpdateStmt) *sqlir.Update {
 		t.fromItem(n, fi)
 	}
 	out.Set = t.assignments(u.TargetList)
-	for i := range out.Set {
-		out.Set[i].Value = rules.OwnColumnsOnly(out.Set[i].Value, target)
+	set := out.Set
+	out.Set = nil
+	for _, a := range set {
+		out.Set = append(out.Set, sqlir.Assignment{Col: a.Col, Value: rules.OwnColumnsOnly(a.Value, target)})
 	}
-	out.Where = t.joinFilter(fi, target, u.WhereClause)
+	var conj []rules.Conjunct
+	out.Where, conj = t.joinFilter(fi, target, u.WhereClause)
 	out.Returning = rules.OwnItemsOnly(t.returning(u.ReturningList), target)
+	if len(u.FromClause) == 1 && u.FromClause[0].GetRangeVar() != nil && len(fi.tables) == 1 &&
+		!fi.derived && !fi.funcs && fi.tables[0] != target {
+		out.Join = rules.JoinedUpdate(fi.tables[0], set, conj)
+	}
 	return out
 }
 
@@ -100,7 +107,7 @@ func (t *translator) delete(d *pg.DeleteStmt) *sqlir.Delete {
 	for _, n := range d.UsingClause {
 		t.fromItem(n, fi)
 	}
-	out.Where = t.joinFilter(fi, target, d.WhereClause)
+	out.Where, _ = t.joinFilter(fi, target, d.WhereClause)
 	out.Returning = rules.OwnItemsOnly(t.returning(d.ReturningList), target)
 	return out
 }
@@ -109,7 +116,7 @@ func (t *translator) delete(d *pg.DeleteStmt) *sqlir.Delete {
 // the conjuncts of WHERE (and of inner-join ON conditions) that only read
 // target's columns, and an Unknown conjunct for the rest ("some joined row
 // matches"), as the MySQL multi-table path does.
-func (t *translator) joinFilter(fi *pgFrom, target string, where *pg.Node) sqlir.Expr {
+func (t *translator) joinFilter(fi *pgFrom, target string, where *pg.Node) (sqlir.Expr, []rules.Conjunct) {
 	var conj []*pg.Node
 	var split func(n *pg.Node)
 	split = func(n *pg.Node) {
@@ -135,7 +142,7 @@ func (t *translator) joinFilter(fi *pgFrom, target string, where *pg.Node) sqlir
 	if fi.derived || fi.funcs {
 		others = append(others, "a derived table")
 	}
-	return rules.JoinFilter(target, out, others)
+	return rules.JoinFilter(target, out, others), out
 }
 
 // insertSource translates the SELECT of INSERT … SELECT, keeping the

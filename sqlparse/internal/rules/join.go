@@ -91,3 +91,33 @@ func SetOperation(reason string, leaves []*sqlir.Select) (*sqlir.Select, [][]str
 	}
 	return out, all
 }
+
+// JoinedUpdate builds the exact form of an UPDATE of target joined with
+// the one other table joined (see sqlir.JoinedUpdate) from its SET and
+// the conjuncts of its WHERE and inner ON conditions, as translated (with
+// the joined table's columns): a conjunct whose columns are all
+// qualified with joined, and which has one, filters the joined row.
+func JoinedUpdate(joined string, set []sqlir.Assignment, conj []Conjunct) *sqlir.JoinedUpdate {
+	out := &sqlir.JoinedUpdate{Table: joined}
+	for _, a := range set {
+		out.Set = append(out.Set, sqlir.Assignment{Col: a.Col, Value: Clone(a.Value)})
+	}
+	for _, c := range conj {
+		cols, own := 0, true
+		Visit(c.Expr, func(x sqlir.Expr) {
+			switch x := x.(type) {
+			case *sqlir.ColRef:
+				cols++
+				own = own && strings.EqualFold(x.Table, joined)
+			case *sqlir.Unknown:
+				own = false // it may read the target's columns
+			}
+		})
+		if own && cols > 0 {
+			out.Where = And(out.Where, Clone(c.Expr))
+		} else {
+			out.TargetWhere = And(out.TargetWhere, Clone(c.Expr))
+		}
+	}
+	return out
+}

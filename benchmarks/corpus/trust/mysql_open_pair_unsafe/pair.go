@@ -1,0 +1,34 @@
+// Package mysql_open_pair_unsafe opens a funded account and an empty one
+// with one multi-row INSERT, then books the opening fee.
+package mysql_open_pair_unsafe
+
+import (
+	"context"
+	"database/sql"
+
+	_ "github.com/go-sql-driver/mysql"
+)
+
+// Bank opens accounts.
+type Bank struct{ db *sql.DB }
+
+// OpenPair opens account a with the deposit and account b empty, then
+// takes the fee. Bug: it charges b, the empty account, which goes
+// negative for any positive deposit.
+func (k *Bank) OpenPair(ctx context.Context, a, b, deposit int64) error {
+	if deposit < 0 {
+		return nil
+	}
+	tx, err := k.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, "INSERT INTO accounts (id, balance) VALUES (?, ?), (?, 0)", a, deposit, b); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, "UPDATE accounts SET balance = balance - ? WHERE id = ?", deposit, b); err != nil {
+		return err
+	}
+	return tx.Commit()
+}

@@ -1,0 +1,5 @@
+CREATE TABLE lots (
+  id BIGINT PRIMARY KEY,
+  sku TEXT NOT NULL,
+  qty BIGINT NOT NULL
+);

@@ -1,0 +1,8 @@
+CREATE TABLE wallets (
+  user_id BIGINT PRIMARY KEY,
+  points BIGINT NOT NULL
+);
+CREATE TABLE prices (
+  sku TEXT PRIMARY KEY,
+  cost BIGINT NOT NULL
+);
