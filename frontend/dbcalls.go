@@ -3,7 +3,6 @@ package frontend
 import (
 	"fmt"
 	"go/types"
-	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -420,104 +419,6 @@ func argAt(args []value, i int) value {
 		return args[i]
 	}
 	return value{}
-}
-
-// sqlArgs returns the values bound to the placeholders, from the variadic
-// argument slice (nil entries: unknown).
-func (t *translator) sqlArgs(params value) []ir.Expr {
-	elems := t.sliceElems(params)
-	out := make([]ir.Expr, len(elems))
-	t.argNulls, t.argUnsigned, t.argFloat = nil, nil, nil
-	for i, e := range elems {
-		out[i] = e.expr
-		if val, null, ok := t.pointerArg(e, i); ok {
-			// The driver binds what the pointer points to, NULL for nil.
-			out[i] = val
-			if null != nil {
-				if t.argNulls == nil {
-					t.argNulls = map[int]ir.Expr{}
-				}
-				t.argNulls[i] = null
-			}
-			continue
-		}
-		if why := approxIn(e, 0); e.expr == nil && why != "" {
-			// A value the model cannot pass (a time.Time) computed by
-			// code it approximates (t.Add(d)): the SQL sees an arbitrary
-			// value, marked, so that a counterexample depending on it is
-			// UNKNOWN, never UNSAFE (the model would otherwise take it
-			// for an arbitrary argument like any input).
-			v := t.freshVar("$arg()", ir.Int, ir.KindModel)
-			v.Approx = why
-			out[i] = v
-		}
-		if val, null, ok := nullableArg(e); ok {
-			out[i] = val
-			if t.argNulls == nil {
-				t.argNulls = map[int]ir.Expr{}
-			}
-			t.argNulls[i] = null
-		}
-	}
-	return out
-}
-
-// pointerArg returns, for a SQL argument that is a pointer to an integer
-// or a string the model tracks, the value it points to (database/sql's
-// default converter, pgx, go-sql-driver and lib/pq all dereference a
-// pointer argument) and, for a pointer handed in from outside, "it is nil"
-// (bound as NULL; nil for a pointer that cannot be nil).
-func (t *translator) pointerArg(e value, i int) (val, null ir.Expr, ok bool) {
-	if e.expr != nil || e.obj == nil || e.obj.kind != objPtr || e.obj.cell == nil || e.obj.cell.untracked {
-		return nil, nil, false
-	}
-	if s, ok := sortOf(e.obj.cell.typ); !ok || s != ir.Int {
-		return nil, nil, false
-	}
-	v := t.load(e.obj.cell, "*"+e.obj.cell.name)
-	if v.expr == nil || v.expr.Sort() != ir.Int {
-		return nil, nil, false
-	}
-	if e.nonNil != nil {
-		null = ir.Not(e.nonNil)
-	}
-	return v.expr, null, true
-}
-
-// approxIn returns the note of an approximated scalar (ir.Var.Approx)
-// that v holds in its fields, "" if none.
-func approxIn(v value, depth int) string {
-	if x, ok := v.expr.(*ir.Var); ok && x.Approx != "" {
-		return x.Approx
-	}
-	if depth > 4 {
-		return ""
-	}
-	for _, fv := range append(slices.Clone(v.fields), v.tuple...) {
-		if why := approxIn(fv, depth+1); why != "" {
-			return why
-		}
-	}
-	return ""
-}
-
-// sliceElems returns the elements of a slice built from a known array
-// (as the compiler does for variadic arguments), or nil.
-func (t *translator) sliceElems(v value) []value {
-	if v.obj == nil || v.obj.kind != objSlice || v.obj.cell == nil {
-		return nil
-	}
-	c := v.obj.cell
-	out := make([]value, len(c.fields))
-	for i := range c.fields {
-		fc := t.field(c, i)
-		if fc.v != nil {
-			out[i] = value{expr: fc.v}
-		} else if fc.refSet {
-			out[i] = fc.ref
-		}
-	}
-	return out
 }
 
 // runSQL translates Exec, Query, QueryRow and Prepare.
