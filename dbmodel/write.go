@@ -165,6 +165,9 @@ func (m *lowerer) update(em *emitter, t *tableModel, u updateSpec) {
 			if ok := m.unsignedInRange(a.Value, x, u.args); ok != ir.True {
 				ranges = append(ranges, ir.Implies(match, ok))
 			}
+			if null := m.nullIntoNotNull(t, col, a.Value, x, u.args); null != nil {
+				ranges = append(ranges, ir.Implies(match, ir.Not(null)))
+			}
 			diffs = append(diffs, ir.Not(ir.Eq(m.convert(val, v.Type), v)))
 			if g, null := m.assignNull(t, a.Col, a.Value, x, u.args); g != nil {
 				lhs = append(lhs, g)
@@ -223,7 +226,8 @@ func (m *lowerer) update(em *emitter, t *tableModel, u updateSpec) {
 		}
 		em.assign(ml, mr)
 	}
-	// The statement fails if a value it writes leaves its column's range.
+	// The statement fails if a value it writes leaves its column's range
+	// or is a NULL for a NOT NULL column.
 	em.fact(ir.And(ranges...))
 	em.assign(lhs, rhs)
 	// The statement fails if it would break a CHECK of the table: the
