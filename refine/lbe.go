@@ -211,14 +211,24 @@ func decideDAG(q *ir.Program, s *smt.Solver, late, spent func() bool, minJoins i
 			}
 			return dagOutcome{verdict: Safe}
 		}
-		m, err := s.Model()
+		raw, err := s.Model()
+		m := raw
 		if err == nil {
-			m, err = s.NiceModel(m, niceScale)
+			m, err = s.NiceModel(raw, niceScale)
 		}
 		if err != nil {
 			return fail("solver: " + err.Error())
 		}
 		path, err := d.Path(m)
+		if err != nil {
+			// The nicer model's re-solves may leave the path's selectors
+			// out (corpus pg_gin_withdraw_conflict_unsafe, a schedule
+			// plan: "the model selects no edge into L2"); the solver's
+			// own model selects one. Validation below checks either.
+			if p, rerr := d.Path(raw); rerr == nil {
+				path, m, err = p, raw, nil
+			}
+		}
 		if err != nil {
 			return fail("internal: " + err.Error())
 		}
