@@ -19,22 +19,26 @@ type Segment struct {
 // request o performs n2, then f runs to its end, then o to its end", for
 // f, o the two requests (f = 0 only when symmetric: the requests are
 // copies of one program), 1 <= n1 <= max1 and 1 <= n2 <= max2 (max1,
-// max2: the most database operations of a path of f, of o).
+// max2: the most database operations of a path of f, of o). The plans
+// come in the order of n1 + n2, the fewest operations first: their
+// products are the smallest, and the reads of a lost update come early,
+// so a search that stops at the first counterexample or at a limit has
+// searched the cheap short prefixes before the long ones.
 func Switches(symmetric bool, ops0, ops1 int) [][]Segment {
 	var plans [][]Segment
 	firsts := []int{0, 1}
 	if symmetric {
 		firsts = []int{0}
 	}
-	for _, f := range firsts {
-		o := 1 - f
-		maxF, maxO := ops0, ops1
-		if f == 1 {
-			maxF, maxO = ops1, ops0
-		}
-		for n1 := 1; n1 <= maxF; n1++ {
-			for n2 := 1; n2 <= maxO; n2++ {
-				plans = append(plans, []Segment{{f, n1}, {o, n2}, {f, -1}, {o, -1}})
+	for sum := 2; sum <= ops0+ops1; sum++ {
+		for _, f := range firsts {
+			o := 1 - f
+			maxF, maxO := ops0, ops1
+			if f == 1 {
+				maxF, maxO = ops1, ops0
+			}
+			for n1 := max(1, sum-maxO); n1 <= min(maxF, sum-1); n1++ {
+				plans = append(plans, []Segment{{f, n1}, {o, sum - n1}, {f, -1}, {o, -1}})
 			}
 		}
 	}

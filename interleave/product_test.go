@@ -179,3 +179,26 @@ func TestProductPlanLoop(t *testing.T) {
 		}
 	}
 }
+
+// TestSwitchesOrder: the plans come with the fewest operations first
+// (the cheapest products), each (first request, n1, n2) once.
+func TestSwitchesOrder(t *testing.T) {
+	plans := Switches(false, 3, 2)
+	if len(plans) != 12 {
+		t.Fatalf("%d plans, want 2 first requests × 3 × 2", len(plans))
+	}
+	seen := map[[3]int]bool{}
+	last := 0
+	for _, p := range plans {
+		n := p[0].Ops + p[1].Ops
+		if n < last {
+			t.Errorf("plan %v after one of %d operations", p, last)
+		}
+		last = n
+		k := [3]int{p[0].Request, p[0].Ops, p[1].Ops}
+		if seen[k] || p[0].Request == p[1].Request || p[2].Request != p[0].Request || p[3].Request != p[1].Request {
+			t.Errorf("plan %v repeated or malformed", p)
+		}
+		seen[k] = true
+	}
+}

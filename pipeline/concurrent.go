@@ -31,14 +31,14 @@ func peers(jobs []job, j job) []job {
 	return out
 }
 
-// verifyConcurrent decides (entry, c) of job j for concurrent requests,
-// given the sequential result seq: an entry UNSAFE or UNKNOWN alone keeps
-// that verdict; otherwise the stability check (dbmodel's Interference)
-// is tried first, and where it fails, the pair of the entry with each
-// peer (itself included) is searched as one product program
+// verifyConcurrentWithin decides (entry, c) of job j for concurrent
+// requests, given the sequential result seq: an entry UNSAFE or UNKNOWN
+// alone keeps that verdict; otherwise the stability check (dbmodel's
+// Interference) is tried first, and where it fails, the pair of the entry
+// with each peer (itself included) is searched as one product program
 // (interleave.Product) at READ COMMITTED, where that is exact for the
-// isolation level.
-func verifyConcurrent(ctx context.Context, seq *report.Result, j job, peers []job, in *inputs, s *smt.Solver, cfg Config) *report.Result {
+// isolation level. Every check spends b's queries.
+func verifyConcurrentWithin(ctx context.Context, seq *report.Result, j job, peers []job, in *inputs, s *smt.Solver, cfg Config, b *searchBudget) *report.Result {
 	start := time.Now()
 	iso := isolationOf(cfg.Isolation, string(cfg.Dialect), in.levels, j.prog)
 	seq.Isolation = &iso
@@ -48,17 +48,28 @@ func verifyConcurrent(ctx context.Context, seq *report.Result, j job, peers []jo
 	}
 	r := &report.Result{Entry: seq.Entry, EntryPosition: seq.EntryPosition, Constraint: seq.Constraint,
 		Predicates: []string{}, Isolation: seq.Isolation, Concurrency: &report.Concurrency{}}
-	defer func() { r.Seconds = seq.Seconds + time.Since(start).Seconds() }()
+	defer func() {
+		// Every query of the concurrent check, the products searched
+		// before the one with a counterexample included (setOutcome keeps
+		// that one's only).
+		r.Seconds, r.SMTQueries = seq.Seconds+time.Since(start).Seconds(), b.used
+	}()
 	if why := goroutinesNotSearched(j); why != "" {
 		r.Verdict, r.Reason = report.Unknown, why
 		return r
 	}
 	j.prog = mysqlSerialReads(cfg, in.levels, j.prog)
-	st, assumptions, err := checkModel(ctx, j.prog, j.c, in, s, cfg, &dbmodel.Concurrency{Interference: true})
+	b.at("the stability proof")
+	st, assumptions, err := checkModel(ctx, j.prog, j.c, in, s, b.config(cfg), &dbmodel.Concurrency{Interference: true})
 	if err != nil {
 		return internalError(r, err)
 	}
 	r.SMTQueries += st.Stats.SMTQueries
+	b.spend(st.Stats.SMTQueries)
+	if why := stopped(ctx); why != "" && st.Verdict == report.Unknown {
+		r.Verdict, r.Reason = report.Unknown, why
+		return r
+	}
 	// The stability check reads the newest committed state at every plain
 	// read; under MySQL's REPEATABLE READ a plain read after the
 	// transaction's snapshot was taken reads that snapshot, even of a row
@@ -80,11 +91,17 @@ func verifyConcurrent(ctx context.Context, seq *report.Result, j job, peers []jo
 		return r
 	}
 	r.Concurrency.StabilityFailed = stabilityFailure(st)
-	why, iso2, n, err := serialProof(ctx, j, peers, in, s, cfg)
+	b.at("the serializable proof")
+	why, iso2, n, err := serialProof(ctx, j, peers, in, s, b.config(cfg))
 	if err != nil {
 		return internalError(r, err)
 	}
 	r.SMTQueries += n
+	b.spend(n)
+	if why := stopped(ctx); why != "" {
+		r.Verdict, r.Reason = report.Unknown, why
+		return r
+	}
 	if why != "" {
 		r.Verdict, r.Reason = report.Safe, why
 		r.Isolation = &iso2
@@ -96,26 +113,60 @@ func verifyConcurrent(ctx context.Context, seq *report.Result, j job, peers []jo
 		r.Verdict, r.Reason = report.Unknown, fmt.Sprintf("the stability check failed (%s), and %s", r.Concurrency.StabilityFailed, why)
 		return r
 	}
+	bounded, done := searchPairs(ctx, r, j, peers, in, s, cfg, b)
+	if done {
+		return r
+	}
+	if cfg.Requests >= 3 {
+		decided, switches := searchTriples(ctx, r, j, peers, in, s, cfg, b)
+		if decided {
+			return r
+		}
+		bounded = scopeWithTriples(bounded, switches)
+	}
+	r.Verdict = report.Safe
+	r.Concurrency.Scope = bounded
+	return r
+}
+
+// searchPairs searches the pairs of j with each of its peers (itself
+// first), the stability check having failed. It records an outcome that
+// decides the result in r (done: UNSAFE, or UNKNOWN with the reason: the
+// first undecided pair ends the search); otherwise every pair keeps the
+// constraint, within the scope bounded.
+func searchPairs(ctx context.Context, r *report.Result, j job, peers []job, in *inputs, s *smt.Solver, cfg Config, b *searchBudget) (bounded string, done bool) {
 	var unknown *refine.Result
 	var unknownPair string
-	bounded := report.ScopeBounded
+	bounded = report.ScopeBounded
+	b.pairsTotal = len(peers)
 	for _, q := range peers {
 		q.prog = mysqlSerialReads(cfg, in.levels, q.prog)
 		pair := fmt.Sprintf("%s ∥ %s", shortName(j.entry), shortName(q.entry))
+		if why := stopped(ctx); why != "" || b.left() == 0 {
+			if why == "" {
+				why = b.queryLimitReason()
+			}
+			r.Verdict, r.Reason = report.Unknown, why
+			return "", true
+		}
 		iso2 := isolationOf(cfg.Isolation, string(cfg.Dialect), in.levels, j.prog, q.prog)
 		if gap := searchGaps(iso2.Level, string(cfg.Dialect), j.c.Tables(), j.prog, q.prog); gap != "" {
 			r.Isolation = &iso2
 			r.Verdict = report.Unknown
 			r.Reason = fmt.Sprintf("concurrent requests: the stability check failed (%s), and the 2-request search of %s is not exact: %s", r.Concurrency.StabilityFailed, pair, gap)
-			return r
+			return "", true
 		}
 		if u := firstUnsupported(j.prog, q.prog); u != nil {
 			r.Verdict, r.Reason, r.Position = report.Unknown, fmt.Sprintf("unsupported: %s at %s", u.What, u.Position()), u.Position()
-			return r
+			return "", true
 		}
-		sr, err := searchPair(ctx, j, q, in, s, cfg, searchConcurrency(iso2.Level, cfg, j, q))
+		sr, err := searchPair(ctx, j, q, in, s, cfg, searchConcurrency(iso2.Level, cfg, j, q), b, pair)
 		if err != nil {
-			return internalError(r, err)
+			internalError(r, err)
+			return "", true
+		}
+		if stopped(ctx) == "" {
+			b.pairs++
 		}
 		res, prod := sr.res, sr.prod
 		tallyPair(r, sr)
@@ -125,36 +176,38 @@ func verifyConcurrent(ctx context.Context, seq *report.Result, j job, peers []jo
 		if why := spuriousSchedule(cfg, in, iso2, pair, j.prog, q.prog); res.Verdict == report.Unsafe && why != "" {
 			r.Isolation = &iso2
 			r.Verdict, r.Position, r.Reason = report.Unknown, res.Position, why
-			return r
+			return "", true
 		}
-		switch res.Verdict {
-		case report.Unsafe:
+		if res.Verdict == report.Unsafe {
 			setOutcome(r, res)
-			r.SMTQueries += st.Stats.SMTQueries
 			r.Reason = fmt.Sprintf("two concurrent requests (%s) break the constraint; each alone keeps it", pair)
 			fillCounterexample(r, prod, in.schema, progDialect(cfg, j.prog), j.entry, q.entry)
-			return r
-		case report.Unknown:
-			if unknown == nil {
-				unknown, unknownPair = res, pair
-			}
+			return "", true
+		}
+		if res.Verdict == report.Unknown {
+			// The result cannot be SAFE any more; the other pairs could
+			// only give a counterexample, at the cost of this one's
+			// search each (adv10's p15: minutes per pair).
+			unknown, unknownPair = res, pair
+			break
 		}
 	}
 	if unknown != nil {
 		r.Verdict, r.Position = report.Unknown, unknown.Position
 		r.Reason = fmt.Sprintf("concurrent requests %s: %s", unknownPair, unknown.Reason)
-		return r
-	}
-	if cfg.Requests >= 3 {
-		decided, switches := searchTriples(ctx, r, j, peers, in, s, cfg)
-		if decided {
-			return r
+		switch rest := len(peers) - b.pairs; {
+		case rest == 1:
+			r.Reason += "; the other pair of requests was not searched (the result cannot be SAFE)"
+		case rest > 1:
+			r.Reason += fmt.Sprintf("; the other %d pairs of requests were not searched (the result cannot be SAFE)", rest)
 		}
-		bounded = scopeWithTriples(bounded, switches)
+		if why := stopped(ctx); why != "" {
+			// Interrupted in a later pair: say so (SIGINT: "cancelled").
+			r.Position, r.Reason = "", why
+		}
+		return "", true
 	}
-	r.Verdict = report.Safe
-	r.Concurrency.Scope = bounded
-	return r
+	return bounded, false
 }
 
 // searchConcurrency is the concurrent model of the search of requests j
@@ -190,10 +243,6 @@ func spuriousSchedule(cfg Config, in *inputs, iso report.Isolation, pair string,
 	return ""
 }
 
-// planBudget bounds the search of the schedule plans of one pair, in
-// units of Config.TimeLimit (per entry and constraint).
-const planBudget = 3
-
 // fullProductRLimit bounds each solver check of the search over every
 // interleaving of a pair (Z3 resource units); past it the search falls
 // back to schedules with few switches.
@@ -217,35 +266,70 @@ type pairSearch struct {
 	interleavings, unreduced uint64
 }
 
-// searchPair searches the interleavings of requests j and q: first every
-// interleaving (one product, reduced by interleave's partial-order
-// reduction, the solver's work bounded); where that is undecided, the
-// schedules of interleave.Switches, one product each. The whole search is
-// bounded in work (searchlimits.go) and, if the user set one, in time
-// (planBudget).
-func searchPair(ctx context.Context, j, q job, in *inputs, s *smt.Solver, cfg Config, conc dbmodel.Concurrency) (*pairSearch, error) {
-	out, err := searchProduct(ctx, j.c, in, s, cfg, conc, fullProductRLimit, j.prog, q.prog)
-	if err != nil || out.res.Verdict != report.Unknown || ctx.Err() != nil {
-		return out, err
-	}
-	out.switches = true
+// searchPair searches the interleavings of requests j and q (pair, as
+// the reasons name them): first the schedules of interleave.Switches, one
+// product each, the fewest operations first, until one breaks the
+// constraint or maxUndecidedPlans are undecided; then, unless a plan
+// broke the constraint, every interleaving (one product, reduced by
+// interleave's partial-order reduction, its work bounded by
+// fullProductMaxQueries), which decides where it can: SAFE for every
+// interleaving, or a counterexample with more switches than the plans'.
+// Where it cannot, the plans' outcome stands (a SAFE bounded to their
+// schedules). Before, the product of every interleaving came first and
+// was undecided on every case of the corpus whose search got to plans,
+// after thousands of queries (adv10's p15: 545 billion interleavings).
+// The whole search is bounded in work (searchlimits.go, b's queries) and
+// by ctx (the result's time limit, the run).
+func searchPair(ctx context.Context, j, q job, in *inputs, s *smt.Solver, cfg Config, conc dbmodel.Concurrency, b *searchBudget, pair string) (*pairSearch, error) {
+	out := &pairSearch{switches: true}
 	plans := interleave.Switches(j.prog == q.prog, interleave.MaxOps(j.prog), interleave.MaxOps(q.prog))
-	return out, searchPlans(ctx, out, plans, j.c, in, s, cfg, conc, j.prog, q.prog)
+	b.at("the schedule plans of " + pair)
+	if err := searchPlans(ctx, out, plans, j.c, in, s, cfg, conc, b, j.prog, q.prog); err != nil {
+		return nil, err
+	}
+	if out.res != nil && out.res.Verdict == report.Unsafe || stopped(ctx) != "" || b.left() == 0 || out.queries >= pairMaxQueries {
+		if err := countInterleavings(out, cfg, in, conc, j.prog, q.prog); err != nil {
+			return nil, err
+		}
+		return out, nil
+	}
+	b.at("the product of every interleaving of " + pair)
+	full, err := searchProduct(ctx, j.c, in, s, cfg, conc, fullProductRLimit, b, min(fullProductMaxQueries, pairMaxQueries-out.queries), j.prog, q.prog)
+	if err != nil {
+		return nil, err
+	}
+	out.queries += full.queries
+	out.assumptions = mergeStrings(out.assumptions, full.assumptions)
+	out.interleavings, out.unreduced = full.interleavings, full.unreduced
+	switch {
+	case full.res.Verdict != report.Unknown:
+		out.res, out.prod, out.switches = full.res, full.prod, false
+	case out.res == nil:
+		out.res = full.res
+	case out.res.Verdict == report.Unknown:
+		out.res = &refine.Result{Verdict: report.Unknown, Position: out.res.Position,
+			Reason: fmt.Sprintf("%s; and the product of every interleaving: %s", out.res.Reason, full.res.Reason)}
+	}
+	return out, nil
 }
 
-// searchProduct searches every interleaving of the requests progs for
-// constraint c: one product, reduced by interleave's partial-order
-// reduction, each solver check bounded by rlimit Z3 resource units (or
-// the run's lower limit).
-func searchProduct(ctx context.Context, c spec.Property, in *inputs, s *smt.Solver, cfg Config, conc dbmodel.Concurrency, rlimit uint, progs ...*ir.Program) (*pairSearch, error) {
-	out := &pairSearch{}
+// countInterleavings records in out the interleavings of the product of
+// progs, with and without the reduction, where it was not searched.
+func countInterleavings(out *pairSearch, cfg Config, in *inputs, conc dbmodel.Concurrency, progs ...*ir.Program) error {
+	_, err := buildProduct(out, cfg, in, conc, progs...)
+	return err
+}
+
+// buildProduct returns the product of every interleaving of progs,
+// reduced by interleave's partial-order reduction, and records in out its
+// interleavings, with and without the reduction.
+func buildProduct(out *pairSearch, cfg Config, in *inputs, conc dbmodel.Concurrency, progs ...*ir.Program) (*ir.Program, error) {
 	opts := reduction(cfg, in.schema)
 	opts.Snapshots = conc.FirstUpdaterWins || conc.ConsistentReads
 	built, err := interleave.Build(opts, progs...)
 	if err != nil {
 		return nil, err
 	}
-	prod := built.Prog
 	out.interleavings, out.unreduced = built.Size.Interleavings, built.Size.Interleavings
 	if opts.Reduce {
 		full, err := interleave.Build(interleave.Options{}, progs...)
@@ -254,65 +338,89 @@ func searchProduct(ctx context.Context, c spec.Property, in *inputs, s *smt.Solv
 		}
 		out.unreduced = full.Size.Interleavings
 	}
+	return built.Prog, nil
+}
+
+// searchProduct searches every interleaving of the requests progs for
+// constraint c: one product, reduced by interleave's partial-order
+// reduction, each solver check bounded by rlimit Z3 resource units (or
+// the run's lower limit), at most maxQueries queries (and b's).
+func searchProduct(ctx context.Context, c spec.Property, in *inputs, s *smt.Solver, cfg Config, conc dbmodel.Concurrency, rlimit uint, b *searchBudget, maxQueries int, progs ...*ir.Program) (*pairSearch, error) {
+	out := &pairSearch{}
+	prod, err := buildProduct(out, cfg, in, conc, progs...)
+	if err != nil {
+		return nil, err
+	}
 	saved := s.RLimit()
 	if saved == 0 || saved > rlimit {
 		if err := s.SetRLimit(rlimit); err != nil {
 			return nil, err
 		}
 	}
-	res, asm, err := checkModel(ctx, prod, c, in, s, productConfig(cfg, pairMaxQueries), &conc)
+	res, asm, err := checkModel(ctx, prod, c, in, s, productConfig(cfg, min(maxQueries, b.left())), &conc)
 	if rerr := s.SetRLimit(saved); rerr != nil && err == nil {
 		err = rerr
 	}
 	if err != nil {
 		return nil, err
 	}
+	b.spend(res.Stats.SMTQueries)
 	out.res, out.prod, out.queries, out.assumptions = res, prod, res.Stats.SMTQueries, asm
 	return out, nil
 }
 
-// searchPlans searches the schedule plans one product each, after the
-// product of every interleaving left out undecided, until one breaks the
-// constraint or the work or time limit is reached.
-func searchPlans(ctx context.Context, out *pairSearch, plans [][]interleave.Segment, c spec.Property, in *inputs, s *smt.Solver, cfg Config, conc dbmodel.Concurrency, progs ...*ir.Program) error {
+// searchPlans searches the schedule plans one product each, until one
+// breaks the constraint, maxUndecidedPlans are undecided (a SAFE needs
+// every plan: the others could only find a counterexample, each at the
+// cost of the undecided ones — adv10's p15, a retry loop in both
+// requests, had 36 plans of tens of seconds to minutes each, all
+// undecided), or the pair's queries (pairMaxQueries), b's, or ctx end.
+func searchPlans(ctx context.Context, out *pairSearch, plans [][]interleave.Segment, c spec.Property, in *inputs, s *smt.Solver, cfg Config, conc dbmodel.Concurrency, b *searchBudget, progs ...*ir.Program) error {
 	var unknown *pairSearch
-	start := time.Now()
+	undecided := 0
+	b.planTotal = len(plans)
 	for i, plan := range plans {
-		if left := pairMaxQueries - out.queries; left <= 0 {
+		b.plans = i
+		if undecided >= maxUndecidedPlans {
+			out.res = &refine.Result{Verdict: report.Unknown, Position: unknown.res.Position,
+				Reason: fmt.Sprintf("%d schedule plans undecided, the first: %s; the search of plans stopped there, after %d of %d plans (a SAFE needs every one)", undecided, unknown.res.Reason, i, len(plans))}
+			out.prod = unknown.prod
+			return nil
+		}
+		if why := stopped(ctx); why != "" {
+			out.res = &refine.Result{Verdict: report.Unknown, Reason: fmt.Sprintf("%s after %d of %d schedule plans", why, i, len(plans))}
+			return nil
+		}
+		if out.queries >= pairMaxQueries {
 			out.res = &refine.Result{Verdict: report.Unknown, Reason: pairLimitReason(out.three, out.queries, i, len(plans))}
 			return nil
 		}
-		if cfg.TimeLimit > 0 {
-			left := planBudget*cfg.TimeLimit - time.Since(start)
-			if left <= 0 {
-				out.res = &refine.Result{Verdict: report.Unknown,
-					Reason: fmt.Sprintf("time limit of the search of schedule plans reached after %d of %d plans (%s)", i, len(plans), planBudget*cfg.TimeLimit)}
-				return nil
-			}
-			cfg.TimeLimit = min(cfg.TimeLimit, left)
+		if b.left() == 0 {
+			out.res = &refine.Result{Verdict: report.Unknown, Reason: b.queryLimitReason()}
+			return nil
 		}
 		prod, err := interleave.ProductPlan(plan, progs...)
 		if err != nil {
 			return err
 		}
-		res, asm, err := checkModel(ctx, prod, c, in, s, productConfig(cfg, pairMaxQueries-out.queries), &conc)
+		res, asm, err := checkModel(ctx, prod, c, in, s, productConfig(cfg, min(pairMaxQueries-out.queries, b.left())), &conc)
 		if err != nil {
 			return err
 		}
 		out.plans++
+		b.plans = i + 1
 		out.queries += res.Stats.SMTQueries
+		b.spend(res.Stats.SMTQueries)
 		out.assumptions = mergeStrings(out.assumptions, asm)
 		out.res, out.prod = res, prod
 		switch res.Verdict {
 		case report.Unsafe:
 			return nil
 		case report.Unknown:
+			undecided++
 			if unknown == nil {
 				unknown = &pairSearch{res: res, prod: prod}
 			}
-		}
-		if ctx.Err() != nil {
-			break
 		}
 	}
 	if unknown != nil {

@@ -32,6 +32,14 @@ const (
 	// 864,053 interleavings, whose one formula took minutes and
 	// gigabytes; the corpus's three-request cases are far below.
 	tripleMaxStates = 4_000
+	// maxUndecidedPlans is how many undecided schedule plans end the
+	// search of a pair's plans (searchPlans): a SAFE is out of reach
+	// then, and the plans after them, larger, are as hard.
+	maxUndecidedPlans = 2
+	// fullProductMaxQueries bounds the SMT queries of the product of
+	// every interleaving of a pair, searched after its schedule plans
+	// (searchPair): past it the plans' outcome stands.
+	fullProductMaxQueries = 5_000
 )
 
 // productConfig returns cfg with the engine's work limits lowered to the

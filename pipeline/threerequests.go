@@ -34,25 +34,12 @@ import (
 // once every pair kept the constraint. It reports whether it decided r
 // (UNSAFE, or UNKNOWN with the reason; false: every triple keeps the
 // constraint), and whether a triple was searched in the schedules of
-// interleave.SwitchesOf3 only. With a time limit (--time-limit) the
-// whole 3-request search gets that much wall clock, on a solver of its
-// own that the limit interrupts (the worker's solver, interrupted, would
-// be finished for the jobs after this one).
-func searchTriples(ctx context.Context, r *report.Result, j job, peers []job, in *inputs, s *smt.Solver, cfg Config) (decided, switches bool) {
-	outer := ctx
-	if cfg.TimeLimit > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, cfg.TimeLimit)
-		defer cancel()
-		own, err := newSolver(cfg)
-		if err != nil {
-			internalError(r, err)
-			return true, false
-		}
-		defer own.Close()
-		s = own
-	}
-	for _, trio := range triples(j, peers) {
+// interleave.SwitchesOf3 only. It spends b's queries, within ctx (the
+// result's time limit, verifyConcurrent).
+func searchTriples(ctx context.Context, r *report.Result, j job, peers []job, in *inputs, s *smt.Solver, cfg Config, b *searchBudget) (decided, switches bool) {
+	all := triples(j, peers)
+	b.pairs, b.pairsTotal = 0, 0
+	for i, trio := range all {
 		progs := []*ir.Program{trio[0].prog, trio[1].prog, trio[2].prog}
 		for i := range progs {
 			progs[i] = mysqlSerialReads(cfg, in.levels, progs[i])
@@ -63,6 +50,14 @@ func searchTriples(ctx context.Context, r *report.Result, j job, peers []job, in
 			short[i] = shortName(n)
 		}
 		label := strings.Join(short, " ∥ ")
+		b.at(fmt.Sprintf("the 3-request search of %s (%d of %d triples)", label, i+1, len(all)))
+		if why := stopped(ctx); why != "" || b.left() == 0 {
+			if why == "" {
+				why = b.queryLimitReason()
+			}
+			r.Verdict, r.Position, r.Reason = report.Unknown, "", why
+			return true, switches
+		}
 		iso := isolationOf(cfg.Isolation, string(cfg.Dialect), in.levels, progs...)
 		if gap := searchGaps(iso.Level, string(cfg.Dialect), j.c.Tables(), progs...); gap != "" {
 			r.Isolation = &iso
@@ -74,7 +69,7 @@ func searchTriples(ctx context.Context, r *report.Result, j job, peers []job, in
 			ConsistentReads:  consistentReads(iso.Level, string(cfg.Dialect), j.c.Tables(), progs...),
 		}
 		same := trio[1].entry == j.entry && trio[2].entry == j.entry
-		sr, err := searchTrio(ctx, progs, same, j, in, s, cfg, conc)
+		sr, err := searchTrio(ctx, progs, same, j, in, s, cfg, conc, b)
 		if err != nil {
 			internalError(r, err)
 			return true, switches
@@ -85,13 +80,6 @@ func searchTriples(ctx context.Context, r *report.Result, j job, peers []job, in
 		r.Assumptions = mergeStrings(r.Assumptions, sr.assumptions)
 		r.Concurrency.SchedulePlans += sr.plans
 		switches = switches || sr.switches
-		if sr.res.Verdict != report.Unsafe && ctx.Err() != nil && outer.Err() == nil {
-			// The 3-request search's own limit, not the run's deadline.
-			r.Verdict, r.Position = report.Unknown, ""
-			r.Reason = fmt.Sprintf("concurrent requests: every pair keeps the constraint, but the 3-request search ran out of time (time limit %s, --time-limit) in %s, after %d schedule plans and %d SMT queries",
-				cfg.TimeLimit, label, sr.plans, sr.queries)
-			return true, switches
-		}
 		if tripleOutcome(r, sr.res, sr.prod, iso, names, label, cfg, in.schema) {
 			return true, switches
 		}
@@ -104,7 +92,7 @@ func searchTriples(ctx context.Context, r *report.Result, j job, peers []job, in
 // and, where that is undecided or too large, for three copies of one
 // entry (same), the schedule plans of interleave.SwitchesOf3, the
 // fewest operations first, within searchPlans' work and time limits.
-func searchTrio(ctx context.Context, progs []*ir.Program, same bool, j job, in *inputs, s *smt.Solver, cfg Config, conc dbmodel.Concurrency) (*pairSearch, error) {
+func searchTrio(ctx context.Context, progs []*ir.Program, same bool, j job, in *inputs, s *smt.Solver, cfg Config, conc dbmodel.Concurrency, b *searchBudget) (*pairSearch, error) {
 	opts := reduction(cfg, in.schema)
 	opts.Snapshots = conc.FirstUpdaterWins || conc.ConsistentReads
 	built, err := interleave.Build(opts, progs...)
@@ -113,7 +101,7 @@ func searchTrio(ctx context.Context, progs []*ir.Program, same bool, j job, in *
 	}
 	var sr *pairSearch
 	if built.Size.States <= tripleMaxStates {
-		if sr, err = searchProduct(ctx, j.c, in, s, cfg, conc, fullProductRLimit, progs...); err != nil {
+		if sr, err = searchProduct(ctx, j.c, in, s, cfg, conc, fullProductRLimit, b, pairMaxQueries, progs...); err != nil {
 			return nil, err
 		}
 	} else {
@@ -123,7 +111,7 @@ func searchTrio(ctx context.Context, progs []*ir.Program, same bool, j job, in *
 	sr.three = true
 	if sr.res.Verdict == report.Unknown && same && ctx.Err() == nil {
 		sr.switches = true
-		err = searchPlans(ctx, sr, interleave.SwitchesOf3(interleave.MaxOps(j.prog)), j.c, in, s, cfg, conc, progs...)
+		err = searchPlans(ctx, sr, interleave.SwitchesOf3(interleave.MaxOps(j.prog)), j.c, in, s, cfg, conc, b, progs...)
 	}
 	return sr, err
 }

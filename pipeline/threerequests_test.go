@@ -4,9 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/dbverify/dbverify/refine"
 	"github.com/dbverify/dbverify/report"
 )
 
@@ -67,33 +65,5 @@ func TestThreeRequests(t *testing.T) {
 	}
 	if locked := run("./forupdate", 3); locked.Verdict != report.Safe || locked.Concurrency.Scope != report.ScopeProved {
 		t.Fatalf("forupdate with 3 requests: %s %q, want SAFE %q", locked.Verdict, locked.Concurrency.Scope, report.ScopeProved)
-	}
-}
-
-// TestThreeRequestsTimeLimit: the 3-request search honours the time
-// limit (adv8 P1: a payment in a transaction, whose product of three has
-// 24,354 locations, ran 14 minutes): past it the result is UNKNOWN, its
-// reason naming the 3-request search and the wall-clock limit, and the
-// worker's solver, which the next entries use, is not interrupted.
-func TestThreeRequestsTimeLimit(t *testing.T) {
-	cfg := Config{Dir: testdataDir(t, "concurrent"), Patterns: []string{"./threetx"}, Dialect: "postgres",
-		Constraints: []string{"accounts.balance >= 0"}, Workers: 1, Concurrent: true, Requests: 3, TimeLimit: time.Nanosecond}
-	jobs, in := plannedJobs(t, cfg)
-	if len(jobs) != 1 {
-		t.Fatalf("%d jobs, want 1", len(jobs))
-	}
-	s, err := newSolver(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	r := &report.Result{Concurrency: &report.Concurrency{}}
-	decided, _ := searchTriples(context.Background(), r, jobs[0], peers(jobs, jobs[0]), in, s, cfg)
-	if !decided || r.Verdict != report.Unknown || refine.LimitOf(r.Reason) != refine.LimitWallClock ||
-		!strings.Contains(r.Reason, "3-request search ran out of time") {
-		t.Fatalf("decided %v, %s %q; want UNKNOWN: the 3-request search ran out of time", decided, r.Verdict, r.Reason)
-	}
-	if err := s.Reset(); err != nil {
-		t.Errorf("the worker's solver after the limit: %v", err)
 	}
 }

@@ -43,8 +43,8 @@ type joinResult struct {
 // write a candidate's variable) × (1 + candidates): linear in the cone,
 // where the one formula is not.
 //
-// late reports the wall-clock limit: the pass then stops, proving nothing
-// more.
+// late reports the wall-clock or the query limit: the pass then stops,
+// proving nothing more (the lemmas it has are kept).
 func joinInvariants(d *dagFormula, order []ir.Loc, s *smt.Solver, late func() bool) (joinResult, error) {
 	p := d.prog
 	cands := errorCandidates(d.in[p.Error])

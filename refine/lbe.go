@@ -116,7 +116,8 @@ func checkLBE(p *ir.Program, s *smt.Solver, opt Options) (res *Result) {
 	if opt.KeepBoolProg {
 		res.BoolProg = fmt.Sprintf("// large-block program: no loop can reach a check; one block L%d -> L%d (%d edges), decided by one formula\n", p.Entry, p.Error, len(edges))
 	}
-	o := decideDAG(p, s, late, minJoinsForInvariants)
+	spent := func() bool { return s.Stats().Queries-before.Queries > opt.MaxQueries }
+	o := decideDAG(p, s, late, spent, minJoinsForInvariants)
 	switch o.verdict {
 	case Safe:
 		res.Verdict, res.Proof = Safe, ProofLoopFree
@@ -150,10 +151,13 @@ type dagOutcome struct {
 // be loop-free, with one formula (buildDAG). A model's path is validated
 // (vcgen.Validate, with the model's values) and traced; a path that reads
 // an over-approximated value is excluded and the query repeated, up to
-// maxApproxRetries times. late reports the wall-clock limit. A cone with
+// maxApproxRetries times. late reports the wall-clock limit, spent the
+// query limit (which stops joinInvariants: its pass is linear in the
+// cone, but on the product of two requests' interleavings that is
+// thousands of queries). A cone with
 // at least minJoins joins is first given to joinInvariants, which may
 // prove it SAFE without the one formula and otherwise gives it lemmas.
-func decideDAG(q *ir.Program, s *smt.Solver, late func() bool, minJoins int) dagOutcome {
+func decideDAG(q *ir.Program, s *smt.Solver, late, spent func() bool, minJoins int) dagOutcome {
 	fail := func(reason string) dagOutcome { return dagOutcome{verdict: Unknown, reason: reason} }
 	locs, edges := errorCone(q)
 	if !locs[q.Entry] {
@@ -169,7 +173,7 @@ func decideDAG(q *ir.Program, s *smt.Solver, late func() bool, minJoins int) dag
 	}
 	parts := d.Parts
 	if countJoins(d, order) >= minJoins {
-		jr, err := joinInvariants(d, order, s, late)
+		jr, err := joinInvariants(d, order, s, func() bool { return late() || spent() })
 		if err != nil {
 			return fail("solver: " + err.Error())
 		}
@@ -207,14 +211,24 @@ func decideDAG(q *ir.Program, s *smt.Solver, late func() bool, minJoins int) dag
 			}
 			return dagOutcome{verdict: Safe}
 		}
-		m, err := s.Model()
+		raw, err := s.Model()
+		m := raw
 		if err == nil {
-			m, err = s.NiceModel(m, niceScale)
+			m, err = s.NiceModel(raw, niceScale)
 		}
 		if err != nil {
 			return fail("solver: " + err.Error())
 		}
 		path, err := d.Path(m)
+		if err != nil {
+			// The nicer model's re-solves may leave the path's selectors
+			// out (corpus pg_gin_withdraw_conflict_unsafe, a schedule
+			// plan: "the model selects no edge into L2"); the solver's
+			// own model selects one. Validation below checks either.
+			if p, rerr := d.Path(raw); rerr == nil {
+				path, m, err = p, raw, nil
+			}
+		}
 		if err != nil {
 			return fail("internal: " + err.Error())
 		}
