@@ -2,6 +2,7 @@ package dbmodel
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/dbverify/dbverify/ir"
@@ -337,7 +338,8 @@ func (m *lowerer) insert(em *emitter, t *tableModel, q *sqlir.Insert, s *ir.Exec
 		}
 		join := m.p.NewLoc()
 		if (q.HasOnConflict || q.OnConflictNothing) && !fresh {
-			m.conflictPath(em, t, q, newRow, join, updateSpec{where: m.conflictWhere(t, q, row), args: args, single: true, h: h, flag: flag}, last, targets)
+			cwhere, cargs := m.conflictWhere(t, q, row, newRow, args)
+			m.conflictPath(em, t, q, newRow, join, updateSpec{where: cwhere, args: cargs, single: true, h: h, flag: flag}, last, targets)
 		}
 		if last {
 			// RETURNING sees the inserted row.
@@ -546,15 +548,37 @@ func (m *lowerer) omitted(t *tableModel, col string, s ir.Sort, info ir.Info, q 
 // at least one key, which one of those being the model's choice (adv7
 // F2: the update hit a row that conflicted on neither). Otherwise (no
 // key known, a key value not given) an arbitrary row.
-func (m *lowerer) conflictWhere(t *tableModel, q *sqlir.Insert, row []sqlir.Expr) sqlir.Expr {
+func (m *lowerer) conflictWhere(t *tableModel, q *sqlir.Insert, row []sqlir.Expr, newRow *symbol, args []ir.Expr) (sqlir.Expr, []ir.Expr) {
 	unknown := &sqlir.Unknown{Text: conflictingRow}
 	if q.FromSelect {
-		return unknown
+		return unknown, args
 	}
+	// A key column the INSERT omits gets the new row's value (a sequence's,
+	// a DEFAULT), bound as an extra argument: a PostgreSQL sequence's next
+	// value (at least 1) may be an existing row's id.
+	out := args
+	omitted := func(col string) sqlir.Expr {
+		v, ok := newRow.cols[strings.ToLower(col)]
+		if !ok {
+			return nil
+		}
+		out = append(slices.Clip(out), v)
+		return &sqlir.Param{Index: len(out) - 1}
+	}
+	where, ok := m.conflictMatch(t, q, row, omitted, unknown)
+	if !ok {
+		return unknown, args
+	}
+	return where, out
+}
+
+// conflictMatch is conflictWhere's condition, key columns the INSERT
+// omits read through omitted; false where no row can be named.
+func (m *lowerer) conflictMatch(t *tableModel, q *sqlir.Insert, row []sqlir.Expr, omitted func(string) sqlir.Expr, unknown sqlir.Expr) (sqlir.Expr, bool) {
 	if cols := q.ConflictColumns; len(cols) > 0 {
-		where := keyMatch(cols, q, row)
+		where := keyMatch(cols, q, row, omitted)
 		if where == nil {
-			return unknown
+			return nil, false
 		}
 		if q.ConflictWhere != nil {
 			// The arbiter is a partial unique index: the conflicting row
@@ -563,17 +587,17 @@ func (m *lowerer) conflictWhere(t *tableModel, q *sqlir.Insert, row []sqlir.Expr
 			// which one is in the index (and conflicts) is arbitrary.
 			where = sqlAnd(where, &sqlir.Unknown{Text: inPartialIndex})
 		}
-		return where
+		return where, true
 	}
 	if len(t.allKeys) == 1 {
-		if where := keyMatch(t.allKeys[0], q, row); where != nil {
-			return where
+		if where := keyMatch(t.allKeys[0], q, row, omitted); where != nil {
+			return where, true
 		}
-		return unknown
+		return nil, false
 	}
 	var anyKey sqlir.Expr
 	for _, k := range t.allKeys {
-		where := keyMatch(k, q, row)
+		where := keyMatch(k, q, row, nil)
 		switch {
 		case where != nil:
 			if anyKey == nil {
@@ -582,24 +606,30 @@ func (m *lowerer) conflictWhere(t *tableModel, q *sqlir.Insert, row []sqlir.Expr
 				anyKey = &sqlir.Binary{Op: sqlir.OpOr, X: anyKey, Y: where}
 			}
 		case !m.omitsFresh(t.schema, k, q):
-			return unknown
+			return nil, false
 		}
 	}
 	if anyKey == nil {
-		return unknown
+		return nil, false
 	}
-	return sqlAnd(anyKey, unknown)
+	return sqlAnd(anyKey, unknown), true
 }
 
 // keyMatch returns "col = value" for each column of key cols, the values
 // those the INSERT gives in row; nil when it does not give one.
-func keyMatch(cols []string, q *sqlir.Insert, row []sqlir.Expr) sqlir.Expr {
+func keyMatch(cols []string, q *sqlir.Insert, row []sqlir.Expr, omitted func(string) sqlir.Expr) sqlir.Expr {
 	var where sqlir.Expr
 	for _, k := range cols {
 		found := false
 		for i, c := range q.Columns {
 			if strings.EqualFold(c, k) && i < len(row) {
 				where = sqlAnd(where, &sqlir.Binary{Op: sqlir.OpEq, X: &sqlir.ColRef{Name: c}, Y: row[i]})
+				found = true
+			}
+		}
+		if !found && omitted != nil {
+			if v := omitted(k); v != nil {
+				where = sqlAnd(where, &sqlir.Binary{Op: sqlir.OpEq, X: &sqlir.ColRef{Name: k}, Y: v})
 				found = true
 			}
 		}
