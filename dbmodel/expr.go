@@ -37,11 +37,7 @@ func (m *lowerer) value(e sqlir.Expr, x *symbol, args []ir.Expr) sqlValue {
 			}
 			return sqlValue{e: a}
 		}
-		// An argument the front end could not follow (an argument slice
-		// built in a loop, a value of a type it does not model): any
-		// value, marked, so that a counterexample that rests on it is
-		// UNKNOWN, never UNSAFE.
-		return sqlValue{e: m.approxVar("$arg", ir.Int, fmt.Sprintf("argument %d of the SQL (a value the model does not follow to the call)", e.Index+1))}
+		return sqlValue{e: m.freshVar("$arg", ir.Int)}
 	case *sqlir.Num:
 		if e.IsInt {
 			return sqlValue{e: ir.BigInt(e.Val.Num()), kind: kindNum}

@@ -261,6 +261,10 @@ func (t *translator) sqlCall(f *frame, instr ssa.CallInstruction, a apiCall, tx 
 		t.argFloat = floatArgs(instr, a.Params, len(stmtArgs))
 		if p := arg(a.Params); p.obj != nil && p.obj.approxElems != "" && known {
 			stmtArgs, t.argNulls, t.argUnsigned, t.argFloat = t.approxArgs(text, p.obj.approxElems), nil, nil, nil
+		} else if untrackedArgs(p, stmtArgs) && known {
+			// A slice the program built whose elements the model does
+			// not follow (appended in a loop, copied): any values, marked.
+			stmtArgs, t.argNulls, t.argUnsigned, t.argFloat = t.approxArgs(text, t.elementsWhy("the argument slice")), nil, nil, nil
 		}
 		if named, vals, ok := t.namedArgValue(arg(a.Params), text); ok {
 			text, stmtArgs, t.argNulls, t.argUnsigned, t.argFloat = named, vals, nil, nil, nil

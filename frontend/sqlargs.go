@@ -1,6 +1,7 @@
 package frontend
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/dbverify/dbverify/ir"
@@ -102,4 +103,19 @@ func (t *translator) sliceElems(v value) []value {
 		}
 	}
 	return out
+}
+
+// untrackedArgs reports whether p, the argument slice of a SQL call, is a
+// slice the program built whose elements the model does not track (no
+// element known: an append in a loop, a copy), as opposed to an input's
+// slice, whose elements are truly arbitrary.
+func untrackedArgs(p value, elems []ir.Expr) bool {
+	return len(elems) == 0 && p.obj != nil && p.obj.kind == objSlice && p.obj.cell == nil && !p.obj.arbitrary
+}
+
+// elementsWhy describes the untracked elements of what at the current
+// position, for ir.Var.Approx.
+func (t *translator) elementsWhy(what string) string {
+	file, line := t.l.position(t.pos)
+	return fmt.Sprintf("an element of %s at %s:%d, which the model does not track (built in a loop or copied)", what, file, line)
 }
