@@ -286,25 +286,8 @@ func (t *translator) nanArgs(args []ir.Expr, text string) {
 // variadic parameter (number params, as unsignedArgs counts) that are Go
 // floats; nil if none.
 func floatArgs(instr ssa.CallInstruction, params, n int) map[int]bool {
-	if instr == nil {
-		return nil
-	}
-	c := instr.Common()
-	ops := c.Args
-	if c.IsInvoke() {
-		ops = append([]ssa.Value{c.Value}, c.Args...)
-	}
-	if params < 0 || params >= len(ops) {
-		return nil
-	}
-	var out map[int]bool
-	for i, typ := range variadicArgTypes(ops[params]) {
-		if b, ok := typ.Underlying().(*types.Basic); ok && i < n && b.Info()&types.IsFloat != 0 {
-			if out == nil {
-				out = map[int]bool{}
-			}
-			out[i] = true
-		}
-	}
-	return out
+	return argsOfType(instr, params, n, func(typ types.Type) bool {
+		b, ok := typ.Underlying().(*types.Basic)
+		return ok && b.Info()&types.IsFloat != 0
+	})
 }

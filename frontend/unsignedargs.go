@@ -169,6 +169,14 @@ const unsignedAssumption = "Go unsigned integer arguments are bound as BIGINT UN
 // receiver of an interface call first) that are Go unsigned integers;
 // nil if none.
 func unsignedArgs(instr ssa.CallInstruction, params, n int) map[int]bool {
+	return argsOfType(instr, params, n, isUnsignedArg)
+}
+
+// argsOfType returns the positions of the arguments of the call instr's
+// variadic parameter (number params among the call's arguments, the
+// receiver of an interface call first; the first n of them) whose Go
+// types pick accepts; nil if none.
+func argsOfType(instr ssa.CallInstruction, params, n int, pick func(types.Type) bool) map[int]bool {
 	if instr == nil {
 		return nil
 	}
@@ -182,7 +190,7 @@ func unsignedArgs(instr ssa.CallInstruction, params, n int) map[int]bool {
 	}
 	var out map[int]bool
 	for i, typ := range variadicArgTypes(ops[params]) {
-		if i < n && isUnsignedArg(typ) {
+		if i < n && pick(typ) {
 			if out == nil {
 				out = map[int]bool{}
 			}
