@@ -336,6 +336,7 @@ func (t *translator) external(f *frame, fn *ssa.Function, c *ssa.CallCommon, arg
 	t.callbacks(args, path+"."+name)
 	t.markBody(fn.String(), args)
 	t.escape(args)
+	t.jsonNotNaN(fn.String(), args)
 	return t.fresh(name+"()", results)
 }
 

@@ -128,6 +128,61 @@ func (t *translator) markBody(fn string, args []value) {
 	t.markBodyCell(a.obj.cell, "", 0)
 }
 
+// jsonDecoders are the body decoders of bodyDecoders that read JSON
+// only: encoding/json refuses NaN and ±Inf (not JSON numbers), and
+// "NaN" for a float field. (gin's Bind and ShouldBind read a form by
+// its content type, whose strconv.ParseFloat takes "NaN".)
+var jsonDecoders = map[string]bool{
+	"(*encoding/json.Decoder).Decode":                    true,
+	"encoding/json.Unmarshal":                            true,
+	"(*github.com/gin-gonic/gin.Context).ShouldBindJSON": true,
+	"(*github.com/gin-gonic/gin.Context).BindJSON":       true,
+}
+
+// jsonNotNaN states, after a JSON decoder (callee fn) has written the
+// value its argument points to, that no float field of it is NaN.
+func (t *translator) jsonNotNaN(fn string, args []value) {
+	i, ok := bodyDecoders[fn]
+	if !ok || !jsonDecoders[fn] || i >= len(args) {
+		return
+	}
+	a := args[i]
+	if a.obj == nil || a.obj.kind != objPtr || a.obj.cell == nil {
+		return
+	}
+	var notNaN []ir.Expr
+	t.walkScalars(a.obj.cell, 0, func(v *ir.Var) {
+		if v.Type != ir.Real {
+			return
+		}
+		f, ok := t.nan.flags[v]
+		if !ok {
+			f = t.nanSource(v)
+		}
+		notNaN = append(notNaN, ir.Not(f))
+	})
+	if len(notNaN) > 0 {
+		t.emit(&ir.Assume{Cond: ir.And(notNaN...), Info: t.info(ir.KindModel, "")})
+	}
+}
+
+// walkScalars calls f on the scalar variables of cell c, fields
+// included, to a small depth.
+func (t *translator) walkScalars(c *cell, depth int, f func(*ir.Var)) {
+	if c == nil || depth > 4 {
+		return
+	}
+	if c.v != nil {
+		f(c.v)
+		return
+	}
+	if st, ok := c.typ.Underlying().(*types.Struct); ok {
+		for i := 0; i < st.NumFields(); i++ {
+			t.walkScalars(t.field(c, i), depth+1, f)
+		}
+	}
+}
+
 // markDecoded marks the scalar fields of the values args point to as
 // fields of the request's body: the arguments of a call that decodes the
 // request into them (gin's ShouldBindJSON, echo's Context.Bind).

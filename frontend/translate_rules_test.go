@@ -45,6 +45,10 @@ func TestTranslationRules(t *testing.T) {
 		{"PointerArgSafe", refine.Safe, ""},
 		{"PointerArgUnsafe", refine.Unsafe, "if bal == nil"},
 		{"CopiedArgsUnknown", refine.Unknown, "argument"},
+		// A float decoded from JSON is never NaN; one parsed from a form
+		// may be.
+		{"JSONFloatSafe", refine.Safe, ""},
+		{"FormFloatNaNUnknown", refine.Unknown, "NaN"},
 		{"CancelSafe", refine.Safe, ""},
 		{"GlobalVarSafe", refine.Safe, ""},
 		{"GlobalVarUnknown", refine.Unknown, "SQL"},

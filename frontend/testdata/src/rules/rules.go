@@ -5,8 +5,10 @@ package rules
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"sort"
 	"strconv"
 	"time"
@@ -367,4 +369,37 @@ func execCopied(ctx context.Context, db *sql.DB, q string, args ...any) error {
 // an UNSAFE (it was a false UNSAFE).
 func CopiedArgsUnknown(ctx context.Context, db *sql.DB, id, amt int64) error {
 	return execCopied(ctx, db, guarded, amt, id, amt)
+}
+
+// floatBody is a JSON request body.
+type floatBody struct {
+	Amount float64 `json:"amount"`
+}
+
+// JSONFloatSafe: encoding/json never decodes a NaN, so the check of the
+// amount holds for the value written.
+func JSONFloatSafe(db *sql.DB, r *http.Request) error {
+	var b floatBody
+	if err := json.NewDecoder(r.Body).Decode(&b); err != nil {
+		return err
+	}
+	if b.Amount < 0 {
+		return nil
+	}
+	_, err := db.Exec("UPDATE accounts SET balance = ? WHERE id = 1", b.Amount)
+	return err
+}
+
+// FormFloatNaNUnknown: strconv.ParseFloat takes "NaN", which passes the
+// check; what the engine stores for a NaN argument is not modelled.
+func FormFloatNaNUnknown(db *sql.DB, r *http.Request) error {
+	amount, err := strconv.ParseFloat(r.FormValue("amount"), 64)
+	if err != nil {
+		return err
+	}
+	if amount < 0 {
+		return nil
+	}
+	_, err = db.Exec("UPDATE accounts SET balance = ? WHERE id = 1", amount)
+	return err
 }
