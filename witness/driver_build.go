@@ -55,8 +55,10 @@ func (s *DriverSource) Build(dir string) (string, error) {
 }
 
 // missingModule is go build's error for an import no required module
-// provides, or whose module's checksum go.sum lacks.
-var missingModule = regexp.MustCompile(`no required module provides package|missing go.sum entry`)
+// provides, whose module's checksum go.sum lacks, or whose module go.mod
+// lists only indirectly (a module tidied without it: go-sql-driver/mysql
+// in go.sum through sqlx).
+var missingModule = regexp.MustCompile(`no required module provides package|missing go.sum entry|updates to go.mod needed`)
 
 func (s *DriverSource) goBuild(modArgs []string, overlay, bin string) ([]byte, error) {
 	args := append(append([]string{"build"}, modArgs...), "-overlay", overlay, "-o", bin, "./"+MainDir)
