@@ -183,12 +183,24 @@ func (t *translator) store(c *cell, v value) {
 		c.impl = nil
 		// Flow-insensitive object content: two different objects make it unknown.
 		m := mergeRef(c.ref, v)
+		if m.expr != nil && c.refBlock != t.curBlock {
+			// A scalar boxed in an interface (an element of []any)
+			// stored again in another block: on a path that skips this
+			// store the cell holds the earlier value, not this one
+			// (args[0] = qty under an if), so its content is any value,
+			// marked.
+			a := t.freshVar(c.name, m.expr.Sort(), ir.KindModel)
+			file, line := t.l.position(t.pos)
+			a.Approx = fmt.Sprintf("the value of %s, stored again at %s:%d on some paths only (interface content is not tracked path by path)", c.name, file, line)
+			m = value{expr: a}
+		}
 		if m.expr == nil && m.obj == nil {
 			t.lose(c.ref)
 			t.lose(v)
 		}
 		c.ref = m
 	}
+	c.refBlock = t.curBlock
 }
 
 func mergeRef(a, b value) value {

@@ -48,6 +48,9 @@ func TestTranslationRules(t *testing.T) {
 		// A float decoded from JSON is never NaN; one parsed from a form
 		// may be.
 		{"JSONFloatSafe", refine.Safe, ""},
+		// An element of []any overwritten on some paths only.
+		{"SliceElemBranchUnknown", refine.Unknown, "some paths only"},
+		{"SliceElemSameBlockSafe", refine.Safe, ""},
 		{"FormFloatNaNUnknown", refine.Unknown, "NaN"},
 		{"CancelSafe", refine.Safe, ""},
 		{"GlobalVarSafe", refine.Safe, ""},

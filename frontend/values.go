@@ -128,8 +128,10 @@ type cell struct {
 	fields []*cell // struct content
 	ref    value   // object content (flow-insensitive; conflicting stores make it opaque)
 	refSet bool
-	name   string
-	input  bool // reached through a parameter: initial content is an input
+	// refBlock is the basic block of the last store into ref.
+	refBlock *ssa.BasicBlock
+	name     string
+	input    bool // reached through a parameter: initial content is an input
 	// untracked: memory the model does not track (an element, a field
 	// behind an unknown pointer); a store into it may write escaped cells.
 	untracked bool

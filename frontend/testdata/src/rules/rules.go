@@ -403,3 +403,33 @@ func FormFloatNaNUnknown(db *sql.DB, r *http.Request) error {
 	_, err = db.Exec("UPDATE accounts SET balance = ? WHERE id = 1", amount)
 	return err
 }
+
+// SliceElemBranchUnknown debits by default and credits when credit is
+// set, by overwriting an element of its []any arguments under an if: the
+// model kept the last store on every path (a wrong SAFE); the element is
+// now an approximation.
+func SliceElemBranchUnknown(ctx context.Context, db *sql.DB, id, amt int64, credit bool) error {
+	const creditSQL = "UPDATE accounts SET balance = balance + ? WHERE id = ?"
+	if amt <= 0 {
+		return nil
+	}
+	args := []any{-amt, id}
+	if credit {
+		args[0] = amt
+	}
+	_, err := db.ExecContext(ctx, creditSQL, args...)
+	return err
+}
+
+// SliceElemSameBlockSafe overwrites the element on every path: the last
+// store is what the statement binds.
+func SliceElemSameBlockSafe(ctx context.Context, db *sql.DB, id, amt int64) error {
+	const creditSQL = "UPDATE accounts SET balance = balance + ? WHERE id = ?"
+	if amt <= 0 {
+		return nil
+	}
+	args := []any{-amt, id}
+	args[0] = amt
+	_, err := db.ExecContext(ctx, creditSQL, args...)
+	return err
+}
