@@ -687,9 +687,16 @@ func (m *lowerer) insertedValues(em *emitter, t *tableModel, q *sqlir.Insert, ro
 				if _, null := m.assignNull(t, c, row[i], nil, s.Args); null != nil {
 					vals[nullFlag(c)] = null
 				}
+				if null := m.nullIntoNotNull(t, c, row[i], nil, s.Args); null != nil && !q.OnConflictNothing && !q.Replace {
+					// A NULL for a NOT NULL column fails the INSERT (not
+					// INSERT IGNORE, which stores the implicit default, nor
+					// SQLite's OR IGNORE/OR REPLACE, which skip the row or
+					// take the default).
+					facts = append(facts, ir.Not(null))
+				}
 			}
 		}
-		return vals, layoutKnown, nil, nil
+		return vals, layoutKnown, nil, facts
 	}
 	cols, ok := m.selectColumns(q)
 	if !ok {

@@ -53,8 +53,19 @@ func parseReference(text, table string, schema *sqlir.Schema) (*Reference, error
 			return nil, notChecked("the schema declares a foreign key of %s (%s) REFERENCES %s: the engine's foreign-key checks and referential actions are not modelled", t.Name, strings.Join(fk.Columns, ", "), fk.RefTable)
 		}
 	}
-	if t := schemaTable(schema, low.Table); t != nil && !slices.ContainsFunc(t.Columns, func(c sqlir.Column) bool { return strings.EqualFold(c.Name, low.Column) }) {
+	t := schemaTable(schema, low.Table)
+	if t != nil && !slices.ContainsFunc(t.Columns, func(c sqlir.Column) bool { return strings.EqualFold(c.Name, low.Column) }) {
 		return nil, fmt.Errorf("constraint %q: table %s has no column %s", text, t.Name, ref.Column)
+	}
+	if !low.NullBreaks && (t == nil || !slices.ContainsFunc(t.Columns, func(c sqlir.Column) bool { return strings.EqualFold(c.Name, low.Column) && c.NotNull })) {
+		// NULL IN (SELECT …) is NULL (the check passes) while the
+		// subquery returns a row, FALSE when it returns none: a row with
+		// a NULL reference breaks the condition exactly when the
+		// referenced table is empty, which the key-slot model does not
+		// track (an independent tester's wrong SAFE: a NULL-owner row and
+		// the last owner deleted).
+		return nil, notChecked("%s.%s may be NULL, and NULL IN (SELECT %s FROM %s) is FALSE when %s has no row: the IN form is checked only when --schema declares %s NOT NULL (the EXISTS form, where a NULL breaks the condition, is checked either way)",
+			ref.Table, ref.Column, ref.RefColumn, ref.RefTable, ref.RefTable, ref.Column)
 	}
 	return &Reference{Text: text, Reference: low}, nil
 }

@@ -15,8 +15,10 @@ import (
 func TestResolveReference(t *testing.T) {
 	const (
 		plain = `CREATE TABLE owners (id BIGINT PRIMARY KEY, email TEXT UNIQUE, name TEXT NOT NULL);
-CREATE TABLE pets (id BIGINT PRIMARY KEY, owner_id BIGINT, name TEXT NOT NULL);
+CREATE TABLE pets (id BIGINT PRIMARY KEY, owner_id BIGINT NOT NULL, name TEXT NOT NULL);
 CREATE TABLE doctors (id BIGINT PRIMARY KEY, shift_id BIGINT NOT NULL, on_call INT NOT NULL);`
+		nullable = `CREATE TABLE owners (id BIGINT PRIMARY KEY);
+CREATE TABLE pets (id BIGINT PRIMARY KEY, owner_id BIGINT);`
 		declared = `CREATE TABLE owners (id BIGINT PRIMARY KEY);
 CREATE TABLE pets (id BIGINT PRIMARY KEY, owner_id BIGINT REFERENCES owners (id));`
 	)
@@ -36,6 +38,12 @@ CREATE TABLE pets (id BIGINT PRIMARY KEY, owner_id BIGINT REFERENCES owners (id)
 			&sqlir.Reference{Table: "pets", Column: "owner_id", RefTable: "owners", RefColumn: "id", NullBreaks: true}, ""},
 		{"a UNIQUE column", plain, "pets.owner_id IN (SELECT email FROM owners)",
 			&sqlir.Reference{Table: "pets", Column: "owner_id", RefTable: "owners", RefColumn: "email"}, ""},
+		// NULL IN (SELECT …) is FALSE over an empty table: the IN form
+		// needs a NOT NULL column; the EXISTS form takes NULL as breaking.
+		{"IN over a nullable column", nullable, "pets.owner_id IN (SELECT id FROM owners)", nil,
+			"NULL IN (SELECT id FROM owners) is FALSE when owners has no row"},
+		{"EXISTS over a nullable column", nullable, "EXISTS (SELECT 1 FROM owners WHERE owners.id = pets.owner_id)",
+			&sqlir.Reference{Table: "pets", Column: "owner_id", RefTable: "owners", RefColumn: "id", NullBreaks: true}, ""},
 		{"not a key", plain, "pets.owner_id IN (SELECT name FROM owners)", nil,
 			"checked only when --schema declares name a PRIMARY KEY or UNIQUE column of owners"},
 		{"no schema", "", "pets.owner_id IN (SELECT id FROM owners)", nil,
