@@ -158,7 +158,9 @@ func (v *valueGen) exprAt(t types.Type, meta, pathExpr string, depth int) (strin
 		if err != nil {
 			return "", err
 		}
-		return "zzrt.Ptr(" + e + ")", nil
+		// nil where the counterexample's pointer is (its input
+		// "p != nil" = false: an entry's pointer argument).
+		return "zzrt.PtrOrNil(in, " + pathExpr + ", " + e + ")", nil
 	case *types.Slice:
 		elemT := v.g.typeString(u.Elem())
 		e, err := v.exprAt(u.Elem(), meta+"[]", "p", depth+1)

@@ -458,6 +458,13 @@ func zzrtSlice[T any](in zzrtInputs, p string, elem func(string) T) []T {
 
 func zzrtPtr[T any](v T) *T { return &v }
 
+func zzrtPtrOrNil[T any](in zzrtInputs, p string, v T) *T {
+	if s, ok := in[p+" != nil"]; ok && strings.TrimSpace(s) == "false" {
+		return nil
+	}
+	return &v
+}
+
 func zzrtRecover(err *error) {
 	if p := recover(); p != nil {
 		*err = fmt.Errorf("panic: %v\n%s", p, debug.Stack())
@@ -520,5 +527,6 @@ func zzrtFill(v reflect.Value, h *zzrtHandles, depth int) {
 
 var _ = zzrtSlice[int]
 var _ = zzrtPtr[int]
+var _ = zzrtPtrOrNil[int]
 {{template "extras" .}}
 `
