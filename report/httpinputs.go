@@ -73,10 +73,30 @@ func (c *Counterexample) ShownInputs() []string {
 			covered[v] = true
 		}
 	}
+	nils, has := map[string]bool{}, map[string]bool{}
 	for _, in := range c.Inputs {
-		if !covered[in.Name] {
-			out = append(out, in.Name+" = "+c.errorValue(in.Name, in.Value))
+		has[in.Name] = true
+		if base, ok := strings.CutSuffix(in.Name, " != nil"); ok && strings.TrimSpace(in.Value) == "false" {
+			nils[base] = true
 		}
+	}
+	for _, in := range c.Inputs {
+		if covered[in.Name] {
+			continue
+		}
+		// A pointer argument's nil-ness ("p != nil") is shown as
+		// p = nil, or not at all beside the value p points to.
+		if base, ok := strings.CutSuffix(in.Name, " != nil"); ok {
+			if nils[base] && !has[base] {
+				out = append(out, base+" = nil")
+			}
+			continue
+		}
+		if nils[in.Name] {
+			out = append(out, in.Name+" = nil")
+			continue
+		}
+		out = append(out, in.Name+" = "+c.errorValue(in.Name, in.Value))
 	}
 	return out
 }
@@ -106,10 +126,30 @@ func (c *Counterexample) inputsBeside(requests []Request) []string {
 			covered[v] = true
 		}
 	}
+	nils, has := map[string]bool{}, map[string]bool{}
 	for _, in := range c.Inputs {
-		if !covered[in.Name] {
-			out = append(out, in.Name+" = "+c.errorValue(in.Name, in.Value))
+		has[in.Name] = true
+		if base, ok := strings.CutSuffix(in.Name, " != nil"); ok && strings.TrimSpace(in.Value) == "false" {
+			nils[base] = true
 		}
+	}
+	for _, in := range c.Inputs {
+		if covered[in.Name] {
+			continue
+		}
+		// A pointer argument's nil-ness ("p != nil") is shown as
+		// p = nil, or not at all beside the value p points to.
+		if base, ok := strings.CutSuffix(in.Name, " != nil"); ok {
+			if nils[base] && !has[base] {
+				out = append(out, base+" = nil")
+			}
+			continue
+		}
+		if nils[in.Name] {
+			out = append(out, in.Name+" = nil")
+			continue
+		}
+		out = append(out, in.Name+" = "+c.errorValue(in.Name, in.Value))
 	}
 	return out
 }

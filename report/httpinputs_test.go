@@ -1,6 +1,9 @@
 package report
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestHTTPInputString: each kind of request value reads as a client
 // sends it, with the parse's outcome; the text report lists them before
@@ -32,5 +35,24 @@ func TestHTTPInputString(t *testing.T) {
 	}
 	if got := c.StepValues(map[string]string{"err": "true", "n": "1"}); got != "err = non-nil, n = 1" {
 		t.Errorf("step values %s", got)
+	}
+}
+
+// TestShownInputsPointerNil: a pointer argument's nil-ness ("p != nil",
+// which replay reads) prints as p = nil, and not at all beside the
+// value a non-nil pointer points to.
+func TestShownInputsPointerNil(t *testing.T) {
+	for _, tt := range []struct {
+		in   Inputs
+		want string
+	}{
+		{Inputs{{Name: "id", Value: "1"}, {Name: "floor", Value: "0"}, {Name: "floor != nil", Value: "false"}}, "id = 1, floor = nil"},
+		{Inputs{{Name: "limit", Value: "-1"}, {Name: "limit != nil", Value: "true"}}, "limit = -1"},
+		{Inputs{{Name: "limit != nil", Value: "false"}}, "limit = nil"},
+	} {
+		c := &Counterexample{Inputs: tt.in}
+		if got := strings.Join(c.ShownInputs(), ", "); got != tt.want {
+			t.Errorf("%v: %s, want %s", tt.in, got, tt.want)
+		}
 	}
 }
