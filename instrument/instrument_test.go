@@ -114,7 +114,7 @@ func TestUnsupportedKind(t *testing.T) {
 // means p exists, and the violation is a reference to an empty slot (or,
 // for the EXISTS form, a NULL reference).
 func TestReference(t *testing.T) {
-	sch, err := schema.Parse(`CREATE TABLE owners (id BIGINT PRIMARY KEY); CREATE TABLE pets (id BIGINT PRIMARY KEY, owner_id BIGINT);`)
+	sch, err := schema.Parse(`CREATE TABLE owners (id BIGINT PRIMARY KEY); CREATE TABLE pets (id BIGINT PRIMARY KEY, owner_id BIGINT NOT NULL);`)
 	if err != nil {
 		t.Fatal(err)
 	}
