@@ -73,32 +73,7 @@ func (c *Counterexample) ShownInputs() []string {
 			covered[v] = true
 		}
 	}
-	nils, has := map[string]bool{}, map[string]bool{}
-	for _, in := range c.Inputs {
-		has[in.Name] = true
-		if base, ok := strings.CutSuffix(in.Name, " != nil"); ok && strings.TrimSpace(in.Value) == "false" {
-			nils[base] = true
-		}
-	}
-	for _, in := range c.Inputs {
-		if covered[in.Name] {
-			continue
-		}
-		// A pointer argument's nil-ness ("p != nil") is shown as
-		// p = nil, or not at all beside the value p points to.
-		if base, ok := strings.CutSuffix(in.Name, " != nil"); ok {
-			if nils[base] && !has[base] {
-				out = append(out, base+" = nil")
-			}
-			continue
-		}
-		if nils[in.Name] {
-			out = append(out, in.Name+" = nil")
-			continue
-		}
-		out = append(out, in.Name+" = "+c.errorValue(in.Name, in.Value))
-	}
-	return out
+	return c.appendInputs(out, covered)
 }
 
 // inputsBeside are the inputs ShownInputs lists that the request lines of
@@ -126,6 +101,13 @@ func (c *Counterexample) inputsBeside(requests []Request) []string {
 			covered[v] = true
 		}
 	}
+	return c.appendInputs(out, covered)
+}
+
+// appendInputs appends to out the inputs covered does not name, as
+// "name = value"; a pointer argument's nil-ness ("p != nil") is shown as
+// p = nil, or not at all beside the value p points to.
+func (c *Counterexample) appendInputs(out []string, covered map[string]bool) []string {
 	nils, has := map[string]bool{}, map[string]bool{}
 	for _, in := range c.Inputs {
 		has[in.Name] = true
@@ -137,8 +119,6 @@ func (c *Counterexample) inputsBeside(requests []Request) []string {
 		if covered[in.Name] {
 			continue
 		}
-		// A pointer argument's nil-ness ("p != nil") is shown as
-		// p = nil, or not at all beside the value p points to.
 		if base, ok := strings.CutSuffix(in.Name, " != nil"); ok {
 			if nils[base] && !has[base] {
 				out = append(out, base+" = nil")
