@@ -254,25 +254,14 @@ func compactText(text string) string {
 	return text
 }
 
-// nullIntoNotNull returns when the value e written to column col of t on
-// row x is NULL, for a column the schema declares NOT NULL: a write of a
-// NULL there fails (PostgreSQL 23502, MySQL strict mode 1048, SQLite
-// NOT NULL constraint). nil where col may hold NULL, e is never NULL, or
-// its NULL-ness is an approximation (then nothing is said).
-func (m *lowerer) nullIntoNotNull(t *tableModel, col string, e sqlir.Expr, x *symbol, args []ir.Expr) ir.Expr {
+// notNullWritten is the fact "the value e written to column col of t on
+// row x is not NULL", for a column the schema declares NOT NULL: a write
+// of a NULL there fails (PostgreSQL 23502, MySQL strict mode 1048, SQLite
+// NOT NULL constraint). True where col may hold NULL, e is never NULL, or
+// its NULL-ness is an approximation (exactly: nothing is said).
+func (m *lowerer) notNullWritten(t *tableModel, col string, e sqlir.Expr, x *symbol, args []ir.Expr) ir.Expr {
 	if !m.notNullColumn(t.name, col) {
-		return nil
+		return ir.True
 	}
-	null := m.isNull(e, x, args)
-	if null == ir.False {
-		return nil
-	}
-	vars := map[*ir.Var]bool{}
-	ir.CollectVars(null, vars)
-	for v := range vars {
-		if v.Approx != "" {
-			return nil
-		}
-	}
-	return null
+	return m.exactly(func() ir.Expr { return ir.Not(m.isNull(e, x, args)) })
 }

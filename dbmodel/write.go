@@ -166,8 +166,8 @@ func (m *lowerer) update(em *emitter, t *tableModel, u updateSpec) {
 			if ok := m.unsignedInRange(a.Value, x, u.args); ok != ir.True {
 				ranges = append(ranges, ir.Implies(match, ok))
 			}
-			if null := m.nullIntoNotNull(t, col, a.Value, x, u.args); null != nil {
-				ranges = append(ranges, ir.Implies(match, ir.Not(null)))
+			if ok := m.notNullWritten(t, col, a.Value, x, u.args); ok != ir.True {
+				ranges = append(ranges, ir.Implies(match, ok))
 			}
 			diffs = append(diffs, ir.Not(ir.Eq(m.convert(val, v.Type), v)))
 			if g, null := m.assignNull(t, a.Col, a.Value, x, u.args); g != nil {
@@ -687,12 +687,12 @@ func (m *lowerer) insertedValues(em *emitter, t *tableModel, q *sqlir.Insert, ro
 				if _, null := m.assignNull(t, c, row[i], nil, s.Args); null != nil {
 					vals[nullFlag(c)] = null
 				}
-				if null := m.nullIntoNotNull(t, c, row[i], nil, s.Args); null != nil && !q.OnConflictNothing && !q.Replace {
+				if ok := m.notNullWritten(t, c, row[i], nil, s.Args); ok != ir.True && !q.OnConflictNothing && !q.Replace {
 					// A NULL for a NOT NULL column fails the INSERT (not
 					// INSERT IGNORE, which stores the implicit default, nor
 					// SQLite's OR IGNORE/OR REPLACE, which skip the row or
 					// take the default).
-					facts = append(facts, ir.Not(null))
+					facts = append(facts, ok)
 				}
 			}
 		}

@@ -264,7 +264,7 @@ func (t *translator) sqlCall(f *frame, instr ssa.CallInstruction, a apiCall, tx 
 		} else if untrackedArgs(p, stmtArgs) && known {
 			// A slice the program built whose elements the model does
 			// not follow (appended in a loop, copied): any values, marked.
-			stmtArgs, t.argNulls, t.argUnsigned, t.argFloat = t.approxArgs(text, t.elementsWhy("the argument slice")), nil, nil, nil
+			stmtArgs, t.argNulls, t.argUnsigned, t.argFloat = t.approxArgs(text, "an element of the argument slice at "+t.posString(t.pos)+", which the model does not track (built in a loop or copied)"), nil, nil, nil
 		}
 		if named, vals, ok := t.namedArgValue(arg(a.Params), text); ok {
 			text, stmtArgs, t.argNulls, t.argUnsigned, t.argFloat = named, vals, nil, nil, nil

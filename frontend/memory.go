@@ -190,8 +190,7 @@ func (t *translator) store(c *cell, v value) {
 			// (args[0] = qty under an if), so its content is any value,
 			// marked.
 			a := t.freshVar(c.name, m.expr.Sort(), ir.KindModel)
-			file, line := t.l.position(t.pos)
-			a.Approx = fmt.Sprintf("the value of %s, stored again at %s:%d on some paths only (interface content is not tracked path by path)", c.name, file, line)
+			a.Approx = fmt.Sprintf("the value of %s, stored again at %s on some paths only (interface content is not tracked path by path)", c.name, t.posString(t.pos))
 			m = value{expr: a}
 		}
 		if m.expr == nil && m.obj == nil {

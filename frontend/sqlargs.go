@@ -1,7 +1,6 @@
 package frontend
 
 import (
-	"fmt"
 	"slices"
 
 	"github.com/dbverify/dbverify/ir"
@@ -111,11 +110,4 @@ func (t *translator) sliceElems(v value) []value {
 // slice, whose elements are truly arbitrary.
 func untrackedArgs(p value, elems []ir.Expr) bool {
 	return len(elems) == 0 && p.obj != nil && p.obj.kind == objSlice && p.obj.cell == nil && !p.obj.arbitrary
-}
-
-// elementsWhy describes the untracked elements of what at the current
-// position, for ir.Var.Approx.
-func (t *translator) elementsWhy(what string) string {
-	file, line := t.l.position(t.pos)
-	return fmt.Sprintf("an element of %s at %s:%d, which the model does not track (built in a loop or copied)", what, file, line)
 }

@@ -121,8 +121,8 @@ func sqliteLevel(dialect string, code *codeLevels, info ir.Info) (report.Isolati
 		return report.Isolation{}, false
 	}
 	iso := dialectDefault(dialect)
-	if level, ok := code.at(info); ok && level != Serializable {
-		iso.Source += fmt.Sprintf("; the driver ignores the %s the code asks for at %s", level, info.Position())
+	if at := ignoredLevel(code, info); at != "" {
+		iso.Source += "; the driver ignores the levels the code asks for: " + at
 	}
 	return iso, true
 }
@@ -135,11 +135,8 @@ func sqliteIsolation(code *codeLevels, progs []*ir.Program) report.Isolation {
 	for _, p := range progs {
 		for _, e := range p.Edges {
 			if op, ok := e.Stmt.(*ir.TxOp); ok && op.Op == ir.Begin {
-				if level, ok := code.at(e.Stmt.Source()); ok && level != Serializable {
-					at := fmt.Sprintf("%s at %s", level, e.Stmt.Source().Position())
-					if !slices.Contains(ignored, at) {
-						ignored = append(ignored, at)
-					}
+				if at := ignoredLevel(code, e.Stmt.Source()); at != "" && !slices.Contains(ignored, at) {
+					ignored = append(ignored, at)
 				}
 			}
 		}
@@ -148,6 +145,15 @@ func sqliteIsolation(code *codeLevels, progs []*ir.Program) report.Isolation {
 		iso.Source += "; the driver ignores the levels the code asks for: " + strings.Join(ignored, ", ")
 	}
 	return iso
+}
+
+// ignoredLevel is "LEVEL at file:line" for a level weaker than
+// SERIALIZABLE that the code asks for at the BEGIN at info, "" if none.
+func ignoredLevel(code *codeLevels, info ir.Info) string {
+	if level, ok := code.at(info); ok && level != Serializable {
+		return fmt.Sprintf("%s at %s", level, info.Position())
+	}
+	return ""
 }
 
 // dialectDefault is the dialect's default isolation level.
