@@ -101,6 +101,25 @@ func Build(p *ir.Program, preds []ir.Expr, s *smt.Solver) (*Abstraction, error) 
 // through an extra location. Statements other than Assign, Assume and
 // Havoc are an error: p must be lowered.
 func (a *Abstractor) Build(p *ir.Program, preds []ir.Expr) (*Abstraction, error) {
+	return a.BuildWithin(p, preds, 0)
+}
+
+// A QueryLimitError is BuildWithin's error when the build asked more
+// solver queries than it was allowed.
+type QueryLimitError struct {
+	Limit   int // the queries allowed
+	Queries int // the queries asked when the build stopped
+}
+
+func (e *QueryLimitError) Error() string {
+	return fmt.Sprintf("abstraction: %d SMT queries asked, over the limit of %d", e.Queries, e.Limit)
+}
+
+// BuildWithin is Build stopped with a *QueryLimitError once it has asked
+// more than maxQueries solver queries (checked after each edge; 0 or
+// negative: no limit). The caller's query budget then bounds a whole
+// refinement, not only the rounds between builds.
+func (a *Abstractor) BuildWithin(p *ir.Program, preds []ir.Expr, maxQueries int) (*Abstraction, error) {
 	start := time.Now()
 	before := a.s.Stats()
 	b := &builder{a: a, p: p, index: map[string]int{}, st: &Stats{}}
@@ -130,6 +149,9 @@ func (a *Abstractor) Build(p *ir.Program, preds []ir.Expr) (*Abstraction, error)
 	for _, e := range p.Edges {
 		if err := b.edge(e); err != nil {
 			return nil, err
+		}
+		if q := a.s.Stats().Queries - before.Queries; maxQueries > 0 && q > maxQueries {
+			return nil, &QueryLimitError{Limit: maxQueries, Queries: q}
 		}
 	}
 	after := a.s.Stats()

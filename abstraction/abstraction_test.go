@@ -1,6 +1,7 @@
 package abstraction
 
 import (
+	"errors"
 	"math/big"
 	"strings"
 	"testing"
@@ -299,6 +300,42 @@ func TestCache(t *testing.T) {
 	}
 	if first.Prog.String() != second.Prog.String() {
 		t.Errorf("builds differ")
+	}
+}
+
+// TestBuildWithin: a build over its query limit stops at the first edge
+// past it, so a caller's budget bounds one refinement, not only the
+// rounds between builds.
+func TestBuildWithin(t *testing.T) {
+	p := ir.NewProgram("chain")
+	x := p.NewVar("x", ir.Int, ir.Local)
+	from := p.Entry
+	for i := range 12 {
+		to := p.NewLoc()
+		p.AddEdge(from, to, &ir.Assign{Lhs: []*ir.Var{x}, Rhs: []ir.Expr{ir.Add(x, lit(int64(i+1)))}})
+		from = to
+	}
+	p.AddEdge(from, p.Error, &ir.Assume{Cond: ir.Cmp(ir.OpLt, x, lit(0))})
+	preds := []ir.Expr{ir.Cmp(ir.OpLt, x, lit(0)), ir.Cmp(ir.OpGe, x, lit(3)), ir.Cmp(ir.OpGe, x, lit(10))}
+	full, err := New(newSolver(t), Options{}).Build(p, preds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	limit := full.Stats.Queries / 3
+	if limit < 2 {
+		t.Fatalf("the full build asks %d queries: too few for the test", full.Stats.Queries)
+	}
+	s := newSolver(t)
+	_, err = New(s, Options{}).BuildWithin(p, preds, limit)
+	var ql *QueryLimitError
+	if !errors.As(err, &ql) {
+		t.Fatalf("BuildWithin(limit %d of %d) = %v, want a *QueryLimitError", limit, full.Stats.Queries, err)
+	}
+	if ql.Limit != limit || ql.Queries <= limit || ql.Queries >= full.Stats.Queries || s.Stats().Queries != ql.Queries {
+		t.Errorf("stopped at %d queries (solver %d), limit %d, full build %d", ql.Queries, s.Stats().Queries, limit, full.Stats.Queries)
+	}
+	if _, err := New(newSolver(t), Options{}).BuildWithin(p, preds, full.Stats.Queries); err != nil {
+		t.Errorf("BuildWithin(its own cost) = %v", err)
 	}
 }
 

@@ -52,10 +52,13 @@ func checkPaths(p *ir.Program, s *smt.Solver, opt Options, maxPaths int) (res *R
 		if opt.Timeout > 0 && time.Since(start) > opt.Timeout {
 			return res.fail(fmt.Sprintf("time limit %s reached", opt.Timeout))
 		}
+		if q := s.Stats().Queries - before.Queries; q > opt.MaxQueries {
+			return res.fail(fmt.Sprintf("SMT query limit %d reached (%d queries)", opt.MaxQueries, q))
+		}
 		res.Stats.Iterations++
-		a, err := abs.Build(p, preds.list)
+		a, err := abs.BuildWithin(p, preds.list, opt.MaxQueries-(s.Stats().Queries-before.Queries))
 		if err != nil {
-			return res.fail(err.Error())
+			return res.fail(buildFailure(err, s, before, opt))
 		}
 		res.Predicates = res.Predicates[:0]
 		for _, q := range a.Preds {

@@ -165,9 +165,9 @@ func check(p *ir.Program, s *smt.Solver, opt Options) (res *Result) {
 			return res.fail(fmt.Sprintf("predicate limit %d reached", opt.MaxPredicates))
 		}
 		res.Stats.Iterations++
-		a, err := abs.Build(p, preds.list)
+		a, err := abs.BuildWithin(p, preds.list, opt.MaxQueries-(s.Stats().Queries-before.Queries))
 		if err != nil {
-			return res.fail(err.Error())
+			return res.fail(buildFailure(err, s, before, opt))
 		}
 		res.Stats.AbstractionSeconds += a.Stats.Seconds
 		res.Predicates = res.Predicates[:0]
@@ -201,6 +201,16 @@ func check(p *ir.Program, s *smt.Solver, opt Options) (res *Result) {
 			return res
 		}
 	}
+}
+
+// buildFailure is the reason of a failed abstraction build: the query
+// limit in the words of the loop's own check, or the build's error.
+func buildFailure(err error, s *smt.Solver, before smt.Stats, opt Options) string {
+	var ql *abstraction.QueryLimitError
+	if errors.As(err, &ql) {
+		return fmt.Sprintf("SMT query limit %d reached (%d queries)", opt.MaxQueries, s.Stats().Queries-before.Queries)
+	}
+	return err.Error()
 }
 
 // concretize replays an abstract counterexample on the concrete program:
