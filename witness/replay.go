@@ -165,7 +165,7 @@ func Replay(ctx context.Context, cfg ReplayConfig) (*ReplayResult, error) {
 		return nil, fmt.Errorf("replay: %w", err)
 	}
 	defer drv.Close()
-	closeEngine, err := res.openDatabase(ctx, cfg, drv)
+	closeEngine, err := res.openDatabase(ctx, cfg, drv, prog.inModule)
 	if err != nil {
 		return nil, err
 	}
@@ -182,6 +182,8 @@ type replayProgram struct {
 	module  *packages.Module
 	entries []string
 	sql     *ProgramSQL
+	// inModule are the program's packages in its module.
+	inModule []*packages.Package
 }
 
 // loadReplayProgram loads the targets' packages (with the handle
@@ -226,6 +228,7 @@ func loadReplayProgram(cfg ReplayConfig) (*replayProgram, error) {
 		}
 	})
 	prog.sql = CollectSQL(inModule, cfg.Dialect)
+	prog.inModule = inModule
 	return prog, nil
 }
 
@@ -276,8 +279,9 @@ func replaySchema(cfg ReplayConfig, prog *replayProgram) (*ReplayResult, error) 
 
 // openDatabase makes the driver reach the replay's database — a fresh
 // database of a throwaway engine, or cfg.DSN with the schema's tables
-// dropped — and creates the schema in it. close stops the engine.
-func (r *ReplayResult) openDatabase(ctx context.Context, cfg ReplayConfig, drv *Driver) (close func(), err error) {
+// dropped — and creates the schema in it, connecting as the program's
+// packages do (ProgramDSN). close stops the engine.
+func (r *ReplayResult) openDatabase(ctx context.Context, cfg ReplayConfig, drv *Driver, program []*packages.Package) (close func(), err error) {
 	close = func() {}
 	driverName, dsn := cfg.DriverName, cfg.DSN
 	if dsn == "" {
@@ -311,6 +315,10 @@ func (r *ReplayResult) openDatabase(ctx context.Context, cfg ReplayConfig, drv *
 			}
 			dsn += sep + "multiStatements=true"
 		}
+	}
+	dsn, interpolated := ProgramDSN(driverName, dsn, program)
+	if interpolated {
+		r.Engine += ", interpolateParams=true as the program connects"
 	}
 	if err := r.createSchema(ctx, cfg, drv, driverName, dsn); err != nil {
 		close()

@@ -268,7 +268,8 @@ func (cc *caseCheck) run(ctx context.Context, engineFor func(sqlparse.Dialect) (
 		return nil, err.Error()
 	}
 	db.Close()
-	if err := cc.drv.Open(eng.DriverName(), witness.DriverDSN(eng, name)); err != nil {
+	dsn, _ := witness.ProgramDSN(eng.DriverName(), witness.DriverDSN(eng, name), cc.pkgs)
+	if err := cc.drv.Open(eng.DriverName(), dsn); err != nil {
 		return nil, fmt.Sprintf("opening the database: %v", err)
 	}
 	if err := witness.Create(ctx, cc.drv, cc.dialect, cc.schema); err != nil {

@@ -1,0 +1,4 @@
+CREATE TABLE savings (
+  id BIGINT PRIMARY KEY,
+  balance BIGINT NOT NULL
+);
