@@ -39,6 +39,7 @@ func LockOrders(p *ir.Program, opt Options) []LockOrder {
 	m := &lowerer{src: p, opt: opt}
 	locks := map[*ir.Edge]*rowLock{}
 	pinnedLocks := 0
+	cp := newCopies(p)
 	for _, e := range p.Edges {
 		table, h, ok := lockTable(e.Stmt)
 		if !ok || h == 0 {
@@ -50,6 +51,9 @@ func LockOrders(p *ir.Program, opt Options) []LockOrder {
 		lk := &rowLock{info: e.Stmt.Source(), table: table, tx: h, excl: !sharedLock(e.Stmt)}
 		if t, where, args, _, ok := m.lockSpec(e.Stmt); ok {
 			lk.key, lk.val = m.pinnedText(t, where, args)
+			var rooted []ir.Expr
+			rooted, lk.roots = cp.rooted(args)
+			_, lk.rootVal = m.pinnedText(t, where, rooted)
 		}
 		if lk.key != nil {
 			pinnedLocks++
@@ -78,7 +82,7 @@ func LockOrders(p *ir.Program, opt Options) []LockOrder {
 				delete(next, s.Tx)
 			}
 			if lk := locks[e]; lk != nil {
-				out = append(out, lockPairs(locks, held[l][lk.tx], e, seen)...)
+				out = append(out, lockPairs(locks, held[l][lk.tx], e, seen, cp)...)
 				s := map[*ir.Edge]bool{e: true}
 				for f := range held[l][lk.tx] {
 					s[f] = true
@@ -105,6 +109,108 @@ func LockOrders(p *ir.Program, opt Options) []LockOrder {
 		}
 	}
 	return kept
+}
+
+// copies are p's copies of variables: the frontend loads a Go variable
+// kept in memory (a parameter a closure captures) into a fresh variable
+// at each read, so two reads of one variable are two names for one key
+// value where nothing writes the variable in between
+// (pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error { … id … id … }): one
+// row, locked twice, adv13 m4).
+type copies struct {
+	p *ir.Program
+	// of maps a variable p assigns once, from another variable, to that
+	// variable.
+	of     map[*ir.Var]*ir.Var
+	writes map[*ir.Var][]*ir.Edge
+	in     [][]*ir.Edge
+}
+
+func newCopies(p *ir.Program) *copies {
+	c := &copies{p: p, of: map[*ir.Var]*ir.Var{}, writes: map[*ir.Var][]*ir.Edge{}}
+	for _, e := range p.Edges {
+		switch s := e.Stmt.(type) {
+		case *ir.Assign:
+			for i, v := range s.Lhs {
+				c.writes[v] = append(c.writes[v], e)
+				if w, ok := s.Rhs[i].(*ir.Var); ok {
+					c.of[v] = w
+				}
+			}
+		case *ir.Havoc:
+			for _, v := range s.Vars {
+				c.writes[v] = append(c.writes[v], e)
+			}
+		}
+	}
+	for v := range c.of {
+		if len(c.writes[v]) != 1 {
+			delete(c.of, v)
+		}
+	}
+	return c
+}
+
+// rooted is args with each copy replaced by the variable it copies, and
+// those variables.
+func (c *copies) rooted(args []ir.Expr) ([]ir.Expr, []*ir.Var) {
+	out := make([]ir.Expr, len(args))
+	var roots []*ir.Var
+	for i, a := range args {
+		out[i] = a
+		if v, ok := a.(*ir.Var); ok && c.of[v] != nil {
+			out[i] = c.of[v]
+			roots = append(roots, c.of[v])
+		}
+	}
+	return out, roots
+}
+
+// writtenBetween reports whether one of vars may be written on a path
+// from edge f to edge e (after f, before e).
+func (c *copies) writtenBetween(f, e *ir.Edge, vars []*ir.Var) bool {
+	if c.in == nil {
+		c.in = c.p.In()
+	}
+	after := reachLocs(f.To, func(l ir.Loc) []ir.Loc { return targets(c.p.Out[l], true) })
+	before := reachLocs(e.From, func(l ir.Loc) []ir.Loc { return targets(c.in[l], false) })
+	for _, v := range vars {
+		for _, w := range c.writes[v] {
+			if after[w.From] && before[w.To] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// targets are the locations edges lead to (out) or come from.
+func targets(edges []*ir.Edge, out bool) []ir.Loc {
+	ls := make([]ir.Loc, len(edges))
+	for i, e := range edges {
+		ls[i] = e.From
+		if out {
+			ls[i] = e.To
+		}
+	}
+	return ls
+}
+
+// reachLocs is the set of locations next leads to from l, l included.
+func reachLocs(l ir.Loc, next func(ir.Loc) []ir.Loc) map[ir.Loc]bool {
+	seen := map[ir.Loc]bool{l: true}
+	work := []ir.Loc{l}
+	for len(work) > 0 {
+		x := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, y := range next(x) {
+			if !seen[y] {
+				seen[y] = true
+				work = append(work, y)
+			}
+		}
+	}
+	return seen
 }
 
 // lockTable returns the table (lower case) and handle of a statement that
@@ -136,25 +242,34 @@ type rowLock struct {
 	key   []string
 	val   string
 	excl  bool
+	// rootVal is val with each variable that copies another (see
+	// copies) written as the variable it copies, roots those variables.
+	rootVal string
+	roots   []*ir.Var
 }
 
 // lockPairs returns the lock orders that end at lock statement e, given
 // the lock statements held before it in its transaction.
-func lockPairs(locks map[*ir.Edge]*rowLock, held map[*ir.Edge]bool, e *ir.Edge, seen map[[2]*ir.Edge]bool) []LockOrder {
+func lockPairs(locks map[*ir.Edge]*rowLock, held map[*ir.Edge]bool, e *ir.Edge, seen map[[2]*ir.Edge]bool, cp *copies) []LockOrder {
 	lk := locks[e]
 	if lk.key == nil {
 		return nil
 	}
+	sameKey := func(f *ir.Edge) bool {
+		g := locks[f]
+		return g.val == lk.val || g.rootVal == lk.rootVal && !cp.writtenBetween(f, e, append(g.roots, lk.roots...))
+	}
 	for f := range held {
-		if g := locks[f]; g.table == lk.table && (g.key == nil || g.val == lk.val) && (g.excl || !lk.excl) {
+		if g := locks[f]; g.table == lk.table && (g.key == nil || sameKey(f)) && (g.excl || !lk.excl) {
 			return nil // the row is locked already (on some path): no wait here
 		}
 	}
 	var out []LockOrder
 	for f := range held {
 		first := locks[f]
-		swapped := first.val != lk.val && (first.excl || lk.excl)
-		upgrade := first.val == lk.val && !first.excl && lk.excl
+		same := first.key != nil && sameKey(f)
+		swapped := !same && (first.excl || lk.excl)
+		upgrade := same && !first.excl && lk.excl
 		if first.key == nil || first.table != lk.table || strings.Join(first.key, ",") != strings.Join(lk.key, ",") ||
 			!(swapped || upgrade) || seen[[2]*ir.Edge{f, e}] {
 			continue

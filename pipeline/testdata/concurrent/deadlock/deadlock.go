@@ -91,3 +91,55 @@ func (b *Bank) Upgrade(ctx context.Context, id, amount int64) error {
 	}
 	return tx.Commit()
 }
+
+// withTx runs fn in a transaction, committed when fn returns nil.
+func (b *Bank) withTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	tx, err := b.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := fn(tx); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// Captured locks the row of id, then updates the same row, in a closure
+// that captures id: one row, no lock order.
+func (b *Bank) Captured(ctx context.Context, id, amount int64) error {
+	if amount <= 0 {
+		return ErrBad
+	}
+	return b.withTx(ctx, func(tx *sql.Tx) error {
+		var bal int64
+		if err := tx.QueryRowContext(ctx, `SELECT balance FROM accounts WHERE id = $1 FOR UPDATE`, id).Scan(&bal); err != nil {
+			return err
+		}
+		if bal < amount {
+			return ErrFunds
+		}
+		_, err := tx.ExecContext(ctx, `UPDATE accounts SET balance = $1 WHERE id = $2`, bal-amount, id)
+		return err
+	})
+}
+
+// Moved is Captured with id moved to toID between the two statements:
+// the second locks another row (transfers 1→2 and 2→1 deadlock).
+func (b *Bank) Moved(ctx context.Context, id, toID, amount int64) error {
+	if amount <= 0 || id == toID {
+		return ErrBad
+	}
+	return b.withTx(ctx, func(tx *sql.Tx) error {
+		var bal int64
+		if err := tx.QueryRowContext(ctx, `SELECT balance FROM accounts WHERE id = $1 FOR UPDATE`, id).Scan(&bal); err != nil {
+			return err
+		}
+		if bal < amount {
+			return ErrFunds
+		}
+		id = toID
+		_, err := tx.ExecContext(ctx, `UPDATE accounts SET balance = balance + $1 WHERE id = $2`, amount, id)
+		return err
+	})
+}
