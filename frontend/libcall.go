@@ -68,7 +68,17 @@ func (b *libCall) Element(v dblib.Value, i int) dblib.Value {
 }
 
 func (b *libCall) Approx(v dblib.Value, why string) dblib.Value {
-	markValueApprox(asValue(v), why)
+	x := asValue(v)
+	markValueApprox(x, why)
+	if o := x.obj; o != nil && o.kind == objSlice && o.cell == nil {
+		// A slice the call made (pgx.CollectRows' rows): its length and
+		// elements are approximations too, not values a counterexample
+		// may choose (adv13 m7).
+		o.approxElems = why
+		if n, ok := o.length.(*ir.Var); ok {
+			n.Approx = why
+		}
+	}
 	return v
 }
 
