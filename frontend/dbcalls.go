@@ -548,6 +548,11 @@ func (t *translator) scan(src *object, dests []value, unknownDests bool) value {
 				tv = t.p.NewVar(val.v.Name+"#scanned", val.v.Type, ir.Local)
 				nulls = append(nulls, nullScan{value: val, valid: valid, tmp: tv, index: len(targets),
 					tmpValid: t.p.NewVar(valid.v.Name+"#scanned", ir.Bool, ir.Local)})
+			} else if n, ptr, ok := t.pointerScan(d.obj.cell, len(targets)); ok {
+				tv = n.tmp
+				nulls = append(nulls, n)
+				c := d.obj.cell
+				after = append(after, func() { t.store(c, ptr) })
 			} else {
 				t.havocCell(d.obj.cell, 0)
 			}

@@ -148,6 +148,7 @@ func (t *translator) load(c *cell, name string) value {
 	if !c.refSet {
 		return value{}
 	}
+	t.noteLoad(c)
 	r := c.ref
 	if types.IsInterface(c.typ) {
 		r.src = c
@@ -180,6 +181,9 @@ func (t *translator) store(c *cell, v value) {
 	case !c.refSet:
 		c.ref, c.refSet, c.impl = v, true, nil
 	case !sameValue(c.ref, v):
+		if l, ok := t.loadReached(c); ok {
+			t.unsupported("a store into %s that reaches its read at %s around a loop (a slice, map, pointer or interface kept in memory is not tracked around loops)", c.name, t.posString(l.pos))
+		}
 		c.impl = nil
 		// Flow-insensitive object content: two different objects make it unknown.
 		m := mergeRef(c.ref, v)

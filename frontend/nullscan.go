@@ -125,3 +125,32 @@ func (t *translator) storeNullScans(ns []nullScan, err *ir.Var) {
 		})
 	}
 }
+
+// pointerScan is a Scan destination &p where p is a nil pointer to a
+// scalar the model tracks (var limit *int64): the driver leaves p nil
+// for NULL and points it at a new variable holding the value otherwise.
+// It returns the nullable scan of the new variable (valid: p's
+// nil-ness, false before the Scan, so a failed Scan leaves p nil) and
+// the pointer to store into p's cell once the Scan is translated; false
+// for any other destination. Before, p's nil-ness and its pointee were
+// arbitrary values, unrelated to the column (adv13 m8: a NULL cap
+// scanned into *int64 gave a false UNSAFE).
+func (t *translator) pointerScan(c *cell, index int) (nullScan, value, bool) {
+	pt, ok := c.typ.Underlying().(*types.Pointer)
+	if !ok || c.v != nil || c.fields != nil || c.refSet && (c.ref.obj == nil || c.ref.obj.kind != objNil) {
+		return nullScan{}, value{}, false
+	}
+	if _, ok := pt.Elem().Underlying().(*types.Basic); !ok {
+		return nullScan{}, value{}, false
+	}
+	pointee := t.newCell(pt.Elem(), "*"+c.name, false)
+	if pointee.v == nil {
+		return nullScan{}, value{}, false
+	}
+	valid := &cell{typ: types.Typ[types.Bool], name: c.name + " != nil", v: t.p.NewVar(c.name+" != nil", ir.Bool, ir.Local)}
+	t.emit(&ir.Assign{Lhs: []*ir.Var{valid.v, pointee.v}, Rhs: []ir.Expr{ir.False, t.zeroOf(pointee.v)}, Info: t.info(ir.KindModel, "")})
+	n := nullScan{value: pointee, valid: valid, index: index,
+		tmp:      t.p.NewVar(pointee.v.Name+"#scanned", pointee.v.Type, ir.Local),
+		tmpValid: t.p.NewVar(valid.v.Name+"#scanned", ir.Bool, ir.Local)}
+	return n, value{obj: &object{kind: objPtr, cell: pointee}, nonNil: valid.v}, true
+}

@@ -33,6 +33,8 @@ type translator struct {
 	// block is the basic block being translated (a store into an
 	// interface cell compares it with the block of the cell's last store).
 	curBlock *ssa.BasicBlock
+	// reach: the blocks each block reaches (see looporder.go).
+	reach map[*ssa.BasicBlock]map[*ssa.BasicBlock]bool
 
 	globals   map[*ssa.Global]*cell
 	sentinels []*ir.Var // package-level error variables: non-nil
@@ -101,6 +103,7 @@ func (t *translator) parse(text string) (sqlir.Statement, error) { return t.l.pa
 // frame is one inlined activation of a function.
 type frame struct {
 	fn      *ssa.Function
+	cur     *ssa.BasicBlock // the block being translated (nil after the blocks)
 	env     map[ssa.Value]value
 	start   map[*ssa.BasicBlock]ir.Loc
 	end     map[*ssa.BasicBlock]ir.Loc
@@ -355,6 +358,7 @@ func (t *translator) inline(fn *ssa.Function, args, bindings []value) value {
 	for _, b := range blockOrder(fn) {
 		t.block(f, b)
 	}
+	f.cur = nil
 	for _, b := range fn.Blocks {
 		t.terminator(f, b)
 	}
@@ -488,7 +492,7 @@ func debugNames(fn *ssa.Function) map[ssa.Value]string {
 // block translates the instructions of b up to its terminator.
 func (t *translator) block(f *frame, b *ssa.BasicBlock) {
 	t.cur = f.start[b]
-	t.curBlock = b
+	t.curBlock, f.cur = b, b
 	for _, instr := range b.Instrs {
 		if instr.Pos().IsValid() {
 			t.pos = instr.Pos()

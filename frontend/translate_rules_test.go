@@ -53,6 +53,11 @@ func TestTranslationRules(t *testing.T) {
 		{"SliceElemSameBlockSafe", refine.Safe, ""},
 		{"FormFloatNaNUnknown", refine.Unknown, "NaN"},
 		{"CancelSafe", refine.Safe, ""},
+		// A pointer a Scan fills: nil for NULL, else the column's value.
+		{"ScanPointerSafe", refine.Safe, ""},
+		{"ScanPointerUnsafe", refine.Unsafe, "*bal"},
+		// A slice kept in memory and stored around a loop.
+		{"FieldLoopStoreUnknown", refine.Unknown, "around a loop"},
 		{"GlobalVarSafe", refine.Safe, ""},
 		{"GlobalVarUnknown", refine.Unknown, "SQL"},
 		{"MethodValueUnsafe", refine.Unsafe, "UPDATE accounts"},

@@ -130,8 +130,10 @@ type cell struct {
 	refSet bool
 	// refBlock is the basic block of the last store into ref.
 	refBlock *ssa.BasicBlock
-	name     string
-	input    bool // reached through a parameter: initial content is an input
+	// loads: where ref was read (see looporder.go).
+	loads []site
+	name  string
+	input bool // reached through a parameter: initial content is an input
 	// untracked: memory the model does not track (an element, a field
 	// behind an unknown pointer); a store into it may write escaped cells.
 	untracked bool
