@@ -1,0 +1,5 @@
+CREATE TABLE stock (
+  sku TEXT PRIMARY KEY,
+  total INTEGER NOT NULL,
+  held INTEGER NOT NULL
+);
