@@ -271,6 +271,7 @@ func (m *lowerer) insert(em *emitter, t *tableModel, q *sqlir.Insert, s *ir.Exec
 	// statement's earlier ones.
 	multi := !q.FromSelect && len(q.Rows) > 1 && !q.HasOnConflict && !q.OnConflictNothing && !q.Replace
 	var earlier []*symbol
+	arbiter := m.arbiterKey(t, q) // a multi-row upsert's (upsertrows.go)
 	for ri, row := range rows {
 		last := ri == len(rows)-1
 		// The new row's values, in ghost variables.
@@ -337,9 +338,17 @@ func (m *lowerer) insert(em *emitter, t *tableModel, q *sqlir.Insert, s *ir.Exec
 			earlier = append(earlier, newRow)
 		}
 		join := m.p.NewLoc()
+		if arbiter != nil && !fresh && m.failsOnSecondUpdate(q) {
+			em.assume(t.arbiterDiffers(arbiter, newRow, earlier))
+		}
 		if (q.HasOnConflict || q.OnConflictNothing) && !fresh {
 			cwhere, cargs := m.conflictWhere(t, q, row, newRow, args)
-			m.conflictPath(em, t, q, newRow, join, updateSpec{where: cwhere, args: cargs, single: true, h: h, flag: flag}, last, targets)
+			m.conflictPath(em, t, q, newRow, join, updateSpec{where: cwhere, args: cargs, single: true, h: h, flag: flag, set: conflictSet(q, ri)}, last, targets)
+		}
+		if arbiter != nil && !fresh {
+			// The insert path: no earlier row of the statement has the key.
+			em.assume(t.arbiterDiffers(arbiter, newRow, earlier))
+			earlier = append(earlier, newRow)
 		}
 		if last {
 			// RETURNING sees the inserted row.
@@ -737,13 +746,13 @@ func (m *lowerer) noSourceRow(em *emitter, affected *ir.Var, one bool) *emitter 
 // the conflict path, which continues at join, the key existed, and
 // nothing happens (DO NOTHING) or the conflict assignments update the
 // existing row, one row (the conflict is on one unique key; u gives the
-// WHERE that selects it); em continues with the insert path.
+// WHERE that selects it and the assignments); em continues with the
+// insert path.
 func (m *lowerer) conflictPath(em *emitter, t *tableModel, q *sqlir.Insert, newRow *symbol, join ir.Loc, u updateSpec, last bool, targets []*ir.Var) {
 	conflicted := m.p.NewVar("$conflict", ir.Bool, ir.Ghost)
 	em.havoc(conflicted)
 	conflict := em.fork(conflicted)
 	if q.HasOnConflict && !q.OnConflictNothing {
-		u.set = q.OnConflict
 		if last {
 			u.returning, u.targets = q.Returning, targets
 		}

@@ -75,6 +75,12 @@ func RewriteStatement(s Statement, f func(Expr) (Expr, bool)) Statement {
 			}
 		}
 		c.OnConflict, c.Returning = sets(x.OnConflict), items(x.Returning)
+		if x.OnConflictRows != nil {
+			c.OnConflictRows = make([][]Assignment, len(x.OnConflictRows))
+			for i, set := range x.OnConflictRows {
+				c.OnConflictRows[i] = sets(set)
+			}
+		}
 		return &c
 	case *Delete:
 		c := *x

@@ -146,6 +146,16 @@ type Insert struct {
 	OnConflict        []Assignment
 	HasOnConflict     bool
 	OnConflictNothing bool
+	// OnConflictRows, for a multi-row VALUES upsert, holds the conflict
+	// assignments of each row (as OnConflict, with the row's own values
+	// for EXCLUDED.col, VALUES(col) or the row alias): row i of Rows that
+	// conflicts runs OnConflictRows[i]. nil otherwise (OnConflict then
+	// names such values as Unknown when there is more than one row).
+	OnConflictRows [][]Assignment
+	// ConflictGuarded is set when the DO UPDATE action has a WHERE (folded
+	// into the assignments as CASE): a conflicting row it rejects is left
+	// as it was.
+	ConflictGuarded bool
 	// ConflictColumns are the columns of Postgres "ON CONFLICT (cols)" (nil
 	// when not given or not plain columns); ConflictConstraint is the name
 	// in "ON CONFLICT ON CONSTRAINT name". Both are informative: the key

@@ -37,7 +37,10 @@
 // assignments, columns (unqualified, or qualified with the table or its
 // alias) are the existing row's; EXCLUDED.col is replaced by the inserted
 // value for a one-row VALUES insert that lists col, and is Unknown
-// otherwise (a default, INSERT … SELECT, several rows). A WHERE on the
+// otherwise (a default, INSERT … SELECT, several rows); a multi-row VALUES
+// that lists its columns also gets each row's assignments, with that
+// row's values, in OnConflictRows (ConflictGuarded says the action has a
+// WHERE). A WHERE on the
 // action becomes part of each assignment: col = CASE WHEN cond THEN value
 // ELSE col END. DEFAULT in VALUES or SET is Unknown; INSERT … DEFAULT
 // VALUES is one row with no columns.
