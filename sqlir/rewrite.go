@@ -61,7 +61,7 @@ func RewriteStatement(s Statement, f func(Expr) (Expr, bool)) Statement {
 		c := *x
 		c.Set, c.Where, c.Returning = sets(x.Set), Rewrite(x.Where, f), items(x.Returning)
 		if x.Join != nil {
-			c.Join = &JoinedUpdate{Table: x.Join.Table, Where: Rewrite(x.Join.Where, f),
+			c.Join = &JoinedUpdate{Table: x.Join.Table, Alias: x.Join.Alias, Where: Rewrite(x.Join.Where, f),
 				TargetWhere: Rewrite(x.Join.TargetWhere, f), Set: sets(x.Join.Set)}
 		}
 		return &c

@@ -122,11 +122,25 @@ type Update struct {
 // (unqualified ones may be either: the schema tells). Where Where pins a
 // key of Table, one row of Table is joined with every target row, which
 // the UPDATE changes as Set says where TargetWhere holds on both.
+//
+// Alias is set for a self-join (UPDATE accounts a … FROM accounts b):
+// Table is then the target table itself, and its joined instance's
+// columns are qualified with Alias (b) instead of its name.
 type JoinedUpdate struct {
 	Table       string
+	Alias       string
 	Where       Expr
 	TargetWhere Expr
 	Set         []Assignment
+}
+
+// Qualifier is the table name that qualifies the joined row's columns:
+// Alias in a self-join, else Table.
+func (j *JoinedUpdate) Qualifier() string {
+	if j.Alias != "" {
+		return j.Alias
+	}
+	return j.Table
 }
 
 // Insert is INSERT INTO Table (Columns) VALUES Rows.

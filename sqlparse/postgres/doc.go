@@ -53,7 +53,8 @@
 // with …" conjunct. An UPDATE … FROM of exactly one other base table also
 // keeps its exact reading in Update.Join (the joined table's columns
 // named; sqlir.JoinedUpdate), which the front end uses where the WHERE
-// pins a key of that table.
+// pins a key of that table; so does a self-join, FROM the target table
+// under an alias (its columns qualified with the alias, Join.Alias).
 //
 // SELECT: OFFSET, a LIMIT that is not a positive literal and FETCH set
 // SkipsRows; a single-table read keeps its ORDER BY terms (OrderBy, an

@@ -84,9 +84,16 @@ func (t *translator) update(u *pg.UpdateStmt) *sqlir.Update {
 	var conj []rules.Conjunct
 	out.Where, conj = t.joinFilter(fi, target, u.WhereClause)
 	out.Returning = rules.OwnItemsOnly(t.returning(u.ReturningList), target)
-	if len(u.FromClause) == 1 && u.FromClause[0].GetRangeVar() != nil && len(fi.tables) == 1 &&
-		!fi.derived && !fi.funcs && fi.tables[0] != target {
-		out.Join = rules.JoinedUpdate(fi.tables[0], set, conj)
+	rv := u.FromClause[0].GetRangeVar()
+	if len(u.FromClause) == 1 && rv != nil && len(fi.tables) == 1 && !fi.derived && !fi.funcs {
+		switch alias := rv.GetAlias().GetAliasname(); {
+		case fi.tables[0] != target:
+			out.Join = rules.JoinedUpdate(fi.tables[0], set, conj)
+		case alias != "" && alias != target:
+			// A self-join: the other instance's columns keep its alias.
+			out.Join = rules.JoinedUpdate(alias, set, conj)
+			out.Join.Table, out.Join.Alias = target, alias
+		}
 	}
 	return out
 }
