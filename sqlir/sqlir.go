@@ -233,6 +233,15 @@ type Select struct {
 	// SkipLocked is FOR UPDATE/SHARE … SKIP LOCKED: rows another
 	// transaction has locked are left out of the result.
 	SkipLocked bool
+	// CountRows is set (with Complex) for SELECT COUNT(*) FROM Table
+	// WHERE Where (or COUNT of a constant): one row, the number of rows
+	// of Table that satisfy Where; no join, subquery, grouping, DISTINCT,
+	// ORDER BY, LIMIT or OFFSET.
+	CountRows bool
+	// ExistsRows is set (with Complex) for SELECT EXISTS (SELECT … FROM
+	// Table WHERE Where) of a plain single-table subquery: one row, whether
+	// a row of Table satisfies Where.
+	ExistsRows bool
 }
 
 // OrderTerm is one ORDER BY term: Expr ASC, or DESC when Desc.

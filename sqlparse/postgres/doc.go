@@ -64,7 +64,9 @@
 // non-key column). Joins, GROUP BY, HAVING, aggregates, window
 // functions, DISTINCT [ON], UNION/INTERSECT/EXCEPT, WITH, subqueries and
 // functions in FROM set Complex with Reason and AllTables (WITH query names
-// are not tables).
+// are not tables). A plain single-table SELECT COUNT(*) (or COUNT of a
+// constant) also sets CountRows; SELECT EXISTS (SELECT … FROM t WHERE w) of
+// a plain single-table subquery sets ExistsRows, Table t and Where w.
 //
 // Statements: BEGIN/START TRANSACTION, COMMIT/END and ROLLBACK/ABORT are
 // TxControl. TRUNCATE of one table (without CASCADE) is a Delete with nil
