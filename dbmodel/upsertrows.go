@@ -34,7 +34,9 @@ func conflictSet(q *sqlir.Insert, ri int) []sqlir.Assignment {
 // when a conflict may leave the conflicting row with another key (an
 // assignment to a key column; a partial unique index).
 func (m *lowerer) arbiterKey(t *tableModel, q *sqlir.Insert) []string {
-	if q.FromSelect || q.Replace || len(q.Rows) < 2 || q.ConflictWhere != nil {
+	if q.FromSelect || q.Replace || len(q.Rows) < 2 || q.ConflictWhere != nil ||
+		!q.HasOnConflict && !q.OnConflictNothing || m.conflictFree(t, q) {
+		// (conflictFree: the rows are plain inserts of fresh keys.)
 		return nil
 	}
 	key := q.ConflictColumns
@@ -62,6 +64,24 @@ func (m *lowerer) arbiterKey(t *tableModel, q *sqlir.Insert) []string {
 		}
 	}
 	return out
+}
+
+// distinctRows states, on em's path (a plain multi-row INSERT's, or a
+// multi-row upsert's insert path), that newRow has no key of an earlier
+// row of the statement (a plain INSERT: none of the table's keys; an
+// upsert: the arbiter key), and returns earlier with newRow.
+func (t *tableModel) distinctRows(em *emitter, multi bool, arbiter []string, newRow *symbol, earlier []*symbol) []*symbol {
+	switch {
+	case multi:
+		for _, y := range earlier {
+			em.assume(ir.Not(t.sameRow(newRow, y)))
+		}
+	case arbiter != nil:
+		em.assume(t.arbiterDiffers(arbiter, newRow, earlier))
+	default:
+		return earlier
+	}
+	return append(earlier, newRow)
 }
 
 // arbiterDiffers is the condition that newRow's arbiter key differs

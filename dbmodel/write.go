@@ -268,7 +268,7 @@ func (m *lowerer) insert(em *emitter, t *tableModel, q *sqlir.Insert, s *ir.Exec
 	// The rows of one plain INSERT have distinct keys where it succeeds
 	// (a duplicate fails the whole statement: 1062, 23505, SQLite's
 	// UNIQUE constraint failed): each new row is checked against the
-	// statement's earlier ones.
+	// statement's earlier ones (distinctRows).
 	multi := !q.FromSelect && len(q.Rows) > 1 && !q.HasOnConflict && !q.OnConflictNothing && !q.Replace
 	var earlier []*symbol
 	arbiter := m.arbiterKey(t, q) // a multi-row upsert's (upsertrows.go)
@@ -331,25 +331,15 @@ func (m *lowerer) insert(em *emitter, t *tableModel, q *sqlir.Insert, s *ir.Exec
 			// (the error path above), it never succeeds.
 			em.assume(ir.Not(m.keyClash(t, newRow)))
 		}
-		if multi {
-			for _, y := range earlier {
-				em.assume(ir.Not(t.sameRow(newRow, y)))
-			}
-			earlier = append(earlier, newRow)
-		}
 		join := m.p.NewLoc()
-		if arbiter != nil && !fresh && m.failsOnSecondUpdate(q) {
+		if arbiter != nil && m.failsOnSecondUpdate(q) {
 			em.assume(t.arbiterDiffers(arbiter, newRow, earlier))
 		}
 		if (q.HasOnConflict || q.OnConflictNothing) && !fresh {
 			cwhere, cargs := m.conflictWhere(t, q, row, newRow, args)
 			m.conflictPath(em, t, q, newRow, join, updateSpec{where: cwhere, args: cargs, single: true, h: h, flag: flag, set: conflictSet(q, ri)}, last, targets)
 		}
-		if arbiter != nil && !fresh {
-			// The insert path: no earlier row of the statement has the key.
-			em.assume(t.arbiterDiffers(arbiter, newRow, earlier))
-			earlier = append(earlier, newRow)
-		}
+		earlier = t.distinctRows(em, multi, arbiter, newRow, earlier)
 		if last {
 			// RETURNING sees the inserted row.
 			m.bindReturning(em, q.Returning, targets, []*symbol{newRow}, []ir.Expr{ir.True}, args)
