@@ -139,6 +139,14 @@ func TestReplayReproduces(t *testing.T) {
 		{"trust/mysql_update_join_price_unsafe", "mysql", true},
 		// A multi-row INSERT whose rows get distinct keys.
 		{"trust/mysql_open_pair_unsafe", "mysql", true},
+		// A multi-row upsert's rows, each with its own excluded values;
+		// an UPDATE … FROM joining the target table itself; a COUNT(*)
+		// and an EXISTS guard a purge skips.
+		{"trust/sqlite_upsert_pair_unsafe", "sqlite", true},
+		{"trust/pg_upsert_pair_unsafe", "postgres", true},
+		{"trust/pg_update_self_join_unsafe", "postgres", true},
+		{"trust/sqlite_count_guard_unsafe", "sqlite", true},
+		{"trust/pg_exists_guard_unsafe", "postgres", true},
 	}
 	all, left := os.Getenv(replayAllEnv) == "1", 0
 	for _, tc := range cases {

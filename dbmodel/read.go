@@ -147,6 +147,9 @@ func (m *lowerer) bindTargets(em *emitter, s *ir.Select, items []sqlir.SelectIte
 // and what an earlier read of the same key read (readmemo.go).
 func (m *lowerer) otherSelect(e *ir.Edge, s *ir.Select, targets []*ir.Var) {
 	if t := m.readModel(s.SQL); t != nil {
+		if m.countSelect(e, s, t) {
+			return
+		}
 		m.approxSelect(e, s, t)
 		return
 	}

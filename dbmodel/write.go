@@ -268,9 +268,10 @@ func (m *lowerer) insert(em *emitter, t *tableModel, q *sqlir.Insert, s *ir.Exec
 	// The rows of one plain INSERT have distinct keys where it succeeds
 	// (a duplicate fails the whole statement: 1062, 23505, SQLite's
 	// UNIQUE constraint failed): each new row is checked against the
-	// statement's earlier ones.
+	// statement's earlier ones (distinctRows).
 	multi := !q.FromSelect && len(q.Rows) > 1 && !q.HasOnConflict && !q.OnConflictNothing && !q.Replace
 	var earlier []*symbol
+	arbiter := m.arbiterKey(t, q) // a multi-row upsert's (upsertrows.go)
 	for ri, row := range rows {
 		last := ri == len(rows)-1
 		// The new row's values, in ghost variables.
@@ -330,17 +331,15 @@ func (m *lowerer) insert(em *emitter, t *tableModel, q *sqlir.Insert, s *ir.Exec
 			// (the error path above), it never succeeds.
 			em.assume(ir.Not(m.keyClash(t, newRow)))
 		}
-		if multi {
-			for _, y := range earlier {
-				em.assume(ir.Not(t.sameRow(newRow, y)))
-			}
-			earlier = append(earlier, newRow)
-		}
 		join := m.p.NewLoc()
+		if arbiter != nil && m.failsOnSecondUpdate(q) {
+			em.assume(t.arbiterDiffers(arbiter, newRow, earlier))
+		}
 		if (q.HasOnConflict || q.OnConflictNothing) && !fresh {
 			cwhere, cargs := m.conflictWhere(t, q, row, newRow, args)
-			m.conflictPath(em, t, q, newRow, join, updateSpec{where: cwhere, args: cargs, single: true, h: h, flag: flag}, last, targets)
+			m.conflictPath(em, t, q, newRow, join, updateSpec{where: cwhere, args: cargs, single: true, h: h, flag: flag, set: conflictSet(q, ri)}, last, targets)
 		}
+		earlier = t.distinctRows(em, multi, arbiter, newRow, earlier)
 		if last {
 			// RETURNING sees the inserted row.
 			m.bindReturning(em, q.Returning, targets, []*symbol{newRow}, []ir.Expr{ir.True}, args)
@@ -737,13 +736,13 @@ func (m *lowerer) noSourceRow(em *emitter, affected *ir.Var, one bool) *emitter 
 // the conflict path, which continues at join, the key existed, and
 // nothing happens (DO NOTHING) or the conflict assignments update the
 // existing row, one row (the conflict is on one unique key; u gives the
-// WHERE that selects it); em continues with the insert path.
+// WHERE that selects it and the assignments); em continues with the
+// insert path.
 func (m *lowerer) conflictPath(em *emitter, t *tableModel, q *sqlir.Insert, newRow *symbol, join ir.Loc, u updateSpec, last bool, targets []*ir.Var) {
 	conflicted := m.p.NewVar("$conflict", ir.Bool, ir.Ghost)
 	em.havoc(conflicted)
 	conflict := em.fork(conflicted)
 	if q.HasOnConflict && !q.OnConflictNothing {
-		u.set = q.OnConflict
 		if last {
 			u.returning, u.targets = q.Returning, targets
 		}

@@ -20,7 +20,9 @@ import (
 // does not tell apart from the target's, keeps the parser's reading
 // ("some joined row": arbitrary values, UNKNOWN where they matter). An
 // independent tester's m8 (a guarded PostgreSQL UPDATE … FROM) was
-// UNKNOWN on decidable code.
+// UNKNOWN on decidable code. A self-join (UPDATE accounts a … FROM
+// accounts b WHERE b.id = $2) reads row b of the target table the same
+// way, before the write (adv12 m11).
 
 // joinedRead emits the read of the row a joined UPDATE stmt joins, and
 // returns the UPDATE with that row's columns bound to the values read
@@ -34,7 +36,7 @@ func (t *translator) joinedRead(stmt sqlir.Statement, args []ir.Expr, tx ir.Tx, 
 	}
 	j := u.Join
 	jt := t.l.cfg.Schema.Tables[strings.ToLower(j.Table)]
-	if jt == nil || !pinsKey(jt, j.Table, j.Where) {
+	if jt == nil || !pinsKey(jt, j.Qualifier(), j.Where) {
 		return stmt, args, nil
 	}
 	cols, ok := joinedColumns(u, jt)
@@ -44,7 +46,7 @@ func (t *translator) joinedRead(stmt sqlir.Statement, args []ir.Expr, tx ir.Tx, 
 	if len(cols) == 0 {
 		cols = []string{strings.ToLower(jt.Keys[0][0])}
 	}
-	sel := &sqlir.Select{Table: j.Table, Where: j.Where}
+	sel := &sqlir.Select{Table: j.Table, Where: ownName(j.Where, j)}
 	var targets []*ir.Var
 	index := map[string]int{}
 	out := append(append([]ir.Expr(nil), args...), nil)
@@ -66,7 +68,7 @@ func (t *translator) joinedRead(stmt sqlir.Statement, args []ir.Expr, tx ir.Tx, 
 	bind := func(e sqlir.Expr) sqlir.Expr {
 		return sqlir.Rewrite(e, func(x sqlir.Expr) (sqlir.Expr, bool) {
 			c, ok := x.(*sqlir.ColRef)
-			if !ok || !strings.EqualFold(c.Table, j.Table) {
+			if !ok || !strings.EqualFold(c.Table, j.Qualifier()) {
 				return nil, false
 			}
 			return &sqlir.Param{Index: index[strings.ToLower(c.Name)]}, true
@@ -84,6 +86,22 @@ func (t *translator) joinedRead(stmt sqlir.Statement, args []ir.Expr, tx ir.Tx, 
 	}
 	w.Where = found
 	return &w, out, ir.And(errV, ir.Not(noRow))
+}
+
+// ownName returns e, conditions on the joined row of j, with its columns
+// qualified by the joined table's name (a self-join's are by its alias),
+// as a SELECT of that table reads them.
+func ownName(e sqlir.Expr, j *sqlir.JoinedUpdate) sqlir.Expr {
+	if j.Alias == "" {
+		return e
+	}
+	return sqlir.Rewrite(e, func(x sqlir.Expr) (sqlir.Expr, bool) {
+		c, ok := x.(*sqlir.ColRef)
+		if !ok || !strings.EqualFold(c.Table, j.Alias) {
+			return nil, false
+		}
+		return &sqlir.ColRef{Table: j.Table, Name: c.Name}, true
+	})
 }
 
 // pinsKey reports whether where, the conditions of a joined UPDATE on
@@ -144,7 +162,7 @@ func joinedColumns(u *sqlir.Update, jt *sqlir.Table) ([]string, bool) {
 			switch {
 			case c.Table == "" && hasColumn(jt, name):
 				ok = false
-			case strings.EqualFold(c.Table, u.Join.Table) && !seen[name]:
+			case strings.EqualFold(c.Table, u.Join.Qualifier()) && !seen[name]:
 				seen[name] = true
 				cols = append(cols, name)
 			}

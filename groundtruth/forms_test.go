@@ -351,6 +351,20 @@ var forms = []form{
 	{name: "insert-multi-row", gen: func(g *gen, d groundtruth.Dialect) (string, stmtKind, int) {
 		return fmt.Sprintf("INSERT INTO acct (id, a) VALUES (%s, %s), (%s, %s)", g.key(), g.arg(), g.key(), g.arg()), execKind, 0
 	}},
+	// A multi-row upsert runs its rows in order, each with its own
+	// excluded values: SQLite updates a row an earlier row inserted or
+	// updated again, PostgreSQL fails the statement (an unguarded DO
+	// UPDATE "cannot affect row a second time").
+	{name: "upsert-multi-row", dialects: pgSQLite, gen: func(g *gen, d groundtruth.Dialect) (string, stmtKind, int) {
+		ins := fmt.Sprintf("INSERT INTO acct (id, a) VALUES (%s, %s), (%s, %s)", g.key(), g.arg(), g.key(), g.arg())
+		switch g.r.IntN(3) {
+		case 0:
+			return ins + " ON CONFLICT (id) DO NOTHING", execKind, 0
+		case 1:
+			return ins + " ON CONFLICT (id) DO UPDATE SET a = acct.a + excluded.a WHERE excluded.a > 0", execKind, 0
+		}
+		return ins + " ON CONFLICT (id) DO UPDATE SET a = acct.a + excluded.a", execKind, 0
+	}},
 	{name: "select-by-key", gen: func(g *gen, d groundtruth.Dialect) (string, stmtKind, int) {
 		if g.r.IntN(2) == 0 {
 			return "SELECT a, b FROM acct WHERE id = " + g.key(), selectKind, 2

@@ -61,7 +61,7 @@ func RewriteStatement(s Statement, f func(Expr) (Expr, bool)) Statement {
 		c := *x
 		c.Set, c.Where, c.Returning = sets(x.Set), Rewrite(x.Where, f), items(x.Returning)
 		if x.Join != nil {
-			c.Join = &JoinedUpdate{Table: x.Join.Table, Where: Rewrite(x.Join.Where, f),
+			c.Join = &JoinedUpdate{Table: x.Join.Table, Alias: x.Join.Alias, Where: Rewrite(x.Join.Where, f),
 				TargetWhere: Rewrite(x.Join.TargetWhere, f), Set: sets(x.Join.Set)}
 		}
 		return &c
@@ -75,6 +75,12 @@ func RewriteStatement(s Statement, f func(Expr) (Expr, bool)) Statement {
 			}
 		}
 		c.OnConflict, c.Returning = sets(x.OnConflict), items(x.Returning)
+		if x.OnConflictRows != nil {
+			c.OnConflictRows = make([][]Assignment, len(x.OnConflictRows))
+			for i, set := range x.OnConflictRows {
+				c.OnConflictRows[i] = sets(set)
+			}
+		}
 		return &c
 	case *Delete:
 		c := *x

@@ -122,11 +122,25 @@ type Update struct {
 // (unqualified ones may be either: the schema tells). Where Where pins a
 // key of Table, one row of Table is joined with every target row, which
 // the UPDATE changes as Set says where TargetWhere holds on both.
+//
+// Alias is set for a self-join (UPDATE accounts a … FROM accounts b):
+// Table is then the target table itself, and its joined instance's
+// columns are qualified with Alias (b) instead of its name.
 type JoinedUpdate struct {
 	Table       string
+	Alias       string
 	Where       Expr
 	TargetWhere Expr
 	Set         []Assignment
+}
+
+// Qualifier is the table name that qualifies the joined row's columns:
+// Alias in a self-join, else Table.
+func (j *JoinedUpdate) Qualifier() string {
+	if j.Alias != "" {
+		return j.Alias
+	}
+	return j.Table
 }
 
 // Insert is INSERT INTO Table (Columns) VALUES Rows.
@@ -146,6 +160,16 @@ type Insert struct {
 	OnConflict        []Assignment
 	HasOnConflict     bool
 	OnConflictNothing bool
+	// OnConflictRows, for a multi-row VALUES upsert, holds the conflict
+	// assignments of each row (as OnConflict, with the row's own values
+	// for EXCLUDED.col, VALUES(col) or the row alias): row i of Rows that
+	// conflicts runs OnConflictRows[i]. nil otherwise (OnConflict then
+	// names such values as Unknown when there is more than one row).
+	OnConflictRows [][]Assignment
+	// ConflictGuarded is set when the DO UPDATE action has a WHERE (folded
+	// into the assignments as CASE): a conflicting row it rejects is left
+	// as it was.
+	ConflictGuarded bool
 	// ConflictColumns are the columns of Postgres "ON CONFLICT (cols)" (nil
 	// when not given or not plain columns); ConflictConstraint is the name
 	// in "ON CONFLICT ON CONSTRAINT name". Both are informative: the key
@@ -209,6 +233,15 @@ type Select struct {
 	// SkipLocked is FOR UPDATE/SHARE … SKIP LOCKED: rows another
 	// transaction has locked are left out of the result.
 	SkipLocked bool
+	// CountRows is set (with Complex) for SELECT COUNT(*) FROM Table
+	// WHERE Where (or COUNT of a constant): one row, the number of rows
+	// of Table that satisfy Where; no join, subquery, grouping, DISTINCT,
+	// ORDER BY, LIMIT or OFFSET.
+	CountRows bool
+	// ExistsRows is set (with Complex) for SELECT EXISTS (SELECT … FROM
+	// Table WHERE Where) of a plain single-table subquery: one row, whether
+	// a row of Table satisfies Where.
+	ExistsRows bool
 }
 
 // OrderTerm is one ORDER BY term: Expr ASC, or DESC when Desc.

@@ -148,7 +148,14 @@ func TestJoinedUpdate(t *testing.T) {
 			"prices", "prices.sku = $1", "wallets.user_id = $2", "points = wallets.points - prices.cost"},
 		{MySQL, "UPDATE wallets w LEFT JOIN prices p ON p.sku = ? SET w.points = w.points - 1 WHERE w.user_id = ?", "", "", "", ""},
 		{Postgres, "UPDATE wallets w SET points = 0 FROM prices p, tiers t WHERE p.sku = $1", "", "", "", ""},
-		{Postgres, "UPDATE wallets w SET points = o.points FROM wallets o WHERE o.user_id = $1", "", "", "", ""},
+		// A self-join (adv12 m11): the joined instance keeps its alias.
+		{Postgres, "UPDATE wallets w SET points = o.points FROM wallets o WHERE o.user_id = $1",
+			"wallets as o", "o.user_id = $1", "TRUE", "points = o.points"},
+		{Postgres, "UPDATE accounts a SET balance = a.balance - $3 FROM accounts b WHERE a.id = $1 AND b.id = $2 AND b.balance >= $3",
+			"accounts as b", "b.id = $2 AND b.balance >= $3", "accounts.id = $1", "balance = accounts.balance - $3"},
+		{SQLite, "UPDATE accounts AS a SET balance = a.balance + b.balance FROM accounts AS b WHERE a.id = ?1 AND b.id = ?2",
+			"accounts as b", "b.id = $2", "accounts.id = $1", "balance = accounts.balance + b.balance"},
+		{Postgres, "UPDATE accounts a SET balance = 0 FROM accounts WHERE accounts.id = $1", "", "", "", ""},
 	} {
 		st, err := Parse(tc.d, tc.query)
 		if err != nil {
@@ -166,7 +173,11 @@ func TestJoinedUpdate(t *testing.T) {
 		for _, a := range j.Set {
 			set = append(set, a.Col+" = "+rules.Format(a.Value))
 		}
-		got := []string{j.Table, rules.Format(j.Where), rules.Format(j.TargetWhere), strings.Join(set, ", ")}
+		table := j.Table
+		if j.Alias != "" {
+			table += " as " + j.Alias
+		}
+		got := []string{table, rules.Format(j.Where), rules.Format(j.TargetWhere), strings.Join(set, ", ")}
 		want := []string{tc.table, tc.where, tc.other, tc.set}
 		if !slices.Equal(got, want) {
 			t.Errorf("%v %s:\n got %q\nwant %q", tc.d, tc.query, got, want)

@@ -97,10 +97,34 @@ func (t *translator) simpleSelect(s *sqlparser.Select) *sqlir.Select {
 	} else {
 		t.orderBy(s, out)
 	}
+	out.CountRows = out.Table != "" && len(reasons) == 1 && reasons[0] == "aggregate COUNT" &&
+		len(t.reads) == 0 && s.Limit == nil && len(s.OrderBy) == 0 && len(s.SelectExprs) == 1 &&
+		isCountRows(s.SelectExprs[0])
 	if out.Complex || len(t.reads) > 0 {
 		out.AllTables = rules.DedupeFold(fi.tables, t.reads)
 	}
 	return out
+}
+
+// isCountRows reports a select list entry COUNT(*), or COUNT of a
+// constant other than NULL: the number of rows.
+func isCountRows(se sqlparser.SelectExpr) bool {
+	ae, ok := se.(*sqlparser.AliasedExpr)
+	if !ok {
+		return false
+	}
+	f, ok := ae.Expr.(*sqlparser.FuncExpr)
+	if !ok || !f.Qualifier.IsEmpty() || f.Distinct || !strings.EqualFold(f.Name.String(), "count") || len(f.Exprs) != 1 {
+		return false
+	}
+	switch a := f.Exprs[0].(type) {
+	case *sqlparser.StarExpr:
+		return a.TableName.IsEmpty()
+	case *sqlparser.AliasedExpr:
+		_, lit := a.Expr.(*sqlparser.SQLVal)
+		return lit
+	}
+	return false
 }
 
 // orderBy fills the ORDER BY terms and the literal LIMIT of a

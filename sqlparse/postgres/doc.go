@@ -37,7 +37,10 @@
 // assignments, columns (unqualified, or qualified with the table or its
 // alias) are the existing row's; EXCLUDED.col is replaced by the inserted
 // value for a one-row VALUES insert that lists col, and is Unknown
-// otherwise (a default, INSERT … SELECT, several rows). A WHERE on the
+// otherwise (a default, INSERT … SELECT, several rows); a multi-row VALUES
+// that lists its columns also gets each row's assignments, with that
+// row's values, in OnConflictRows (ConflictGuarded says the action has a
+// WHERE). A WHERE on the
 // action becomes part of each assignment: col = CASE WHEN cond THEN value
 // ELSE col END. DEFAULT in VALUES or SET is Unknown; INSERT … DEFAULT
 // VALUES is one row with no columns.
@@ -50,7 +53,8 @@
 // with …" conjunct. An UPDATE … FROM of exactly one other base table also
 // keeps its exact reading in Update.Join (the joined table's columns
 // named; sqlir.JoinedUpdate), which the front end uses where the WHERE
-// pins a key of that table.
+// pins a key of that table; so does a self-join, FROM the target table
+// under an alias (its columns qualified with the alias, Join.Alias).
 //
 // SELECT: OFFSET, a LIMIT that is not a positive literal and FETCH set
 // SkipsRows; a single-table read keeps its ORDER BY terms (OrderBy, an
@@ -60,7 +64,9 @@
 // non-key column). Joins, GROUP BY, HAVING, aggregates, window
 // functions, DISTINCT [ON], UNION/INTERSECT/EXCEPT, WITH, subqueries and
 // functions in FROM set Complex with Reason and AllTables (WITH query names
-// are not tables).
+// are not tables). A plain single-table SELECT COUNT(*) (or COUNT of a
+// constant) also sets CountRows; SELECT EXISTS (SELECT … FROM t WHERE w) of
+// a plain single-table subquery sets ExistsRows, Table t and Where w.
 //
 // Statements: BEGIN/START TRANSACTION, COMMIT/END and ROLLBACK/ABORT are
 // TxControl. TRUNCATE of one table (without CASCADE) is a Delete with nil

@@ -153,14 +153,38 @@ func (t *translator) simpleSelect(s *pg.SelectStmt) *sqlir.Select {
 	} else {
 		t.orderBy(s, out)
 	}
+	out.CountRows = out.Table != "" && len(reasons) == 1 && reasons[0] == "aggregate COUNT" &&
+		len(t.reads) == 0 && s.LimitCount == nil && s.LimitOffset == nil && len(s.SortClause) == 0 &&
+		len(s.TargetList) == 1 && isCountRows(s.TargetList[0])
 	if out.Complex || len(t.reads) > 0 {
 		out.AllTables = rules.DedupeFold(fi.tables, t.reads)
 		if out.AllTables == nil {
 			out.AllTables = []string{}
 		}
 	}
+	t.existsRows(s, out)
 	t.reads = append(saved, t.reads...)
 	return out
+}
+
+// isCountRows reports a select list entry COUNT(*), or COUNT of a
+// constant other than NULL: the number of rows.
+func isCountRows(n *pg.Node) bool {
+	f := n.GetResTarget().GetVal().GetFuncCall()
+	if f == nil || f.Over != nil || f.AggDistinct || f.AggFilter != nil || len(f.AggOrder) > 0 || f.AggWithinGroup {
+		return false
+	}
+	if name, _ := pgName(f.Funcname); name != "count" {
+		return false
+	}
+	if f.AggStar {
+		return true
+	}
+	if len(f.Args) != 1 {
+		return false
+	}
+	c := f.Args[0].GetAConst()
+	return c != nil && !c.Isnull
 }
 
 // selectItem translates a target list or RETURNING entry.

@@ -84,9 +84,16 @@ func (t *translator) update(u *pg.UpdateStmt) *sqlir.Update {
 	var conj []rules.Conjunct
 	out.Where, conj = t.joinFilter(fi, target, u.WhereClause)
 	out.Returning = rules.OwnItemsOnly(t.returning(u.ReturningList), target)
-	if len(u.FromClause) == 1 && u.FromClause[0].GetRangeVar() != nil && len(fi.tables) == 1 &&
-		!fi.derived && !fi.funcs && fi.tables[0] != target {
-		out.Join = rules.JoinedUpdate(fi.tables[0], set, conj)
+	rv := u.FromClause[0].GetRangeVar()
+	if len(u.FromClause) == 1 && rv != nil && len(fi.tables) == 1 && !fi.derived && !fi.funcs {
+		switch alias := rv.GetAlias().GetAliasname(); {
+		case fi.tables[0] != target:
+			out.Join = rules.JoinedUpdate(fi.tables[0], set, conj)
+		case alias != "" && alias != target:
+			// A self-join: the other instance's columns keep its alias.
+			out.Join = rules.JoinedUpdate(alias, set, conj)
+			out.Join.Table, out.Join.Alias = target, alias
+		}
 	}
 	return out
 }
@@ -215,7 +222,8 @@ func (t *translator) insert(ins *pg.InsertStmt) (sqlir.Statement, error) {
 
 // onConflict fills the ON CONFLICT fields of out. In DO UPDATE, columns
 // refer to the existing row and EXCLUDED.col to the row proposed for
-// insertion: the inserted value for a one-row VALUES insert, else Unknown.
+// insertion: the inserted value for a one-row VALUES insert, else Unknown
+// (a multi-row VALUES also gets each row's assignments in OnConflictRows).
 // A WHERE on the action becomes part of every assignment:
 // col = CASE WHEN cond THEN value ELSE col END.
 func (t *translator) onConflict(oc *pg.OnConflictClause, out *sqlir.Insert) {
@@ -244,24 +252,48 @@ func (t *translator) onConflict(oc *pg.OnConflictClause, out *sqlir.Insert) {
 		return
 	}
 	out.HasOnConflict = true
+	out.ConflictGuarded = oc.WhereClause != nil
 	t.inConflict = true
 	t.excluded = nil
 	if len(out.Rows) == 1 && !out.FromSelect && len(out.Columns) > 0 {
-		t.excluded = map[string]sqlir.Expr{}
-		for i, c := range out.Columns {
-			t.excluded[strings.ToLower(c)] = out.Rows[0][i]
+		t.excluded = excludedRow(out.Columns, out.Rows[0])
+	}
+	out.OnConflict = t.conflictSet(oc)
+	if len(out.Rows) > 1 && !out.FromSelect && len(out.Columns) > 0 {
+		// A multi-row VALUES: each row's conflict sees its own EXCLUDED.
+		for _, row := range out.Rows {
+			t.excluded = excludedRow(out.Columns, row)
+			out.OnConflictRows = append(out.OnConflictRows, t.conflictSet(oc))
 		}
 	}
-	out.OnConflict = t.assignments(oc.TargetList)
+	t.inConflict = false
+	t.excluded = nil
+}
+
+// excludedRow maps the lower-cased columns of an INSERT to the values row
+// gives them: what EXCLUDED.col reads in DO UPDATE.
+func excludedRow(cols []string, row []sqlir.Expr) map[string]sqlir.Expr {
+	out := map[string]sqlir.Expr{}
+	for i, c := range cols {
+		if i < len(row) {
+			out[strings.ToLower(c)] = row[i]
+		}
+	}
+	return out
+}
+
+// conflictSet translates the DO UPDATE assignments of oc with the current
+// EXCLUDED values; a WHERE on the action becomes part of every assignment.
+func (t *translator) conflictSet(oc *pg.OnConflictClause) []sqlir.Assignment {
+	set := t.assignments(oc.TargetList)
 	if oc.WhereClause != nil {
-		for i := range out.OnConflict {
-			a := &out.OnConflict[i]
+		for i := range set {
+			a := &set[i]
 			a.Value = &sqlir.Case{
 				Whens: []sqlir.When{{Cond: t.expr(oc.WhereClause), Val: a.Value}},
 				Else:  &sqlir.ColRef{Name: a.Col},
 			}
 		}
 	}
-	t.inConflict = false
-	t.excluded = nil
+	return set
 }
