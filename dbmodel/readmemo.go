@@ -112,6 +112,7 @@ func (m *lowerer) newReadSite(s *ir.Select) *readSite {
 			}
 			v := m.p.NewVar(row+"."+c, sort, ir.Column)
 			v.Row, v.Table, v.Col = row, q.Table, c
+			v.Str = sort == ir.Int && textColumn(t, c) // (a trace prints sku = "4", not 4)
 			site.cols[c] = v
 		}
 		site.done = m.p.NewVar(row+".$done", ir.Bool, ir.Ghost)
@@ -345,4 +346,15 @@ func (m *lowerer) initReadSites(em *emitter) {
 	if len(lhs) > 0 {
 		em.assign(lhs, rhs)
 	}
+}
+
+// textColumn reports whether the schema declares column c of t with a
+// character type.
+func textColumn(t *sqlir.Table, c string) bool {
+	for _, col := range t.Columns {
+		if strings.EqualFold(col.Name, c) {
+			return isTextType(col.Type)
+		}
+	}
+	return false
 }

@@ -1,6 +1,7 @@
 package frontend
 
 import (
+	"go/types"
 	"slices"
 
 	"github.com/dbverify/dbverify/ir"
@@ -33,6 +34,7 @@ func (t *translator) sqlArgs(params value) []ir.Expr {
 			// for an arbitrary argument like any input).
 			v := t.freshVar("$arg()", ir.Int, ir.KindModel)
 			v.Approx = why
+			v.Time = isTime(e.dyn)
 			out[i] = v
 		}
 		if val, null, ok := nullableArg(e); ok {
@@ -110,4 +112,10 @@ func (t *translator) sliceElems(v value) []value {
 // slice, whose elements are truly arbitrary.
 func untrackedArgs(p value, elems []ir.Expr) bool {
 	return len(elems) == 0 && p.obj != nil && p.obj.kind == objSlice && p.obj.cell == nil && !p.obj.arbitrary
+}
+
+// isTime reports whether typ is time.Time.
+func isTime(typ types.Type) bool {
+	n, ok := typ.(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "time" && n.Obj().Name() == "Time"
 }

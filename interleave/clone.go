@@ -23,6 +23,7 @@ func newRequest(out *ir.Program, name string, src *ir.Program, txOff ir.Tx) *req
 		nv := out.NewVar(name+"."+v.Name, v.Type, v.Kind)
 		nv.Row, nv.Table, nv.Col, nv.Approx, nv.Str, nv.Internal = v.Row, v.Table, v.Col, v.Approx, v.Str, v.Internal
 		nv.Conv, nv.ConvAny, nv.Named, nv.Err, nv.SQLErr, nv.Scope = v.Conv, v.ConvAny, v.Named, v.Err, v.SQLErr, v.Scope
+		nv.Time = v.Time
 		q.vars[v] = nv
 	}
 	for _, v := range src.Vars {

@@ -94,6 +94,10 @@ type Var struct {
 	// request the entry handles, or a value parsed from one: a trace
 	// shows it as the request's parameter (see HTTPSource).
 	HTTP *HTTPSource
+	// Time: the variable stands for a Go time.Time bound to a statement
+	// (the model orders times as numbers): traces print its value as a
+	// timestamp, as the engine reads it.
+	Time bool
 }
 
 // Op is an operator of Unary or Binary.

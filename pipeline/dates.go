@@ -29,7 +29,7 @@ import (
 // found. A number outside the engines' date range is left as it is.
 
 // dateBase is the date the number 0 stands for.
-func dateBase() time.Time { return time.Date(2024, time.January, 1, 0, 0, 0, 0, time.UTC) }
+func dateBase() time.Time { return report.DateBase() }
 
 // maxDateOffset bounds the numbers printed as dates: ±300,000 days
 // (years 1203 to 2845) are dates on every engine (MySQL's DATE starts at

@@ -3,6 +3,7 @@ package report
 import (
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/dbverify/dbverify/ir"
 )
@@ -109,6 +110,10 @@ func (b *traceBuilder) boundArgs(i int, args []ir.Expr) ([]string, error) {
 			str, err := b.value(s)
 			if err != nil {
 				continue // (a value the model leaves open: shown as the placeholder)
+			}
+			if ts, ok := timestampOf(v, str); ok {
+				str = ts
+				b.times = true
 			}
 			out[k] = str
 			continue
@@ -227,3 +232,30 @@ func sqlLiteral(v string) string {
 	}
 	return v
 }
+
+// DateBase is the date the number 0 stands for where a trace prints the
+// model's number for a date or a time as one: the model orders dates and
+// times as numbers, n standing for DateBase plus n days.
+func DateBase() time.Time { return time.Date(2024, time.January, 1, 0, 0, 0, 0, time.UTC) }
+
+// maxTimeOffset bounds the numbers printed as timestamps: ±300,000 days
+// are dates on every engine (as package pipeline's dates).
+const maxTimeOffset = 300_000
+
+// timestampOf prints value s of v, a Go time.Time bound to a statement
+// (ir.Var.Time), as the engine reads a timestamp, Go-quoted (BindSQL
+// writes it as the SQL literal '2024-01-10 00:00:00'); ok is false for
+// another variable or a number out of range.
+func timestampOf(v *ir.Var, s string) (string, bool) {
+	if !v.Time {
+		return "", false
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < -maxTimeOffset || n > maxTimeOffset {
+		return "", false
+	}
+	return strconv.Quote(DateBase().AddDate(0, 0, int(n)).Format("2006-01-02 15:04:05")), true
+}
+
+// timesNote explains the timestamps a trace prints for time.Time values.
+const timesNote = "a time.Time bound to a statement is printed as a timestamp: the model orders times as numbers, n standing for 2024-01-01 00:00:00 plus n days"

@@ -106,7 +106,8 @@ func (c *Counterexample) inputsBeside(requests []Request) []string {
 
 // appendInputs appends to out the inputs covered does not name, as
 // "name = value"; a pointer argument's nil-ness ("p != nil") is shown as
-// p = nil, or not at all beside the value p points to.
+// p = nil, or not at all beside the value p points to; the results of a
+// call as the call (shownCalls).
 func (c *Counterexample) appendInputs(out []string, covered map[string]bool) []string {
 	nils, has := map[string]bool{}, map[string]bool{}
 	for _, in := range c.Inputs {
@@ -115,8 +116,13 @@ func (c *Counterexample) appendInputs(out []string, covered map[string]bool) []s
 			nils[base] = true
 		}
 	}
+	calls, byCall := c.shownCalls()
 	for _, in := range c.Inputs {
-		if covered[in.Name] {
+		if covered[in.Name] || byCall[in.Name] {
+			continue
+		}
+		if s, ok := calls[in.Name]; ok {
+			out = append(out, s)
 			continue
 		}
 		if base, ok := strings.CutSuffix(in.Name, " != nil"); ok {
@@ -144,9 +150,14 @@ func (c *Counterexample) ShownOutside() []string {
 	}
 	var out []string
 	for _, o := range c.Outside {
-		if !covered[o.Name] {
-			out = append(out, o.Name+" = "+o.Value)
+		if covered[o.Name] {
+			continue
 		}
+		if call, i, ok := callResult(o.Name); ok && i <= 0 {
+			out = append(out, call+" = "+o.Value)
+			continue
+		}
+		out = append(out, o.Name+" = "+o.Value)
 	}
 	return out
 }

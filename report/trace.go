@@ -50,6 +50,9 @@ func BuildTrace(pf *vcgen.PathFormula, m vcgen.Model) (*Counterexample, error) {
 		return nil, err
 	}
 	c.Notes = b.strs.notes()
+	if b.times {
+		c.Notes = append(c.Notes, timesNote)
+	}
 	c.Errors = slices.Sorted(maps.Keys(b.errs))
 	return c, nil
 }
@@ -76,6 +79,8 @@ type traceBuilder struct {
 	// readLater: the SSA versions some step of the path reads;
 	// havocked: those a call outside the analysed code gives.
 	readLater, havocked map[*ir.Var]bool
+	// times: a step binds a time.Time, printed as a timestamp.
+	times bool
 }
 
 func newTraceBuilder(pf *vcgen.PathFormula, m vcgen.Model) *traceBuilder {

@@ -35,7 +35,11 @@ func (s *Solver) NiceModel(m *Model, scale int64) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.smallInts(m)
+	m, err = s.smallInts(m)
+	if err != nil {
+		return nil, err
+	}
+	return s.tinyInts(m)
 }
 
 // decimalVariant reports the code of a string variant of a decimal
@@ -100,6 +104,49 @@ func (s *Solver) smallInts(m *Model) (*Model, error) {
 	}
 	return s.narrow(m, wide, func(c z3.Value) z3.Bool {
 		lo, hi := s.ctx.FromInt(-niceInt, s.intSort).(z3.Int), s.ctx.FromInt(niceInt, s.intSort).(z3.Int)
+		return c.(z3.Int).GE(lo).And(c.(z3.Int).LE(hi))
+	})
+}
+
+// tinyInt bounds the integers of a nice model where the formulas allow
+// it (see tinyInts).
+const tinyInt = 16
+
+// tinyTrigger is the magnitude from which an integer of a nice model is
+// taken for one the solver pushed to smallInts' bound (see tinyInts).
+const tinyTrigger = 1 << 16
+
+// tinyInts is NiceModel's step after smallInts: where an integer of m
+// lies beyond ±tinyTrigger but within ±niceInt, every integer of m within
+// ±niceInt (string codes aside) is asked to lie within ±tinyInt. The
+// solver puts a bounded value at its bound, and smallInts' bound made
+// a run that needs one negative amount print seatsOut = 1048576,
+// seatsBack = -1048566 (adv12 p13); within ±tinyInt it prints 16 and -6.
+// The integers beyond ±niceInt (a wrap-around the bug needs) stay free;
+// the others are all held within ±tinyInt, so that none grows. A model
+// without such values costs no query (an amount of 100 the program's
+// constants ask for is left as it is).
+func (s *Solver) tinyInts(m *Model) (*Model, error) {
+	if m == nil {
+		return m, nil
+	}
+	trigger, bound := big.NewInt(tinyTrigger), big.NewInt(niceInt)
+	plain := func(k varKey, v ir.Value) bool {
+		n := v.R.Num()
+		return k.sort == ir.Int && v.R.IsInt() && n.CmpAbs(bound) <= 0 && !ir.IsVariantCode(n)
+	}
+	wide := false
+	for _, k := range s.live {
+		if v, ok := m.vals[k]; ok && v.R != nil && plain(k, v) && v.R.Num().CmpAbs(trigger) > 0 {
+			wide = true
+			break
+		}
+	}
+	if !wide {
+		return m, nil
+	}
+	return s.narrow(m, plain, func(c z3.Value) z3.Bool {
+		lo, hi := s.ctx.FromInt(-tinyInt, s.intSort).(z3.Int), s.ctx.FromInt(tinyInt, s.intSort).(z3.Int)
 		return c.(z3.Int).GE(lo).And(c.(z3.Int).LE(hi))
 	})
 }

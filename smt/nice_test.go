@@ -61,3 +61,62 @@ func TestNiceModel(t *testing.T) {
 		})
 	}
 }
+
+// TestTinyInts: where the formulas allow it, the integers of a model
+// that lie beyond ±tinyInt (within ±niceInt) are brought within ±tinyInt,
+// and those already small stay small (adv12 p13: seatsOut = 1048576,
+// seatsBack = -1048566 for a run that needs one seat count below 1); where
+// the formulas need a larger value, the model is kept.
+func TestTinyInts(t *testing.T) {
+	seats := and(bin(ir.OpGe, x, n(1)), bin(ir.OpLe, bin(ir.OpAdd, x, y), n(10)), bin(ir.OpLt, y, n(1)))
+	cases := []struct {
+		name  string
+		f     ir.Expr
+		first ir.Expr // forces the model tinyInts starts from
+		tiny  bool    // want every value within ±tinyInt
+	}{
+		{"seats", seats, and(bin(ir.OpGe, x, n(1_000_000)), bin(ir.OpEq, z, n(3))), true},
+		{"needs a large value", and(seats, bin(ir.OpGe, z, n(100))), and(bin(ir.OpGe, x, n(1_000_000)), bin(ir.OpGe, z, n(100))), false},
+	}
+	s := newSolver(t, 0)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s.Push()
+			if err := s.Assert(and(c.f, c.first)); err != nil {
+				t.Fatal(err)
+			}
+			if r, err := s.Check(); err != nil || r != Sat {
+				t.Fatalf("Check = %v, %v", r, err)
+			}
+			wide, err := s.Model()
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.Pop()
+			s.Push()
+			defer s.Pop()
+			if err := s.Assert(c.f); err != nil {
+				t.Fatal(err)
+			}
+			if r, err := s.Check(); err != nil || r != Sat {
+				t.Fatalf("Check = %v, %v", r, err)
+			}
+			m, err := s.tinyInts(wide)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkModel(t, c.f, m)
+			small := true
+			for _, v := range []*ir.Var{x, y, z} {
+				if val, ok := m.Value(v); ok && val.R.Num().CmpAbs(big.NewInt(tinyInt)) > 0 {
+					small = false
+				}
+			}
+			if small != c.tiny {
+				xv, _ := m.Value(x)
+				yv, _ := m.Value(y)
+				t.Errorf("values within ±%d = %v, want %v (x = %s, y = %s)", tinyInt, small, c.tiny, xv.R.RatString(), yv.R.RatString())
+			}
+		})
+	}
+}

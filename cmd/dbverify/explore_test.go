@@ -36,8 +36,8 @@ func TestExploreFrames(t *testing.T) {
 		keys []string
 		want []string // substrings of the frame
 	}{
-		{"start", nil, []string{"UNSAFE example.com/bank.Withdraw", "▶ 1 call", "step 1/7  bank.go:23", "▶ 23  func Withdraw"}},
-		{"steps", []string{"tab", "n", "n", "n", "n", "n", "n"}, []string{"▶ 7 sql", "step 7/7  bank.go:34", "⇒ err = false, r.balance = -1", "bal = 1", "violation: accounts row balance = -1, id = 3"}},
+		{"start", nil, []string{"UNSAFE example.com/bank.Withdraw", "▶ 1 call", "step 1/6  bank.go:23", "▶ 23  func Withdraw"}},
+		{"steps", []string{"tab", "n", "n", "n", "n", "n"}, []string{"▶ 6 sql", "step 6/6  bank.go:34", "⇒ err = false, r.balance = -1", "bal = 1", "violation: accounts row balance = -1, id = 3"}},
 		{"results", []string{"k"}, []string{"UNKNOWN example.com/bank.Adjust", "SQL text is not a compile-time", "▶ 40"}},
 		{"help", []string{"?"}, []string{"dbverify explore — keys", "tab          switch"}},
 	} {
@@ -96,7 +96,7 @@ func TestExploreSARIFAndPlain(t *testing.T) {
 	if code := run([]string{"dbverify", "explore", "testdata/bank.report.json"}, &out, &errOut); code != exitSafe {
 		t.Fatalf("exit code %d: %s", code, errOut.String())
 	}
-	for _, w := range []string{"[0] UNKNOWN example.com/bank.Adjust", "[1] UNSAFE example.com/bank.Withdraw", " 7 bank.go:34 sql: UPDATE accounts", "violation: accounts row balance = -1"} {
+	for _, w := range []string{"[0] UNKNOWN example.com/bank.Adjust", "[1] UNSAFE example.com/bank.Withdraw", " 6 bank.go:34 sql: UPDATE accounts", "violation: accounts row balance = -1"} {
 		if !strings.Contains(out.String(), w) {
 			t.Errorf("plain output has no %q:\n%s", w, out.String())
 		}
@@ -125,8 +125,8 @@ func TestExploreNotes(t *testing.T) {
 		keys []string
 		want []string
 	}{
-		{"first step", nil, []string{"step 1/7  bank.go:23", assumption}},
-		{"last step", []string{"G"}, []string{"step 7/7  bank.go:34", assumption, "violation: accounts row balance = -1"}},
+		{"first step", nil, []string{"step 1/6  bank.go:23", assumption}},
+		{"last step", []string{"G"}, []string{"step 6/6  bank.go:34", assumption, "violation: accounts row balance = -1"}},
 		{"other result", []string{"k"}, []string{"UNKNOWN example.com/bank.Adjust", "SQL text is not a compile-time"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

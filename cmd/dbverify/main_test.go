@@ -176,7 +176,8 @@ func TestFormatFlag(t *testing.T) {
 // SQL quotes it in the schedule's statements, which show their bound
 // values; the literal Coupon{Code: code} shows Uses and MaxUses at 0
 // where it is built; the Rollback deferred after the COMMIT restores
-// nothing and lists no row; the inputs are printed once, labelled by
+// nothing, lists no row and says it is a no-op (a bare ROLLBACK after
+// the COMMIT read as if the transaction had rolled back); the inputs are printed once, labelled by
 // their request. (The values the solver picks vary from run
 // to run: no golden file.)
 func TestConcurrentTraceText(t *testing.T) {
@@ -193,7 +194,7 @@ func TestConcurrentTraceText(t *testing.T) {
 		`request A: example.com/shop.Redeem\(code = ` + str + `\)`,
 		`B\d shop.go:61 SELECT uses, max_uses FROM coupons WHERE code = '[^'\n]*'\n`, // (bound: the string as SQL quotes it)
 		`A shop.go:60 +assign c := Coupon\{Code: code\} +⇒ A.c.Code = ` + str + `, A.c.MaxUses = 0, A.c.Uses = 0\n`,
-		`A shop.go:59 +sql +ROLLBACK\n`,
+		`A shop.go:59 +sql +\(deferred Rollback after Commit: no-op\)\n`,
 		`request B: example.com/shop.Redeem\(code = ` + str + `\)`,
 	} {
 		if !regexp.MustCompile(re).MatchString(text) {
