@@ -17,6 +17,12 @@ import (
 type Reference struct {
 	Text string
 	sqlir.Reference
+	// Nullable: the IN form over a column the schema does not declare
+	// NOT NULL. NULL IN (SELECT k FROM U) is NULL (the condition holds)
+	// while U has a row and FALSE when U has none, so a row with a NULL
+	// column breaks the condition exactly when U is empty: the model
+	// then tracks whether U has a row.
+	Nullable bool
 }
 
 // Tables returns the referencing and the referenced table.
@@ -57,17 +63,8 @@ func parseReference(text, table string, schema *sqlir.Schema) (*Reference, error
 	if t != nil && !slices.ContainsFunc(t.Columns, func(c sqlir.Column) bool { return strings.EqualFold(c.Name, low.Column) }) {
 		return nil, fmt.Errorf("constraint %q: table %s has no column %s", text, t.Name, ref.Column)
 	}
-	if !low.NullBreaks && (t == nil || !slices.ContainsFunc(t.Columns, func(c sqlir.Column) bool { return strings.EqualFold(c.Name, low.Column) && c.NotNull })) {
-		// NULL IN (SELECT …) is NULL (the check passes) while the
-		// subquery returns a row, FALSE when it returns none: a row with
-		// a NULL reference breaks the condition exactly when the
-		// referenced table is empty, which the key-slot model does not
-		// track (an independent tester's wrong SAFE: a NULL-owner row and
-		// the last owner deleted).
-		return nil, notChecked("%s.%s may be NULL, and NULL IN (SELECT %s FROM %s) is FALSE when %s has no row: the IN form is checked only when --schema declares %s NOT NULL (the EXISTS form, where a NULL breaks the condition, is checked either way)",
-			ref.Table, ref.Column, ref.RefColumn, ref.RefTable, ref.RefTable, ref.Column)
-	}
-	return &Reference{Text: text, Reference: low}, nil
+	nullable := !low.NullBreaks && (t == nil || !slices.ContainsFunc(t.Columns, func(c sqlir.Column) bool { return strings.EqualFold(c.Name, low.Column) && c.NotNull }))
+	return &Reference{Text: text, Reference: low, Nullable: nullable}, nil
 }
 
 // notChecked is an error matching sqlparse.ErrNotOneRow with reason why.
