@@ -27,6 +27,7 @@ func (m *lowerer) makeTables() error {
 		t := m.newTableModel(w.Table, exprs)
 		t.watchName = w.Symbol
 		t.slot = w.Slot
+		t.tracksAny = w.Slot && w.Any
 		for _, c := range conds {
 			maps.Copy(t.numCols, numericColumns(c))
 			t.propCols = append(t.propCols, columnNames(c)...)
@@ -72,7 +73,16 @@ func (m *lowerer) prologue(from, to ir.Loc) {
 	var rhs []ir.Expr
 	for _, t := range m.tableList() {
 		if t.slot {
-			// A key slot may be empty on entry.
+			// A key slot may be empty on entry (and its table too).
+			em.havoc(t.watched.exists)
+			if t.watched.hasRow != nil {
+				em.havoc(t.watched.hasRow)
+			}
+		} else if m.tracksAny() {
+			// The referencing table may be empty too: a NULL reference
+			// then needs a row of the referenced table, any row of T
+			// does, and r existing would say the referenced table has
+			// one.
 			em.havoc(t.watched.exists)
 		} else {
 			lhs = append(lhs, t.watched.exists)
@@ -107,7 +117,7 @@ func (m *lowerer) prologue(from, to ir.Loc) {
 	var initial []ir.Expr
 	for _, t := range m.tableList() {
 		if t.slot {
-			initial = append(initial, ir.Implies(t.watched.exists, m.initial(t.watched)))
+			initial = append(initial, ir.Implies(t.watched.exists, m.initial(t.watched)), m.slotHasRow(t))
 			continue
 		}
 		initial = append(initial, m.initial(t.watched))
@@ -183,7 +193,14 @@ func (m *lowerer) currentRows() []instrument.Row {
 
 // row returns watched row w as symbol x gives it.
 func (m *lowerer) row(w instrument.Watch, x *symbol) instrument.Row {
-	return instrument.Row{Watch: w, Exists: x.exists,
+	var anyRow, onEntry ir.Expr
+	if w.Any && x.hasRow != nil {
+		anyRow, onEntry = x.hasRow, ir.True
+		if e := m.slot0; e != nil && e.hasRow != nil {
+			onEntry = ir.Implies(e.hasRow, e.exists)
+		}
+	}
+	return instrument.Row{Watch: w, Exists: x.exists, Any: anyRow, AnyOnEntry: onEntry,
 		Cond: func(e sqlir.Expr) ir.Expr { return asBool(m.expr(e, x, nil)) },
 		Col: func(c string) ir.Expr {
 			if v := x.cols[strings.ToLower(c)]; v != nil {

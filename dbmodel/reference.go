@@ -155,7 +155,59 @@ func (m *lowerer) slotRead(t *tableModel, x *symbol) ir.Expr {
 	if !t.slot {
 		return ir.True
 	}
-	return ir.Implies(t.sameSlot(x), t.watched.exists)
+	out := ir.Implies(t.sameSlot(x), t.watched.exists)
+	if t.watched.hasRow != nil {
+		// A row read: the table has one.
+		out = ir.And(out, t.watched.hasRow)
+	}
+	return out
+}
+
+// tracksAny reports whether a key slot's table tracks whether it has a
+// row.
+func (m *lowerer) tracksAny() bool {
+	for _, t := range m.tableList() {
+		if t.tracksAny {
+			return true
+		}
+	}
+	return false
+}
+
+// slotHasRow is, for a slot whose table's "has a row" is tracked, that
+// the slot's existence means the table has a row (True otherwise).
+func (m *lowerer) slotHasRow(t *tableModel) ir.Expr {
+	if t.watched.hasRow == nil {
+		return ir.True
+	}
+	return ir.Implies(t.watched.exists, t.watched.hasRow)
+}
+
+// slotInserted records at em, for a slot's table whose "has a row" is
+// tracked, that an INSERT put a row in it.
+func (m *lowerer) slotInserted(em *emitter, t *tableModel) {
+	if t.watched.hasRow != nil {
+		em.assign([]*ir.Var{t.watched.hasRow}, []ir.Expr{ir.True})
+	}
+}
+
+// slotDelete records at em, after a DELETE of t, what is known of "t has
+// a row": a DELETE adds none, so it had one before; a row the symbols
+// know to exist (the slot, a live row read) means it still has one;
+// otherwise it may be empty (the DELETE may have taken the last row).
+func (m *lowerer) slotDelete(em *emitter, t *tableModel) {
+	v := t.watched.hasRow
+	if v == nil {
+		return
+	}
+	before := m.p.NewVar(v.Name+"@delete", ir.Bool, ir.Ghost)
+	em.assign([]*ir.Var{before}, []ir.Expr{v})
+	em.havoc(v)
+	facts := []ir.Expr{ir.Implies(v, before)}
+	for _, x := range t.syms {
+		facts = append(facts, ir.Implies(ir.And(x.isLive(), x.exists), v))
+	}
+	em.assume(ir.And(facts...))
 }
 
 // sameSlot is whether row x of t has the key of t's slot (the referenced
@@ -192,7 +244,12 @@ func (m *lowerer) keepSlotOnEntry(em *emitter) {
 			rhs = append(rhs, p.cols[c])
 		}
 		v.exists = m.p.NewVar(v.name+".$exists", ir.Bool, ir.Ghost)
-		em.assign(append(lhs, v.exists), append(rhs, p.exists))
+		lhs, rhs = append(lhs, v.exists), append(rhs, p.exists)
+		if p.hasRow != nil {
+			v.hasRow = m.p.NewVar(v.name+".$any", ir.Bool, ir.Ghost)
+			lhs, rhs = append(lhs, v.hasRow), append(rhs, p.hasRow)
+		}
+		em.assign(lhs, rhs)
 		m.slot0 = v
 	}
 }

@@ -36,13 +36,17 @@ func TestReferenceModel(t *testing.T) {
 	const (
 		ddl = `CREATE TABLE owners (id BIGINT PRIMARY KEY, name TEXT NOT NULL);
 CREATE TABLE pets (id BIGINT PRIMARY KEY, owner_id BIGINT, name TEXT NOT NULL);`
-		// The IN form is checked over a NOT NULL column only (NULL IN an
-		// empty owners is FALSE, which the model does not track).
+		// The IN form over a NOT NULL column (in); inNull is the IN form
+		// over the nullable column: NULL IN an empty owners is FALSE, and
+		// the model tracks whether owners has a row.
 		ddlNotNull = `CREATE TABLE owners (id BIGINT PRIMARY KEY, name TEXT NOT NULL);
 CREATE TABLE pets (id BIGINT PRIMARY KEY, owner_id BIGINT NOT NULL, name TEXT NOT NULL);`
 		in     = "pets.owner_id IN (SELECT id FROM owners)"
 		exists = "EXISTS (SELECT 1 FROM owners o WHERE o.id = pets.owner_id)"
+		inNull = "pets.owner_id IN (SELECT o.id FROM owners o)"
 	)
+	insertStray := step{sql: "INSERT INTO pets (id, owner_id, name) VALUES ($1, NULL, 'x')", args: []string{"pet"}}
+	readAnyOwner := step{sql: "SELECT id FROM owners WHERE id <> $1", args: []string{"a"}, into: []string{"o"}}
 	deleteOwner := step{sql: "DELETE FROM owners WHERE id = $1", args: []string{"a"}}
 	deletePets := step{sql: "DELETE FROM pets WHERE owner_id = $1", args: []string{"a"}}
 	insertPet := func(owner string) step {
@@ -78,6 +82,20 @@ CREATE TABLE pets (id BIGINT PRIMARY KEY, owner_id BIGINT NOT NULL, name TEXT NO
 			[]step{{sql: "UPDATE pets SET owner_id = NULL WHERE id = $1", args: []string{"a"}}}, refine.Safe, ""},
 		{"NULL breaks the EXISTS form", exists, sqlparse.Postgres, []string{"a"},
 			[]step{{sql: "UPDATE pets SET owner_id = NULL WHERE id = $1", args: []string{"a"}}}, refine.Unsafe, ""},
+		{"a NULL-owner pet while owners may be empty", inNull, sqlparse.Postgres, []string{"pet"}, []step{insertStray}, refine.Unsafe, ""},
+		{"a NULL-owner pet after reading an owner", inNull, sqlparse.Postgres, []string{"a", "pet"}, []step{readAnyOwner, insertStray}, refine.Safe, ""},
+		{"a NULL-owner pet after inserting an owner", inNull, sqlparse.Postgres, []string{"a", "pet"},
+			[]step{{sql: "INSERT INTO owners (id, name) VALUES ($1, 'n')", args: []string{"a"}}, insertStray}, refine.Safe, ""},
+		{"set a pet's owner to NULL (it had one, or a NULL: owners has a row)", inNull, sqlparse.Postgres, []string{"a"},
+			[]step{{sql: "UPDATE pets SET owner_id = NULL WHERE id = $1", args: []string{"a"}}}, refine.Safe, ""},
+		{"delete the pets, then the owner: maybe the last, beside a NULL-owner pet", inNull, sqlparse.Postgres, []string{"a"},
+			[]step{{tx: "begin"}, deletePets, deleteOwner, {tx: "commit"}}, refine.Unsafe, ""},
+		{"delete an owner while another is read", inNull, sqlparse.Postgres, []string{"a"},
+			[]step{{tx: "begin"}, deletePets, readAnyOwner, deleteOwner, {tx: "commit"}}, refine.Safe, ""},
+		{"delete an owner, rolled back (IN form, nullable)", inNull, sqlparse.Postgres, []string{"a"},
+			[]step{{tx: "begin"}, deletePets, deleteOwner, {tx: "rollback"}}, refine.Safe, ""},
+		{"delete an owner, then insert one, in a transaction", inNull, sqlparse.Postgres, []string{"a", "b"},
+			[]step{{tx: "begin"}, deletePets, deleteOwner, {sql: "INSERT INTO owners (id, name) VALUES ($1, 'n')", args: []string{"b"}}, {tx: "commit"}}, refine.Safe, ""},
 		{"re-key an owner", in, sqlparse.Postgres, []string{"a", "b"},
 			[]step{{sql: "UPDATE owners SET id = $1 WHERE id = $2", args: []string{"b", "a"}}}, refine.Unknown, "UPDATE of key column id"},
 		{"upsert an owner", in, sqlparse.Postgres, []string{"a"},

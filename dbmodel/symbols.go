@@ -30,6 +30,9 @@ type symbol struct {
 	// (heldrows.go).
 	held   *ir.Var
 	heldBy ir.Tx
+	// hasRow (a key slot whose property tracks it; reference.go): the
+	// slot's table has a row at all.
+	hasRow *ir.Var
 }
 
 func (x *symbol) isLive() ir.Expr {
@@ -65,6 +68,9 @@ func (m *lowerer) makeSymbols() {
 	n := 0
 	for _, t := range m.tableList() {
 		t.watched = m.newSymbol(t, t.watchName, false)
+		if t.tracksAny {
+			t.watched.hasRow = m.p.NewVar(t.watchName+".$any", ir.Bool, ir.Ghost)
+		}
 		t.syms = []*symbol{t.watched}
 		assigned := t.assignedColumns(m.src)
 		for _, e := range m.src.Edges {
@@ -96,6 +102,9 @@ func (m *lowerer) watchedRows() ([]WatchedRow, []*ir.Var) {
 	for _, t := range m.tableList() {
 		for _, x := range t.syms {
 			ghosts = append(ghosts, x.exists)
+			if x.hasRow != nil {
+				ghosts = append(ghosts, x.hasRow)
+			}
 			if x.live != nil {
 				ghosts = append(ghosts, x.live)
 			}

@@ -50,6 +50,9 @@ type tableModel struct {
 	// the columns the property's conditions name.
 	slot     bool
 	propCols []string
+	// tracksAny: the slot's "the table has a row" is tracked
+	// (symbol.hasRow; instrument.Watch.Any).
+	tracksAny bool
 	// nullTested lists the columns tested with IS NULL (nulls.go).
 	nullTested map[string]bool
 	syms       []*symbol

@@ -235,6 +235,9 @@ func (m *lowerer) rVars() []*ir.Var {
 				out = append(out, t.watched.cols[c])
 			}
 			out = append(out, t.watched.exists)
+			if t.watched.hasRow != nil {
+				out = append(out, t.watched.hasRow)
+			}
 		}
 	}
 	return out

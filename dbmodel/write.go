@@ -104,6 +104,7 @@ func (m *lowerer) delete(em *emitter, t *tableModel, where sqlir.Expr, s *ir.Exe
 		em.assume(ir.Cmp(ir.OpGe, s.Affected, ir.IntLit(0)))
 	}
 	em.assign(lhs, rhs)
+	m.slotDelete(em, t)
 	m.endWrite(em, s.Tx, flag)
 }
 
@@ -344,6 +345,7 @@ func (m *lowerer) insert(em *emitter, t *tableModel, q *sqlir.Insert, s *ir.Exec
 			// RETURNING sees the inserted row.
 			m.bindReturning(em, q.Returning, targets, []*symbol{newRow}, []ir.Expr{ir.True}, args)
 		}
+		m.slotInserted(em, t)
 		// Either r is the new row, or the new row is untracked.
 		choice := m.p.NewVar("$r_is_new", ir.Bool, ir.Ghost)
 		em.havoc(choice)

@@ -17,6 +17,10 @@ type Watch struct {
 	// on entry, an INSERT of its key makes it exist, and a row read with
 	// its key is it (docs/design.md §2, foreign keys).
 	Slot bool
+	// Any (with Slot): the model also tracks whether Table has a row at
+	// all (Row.Any) — a referencing NULL breaks the IN form of a
+	// reference exactly when the referenced table is empty.
+	Any bool
 }
 
 // A Row is a watched row in a committed state, as the model gives it.
@@ -24,6 +28,12 @@ type Row struct {
 	Watch
 	// Exists is the row's existence flag.
 	Exists ir.Expr
+	// Any, for a Watch with Any, is "the table has a row" (nil
+	// otherwise). AnyOnEntry is "if the table had a row on entry, the
+	// slot was one": the slot's key is free, so a run that leaves the
+	// table empty may be read with the slot one of its initial rows (a
+	// counterexample then lists the row it deletes).
+	Any, AnyOnEntry ir.Expr
 	// Cond translates a SQL condition over the row's columns.
 	Cond func(sqlir.Expr) ir.Expr
 	// Col returns the variable of a column of the row the property's

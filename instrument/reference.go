@@ -16,14 +16,15 @@ const ReferencedSlot = "p"
 // watched row r of T and a watched key slot p of U (the row of U with
 // key p.k, if any): on entry r.c = p.k (c not NULL) implies p exists; the
 // violation is r exists, r.c is not NULL and equals p.k, and p does not
-// exist, or, for the EXISTS form, r exists with a NULL c (docs/design.md
-// §2, foreign keys).
+// exist, or, for the EXISTS form, r exists with a NULL c, or, for the IN
+// form over a nullable c, r exists with a NULL c and U has no row (the
+// slot's Any; docs/design.md §2, foreign keys).
 type reference struct {
 	ref *spec.Reference
 }
 
 func (f *reference) Watched() []Watch {
-	return []Watch{{Table: f.ref.Table, Symbol: WatchedRow}, {Table: f.ref.RefTable, Symbol: ReferencedSlot, Slot: true}}
+	return []Watch{{Table: f.ref.Table, Symbol: WatchedRow}, {Table: f.ref.RefTable, Symbol: ReferencedSlot, Slot: true, Any: f.ref.Nullable}}
 }
 
 // Conditions: the referencing column (and whether it is NULL) of T, the
@@ -61,12 +62,38 @@ func (f *reference) nullBreaks(r Row) ir.Expr {
 	return ir.And(r.Exists, f.null(r))
 }
 
+// nullInEmpty is "r exists with a NULL c and U has no row", for the IN
+// form over a nullable c: NULL IN (SELECT k FROM U) is FALSE exactly
+// when U is empty.
+func (f *reference) nullInEmpty(rows []Row) ir.Expr {
+	r, p := rows[0], rows[1]
+	if p.Any == nil {
+		return ir.False
+	}
+	return ir.And(r.Exists, f.null(r), ir.Not(p.Any))
+}
+
+// nullInEmptyFound is nullInEmpty as a violation: the slot stands for a
+// row of U on entry if U had one (Row.AnyOnEntry).
+func (f *reference) nullInEmptyFound(rows []Row) ir.Expr {
+	if rows[1].Any == nil {
+		return ir.False
+	}
+	return ir.And(f.nullInEmpty(rows), rows[1].AnyOnEntry)
+}
+
 func (f *reference) OnEntry(rows []Row) []ir.Expr {
-	return []ir.Expr{ir.Implies(f.refers(rows), rows[1].Exists), ir.Not(f.nullBreaks(rows[0]))}
+	out := []ir.Expr{ir.Implies(f.refers(rows), rows[1].Exists), ir.Not(f.nullBreaks(rows[0]))}
+	if p := rows[1]; p.Any != nil {
+		// A row of T refers to a row of U, or has a NULL c, which needs
+		// a row of U: either way U has one.
+		out = append(out, ir.Implies(rows[0].Exists, p.Any))
+	}
+	return out
 }
 
 func (f *reference) Violation(rows []Row) []ir.Expr {
-	return []ir.Expr{ir.Or(ir.And(f.refers(rows), ir.Not(rows[1].Exists)), f.nullBreaks(rows[0]))}
+	return []ir.Expr{ir.Or(ir.And(f.refers(rows), ir.Not(rows[1].Exists)), f.nullBreaks(rows[0]), f.nullInEmptyFound(rows))}
 }
 
 // Verifies: no CHECK is the property.

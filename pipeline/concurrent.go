@@ -46,6 +46,9 @@ func verifyConcurrentWithin(ctx context.Context, seq *report.Result, j job, peer
 		seq.Concurrency = &report.Concurrency{Scope: report.ScopeSequential}
 		return seq
 	}
+	if ref, ok := j.c.(*spec.Reference); ok && ref.Declared != nil {
+		return enforcedConcurrent(seq, ref, peers)
+	}
 	r := &report.Result{Entry: seq.Entry, EntryPosition: seq.EntryPosition, Constraint: seq.Constraint,
 		Predicates: []string{}, Isolation: seq.Isolation, Concurrency: &report.Concurrency{}}
 	defer func() {

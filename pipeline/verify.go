@@ -36,6 +36,9 @@ func verify(ctx context.Context, entry string, prog *ir.Program, c spec.Property
 		r.Position = prog.Unsupported[0].Position()
 		return r
 	}
+	if ref, ok := c.(*spec.Reference); ok && ref.Declared != nil {
+		return enforcedReference(r, ref, progDialect(cfg, prog), in.schema, prog)
+	}
 	facts, checks := withCheckFacts(in.schema, c, prog, in.facts)
 	low, err := dbmodel.Lower(prog, c, dbmodel.Options{Schema: in.schema, NoInferKey: cfg.NoInferKey, Facts: facts, Dialect: progDialect(cfg, prog)})
 	if err != nil {

@@ -285,6 +285,13 @@ func (b *traceBuilder) rows() ([]Row, error) {
 		if !b.naming.isWatched(sym) {
 			continue
 		}
+		if absent, err := b.absentOnEntry(sym); err != nil {
+			return nil, err
+		} else if absent {
+			// (A referencing table that may be empty on entry: r is
+			// not a row of the initial database.)
+			continue
+		}
 		row, err := b.row(sym, b.initial)
 		if err != nil {
 			return nil, err
@@ -617,10 +624,11 @@ func havocVersions(pf *vcgen.PathFormula) map[*ir.Var]bool {
 	return out
 }
 
-// absentOnEntry reports whether sym is a reference's key slot that holds
-// no row on entry (its existence flag's first value is false).
+// absentOnEntry reports whether sym is a reference's key slot, or the
+// watched row of a reference whose referencing table may be empty, that
+// holds no row on entry (its existence flag's first value is false).
 func (b *traceBuilder) absentOnEntry(sym string) (bool, error) {
-	if sym != b.naming.slot {
+	if sym != b.naming.slot && !b.naming.isWatched(sym) {
 		return false, nil
 	}
 	for _, v := range b.pf.Prog.Vars {

@@ -22,6 +22,9 @@ type ForeignKey struct {
 	// Deferrable is set for DEFERRABLE constraints: checked at COMMIT when
 	// deferred, so a transaction may break them in between.
 	Deferrable bool
+	// Inline is set for a column's own REFERENCES clause (not a FOREIGN
+	// KEY constraint): MySQL up to 8.4 parses it and creates no key.
+	Inline bool
 }
 
 // FKAction is what a write to the referenced row does to referencing rows.

@@ -360,6 +360,9 @@ type Table struct {
 	// Collate is the table's default collation (MySQL "COLLATE=…", or
 	// "binary" for "CHARSET=binary"), lower case; "" when not given.
 	Collate string
+	// Engine is MySQL's storage engine ("ENGINE=…"), lower case; "" when
+	// not given (the server's default, InnoDB).
+	Engine string
 	// RowidAlias names the column that, in SQLite, is an alias of the
 	// rowid: the only column of the PRIMARY KEY, declared INTEGER, of a
 	// table not WITHOUT ROWID. An INSERT that omits it gets a new rowid

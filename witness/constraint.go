@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/dbverify/dbverify/sqlir"
@@ -128,7 +129,43 @@ func (c *Constraint) ReferencedRows(s *Schema, rows []Row) (out []Row, notes []s
 		out = append(out, row)
 		notes = append(notes, fmt.Sprintf("seeded %s %s: the row a seeded %s row refers to (%s)", row.Table, FormatRows([]map[string]string{row.Values}), r.Table, c.Text))
 	}
+	if row, note, ok := c.anyReferenced(s, have); ok {
+		out, notes = append(out, row), append(notes, note)
+	}
 	return out, notes
+}
+
+// anyReferenced is, for the IN form, a row of the referenced table when
+// a seeded row of the referencing table has a NULL column and none is
+// seeded: NULL IN (SELECT k FROM U) is FALSE over an empty U, so such an
+// initial state needs some row of U. Its key is one more than every
+// number the rows hold in the referenced or referencing column.
+func (c *Constraint) anyReferenced(s *Schema, have []Row) (Row, string, bool) {
+	if c.Ref.NullBreaks {
+		return Row{}, "", false
+	}
+	col, ref := strings.ToLower(c.Ref.Column), strings.ToLower(c.Ref.RefColumn)
+	null, next := false, int64(1)
+	for _, h := range have {
+		if strings.EqualFold(h.Table, tableName(s, c.Ref.RefTable)) {
+			return Row{}, "", false
+		}
+		if strings.EqualFold(h.Table, c.Ref.Table) && h.Values[col] == "NULL" {
+			null = true
+		}
+		for _, v := range []string{h.Values[col], h.Values[ref]} {
+			if n, err := strconv.ParseInt(v, 10, 64); err == nil && n >= next {
+				next = n + 1
+			}
+		}
+	}
+	if !null {
+		return Row{}, "", false
+	}
+	row := Row{Table: tableName(s, c.Ref.RefTable), Values: map[string]string{ref: strconv.FormatInt(next, 10)}}
+	fillZero(&row, s)
+	return row, fmt.Sprintf("seeded %s %s: a seeded %s row has a NULL %s, and NULL IN (SELECT %s FROM %s) is FALSE over no row (%s)",
+		row.Table, FormatRows([]map[string]string{row.Values}), c.Ref.Table, c.Ref.Column, c.Ref.RefColumn, c.Ref.RefTable, c.Text), true
 }
 
 // referenced reports whether rows hold a row of row's table with its

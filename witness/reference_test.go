@@ -38,6 +38,25 @@ func TestReferenceConstraint(t *testing.T) {
 	if !reflect.DeepEqual(rows, want) || len(notes) != 1 {
 		t.Errorf("ReferencedRows = %v %q, want %v and one note", rows, notes, want)
 	}
+	// A NULL-owner pet needs some owner (NULL IN an empty owners is
+	// FALSE): one is seeded with a key no seeded row holds, unless an
+	// owner is seeded; the EXISTS form, broken by NULL, seeds none.
+	stray := []Row{{Table: "pets", Values: map[string]string{"id": "3", "owner_id": "NULL"}}, {Table: "pets", Values: map[string]string{"id": "9", "owner_id": "NULL"}}}
+	rows, notes = c.ReferencedRows(s, stray)
+	want = []Row{{Table: "owners", Values: map[string]string{"id": "10", "name": ""}}}
+	if !reflect.DeepEqual(rows, want) || len(notes) != 1 {
+		t.Errorf("ReferencedRows of NULL-owner pets = %v %q, want %v and one note", rows, notes, want)
+	}
+	if rows, _ := c.ReferencedRows(s, append(stray, Row{Table: "pets", Values: map[string]string{"id": "4", "owner_id": "7"}})); len(rows) != 1 || rows[0].Values["id"] != "7" {
+		t.Errorf("ReferencedRows of NULL-owner pets beside one of owner 7 = %v, want owner 7 only", rows)
+	}
+	exists, err := ParseConstraint("EXISTS (SELECT 1 FROM owners WHERE owners.id = pets.owner_id)", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rows, _ := exists.ReferencedRows(s, stray[:1]); len(rows) != 0 {
+		t.Errorf("EXISTS form: ReferencedRows of a NULL-owner pet = %v, want none", rows)
+	}
 	row, err := ParseConstraint("accounts.balance >= 0", "")
 	if err != nil {
 		t.Fatal(err)

@@ -111,7 +111,7 @@ func (b *schemaBuilder) columnDef(ctx *stmtCtx, td *tableDef, el []tok, pending 
 			cname = ""
 			p.i = close + 1
 		case p.accept("references"):
-			fk := sqlir.ForeignKey{Columns: []string{col.Name}}
+			fk := sqlir.ForeignKey{Columns: []string{col.Name}, Inline: true}
 			if !p.references(&fk) {
 				b.warnings = append(b.warnings, ctx.errAt(t.pos, "table %s: REFERENCES of column %s not understood, skipped", td.name, col.Name).Error())
 				break

@@ -64,6 +64,7 @@ func (b *schemaBuilder) createTable(p *ddlParser) error {
 			return err
 		}
 		td.collate = tableCollation(&ddlParser{ctx: p.ctx, toks: p.toks, i: close + 1})
+		td.engine = tableEngine(&ddlParser{ctx: p.ctx, toks: p.toks, i: close + 1})
 		for i := close + 1; i+1 < len(p.toks); i++ {
 			if p.toks[i].is("without") && p.toks[i+1].is("rowid") {
 				td.withoutRowid = true
@@ -319,6 +320,19 @@ func (b *schemaBuilder) createUniqueIndex(p *ddlParser) {
 		}
 	}
 	b.addKey(td, name, cols, false)
+}
+
+// tableEngine reads the table options after CREATE TABLE's column list
+// for MySQL's "ENGINE[=]name", lower case; "" when none.
+func tableEngine(p *ddlParser) string {
+	for !p.eof() {
+		if p.accept("engine") {
+			// (ENGINE [=] name: read as collationName reads a name.)
+			return collationName(p)
+		}
+		p.i++
+	}
+	return ""
 }
 
 // tableCollation reads the table options after CREATE TABLE's column

@@ -23,6 +23,9 @@ func describeFKs(s *sqlir.Schema) string {
 			if fk.Deferrable {
 				l += " DEFERRABLE"
 			}
+			if fk.Inline {
+				l += " INLINE"
+			}
 			lines = append(lines, l)
 		}
 	}
@@ -46,8 +49,8 @@ CREATE TABLE orders (
   reviewer bigint CONSTRAINT orders_reviewer_fk REFERENCES users ON DELETE SET NULL ON UPDATE RESTRICT,
   qty int NOT NULL CHECK (qty > 0)
 );`, `
-orders(reviewer) -> users() orders_reviewer_fk ON DELETE SET NULL ON UPDATE RESTRICT
-orders(user_id) -> users(id) ON DELETE CASCADE ON UPDATE NO ACTION`},
+orders(reviewer) -> users() orders_reviewer_fk ON DELETE SET NULL ON UPDATE RESTRICT INLINE
+orders(user_id) -> users(id) ON DELETE CASCADE ON UPDATE NO ACTION INLINE`},
 		{"pg_dump: ALTER TABLE ONLY … ADD CONSTRAINT, schema-qualified, deferrable", `
 CREATE TABLE public.accounts (id integer NOT NULL, balance numeric NOT NULL);
 CREATE TABLE public.entries (id integer NOT NULL, account_id integer, amount numeric);
@@ -85,7 +88,7 @@ CREATE TABLE track (
   FOREIGN KEY(album, disc) REFERENCES album(name, disc) DEFERRABLE INITIALLY DEFERRED
 );`, `
 track(album, disc) -> album(name, disc) ON DELETE NO ACTION ON UPDATE NO ACTION DEFERRABLE
-track(trackartist) -> artist(artistid) ON DELETE SET DEFAULT ON UPDATE CASCADE`},
+track(trackartist) -> artist(artistid) ON DELETE SET DEFAULT ON UPDATE CASCADE INLINE`},
 		{"renames follow the key; DROP CONSTRAINT and DROP COLUMN remove it", `
 CREATE TABLE users (id int PRIMARY KEY, email text);
 CREATE TABLE orders (id int PRIMARY KEY, user_id int REFERENCES users (id), coupon int REFERENCES users (id));
@@ -93,14 +96,14 @@ ALTER TABLE users RENAME COLUMN id TO user_id;
 ALTER TABLE users RENAME TO customers;
 ALTER TABLE orders RENAME COLUMN user_id TO customer_id;
 ALTER TABLE orders DROP COLUMN coupon;`, `
-orders(customer_id) -> customers(user_id) ON DELETE NO ACTION ON UPDATE NO ACTION`},
+orders(customer_id) -> customers(user_id) ON DELETE NO ACTION ON UPDATE NO ACTION INLINE`},
 		{"Postgres DROP CONSTRAINT by default name; DROP TABLE CASCADE", `
 CREATE TABLE a (id int PRIMARY KEY);
 CREATE TABLE b (id int PRIMARY KEY, a_id int REFERENCES a (id), a2 int REFERENCES a (id));
 CREATE TABLE c (id int PRIMARY KEY, b_id int REFERENCES b (id));
 ALTER TABLE b DROP CONSTRAINT b_a_id_fkey;
 DROP TABLE a CASCADE;`, `
-c(b_id) -> b(id) ON DELETE NO ACTION ON UPDATE NO ACTION`},
+c(b_id) -> b(id) ON DELETE NO ACTION ON UPDATE NO ACTION INLINE`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -145,5 +148,20 @@ func TestForeignKeyNotUnderstood(t *testing.T) {
 	}
 	if len(s.Warnings) != 1 || !strings.Contains(s.Warnings[0], "FOREIGN KEY not understood") {
 		t.Errorf("warnings: %q", s.Warnings)
+	}
+}
+
+// TestTableEngine: MySQL's ENGINE table option is recorded (MyISAM
+// enforces no foreign key); none when not given.
+func TestTableEngine(t *testing.T) {
+	s, err := Parse("CREATE TABLE a (id INT PRIMARY KEY) ENGINE=MyISAM DEFAULT CHARSET=utf8mb4;\n" +
+		"CREATE TABLE b (id INT PRIMARY KEY) DEFAULT CHARSET=utf8mb4 ENGINE InnoDB;\nCREATE TABLE c (id INT PRIMARY KEY);")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{"a": "myisam", "b": "innodb", "c": ""} {
+		if got := s.Tables[name].Engine; got != want {
+			t.Errorf("table %s: engine %q, want %q", name, got, want)
+		}
 	}
 }

@@ -124,8 +124,9 @@ type tableDef struct {
 	checks []checkDef
 	fks    []fkDef
 	anon   int // anonymous checks so far
-	// collate is the table's default collation (tableCollation).
-	collate string
+	// collate is the table's default collation (tableCollation);
+	// engine its MySQL storage engine (tableEngine).
+	collate, engine string
 	// withoutRowid is set for SQLite's CREATE TABLE … WITHOUT ROWID.
 	withoutRowid bool
 }
@@ -156,7 +157,7 @@ func newSchemaBuilder() *schemaBuilder {
 func (b *schemaBuilder) schema() *sqlir.Schema {
 	s := &sqlir.Schema{Tables: map[string]*sqlir.Table{}, Warnings: append([]string(nil), b.warnings...)}
 	for k, td := range b.tables {
-		t := &sqlir.Table{Name: td.name, Columns: append([]sqlir.Column(nil), td.cols...), Collate: td.collate}
+		t := &sqlir.Table{Name: td.name, Columns: append([]sqlir.Column(nil), td.cols...), Collate: td.collate, Engine: td.engine}
 		var seen []map[string]bool
 		add := func(cols []string) {
 			set := map[string]bool{}
