@@ -33,6 +33,8 @@ type translator struct {
 	// block is the basic block being translated (a store into an
 	// interface cell compares it with the block of the cell's last store).
 	curBlock *ssa.BasicBlock
+	// loops: whether a block lies on a cycle (see direct in boxes.go).
+	loops map[*ssa.BasicBlock]bool
 
 	globals   map[*ssa.Global]*cell
 	sentinels []*ir.Var // package-level error variables: non-nil
@@ -136,6 +138,8 @@ type frame struct {
 	loseOnDefine map[ssa.Value]bool
 	// phiSel: the selector of a φ of pointers (see choicePhi).
 	phiSel map[*ssa.Phi]*ir.Var
+	// block is the basic block of the frame being translated.
+	block *ssa.BasicBlock
 }
 
 type deferRec struct {
@@ -489,6 +493,7 @@ func debugNames(fn *ssa.Function) map[ssa.Value]string {
 func (t *translator) block(f *frame, b *ssa.BasicBlock) {
 	t.cur = f.start[b]
 	t.curBlock = b
+	f.block = b
 	for _, instr := range b.Instrs {
 		if instr.Pos().IsValid() {
 			t.pos = instr.Pos()

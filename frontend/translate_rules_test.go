@@ -49,8 +49,16 @@ func TestTranslationRules(t *testing.T) {
 		// may be.
 		{"JSONFloatSafe", refine.Safe, ""},
 		// An element of []any overwritten on some paths only.
-		{"SliceElemBranchUnknown", refine.Unknown, "some paths only"},
+		// Elements of []any: the content stored on the path taken.
+		{"SliceElemBranchUnsafe", refine.Unsafe, "if credit"},
+		{"SliceElemBranchSafe", refine.Safe, ""},
 		{"SliceElemSameBlockSafe", refine.Safe, ""},
+		{"SliceElemLoopUnsafe", refine.Unsafe, "for i := 0"},
+		{"SliceAppendSharedUnsafe", refine.Unsafe, "balance >= (-1)"},
+		{"SliceAppendCopiedSafe", refine.Safe, ""},
+		{"SliceGrownForkUnknown", refine.Unknown, "may share its array"},
+		{"SliceCopiedArgsSafe", refine.Safe, ""},
+		{"SliceHelperWritesUnknown", refine.Unknown, "may have written"},
 		{"FormFloatNaNUnknown", refine.Unknown, "NaN"},
 		{"CancelSafe", refine.Safe, ""},
 		{"GlobalVarSafe", refine.Safe, ""},
@@ -113,6 +121,9 @@ func traceText(r *report.Result) string {
 	var b strings.Builder
 	for _, s := range r.Counterexample.Steps {
 		b.WriteString(s.Position + " " + s.Kind + " " + s.Text + "\n")
+		if s.SQL != "" {
+			b.WriteString("  bound: " + s.SQL + "\n") // the values the statement binds
+		}
 	}
 	return b.String()
 }
