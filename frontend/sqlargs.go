@@ -1,6 +1,7 @@
 package frontend
 
 import (
+	"go/types"
 	"slices"
 
 	"github.com/dbverify/dbverify/ir"
@@ -106,6 +107,12 @@ func (t *translator) sliceElems(v value) []value {
 			out[i] = t.loadBox(fc, fc.name)
 		case fc.refSet:
 			out[i] = fc.ref
+		case types.IsInterface(fc.typ) && fc.alloc.b != nil:
+			// Never stored: nil, which a driver binds as NULL (not
+			// modelled here): any value, marked.
+			v := t.freshVar(fc.name, ir.Int, ir.KindModel)
+			v.Approx = "the value of " + fc.name + ", an element the program never stored (nil), not modelled"
+			out[i] = value{expr: v}
 		}
 	}
 	return out

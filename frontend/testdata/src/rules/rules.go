@@ -538,3 +538,37 @@ func SliceHelperWritesUnknown(db *sql.DB, id, amt int64) error {
 	_, err := db.Exec("UPDATE accounts SET balance = balance + ? WHERE id = ?", args...)
 	return err
 }
+
+// SliceMadeUnsetUnknown binds an element of a made slice it never
+// stores: nil, which the driver binds as NULL (not modelled).
+func SliceMadeUnsetUnknown(db *sql.DB, id, amt int64) error {
+	if amt <= 0 {
+		return nil
+	}
+	args := make([]any, 2)
+	args[1] = id
+	_, err := db.Exec("UPDATE accounts SET balance = balance + ? WHERE id = ?", args...)
+	return err
+}
+
+// SliceElemLoopHelperUnsafe is SliceElemLoopUnsafe with the statement in
+// a helper: the helper's read, inlined in the loop, sees the store the
+// previous round made.
+func SliceElemLoopHelperUnsafe(db *sql.DB, id, amt int64, n int) error {
+	if amt <= 0 || amt > 1_000_000 {
+		return nil
+	}
+	args := []any{amt, id}
+	for i := 0; i < n; i++ {
+		if err := creditArgs(db, args...); err != nil {
+			return err
+		}
+		args[0] = -amt
+	}
+	return nil
+}
+
+func creditArgs(db *sql.DB, args ...any) error {
+	_, err := db.Exec("UPDATE accounts SET balance = balance + ? WHERE id = ?", args...)
+	return err
+}
