@@ -490,6 +490,9 @@ func (t *translator) builtin(f *frame, b *ssa.Builtin, c *ssa.CallCommon, args [
 			if args[0].strKnown {
 				return value{expr: ir.IntLit(int64(len(args[0].str)))}
 			}
+			if o := args[0].obj; b.Name() == "cap" && o != nil && o.kind == objSlice && o.cell != nil && !o.capUnknown {
+				return value{expr: ir.IntLit(int64(len(o.cell.fields)))}
+			}
 			if args[0].obj != nil && args[0].obj.kind == objSlice && args[0].obj.length != nil {
 				return value{expr: args[0].obj.length}
 			}
@@ -516,6 +519,9 @@ func (t *translator) builtin(f *frame, b *ssa.Builtin, c *ssa.CallCommon, args [
 		if v, ok := t.appendKnown(c, args); ok {
 			return v
 		}
+		if len(args) > 0 {
+			t.appendUnknown(args[0].obj, "append")
+		}
 		for _, a := range args {
 			t.lose(a) // the new slice's elements are not tracked
 		}
@@ -526,6 +532,13 @@ func (t *translator) builtin(f *frame, b *ssa.Builtin, c *ssa.CallCommon, args [
 		}
 		return value{obj: &object{kind: objSlice, length: t.freshLen("append()")}}
 	case "copy", "clear":
+		if b.Name() == "copy" {
+			if v, ok := t.copyKnown(args); ok {
+				return v
+			}
+		} else if len(args) == 1 {
+			t.appendUnknown(args[0].obj, "clear") // every element, as nil
+		}
 		t.mayWriteElements()
 		return t.fresh(b.Name()+"()", results)
 	case "print", "println", "close", "delete":

@@ -122,6 +122,10 @@ func (t *translator) havocApprox(c *cell, why string, depth int) {
 		t.emit(&ir.Assign{Lhs: []*ir.Var{c.v}, Rhs: []ir.Expr{h}, Info: t.info(ir.KindModel, "")})
 		return
 	}
+	if c.box != nil {
+		t.havocBox(c, why)
+		return
+	}
 	for i := range c.fields {
 		t.havocApprox(t.field(c, i), why, depth+1)
 	}

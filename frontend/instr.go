@@ -206,6 +206,12 @@ func (t *translator) instr(f *frame, instr ssa.Instruction) {
 		}
 		f.env[i] = value{obj: &object{kind: objClosure, fn: i.Fn.(*ssa.Function), bindings: bs}}
 	case *ssa.MakeSlice, *ssa.MakeMap, *ssa.MakeChan:
+		if m, ok := i.(*ssa.MakeSlice); ok {
+			if o, ok := t.makeSlice(f, m); ok {
+				f.env[m] = value{obj: o}
+				return
+			}
+		}
 		o := &object{kind: objSlice, length: t.freshLen(i.(ssa.Value).Name())}
 		if m, ok := i.(*ssa.MakeMap); ok && mapLiteral(m) {
 			o.entries = map[string]value{}
@@ -231,6 +237,7 @@ func (t *translator) alloc(f *frame, i *ssa.Alloc) {
 			c.v.Named = true
 		}
 	}
+	c.alloc = t.blockNow()
 	budget := maxZeroedScalars
 	t.zeroCell(c, 0, &budget)
 	f.env[i] = value{obj: &object{kind: objPtr, cell: c}}
@@ -339,6 +346,8 @@ func (t *translator) makeInterface(f *frame, i *ssa.MakeInterface) {
 	}
 	if x.expr == nil {
 		x.dyn = i.X.Type() // the dynamic type, for method calls on it
+	} else {
+		x.boxed = i.X.Type()
 	}
 	t.define(f, i, x)
 }
@@ -349,6 +358,10 @@ func (t *translator) slice(f *frame, i *ssa.Slice) {
 	if x.obj != nil && x.obj.kind == objPtr && x.obj.cell != nil && x.obj.cell.fields != nil && i.Low == nil && i.High == nil {
 		// A slice of a whole array (variadic arguments): elements known.
 		f.env[i] = value{obj: &object{kind: objSlice, cell: x.obj.cell, length: ir.IntLit(int64(len(x.obj.cell.fields)))}}
+		return
+	}
+	if o, ok := t.prefixSlice(f, i, x); ok {
+		f.env[i] = value{obj: o}
 		return
 	}
 	t.lose(x) // the slice's elements are not tracked

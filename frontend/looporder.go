@@ -36,7 +36,7 @@ type site struct {
 func (t *translator) here() site {
 	s := site{frames: append([]*frame(nil), t.frames...), blocks: make([]*ssa.BasicBlock, len(t.frames)), pos: t.pos}
 	for i, f := range t.frames {
-		s.blocks[i] = f.cur
+		s.blocks[i] = f.block
 	}
 	return s
 }

@@ -50,6 +50,7 @@ func (t *translator) field(c *cell, i int) *cell {
 		}
 		c.fields[i] = t.newCell(typ, name, c.input)
 		c.fields[i].untracked = c.untracked
+		c.fields[i].alloc = c.alloc
 		if c.named {
 			c.fields[i].named = true
 			if c.fields[i].v != nil {
@@ -150,6 +151,9 @@ func (t *translator) load(c *cell, name string) value {
 	}
 	t.noteLoad(c)
 	r := c.ref
+	if c.box != nil {
+		r = t.loadBox(c, name)
+	}
 	if types.IsInterface(c.typ) {
 		r.src = c
 	}
@@ -175,6 +179,9 @@ func (t *translator) store(c *cell, v value) {
 			}
 			t.store(t.field(c, i), fv)
 		}
+		return
+	}
+	if t.storeBox(c, v) {
 		return
 	}
 	switch {
@@ -229,6 +236,11 @@ func (t *translator) havocCell(c *cell, depth int) {
 		t.emit(&ir.Havoc{Vars: []*ir.Var{c.v}, Info: t.info(ir.KindCall, "")})
 		return
 	}
+	if c.box != nil {
+		// Outside code may store any value, of any type: marked.
+		t.havocBox(c, fmt.Sprintf("the value of %s, which code the model does not see (%s) may have written", c.name, t.posString(t.pos)))
+		return
+	}
 	for i := range c.fields {
 		t.havocCell(t.field(c, i), depth+1)
 	}
@@ -238,10 +250,14 @@ func (t *translator) havocCell(c *cell, depth int) {
 }
 
 // appendKnown is append(s, x...) where the model knows the elements of s
-// and x: slices of a whole array (a slice literal, variadic arguments) or
-// nil. Such a slice's capacity is its length, so a non-empty append
-// copies into a new array: the result holds copies of the elements, as
-// values at the time of the call (db.Exec(q, args...) then binds them).
+// and x: a slice of an array it tracks (a slice literal, variadic
+// arguments, make with constant sizes) or nil. Where the array has room
+// (its capacity is known), the elements of x are stored into it: the
+// result shares it with s (and with other slices appended to s). Else
+// append copies into a new array: the result holds copies of the
+// elements, as values at the time of the call (db.Exec(q, args...) then
+// binds them); its capacity is Go's choice, so a second append to the
+// same s may write into the first one's array (see forkAppend).
 func (t *translator) appendKnown(c *ssa.CallCommon, args []value) (value, bool) {
 	if len(args) != 2 || isString(c.Args[1].Type()) {
 		return value{}, false
@@ -257,15 +273,21 @@ func (t *translator) appendKnown(c *ssa.CallCommon, args []value) (value, bool) 
 	if len(x) == 0 {
 		return args[0], true // append(s) is s itself
 	}
+	if v, ok := t.appendInPlace(args[0].obj, x); ok {
+		return v, true
+	}
 	elems := append(append([]value(nil), s...), x...)
 	if len(elems) > 64 {
 		return value{}, false
 	}
 	arr := t.newCell(types.NewArray(st.Elem(), int64(len(elems))), fmt.Sprintf("append()#%d", len(elems)), false)
+	arr.alloc = t.blockNow()
 	for i, e := range elems {
 		t.store(t.field(arr, i), e)
 	}
-	return value{obj: &object{kind: objSlice, cell: arr, length: ir.IntLit(int64(len(elems)))}}, true
+	out := &object{kind: objSlice, cell: arr, length: ir.IntLit(int64(len(elems))), capUnknown: true}
+	t.forkAppend(args[0].obj, len(s), len(x), out)
+	return value{obj: out}, true
 }
 
 // knownElems returns the elements of a slice whose elements the model

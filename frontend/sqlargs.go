@@ -94,13 +94,26 @@ func (t *translator) sliceElems(v value) []value {
 		return nil
 	}
 	c := v.obj.cell
-	out := make([]value, len(c.fields))
-	for i := range c.fields {
+	n := len(c.fields)
+	if k, ok := v.obj.length.(*ir.IntConst); ok && k.V.IsInt64() && k.V.Int64() >= 0 && k.V.Int64() < int64(n) {
+		n = int(k.V.Int64()) // a slice of the first elements of its array
+	}
+	out := make([]value, n)
+	for i := range out {
 		fc := t.field(c, i)
-		if fc.v != nil {
+		switch {
+		case fc.v != nil:
 			out[i] = value{expr: fc.v}
-		} else if fc.refSet {
+		case fc.box != nil:
+			out[i] = t.loadBox(fc, fc.name)
+		case fc.refSet:
 			out[i] = fc.ref
+		case types.IsInterface(fc.typ) && fc.alloc.b != nil:
+			// Never stored: nil, which a driver binds as NULL (not
+			// modelled here): any value, marked.
+			v := t.freshVar(fc.name, ir.Int, ir.KindModel)
+			v.Approx = "the value of " + fc.name + ", an element the program never stored (nil), not modelled"
+			out[i] = value{expr: v}
 		}
 	}
 	return out

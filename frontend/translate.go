@@ -103,7 +103,6 @@ func (t *translator) parse(text string) (sqlir.Statement, error) { return t.l.pa
 // frame is one inlined activation of a function.
 type frame struct {
 	fn      *ssa.Function
-	cur     *ssa.BasicBlock // the block being translated (nil after the blocks)
 	env     map[ssa.Value]value
 	start   map[*ssa.BasicBlock]ir.Loc
 	end     map[*ssa.BasicBlock]ir.Loc
@@ -139,6 +138,9 @@ type frame struct {
 	loseOnDefine map[ssa.Value]bool
 	// phiSel: the selector of a φ of pointers (see choicePhi).
 	phiSel map[*ssa.Phi]*ir.Var
+	// block is the basic block of the frame being translated (nil after
+	// its blocks: deferred calls, unwinding).
+	block *ssa.BasicBlock
 }
 
 type deferRec struct {
@@ -358,7 +360,7 @@ func (t *translator) inline(fn *ssa.Function, args, bindings []value) value {
 	for _, b := range blockOrder(fn) {
 		t.block(f, b)
 	}
-	f.cur = nil
+	f.block = nil
 	for _, b := range fn.Blocks {
 		t.terminator(f, b)
 	}
@@ -492,7 +494,7 @@ func debugNames(fn *ssa.Function) map[ssa.Value]string {
 // block translates the instructions of b up to its terminator.
 func (t *translator) block(f *frame, b *ssa.BasicBlock) {
 	t.cur = f.start[b]
-	t.curBlock, f.cur = b, b
+	t.curBlock, f.block = b, b
 	for _, instr := range b.Instrs {
 		if instr.Pos().IsValid() {
 			t.pos = instr.Pos()

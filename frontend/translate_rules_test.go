@@ -49,8 +49,18 @@ func TestTranslationRules(t *testing.T) {
 		// may be.
 		{"JSONFloatSafe", refine.Safe, ""},
 		// An element of []any overwritten on some paths only.
-		{"SliceElemBranchUnknown", refine.Unknown, "some paths only"},
+		// Elements of []any: the content stored on the path taken.
+		{"SliceElemBranchUnsafe", refine.Unsafe, "if credit"},
+		{"SliceElemBranchSafe", refine.Safe, ""},
 		{"SliceElemSameBlockSafe", refine.Safe, ""},
+		{"SliceElemLoopUnsafe", refine.Unsafe, "for i := 0"},
+		{"SliceElemLoopHelperUnsafe", refine.Unsafe, "balance + (-1)"},
+		{"SliceAppendSharedUnsafe", refine.Unsafe, "balance >= (-1)"},
+		{"SliceAppendCopiedSafe", refine.Safe, ""},
+		{"SliceGrownForkUnknown", refine.Unknown, "may share its array"},
+		{"SliceCopiedArgsSafe", refine.Safe, ""},
+		{"SliceHelperWritesUnknown", refine.Unknown, "may have written"},
+		{"SliceMadeUnsetUnknown", refine.Unknown, "never stored"},
 		{"FormFloatNaNUnknown", refine.Unknown, "NaN"},
 		{"CancelSafe", refine.Safe, ""},
 		// A pointer a Scan fills: nil for NULL, else the column's value.
@@ -118,6 +128,9 @@ func traceText(r *report.Result) string {
 	var b strings.Builder
 	for _, s := range r.Counterexample.Steps {
 		b.WriteString(s.Position + " " + s.Kind + " " + s.Text + "\n")
+		if s.SQL != "" {
+			b.WriteString("  bound: " + s.SQL + "\n") // the values the statement binds
+		}
 	}
 	return b.String()
 }

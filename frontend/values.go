@@ -45,6 +45,11 @@ type value struct {
 	// src is the cell an interface value was loaded from: calls on values
 	// loaded from one cell dispatch to one implementation.
 	src *cell
+
+	// boxed is the dynamic type of a scalar boxed in an interface value
+	// (an element of []any): a store into an interface cell keeps it in
+	// the cell's model variable (see boxes.go).
+	boxed types.Type
 }
 
 // objKind says what an object is.
@@ -106,6 +111,12 @@ type object struct {
 	// program built that the model does not track.
 	length    ir.Expr
 	arbitrary bool
+	// objSlice with a cell: the cell's elements are its backing array, its
+	// capacity their number, unless capUnknown (an append that grew the
+	// array: Go picks the new capacity, at least the length); forks are
+	// the slices appended to this one so far (see boxes.go).
+	capUnknown bool
+	forks      []*object
 	// approxElems, when set, says that the elements are approximations
 	// (sqlx.In's expanded arguments): values bound from them to
 	// placeholders are marked (ir.Var.Approx) with this reason.
@@ -152,6 +163,20 @@ type cell struct {
 	// first method call on it the model dispatches (see dispatch); reset
 	// by a store that changes the content.
 	impl *implChoice
+	// box: the model variable holding the scalar an interface cell holds
+	// (see boxes.go), assigned at every store; direct is the value of the
+	// only store so far while at is where it ran (uses there read it
+	// itself); alloc is where the cell was allocated (zero: not known).
+	box    *ir.Var
+	direct value
+	at     blockStamp
+	alloc  blockStamp
+}
+
+// blockStamp is a basic block of one inlined frame.
+type blockStamp struct {
+	f *frame
+	b *ssa.BasicBlock
 }
 
 // implChoice is an interface value's dynamic type among implementations:

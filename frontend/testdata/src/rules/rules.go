@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"sort"
 	"strconv"
 	"time"
@@ -404,11 +405,12 @@ func FormFloatNaNUnknown(db *sql.DB, r *http.Request) error {
 	return err
 }
 
-// SliceElemBranchUnknown debits by default and credits when credit is
+// SliceElemBranchUnsafe debits by default and credits when credit is
 // set, by overwriting an element of its []any arguments under an if: the
-// model kept the last store on every path (a wrong SAFE); the element is
-// now an approximation.
-func SliceElemBranchUnknown(ctx context.Context, db *sql.DB, id, amt int64, credit bool) error {
+// model once kept the last store on every path (a wrong SAFE); the
+// element's content is now the one stored on the path taken, and
+// credit = false debits.
+func SliceElemBranchUnsafe(ctx context.Context, db *sql.DB, id, amt int64, credit bool) error {
 	const creditSQL = "UPDATE accounts SET balance = balance + ? WHERE id = ?"
 	if amt <= 0 {
 		return nil
@@ -431,5 +433,142 @@ func SliceElemSameBlockSafe(ctx context.Context, db *sql.DB, id, amt int64) erro
 	args := []any{-amt, id}
 	args[0] = amt
 	_, err := db.ExecContext(ctx, creditSQL, args...)
+	return err
+}
+
+// SliceElemBranchSafe credits by default and credits twice as much when
+// double is set: every path binds a positive amount.
+func SliceElemBranchSafe(ctx context.Context, db *sql.DB, id, amt int64, double bool) error {
+	const creditSQL = "UPDATE accounts SET balance = balance + ? WHERE id = ?"
+	if amt <= 0 || amt > 1_000_000 {
+		return nil
+	}
+	args := []any{amt, id}
+	if double {
+		args[0] = 2 * amt
+	}
+	_, err := db.ExecContext(ctx, creditSQL, args...)
+	return err
+}
+
+// SliceElemLoopUnsafe credits amt once, then takes it back on every
+// later round: the element stored after the statement, in the loop, is
+// what the next round binds (the model once bound amt every round: a
+// wrong SAFE).
+func SliceElemLoopUnsafe(db *sql.DB, id, amt int64, n int) error {
+	if amt <= 0 || amt > 1_000_000 {
+		return nil
+	}
+	args := []any{amt, id}
+	for i := 0; i < n; i++ {
+		if _, err := db.Exec("UPDATE accounts SET balance = balance + ? WHERE id = ?", args...); err != nil {
+			return err
+		}
+		args[0] = -amt
+	}
+	return nil
+}
+
+// SliceAppendSharedUnsafe appends two argument lists to one slice with
+// spare capacity: the second append overwrites the first one's last
+// element, so the guard binds -1 and the debit may go below zero.
+func SliceAppendSharedUnsafe(db *sql.DB, id, amt int64) error {
+	if amt <= 0 {
+		return nil
+	}
+	base := make([]any, 2, 3)
+	base[0], base[1] = amt, id
+	debit := append(base, amt)
+	other := append(base, int64(-1))
+	_, err := db.Exec("UPDATE accounts SET balance = balance - ? WHERE id = ? AND balance >= ?", debit...)
+	_ = other
+	return err
+}
+
+// SliceAppendCopiedSafe: the same with no spare capacity, so each append
+// copies and the guard binds amt.
+func SliceAppendCopiedSafe(db *sql.DB, id, amt int64) error {
+	if amt <= 0 {
+		return nil
+	}
+	base := make([]any, 2)
+	base[0], base[1] = amt, id
+	debit := append(base, amt)
+	other := append(base, int64(-1))
+	_, err := db.Exec("UPDATE accounts SET balance = balance - ? WHERE id = ? AND balance >= ?", debit...)
+	_ = other
+	return err
+}
+
+// SliceGrownForkUnknown appends twice to a slice an append grew, whose
+// capacity Go chooses: whether the second append overwrites the first
+// one's element is not tracked.
+func SliceGrownForkUnknown(db *sql.DB, id, amt int64) error {
+	if amt <= 0 {
+		return nil
+	}
+	base := append([]any{amt}, id)
+	debit := append(base, amt)
+	other := append(base, int64(-1))
+	_, err := db.Exec("UPDATE accounts SET balance = balance - ? WHERE id = ? AND balance >= ?", debit...)
+	_ = other
+	return err
+}
+
+// SliceCopiedArgsSafe copies a positive amount into a made slice.
+func SliceCopiedArgsSafe(db *sql.DB, id, amt int64) error {
+	if amt <= 0 {
+		return nil
+	}
+	src := []any{amt, id}
+	args := make([]any, len(src))
+	copy(args, src)
+	_, err := db.Exec("UPDATE accounts SET balance = balance + ? WHERE id = ?", args...)
+	return err
+}
+
+// SliceHelperWritesUnknown hands the arguments to library code the model
+// does not follow (it swaps them) before binding them.
+func SliceHelperWritesUnknown(db *sql.DB, id, amt int64) error {
+	if amt <= 0 {
+		return nil
+	}
+	args := []any{amt, id}
+	slices.Reverse(args)
+	_, err := db.Exec("UPDATE accounts SET balance = balance + ? WHERE id = ?", args...)
+	return err
+}
+
+// SliceMadeUnsetUnknown binds an element of a made slice it never
+// stores: nil, which the driver binds as NULL (not modelled).
+func SliceMadeUnsetUnknown(db *sql.DB, id, amt int64) error {
+	if amt <= 0 {
+		return nil
+	}
+	args := make([]any, 2)
+	args[1] = id
+	_, err := db.Exec("UPDATE accounts SET balance = balance + ? WHERE id = ?", args...)
+	return err
+}
+
+// SliceElemLoopHelperUnsafe is SliceElemLoopUnsafe with the statement in
+// a helper: the helper's read, inlined in the loop, sees the store the
+// previous round made.
+func SliceElemLoopHelperUnsafe(db *sql.DB, id, amt int64, n int) error {
+	if amt <= 0 || amt > 1_000_000 {
+		return nil
+	}
+	args := []any{amt, id}
+	for i := 0; i < n; i++ {
+		if err := creditArgs(db, args...); err != nil {
+			return err
+		}
+		args[0] = -amt
+	}
+	return nil
+}
+
+func creditArgs(db *sql.DB, args ...any) error {
+	_, err := db.Exec("UPDATE accounts SET balance = balance + ? WHERE id = ?", args...)
 	return err
 }
