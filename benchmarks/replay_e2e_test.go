@@ -132,6 +132,9 @@ func TestReplayReproduces(t *testing.T) {
 		{"trust/sqlite_uint64_unsafe", "sqlite", true},
 		{"trust/mysql_insert_ignore_null_unsafe", "mysql", true},
 		{"decimal/sqlite_nan_refund_unsafe", "sqlite", true},
+		// A row pgx.CollectOneRow collects into a struct by name: the
+		// negative pending amount an int32 field holds.
+		{"trust/pgx_collect_domain_unsafe", "postgres", false},
 		// ORDER BY … DESC LIMIT 1 read the largest of two seeded rows.
 		{"trust/pg_order_limit_min_unsafe", "postgres", true},
 		// The row an UPDATE … FROM (UPDATE a JOIN b) joins, seeded.
