@@ -139,7 +139,7 @@ func (t *translator) instr(f *frame, instr ssa.Instruction) {
 		}
 		k, v := t.val(f, i.Key), t.val(f, i.Value)
 		if m.obj != nil && m.obj.entries != nil && k.strKnown && (v.expr != nil || isFuncValue(v)) {
-			m.obj.entries[k.str] = v
+			m.obj.entries[k.str] = boxed(i.Value, v)
 			return
 		}
 		t.lose(k)
