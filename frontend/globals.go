@@ -2,6 +2,7 @@ package frontend
 
 import (
 	"go/token"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -20,11 +21,13 @@ func (l *Loaded) constGlobal(g *ssa.Global) (*ssa.Const, bool) {
 }
 
 // initOnlyGlobal reports whether the package-level variable g is set only
-// by its package's init function (its initialiser, `var limits =
-// []int64{0, 10, 100}`), other code only loading it, and is not exported
-// from an importable package: its content is what the initialiser
-// computed, which the model does not evaluate, so an arbitrary slice or
-// map for it is an approximation, not an input.
+// when its package is initialised (its initialiser, `var limits =
+// []int64{0, 10, 100}`, `var feeRate = mustParse(os.Getenv("FEE"))`, or
+// a func init() of its package), other code only loading it, and is not
+// exported from an importable package: its content is what the
+// initialisation computed, which the model does not evaluate, so an
+// arbitrary value for it is an approximation, not an input (see
+// translator.global).
 func (l *Loaded) initOnlyGlobal(g *ssa.Global) bool {
 	if l.constGlobals == nil {
 		l.constGlobals, l.initGlobals = l.findConstGlobals()
@@ -55,6 +58,14 @@ func (l *Loaded) findConstGlobals() (map[*ssa.Global]*ssa.Const, map[*ssa.Global
 					case *ssa.Store:
 						c, isConst := i.Val.(*ssa.Const)
 						isInit := i.Addr == g && fn.Name() == "init" && fn.Parent() == nil && fn.Pkg == g.Pkg
+						if i.Addr == g && userInit(fn, g) {
+							// Set by a func init() of its package: at
+							// initialisation, but maybe conditionally,
+							// so never a constant.
+							delete(init, g)
+							inInit[g] = true
+							continue
+						}
 						if isInit && isConst && init[g] == nil && !inInit[g] {
 							init[g] = c
 							inInit[g] = true
@@ -88,6 +99,12 @@ func (l *Loaded) findConstGlobals() (map[*ssa.Global]*ssa.Const, map[*ssa.Global
 		}
 	}
 	return out, initOnly
+}
+
+// userInit reports whether fn is a func init() declared in g's package
+// (SSA names them init#1, init#2, …).
+func userInit(fn *ssa.Function, g *ssa.Global) bool {
+	return fn.Parent() == nil && fn.Pkg == g.Pkg && strings.HasPrefix(fn.Name(), "init#")
 }
 
 // escapedGlobal reports whether some module code uses the package-level

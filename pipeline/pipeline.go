@@ -41,7 +41,10 @@ type Config struct {
 	CheckGenerated bool
 	// NoOverflow makes Go integer arithmetic mathematical (an assumption
 	// printed with the results) instead of wrapping around.
-	NoOverflow   bool
+	NoOverflow bool
+	// ConfigInputs makes package-level variables set at initialisation
+	// inputs instead of approximations (frontend.Config.ConfigInputs).
+	ConfigInputs bool
 	KeepBoolProg bool
 	KeepIR       bool
 	Workers      int // 0 = GOMAXPROCS
@@ -207,7 +210,7 @@ func load(cfg Config) (*inputs, error) {
 		}
 		in.entryRE = re
 	}
-	loaded, err := frontend.Load(frontend.Config{Dir: cfg.Dir, Patterns: cfg.Patterns, Dialect: string(cfg.Dialect), Schema: in.schema, AssumeNoOverflow: cfg.NoOverflow, CheckGenerated: cfg.CheckGenerated})
+	loaded, err := frontend.Load(frontend.Config{Dir: cfg.Dir, Patterns: cfg.Patterns, Dialect: string(cfg.Dialect), Schema: in.schema, AssumeNoOverflow: cfg.NoOverflow, CheckGenerated: cfg.CheckGenerated, ConfigInputs: cfg.ConfigInputs})
 	if err != nil {
 		return nil, err
 	}
