@@ -16,6 +16,7 @@ import (
 	"github.com/dbverify/dbverify/smt"
 	"github.com/dbverify/dbverify/spec"
 	"github.com/dbverify/dbverify/sqlir"
+	"github.com/dbverify/dbverify/sqlparse"
 	sqlschema "github.com/dbverify/dbverify/sqlparse/schema"
 	"slices"
 )
@@ -236,6 +237,11 @@ func readSpec(cfg Config, schema *sqlir.Schema, loaded *frontend.Loaded) ([]spec
 	}
 	if err := spec.CheckNames(props, schema, loaded); err != nil {
 		return nil, nil, err
+	}
+	if loaded != nil && loaded.Dialect == sqlparse.Postgres {
+		if msg := spec.TextComparedWithNumber(props, schema); msg != "" {
+			return nil, nil, errors.New(msg)
+		}
 	}
 	facts, err := spec.ParseFacts(cfg.Assume)
 	if err != nil {
