@@ -112,6 +112,11 @@ type Update struct {
 	// statement with that table's columns kept (Set and Where above name
 	// them as Unknown: "some joined row"); nil otherwise.
 	Join *JoinedUpdate
+	// First, for MySQL's single-table UPDATE … ORDER BY … LIMIT 1, is the
+	// ORDER BY: the statement changes only the first row of that order
+	// that Where matches (of tied rows any one); nil otherwise (another
+	// LIMIT is an Unknown conjunct of Where).
+	First []OrderTerm
 }
 
 // JoinedUpdate is an UPDATE of the target table joined with one row of
