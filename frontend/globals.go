@@ -115,3 +115,47 @@ func (l *Loaded) escapedGlobal(g *ssa.Global) bool {
 	}
 	return l.usedGlobals[g]
 }
+
+// fixedByProgram reports whether g's only store at initialisation is its
+// initialiser's call of a function with constant arguments only (`var
+// limit = decimal.NewFromInt(5000)`): a value the program fixes, not one a
+// deployment sets, so it stays an input like any other value the model
+// does not evaluate (the counterexample shows the value it needs).
+func (l *Loaded) fixedByProgram(g *ssa.Global) bool {
+	stores := 0
+	fixed := false
+	for _, fn := range l.allModuleFunctions() {
+		if fn.Parent() != nil || fn.Pkg != g.Pkg || (fn.Name() != "init" && !userInit(fn, g)) {
+			continue
+		}
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				st, ok := instr.(*ssa.Store)
+				if !ok || st.Addr != g {
+					continue
+				}
+				stores++
+				fixed = fn.Name() == "init" && constCall(st.Val)
+			}
+		}
+	}
+	return stores == 1 && fixed
+}
+
+// constCall reports whether v is the result of a static call whose
+// arguments are all constants.
+func constCall(v ssa.Value) bool {
+	if e, ok := v.(*ssa.Extract); ok {
+		v = e.Tuple
+	}
+	c, ok := v.(*ssa.Call)
+	if !ok || c.Call.IsInvoke() || c.Call.StaticCallee() == nil {
+		return false
+	}
+	for _, a := range c.Call.Args {
+		if _, isConst := a.(*ssa.Const); !isConst {
+			return false
+		}
+	}
+	return true
+}

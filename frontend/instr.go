@@ -50,8 +50,9 @@ func (t *translator) global(g *ssa.Global) *cell {
 	}
 	switch {
 	case !t.l.initOnlyGlobal(g) || isError(elem):
-	case t.l.cfg.ConfigInputs && !isCollection(elem):
-		// The user said a deployment's settings are inputs.
+	case !isCollection(elem) && (t.l.cfg.ConfigInputs || t.l.fixedByProgram(g)):
+		// The user said a deployment's settings are inputs, or the
+		// program fixes the value (a call with constant arguments).
 	case isCollection(elem):
 		// The slice or map the initialiser filled: its length and
 		// elements are the initialiser's, which the model does not
