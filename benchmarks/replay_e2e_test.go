@@ -132,6 +132,15 @@ func TestReplayReproduces(t *testing.T) {
 		{"trust/sqlite_uint64_unsafe", "sqlite", true},
 		{"trust/mysql_insert_ignore_null_unsafe", "mysql", true},
 		{"decimal/sqlite_nan_refund_unsafe", "sqlite", true},
+		// A row pgx.CollectOneRow collects into a struct by name: the
+		// negative pending amount an int32 field holds.
+		{"trust/pgx_collect_domain_unsafe", "postgres", false},
+		// Float arguments bound by name (sql.Named, sqlx from a struct
+		// and a map): a negative number, not a NaN.
+		{"trust/sqlite_named_nan_unsafe", "sqlite", false},
+		// UPDATE … ORDER BY qty ASC LIMIT 1 changes the emptier of two
+		// seeded bins.
+		{"trust/mysql_update_order_limit_unsafe", "mysql", false},
 		// ORDER BY … DESC LIMIT 1 read the largest of two seeded rows.
 		{"trust/pg_order_limit_min_unsafe", "postgres", true},
 		// The row an UPDATE … FROM (UPDATE a JOIN b) joins, seeded.

@@ -155,3 +155,53 @@ func (m *lowerer) orderApprox(s *ir.Select, stated bool) string {
 	}
 	return fmt.Sprintf("the first row of the ORDER BY of the SELECT at %s (%s)", s.Info.Position(), why)
 }
+
+// firstRows models MySQL's UPDATE … ORDER BY … LIMIT 1 (u.first): the
+// statement changes the first row of the order that its WHERE matches. It
+// returns, for each symbol of t, a fresh "this is the row changed"
+// (true when u.first is nil): a symbol changed comes no later in
+// the order than each other symbol that matches — the facts a first-row
+// SELECT states (orderFacts). The real row changed satisfies them, so no
+// execution is lost; several symbols may be marked (at most one row
+// changes, which is not stated: more executions, never fewer). An order
+// the model cannot state leaves the marks approximations.
+func (m *lowerer) firstRows(em *emitter, t *tableModel, u updateSpec) map[*symbol]ir.Expr {
+	out := map[*symbol]ir.Expr{}
+	if u.first == nil {
+		for _, x := range t.syms {
+			out[x] = ir.True
+		}
+		return out
+	}
+	vars := make([]*ir.Var, 0, len(t.syms))
+	for _, x := range t.syms {
+		v := m.p.NewVar("$firstRow", ir.Bool, ir.Local)
+		out[x] = v
+		vars = append(vars, v)
+	}
+	em.havoc(vars...)
+	// The UPDATE as the SELECT of its first row, locking (so that where
+	// other requests run the order is not stated: orderColumns).
+	q := &sqlir.Select{Table: t.name, Where: u.where, OrderBy: u.first, Limit: 1, ForUpdate: true}
+	s := &ir.Select{SQL: q, Args: u.args, Info: u.info}
+	var facts []ir.Expr
+	for _, x := range t.syms {
+		var known []orderedRow
+		for _, y := range t.syms {
+			if y != x {
+				known = append(known, orderedRow{sym: y, sees: ir.And(y.isLive(), y.exists)})
+			}
+		}
+		f, ok := m.orderFacts(s, t, x, known)
+		if !ok {
+			why := fmt.Sprintf("the row the UPDATE … ORDER BY … LIMIT 1 at %s changes (an ORDER BY term the model does not order by: an expression, or a string column whose order depends on the collation; or other requests run)", u.info.Position())
+			for _, v := range vars {
+				v.Approx = why
+			}
+			return out
+		}
+		facts = append(facts, ir.Implies(out[x], f))
+	}
+	em.assume(ir.And(facts...))
+	return out
+}

@@ -49,7 +49,7 @@ func (m *lowerer) lowerExec(e *ir.Edge, s *ir.Exec) error {
 	case *sqlir.Update:
 		affected := m.returnedRows(s)
 		m.update(em, t, updateSpec{set: q.Set, where: q.Where, args: s.Args, affected: affected,
-			returning: q.Returning, targets: s.Targets, h: s.Tx})
+			returning: q.Returning, targets: s.Targets, h: s.Tx, first: q.First, info: s.Info})
 		m.noRow(em, s, affected)
 	case *sqlir.Insert:
 		affected := m.returnedRows(s)
@@ -127,6 +127,10 @@ type updateSpec struct {
 	// flag, for the conflict assignments of an upsert, is the INSERT's
 	// "the write changes r" (the INSERT begins and ends the write).
 	flag *ir.Var
+	// first is the ORDER BY of UPDATE … ORDER BY … LIMIT 1 (firstRows),
+	// info the statement's.
+	first []sqlir.OrderTerm
+	info  ir.Info
 }
 
 // update applies SET … WHERE … to every live symbol of t; RETURNING targets
@@ -142,9 +146,10 @@ func (m *lowerer) update(em *emitter, t *tableModel, u updateSpec) {
 	var rhs []ir.Expr
 	var matched, keyed, counted, ranges []ir.Expr
 	key, kv := m.pinnedKey(t, u.where, u.args)
+	chosen := m.firstRows(em, t, u)
 	for _, x := range t.syms {
 		where := m.where(u.where, x, u.args)
-		match := ir.And(x.isLive(), x.exists, where)
+		match := ir.And(x.isLive(), x.exists, where, chosen[x])
 		if x == t.watched {
 			// r locked by another transaction: the write waits if r's
 			// committed state matches (conflict), else leaves r alone.

@@ -32,7 +32,7 @@ func (t *translator) dbCall(f *frame, instr ssa.CallInstruction, a apiCall, args
 			return t.dbCall(f, instr, a, alt, results)
 		})
 	}
-	if v, ok := t.namedArgCall(a.Pkg, a.Name, args); ok {
+	if v, ok := t.namedArgCall(instr, a.Pkg, a.Name, args); ok {
 		return v
 	}
 	if a.Special != nil {
@@ -266,16 +266,17 @@ func (t *translator) sqlCall(f *frame, instr ssa.CallInstruction, a apiCall, tx 
 			// not follow (appended in a loop, copied): any values, marked.
 			stmtArgs, t.argNulls, t.argUnsigned, t.argFloat = t.approxArgs(text, "an element of the argument slice at "+t.posString(t.pos)+", which the model does not track (built in a loop or copied)"), nil, nil, nil
 		}
-		if named, vals, ok := t.namedArgValue(arg(a.Params), text); ok {
-			text, stmtArgs, t.argNulls, t.argUnsigned, t.argFloat = named, vals, nil, nil, nil
+		if named, vals, floats, ok := t.namedArgValue(arg(a.Params), text); ok {
+			text, stmtArgs, t.argNulls, t.argUnsigned, t.argFloat = named, vals, nil, nil, floats
 		}
-		if vals, ok := t.sqlNamedArgs(arg(a.Params), text); ok && known {
-			stmtArgs, t.argNulls, t.argUnsigned, t.argFloat = vals, nil, nil, nil
+		if vals, floats, ok := t.sqlNamedArgs(arg(a.Params), text); ok && known {
+			stmtArgs, t.argNulls, t.argUnsigned, t.argFloat = vals, nil, nil, floats
 		}
 		var names []string
 		if a.Op.Named() {
 			text, names = dblib.CompileNamed(text, t.dialect == sqlparse.Postgres)
-			stmtArgs, t.argNulls, t.argUnsigned, t.argFloat = t.namedArgs(arg(a.Named), a.argType(a.Named), names), nil, nil, nil
+			stmtArgs, t.argFloat = t.namedArgs(arg(a.Named), a.argType(a.Named), names)
+			t.argNulls, t.argUnsigned = nil, nil
 		}
 		return t.runOp(a, tx, text, known, stmtArgs, names, arg, results)
 	}
@@ -291,28 +292,31 @@ func (t *translator) sqlCall(f *frame, instr ssa.CallInstruction, a apiCall, tx 
 
 // namedArgValue handles a single argument that names the placeholders of
 // the text (pgx.NamedArgs{"id": id} with @id): the text with positional
-// placeholders and the values bound to them (nil where the argument's
-// contents are not known: arbitrary).
-func (t *translator) namedArgValue(params value, text string) (string, []ir.Expr, bool) {
+// placeholders, the values bound to them (nil where the argument's
+// contents are not known: arbitrary) and which of them are Go floats
+// (floatValues).
+func (t *translator) namedArgValue(params value, text string) (string, []ir.Expr, map[int]bool, bool) {
 	elems := t.sliceElems(params)
 	if len(elems) != 1 {
-		return "", nil, false
+		return "", nil, nil, false
 	}
 	rewrite, ok := dblib.NamedArgs(elems[0].dyn)
 	if !ok {
-		return "", nil, false
+		return "", nil, nil, false
 	}
 	out, names, ok := rewrite(text)
 	if !ok {
-		return "", nil, false
+		return "", nil, nil, false
 	}
 	vals := make([]ir.Expr, len(names))
+	bound := make([]value, len(names))
 	if o := elems[0].obj; o != nil && o.entries != nil {
 		for i, n := range names {
-			vals[i] = o.entries[n].expr
+			bound[i] = o.entries[n]
+			vals[i] = bound[i].expr
 		}
 	}
-	return out, vals, true
+	return out, vals, floatValues(bound), true
 }
 
 // useSiteDialect reads the SQL of the site in the dialect of the handle it
@@ -372,7 +376,8 @@ func (t *translator) stmtCall(instr ssa.CallInstruction, a apiCall, st *object, 
 	stmtArgs := t.sqlArgs(arg(a.Params))
 	t.argFloat = floatArgs(instr, a.Params, len(stmtArgs))
 	if st.names != nil {
-		stmtArgs, t.argNulls, t.argUnsigned, t.argFloat = t.namedArgs(arg(a.Named), a.argType(a.Named), st.names), nil, nil, nil
+		stmtArgs, t.argFloat = t.namedArgs(arg(a.Named), a.argType(a.Named), st.names)
+		t.argNulls, t.argUnsigned = nil, nil
 	}
 	return t.runOp(a, st.tx, st.text, true, stmtArgs, nil, arg, results)
 }

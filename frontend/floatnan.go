@@ -247,8 +247,10 @@ func (r *nanResolver) flag(v *ir.Var, depth int) ir.Expr {
 }
 
 // nanArgs splits the path before a SQL statement whose arguments args
-// bound from Go floats (t.argFloat, taken; a decimal is never NaN) may
-// hold a NaN: where none is NaN the statement runs as
+// bound from Go floats (t.argFloat, taken: positional arguments by their
+// static type, named ones — sql.Named, sqlx's :name from a struct or a
+// map, pgx.NamedArgs — by the type they had before boxing, floatValues;
+// a decimal is never NaN) may hold a NaN: where none is NaN the statement runs as
 // modelled; where one is, the path reads a value marked as an
 // approximation (ir.Var.Approx), so that a counterexample through it is
 // UNKNOWN, never UNSAFE (see above).

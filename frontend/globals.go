@@ -2,6 +2,7 @@ package frontend
 
 import (
 	"go/token"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -20,11 +21,13 @@ func (l *Loaded) constGlobal(g *ssa.Global) (*ssa.Const, bool) {
 }
 
 // initOnlyGlobal reports whether the package-level variable g is set only
-// by its package's init function (its initialiser, `var limits =
-// []int64{0, 10, 100}`), other code only loading it, and is not exported
-// from an importable package: its content is what the initialiser
-// computed, which the model does not evaluate, so an arbitrary slice or
-// map for it is an approximation, not an input.
+// when its package is initialised (its initialiser, `var limits =
+// []int64{0, 10, 100}`, `var feeRate = mustParse(os.Getenv("FEE"))`, or
+// a func init() of its package), other code only loading it, and is not
+// exported from an importable package: its content is what the
+// initialisation computed, which the model does not evaluate, so an
+// arbitrary value for it is an approximation, not an input (see
+// translator.global).
 func (l *Loaded) initOnlyGlobal(g *ssa.Global) bool {
 	if l.constGlobals == nil {
 		l.constGlobals, l.initGlobals = l.findConstGlobals()
@@ -55,6 +58,14 @@ func (l *Loaded) findConstGlobals() (map[*ssa.Global]*ssa.Const, map[*ssa.Global
 					case *ssa.Store:
 						c, isConst := i.Val.(*ssa.Const)
 						isInit := i.Addr == g && fn.Name() == "init" && fn.Parent() == nil && fn.Pkg == g.Pkg
+						if i.Addr == g && userInit(fn, g) {
+							// Set by a func init() of its package: at
+							// initialisation, but maybe conditionally,
+							// so never a constant.
+							delete(init, g)
+							inInit[g] = true
+							continue
+						}
 						if isInit && isConst && init[g] == nil && !inInit[g] {
 							init[g] = c
 							inInit[g] = true
@@ -90,6 +101,12 @@ func (l *Loaded) findConstGlobals() (map[*ssa.Global]*ssa.Const, map[*ssa.Global
 	return out, initOnly
 }
 
+// userInit reports whether fn is a func init() declared in g's package
+// (SSA names them init#1, init#2, …).
+func userInit(fn *ssa.Function, g *ssa.Global) bool {
+	return fn.Parent() == nil && fn.Pkg == g.Pkg && strings.HasPrefix(fn.Name(), "init#")
+}
+
 // escapedGlobal reports whether some module code uses the package-level
 // variable g other than by loading it (a store, its address passed on).
 func (l *Loaded) escapedGlobal(g *ssa.Global) bool {
@@ -97,4 +114,48 @@ func (l *Loaded) escapedGlobal(g *ssa.Global) bool {
 		l.constGlobals, l.initGlobals = l.findConstGlobals()
 	}
 	return l.usedGlobals[g]
+}
+
+// fixedByProgram reports whether g's only store at initialisation is its
+// initialiser's call of a function with constant arguments only (`var
+// limit = decimal.NewFromInt(5000)`): a value the program fixes, not one a
+// deployment sets, so it stays an input like any other value the model
+// does not evaluate (the counterexample shows the value it needs).
+func (l *Loaded) fixedByProgram(g *ssa.Global) bool {
+	stores := 0
+	fixed := false
+	for _, fn := range l.allModuleFunctions() {
+		if fn.Parent() != nil || fn.Pkg != g.Pkg || (fn.Name() != "init" && !userInit(fn, g)) {
+			continue
+		}
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				st, ok := instr.(*ssa.Store)
+				if !ok || st.Addr != g {
+					continue
+				}
+				stores++
+				fixed = fn.Name() == "init" && constCall(st.Val)
+			}
+		}
+	}
+	return stores == 1 && fixed
+}
+
+// constCall reports whether v is the result of a static call whose
+// arguments are all constants.
+func constCall(v ssa.Value) bool {
+	if e, ok := v.(*ssa.Extract); ok {
+		v = e.Tuple
+	}
+	c, ok := v.(*ssa.Call)
+	if !ok || c.Call.IsInvoke() || c.Call.StaticCallee() == nil {
+		return false
+	}
+	for _, a := range c.Call.Args {
+		if _, isConst := a.(*ssa.Const); !isConst {
+			return false
+		}
+	}
+	return true
 }

@@ -48,11 +48,24 @@ func (t *translator) global(g *ssa.Global) *cell {
 		c.v.Kind = ir.Ghost
 		t.sentinels = append(t.sentinels, c.v)
 	}
-	if t.l.initOnlyGlobal(g) && isCollection(elem) {
+	switch {
+	case !t.l.initOnlyGlobal(g) || isError(elem):
+	case !isCollection(elem) && (t.l.cfg.ConfigInputs || t.l.fixedByProgram(g)):
+		// The user said a deployment's settings are inputs, or the
+		// program fixes the value (a call with constant arguments).
+	case isCollection(elem):
 		// The slice or map the initialiser filled: its length and
 		// elements are the initialiser's, which the model does not
-		// evaluate (other globals keep an arbitrary value, as settings).
+		// evaluate.
 		t.markApprox(c, fmt.Sprintf("the content of %s.%s, filled by its initialiser, which the model does not evaluate", g.Pkg.Pkg.Name(), g.Name()))
+	default:
+		// A setting computed at initialisation (`var feeRate =
+		// decimal.RequireFromString("0.015")`, a value read from the
+		// environment): the model does not evaluate it, and a value a
+		// deployment sets is not an input the user chose, so a
+		// counterexample that reads it is UNKNOWN, not UNSAFE (adv11
+		// p33: a counterexample picked feeRate = 0.005).
+		t.markApproxDeep(c, fmt.Sprintf("%s.%s, set when its package is initialised by code the model does not evaluate (a configuration value, not an input)", g.Pkg.Pkg.Name(), g.Name()), 0)
 	}
 	t.globals[g] = c
 	return c
@@ -139,7 +152,7 @@ func (t *translator) instr(f *frame, instr ssa.Instruction) {
 		}
 		k, v := t.val(f, i.Key), t.val(f, i.Value)
 		if m.obj != nil && m.obj.entries != nil && k.strKnown && (v.expr != nil || isFuncValue(v)) {
-			m.obj.entries[k.str] = v
+			m.obj.entries[k.str] = boxed(i.Value, v)
 			return
 		}
 		t.lose(k)

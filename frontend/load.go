@@ -34,6 +34,10 @@ type Config struct {
 	// CheckGenerated makes sqlc query methods nothing in the module calls
 	// entries too (by default they are not: see UncalledGenerated).
 	CheckGenerated bool
+	// ConfigInputs makes package-level variables set at initialisation
+	// (initOnlyGlobal) inputs of the entry, as a deployment may set
+	// them, instead of approximations (see translator.global).
+	ConfigInputs bool
 }
 
 // Loaded is a loaded, type-checked program in SSA form.

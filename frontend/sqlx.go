@@ -182,9 +182,10 @@ func (t *translator) selectInto(rows value, dest value) value {
 }
 
 // namedArgs returns the values sqlx binds to :name parameters from arg, a
-// struct (or pointer to one) by `db` names; nil entries are unknown (maps,
-// missing fields).
-func (t *translator) namedArgs(arg value, typ types.Type, names []string) []ir.Expr {
+// struct (or pointer to one) by `db` names, or a map; nil entries are
+// unknown (missing fields). floats are the parameters bound to Go floats
+// (floatValues).
+func (t *translator) namedArgs(arg value, typ types.Type, names []string) (_ []ir.Expr, floats map[int]bool) {
 	out := make([]ir.Expr, len(names))
 	var byName map[string]*cell
 	var vals map[string]value
@@ -199,22 +200,27 @@ func (t *translator) namedArgs(arg value, typ types.Type, names []string) []ir.E
 			vals = map[string]value{}
 			for i := 0; i < st.NumFields() && i < len(arg.fields); i++ {
 				if name := dblib.ColumnName(st.Field(i), st.Tag(i)); name != "" {
-					vals[strings.ToLower(name)] = arg.fields[i]
+					v := arg.fields[i]
+					v.dyn = st.Field(i).Type()
+					vals[strings.ToLower(name)] = v
 				}
 			}
 		}
 	case isMap(typ):
 		return t.namedFromMap(arg, names)
 	}
+	bound := make([]value, len(names))
 	for i, n := range names {
 		n = strings.ToLower(n)
 		if fc := byName[n]; fc != nil && fc.v != nil {
-			out[i] = t.load(fc, n).expr
+			bound[i] = t.load(fc, n)
+			bound[i].dyn = fc.typ
 		} else if v, ok := vals[n]; ok {
-			out[i] = v.expr
+			bound[i] = v
 		}
+		out[i] = bound[i].expr
 	}
-	return out
+	return out, floatValues(bound)
 }
 
 // namedFromMap binds :name parameters from a map argument (sqlx binds a
@@ -223,12 +229,13 @@ func (t *translator) namedArgs(arg value, typ types.Type, names []string) []ir.E
 // analysis cannot look up, a value it marks as an approximation — a
 // counterexample resting on it is UNKNOWN, not an UNSAFE (an independent
 // tester's sqlxmap: the map's values were arbitrary, a false UNSAFE).
-func (t *translator) namedFromMap(arg value, names []string) []ir.Expr {
+func (t *translator) namedFromMap(arg value, names []string) (_ []ir.Expr, floats map[int]bool) {
 	out := make([]ir.Expr, len(names))
+	bound := make([]value, len(names))
 	for i, n := range names {
 		if arg.obj != nil && arg.obj.entries != nil {
 			if v, ok := arg.obj.entries[n]; ok && v.expr != nil {
-				out[i] = v.expr
+				out[i], bound[i] = v.expr, v
 				continue
 			}
 		}
@@ -236,7 +243,7 @@ func (t *translator) namedFromMap(arg value, names []string) []ir.Expr {
 		v.Approx = fmt.Sprintf("named parameter :%s bound from a map whose entry the analysis does not know", n)
 		out[i] = v
 	}
-	return out
+	return out, floatValues(bound)
 }
 
 func isMap(typ types.Type) bool {

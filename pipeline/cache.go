@@ -25,6 +25,10 @@ type resultCache struct{ dir string }
 func (c resultCache) key(tool string, cfg Config, p *ir.Program) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "dbverify result cache v1\x00%s\x00%s\x00%d\x00%d\x00", tool, cfg.Engine, cfg.MaxRefinements, cfg.MaxPaths)
+	if cfg.ConfigInputs {
+		// (Approximation marks are not part of the program's text.)
+		fmt.Fprint(h, "config-inputs\x00")
+	}
 	fmt.Fprintln(h, p.String())
 	for _, e := range p.Edges {
 		// (Info.DB is a pointer: its contents, not its address.)

@@ -16,6 +16,7 @@ import (
 	"github.com/dbverify/dbverify/smt"
 	"github.com/dbverify/dbverify/spec"
 	"github.com/dbverify/dbverify/sqlir"
+	"github.com/dbverify/dbverify/sqlparse"
 	sqlschema "github.com/dbverify/dbverify/sqlparse/schema"
 	"slices"
 )
@@ -41,7 +42,10 @@ type Config struct {
 	CheckGenerated bool
 	// NoOverflow makes Go integer arithmetic mathematical (an assumption
 	// printed with the results) instead of wrapping around.
-	NoOverflow   bool
+	NoOverflow bool
+	// ConfigInputs makes package-level variables set at initialisation
+	// inputs instead of approximations (frontend.Config.ConfigInputs).
+	ConfigInputs bool
 	KeepBoolProg bool
 	KeepIR       bool
 	Workers      int // 0 = GOMAXPROCS
@@ -207,7 +211,7 @@ func load(cfg Config) (*inputs, error) {
 		}
 		in.entryRE = re
 	}
-	loaded, err := frontend.Load(frontend.Config{Dir: cfg.Dir, Patterns: cfg.Patterns, Dialect: string(cfg.Dialect), Schema: in.schema, AssumeNoOverflow: cfg.NoOverflow, CheckGenerated: cfg.CheckGenerated})
+	loaded, err := frontend.Load(frontend.Config{Dir: cfg.Dir, Patterns: cfg.Patterns, Dialect: string(cfg.Dialect), Schema: in.schema, AssumeNoOverflow: cfg.NoOverflow, CheckGenerated: cfg.CheckGenerated, ConfigInputs: cfg.ConfigInputs})
 	if err != nil {
 		return nil, err
 	}
@@ -233,6 +237,11 @@ func readSpec(cfg Config, schema *sqlir.Schema, loaded *frontend.Loaded) ([]spec
 	}
 	if err := spec.CheckNames(props, schema, loaded); err != nil {
 		return nil, nil, err
+	}
+	if loaded != nil && loaded.Dialect == sqlparse.Postgres {
+		if msg := spec.TextComparedWithNumber(props, schema); msg != "" {
+			return nil, nil, errors.New(msg)
+		}
 	}
 	facts, err := spec.ParseFacts(cfg.Assume)
 	if err != nil {

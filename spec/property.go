@@ -33,6 +33,8 @@ type RowCheck struct {
 	// semantics made explicit (see nullSafe); Source is the condition as
 	// written when that changed it (nil otherwise).
 	Expr, Source sqlir.Expr
+	// casts are the casts the condition applies (checkCasts).
+	casts []sqlir.ColumnCast
 }
 
 // Written returns the condition as written.
@@ -65,7 +67,7 @@ func (c *RowCheck) Is(ck sqlir.Constraint) bool {
 // rowCheck returns the property a parsed condition or a schema CHECK
 // states.
 func rowCheck(c *sqlir.Constraint) *RowCheck {
-	return &RowCheck{Name: c.Name, Text: c.Text, Table: c.Table, Expr: c.Expr}
+	return &RowCheck{Name: c.Name, Text: c.Text, Table: c.Table, Expr: c.Expr, casts: c.Casts}
 }
 
 // FromSchema returns the properties the schema's CHECK constraints state,

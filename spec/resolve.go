@@ -62,6 +62,9 @@ func Resolve(texts []string, table string, schema *sqlir.Schema, prog Program) (
 		if err != nil {
 			return nil, err
 		}
+		if err := checkCasts(text, c.Table, c.casts, schema); err != nil {
+			return nil, err
+		}
 		c.nullSafe(schema)
 		out = append(out, c)
 	}

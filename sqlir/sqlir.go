@@ -112,6 +112,11 @@ type Update struct {
 	// statement with that table's columns kept (Set and Where above name
 	// them as Unknown: "some joined row"); nil otherwise.
 	Join *JoinedUpdate
+	// First, for MySQL's single-table UPDATE … ORDER BY … LIMIT 1, is the
+	// ORDER BY: the statement changes only the first row of that order
+	// that Where matches (of tied rows any one); nil otherwise (another
+	// LIMIT is an Unknown conjunct of Where).
+	First []OrderTerm
 }
 
 // JoinedUpdate is an UPDATE of the target table joined with one row of
@@ -313,6 +318,20 @@ type Constraint struct {
 	Text  string
 	Table string
 	Expr  Expr
+	// Casts are the casts the condition applies to columns (Postgres
+	// x::type, CAST(x AS type)), which Expr leaves out: the column keeps
+	// its value (see sqlparse/postgres), so whoever knows the column's
+	// type decides whether that is exact.
+	Casts []ColumnCast
+}
+
+// ColumnCast is a cast in a constraint: of Column (lower-case; "" for an
+// expression other than a column) to a type of category Type ("integer",
+// "numeric", "float", "text", "boolean", "user" or "other"), at byte
+// Offset of the constraint's text.
+type ColumnCast struct {
+	Column, Type string
+	Offset       int
 }
 
 // Schema holds what DDL says about tables.

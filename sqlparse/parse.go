@@ -1,7 +1,9 @@
 package sqlparse
 
 import (
+	"errors"
 	"fmt"
+	"regexp"
 
 	"github.com/dbverify/dbverify/sqlir"
 	"github.com/dbverify/dbverify/sqlparse/internal/rules"
@@ -62,9 +64,25 @@ func ParseDetailed(d Dialect, query string) (res *Result, err error) {
 // references keep their qualifier as written (aliases do not exist here),
 // so a consumer should match constraint columns by name. Syntax errors
 // wrap a *ParseError whose Query is text and whose Offset points into it.
+//
+// A condition the MySQL grammar rejects that writes a Postgres cast
+// (x::bigint, CAST(x AS BIGINT)) is read with the Postgres grammar, which
+// records the casts (sqlir.Constraint.Casts) for the caller to check
+// against the column types.
 func ParseConstraint(text string, defaultTable string) (*sqlir.Constraint, error) {
-	return mysql.ParseConstraint(text, defaultTable)
+	c, err := mysql.ParseConstraint(text, defaultTable)
+	var pe *ParseError
+	if err == nil || !errors.As(err, &pe) || !pgCast.MatchString(text) {
+		return c, err
+	}
+	if pc, perr := postgres.ParseConstraint(text, defaultTable); perr == nil {
+		return pc, nil
+	}
+	return nil, err
 }
+
+// pgCast matches a Postgres cast: x::type or CAST(… AS type).
+var pgCast = regexp.MustCompile(`(?i)::|\bcast\s*\(`)
 
 // Format prints e as SQL (MySQL flavour) with the fewest parentheses that
 // keep its tree shape, so that parsing the text again gives the same

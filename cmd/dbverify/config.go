@@ -22,7 +22,7 @@ var configurable = map[string]bool{
 	"max-refinements": true, "timeout": true, "time-limit": true, "deadline": true, "engine": true, "jobs": true,
 	"rlimit": true, "max-queries": true, "max-predicates": true, "max-states": true,
 	"concurrent": true, "isolation": true, "por": true,
-	"fail-on-unknown": true, "no-infer-key": true, "check-generated": true, "assume-no-overflow": true, "cache-dir": true, "no-cache": true, "sarif-category": true,
+	"fail-on-unknown": true, "no-infer-key": true, "check-generated": true, "config-inputs": true, "assume-no-overflow": true, "cache-dir": true, "no-cache": true, "sarif-category": true,
 }
 
 // applyConfig reads the configuration (--config, else .dbverify.yaml in

@@ -172,4 +172,8 @@ type Builder interface {
 	Escape()
 	// Position is the call's file:line.
 	Position() string
+	// CollectOne is pgx's CollectOneRow(rows, mapper) (exactly:
+	// CollectExactlyOneRow) as the single-row Scan mapper performs; false
+	// when mapper is not one the model knows.
+	CollectOne(rows, mapper Value, exactly bool) (Value, bool)
 }

@@ -128,11 +128,17 @@ func pgxBeginFunc(b Builder, c Call) Value {
 	return b.RunInTx(b.Arg(db), b.Arg(n-1))
 }
 
-// pgxCollect is a pgx Collect* function (CollectOneRow, CollectRows, …):
-// the rows' values are not bound to the query's rows, so they are
-// arbitrary and marked approximations: a counterexample reading them is
-// UNKNOWN.
+// pgxCollect is a pgx Collect* function (CollectOneRow, CollectRows, …).
+// CollectOneRow and CollectExactlyOneRow with one of pgx's own mappers
+// are the single-row Scan the mapper performs (Builder.CollectOne); other
+// rows' values are not bound to the query's rows, so they are arbitrary
+// and marked approximations: a counterexample reading them is UNKNOWN.
 func pgxCollect(b Builder, c Call) Value {
+	if strings.HasSuffix(c.Name, "OneRow") && b.NumArgs() == 2 {
+		if v, ok := b.CollectOne(b.Arg(0), b.Arg(1), c.Name == "CollectExactlyOneRow"); ok {
+			return v
+		}
+	}
 	b.Escape()
 	why := fmt.Sprintf("the result of pgx.%s at %s (rows collected by pgx are not modelled)", c.Name, b.Position())
 	res := b.Results()

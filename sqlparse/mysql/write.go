@@ -71,10 +71,22 @@ func (t *translator) update(u *sqlparser.Update, query string) (sqlir.Statement,
 			out.Join = rules.JoinedUpdate(joined, exact, conj)
 		}
 	}
-	if u.Limit != nil {
+	switch {
+	case single && len(u.OrderBy) > 0 && u.Limit != nil && u.Limit.Offset == nil && isOne(u.Limit.Rowcount):
+		// The first row of the order that the WHERE matches.
+		for _, o := range u.OrderBy {
+			out.First = append(out.First, sqlir.OrderTerm{Expr: t.expr(o.Expr), Desc: o.Direction == sqlparser.DescScr})
+		}
+	case u.Limit != nil:
 		out.Where = rules.And(out.Where, t.limitUnknown(u.Limit))
 	}
 	return out, nil
+}
+
+// isOne reports whether e is the integer literal 1.
+func isOne(e sqlparser.Expr) bool {
+	v, ok := e.(*sqlparser.SQLVal)
+	return ok && v.Type == sqlparser.IntVal && string(v.Val) == "1"
 }
 
 // sequentialSet makes MySQL's left-to-right SET semantics (a later

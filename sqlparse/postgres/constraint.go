@@ -67,7 +67,43 @@ func ParseConstraint(text, defaultTable string) (c *sqlir.Constraint, err error)
 		return nil, err
 	}
 	t := &translator{query: q, version: tree.Version, scope: map[string]string{}}
-	return rules.NewConstraint(text, table, t.expr(where))
+	c, err = rules.NewConstraint(text, table, t.expr(where))
+	if err != nil {
+		return nil, err
+	}
+	c.Casts = constraintCasts(where)
+	return c, nil
+}
+
+// castCategories names the cast type categories (sqlir.ColumnCast.Type).
+var castCategories = map[int]string{catOther: "other", catInt: "integer", catExact: "numeric", catFloat: "float",
+	catText: "text", catBool: "boolean", catUser: "user"}
+
+// constraintCasts lists the casts of where (a constraint's condition
+// inside pgConstraintPrefix); a cast with a length or precision is
+// "other" (it may change the value).
+func constraintCasts(where *pg.Node) []sqlir.ColumnCast {
+	var out []sqlir.ColumnCast
+	pgVisit(where, func(x proto.Message) bool {
+		tc, ok := x.(*pg.TypeCast)
+		if !ok {
+			return true
+		}
+		if _, isConst := tc.Arg.GetNode().(*pg.Node_AConst); isConst {
+			return true // converted exactly or Unknown (castConst)
+		}
+		cat, typmod := pgTypeCategory(tc.TypeName)
+		if typmod {
+			cat = catOther
+		}
+		c := sqlir.ColumnCast{Type: castCategories[cat], Offset: max(0, int(tc.Location)-len(pgConstraintPrefix))}
+		if cr := tc.Arg.GetColumnRef(); cr != nil && len(cr.Fields) > 0 {
+			c.Column = strings.ToLower(cr.Fields[len(cr.Fields)-1].GetString_().GetSval())
+		}
+		out = append(out, c)
+		return true
+	})
+	return out
 }
 
 // checkPgConstraintAST rejects placeholders, subqueries, aggregates and

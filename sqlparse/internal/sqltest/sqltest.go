@@ -30,6 +30,16 @@ func Describe(st sqlir.Statement) string {
 		if s.Where != nil {
 			fmt.Fprintf(&b, " WHERE %s", rules.Format(s.Where))
 		}
+		for i, o := range s.First {
+			sep := ", "
+			if i == 0 {
+				sep = " FIRST BY "
+			}
+			b.WriteString(sep + rules.Format(o.Expr))
+			if o.Desc {
+				b.WriteString(" DESC")
+			}
+		}
 	case *sqlir.Insert:
 		b.WriteString("INSERT ")
 		if s.Replace {

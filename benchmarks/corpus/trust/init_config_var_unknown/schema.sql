@@ -1,0 +1,4 @@
+CREATE TABLE accounts (
+  id      INTEGER PRIMARY KEY,
+  balance INTEGER NOT NULL
+);

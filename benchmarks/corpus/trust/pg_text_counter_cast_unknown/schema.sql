@@ -1,0 +1,1 @@
+CREATE TABLE counters (name TEXT PRIMARY KEY, remaining TEXT NOT NULL);

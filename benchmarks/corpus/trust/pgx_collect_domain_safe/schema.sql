@@ -1,0 +1,5 @@
+CREATE TABLE wallets (
+  id      BIGINT PRIMARY KEY,
+  credit  BIGINT NOT NULL,
+  pending INTEGER NOT NULL DEFAULT 0
+);
