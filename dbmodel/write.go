@@ -164,6 +164,7 @@ func (m *lowerer) update(em *emitter, t *tableModel, u updateSpec) {
 			col := strings.ToLower(a.Col)
 			v := x.cols[col]
 			val := m.convert(m.assigned(t, a.Col, a.Value, x, u.args), v.Type)
+			val = m.untrackedNull(em, t, col, a.Value, u.args, val, em.info)
 			if u.ignore {
 				val = m.implicitDefault(t, col, a.Value, x, u.args, m.clipped(t.name, col, val), em.info)
 			} else {
@@ -709,6 +710,7 @@ func (m *lowerer) insertedValues(em *emitter, t *tableModel, q *sqlir.Insert, ro
 			if i < len(row) && !isDefaultKeyword(row[i]) {
 				vals[strings.ToLower(c)] = m.assigned(t, c, row[i], nil, s.Args)
 				m.ignoredNull(t, q, c, row[i], s.Args, vals, s.Info)
+				vals[strings.ToLower(c)] = m.untrackedNull(em, t, c, row[i], s.Args, vals[strings.ToLower(c)], s.Info)
 				if _, null := m.assignNull(t, c, row[i], nil, s.Args); null != nil {
 					vals[nullFlag(c)] = null
 				}
