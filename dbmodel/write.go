@@ -163,21 +163,12 @@ func (m *lowerer) update(em *emitter, t *tableModel, u updateSpec) {
 		for _, a := range u.set {
 			col := strings.ToLower(a.Col)
 			v := x.cols[col]
-			val := m.convert(m.assigned(t, a.Col, a.Value, x, u.args), v.Type)
-			val = m.untrackedNull(em, t, col, a.Value, u.args, val, em.info)
-			if u.ignore {
-				val = m.implicitDefault(t, col, a.Value, x, u.args, m.clipped(t.name, col, val), em.info)
-			} else {
-				ranges = append(ranges, ir.Implies(match, m.inColumnRange(t.name, col, val)))
+			val, fails := m.setValue(em, t, u, a, x, v.Type)
+			for _, f := range fails {
+				ranges = append(ranges, ir.Implies(match, f))
 			}
 			lhs = append(lhs, v)
 			rhs = append(rhs, ir.IteOf(match, val, v))
-			if ok := m.unsignedInRange(a.Value, x, u.args); ok != ir.True {
-				ranges = append(ranges, ir.Implies(match, ok))
-			}
-			if ok := m.notNullWritten(t, col, a.Value, x, u.args); ok != ir.True && !u.ignore {
-				ranges = append(ranges, ir.Implies(match, ok))
-			}
 			diffs = append(diffs, ir.Not(ir.Eq(val, v)))
 			if g, null := m.assignNull(t, a.Col, a.Value, x, u.args); g != nil {
 				lhs = append(lhs, g)
@@ -293,25 +284,9 @@ func (m *lowerer) insert(em *emitter, t *tableModel, q *sqlir.Insert, s *ir.Exec
 			newRow.cols[c] = v
 			val, ok := vals[c]
 			if !ok {
-				switch {
-				case layoutKnown && strings.HasPrefix(c, nullFlagPrefix):
-					val = m.omittedNull(t, strings.TrimPrefix(c, nullFlagPrefix), info)
-				case layoutKnown:
-					var fact ir.Expr
-					val, fact = m.omitted(t, c, v.Type, info, q)
-					if fact != nil {
-						facts = append(facts, fact)
-					}
-				default:
-					// INSERT … SELECT, or VALUES without a column list
-					// the schema does not give.
-					fv := m.freshVar("$inserted_"+c, v.Type)
-					if q.FromSelect {
-						fv.Approx = fmt.Sprintf("column %s of the INSERT … SELECT at %s: the selected values are not modelled", c, info.Position())
-					} else {
-						fv.Approx = fmt.Sprintf("column %s of the INSERT without a column list at %s: the column order is not known without --schema", c, info.Position())
-					}
-					val = fv
+				var fact ir.Expr
+				if val, fact = m.unsetValue(t, q, c, v.Type, layoutKnown, info); fact != nil {
+					facts = append(facts, fact)
 				}
 			}
 			lhs = append(lhs, v)
