@@ -60,8 +60,8 @@ func validationOfMethod(m *types.Func) (validation, bool) {
 // hold.
 func (t *translator) validated(val validation, args []value, argTypes []types.Type, results *types.Tuple) value {
 	if val.decode {
-		t.decodedTargets(args)
-		t.markDecoded(args) // (the new targets' scalars too)
+		t.decodedTargets(args, true)
+		t.markDecoded(args) // (the new scalar targets too)
 		t.escape(args)
 	}
 	errV := t.freshVar(val.what+"()", ir.Bool, ir.KindCall)
@@ -95,11 +95,11 @@ func (t *translator) validated(val validation, args []value, argTypes []types.Ty
 }
 
 // decodedTargets runs decodedPointers on the structs the arguments of a
-// decoding call point to.
-func (t *translator) decodedTargets(args []value) {
+// decoding call point to (structs: pointers to structs too).
+func (t *translator) decodedTargets(args []value, structs bool) {
 	for _, a := range args {
 		if a.obj != nil && a.obj.kind == objPtr && a.obj.cell != nil && !a.obj.cell.untracked {
-			t.decodedPointers(a.obj.cell, 0)
+			t.decodedPointers(a.obj.cell, 0, structs)
 		}
 	}
 }
@@ -110,13 +110,14 @@ func (t *translator) decodedTargets(args []value) {
 // when the request holds the field, and leaves it nil when the request
 // holds null or lacks the field. A pointer to a struct gets an arbitrary
 // target (the validator then checks its tags; whether it is nil stays
-// arbitrary: a pointer to a struct compared with nil is not modelled). A
+// arbitrary: a pointer to a struct compared with nil is not modelled;
+// only with structs, for a binding call whose validator reads them). A
 // pointer to a scalar gets an arbitrary target and one nil-ness
 // (value.nonNil), arbitrary too, which every comparison with nil reads and
 // a SQL argument binds as NULL — as an entry's pointer argument. A field
 // already pointing somewhere is left alone: the decoder would write
 // through that pointer, into memory the escape havocs.
-func (t *translator) decodedPointers(c *cell, depth int) {
+func (t *translator) decodedPointers(c *cell, depth int, structs bool) {
 	st, ok := c.typ.Underlying().(*types.Struct)
 	if !ok || c.fields == nil || depth > 3 {
 		return
@@ -127,7 +128,7 @@ func (t *translator) decodedPointers(c *cell, depth int) {
 			continue
 		}
 		if fc.fields != nil {
-			t.decodedPointers(fc, depth+1)
+			t.decodedPointers(fc, depth+1, structs)
 			continue
 		}
 		p, ok := st.Field(i).Type().Underlying().(*types.Pointer)
@@ -141,13 +142,13 @@ func (t *translator) decodedPointers(c *cell, depth int) {
 			fc.ref, fc.refSet, fc.impl = value{obj: &object{kind: objPtr, cell: target}, nonNil: nonNil}, true, nil
 			continue
 		}
-		if _, ok := p.Elem().Underlying().(*types.Struct); !ok {
+		if _, ok := p.Elem().Underlying().(*types.Struct); !ok || !structs {
 			continue
 		}
 		target := t.newCell(p.Elem(), fc.name, false)
 		t.havocCell(target, 0)
 		fc.ref, fc.refSet, fc.impl = value{obj: &object{kind: objPtr, cell: target}}, true, nil
-		t.decodedPointers(target, depth+1)
+		t.decodedPointers(target, depth+1, structs)
 	}
 }
 
