@@ -265,3 +265,77 @@ func (m *lowerer) notNullWritten(t *tableModel, col string, e sqlir.Expr, x *sym
 	}
 	return m.exactly(func() ir.Expr { return ir.Not(m.isNull(e, x, args)) })
 }
+
+// untrackedNull returns the value written by e to column col of t (val,
+// its value; row x's, for an update): val, or where e is NULL and the
+// model tracks no NULL-ness of col (no ghost column: no --schema, or a
+// nullable column nothing tests with IS NULL) nor knows it NOT NULL, an
+// arbitrary value marked as an approximation. The engine then stores
+// NULL, or fails the statement on a NOT NULL column; either way no
+// number, and the row's constraint, a CHECK, holds of a NULL. The model
+// wrote some number, which made a false UNSAFE of a nil pointer argument
+// written without --schema (UPDATE … SET lim = ? storing -1). The two
+// cases are two branches of em, joined in a ghost variable, so that a
+// counterexample found on the NULL branch, refused as an approximation,
+// leaves the other branch to search (a bug with a non-nil argument stays
+// UNSAFE). Only the NULLs of arguments and literals are followed; a
+// column read is taken as not NULL, as elsewhere.
+func (m *lowerer) untrackedNull(em *emitter, t *tableModel, col string, e sqlir.Expr, args []ir.Expr, val ir.Expr, info ir.Info) ir.Expr {
+	c := strings.ToLower(col)
+	if _, ghost := t.sorts[nullFlag(c)]; ghost || val == nil || m.notNullColumn(t.name, c) {
+		return val
+	}
+	null := m.nullFromArgs(e, args)
+	if null == ir.False {
+		return val
+	}
+	why := "no --schema declares the column"
+	if m.schemaTable(t.name) != nil {
+		why = "a nullable column the constraint does not read and no IS NULL tests"
+	}
+	v := m.freshVar("$null_written", val.Sort())
+	v.Approx = fmt.Sprintf("a NULL written to column %s at %s, whose NULL-ness the model does not track (%s), not modelled", col, info.Position(), why)
+	w := m.p.NewVar("$written_"+c, val.Sort(), ir.Ghost)
+	em.havoc(m.takeFresh()...)
+	join := m.p.NewLoc()
+	nb := em.fork(null)
+	nb.assign([]*ir.Var{w}, []ir.Expr{v})
+	nb.jump(join)
+	em.assign([]*ir.Var{w}, []ir.Expr{val})
+	em.jump(join)
+	return w
+}
+
+// nullFromArgs is when e is NULL through its arguments and literals: e
+// itself where it reads no column, else an operand of its arithmetic
+// (a column is taken as not NULL).
+func (m *lowerer) nullFromArgs(e sqlir.Expr, args []ir.Expr) ir.Expr {
+	if !readsColumn(e) {
+		return m.isNull(e, nil, args)
+	}
+	switch e := e.(type) {
+	case *sqlir.Unary:
+		if e.Op == sqlir.OpNeg {
+			return m.nullFromArgs(e.X, args)
+		}
+	case *sqlir.Binary:
+		if e.Op.IsArith() {
+			return ir.Or(m.nullFromArgs(e.X, args), m.nullFromArgs(e.Y, args))
+		}
+	}
+	return ir.False
+}
+
+// readsColumn reports whether e may read a column: it names one, or holds
+// an expression the model does not read (sqlir.Unknown).
+func readsColumn(e sqlir.Expr) bool {
+	found := false
+	sqlir.Rewrite(e, func(x sqlir.Expr) (sqlir.Expr, bool) {
+		switch x.(type) {
+		case *sqlir.ColRef, *sqlir.Unknown:
+			found = true
+		}
+		return nil, false
+	})
+	return found
+}

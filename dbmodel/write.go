@@ -131,6 +131,10 @@ type updateSpec struct {
 	// info the statement's.
 	first []sqlir.OrderTerm
 	info  ir.Info
+	// ignore: the assignments of MySQL's INSERT IGNORE … ON DUPLICATE KEY
+	// UPDATE, which store a value out of range clipped and a NULL for a
+	// NOT NULL column as the implicit default (insertignore.go).
+	ignore bool
 }
 
 // update applies SET … WHERE … to every live symbol of t; RETURNING targets
@@ -165,17 +169,13 @@ func (m *lowerer) update(em *emitter, t *tableModel, u updateSpec) {
 		for _, a := range u.set {
 			col := strings.ToLower(a.Col)
 			v := x.cols[col]
-			val := m.assigned(t, a.Col, a.Value, x, u.args)
+			val, fails := m.setValue(em, t, u, a, x, v.Type)
+			for _, f := range fails {
+				ranges = append(ranges, ir.Implies(match, f))
+			}
 			lhs = append(lhs, v)
-			rhs = append(rhs, ir.IteOf(match, m.convert(val, v.Type), v))
-			ranges = append(ranges, ir.Implies(match, m.inColumnRange(t.name, col, m.convert(val, v.Type))))
-			if ok := m.unsignedInRange(a.Value, x, u.args); ok != ir.True {
-				ranges = append(ranges, ir.Implies(match, ok))
-			}
-			if ok := m.notNullWritten(t, col, a.Value, x, u.args); ok != ir.True {
-				ranges = append(ranges, ir.Implies(match, ok))
-			}
-			diffs = append(diffs, ir.Not(ir.Eq(m.convert(val, v.Type), v)))
+			rhs = append(rhs, ir.IteOf(match, val, v))
+			diffs = append(diffs, ir.Not(ir.Eq(val, v)))
 			if g, null := m.assignNull(t, a.Col, a.Value, x, u.args); g != nil {
 				lhs = append(lhs, g)
 				rhs = append(rhs, ir.IteOf(match, null, g))
@@ -278,6 +278,7 @@ func (m *lowerer) insert(em *emitter, t *tableModel, q *sqlir.Insert, s *ir.Exec
 	multi := !q.FromSelect && len(q.Rows) > 1 && !q.HasOnConflict && !q.OnConflictNothing && !q.Replace
 	var earlier []*symbol
 	arbiter := m.arbiterKey(t, q) // a multi-row upsert's (upsertrows.go)
+	var skipped []*emitter        // SQLite's INSERT OR IGNORE: rows skipped for a CHECK
 	for ri, row := range rows {
 		last := ri == len(rows)-1
 		// The new row's values, in ghost variables.
@@ -290,44 +291,39 @@ func (m *lowerer) insert(em *emitter, t *tableModel, q *sqlir.Insert, s *ir.Exec
 			newRow.cols[c] = v
 			val, ok := vals[c]
 			if !ok {
-				switch {
-				case layoutKnown && strings.HasPrefix(c, nullFlagPrefix):
-					val = m.omittedNull(t, strings.TrimPrefix(c, nullFlagPrefix), info)
-				case layoutKnown:
-					var fact ir.Expr
-					val, fact = m.omitted(t, c, v.Type, info, q)
-					if fact != nil {
-						facts = append(facts, fact)
-					}
-				default:
-					// INSERT … SELECT, or VALUES without a column list
-					// the schema does not give.
-					fv := m.freshVar("$inserted_"+c, v.Type)
-					if q.FromSelect {
-						fv.Approx = fmt.Sprintf("column %s of the INSERT … SELECT at %s: the selected values are not modelled", c, info.Position())
-					} else {
-						fv.Approx = fmt.Sprintf("column %s of the INSERT without a column list at %s: the column order is not known without --schema", c, info.Position())
-					}
-					val = fv
+				var fact ir.Expr
+				if val, fact = m.unsetValue(t, q, c, v.Type, layoutKnown, info); fact != nil {
+					facts = append(facts, fact)
 				}
 			}
 			lhs = append(lhs, v)
-			rhs = append(rhs, m.convert(val, v.Type))
-			if ok {
+			conv := m.convert(val, v.Type)
+			switch {
+			case ok && m.mysqlIgnore(q):
+				// INSERT IGNORE stores a value out of the column's
+				// range clipped to it.
+				conv = m.clipped(t.name, c, conv)
+			case ok:
 				// The INSERT fails if a value it gives leaves its
 				// column's range.
-				facts = append(facts, m.inColumnRange(t.name, c, m.convert(val, v.Type)))
+				facts = append(facts, m.inColumnRange(t.name, c, conv))
 			}
+			rhs = append(rhs, conv)
 		}
 		em.havoc(m.takeFresh()...)
 		if len(facts) > 0 {
 			em.assume(ir.And(facts...))
 		}
 		em.assign(lhs, rhs)
-		// The INSERT fails if the new row breaks a CHECK.
+		// The INSERT fails if the new row breaks a CHECK; SQLite's INSERT
+		// OR IGNORE skips it.
 		check := m.checks(newRow)
 		em.havoc(m.takeFresh()...)
-		em.assume(check)
+		if m.opt.Dialect == "sqlite" && q.OrIgnore && check != ir.True {
+			skipped = append(skipped, em.fork(ir.Not(check)))
+		} else {
+			em.assume(check)
+		}
 		// An upsert whose every possible conflict is on a key with a
 		// generated column it omits (AUTO_INCREMENT, SQLite's rowid)
 		// conflicts with no row: it is a plain INSERT (adv8 F5).
@@ -343,7 +339,8 @@ func (m *lowerer) insert(em *emitter, t *tableModel, q *sqlir.Insert, s *ir.Exec
 		}
 		if (q.HasOnConflict || q.OnConflictNothing) && !fresh {
 			cwhere, cargs := m.conflictWhere(t, q, row, newRow, args)
-			m.conflictPath(em, t, q, newRow, join, updateSpec{where: cwhere, args: cargs, single: true, h: h, flag: flag, set: conflictSet(q, ri)}, last, targets)
+			m.conflictPath(em, t, q, newRow, join, updateSpec{where: cwhere, args: cargs, single: true, h: h, flag: flag,
+				set: conflictSet(q, ri), ignore: m.mysqlIgnore(q)}, last, targets)
 		}
 		earlier = t.distinctRows(em, multi, arbiter, newRow, earlier)
 		if last {
@@ -373,6 +370,10 @@ func (m *lowerer) insert(em *emitter, t *tableModel, q *sqlir.Insert, s *ir.Exec
 		if none != nil {
 			none.jump(join)
 		}
+		for _, sk := range skipped {
+			sk.jump(join)
+		}
+		skipped = nil
 		em.cur = join
 	}
 	m.endWrite(em, h, flag)
@@ -535,7 +536,7 @@ func (m *lowerer) omitted(t *tableModel, col string, s ir.Sort, info ir.Info, q 
 	}
 	// SQLite lets a PRIMARY KEY column without NOT NULL hold NULL.
 	notNull := sc.NotNull && (m.opt.Dialect != "sqlite" || !sc.NotNullByKey)
-	if notNull && (m.opt.Dialect == "postgres" || m.opt.Dialect == "sqlite" && !q.OnConflictNothing) {
+	if notNull && (m.opt.Dialect == "postgres" || m.opt.Dialect == "sqlite" && !q.OrIgnore) {
 		return v, ir.False
 	}
 	if notNull {
@@ -686,23 +687,37 @@ func (m *lowerer) insertedValues(em *emitter, t *tableModel, q *sqlir.Insert, ro
 	if !q.FromSelect {
 		var cols []string
 		cols, layoutKnown = m.insertColumns(q, row)
+		var skip []ir.Expr
 		for i, c := range cols {
 			if i < len(row) && !isDefaultKeyword(row[i]) {
 				vals[strings.ToLower(c)] = m.assigned(t, c, row[i], nil, s.Args)
 				m.ignoredNull(t, q, c, row[i], s.Args, vals, s.Info)
+				vals[strings.ToLower(c)] = m.untrackedNull(em, t, c, row[i], s.Args, vals[strings.ToLower(c)], s.Info)
 				if _, null := m.assignNull(t, c, row[i], nil, s.Args); null != nil {
 					vals[nullFlag(c)] = null
 				}
-				if ok := m.notNullWritten(t, c, row[i], nil, s.Args); ok != ir.True && !q.OnConflictNothing && !q.Replace {
-					// A NULL for a NOT NULL column fails the INSERT (not
-					// INSERT IGNORE, which stores the implicit default, nor
-					// SQLite's OR IGNORE/OR REPLACE, which skip the row or
-					// take the default).
+				ok := m.notNullWritten(t, c, row[i], nil, s.Args)
+				switch {
+				case ok == ir.True, m.mysqlIgnore(q):
+					// (INSERT IGNORE stores the implicit default.)
+				case m.opt.Dialect == "sqlite" && q.OrIgnore:
+					// SQLite's INSERT OR IGNORE skips the row, no error.
+					skip = append(skip, ir.Not(ok))
+				case m.opt.Dialect == "sqlite" && q.Replace && m.replacedNull(t, c, ok, vals, s.Info):
+					// SQLite's OR REPLACE stores the column's DEFAULT.
+				default:
+					// A NULL for a NOT NULL column fails the INSERT: ON
+					// CONFLICT DO NOTHING and MySQL's REPLACE too (checked
+					// on the three engines: groundtruth TestIgnoreWrites).
 					facts = append(facts, ok)
 				}
 			}
 		}
-		return vals, layoutKnown, nil, facts
+		if len(skip) > 0 {
+			em.havoc(m.takeFresh()...)
+			none = em.fork(ir.Or(skip...))
+		}
+		return vals, layoutKnown, none, facts
 	}
 	cols, ok := m.selectColumns(q)
 	if !ok {
@@ -749,7 +764,8 @@ func (m *lowerer) conflictPath(em *emitter, t *tableModel, q *sqlir.Insert, newR
 	conflicted := m.p.NewVar("$conflict", ir.Bool, ir.Ghost)
 	em.havoc(conflicted)
 	conflict := em.fork(conflicted)
-	if q.HasOnConflict && !q.OnConflictNothing {
+	if q.HasOnConflict {
+		// (MySQL's INSERT IGNORE … ON DUPLICATE KEY UPDATE updates too.)
 		if last {
 			u.returning, u.targets = q.Returning, targets
 		}

@@ -182,6 +182,7 @@ func (t *translator) invoke(f *frame, instr ssa.CallInstruction, c *ssa.CallComm
 	}
 	if !t.usesDatabase(impls, args) {
 		if isEchoBind(m) && len(impls) == 0 {
+			t.decodedTargets(args, false)
 			t.markDecoded(args)
 		}
 		if !readOnlyFuncs[m.FullName()] {
@@ -334,6 +335,9 @@ func (t *translator) external(f *frame, fn *ssa.Function, c *ssa.CallCommon, arg
 		}
 	}
 	t.callbacks(args, path+"."+name)
+	if _, ok := bodyDecoders[fn.String()]; ok {
+		t.decodedTargets(args, false)
+	}
 	t.markBody(fn.String(), args)
 	t.escape(args)
 	t.jsonNotNaN(fn.String(), args)

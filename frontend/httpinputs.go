@@ -212,6 +212,15 @@ func (t *translator) markBodyCell(c *cell, path string, depth int) {
 		}
 		return
 	}
+	if nn, ok := c.ref.nonNil.(*ir.Var); ok && c.refSet && c.ref.obj != nil && c.ref.obj.kind == objPtr && c.ref.obj.cell != nil {
+		// A pointer to a scalar the decoder allocates (decodedPointers):
+		// its target at the same path, and whether the body held it.
+		if nn.HTTP == nil && path != "" {
+			nn.HTTP = &ir.HTTPSource{Kind: ir.HTTPBody, Name: path, NonNil: true}
+		}
+		t.markBodyCell(c.ref.obj.cell, path, depth+1)
+		return
+	}
 	st, ok := c.typ.Underlying().(*types.Struct)
 	if !ok {
 		return

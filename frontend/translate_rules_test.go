@@ -48,6 +48,10 @@ func TestTranslationRules(t *testing.T) {
 		// A float decoded from JSON is never NaN; one parsed from a form
 		// may be.
 		{"JSONFloatSafe", refine.Safe, ""},
+		// A pointer field of a decoded JSON body binds its target, NULL
+		// where the body lacks the field (adv12 m6, m4).
+		{"JSONPointerSafe", refine.Safe, ""},
+		{"JSONPointerNullUnsafe", refine.Unsafe, "COALESCE(?, 0)"},
 		// An element of []any overwritten on some paths only.
 		// Elements of []any: the content stored on the path taken.
 		{"SliceElemBranchUnsafe", refine.Unsafe, "if credit"},

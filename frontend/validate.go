@@ -60,12 +60,8 @@ func validationOfMethod(m *types.Func) (validation, bool) {
 // hold.
 func (t *translator) validated(val validation, args []value, argTypes []types.Type, results *types.Tuple) value {
 	if val.decode {
-		t.markDecoded(args)
-		for _, a := range args {
-			if a.obj != nil && a.obj.kind == objPtr && a.obj.cell != nil && !a.obj.cell.untracked {
-				t.decodedPointers(a.obj.cell, 0)
-			}
-		}
+		t.decodedTargets(args, true)
+		t.markDecoded(args) // (the new scalar targets too)
 		t.escape(args)
 	}
 	errV := t.freshVar(val.what+"()", ir.Bool, ir.KindCall)
@@ -98,15 +94,30 @@ func (t *translator) validated(val validation, args []value, argTypes []types.Ty
 	return out
 }
 
-// decodedPointers gives the nil pointer-to-struct fields of the struct in
-// cell c (and of its nested structs) a target of their own: a decoder
-// (gin's binding runs encoding/json) allocates the struct a pointer field
-// points to when the request holds it, and the validator then checks the
-// target's tags. The target's content is arbitrary; whether the pointer is
-// nil stays arbitrary too (a pointer compared with nil is not modelled).
-// A field already pointing somewhere is left alone: the decoder would
-// write through that pointer, into memory the escape havocs.
-func (t *translator) decodedPointers(c *cell, depth int) {
+// decodedTargets runs decodedPointers on the structs the arguments of a
+// decoding call point to (structs: pointers to structs too).
+func (t *translator) decodedTargets(args []value, structs bool) {
+	for _, a := range args {
+		if a.obj != nil && a.obj.kind == objPtr && a.obj.cell != nil && !a.obj.cell.untracked {
+			t.decodedPointers(a.obj.cell, 0, structs)
+		}
+	}
+}
+
+// decodedPointers gives the nil pointer fields of the struct in cell c
+// (and of its nested structs) a target of their own: a decoder
+// (encoding/json, gin's binding) allocates what a pointer field points to
+// when the request holds the field, and leaves it nil when the request
+// holds null or lacks the field. A pointer to a struct gets an arbitrary
+// target (the validator then checks its tags; whether it is nil stays
+// arbitrary: a pointer to a struct compared with nil is not modelled;
+// only with structs, for a binding call whose validator reads them). A
+// pointer to a scalar gets an arbitrary target and one nil-ness
+// (value.nonNil), arbitrary too, which every comparison with nil reads and
+// a SQL argument binds as NULL — as an entry's pointer argument. A field
+// already pointing somewhere is left alone: the decoder would write
+// through that pointer, into memory the escape havocs.
+func (t *translator) decodedPointers(c *cell, depth int, structs bool) {
 	st, ok := c.typ.Underlying().(*types.Struct)
 	if !ok || c.fields == nil || depth > 3 {
 		return
@@ -117,20 +128,27 @@ func (t *translator) decodedPointers(c *cell, depth int) {
 			continue
 		}
 		if fc.fields != nil {
-			t.decodedPointers(fc, depth+1)
+			t.decodedPointers(fc, depth+1, structs)
 			continue
 		}
 		p, ok := st.Field(i).Type().Underlying().(*types.Pointer)
 		if !ok || (fc.refSet && (fc.ref.obj == nil || fc.ref.obj.kind != objNil)) {
 			continue
 		}
-		if _, ok := p.Elem().Underlying().(*types.Struct); !ok {
+		if _, ok := sortOf(p.Elem()); ok {
+			target := t.newCell(p.Elem(), fc.name, false)
+			// (The escape of the call's arguments then havocs the target.)
+			nonNil := t.freshVar(fc.name+" != nil", ir.Bool, ir.KindCall)
+			fc.ref, fc.refSet, fc.impl = value{obj: &object{kind: objPtr, cell: target}, nonNil: nonNil}, true, nil
+			continue
+		}
+		if _, ok := p.Elem().Underlying().(*types.Struct); !ok || !structs {
 			continue
 		}
 		target := t.newCell(p.Elem(), fc.name, false)
 		t.havocCell(target, 0)
 		fc.ref, fc.refSet, fc.impl = value{obj: &object{kind: objPtr, cell: target}}, true, nil
-		t.decodedPointers(target, depth+1)
+		t.decodedPointers(target, depth+1, structs)
 	}
 }
 

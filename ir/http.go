@@ -25,4 +25,8 @@ type HTTPSource struct {
 	Parse  string
 	Raw    *Var
 	Result int
+	// NonNil marks the variable that says whether a pointer field of a
+	// JSON body is non-nil (false: the body held null or lacked the
+	// field); the field's value is another variable of the same Name.
+	NonNil bool
 }

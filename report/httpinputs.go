@@ -56,7 +56,8 @@ func (h HTTPInput) String() string {
 	case h.Parse != "" && h.Parsed != "":
 		s += " read by " + h.Parse + " as " + h.Parsed
 	case h.Kind == ir.HTTPBody && len(h.Vars) > 0:
-		s += " (" + strings.Join(h.Vars, ", ") + ")"
+		vars := slices.DeleteFunc(slices.Clone(h.Vars), func(v string) bool { return strings.HasSuffix(v, " != nil") })
+		s += " (" + strings.Join(vars, ", ") + ")"
 	}
 	return s
 }
@@ -168,6 +169,7 @@ func (c *Counterexample) ShownOutside() []string {
 func (b *traceBuilder) httpInputs() ([]HTTPInput, error) {
 	var out []HTTPInput
 	index := map[[3]string]int{}
+	nulls := map[int]bool{} // a pointer field the body sends as null
 	for _, v := range b.pf.Prog.Vars {
 		src := v.HTTP
 		if src == nil || !b.read[v] {
@@ -190,6 +192,10 @@ func (b *traceBuilder) httpInputs() ([]HTTPInput, error) {
 		h := &out[i]
 		h.Vars = append(h.Vars, displayName(v.Name))
 		switch {
+		case src.NonNil:
+			if s == "false" {
+				nulls[i] = true // (the value of the target is not sent)
+			}
 		case src.Parse == "":
 			h.Raw = s
 		case src.Result == 0:
@@ -199,6 +205,9 @@ func (b *traceBuilder) httpInputs() ([]HTTPInput, error) {
 		}
 	}
 	for i := range out {
+		if nulls[i] {
+			out[i].Raw = "null"
+		}
 		slices.Sort(out[i].Vars)
 		out[i].Vars = slices.Compact(out[i].Vars)
 	}

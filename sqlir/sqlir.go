@@ -192,6 +192,11 @@ type Insert struct {
 	// Replace is MySQL's REPLACE INTO: a row with the same key is deleted
 	// before the new row is inserted.
 	Replace bool
+	// OrIgnore is SQLite's INSERT OR IGNORE (OnConflictNothing is set
+	// too): a row that breaks a NOT NULL or CHECK constraint is skipped
+	// without an error, as one that conflicts on a key — unlike ON
+	// CONFLICT DO NOTHING, whose NOT NULL and CHECK violations fail.
+	OrIgnore bool
 }
 
 // Delete is DELETE FROM Table WHERE Where.

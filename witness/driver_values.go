@@ -159,7 +159,9 @@ func (v *valueGen) exprAt(t types.Type, meta, pathExpr string, depth int) (strin
 			return "", err
 		}
 		// nil where the counterexample's pointer is (its input
-		// "p != nil" = false: an entry's pointer argument).
+		// "p != nil" = false: an entry's pointer argument); a random run
+		// draws it too.
+		v.input(meta+" != nil", KindBool)
 		return "zzrt.PtrOrNil(in, " + pathExpr + ", " + e + ")", nil
 	case *types.Slice:
 		elemT := v.g.typeString(u.Elem())

@@ -169,6 +169,15 @@ func bodyFields(steps []CexStep) (map[string]string, bool) {
 			}
 		}
 	}
+	for _, field := range sortedKeys(fields) {
+		// A pointer field's nil-ness ("req.Fee != nil"): null when false.
+		if base, ok := strings.CutSuffix(field, " != nil"); ok {
+			if strings.TrimSpace(fields[field]) == "false" {
+				fields[base] = "nil"
+			}
+			delete(fields, field)
+		}
+	}
 	return fields, true
 }
 
@@ -232,6 +241,8 @@ func jsonNames(field string) []string {
 // jsonValue is a step value as JSON: a number, a boolean, or a string.
 func jsonValue(v string) any {
 	switch v {
+	case "nil":
+		return nil
 	case "true":
 		return true
 	case "false":

@@ -115,7 +115,7 @@ func (st *sqliteText) applyConflict(query string, s sqlir.Statement) error {
 			if s.HasOnConflict {
 				return unsupported("INSERT OR IGNORE with ON CONFLICT DO UPDATE", s.Table)
 			}
-			s.OnConflictNothing = true
+			s.OnConflictNothing, s.OrIgnore = true, true
 		default: // rollback
 			return unsupported("INSERT OR ROLLBACK (a conflict rolls the transaction back)", s.Table)
 		}

@@ -1,0 +1,1 @@
+CREATE TABLE limits (id BIGINT PRIMARY KEY, credit_limit BIGINT NOT NULL);
