@@ -1,16 +1,10 @@
 package benchmarks_test
 
 import (
-	"context"
-	"encoding/json"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/dbverify/dbverify/benchmarks/harness"
-	"github.com/dbverify/dbverify/report"
 )
 
 // TestReadableTracesRound16 runs the built binary on the programs of
@@ -39,22 +33,7 @@ func TestReadableTracesRound16(t *testing.T) {
 		{"--schema", schema, "-c", "subscriptions.credits >= 0", "-c", "items.stock >= 0", "-c", "wallets.balance >= 0", "./round16/dates", "./round16/parsed", "./round16/joined"},
 		{"--schema", schema, "--concurrent", "-c", "accounts.balance >= 0", "./round16/txdefer"},
 	}
-	var out strings.Builder
-	for _, args := range runs {
-		args = append([]string{"check", "--no-cache", "--format", "json"}, args...)
-		js := harness.Exec(context.Background(), binary(t), dir, args, 5*time.Minute)
-		if js.TimedOut || js.Err != nil || js.ExitCode != 1 {
-			t.Fatalf("%v: exit %d (%v, timed out: %v), want 1 (UNSAFE)\nstderr:\n%s", args, js.ExitCode, js.Err, js.TimedOut, js.Stderr)
-		}
-		var rep report.Report
-		if err := json.Unmarshal(js.Stdout, &rep); err != nil {
-			t.Fatal(err)
-		}
-		if err := report.WriteText(&out, &rep, report.Options{}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	all := out.String()
+	all, _ := readableReports(t, dir, runs)
 	checkStepLines(t, all)
 	checkAligned(t, all)
 	block := func(entry string) string { return readableBlock(all, "round16/"+entry) }

@@ -44,39 +44,23 @@ func TestReadableTraces(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	runs := []struct {
-		name string
-		args []string
-	}{
-		{"mysql", []string{"check", "--no-cache", "-c", "accounts.balance >= 0", "./helpers", "./sqlxnamed", "./prepared", "./echobind"}},
-		{"postgres", []string{"check", "--no-cache", "-c", "accounts.balance >= 0", "-c", "credits.available >= 0", "./pgxnative", "./pooltx/...", "./multiline"}},
-		{"concurrent", []string{"check", "--no-cache", "--concurrent", "-c", "accounts.balance >= 0", "./ginbind"}},
-	}
-	var out strings.Builder
+	// One run per program set, in JSON; the text report is written from
+	// it by the writer the command uses (the concurrent search of a gin
+	// handler is the slow one: its own time limit).
+	text, reps := readableReports(t, dir, [][]string{
+		{"-c", "accounts.balance >= 0", "./helpers", "./sqlxnamed", "./prepared", "./echobind"},
+		{"-c", "accounts.balance >= 0", "-c", "credits.available >= 0", "./pgxnative", "./pooltx/...", "./multiline"},
+		{"--concurrent", "-c", "accounts.balance >= 0", "./ginbind"},
+	})
 	results := map[string]*report.Result{}
-	for _, run := range runs {
-		// One run per program set, in JSON; the text report is written
-		// from it by the writer the command uses (the concurrent search
-		// of a gin handler is the slow one: its own time limit).
-		args := append([]string{"check", "--format", "json"}, run.args[1:]...)
-		js := harness.Exec(context.Background(), binary(t), dir, args, 5*time.Minute)
-		if js.TimedOut || js.Err != nil || js.ExitCode != 1 {
-			t.Fatalf("%s: exit %d (%v, timed out: %v), want 1 (UNSAFE)\nstderr:\n%s", run.name, js.ExitCode, js.Err, js.TimedOut, js.Stderr)
-		}
-		var rep report.Report
-		if err := json.Unmarshal(js.Stdout, &rep); err != nil {
-			t.Fatal(err)
-		}
-		if err := report.WriteText(&out, &rep, report.Options{}); err != nil {
-			t.Fatal(err)
-		}
+	for _, rep := range reps {
 		for _, r := range rep.Results {
 			if r.Verdict == report.Unsafe {
 				results[strings.TrimPrefix(r.Entry, "example.com/readable/")+" "+r.Constraint] = r
 			}
 		}
 	}
-	all := out.String()
+	all := text
 	checkStepLines(t, all)
 	checkAligned(t, all)
 	checkMultiline(t, readableBlock(all, "multiline.Withdraw"), readableBlock(all, "multiline.Deposit"))
@@ -112,6 +96,31 @@ func TestReadableTraces(t *testing.T) {
 			}
 		}
 	}
+}
+
+// readableReports runs the built binary in dir once per args (check
+// --no-cache --format json added), each run UNSAFE (exit 1), and returns
+// the reports and their text as the command writes it.
+func readableReports(t *testing.T, dir string, runs [][]string) (string, []*report.Report) {
+	t.Helper()
+	var out strings.Builder
+	var reps []*report.Report
+	for _, args := range runs {
+		args = append([]string{"check", "--no-cache", "--format", "json"}, args...)
+		js := harness.Exec(context.Background(), binary(t), dir, args, 5*time.Minute)
+		if js.TimedOut || js.Err != nil || js.ExitCode != 1 {
+			t.Fatalf("%v: exit %d (%v, timed out: %v), want 1 (UNSAFE)\nstderr:\n%s", args, js.ExitCode, js.Err, js.TimedOut, js.Stderr)
+		}
+		rep := &report.Report{}
+		if err := json.Unmarshal(js.Stdout, rep); err != nil {
+			t.Fatal(err)
+		}
+		if err := report.WriteText(&out, rep, report.Options{}); err != nil {
+			t.Fatal(err)
+		}
+		reps = append(reps, rep)
+	}
+	return out.String(), reps
 }
 
 // checkMultiline checks the steps of testdata/readable/multiline, whose

@@ -118,7 +118,7 @@ func (m *lowerer) bindTargets(em *emitter, s *ir.Select, items []sqlir.SelectIte
 			v := m.freshVar("$gostr", t.Type)
 			v.Approx = fmt.Sprintf("result column %d of the SELECT at %s: %s", i+1, s.Info.Position(), differs)
 			val = v
-		case i < len(items) && !items[i].Star && !hasUnknown(items[i].Expr):
+		case i < len(items) && !items[i].Star && !sqlir.HasUnknown(items[i].Expr):
 			val = m.expr(items[i].Expr, x, s.Args)
 		case i < len(items) && !items[i].Star:
 			v := m.freshVar("$subquery", t.Type)

@@ -144,19 +144,6 @@ func (m *lowerer) selectItems(q *sqlir.Select) (items []sqlir.SelectItem, known 
 	return items, known
 }
 
-// hasUnknown reports whether e contains an expression the model does not
-// evaluate (a subquery, an unknown function).
-func hasUnknown(e sqlir.Expr) bool {
-	found := false
-	sqlir.Rewrite(e, func(x sqlir.Expr) (sqlir.Expr, bool) {
-		if _, ok := x.(*sqlir.Unknown); ok {
-			found = true
-		}
-		return nil, false
-	})
-	return found
-}
-
 // readModel returns the model of the first table SELECT q reads that is
 // modelled (nil: none).
 func (m *lowerer) readModel(q *sqlir.Select) *tableModel {

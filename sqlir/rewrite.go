@@ -100,3 +100,16 @@ func RewriteStatement(s Statement, f func(Expr) (Expr, bool)) Statement {
 	}
 	return s
 }
+
+// HasUnknown reports whether e contains an expression the model does not
+// evaluate (an Unknown: a subquery, an unknown function).
+func HasUnknown(e Expr) bool {
+	found := false
+	Rewrite(e, func(x Expr) (Expr, bool) {
+		if _, ok := x.(*Unknown); ok {
+			found = true
+		}
+		return nil, false
+	})
+	return found
+}

@@ -31,25 +31,14 @@ func TestMultiRowUpsertExcluded(t *testing.T) {
 		}
 		for i, set := range q.OnConflictRows {
 			// qty = stock.qty + <row i's second value>, the placeholder 2i+1.
-			if !mentionsParam(set[0].Value, 2*i+1) || hasUnknown(set[0].Value) {
+			if !mentionsParam(set[0].Value, 2*i+1) || sqlir.HasUnknown(set[0].Value) {
 				t.Errorf("%s: row %d assigns %#v, want its own qty placeholder", tc.query, i, set[0].Value)
 			}
 		}
-		if tc.rows > 1 && !hasUnknown(q.OnConflict[0].Value) {
+		if tc.rows > 1 && !sqlir.HasUnknown(q.OnConflict[0].Value) {
 			t.Errorf("%s: OnConflict names EXCLUDED of no row in particular, got %#v", tc.query, q.OnConflict[0].Value)
 		}
 	}
-}
-
-func hasUnknown(e sqlir.Expr) bool {
-	found := false
-	sqlir.Rewrite(e, func(x sqlir.Expr) (sqlir.Expr, bool) {
-		if _, ok := x.(*sqlir.Unknown); ok {
-			found = true
-		}
-		return nil, false
-	})
-	return found
 }
 
 func mentionsParam(e sqlir.Expr, i int) bool {
