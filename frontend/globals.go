@@ -1,7 +1,9 @@
 package frontend
 
 import (
+	"fmt"
 	"go/token"
+	"go/types"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -158,4 +160,68 @@ func constCall(v ssa.Value) bool {
 		}
 	}
 	return true
+}
+
+// setByCode returns where module code other than initialisation stores
+// into the package-level scalar variable g (the first such function, as
+// "name (file:line)"), or "" when none does or g is used otherwise than
+// by loads and stores (its address taken), exported from an importable
+// package, or an error. Such a variable holds, when an entry starts,
+// what earlier calls left in it (var maxUses = 10000 that a LoadConfig
+// sets within 1..10000): not an input a counterexample may choose (adv13
+// m2 picked maxUses = 10001), but memory state the model does not track.
+func (l *Loaded) setByCode(g *ssa.Global) string {
+	if w, ok := l.codeSet[g]; ok {
+		return w
+	}
+	if l.codeSet == nil {
+		l.codeSet = map[*ssa.Global]string{}
+	}
+	w := l.findSetByCode(g)
+	l.codeSet[g] = w
+	return w
+}
+
+// findSetByCode is setByCode without the memo.
+func (l *Loaded) findSetByCode(g *ssa.Global) string {
+	if g.Object() != nil && g.Object().Exported() && g.Pkg.Pkg.Name() != "main" {
+		return ""
+	}
+	if _, ok := sortOf(g.Type().(*types.Pointer).Elem()); !ok || isError(g.Type().(*types.Pointer).Elem()) {
+		return ""
+	}
+	where := ""
+	var ops []*ssa.Value
+	for _, fn := range l.allModuleFunctions() {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				for _, op := range instr.Operands(ops[:0]) {
+					if *op != ssa.Value(g) {
+						continue
+					}
+					switch i := instr.(type) {
+					case *ssa.UnOp:
+						if i.Op == token.MUL {
+							continue // a load
+						}
+						return ""
+					case *ssa.Store:
+						if i.Addr != g {
+							return "" // its address stored somewhere
+						}
+						if fn.Name() == "init" && fn.Parent() == nil || userInit(fn, g) {
+							continue
+						}
+						if where == "" {
+							file, line := l.position(i.Pos())
+							where = fmt.Sprintf("%s (%s:%d)", fn.Name(), file, line)
+						}
+					default:
+						return "" // its address passed on
+					}
+				}
+			}
+		}
+	}
+	return where
 }

@@ -49,6 +49,10 @@ func (t *translator) global(g *ssa.Global) *cell {
 		t.sentinels = append(t.sentinels, c.v)
 	}
 	switch {
+	case !t.l.cfg.ConfigInputs && !isError(elem) && t.l.setByCode(g) != "":
+		// Set by the program's own code outside the entry's path too:
+		// what earlier calls left there.
+		t.markApproxDeep(c, fmt.Sprintf("%s.%s, which %s also sets: its value when the entry starts is what earlier calls left (memory state, not an input)", g.Pkg.Pkg.Name(), g.Name(), t.l.setByCode(g)), 0)
 	case !t.l.initOnlyGlobal(g) || isError(elem):
 	case !isCollection(elem) && (t.l.cfg.ConfigInputs || t.l.fixedByProgram(g)):
 		// The user said a deployment's settings are inputs, or the

@@ -35,8 +35,9 @@ type Config struct {
 	// entries too (by default they are not: see UncalledGenerated).
 	CheckGenerated bool
 	// ConfigInputs makes package-level variables set at initialisation
-	// (initOnlyGlobal) inputs of the entry, as a deployment may set
-	// them, instead of approximations (see translator.global).
+	// (initOnlyGlobal) or by the program's code outside it (setByCode)
+	// inputs of the entry, as a deployment may set them, instead of
+	// approximations (see translator.global).
 	ConfigInputs bool
 }
 
@@ -102,6 +103,8 @@ type Loaded struct {
 	// initGlobals holds those set only by their initialiser (not to a
 	// constant): see initOnlyGlobal.
 	initGlobals map[*ssa.Global]bool
+	// codeSet memoises setByCode.
+	codeSet map[*ssa.Global]string
 	// ownSentinels holds the program's own sentinel errors (erridentity.go).
 	ownSentinels map[*ssa.Global]bool
 	srcLine      map[string][]string

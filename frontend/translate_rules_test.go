@@ -74,6 +74,8 @@ func TestTranslationRules(t *testing.T) {
 		{"FieldLoopStoreUnknown", refine.Unknown, "around a loop"},
 		{"GlobalVarSafe", refine.Safe, ""},
 		{"GlobalVarUnknown", refine.Unknown, "SQL"},
+		// A package variable the program's own code sets: memory state.
+		{"GlobalSetByCodeUnknown", refine.Unknown, "SetMaxDebit"},
 		{"MethodValueUnsafe", refine.Unsafe, "UPDATE accounts"},
 		{"JoinSafe", refine.Safe, ""},
 		{"GenericSafe", refine.Safe, ""},

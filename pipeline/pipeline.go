@@ -44,7 +44,8 @@ type Config struct {
 	// printed with the results) instead of wrapping around.
 	NoOverflow bool
 	// ConfigInputs makes package-level variables set at initialisation
-	// inputs instead of approximations (frontend.Config.ConfigInputs).
+	// or by the program's code outside it inputs instead of
+	// approximations (frontend.Config.ConfigInputs).
 	ConfigInputs bool
 	KeepBoolProg bool
 	KeepIR       bool

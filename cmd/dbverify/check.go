@@ -66,7 +66,7 @@ func checkFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "no-cache", Usage: "verify every entry again instead of reusing the results of an earlier run over the same code"},
 		&cli.BoolFlag{Name: "fail-on-unknown", Usage: "exit 3 when a result is UNKNOWN (and none is UNSAFE)"},
 		&cli.BoolFlag{Name: "assume-no-overflow", Usage: "treat Go integer arithmetic as mathematical (printed as an assumption) instead of wrapping around as Go does"},
-		&cli.BoolFlag{Name: "config-inputs", Usage: "treat package-level variables set when their package is initialised (from the environment, a parser, func init) as inputs a counterexample may choose, as a deployment may set them (by default a counterexample that reads one is UNKNOWN); replay does not set them"},
+		&cli.BoolFlag{Name: "config-inputs", Usage: "treat package-level variables set when their package is initialised (from the environment, a parser, func init) or by the program's own code outside the entry (a LoadConfig) as inputs a counterexample may choose, as a deployment may set them (by default a counterexample that reads one is UNKNOWN); replay does not set them"},
 		&cli.BoolFlag{Name: "check-generated", Usage: "also verify the query methods sqlc generated that nothing in the module calls (by default the coverage lists them as not checked)"},
 		&cli.BoolFlag{Name: "no-infer-key", Usage: "do not treat a column named id as the table's unique key when no schema declares one"},
 		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "text output: list the predicates of every SAFE result's invariant"},
