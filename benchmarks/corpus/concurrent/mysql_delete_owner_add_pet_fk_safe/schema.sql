@@ -5,6 +5,7 @@ CREATE TABLE owners (
 
 CREATE TABLE pets (
     id       BIGINT PRIMARY KEY,
-    owner_id BIGINT NOT NULL REFERENCES owners (id),
-    name     VARCHAR(100) NOT NULL
+    owner_id BIGINT NOT NULL,
+    name     VARCHAR(100) NOT NULL,
+    FOREIGN KEY (owner_id) REFERENCES owners (id)
 ) ENGINE=InnoDB;
