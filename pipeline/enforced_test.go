@@ -25,6 +25,8 @@ func TestDeclaredForeignKey(t *testing.T) {
 			"CREATE TABLE pets (id BIGINT PRIMARY KEY, owner_id BIGINT NOT NULL, name VARCHAR(100) NOT NULL,\n" +
 			"  FOREIGN KEY (owner_id) REFERENCES owners (id))" + engine + ";\n"
 	}
+	const inline = "CREATE TABLE owners (id BIGINT PRIMARY KEY, name VARCHAR(100) NOT NULL) ENGINE=InnoDB;\n" +
+		"CREATE TABLE pets (id BIGINT PRIMARY KEY, owner_id BIGINT NOT NULL REFERENCES owners (id), name VARCHAR(100) NOT NULL) ENGINE=InnoDB;\n"
 	tests := []struct {
 		name, corpus, dialect, ddl string // ddl "": the case's schema.sql
 		concurrent                 bool
@@ -33,8 +35,8 @@ func TestDeclaredForeignKey(t *testing.T) {
 	}{
 		{"postgres", "concurrent/pg_delete_owner_add_pet_fk_safe", "postgres", "", false, report.Safe, "enforced by the schema's FOREIGN KEY pets (owner_id) REFERENCES owners (id)"},
 		{"postgres, concurrent", "concurrent/pg_delete_owner_add_pet_fk_safe", "postgres", "", true, report.Safe, "also between concurrent requests"},
-		{"mysql, FOREIGN KEY constraint", "concurrent/mysql_delete_owner_add_pet_fk_safe", "mysql", table(" ENGINE=InnoDB"), true, report.Safe, "enforced by the schema's FOREIGN KEY"},
-		{"mysql, inline REFERENCES", "concurrent/mysql_delete_owner_add_pet_fk_safe", "mysql", "", false, report.Unknown, "MySQL up to 8.4 parses and creates no key"},
+		{"mysql, FOREIGN KEY constraint", "concurrent/mysql_delete_owner_add_pet_fk_safe", "mysql", "", true, report.Safe, "enforced by the schema's FOREIGN KEY"},
+		{"mysql, inline REFERENCES", "concurrent/mysql_delete_owner_add_pet_fk_safe", "mysql", inline, false, report.Unknown, "MySQL up to 8.4 parses and creates no key"},
 		{"mysql, MyISAM", "concurrent/mysql_delete_owner_add_pet_fk_safe", "mysql", table(" ENGINE=MyISAM"), false, report.Unknown, "ENGINE=myisam, which enforces no foreign key"},
 		{"sqlite", "concurrent/mysql_delete_owner_add_pet_fk_safe", "sqlite", table(""), false, report.Unknown, "PRAGMA foreign_keys = ON"},
 	}
