@@ -194,7 +194,7 @@ func (t *translator) store(c *cell, v value) {
 		c.impl = nil
 		// Flow-insensitive object content: two different objects make it unknown.
 		m := mergeRef(c.ref, v)
-		if m.expr != nil && c.refBlock != t.curBlock {
+		if m.expr != nil && c.refBlock != t.blockNow() {
 			// A scalar boxed in an interface (an element of []any)
 			// stored again in another block: on a path that skips this
 			// store the cell holds the earlier value, not this one
@@ -210,7 +210,7 @@ func (t *translator) store(c *cell, v value) {
 		}
 		c.ref = m
 	}
-	c.refBlock = t.curBlock
+	c.refBlock = t.blockNow()
 }
 
 func mergeRef(a, b value) value {

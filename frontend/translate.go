@@ -30,9 +30,6 @@ type translator struct {
 	conns map[ir.Tx]bool
 	cur   ir.Loc    // where the next edge starts
 	pos   token.Pos // position of the instruction being translated
-	// block is the basic block being translated (a store into an
-	// interface cell compares it with the block of the cell's last store).
-	curBlock *ssa.BasicBlock
 	// reach: the blocks each block reaches (see looporder.go).
 	reach map[*ssa.BasicBlock]map[*ssa.BasicBlock]bool
 
@@ -494,7 +491,7 @@ func debugNames(fn *ssa.Function) map[ssa.Value]string {
 // block translates the instructions of b up to its terminator.
 func (t *translator) block(f *frame, b *ssa.BasicBlock) {
 	t.cur = f.start[b]
-	t.curBlock, f.block = b, b
+	f.block = b
 	for _, instr := range b.Instrs {
 		if instr.Pos().IsValid() {
 			t.pos = instr.Pos()

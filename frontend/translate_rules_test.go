@@ -56,6 +56,8 @@ func TestTranslationRules(t *testing.T) {
 		// Elements of []any: the content stored on the path taken.
 		{"SliceElemBranchUnsafe", refine.Unsafe, "if credit"},
 		{"SliceElemBranchSafe", refine.Safe, ""},
+		{"SliceElemBranchTwiceUnsafe", refine.Unsafe, "if credit"},
+		{"SliceElemHelperThenStoreUnsafe", refine.Unsafe, "if credit"},
 		{"SliceElemSameBlockSafe", refine.Safe, ""},
 		{"SliceElemLoopUnsafe", refine.Unsafe, "for i := 0"},
 		{"SliceElemLoopHelperUnsafe", refine.Unsafe, "balance + (-1)"},

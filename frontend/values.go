@@ -139,8 +139,9 @@ type cell struct {
 	fields []*cell // struct content
 	ref    value   // object content (flow-insensitive; conflicting stores make it opaque)
 	refSet bool
-	// refBlock is the basic block of the last store into ref.
-	refBlock *ssa.BasicBlock
+	// refBlock is the block (of its inlined frame) of the last store
+	// into ref.
+	refBlock blockStamp
 	// loads: where ref was read (see looporder.go).
 	loads []site
 	name  string

@@ -436,6 +436,47 @@ func SliceElemSameBlockSafe(ctx context.Context, db *sql.DB, id, amt int64) erro
 	return err
 }
 
+// SliceElemBranchTwiceUnsafe debits by default and credits when credit
+// is set, overwriting the element twice in the branch: the second store
+// is in the same block as the first, but the path that skips the branch
+// still binds -amt (the model once kept the last store on every path: a
+// wrong SAFE).
+func SliceElemBranchTwiceUnsafe(ctx context.Context, db *sql.DB, id, amt int64, credit bool) error {
+	const creditSQL = "UPDATE accounts SET balance = balance + ? WHERE id = ?"
+	if amt <= 0 {
+		return nil
+	}
+	args := []any{-amt, id}
+	if credit {
+		args[0] = 2 * amt
+		args[0] = amt
+	}
+	_, err := db.ExecContext(ctx, creditSQL, args...)
+	return err
+}
+
+// setFirst stores v as the first argument.
+func setFirst(args []any, v int64) {
+	args[0] = v
+}
+
+// SliceElemHelperThenStoreUnsafe credits when credit is set through a
+// helper and a store after it in the same block; the path that skips the
+// branch binds -amt.
+func SliceElemHelperThenStoreUnsafe(ctx context.Context, db *sql.DB, id, amt int64, credit bool) error {
+	const creditSQL = "UPDATE accounts SET balance = balance + ? WHERE id = ?"
+	if amt <= 0 {
+		return nil
+	}
+	args := []any{-amt, id}
+	if credit {
+		setFirst(args, 2*amt)
+		args[0] = amt
+	}
+	_, err := db.ExecContext(ctx, creditSQL, args...)
+	return err
+}
+
 // SliceElemBranchSafe credits by default and credits twice as much when
 // double is set: every path binds a positive amount.
 func SliceElemBranchSafe(ctx context.Context, db *sql.DB, id, amt int64, double bool) error {
