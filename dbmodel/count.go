@@ -16,13 +16,16 @@ import (
 // and satisfies w. The other rows are not tracked, so the result is
 // otherwise arbitrary and marked as an approximation: a proof may rely on
 // the facts, a counterexample that tests the result is not reported as
-// UNSAFE. Of a key slot's table, where w pins the key to the slot's, a
-// result other than 0 counted the slot (the key is unique): AddPet's
-// SELECT COUNT(*) FROM owners WHERE id = $1 guard proves the owner exists.
+// UNSAFE. Where w pins a key (for a key slot's table, the slot's key) to
+// the value r has, r is the only row w can match, and the result is
+// exactly whether r is counted, no approximation: AddPet's SELECT
+// COUNT(*) FROM owners WHERE id = $1 guard proves the owner exists, and
+// SELECT EXISTS (SELECT 1 FROM cards WHERE code = $1 AND value >= $2)
+// that the card r with that code has the value.
 // It reports false (nothing lowered) for any other read.
 func (m *lowerer) countSelect(e *ir.Edge, s *ir.Select, t *tableModel) bool {
 	q := s.SQL
-	if !(q.CountRows || q.ExistsRows) || t != m.w && !t.slot || m.concurrent() || len(q.Tables()) != 1 {
+	if !(q.CountRows || q.ExistsRows) || t != m.w && !t.slot || len(q.Tables()) != 1 {
 		return false
 	}
 	var target *ir.Var
@@ -53,8 +56,19 @@ func (m *lowerer) countSelect(e *ir.Edge, s *ir.Select, t *tableModel) bool {
 		rv = m.readView(em, s, m.view(em, s.Tx))
 	}
 	counted := ir.And(rv.exists, m.where(q.Where, rv, s.Args))
-	only := m.countsOnlySlot(t, q.Where, s.Args)
+	exact := m.countsOnly(t, rv, q.Where, s.Args)
 	em.havoc(m.takeFresh()...)
+	if exact != ir.False {
+		// The WHERE pins a key to the value rv has: no other row can
+		// match, so the result is exactly whether rv is counted.
+		pe := em.fork(exact)
+		val := ir.Expr(counted)
+		if n.Type != ir.Bool {
+			val = ir.IteOf(counted, ir.IntLit(1), ir.IntLit(0))
+		}
+		pe.assign([]*ir.Var{target}, []ir.Expr{val})
+		pe.jump(e.To)
+	}
 	// Facts of the engine: what bounds the result is not a read of it (a
 	// path that never tests it does not depend on its approximation).
 	switch {
@@ -67,32 +81,27 @@ func (m *lowerer) countSelect(e *ir.Edge, s *ir.Select, t *tableModel) bool {
 		em.fact(ir.Cmp(ir.OpGe, n, ir.IntLit(0)))
 		em.fact(ir.Implies(counted, ir.Cmp(ir.OpGe, n, ir.IntLit(1))))
 	}
-	if only != ir.False {
-		// Every row counted has the slot's key, which one row at most
-		// holds: a non-zero result counted the slot.
-		nonZero := ir.Expr(n)
-		if n.Type != ir.Bool {
-			nonZero = ir.Cmp(ir.OpGe, n, ir.IntLit(1))
-		}
-		em.fact(ir.Implies(ir.And(only, nonZero), counted))
-	}
 	em.assign([]*ir.Var{target}, []ir.Expr{n})
 	em.jump(e.To)
 	return true
 }
 
-// countsOnlySlot is, for a key slot's table t, the condition under which
-// the rows where matches are the slot's: where pins the slot's key
-// column to a value, and the slot has that key (False when t is no slot
-// or where does not pin the key).
-func (m *lowerer) countsOnlySlot(t *tableModel, where sqlir.Expr, args []ir.Expr) ir.Expr {
-	if !t.slot {
+// countsOnly is the condition under which rv is the only row of t the
+// WHERE can match: where pins a key of t to a value (pinnedKey; for a key
+// slot, the slot's key), and rv has that value — and exists, unless rv
+// is a key slot, which stands for the row with its key whether or not
+// there is one. False when where pins no key.
+func (m *lowerer) countsOnly(t *tableModel, rv *symbol, where sqlir.Expr, args []ir.Expr) ir.Expr {
+	if t.slot {
+		key := t.propCols[:1]
+		if vals := m.keyValue(t, key, where, args); vals != nil {
+			return t.keyEq(rv, key, vals)
+		}
 		return ir.False
 	}
-	key := t.propCols[:1]
-	vals := m.keyValue(t, key, where, args)
-	if vals == nil {
+	key, vals := m.pinnedKey(t, where, args)
+	if key == nil {
 		return ir.False
 	}
-	return t.keyEq(t.watched, key, vals)
+	return ir.And(rv.exists, t.keyEq(rv, key, vals))
 }

@@ -53,6 +53,14 @@ func TestExistsRows(t *testing.T) {
 		exists bool
 	}{
 		{SQLite, "SELECT EXISTS(SELECT 1 FROM orders WHERE customer_id = ?)", true},
+		{MySQL, "SELECT EXISTS (SELECT 1 FROM orders WHERE customer_id = ? AND total >= ?)", true},
+		{MySQL, "SELECT EXISTS (SELECT 1 FROM orders WHERE customer_id = ?) FROM DUAL", true},
+		{MySQL, "SELECT NOT EXISTS (SELECT 1 FROM orders WHERE customer_id = ?)", false},
+		{MySQL, "SELECT EXISTS (SELECT 1 FROM orders WHERE customer_id = ?), 2", false},
+		{MySQL, "SELECT EXISTS (SELECT 1 FROM orders o JOIN customers c ON c.id = o.customer_id)", false},
+		{MySQL, "SELECT EXISTS (SELECT 1 FROM orders WHERE customer_id = ? LIMIT 1, 1)", false},
+		{MySQL, "SELECT EXISTS (SELECT 1 FROM orders) FROM customers", false},
+		{MySQL, "SELECT EXISTS (SELECT 1 FROM orders WHERE customer_id = ?) FOR UPDATE", false},
 		{Postgres, "SELECT EXISTS (SELECT * FROM orders WHERE customer_id = $1 AND total > 0 LIMIT 1)", true},
 		{Postgres, "SELECT NOT EXISTS (SELECT 1 FROM orders WHERE customer_id = $1)", false},
 		{Postgres, "SELECT EXISTS (SELECT 1 FROM orders WHERE customer_id = $1), 2", false},

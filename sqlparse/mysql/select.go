@@ -103,6 +103,7 @@ func (t *translator) simpleSelect(s *sqlparser.Select) *sqlir.Select {
 	if out.Complex || len(t.reads) > 0 {
 		out.AllTables = rules.DedupeFold(fi.tables, t.reads)
 	}
+	t.existsRows(s, out)
 	return out
 }
 
