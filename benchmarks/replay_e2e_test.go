@@ -88,17 +88,18 @@ func TestReplayReproduces(t *testing.T) {
 		name, engine string
 		benchOnly    bool // replayed by make bench (and by the cross-check's harness in make test)
 	}{
-		{"core/atm_unsafe", "mysql", false},                // schema.sql
-		{"dialect/pg_reserve_unsafe", "postgres", false},   // dialect from the report
-		{"inventory/capacity_unsafe", "mysql", true},       // two UNSAFE entries
-		{"interproc/iface_repo_unsafe", "postgres", true},  // an interface filled with the package's type
-		{"trust/sqlite_tip_jar_unsafe", "sqlite", false},   // SQLite, the driver registered by the main package
-		{"trust/tx_done_unsafe", "sqlite", true},           // a second row the trace's UPDATE matched
-		{"pg/transfer_tx_unsafe", "postgres", true},        // the rows sqlc's UPDATE … RETURNING matched
-		{"trust/entry_chi_factory_unsafe", "mysql", false}, // a closure a factory returns, chi path, form
-		{"trust/entry_gin_method_unsafe", "mysql", false},  // a gin handler
-		{"interproc/handler_unsafe", "mysql", false},       // net/http PathValue and a JSON body
-		{"trust/entry_optable_unsafe", "mysql", false},     // an entry taking an open *sql.Tx
+		{"core/atm_unsafe", "mysql", false},                      // schema.sql
+		{"dialect/pg_reserve_unsafe", "postgres", false},         // dialect from the report
+		{"dialect/mixed_driver_imports_unsafe", "sqlite", false}, // the entry's dialect (its package's driver), not the report's (mysql)
+		{"inventory/capacity_unsafe", "mysql", true},             // two UNSAFE entries
+		{"interproc/iface_repo_unsafe", "postgres", true},        // an interface filled with the package's type
+		{"trust/sqlite_tip_jar_unsafe", "sqlite", false},         // SQLite, the driver registered by the main package
+		{"trust/tx_done_unsafe", "sqlite", true},                 // a second row the trace's UPDATE matched
+		{"pg/transfer_tx_unsafe", "postgres", true},              // the rows sqlc's UPDATE … RETURNING matched
+		{"trust/entry_chi_factory_unsafe", "mysql", false},       // a closure a factory returns, chi path, form
+		{"trust/entry_gin_method_unsafe", "mysql", false},        // a gin handler
+		{"interproc/handler_unsafe", "mysql", false},             // net/http PathValue and a JSON body
+		{"trust/entry_optable_unsafe", "mysql", false},           // an entry taking an open *sql.Tx
 		// A foreign key's parent row the trace does not list, seeded
 		// after the INSERT was refused; a table named "transferLog"
 		// (PostgreSQL) or `order` (MySQL) quoted by the reset.

@@ -326,7 +326,7 @@ func (t *translator) namedArgValue(params value, text string) (string, []ir.Expr
 func (t *translator) useSiteDialect(instr ssa.CallInstruction) bool {
 	s := t.l.sites[instr]
 	if s == nil || !s.OpenKnown {
-		t.unsupported("SQL run on a handle the analysis cannot trace to its sql.Open, in a program that opens handles of two dialects (%s): which dialect it is read in is ambiguous (--dialect sets one)", t.l.opensText())
+		t.unsupported("SQL run on a handle the analysis cannot trace to its sql.Open, in a package that reaches no driver or drivers of two dialects, in a program that uses two dialects (%s): which dialect it is read in is ambiguous (--dialect sets one; or check each service in a run of its own)", t.l.dialectSourcesText())
 		return false
 	}
 	switch {
@@ -334,9 +334,13 @@ func (t *translator) useSiteDialect(instr ssa.CallInstruction) bool {
 		o := s.Open
 		t.dialectOpen, t.dialect = &o, s.Dialect
 		t.p.Dialect = s.Dialect.String()
-		t.p.Assume(fmt.Sprintf("the SQL of this entry runs on the handle opened by sql.Open(%q) at %s, read as %s", o.name, o.pos, s.Dialect))
+		if o.imported {
+			t.p.Assume(fmt.Sprintf("the SQL of this entry runs on a handle of %s, read as %s", o, s.Dialect))
+		} else {
+			t.p.Assume(fmt.Sprintf("the SQL of this entry runs on the handle opened by %s, read as %s", o, s.Dialect))
+		}
 	case t.dialect != s.Dialect:
-		t.unsupported("SQL on handles of two dialects in one entry (sql.Open(%q) at %s and sql.Open(%q) at %s) is not modelled", t.dialectOpen.name, t.dialectOpen.pos, s.Open.name, s.Open.pos)
+		t.unsupported("SQL on handles of two dialects in one entry (%s and %s) is not modelled", t.dialectOpen, s.Open)
 		return false
 	}
 	return true

@@ -28,6 +28,9 @@ type driverOpen struct {
 	name    string
 	dialect sqlparse.Dialect
 	pos     string // file:line
+	// imported: not an open but the driver (name, its import path) that
+	// the package pos (its path) of a site imports (driverimports.go).
+	imported bool
 }
 
 // handleDialects holds the dialect of each handle source: struct fields
@@ -39,9 +42,16 @@ type handleDialects struct {
 	conflict map[any]bool
 }
 
-// mixedDialects reports whether the program opens handles of two
-// dialects (and --dialect does not settle it).
+// mixedDialects reports whether the program uses two dialects: it opens
+// handles of two, or its packages import drivers of two (findSites
+// decides it once).
 func (l *Loaded) mixedDialects() bool {
+	return l.mixed
+}
+
+// opensDiffer reports whether the program opens handles of two dialects
+// (and --dialect does not settle it).
+func (l *Loaded) opensDiffer() bool {
 	if l.cfg.Dialect != "" {
 		return false
 	}

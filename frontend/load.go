@@ -59,7 +59,9 @@ type Loaded struct {
 	openDrivers []string
 	opens       []driverOpen
 	openAt      map[*ssa.Call]driverOpen
-	handles     *handleDialects
+	// mixed: the program uses two dialects (mixedDialects).
+	mixed   bool
+	handles *handleDialects
 	// filledMaps are the map fields the program fills (filledmaps.go).
 	filledMaps map[*types.Var]string
 

@@ -96,14 +96,18 @@ func (l *Loaded) findSites() error {
 	l.chooseDialect(order)
 	l.findHandleDialects()
 	l.findFilledMaps()
-	mixed := l.mixedDialects()
+	l.mixed = l.opensDiffer() || l.dialectsDiffer()
+	mixed := l.mixed
 	if mixed {
-		l.DialectSource = "per statement, from the handle it runs on: " + l.opensText() + "; " + l.Dialect.String() + " where none is named"
+		l.DialectSource = "per statement, from the handle it runs on or the driver its package imports: " + l.dialectSourcesText() + "; " + l.Dialect.String() + " where none is named"
 	}
 	for _, site := range order {
 		site.Dialect = l.Dialect
 		if mixed {
 			o, ok := l.siteDialect(site.Call, site.api)
+			if !ok {
+				o, ok = l.packageDriver(site.Call.Parent())
+			}
 			site.Dialect, site.Open, site.OpenKnown = o.dialect, o, ok
 			if !ok {
 				site.Dialect = l.Dialect // (for the tables it names only)

@@ -50,7 +50,7 @@ func verifyConcurrentWithin(ctx context.Context, seq *report.Result, j job, peer
 		return enforcedConcurrent(seq, ref, peers)
 	}
 	r := &report.Result{Entry: seq.Entry, EntryPosition: seq.EntryPosition, Constraint: seq.Constraint,
-		Predicates: []string{}, Isolation: seq.Isolation, Concurrency: &report.Concurrency{}}
+		Predicates: []string{}, Isolation: seq.Isolation, Concurrency: &report.Concurrency{}, Dialect: seq.Dialect}
 	defer func() {
 		// Every query of the concurrent check, the products searched
 		// before the one with a counterexample included (setOutcome keeps

@@ -19,7 +19,7 @@ import (
 // into the row model of c, then runs the engine (or reads the cache).
 func verify(ctx context.Context, entry string, prog *ir.Program, c spec.Property, in *inputs, s *smt.Solver, cfg Config) *report.Result {
 	start := time.Now()
-	r := &report.Result{Entry: entry, Constraint: c.Label(), Predicates: []string{}}
+	r := &report.Result{Entry: entry, Constraint: c.Label(), Predicates: []string{}, Dialect: ownDialect(cfg, prog)}
 	defer func() { r.Seconds = time.Since(start).Seconds() }()
 	if u, ok := c.(*spec.Unsupported); ok {
 		r.Verdict = report.Unknown
@@ -138,6 +138,14 @@ func progDialect(cfg Config, prog *ir.Program) string {
 		return prog.Dialect
 	}
 	return string(cfg.Dialect)
+}
+
+// ownDialect is prog's dialect where it is not the run's ("" otherwise).
+func ownDialect(cfg Config, prog *ir.Program) string {
+	if d := progDialect(cfg, prog); d != string(cfg.Dialect) {
+		return d
+	}
+	return ""
 }
 
 // peelTrips is the most iterations of a counted loop ir.PeelCountedLoops

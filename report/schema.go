@@ -103,6 +103,10 @@ type Result struct {
 	Proof string `json:"proof,omitempty"`
 	// Engine names the engine that decided, when the checker chose it.
 	Engine string `json:"engine,omitempty"`
+	// Dialect is the SQL dialect this entry's SQL was read in where it is
+	// not the run's (Report.Dialect): a program that uses two dialects
+	// reads each statement in that of its handle or its package's driver.
+	Dialect string `json:"dialect,omitempty"`
 	// InBaseline is set by the command when the finding is in the
 	// --baseline report: it is shown but does not fail the run.
 	InBaseline     bool            `json:"in_baseline,omitempty"`

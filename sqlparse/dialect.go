@@ -23,6 +23,9 @@ const (
 	Postgres
 )
 
+// Dialects returns every dialect, in a fixed order.
+func Dialects() []Dialect { return []Dialect{MySQL, SQLite, Postgres} }
+
 // ErrUnsupportedDialect is wrapped by errors for dialects without a parser.
 // MySQL, SQLite and Postgres all have one; it is kept for callers that
 // test for it.

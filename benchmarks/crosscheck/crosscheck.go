@@ -206,15 +206,17 @@ type caseCheck struct {
 
 func (cc *caseCheck) run(ctx context.Context, engineFor func(sqlparse.Dialect) (*groundtruth.Engine, error)) ([]*EntryResult, string) {
 	cc.args = parseArgs(cc.c.Args)
-	var dsrc string
-	cc.dialect, dsrc = caseDialect(cc.args, cc.pkgs)
-	_ = dsrc
-	cc.program = witness.CollectSQL(cc.pkgs, cc.dialect)
-
 	byKey, problem := cc.verdicts.byKey, cc.verdicts.problem
 	if problem != "" {
 		return nil, problem
 	}
+	cc.dialect, _ = caseDialect(cc.args, cc.pkgs)
+	if d, ok := entriesDialect(byKey); ok && cc.args.dialect == "" {
+		// A program of two dialects whose checked entries all read
+		// their SQL in one: the case runs on that one's engine.
+		cc.dialect = d
+	}
+	cc.program = witness.CollectSQL(cc.pkgs, cc.dialect)
 
 	// The schema, the constraints and the facts.
 	if cc.args.schema != "" {
@@ -507,6 +509,27 @@ func (cc *caseCheck) replay(ctx context.Context, res *EntryResult, r *harness.Re
 		res.Notes = append(res.Notes, fmt.Sprintf("the program opens databases of %d dialects; the case ran on %s only", len(ds), cc.dialect))
 	}
 	res.Finding = &Finding{Kind: kind, Run: first}
+}
+
+// entriesDialect returns the dialect every result that names its own
+// (report.Result.Dialect: a program that uses two dialects) names, when
+// there is one.
+func entriesDialect(byKey map[harness.Key]*harness.Result) (sqlparse.Dialect, bool) {
+	name := ""
+	for _, r := range byKey {
+		switch {
+		case r.Dialect == "":
+		case name == "":
+			name = r.Dialect
+		case r.Dialect != name:
+			return 0, false
+		}
+	}
+	if name == "" {
+		return 0, false
+	}
+	d, err := sqlparse.ParseDialect(name)
+	return d, err == nil
 }
 
 // interleaved reports whether r's counterexample is a concurrent one: two

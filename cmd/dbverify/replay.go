@@ -23,6 +23,7 @@ type replayReport struct {
 		Entry          string                  `json:"entry"`
 		Constraint     string                  `json:"constraint"`
 		Verdict        string                  `json:"verdict"`
+		Dialect        string                  `json:"dialect"` // the entry's, where not the report's
 		Counterexample *witness.Counterexample `json:"counterexample"`
 		// A concurrent counterexample (check --concurrent): the requests,
 		// the initial rows and the schedule witness/schedule replays.
@@ -98,8 +99,12 @@ func runReplay(c *cli.Context, w io.Writer) (int, error) {
 			return 0, fmt.Errorf("replay: --entry: %w", err)
 		}
 	}
-	var targets []witness.ReplayTarget
-	var concurrent []schedule.ReplayTarget
+	// Each result replays on an engine of its entry's dialect (a program
+	// using two reads each entry's SQL in its own), unless --dialect
+	// says otherwise.
+	targets := map[sqlparse.Dialect][]witness.ReplayTarget{}
+	concurrent := map[sqlparse.Dialect][]schedule.ReplayTarget{}
+	nTargets, nConcurrent := 0, 0
 	for i, r := range rep.Results {
 		if n := c.Int("result"); n != 0 {
 			if i+1 != n {
@@ -112,38 +117,48 @@ func runReplay(c *cli.Context, w io.Writer) (int, error) {
 		if r.Verdict != "UNSAFE" || (entryRE != nil && !entryRE.MatchString(r.Entry)) {
 			continue
 		}
+		rd := d
+		if r.Dialect != "" && c.String("dialect") == "" {
+			if rd, err = sqlparse.ParseDialect(r.Dialect); err != nil {
+				return 0, fmt.Errorf("replay: result %d (%s): %w", i+1, r.Entry, err)
+			}
+		}
 		if len(r.Schedule) > 0 {
-			concurrent = append(concurrent, schedule.ReplayTarget{Entry: r.Entry, Constraint: r.Constraint,
+			concurrent[rd] = append(concurrent[rd], schedule.ReplayTarget{Entry: r.Entry, Constraint: r.Constraint,
 				Schedule: schedule.Schedule{Requests: r.Requests, InitialRows: r.InitialRows, Schedule: r.Schedule, Isolation: r.Isolation},
 				Cex:      r.Counterexample})
+			nConcurrent++
 			continue
 		}
-		targets = append(targets, witness.ReplayTarget{Entry: r.Entry, Constraint: r.Constraint, Cex: r.Counterexample})
+		targets[rd] = append(targets[rd], witness.ReplayTarget{Entry: r.Entry, Constraint: r.Constraint, Cex: r.Counterexample})
+		nTargets++
 	}
 	if n := c.Int("result"); n < 0 || n > len(rep.Results) {
 		return 0, fmt.Errorf("replay: --result %d: the report has %d results", n, len(rep.Results))
 	}
-	if len(targets) == 0 && len(concurrent) == 0 {
+	if nTargets == 0 && nConcurrent == 0 {
 		fmt.Fprintln(w, "no UNSAFE result to replay")
 		return 0, nil
 	}
-	if len(concurrent) > 0 && c.String("emit-test") != "" {
-		return 0, fmt.Errorf("replay: --emit-test writes a sequential counterexample's test; the selection has %d concurrent one(s) (check --concurrent)", len(concurrent))
+	if nConcurrent > 0 && c.String("emit-test") != "" {
+		return 0, fmt.Errorf("replay: --emit-test writes a sequential counterexample's test; the selection has %d concurrent one(s) (check --concurrent)", nConcurrent)
 	}
 	code := exitSafe
-	if len(targets) > 0 {
-		n, err := replaySequential(c, w, d, dir, targets)
-		if err != nil {
-			return 0, err
+	for _, rd := range sqlparse.Dialects() {
+		if ts := targets[rd]; len(ts) > 0 {
+			n, err := replaySequential(c, w, rd, dir, ts)
+			if err != nil {
+				return 0, err
+			}
+			code = max(code, n)
 		}
-		code = max(code, n)
-	}
-	if len(concurrent) > 0 {
-		n, err := replayConcurrent(c, w, d, dir, concurrent)
-		if err != nil {
-			return 0, err
+		if cs := concurrent[rd]; len(cs) > 0 {
+			n, err := replayConcurrent(c, w, rd, dir, cs)
+			if err != nil {
+				return 0, err
+			}
+			code = max(code, n)
 		}
-		code = max(code, n)
 	}
 	return code, nil
 }
