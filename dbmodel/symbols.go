@@ -51,6 +51,7 @@ func (m *lowerer) newSymbol(t *tableModel, name string, withLive bool) *symbol {
 		v := m.p.NewVar(name+"."+c, t.sorts[c], ir.Column)
 		v.Row, v.Table, v.Col = name, t.spelled, c
 		v.Str = t.text[c] && t.sorts[c] == ir.Int
+		v.Time = t.times[c] && !v.Str && t.sorts[c] == ir.Int
 		x.cols[c] = v
 	}
 	x.exists = m.p.NewVar(name+".$exists", ir.Bool, ir.Ghost)

@@ -101,7 +101,7 @@ func TestSynthesizeFromSQL(t *testing.T) {
 		}
 		stmts = append(stmts, st)
 	}
-	s := Synthesize(sqlparse.MySQL, stmts, nil, nil, false)
+	s := Synthesize(sqlparse.MySQL, stmts, nil, nil, nil, false)
 	for _, want := range []string{
 		"CREATE TABLE accounts (balance BIGINT, id BIGINT AUTO_INCREMENT PRIMARY KEY, frozen VARCHAR(255))",
 		"CREATE TABLE movements (account_id BIGINT, kind VARCHAR(255), amount VARCHAR(255))",
