@@ -18,7 +18,11 @@ import (
 //     steps and the violation; without one, a column compared with a
 //     time.Time prints as a timestamp too, never as the model's number;
 //   - an INSERT … ON CONFLICT DO NOTHING that inserted the violating row
-//     counts it: rowsAffected = 1, never 0.
+//     counts it: rowsAffected = 1, never 0;
+//   - a gin path parameter compared with a column (MySQL, no schema)
+//     prints as one quoted string everywhere: the request's value, the
+//     rows, the bound SQL and the violation (the rows printed code = 2
+//     beside the request's "2").
 func TestReadableTracesRound17(t *testing.T) {
 	recordInputs(t)
 	dir, err := filepath.Abs(filepath.Join("testdata", "readable"))
@@ -29,6 +33,7 @@ func TestReadableTracesRound17(t *testing.T) {
 	runs := [][]string{
 		{"--schema", schema, "-c", "subscriptions.credits >= 0", "-c", "accounts.balance >= 0", "./round17/timeparam", "./round17/timecol", "./round17/upsertcount"},
 		{"-c", "subscriptions.credits >= 0", "./round17/timecol"},
+		{"-c", "coupons.remaining >= 0", "./round17/ginparam"},
 	}
 	all, _ := readableReports(t, dir, runs)
 	checkStepLines(t, all)
@@ -63,6 +68,7 @@ func TestReadableTracesRound17(t *testing.T) {
 			t.Errorf("%s: %s matched %v (want %v) in:\n%s", tt.entry, tt.want, found, !tt.absent, b)
 		}
 	}
+	checkParamQuoted(t, block("ginparam.(*Handler).redeem"))
 	// The timestamp the UPDATE binds is the value the step and the
 	// violation print for the column.
 	b := block("timeparam.Extend")
@@ -73,6 +79,28 @@ func TestReadableTracesRound17(t *testing.T) {
 	for _, want := range []string{`r.renews_at = "` + m[1] + `"`, `violation: subscriptions row .*renews_at = "` + regexp.QuoteMeta(m[1]) + `"`} {
 		if !regexp.MustCompile(strings.ReplaceAll(want, `r.renews`, `r\.renews`)).MatchString(b) {
 			t.Errorf("timeparam.Extend: want %s (the value the UPDATE binds) in:\n%s", want, b)
+		}
+	}
+}
+
+// checkParamQuoted checks that the path parameter of ginparam's
+// counterexample is printed as the same quoted string wherever the
+// coupon's code appears.
+func checkParamQuoted(t *testing.T, b string) {
+	t.Helper()
+	m := regexp.MustCompile(`path parameter "code" = "([^" ]+)"`).FindStringSubmatch(b)
+	if m == nil {
+		t.Errorf("ginparam: no quoted path parameter in:\n%s", b)
+		return
+	}
+	q := regexp.QuoteMeta(m[1])
+	for _, want := range []string{
+		`\n  row r +coupons: code = "` + q + `", remaining = `,
+		`WHERE code = '` + q + `' `,
+		`\n  violation: coupons row code = "` + q + `", remaining = -`,
+	} {
+		if !regexp.MustCompile(want).MatchString(b) {
+			t.Errorf("ginparam: want %s (the request's %q) in:\n%s", want, m[1], b)
 		}
 	}
 }
