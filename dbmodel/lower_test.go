@@ -665,10 +665,18 @@ func TestRowModelInsertDefaults(t *testing.T) {
 		// path is found but not reported as certain.)
 		{"plain INSERT affects its rows", sqlparse.Postgres, "products.stock >= 0", pgDDL,
 			[]step{{sql: "INSERT INTO products (name, stock) VALUES ($1, 0), ($1, 1)", args: []string{"a"}, affected: "n"}, {guard: "n < 2"}, setNegative}, refine.Safe},
+		// An upsert counts the row it inserts: 1 (a trace printed
+		// rowsAffected = 0 for an ON CONFLICT DO NOTHING that inserted
+		// the violating row). The options' dialect is none: the omitted
+		// id is a fresh AUTO_INCREMENT value, no conflict is possible.
 		{"ON CONFLICT DO NOTHING may affect none", sqlparse.Postgres, "products.stock >= 0", pgDDL,
-			[]step{{sql: "INSERT INTO products (name, stock) VALUES ($1, 0) ON CONFLICT DO NOTHING", args: []string{"a"}, affected: "n"}, {guard: "n < 1"}, setNegative}, refine.Unsafe},
+			[]step{{sql: "INSERT INTO products (id, name, stock) VALUES ($1, $2, 0) ON CONFLICT DO NOTHING", args: []string{"b", "a"}, affected: "n"}, {guard: "n < 1"}, setNegative}, refine.Unsafe},
+		{"ON CONFLICT DO NOTHING that inserts counts 1", sqlparse.Postgres, "products.stock >= 0", pgDDL,
+			[]step{{sql: "INSERT INTO products (name, stock) VALUES ($1, 0) ON CONFLICT DO NOTHING", args: []string{"a"}, affected: "n"}, {guard: "n < 1"}, setNegative}, refine.Safe},
 		{"INSERT IGNORE may affect none", sqlparse.MySQL, "products.stock >= 0", myDDL,
-			[]step{{sql: "INSERT IGNORE INTO `products` (`name`, `stock`) VALUES (?, 0)", args: []string{"a"}, affected: "n"}, {guard: "n < 1"}, setNegativeMy}, refine.Unsafe},
+			[]step{{sql: "INSERT IGNORE INTO `products` (`id`, `name`, `stock`) VALUES (?, ?, 0)", args: []string{"b", "a"}, affected: "n"}, {guard: "n < 1"}, setNegativeMy}, refine.Unsafe},
+		{"INSERT IGNORE that inserts counts 1", sqlparse.MySQL, "products.stock >= 0", myDDL,
+			[]step{{sql: "INSERT IGNORE INTO `products` (`name`, `stock`) VALUES (?, 0)", args: []string{"a"}, affected: "n"}, {guard: "n < 1"}, setNegativeMy}, refine.Safe},
 		{"INSERT … SELECT may affect none", sqlparse.Postgres, "products.stock >= 0", pgDDL,
 			[]step{{sql: "INSERT INTO products (name) SELECT name FROM drafts", affected: "n"}, {guard: "n < 1"}, setNegative}, refine.Unsafe},
 		// Without a column list, the selected values fill the schema's
@@ -680,7 +688,9 @@ func TestRowModelInsertDefaults(t *testing.T) {
 		{"INSERT … SELECT may affect several", sqlparse.Postgres, "products.stock >= 0", pgDDL,
 			[]step{{sql: "INSERT INTO products (name) SELECT name FROM drafts", affected: "n"}, {guard: "n > 1"}, setNegative}, refine.Unknown},
 		{"ON DUPLICATE KEY UPDATE may count 2", sqlparse.MySQL, "products.stock >= 0", myDDL,
-			[]step{{sql: "INSERT INTO `products` (`name`, `stock`) VALUES (?, 0) ON DUPLICATE KEY UPDATE `name` = VALUES(`name`)", args: []string{"a"}, affected: "n"}, {guard: "n > 1"}, setNegativeMy}, refine.Unsafe},
+			[]step{{sql: "INSERT INTO `products` (`id`, `name`, `stock`) VALUES (?, ?, 0) ON DUPLICATE KEY UPDATE `name` = VALUES(`name`)", args: []string{"b", "a"}, affected: "n"}, {guard: "n > 1"}, setNegativeMy}, refine.Unsafe},
+		{"ON DUPLICATE KEY UPDATE that inserts counts 1", sqlparse.MySQL, "products.stock >= 0", myDDL,
+			[]step{{sql: "INSERT INTO `products` (`name`, `stock`) VALUES (?, 0) ON DUPLICATE KEY UPDATE `name` = VALUES(`name`)", args: []string{"a"}, affected: "n"}, {guard: "n > 1"}, setNegativeMy}, refine.Safe},
 		{"explicit id overrides the sequence", sqlparse.Postgres, "products.id > 0", pgDDL,
 			[]step{{sql: "INSERT INTO products (id, name) VALUES ($1, $2)", args: []string{"b", "a"}}}, refine.Unsafe},
 	}

@@ -134,3 +134,18 @@ func (m *lowerer) insertedReturning(em *emitter, q *sqlir.Insert, s *ir.Exec) {
 	em.havoc(m.takeFresh()...)
 	em.assume(ir.And(facts...))
 }
+
+// singleCount is the rows-affected count n of INSERT q when q writes
+// one row given by VALUES and its count is 1 where it inserts that row
+// (nil otherwise): a plain INSERT, ON CONFLICT DO NOTHING / DO UPDATE,
+// INSERT IGNORE and ON DUPLICATE KEY UPDATE on their inserting path
+// (insertAffected leaves the count of an upsert only non-negative, and a
+// trace printed rowsAffected = 0 for an INSERT … ON CONFLICT DO NOTHING
+// that inserted the violating row). REPLACE counts the rows it deletes
+// too.
+func singleCount(q *sqlir.Insert, n *ir.Var) *ir.Var {
+	if n == nil || q.FromSelect || q.Replace || len(q.Rows) != 1 {
+		return nil
+	}
+	return n
+}

@@ -50,7 +50,8 @@ func (m *lowerer) newSymbol(t *tableModel, name string, withLive bool) *symbol {
 	for _, c := range t.cols {
 		v := m.p.NewVar(name+"."+c, t.sorts[c], ir.Column)
 		v.Row, v.Table, v.Col = name, t.spelled, c
-		v.Str = t.text[c] && t.sorts[c] == ir.Int
+		v.Str = (t.text[c] || t.pinnedByStr(c)) && t.sorts[c] == ir.Int
+		v.Time = t.times[c] && !v.Str && t.sorts[c] == ir.Int
 		x.cols[c] = v
 	}
 	x.exists = m.p.NewVar(name+".$exists", ir.Bool, ir.Ghost)
@@ -277,4 +278,12 @@ func columnPins(table string, where sqlir.Expr) []columnPin {
 	}
 	conj(where)
 	return out
+}
+
+// pinnedByStr reports whether column c of a table no schema declares is
+// pinned by a WHERE to a Go string and not used as a number by the
+// property: it holds that string, printed as one (a trace printed code
+// = 2 beside the request's "2" and the SQL's '2').
+func (t *tableModel) pinnedByStr(c string) bool {
+	return t.schema == nil && t.pinnedStr[c] && !t.numCols[c]
 }

@@ -38,6 +38,9 @@ type tableModel struct {
 	text map[string]bool
 	// pinnedStr lists the columns a WHERE pins to a Go string.
 	pinnedStr map[string]bool
+	// times lists the columns without a schema that hold Go times
+	// (timecols.go).
+	times map[string]bool
 	// coll is the collation of each tracked column (collation.go).
 	coll map[string]collClass
 	// numCols are the columns the property uses as numbers.
@@ -78,6 +81,7 @@ func (m *lowerer) newTableModel(spelled string, exprs []sqlir.Expr) *tableModel 
 	}
 	t.realSorts(m.src)
 	t.textColumns(m.src)
+	t.timeColumns(m.src)
 	m.addNullFlags(t)
 	return t
 }

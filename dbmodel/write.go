@@ -340,7 +340,11 @@ func (m *lowerer) insert(em *emitter, t *tableModel, q *sqlir.Insert, s *ir.Exec
 		if (q.HasOnConflict || q.OnConflictNothing) && !fresh {
 			cwhere, cargs := m.conflictWhere(t, q, row, newRow, args)
 			m.conflictPath(em, t, q, newRow, join, updateSpec{where: cwhere, args: cargs, single: true, h: h, flag: flag,
-				set: conflictSet(q, ri), ignore: m.mysqlIgnore(q)}, last, targets)
+				set: conflictSet(q, ri), ignore: m.mysqlIgnore(q)}, last, targets, singleCount(q, affected))
+		}
+		if n := singleCount(q, affected); n != nil {
+			// The row is inserted: every engine counts it, 1.
+			em.assume(ir.Eq(n, ir.IntLit(1)))
 		}
 		earlier = t.distinctRows(em, multi, arbiter, newRow, earlier)
 		if last {
@@ -760,10 +764,14 @@ func (m *lowerer) noSourceRow(em *emitter, affected *ir.Var, one bool) *emitter 
 // existing row, one row (the conflict is on one unique key; u gives the
 // WHERE that selects it and the assignments); em continues with the
 // insert path.
-func (m *lowerer) conflictPath(em *emitter, t *tableModel, q *sqlir.Insert, newRow *symbol, join ir.Loc, u updateSpec, last bool, targets []*ir.Var) {
+func (m *lowerer) conflictPath(em *emitter, t *tableModel, q *sqlir.Insert, newRow *symbol, join ir.Loc, u updateSpec, last bool, targets []*ir.Var, count *ir.Var) {
 	conflicted := m.p.NewVar("$conflict", ir.Bool, ir.Ghost)
 	em.havoc(conflicted)
 	conflict := em.fork(conflicted)
+	if count != nil && !q.HasOnConflict {
+		// DO NOTHING (INSERT IGNORE) on a conflict: no row counted.
+		conflict.assume(ir.Eq(count, ir.IntLit(0)))
+	}
 	if q.HasOnConflict {
 		// (MySQL's INSERT IGNORE … ON DUPLICATE KEY UPDATE updates too.)
 		if last {

@@ -36,6 +36,8 @@ func (t *translator) sqlArgs(params value) []ir.Expr {
 			v.Approx = why
 			v.Time = isTime(e.dyn)
 			out[i] = v
+		} else if e.expr == nil && why == "" && isTime(e.dyn) {
+			out[i] = t.timeArg(e)
 		}
 		if val, null, ok := nullableArg(e); ok {
 			out[i] = val
@@ -131,4 +133,29 @@ func untrackedArgs(p value, elems []ir.Expr) bool {
 func isTime(typ types.Type) bool {
 	n, ok := typ.(*types.Named)
 	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "time" && n.Obj().Name() == "Time"
+}
+
+// timeArg returns the number bound for time.Time value e, which the model
+// does not compute (an entry's time.Time parameter): any number, the
+// same one for every binding of a value with the same fields (the model
+// orders times as numbers), marked ir.Var.Time so that a trace prints it
+// as a timestamp. It was no value at all: the statement bound a fresh
+// value per placeholder, and a trace printed the placeholder ($2).
+func (t *translator) timeArg(e value) *ir.Var {
+	var key [2]ir.Expr
+	for k := 0; k < len(key) && k < len(e.fields); k++ {
+		key[k] = e.fields[k].expr
+	}
+	if v, ok := t.times[key]; ok && key[0] != nil && key[1] != nil {
+		return v
+	}
+	v := t.freshVar("$time()", ir.Int, ir.KindModel)
+	v.Time = true
+	if key[0] != nil && key[1] != nil {
+		if t.times == nil {
+			t.times = map[[2]ir.Expr]*ir.Var{}
+		}
+		t.times[key] = v
+	}
+	return v
 }

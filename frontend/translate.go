@@ -33,7 +33,10 @@ type translator struct {
 	// reach: the blocks each block reaches (see looporder.go).
 	reach map[*ssa.BasicBlock]map[*ssa.BasicBlock]bool
 
-	globals   map[*ssa.Global]*cell
+	globals map[*ssa.Global]*cell
+	// times: the number bound for a time.Time value, by its fields
+	// (timeArg).
+	times     map[[2]ir.Expr]*ir.Var
 	sentinels []*ir.Var // package-level error variables: non-nil
 	markers   []ir.Expr // values of numbers formatted into SQL (see strings.go)
 	// argNulls: the NULL-ness of the placeholders of the library call

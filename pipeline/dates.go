@@ -56,12 +56,15 @@ func dateKey(v string) string {
 	return ""
 }
 
-// dateClass is "date" for a column type holding a date (DATE, TIMESTAMP,
-// DATETIME), "time" for a time of day (TIME), "" otherwise.
+// dateClass is "date" for a column type holding a date (DATE),
+// "timestamp" for a date and a time of day (TIMESTAMP, DATETIME), "time"
+// for a time of day (TIME), "" otherwise.
 func dateClass(typ string) string {
 	t := strings.ToLower(typ)
 	switch {
-	case strings.Contains(t, "date"), strings.Contains(t, "timestamp"):
+	case strings.Contains(t, "timestamp"), strings.Contains(t, "datetime"):
+		return "timestamp"
+	case strings.Contains(t, "date"):
 		return "date"
 	case strings.HasPrefix(t, "time"):
 		return "time"
@@ -140,11 +143,18 @@ func offsetLimit(cl string) int64 {
 	return maxDateOffset
 }
 
-// dateText prints offset n (within offsetLimit) in date class cl.
+// dateText prints offset n (within offsetLimit) in date class cl: a
+// TIMESTAMP's value as a time.Time bound to a statement prints
+// (report.timestampOf), '2024-01-04 00:00:00', so that a row and the SQL
+// that wrote it print one value alike (the row printed "2024-01-04"
+// beside renews_at = '2024-01-04 00:00:00').
 func dateText(cl string, n int64) string {
-	if cl == "time" {
+	switch cl {
+	case "time":
 		s := 43200 + n
 		return fmt.Sprintf("%02d:%02d:%02d", s/3600, s/60%60, s%60)
+	case "timestamp":
+		return dateBase().AddDate(0, 0, int(n)).Format("2006-01-02 15:04:05")
 	}
 	return dateBase().AddDate(0, 0, int(n)).Format("2006-01-02")
 }

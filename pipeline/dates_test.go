@@ -13,17 +13,20 @@ import (
 // TestDatesPrinted (adv8 R3): a counterexample prints the values of a
 // DATE column, and the Go string input that is the same value, as one
 // date the engine accepts (day = "3" was refused by PostgreSQL, so a
-// replay could neither seed the row nor call the entry), and so the
-// values of a TIMESTAMPTZ column.
+// replay could neither seed the row nor call the entry), and the values
+// of a TIMESTAMPTZ column as timestamps ('2024-01-04 00:00:00', as the
+// SQL binds a time.Time).
 func TestDatesPrinted(t *testing.T) {
-	date := func(v string) (time.Time, bool) {
+	parsed := func(layout, v string) (time.Time, bool) {
 		u, err := strconv.Unquote(v)
 		if err != nil {
 			return time.Time{}, false
 		}
-		d, err := time.Parse("2006-01-02", u)
+		d, err := time.Parse(layout, u)
 		return d, err == nil
 	}
+	date := func(v string) (time.Time, bool) { return parsed("2006-01-02", v) }
+	timestamp := func(v string) (time.Time, bool) { return parsed("2006-01-02 15:04:05", v) }
 	dir := corpusCase("trust/pg_date_key_unsafe")
 	rep, err := Run(context.Background(), Config{
 		Dir: dir, Patterns: []string{"./..."}, Schema: dir + "/schema.sql", Entry: "Track",
@@ -58,10 +61,10 @@ func TestDatesPrinted(t *testing.T) {
 		t.Fatalf("ResetExpired: got %+v, want one UNSAFE", rep.Results)
 	}
 	c = rep.Results[0].Counterexample
-	_, ok1 := date(c.Rows[0].Values["reset_at"])
-	_, ok2 := date(c.Violation.Values["reset_at"])
+	_, ok1 := timestamp(c.Rows[0].Values["reset_at"])
+	_, ok2 := timestamp(c.Violation.Values["reset_at"])
 	if !ok1 || !ok2 {
-		t.Errorf("reset_at = %s before, %s after: want dates", c.Rows[0].Values["reset_at"], c.Violation.Values["reset_at"])
+		t.Errorf("reset_at = %s before, %s after: want timestamps", c.Rows[0].Values["reset_at"], c.Violation.Values["reset_at"])
 	}
 	if !strings.Contains(strings.Join(c.Notes, "\n"), "printed as dates") {
 		t.Errorf("notes %q do not say how dates are printed", c.Notes)

@@ -258,4 +258,4 @@ func timestampOf(v *ir.Var, s string) (string, bool) {
 }
 
 // timesNote explains the timestamps a trace prints for time.Time values.
-const timesNote = "a time.Time bound to a statement is printed as a timestamp: the model orders times as numbers, n standing for 2024-01-01 00:00:00 plus n days"
+const timesNote = "a time.Time bound to a statement (and, without a schema, a column that holds one) is printed as a timestamp: the model orders times as numbers, n standing for 2024-01-01 00:00:00 plus n days"

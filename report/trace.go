@@ -112,6 +112,14 @@ func (b *traceBuilder) value(v *ir.Var) (string, error) {
 	if s, ok := b.pf.Prog.Strings[x.String()]; ok && v.Type == ir.Int {
 		return strconv.Quote(s), nil
 	}
+	if o := b.pf.Origin[v].Orig; o != nil && o.Kind == ir.Column && o.Time {
+		// A column that holds Go times (no schema declares it): as the
+		// timestamps the statements bind.
+		if ts, ok := timestampOf(o, x.String()); ok {
+			b.times = true
+			return ts, nil
+		}
+	}
 	return x.String(), nil
 }
 

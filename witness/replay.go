@@ -248,7 +248,7 @@ func replaySchema(cfg ReplayConfig, prog *replayProgram) (*ReplayResult, error) 
 		}
 	}
 	res := &ReplayResult{pkgs: prog.pkgs, dialect: cfg.Dialect, constraints: map[string]*Constraint{}, checkNames: map[string]string{}}
-	extra, numeric := map[string][]string{}, map[string][]string{}
+	extra, numeric, timed := map[string][]string{}, map[string][]string{}, map[string][]string{}
 	for _, t := range cfg.Targets {
 		k, check, err := ResolveConstraint(schema, t.Constraint, cfg.Table)
 		if err != nil {
@@ -261,14 +261,17 @@ func replaySchema(cfg ReplayConfig, prog *replayProgram) (*ReplayResult, error) 
 		numeric[k.Table] = append(numeric[k.Table], k.Columns...)
 		if t.Cex != nil {
 			for _, row := range t.Cex.Rows {
-				for col := range row.Values {
+				for col, v := range row.Values {
 					extra[row.Table] = append(extra[row.Table], col)
+					if IsTimestamp(v) {
+						timed[row.Table] = append(timed[row.Table], col)
+					}
 				}
 			}
 		}
 	}
 	if schema == nil {
-		schema = Synthesize(cfg.Dialect, prog.sql.Statements, extra, numeric, cfg.NoInferKey)
+		schema = Synthesize(cfg.Dialect, prog.sql.Statements, extra, numeric, timed, cfg.NoInferKey)
 	}
 	res.Schema = schema
 	for _, k := range res.constraints {

@@ -218,7 +218,7 @@ func TestSynthesizePostgresPlaceholderTypes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := Synthesize(sqlparse.Postgres, []sqlir.Statement{st}, nil, nil, false)
+	s := Synthesize(sqlparse.Postgres, []sqlir.Statement{st}, nil, nil, nil, false)
 	// $3 > 0 makes PostgreSQL type $3 integer: delta must be INTEGER;
 	// reason holds the CASE's strings.
 	for _, want := range []string{"delta INTEGER", "reason VARCHAR(255)", "warehouse_id BIGINT"} {
@@ -233,7 +233,7 @@ func TestSynthesizeSQLiteKey(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := Synthesize(sqlparse.SQLite, []sqlir.Statement{st}, nil, nil, false)
+	s := Synthesize(sqlparse.SQLite, []sqlir.Statement{st}, nil, nil, nil, false)
 	if !strings.Contains(s.DDL, "id INTEGER PRIMARY KEY") || strings.Contains(s.DDL, "AUTO_INCREMENT") {
 		t.Errorf("SQLite DDL without the rowid key:\n%s", s.DDL)
 	}

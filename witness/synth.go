@@ -2,7 +2,9 @@ package witness
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/dbverify/dbverify/sqlir"
 	"github.com/dbverify/dbverify/sqlparse"
@@ -20,8 +22,9 @@ import (
 // and BIGINT on PostgreSQL. With noKey, id is not a key.
 //
 // extra adds columns (of the counterexamples' rows); numeric ones (the
-// constraints' columns) are numbers.
-func Synthesize(d sqlparse.Dialect, stmts []sqlir.Statement, extra, numeric map[string][]string, noKey bool) *Schema {
+// constraints' columns) are numbers; timed ones (whose values a
+// counterexample prints as timestamps: IsTimestamp) are TIMESTAMPs.
+func Synthesize(d sqlparse.Dialect, stmts []sqlir.Statement, extra, numeric, timed map[string][]string, noKey bool) *Schema {
 	sy := &synth{tables: map[string]*synthTable{}}
 	for t, cols := range extra {
 		for _, c := range cols {
@@ -35,6 +38,11 @@ func Synthesize(d sqlparse.Dialect, stmts []sqlir.Statement, extra, numeric map[
 	}
 	for _, st := range stmts {
 		sy.stmt(st)
+	}
+	for t, cols := range timed {
+		for _, c := range cols {
+			sy.setClass(t, c, ClassTime)
+		}
 	}
 	s := &Schema{Tables: map[string]*sqlir.Table{}, Source: "synthesised from the program's SQL (id as key, integer columns unless the SQL says otherwise)"}
 	var ddl strings.Builder
@@ -393,4 +401,18 @@ func sqlStrings(st sqlir.Statement) []string {
 		walk(st.Where)
 	}
 	return out
+}
+
+// IsTimestamp reports whether v, a value of a counterexample's row, is
+// printed as a timestamp ("2024-01-01 00:00:00"): a column without a
+// schema that holds Go times (dbverify prints it so), which a
+// synthesised table declares TIMESTAMP; it was BIGINT, which refused
+// both the row and the time.Time the program binds (22P02).
+func IsTimestamp(v string) bool {
+	u, err := strconv.Unquote(v)
+	if err != nil {
+		return false
+	}
+	_, err = time.Parse("2006-01-02 15:04:05", u)
+	return err == nil
 }

@@ -101,7 +101,7 @@ func TestSynthesizeFromSQL(t *testing.T) {
 		}
 		stmts = append(stmts, st)
 	}
-	s := Synthesize(sqlparse.MySQL, stmts, nil, nil, false)
+	s := Synthesize(sqlparse.MySQL, stmts, nil, nil, nil, false)
 	for _, want := range []string{
 		"CREATE TABLE accounts (balance BIGINT, id BIGINT AUTO_INCREMENT PRIMARY KEY, frozen VARCHAR(255))",
 		"CREATE TABLE movements (account_id BIGINT, kind VARCHAR(255), amount VARCHAR(255))",
@@ -112,6 +112,35 @@ func TestSynthesizeFromSQL(t *testing.T) {
 	}
 	if k := s.Key("accounts"); !reflect.DeepEqual(k, []string{"id"}) {
 		t.Errorf("key of accounts = %v, want [id]", k)
+	}
+}
+
+// TestSynthesizeTimedColumns: a column whose counterexample values are
+// timestamps (a column without a schema that holds Go times) is a
+// TIMESTAMP of the synthesised table; it was BIGINT, which refused the
+// seeded row and the time.Time the program binds (22P02).
+func TestSynthesizeTimedColumns(t *testing.T) {
+	st, err := sqlparse.Parse(sqlparse.Postgres, "UPDATE subscriptions SET credits = credits - $1 WHERE id = $2 AND renews_at < $3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := map[string]string{"credits": "0", "id": "2", "renews_at": `"2023-12-31 00:00:00"`}
+	timed := map[string][]string{}
+	for col, v := range row {
+		if IsTimestamp(v) {
+			timed["subscriptions"] = append(timed["subscriptions"], col)
+		}
+	}
+	s := Synthesize(sqlparse.Postgres, []sqlir.Statement{st}, nil, nil, timed, false)
+	for _, want := range []string{"renews_at TIMESTAMP", "credits BIGINT"} {
+		if !strings.Contains(s.DDL, want) {
+			t.Errorf("DDL lacks %q:\n%s", want, s.DDL)
+		}
+	}
+	for _, v := range []string{"-1", `"2"`, `"2023-12-31"`, "str1"} {
+		if IsTimestamp(v) {
+			t.Errorf("IsTimestamp(%s) = true", v)
+		}
 	}
 }
 

@@ -226,7 +226,7 @@ func (cc *caseCheck) run(ctx context.Context, engineFor func(sqlparse.Dialect) (
 		}
 		cc.schema = s
 	}
-	extra, numeric := map[string][]string{}, map[string][]string{}
+	extra, numeric, timed := map[string][]string{}, map[string][]string{}, map[string][]string{}
 	cons := map[string]*witness.Constraint{}
 	checkNames := map[string]string{}
 	for _, e := range cc.c.Expect {
@@ -242,8 +242,11 @@ func (cc *caseCheck) run(ctx context.Context, engineFor func(sqlparse.Dialect) (
 		if r := byKey[harness.KeyOf(e.Entry, e.Constraint)]; r != nil {
 			if cex := r.Counterexample; cex != nil {
 				for _, row := range cex.Rows {
-					for col := range row.Values {
+					for col, v := range row.Values {
 						extra[row.Table] = append(extra[row.Table], col)
+						if witness.IsTimestamp(v) {
+							timed[row.Table] = append(timed[row.Table], col)
+						}
 					}
 				}
 			}
@@ -257,7 +260,7 @@ func (cc *caseCheck) run(ctx context.Context, engineFor func(sqlparse.Dialect) (
 		}
 	}
 	if cc.schema == nil {
-		cc.schema = witness.Synthesize(cc.dialect, cc.program.Statements, extra, numeric, cc.args.noInferKey)
+		cc.schema = witness.Synthesize(cc.dialect, cc.program.Statements, extra, numeric, timed, cc.args.noInferKey)
 	}
 
 	// A fresh database.
