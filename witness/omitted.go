@@ -59,7 +59,7 @@ func ReplayExecute(ctx context.Context, ex Executor, d sqlparse.Dialect, s *Sche
 		if len(rows) == 0 {
 			break
 		}
-		next := &Run{Rows: append(append([]Row(nil), r.Run.Rows...), rows...), Inputs: run.Inputs, Fail: run.Fail,
+		next := &Run{Rows: append(append([]Row(nil), r.Run.Rows...), rows...), Inputs: run.Inputs, Fail: run.Fail, Unordered: run.Unordered,
 			// A row made to match a WHERE may break the constraint: it is
 			// not seeded then.
 			Prune: []string{c.PruneQuery()}}
