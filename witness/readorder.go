@@ -33,6 +33,8 @@ type tableRead struct {
 	table  string
 	symbol string
 	row    int // index in the seeded rows
+	// sorted: the SELECT has an ORDER BY, which decides the order.
+	sorted bool
 }
 
 // orderReads reorders rows (the counterexample's initial rows, before
@@ -52,7 +54,7 @@ func (c *Counterexample) orderReads(s *Schema, d sqlparse.Dialect, rows []Row) (
 			if !containsInt(first, rd.row) {
 				first = append(first, rd.row)
 			}
-			if len(competitors(s, out, rd)) > 0 {
+			if !rd.sorted && len(competitors(s, out, rd)) > 0 {
 				contested = append(contested, rd)
 			}
 		}
@@ -70,7 +72,7 @@ func (c *Counterexample) orderReads(s *Schema, d sqlparse.Dialect, rows []Row) (
 		}
 		// The keys kept, the reads find their rows in their new places.
 		for _, rd := range c.tableReads(s, d, out) {
-			if !strings.EqualFold(rd.table, table) || len(competitors(s, out, rd)) == 0 {
+			if !strings.EqualFold(rd.table, table) || rd.sorted || len(competitors(s, out, rd)) == 0 {
 				continue
 			}
 			if other := earlierByKey(s, out, rd); other >= 0 {
@@ -98,7 +100,7 @@ func (c *Counterexample) tableReads(s *Schema, d sqlparse.Dialect, rows []Row) [
 		for _, sym := range stepSymbols(st) {
 			vals := c.symbolValues(sym, st)
 			if i := findRow(s, rows, sel.Table, vals); i >= 0 {
-				out = append(out, tableRead{step: st, where: sel.Where, table: sel.Table, symbol: sym, row: i})
+				out = append(out, tableRead{step: st, where: sel.Where, table: sel.Table, symbol: sym, row: i, sorted: len(sel.OrderBy) > 0})
 			}
 		}
 	}

@@ -165,6 +165,14 @@ func TestReplayRunSeedsTheReadRowFirst(t *testing.T) {
 		t.Errorf("Unordered = %v, want the read at l.go:32", run.Unordered)
 	}
 
+	// An ORDER BY decides which row comes first, not the seeding.
+	sorted := read
+	sorted.Text = "SELECT used, quota FROM quotas WHERE api_key = ? ORDER BY used LIMIT 1"
+	run, _ = ReplayRun(&Counterexample{Rows: rows, Steps: []CexStep{sorted, scan, charge}}, s, sqlparse.MySQL, nil)
+	if got, want := seeded(run), []string{"1:-15", "0:0"}; !reflect.DeepEqual(got, want) || len(run.Unordered) != 0 {
+		t.Errorf("seeded id:used %v, Unordered %v; want %v and none (ORDER BY)", got, run.Unordered, want)
+	}
+
 	// Rows the WHERE tells apart need no order.
 	other := append([]CexRow(nil), rows...)
 	other[0] = CexRow{Symbol: "r", Table: "quotas", Values: map[string]string{"id": "0", "api_key": `"k"`, "quota": "0", "used": "0"}}
