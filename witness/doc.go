@@ -30,7 +30,11 @@
 //   - seeding and checking: the initial rows of a counterexample (row
 //     symbols with equal keys are one row; ReplayRun), completed with the
 //     rows its trace's writes matched without listing them, learnt from
-//     the statements an execution ran (ReplayExecute, OmittedRows), an
+//     the statements an execution ran (ReplayExecute, OmittedRows; a
+//     write … RETURNING's row holds what its Scan read), the rows the
+//     trace's SELECTs read seeded first, with the smallest key values
+//     when the trace leaves them free, so that the engine returns the
+//     row the model read (orderReads; Run.Unordered when it cannot), an
 //     INSERT the trace makes fail left to fail on the seeded key with the
 //     engine's own error (naturalRun), or
 //     random rows that satisfy the constraint, and the violation query run

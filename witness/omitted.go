@@ -59,7 +59,7 @@ func ReplayExecute(ctx context.Context, ex Executor, d sqlparse.Dialect, s *Sche
 		if len(rows) == 0 {
 			break
 		}
-		next := &Run{Rows: append(append([]Row(nil), r.Run.Rows...), rows...), Inputs: run.Inputs, Fail: run.Fail,
+		next := &Run{Rows: append(append([]Row(nil), r.Run.Rows...), rows...), Inputs: run.Inputs, Fail: run.Fail, Unordered: run.Unordered,
 			// A row made to match a WHERE may break the constraint: it is
 			// not seeded then.
 			Prune: []string{c.PruneQuery()}}
@@ -81,6 +81,7 @@ func ReplayExecute(ctx context.Context, ex Executor, d sqlparse.Dialect, s *Sche
 // matched. For each such step, given the statements an execution of the
 // run actually ran (the same statement, the same occurrence), it builds a
 // row of the statement's table from a seeded row of that table with the
+// values a RETURNING gave the Scan after it (see returnedValues) and the
 // WHERE's equalities and bounds on bound arguments made true. A row whose
 // key a seeded row already has is not added.
 func (c *Counterexample) OmittedRows(d sqlparse.Dialect, s *Schema, seeded []Row, ran []Statement) (rows []Row, notes []string) {
@@ -105,7 +106,8 @@ func (c *Counterexample) OmittedRows(d sqlparse.Dialect, s *Schema, seeded []Row
 		if !ok {
 			continue
 		}
-		row, ok := matchingRow(s, have, table, where, executed[k][n])
+		args := executed[k][n]
+		row, ok := matchingRow(s, have, table, where, args, c.returnedValues(d, s, i, args))
 		if !ok {
 			continue
 		}
@@ -151,11 +153,7 @@ func firstWord(q string) string {
 
 // writeTarget is the table and WHERE of an UPDATE or DELETE.
 func writeTarget(d sqlparse.Dialect, text string) (string, sqlir.Expr, bool) {
-	q := text
-	if d != sqlparse.Postgres {
-		q = namedParam.ReplaceAllString(q, "?")
-	}
-	stmt, err := sqlparse.Parse(d, q)
+	stmt, err := parseTraceSQL(d, text)
 	if err != nil {
 		return "", nil, false
 	}
@@ -170,10 +168,12 @@ func writeTarget(d sqlparse.Dialect, text string) (string, sqlir.Expr, bool) {
 
 // matchingRow builds a row of table that where (with args bound) holds
 // on: a copy of the last seeded row of the table (the watched row comes
-// last), or of zero values, with each conjunct col = v, col >= v, … made
-// true. ok is false when nothing binds the row (no conjunct on a
-// column), or when a seeded row already has its key or all its values.
-func matchingRow(s *Schema, have []Row, table string, where sqlir.Expr, args []string) (Row, bool) {
+// last), or of zero values, with the values the trace shows the row held
+// (returned: what a RETURNING gave back) and each conjunct col = v,
+// col >= v, … made true. ok is false when nothing binds the row (no
+// conjunct on a column), or when a seeded row already has its key or all
+// its values.
+func matchingRow(s *Schema, have []Row, table string, where sqlir.Expr, args []string, returned map[string]string) (Row, bool) {
 	row := Row{Table: tableName(s, table), Values: map[string]string{}}
 	for _, h := range have {
 		if strings.EqualFold(h.Table, row.Table) {
@@ -184,6 +184,9 @@ func matchingRow(s *Schema, have []Row, table string, where sqlir.Expr, args []s
 		}
 	}
 	fillZero(&row, s)
+	for col, v := range returned {
+		row.Values[col] = v
+	}
 	bound := false
 	for _, cj := range conjuncts(where) {
 		b, ok := cj.(*sqlir.Binary)

@@ -101,6 +101,11 @@ func TestOmittedRows(t *testing.T) {
 	products := &Schema{Tables: map[string]*sqlir.Table{
 		"products": {Name: "products", Columns: []sqlir.Column{{Name: "sku", Type: "VARCHAR(255)"}, {Name: "stock"}}},
 	}}
+	reservations := &Schema{Tables: map[string]*sqlir.Table{
+		"reservations": {Name: "reservations", Columns: []sqlir.Column{{Name: "id", Type: "bigserial"}, {Name: "item_id", Type: "bigint"}, {Name: "qty", Type: "bigint"}}, Keys: [][]string{{"id"}}},
+	}}
+	release := "DELETE FROM reservations WHERE id = $1 RETURNING item_id, qty"
+	take := "UPDATE reservations SET qty = qty - $1 WHERE id = $2 RETURNING item_id, qty"
 	debit := "UPDATE accounts SET balance = balance - ? WHERE id = ? AND balance >= ?"
 	ship := "UPDATE products SET stock = stock - ? WHERE sku = ? AND stock >= ?"
 	tests := []struct {
@@ -151,6 +156,33 @@ func TestOmittedRows(t *testing.T) {
 			seeded: []Row{{Table: "accounts", Values: map[string]string{"id": "14", "balance": "0"}}},
 			ran:    []Statement{{SQL: "-- name: Add :one\nUPDATE accounts SET balance = balance + $1 WHERE id = $2 RETURNING balance", Args: []string{"1", "13"}}},
 			want:   []Row{{Table: "accounts", Values: map[string]string{"id": "13", "balance": "0"}}},
+		},
+		{
+			// The deleted row holds what its RETURNING handed to the
+			// Scan (the trace's values), not zeros: the run adds qty
+			// to another table's row.
+			name: "a DELETE … RETURNING row with the values the Scan read",
+			s:    reservations,
+			steps: []CexStep{
+				{Kind: "sql", Position: "r.go:26", Text: release, Values: map[string]string{"err": "false"}},
+				{Kind: "sql", Position: "r.go:26", Text: "err = tx.QueryRowContext(ctx, \"" + release + "\", id).Scan(&item, &qty)",
+					Values: map[string]string{"err": "false", "item": "3", "qty": "16"}},
+			},
+			ran:  []Statement{{SQL: "BEGIN"}, {SQL: release, Args: []string{"7"}}},
+			want: []Row{{Table: "reservations", Values: map[string]string{"id": "7", "item_id": "3", "qty": "16"}}},
+		},
+		{
+			// sqlc's form: the Scan on its own line, into fields; an
+			// UPDATE's RETURNING gives a column the SET leaves as it
+			// was, and one it adds to as it is after the addition.
+			name: "an UPDATE … RETURNING row with the values before its SET",
+			s:    reservations,
+			steps: []CexStep{
+				{Kind: "sql", Position: "q.go:20", Text: take},
+				{Kind: "sql", Position: "q.go:22", Text: "err := row.Scan(&i.ItemID, &i.Qty)", Values: map[string]string{"err": "false", "i.ItemID": "5", "i.Qty": "2"}},
+			},
+			ran:  []Statement{{SQL: take, Args: []string{"1", "9"}}},
+			want: []Row{{Table: "reservations", Values: map[string]string{"id": "9", "item_id": "5", "qty": "3"}}},
 		},
 	}
 	for _, tc := range tests {

@@ -22,6 +22,11 @@ type Run struct {
 	// Prune deletes the initial rows that break the constraint or a table
 	// fact (random states); a replayed counterexample is seeded as is.
 	Prune []string
+	// Unordered are the trace's reads whose row the seeding could not
+	// make the one the engine returns first: another seeded row may
+	// match the read's WHERE, and the trace fixes the keys that decide
+	// which row comes first (see orderReads).
+	Unordered []string
 }
 
 // Outcome is what an execution did.
@@ -120,6 +125,8 @@ func ReplayRun(cex *Counterexample, s *Schema, d sqlparse.Dialect, strs []string
 	dec := stringDecoder(strs)
 	rows, notes := cex.InitialRows(s)
 	rows = append(rows, cex.stepRows(s, d, rows)...)
+	rows, orderNotes, unordered := cex.orderReads(s, d, rows)
+	notes = append(notes, orderNotes...)
 	for i := range rows {
 		fillZero(&rows[i], s)
 		t := s.Table(rows[i].Table)
@@ -142,7 +149,7 @@ func ReplayRun(cex *Counterexample, s *Schema, d sqlparse.Dialect, strs []string
 			}
 		}
 	}
-	return &Run{Rows: rows, Inputs: DriverInputs(cex, strs), Fail: cex.Failures()}, notes
+	return &Run{Rows: rows, Inputs: DriverInputs(cex, strs), Fail: cex.Failures(), Unordered: unordered}, notes
 }
 
 // DriverInputs are the driver's inputs of a counterexample's call: its

@@ -149,3 +149,64 @@ func TestLooksLikeSQLAfterSqlcComment(t *testing.T) {
 		t.Error("sqlc query with a leading comment not recognised as SQL")
 	}
 }
+
+// TestReplayRunSeedsTheReadRowFirst: two seeded rows share the api_key a
+// QueryRow reads by (no key), and the trace read the one with the larger
+// id; InnoDB (by primary key) and SQLite (by rowid) return the other one
+// first. The read row gets the smaller id when the trace leaves the ids
+// free, and the replay says the order is not arranged when it does not.
+func TestReplayRunSeedsTheReadRowFirst(t *testing.T) {
+	s := &Schema{Tables: map[string]*sqlir.Table{
+		"quotas": {Name: "quotas", Columns: []sqlir.Column{{Name: "id", Type: "bigint"}, {Name: "api_key", Type: "varchar(64)"},
+			{Name: "quota", Type: "bigint"}, {Name: "used", Type: "bigint"}}, Keys: [][]string{{"id"}}},
+	}}
+	read := CexStep{Kind: "sql", Position: "l.go:32", Text: "SELECT used, quota FROM quotas WHERE api_key = ? FOR UPDATE",
+		Values: map[string]string{"err": "false", "used": "-15", "quota": "1", "s1.api_key": `"0"`, "s1.id": "1", "s1.quota": "1", "s1.used": "-15"}}
+	scan := CexStep{Kind: "sql", Position: "l.go:32", Text: `err = tx.QueryRowContext(ctx, "SELECT used, quota FROM quotas WHERE api_key = ? FOR UPDATE", id).Scan(&used, &quota)`,
+		Values: map[string]string{"err": "false"}}
+	charge := CexStep{Kind: "sql", Position: "l.go:39", Text: "UPDATE quotas SET used = used + ? WHERE api_key = ?",
+		Values: map[string]string{"err": "false", "r.used": "16", "rowsAffected": "1"}}
+	rows := []CexRow{
+		{Symbol: "r", Table: "quotas", Values: map[string]string{"id": "0", "api_key": `"0"`, "quota": "0", "used": "0"}},
+		{Symbol: "s1", Table: "quotas", Values: map[string]string{"id": "1", "api_key": `"0"`, "quota": "1", "used": "-15"}},
+	}
+	seeded := func(run *Run) (out []string) {
+		for _, r := range run.Rows {
+			out = append(out, r.Values["id"]+":"+r.Values["used"])
+		}
+		return out
+	}
+	run, _ := ReplayRun(&Counterexample{Rows: rows, Steps: []CexStep{read, scan, charge}}, s, sqlparse.MySQL, nil)
+	if got, want := seeded(run), []string{"0:-15", "1:0"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("seeded id:used %v, want %v: the read row s1 first and with the smaller id", got, want)
+	}
+	if len(run.Unordered) != 0 {
+		t.Errorf("Unordered = %v with free keys", run.Unordered)
+	}
+
+	// The program reads the id: the trace fixes the keys.
+	byID := CexStep{Kind: "sql", Position: "l.go:40", Text: "UPDATE quotas SET used = used WHERE id = ?", Values: map[string]string{"rowsAffected": "1"}}
+	run, _ = ReplayRun(&Counterexample{Rows: rows, Steps: []CexStep{read, scan, charge, byID}}, s, sqlparse.MySQL, nil)
+	if got, want := seeded(run), []string{"1:-15", "0:0"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("seeded id:used %v, want %v: fixed keys kept", got, want)
+	}
+	if len(run.Unordered) != 1 || !strings.Contains(run.Unordered[0], "l.go:32") {
+		t.Errorf("Unordered = %v, want the read at l.go:32", run.Unordered)
+	}
+
+	// An ORDER BY decides which row comes first, not the seeding.
+	sorted := read
+	sorted.Text = "SELECT used, quota FROM quotas WHERE api_key = ? ORDER BY used LIMIT 1"
+	run, _ = ReplayRun(&Counterexample{Rows: rows, Steps: []CexStep{sorted, scan, charge}}, s, sqlparse.MySQL, nil)
+	if got, want := seeded(run), []string{"1:-15", "0:0"}; !reflect.DeepEqual(got, want) || len(run.Unordered) != 0 {
+		t.Errorf("seeded id:used %v, Unordered %v; want %v and none (ORDER BY)", got, run.Unordered, want)
+	}
+
+	// Rows the WHERE tells apart need no order.
+	other := append([]CexRow(nil), rows...)
+	other[0] = CexRow{Symbol: "r", Table: "quotas", Values: map[string]string{"id": "0", "api_key": `"k"`, "quota": "0", "used": "0"}}
+	run, _ = ReplayRun(&Counterexample{Rows: other, Steps: []CexStep{read, scan, charge, byID}}, s, sqlparse.MySQL, nil)
+	if got, want := seeded(run), []string{"1:-15", "0:0"}; !reflect.DeepEqual(got, want) || len(run.Unordered) != 0 {
+		t.Errorf("seeded id:used %v, Unordered %v; want %v and none", got, run.Unordered, want)
+	}
+}

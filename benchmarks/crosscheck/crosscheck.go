@@ -470,7 +470,7 @@ func (cc *caseCheck) replay(ctx context.Context, res *EntryResult, r *harness.Re
 	}
 	cex := convertCex(hcex)
 	run, notes := witness.ReplayRun(cex, cc.schema, cc.dialect, cc.program.Strings)
-	res.Notes = append(res.Notes, notes...)
+	res.Notes = append(append(res.Notes, notes...), run.Unordered...)
 	rep, err := witness.ReplayExecute(ctx, cc.drv, cc.dialect, cc.schema, k, spec.Pkg, spec.Key, cex, run)
 	if err != nil {
 		res.Executions++

@@ -45,10 +45,7 @@ var randomCases = map[string]bool{
 // counterexamples the solver may pick (they vary between runs): their
 // absence is no error. A new finding on them still is.
 var mayVanish = map[string]bool{
-	"trust/append_failures_unsafe":         true,
-	"dialect/mysql_partner_int_key_unsafe": true,
-	"quota/api_quota_nokey_unsafe":         true,
-	"inventory/restock_clamp_unsafe":       true,
+	"inventory/restock_clamp_unsafe": true,
 	// Reproduced since the replay injects a failure where the step's
 	// error result is marked (ir.Var.SQLErr): it depends on which failing
 	// call the counterexample picks.
@@ -71,18 +68,6 @@ var knownFindings = map[findingKey]Kind{
 	// when no other run breaks it either, the draw is a value execution
 	// cannot set).
 	{"trust/external_result_unsafe", "Draw", "accounts.points >= 0"}: NeedsExternal,
-	// Two rows match the QueryRow (MySQL compares the VARCHAR ext_id with
-	// the integer argument as numbers: "01048576" and "1048576"); SQL
-	// leaves open which one it returns, and the counterexample reads the
-	// one InnoDB's primary-key scan returns second. The run with the ids
-	// swapped breaks the constraint. Which ids the solver picks decides
-	// whether it replays as printed (mayVanish).
-	{"dialect/mysql_partner_int_key_unsafe", "(*Payouts).Pay", "partner_wallets.balance >= 0"}: CexDoesNotReplay,
-	// The same choice: api_key is no key, two rows share it, and the
-	// QueryRow reads the one InnoDB returns second when the solver gives
-	// the read row the larger id (since the counterexamples' integers
-	// are kept within ±16, it may: 58e074d); the random runs break it.
-	{"quota/api_quota_nokey_unsafe", "(*Limiter).Consume", "quotas.used <= quotas.quota"}: CexDoesNotReplay,
 	// No schema: the model's column value is any integer, and the
 	// counterexample may put capacity beyond BIGINT (2^64 - 1048577,
 	// scanned into an int64), which the synthesised table refuses; the
@@ -100,12 +85,6 @@ var knownFindings = map[findingKey]Kind{
 	// dbverify's model does not enforce the other CHECKs of the table.
 	{"schema/goose_checks_unsafe", "(*Inventory).Restock", "positive_stock: stock >= 0"}:                   BreaksOtherCheck,
 	{"schema/goose_checks_unsafe", "(*Inventory).Restock", "reserved_within_stock: `reserved` <= `stock`"}: BreaksOtherCheck,
-	// The run pays from one account and overdraws another: the first
-	// UPDATE … RETURNING debits a row the model does not track (only r
-	// is), so the counterexample lists no balance for it and the run
-	// seeds it with 0, which cannot pay. Some counterexamples the solver
-	// picks do not need that row (mayVanish).
-	{"trust/append_failures_unsafe", "(*Billing).ChargeAll", "accounts.balance >= 0"}: NeedsExternal,
 	// The quantity text is a number out of int64's range; the model codes
 	// such a text by a hash, which the driver cannot turn back into it.
 	{"trust/parse_qty_error_unsafe", "(*Store).Take", "items.stock >= 0"}: NeedsExternal,

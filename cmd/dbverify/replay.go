@@ -241,6 +241,14 @@ func printReplay(w io.Writer, res *witness.ReplayResult) {
 			for _, v := range o.Outcome.Violated() {
 				fmt.Fprintf(w, "    REPRODUCED: violated %s\n", v)
 			}
+		case len(o.Run.Unordered) > 0:
+			// Not a run the counterexample describes: the engine chose
+			// another row than the trace read.
+			fmt.Fprintf(w, "    returned %s\n", o.Outcome.CallError())
+			for _, u := range o.Run.Unordered {
+				fmt.Fprintf(w, "    NOT REPLAYABLE AS PRINTED: %s\n", u)
+			}
+			fmt.Fprintf(w, "    (%s holds after the call: %s)\n", o.Target.Constraint, witness.FormatRows(o.Outcome.After))
 		default:
 			fmt.Fprintf(w, "    returned %s\n", o.Outcome.CallError())
 			fmt.Fprintf(w, "    NOT REPRODUCED: %s holds after the call: %s\n", o.Target.Constraint, witness.FormatRows(o.Outcome.After))
