@@ -92,6 +92,14 @@ func TestTranslationRules(t *testing.T) {
 		// server errors.
 		{"DefaultsOnMissingSafe", refine.Safe, ""},
 		{"DefaultsOnAnyErrorUnsafe", refine.Unsafe, "err != sql.ErrNoRows"},
+		// A row of a table the constraint does not watch satisfies its
+		// SELECT's WHERE (all five were UNSAFE before).
+		{"UnwatchedWhereSafe", refine.Safe, ""},
+		{"UnwatchedWhereUnsafe", refine.Unsafe, "amount > -5"},
+		{"UnwatchedHiddenColumnSafe", refine.Safe, ""},
+		{"UnwatchedRowsSafe", refine.Safe, ""},
+		{"UnwatchedRowsUnsafe", refine.Unsafe, "amount <> 0"},
+		{"UnwatchedWhereUnknown", refine.Unknown, "which its WHERE constrains"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.entry, func(t *testing.T) {
