@@ -48,7 +48,6 @@ var mayVanish = map[string]bool{
 	"trust/append_failures_unsafe":         true,
 	"dialect/mysql_partner_int_key_unsafe": true,
 	"quota/api_quota_nokey_unsafe":         true,
-	"inventory/restock_clamp_unsafe":       true,
 	// Reproduced since the replay injects a failure where the step's
 	// error result is marked (ir.Var.SQLErr): it depends on which failing
 	// call the counterexample picks.
@@ -83,15 +82,6 @@ var knownFindings = map[findingKey]Kind{
 	// the read row the larger id (since the counterexamples' integers
 	// are kept within ±16, it may: 58e074d); the random runs break it.
 	{"quota/api_quota_nokey_unsafe", "(*Limiter).Consume", "quotas.used <= quotas.quota"}: CexDoesNotReplay,
-	// No schema: the model's column value is any integer, and the
-	// counterexample may put capacity beyond BIGINT (2^64 - 1048577,
-	// scanned into an int64), which the synthesised table refuses; the
-	// random runs (delta within a small range) miss the missing lower
-	// clamp. A fact that a Scan's Go integer holds its type's values
-	// fixes the seeding but decides loyalty/expire_batches_safe's
-	// wrap-around check with a counterexample that ignores the rows'
-	// WHERE (remaining > 0): left for the next stop.
-	{"inventory/restock_clamp_unsafe", "(*Store).Adjust", "products.stock >= 0 AND products.stock <= products.capacity"}: FalseUnsafe,
 	// MySQL 8's `VALUES (…) AS new` alias: MariaDB, the engine of the
 	// mysql dialect here, refuses its syntax.
 	{"trust/mysql8_upsert_alias_unsafe", "(*Receiving).Receive", "stock_levels.on_hand >= 0"}: EngineLacks,
