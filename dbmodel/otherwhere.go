@@ -151,38 +151,36 @@ func (m *lowerer) newOtherRow(s *ir.Select) *otherRow {
 // bindable says whether a Scan target tv holds exactly the value the
 // model gives column col of table, and how the model then sees the
 // column (its kind, its collation): a Go integer or float reads a
-// column that is not text (a Scan that cannot convert fails), a Go
-// string one that is not numeric (a decimal's text is no number's
-// code). Without a schema, MySQL compares a string column under the
-// server's case-insensitive collation: the coarsest, so the Go string
-// is any of the strings it makes equal.
+// column that is not text (a Scan that cannot convert fails); a Go
+// string only a column the schema declares as a character type, which
+// the driver returns as stored (a date, a uuid, a number reaches Go in
+// a spelling of the driver's, which the WHERE may not compare: '2024-1-1'
+// matches a DATETIME that Go reads as "2024-01-01 00:00:00"), compared
+// under its collation.
 func (m *lowerer) bindable(table, col string, tv *ir.Var) (valueKind, collClass, bool) {
 	kind := m.columnKind(table, col)
-	coll := m.columnCollation(table, col)
-	declared := m.declaredColumn(table, col)
 	switch {
 	case tv.Type == ir.Real:
 		return kindNum, collExact, kind != kindStr
 	case tv.Type != ir.Int:
-		return kind, coll, false
+		return kind, collExact, false
 	case tv.Str:
-		if !declared && m.opt.Dialect == "mysql" {
-			coll = collCasePad
-		}
-		return kind, coll, kind != kindNum
+		return kindStr, m.columnCollation(table, col), m.characterColumn(table, col)
 	}
 	return kindNum, collExact, kind != kindStr
 }
 
-// declaredColumn reports whether the schema declares column col of table.
-func (m *lowerer) declaredColumn(table, col string) bool {
+// characterColumn reports whether the schema declares column col of
+// table with a character type (CHAR, VARCHAR, TEXT, citext; not a uuid).
+func (m *lowerer) characterColumn(table, col string) bool {
 	t := m.schemaTable(table)
 	if t == nil {
 		return false
 	}
 	for _, c := range t.Columns {
 		if strings.EqualFold(c.Name, col) {
-			return true
+			ty := strings.ToLower(c.Type)
+			return (strings.Contains(ty, "char") || strings.Contains(ty, "text")) && !strings.Contains(ty, "uuid")
 		}
 	}
 	return false

@@ -173,3 +173,28 @@ func TestUnimplementedInterface(t *testing.T) {
 		t.Fatalf("reason %q does not name Ledger.Debit and the package not analysed", r)
 	}
 }
+
+// TestUnwatchedDateString: a PostgreSQL date its WHERE compares, read
+// into a Go string, is not the value the WHERE compared (the driver
+// spells it "2024-01-01T00:00:00Z"): UNKNOWN, where binding the string
+// to the column made a wrong SAFE.
+func TestUnwatchedDateString(t *testing.T) {
+	dir, err := filepath.Abs(filepath.Join("testdata", "src"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := pipeline.Run(context.Background(), pipeline.Config{
+		Dir: dir, Patterns: []string{"./rules"}, Entry: `rules\.UnwatchedDateStringUnknown$`, Dialect: "postgres",
+		Constraints: []string{"accounts.balance >= 0"}, Workers: 1,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Results) != 1 {
+		t.Fatalf("%d results, want 1", len(rep.Results))
+	}
+	r := rep.Results[0]
+	if r.Verdict != refine.Unknown || !strings.Contains(r.Reason, "column day of the row of events") {
+		t.Fatalf("verdict %s (%s), want UNKNOWN naming column day of events", r.Verdict, r.Reason)
+	}
+}

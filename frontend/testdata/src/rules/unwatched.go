@@ -88,3 +88,19 @@ func UnwatchedWhereUnknown(ctx context.Context, db *sql.DB, id, creditID int64) 
 	_, err := db.ExecContext(ctx, credit, amount, id)
 	return err
 }
+
+// UnwatchedDateStringUnknown reads a column its WHERE compares with a
+// date into a Go string: the driver spells the value its own way
+// ("2024-01-01T00:00:00Z" for a PostgreSQL date), not as the WHERE's
+// literal, so the Go string is not the value compared.
+func UnwatchedDateStringUnknown(ctx context.Context, db *sql.DB, id, eventID int64) error {
+	var day string
+	if err := db.QueryRowContext(ctx, "SELECT day FROM events WHERE id = $1 AND day = '2024-01-01'", eventID).Scan(&day); err != nil {
+		return err
+	}
+	if day != "2024-01-01" {
+		_, err := db.ExecContext(ctx, "UPDATE accounts SET balance = balance - 1 WHERE id = $1", id)
+		return err
+	}
+	return nil
+}
