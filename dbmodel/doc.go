@@ -68,7 +68,9 @@
 // which may not exist on entry (reference.go, docs/design.md §2).
 //
 // Tables the property does not watch are not modelled: their SELECTs
-// return arbitrary values, except that a row of a table the entry never
-// writes satisfies the facts (Options.Facts) about that table, and their
-// writes cannot affect ψ.
+// return a row of fresh values that satisfies the SELECT's WHERE where
+// the model evaluates it exactly, the schema's CHECKs and the columns'
+// ranges (otherwhere.go), and that of a table the entry never writes
+// satisfies the facts (Options.Facts) about that table; their writes
+// cannot affect ψ.
 package dbmodel

@@ -24,7 +24,7 @@ func (m *lowerer) value(e sqlir.Expr, x *symbol, args []ir.Expr) sqlValue {
 			return m.value(g, x, args)
 		}
 		if v := m.column(e, x); v != nil {
-			return sqlValue{e: v, kind: m.columnKind(x.table, e.Name), col: true, coll: m.effectiveCollation(x.table, e.Name)}
+			return sqlValue{e: v, kind: m.symbolKind(x, e.Name), col: true, coll: m.symbolCollation(x, e.Name)}
 		}
 		return sqlValue{e: m.freshVar("$col_"+e.Name, ir.Int)}
 	case *sqlir.Param:
@@ -122,6 +122,22 @@ func (m *lowerer) column(c *sqlir.ColRef, x *symbol) *ir.Var {
 		return nil
 	}
 	return x.cols[strings.ToLower(c.Name)]
+}
+
+// symbolKind is what the model knows of the type of column col of row x.
+func (m *lowerer) symbolKind(x *symbol, col string) valueKind {
+	if k, ok := x.kinds[strings.ToLower(col)]; ok {
+		return k
+	}
+	return m.columnKind(x.table, col)
+}
+
+// symbolCollation is how column col of row x compares strings.
+func (m *lowerer) symbolCollation(x *symbol, col string) collClass {
+	if c, ok := x.colls[strings.ToLower(col)]; ok {
+		return c
+	}
+	return m.effectiveCollation(x.table, col)
 }
 
 // neverNull reports whether e, evaluated on row x with placeholders bound

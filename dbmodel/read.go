@@ -143,8 +143,9 @@ func (m *lowerer) bindTargets(em *emitter, s *ir.Select, items []sqlir.SelectIte
 }
 
 // otherSelect lowers a SELECT of another table, or a join/aggregate:
-// arbitrary results, except for what --assume says of that table's rows
-// and what an earlier read of the same key read (readmemo.go).
+// arbitrary results, except for what its WHERE says of the row read
+// (otherwhere.go), what --assume says of that table's rows and what an
+// earlier read of the same key read (readmemo.go).
 func (m *lowerer) otherSelect(e *ir.Edge, s *ir.Select, targets []*ir.Var) {
 	if t := m.readModel(s.SQL); t != nil {
 		if m.countSelect(e, s, t) {
@@ -158,6 +159,7 @@ func (m *lowerer) otherSelect(e *ir.Edge, s *ir.Select, targets []*ir.Var) {
 		return
 	}
 	em := m.errFork(e, s.Info, s.Err, m.memoNoRow(s), s.NoRow, targets...)
+	m.readOtherRow(em, s)
 	facts := m.otherTableFacts(s, e.From)
 	em.havoc(m.takeFresh()...)
 	em.assume(facts)

@@ -24,6 +24,11 @@ type symbol struct {
 	// bound (beyond the schema's NOT NULL): a SELECT symbol's WHERE
 	// compares them, and the program never assigns them.
 	nonNull map[string]bool
+	// kinds and colls, when set for a column, say what the model knows
+	// of its type and how it compares strings, instead of the schema
+	// (a row of a table no model watches, otherwhere.go).
+	kinds map[string]valueKind
+	colls map[string]collClass
 	// held (concurrent models; nil unless the symbol's SELECT locks its
 	// row): the row is locked by handle heldBy's open transaction, so it
 	// exists with the symbol's key even when the symbol is not live

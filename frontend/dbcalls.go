@@ -543,6 +543,7 @@ func (t *translator) scan(src *object, dests []value, unknownDests bool) value {
 	var nulls []nullScan
 	var rejects []bool
 	var into []*ir.GoDest
+	var ranged []ir.Expr // the Go integer destinations hold their type's values
 	for _, d := range dests {
 		var tv *ir.Var
 		reject := false
@@ -553,6 +554,9 @@ func (t *translator) scan(src *object, dests []value, unknownDests bool) value {
 				tv = d.obj.cell.v
 				reject = rejectsNull(d.obj.cell.typ)
 				dest = scanDest(d.obj.cell.typ)
+				if r, ok := rangeOf(d.obj.cell.typ); ok && tv.Type == ir.Int {
+					ranged = append(ranged, r.holds(tv))
+				}
 			} else if val, valid := t.nullFields(d.obj.cell); val != nil {
 				tv = t.p.NewVar(val.v.Name+"#scanned", val.v.Type, ir.Local)
 				nulls = append(nulls, nullScan{value: val, valid: valid, tmp: tv, index: len(targets),
@@ -604,6 +608,13 @@ func (t *translator) scan(src *object, dests []value, unknownDests bool) value {
 	}
 	t.emit(&ir.Select{SQL: sel, Args: src.args, Tx: src.tx, Targets: targets, Err: errV, NoRow: noRow, RejectsNull: rejects,
 		ScanInto: into, Refuses64: src.refuses64, Info: t.info(ir.KindSQL, compactSQL(src.text))})
+	if len(ranged) > 0 {
+		// Whatever the column holds, a Go integer variable holds a value
+		// of its type (a Scan that cannot convert fails): without a
+		// schema the column's value is any integer, and a counterexample
+		// scanned 2^64 - 1048577 into an int64 the seeding then refused.
+		t.emit(&ir.Assume{Cond: ir.And(ranged...), Info: t.info(ir.KindFact, "")})
+	}
 	if noRow == nil {
 		return value{expr: errV}
 	}

@@ -94,6 +94,14 @@ func TestTranslationRules(t *testing.T) {
 		// server errors.
 		{"DefaultsOnMissingSafe", refine.Safe, ""},
 		{"DefaultsOnAnyErrorUnsafe", refine.Unsafe, "err != sql.ErrNoRows"},
+		// A row of a table the constraint does not watch satisfies its
+		// SELECT's WHERE (all five were UNSAFE before).
+		{"UnwatchedWhereSafe", refine.Safe, ""},
+		{"UnwatchedWhereUnsafe", refine.Unsafe, "amount > -5"},
+		{"UnwatchedHiddenColumnSafe", refine.Safe, ""},
+		{"UnwatchedRowsSafe", refine.Safe, ""},
+		{"UnwatchedRowsUnsafe", refine.Unsafe, "amount <> 0"},
+		{"UnwatchedWhereUnknown", refine.Unknown, "which its WHERE constrains"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.entry, func(t *testing.T) {
@@ -165,5 +173,30 @@ func TestUnimplementedInterface(t *testing.T) {
 	}
 	if r := rep.Results[0].Reason; !strings.Contains(r, "Ledger.Debit has no implementation in the analysed packages, and ./") {
 		t.Fatalf("reason %q does not name Ledger.Debit and the package not analysed", r)
+	}
+}
+
+// TestUnwatchedDateString: a PostgreSQL date its WHERE compares, read
+// into a Go string, is not the value the WHERE compared (the driver
+// spells it "2024-01-01T00:00:00Z"): UNKNOWN, where binding the string
+// to the column made a wrong SAFE.
+func TestUnwatchedDateString(t *testing.T) {
+	dir, err := filepath.Abs(filepath.Join("testdata", "src"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := pipeline.Run(context.Background(), pipeline.Config{
+		Dir: dir, Patterns: []string{"./rules"}, Entry: `rules\.UnwatchedDateStringUnknown$`, Dialect: "postgres",
+		Constraints: []string{"accounts.balance >= 0"}, Workers: 1,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Results) != 1 {
+		t.Fatalf("%d results, want 1", len(rep.Results))
+	}
+	r := rep.Results[0]
+	if r.Verdict != refine.Unknown || !strings.Contains(r.Reason, "column day of the row of events") {
+		t.Fatalf("verdict %s (%s), want UNKNOWN naming column day of events", r.Verdict, r.Reason)
 	}
 }

@@ -45,7 +45,6 @@ var randomCases = map[string]bool{
 // counterexamples the solver may pick (they vary between runs): their
 // absence is no error. A new finding on them still is.
 var mayVanish = map[string]bool{
-	"inventory/restock_clamp_unsafe": true,
 	// Reproduced since the replay injects a failure where the step's
 	// error result is marked (ir.Var.SQLErr): it depends on which failing
 	// call the counterexample picks.
@@ -68,15 +67,6 @@ var knownFindings = map[findingKey]Kind{
 	// when no other run breaks it either, the draw is a value execution
 	// cannot set).
 	{"trust/external_result_unsafe", "Draw", "accounts.points >= 0"}: NeedsExternal,
-	// No schema: the model's column value is any integer, and the
-	// counterexample may put capacity beyond BIGINT (2^64 - 1048577,
-	// scanned into an int64), which the synthesised table refuses; the
-	// random runs (delta within a small range) miss the missing lower
-	// clamp. A fact that a Scan's Go integer holds its type's values
-	// fixes the seeding but decides loyalty/expire_batches_safe's
-	// wrap-around check with a counterexample that ignores the rows'
-	// WHERE (remaining > 0): left for the next stop.
-	{"inventory/restock_clamp_unsafe", "(*Store).Adjust", "products.stock >= 0 AND products.stock <= products.capacity"}: FalseUnsafe,
 	// MySQL 8's `VALUES (…) AS new` alias: MariaDB, the engine of the
 	// mysql dialect here, refuses its syntax.
 	{"trust/mysql8_upsert_alias_unsafe", "(*Receiving).Receive", "stock_levels.on_hand >= 0"}: EngineLacks,

@@ -1,0 +1,10 @@
+CREATE TABLE wallets (
+  id BIGINT PRIMARY KEY,
+  balance BIGINT NOT NULL
+);
+
+CREATE TABLE vouchers (
+  id BIGINT PRIMARY KEY,
+  amount BIGINT NOT NULL,
+  redeemed TINYINT NOT NULL DEFAULT 0
+);
