@@ -241,8 +241,17 @@ func (m *lowerer) pinnedResults(s *ir.Select) ir.Expr {
 // is UNKNOWN, never a SAFE that trusts a Go check of the string.
 func (m *lowerer) goStringDiffers(table string, e sqlir.Expr) string {
 	c, ok := e.(*sqlir.ColRef)
+	if !ok {
+		return ""
+	}
 	st := m.schemaTable(table)
-	if !ok || st == nil {
+	if st == nil {
+		// No schema: a MySQL column holding strings has the server's
+		// default collation (columnCollation), and a row 'ABC' that
+		// WHERE code = 'abc' matched reaches Go as "ABC".
+		if m.opt.Dialect == "mysql" && m.columnCollation(table, c.Name) != collExact {
+			return "without a schema, MySQL compares this string under the server's default collation (ignoring case and trailing spaces), Go compares it byte for byte"
+		}
 		return ""
 	}
 	for _, col := range st.Columns {
