@@ -28,8 +28,10 @@ type translator struct {
 	// conns are the ids of single connections (*sql.Conn, pgx.Conn, …),
 	// on which BEGIN, COMMIT and ROLLBACK may be sent as SQL text.
 	conns map[ir.Tx]bool
-	cur   ir.Loc    // where the next edge starts
-	pos   token.Pos // position of the instruction being translated
+	// savepoints: the savepoint name each handle uses (savepoint.go).
+	savepoints map[ir.Tx]string
+	cur        ir.Loc    // where the next edge starts
+	pos        token.Pos // position of the instruction being translated
 	// block is the basic block being translated (a store into an
 	// interface cell compares it with the block of the cell's last store).
 	curBlock *ssa.BasicBlock

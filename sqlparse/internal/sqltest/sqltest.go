@@ -105,6 +105,9 @@ func Describe(st sqlir.Statement) string {
 		}
 	case *sqlir.TxControl:
 		fmt.Fprintf(&b, "TX %s", s.Kind)
+		if s.Name != "" {
+			fmt.Fprintf(&b, " %s", s.Name)
+		}
 	case *sqlir.Other:
 		fmt.Fprintf(&b, "OTHER %s", s.Text)
 	default:
