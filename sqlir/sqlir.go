@@ -117,6 +117,11 @@ type Update struct {
 	// that Where matches (of tied rows any one); nil otherwise (another
 	// LIMIT is an Unknown conjunct of Where).
 	First []OrderTerm
+	// Ignore is MySQL's UPDATE IGNORE: a row whose new key would
+	// duplicate another's is left as it was, and a value out of its
+	// column's range or a NULL for a NOT NULL column is stored clipped or
+	// as the column's implicit default instead of failing the statement.
+	Ignore bool
 }
 
 // JoinedUpdate is an UPDATE of the target table joined with one row of
