@@ -164,6 +164,7 @@ func Lower(p *ir.Program, prop spec.Property, opt Options) (*Result, error) {
 	m.slotLimits()
 	m.makeSymbols()
 	m.makeTxs()
+	m.makeSavepoints()
 	m.computeMayOpen()
 	entry := m.p.NewLoc()
 	m.prologue(entry, p.Entry)
@@ -193,6 +194,12 @@ func (m *lowerer) lowerEdge(e *ir.Edge) error {
 		m.curHandle = s.Tx
 	case *ir.Select:
 		m.curHandle = s.Tx
+	}
+	if s, ok := e.Stmt.(*ir.Exec); ok {
+		if tc, ok := s.SQL.(*sqlir.TxControl); ok && sqlir.IsSavepoint(tc) {
+			m.at = s.Info
+			return m.lowerSavepoint(e, s, tc)
+		}
 	}
 	switch e.Stmt.(type) {
 	case *ir.Exec, *ir.Select, *ir.TxOp:

@@ -104,6 +104,8 @@ func (m *lowerer) prologue(from, to ir.Loc) {
 		lhs = append(lhs, st.open, st.wrote, st.pending, st.aborted)
 		rhs = append(rhs, ir.False, ir.False, ir.False, ir.False)
 	}
+	sl, sr := m.savepointsOnEntry()
+	lhs, rhs = append(lhs, sl...), append(rhs, sr...)
 	for _, st := range m.victims() {
 		d := m.dl(st)
 		lhs = append(lhs, d.victim, d.zombie)

@@ -64,6 +64,8 @@ type txState struct {
 	rr *rrState
 	// dl: T's deadlock-victim bookkeeping (deadlock.go; nil until used).
 	dl *deadlockState
+	// sp: T's savepoint (savepoint.go; nil when T sets none).
+	sp *spState
 }
 
 // makeTxs creates the state of every transaction or connection the
@@ -153,6 +155,7 @@ func (m *lowerer) failed(em *emitter, h ir.Tx, noRow func(*emitter) ir.Expr, noR
 		// balance checked under the lock it no longer held
 		// (corpus pg_withdraw_ledger_fallback_unsafe).
 		join := m.p.NewLoc()
+		m.abortSubtransaction(em, st, aborts, join)
 		ab := em.fork(aborts)
 		m.rollback(ab, st)
 		ab.assign([]*ir.Var{st.aborted}, []ir.Expr{ir.True})
@@ -167,6 +170,7 @@ func (m *lowerer) failed(em *emitter, h ir.Tx, noRow func(*emitter) ir.Expr, noR
 	// statements fail meanwhile. Keeping the locks to the ROLLBACK
 	// proved SAFE the pool fallback of pg_conn_ledger_fallback_unsafe.
 	join := m.p.NewLoc()
+	m.abortSubtransaction(em, st, ir.And(aborts, ir.Not(st.aborted)), join)
 	ab := em.fork(ir.And(aborts, ir.Not(st.aborted)))
 	m.rollback(ab, st)
 	m.releaseLocks(ab, st)
@@ -455,6 +459,8 @@ func (m *lowerer) lowerTx(e *ir.Edge, s *ir.TxOp) {
 			m.commit(em, st)
 		}
 		lhs, rhs := m.releaseHeld(st)
+		sl, sr := dropSavepoints(st)
+		lhs, rhs = append(lhs, sl...), append(rhs, sr...)
 		em.assign(append(lhs, st.open, st.wrote, st.pending, st.dirty, st.aborted),
 			append(rhs, ir.True, ir.False, ir.False, m.w.dirty, ir.False))
 		m.beginLocks(em, st)
@@ -495,6 +501,8 @@ func (m *lowerer) commit(em *emitter, st *txState) {
 	m.changedR(em, st.id, ir.And(st.open, st.wrote))
 	wasOpen := m.p.NewVar(fmt.Sprintf("$tx%d.committing", st.id), ir.Bool, ir.Ghost)
 	lhs, rhs := m.releaseHeld(st)
+	sl, sr := dropSavepoints(st)
+	lhs, rhs = append(lhs, sl...), append(rhs, sr...)
 	em.assign(append(lhs, wasOpen, st.open, st.wrote, st.pending),
 		append(rhs, st.open, ir.False, ir.False, ir.False))
 	m.check(em, wasOpen, st.id)
@@ -524,6 +532,8 @@ func (m *lowerer) rollback(em *emitter, st *txState) {
 		}
 	}
 	hl, hr := m.releaseHeld(st)
+	sl, sr := dropSavepoints(st)
+	hl, hr = append(hl, sl...), append(hr, sr...)
 	lhs = append(append(lhs, hl...), st.open, st.wrote, st.pending)
 	rhs = append(append(rhs, hr...), ir.False, ir.False, ir.False)
 	em.assign(lhs, rhs)

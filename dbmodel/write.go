@@ -48,8 +48,10 @@ func (m *lowerer) lowerExec(e *ir.Edge, s *ir.Exec) error {
 	switch q := s.SQL.(type) {
 	case *sqlir.Update:
 		affected := m.returnedRows(s)
+		ignore := q.Ignore && m.opt.Dialect == "mysql"
 		m.update(em, t, updateSpec{set: q.Set, where: q.Where, args: s.Args, affected: affected,
-			returning: q.Returning, targets: s.Targets, h: s.Tx, first: q.First, info: s.Info})
+			returning: q.Returning, targets: s.Targets, h: s.Tx, first: q.First, info: s.Info,
+			ignore: ignore, skips: ignore && (m.setsKey(q.Table, q.Set) || m.checks(t.watched) != ir.True)})
 		m.noRow(em, s, affected)
 	case *sqlir.Insert:
 		affected := m.returnedRows(s)
@@ -132,9 +134,12 @@ type updateSpec struct {
 	first []sqlir.OrderTerm
 	info  ir.Info
 	// ignore: the assignments of MySQL's INSERT IGNORE … ON DUPLICATE KEY
-	// UPDATE, which store a value out of range clipped and a NULL for a
-	// NOT NULL column as the implicit default (insertignore.go).
-	ignore bool
+	// UPDATE or UPDATE IGNORE, which store a value out of range clipped
+	// and a NULL for a NOT NULL column as the implicit default
+	// (insertignore.go). skips: an UPDATE IGNORE that sets a key column
+	// or writes a table with CHECKs leaves a row whose new key duplicates
+	// another's, or that would break a CHECK, as it was (updateignore.go).
+	ignore, skips bool
 }
 
 // update applies SET … WHERE … to every live symbol of t; RETURNING targets
@@ -153,7 +158,7 @@ func (m *lowerer) update(em *emitter, t *tableModel, u updateSpec) {
 	chosen := m.firstRows(em, t, u)
 	for _, x := range t.syms {
 		where := m.where(u.where, x, u.args)
-		match := ir.And(x.isLive(), x.exists, where, chosen[x])
+		match := ir.And(x.isLive(), x.exists, where, chosen[x], m.notSkipped(u, x))
 		if x == t.watched {
 			// r locked by another transaction: the write waits if r's
 			// committed state matches (conflict), else leaves r alone.

@@ -729,6 +729,9 @@ func (t *translator) txControl(tc *sqlir.TxControl, tx ir.Tx, info ir.Info, resu
 		}
 		return value{tuple: []value{{obj: &object{kind: objResult, affected: aff}}, {expr: errV}}}
 	}
+	if sqlir.IsSavepoint(tc) {
+		return t.savepoint(tc, tx, info, results)
+	}
 	if !t.conns[tx] {
 		t.unsupported("%s sent as SQL on a connection pool or a transaction object (each statement may run on another connection)", tc.Kind)
 		return t.freshResults("sql()", results)

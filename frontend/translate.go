@@ -28,8 +28,10 @@ type translator struct {
 	// conns are the ids of single connections (*sql.Conn, pgx.Conn, …),
 	// on which BEGIN, COMMIT and ROLLBACK may be sent as SQL text.
 	conns map[ir.Tx]bool
-	cur   ir.Loc    // where the next edge starts
-	pos   token.Pos // position of the instruction being translated
+	// savepoints: the savepoint name each handle uses (savepoint.go).
+	savepoints map[ir.Tx]string
+	cur        ir.Loc    // where the next edge starts
+	pos        token.Pos // position of the instruction being translated
 	// reach: the blocks each block reaches (see looporder.go).
 	reach map[*ssa.BasicBlock]map[*ssa.BasicBlock]bool
 

@@ -308,6 +308,15 @@ var forms = []form{
 		}
 		return fmt.Sprintf("%s INTO acct (id, k, a) VALUES (%s, %s, %s)", verb, g.key(), g.key(), g.arg()), execKind, 0
 	}},
+	{name: "update-ignore", dialects: mysql, gen: func(g *gen, d groundtruth.Dialect) (string, stmtKind, int) {
+		// A value out of INT's range is clipped, a NULL for the NOT NULL
+		// a stored as 0 (dbmodel/updateignore.go).
+		val := g.pick("a - %s", "NULL", "b", "a + 2147483647", "a - 2147483647 - %s")
+		if strings.Contains(val, "%s") {
+			val = fmt.Sprintf(val, g.arg())
+		}
+		return fmt.Sprintf("UPDATE IGNORE acct SET a = %s WHERE id = %s", val, g.key()), execKind, 0
+	}},
 	{name: "delete-returning", gen: func(g *gen, d groundtruth.Dialect) (string, stmtKind, int) {
 		return "DELETE FROM acct WHERE id = " + g.key() + " RETURNING a", returnKind, 1
 	}},
@@ -318,6 +327,21 @@ var forms = []form{
 		g.step("SELECT a FROM acct WHERE id = "+g.keyOf(k), selectKind, 1)
 		g.step(fmt.Sprintf("UPDATE acct SET a = a - %s WHERE id = %s AND a >= %s", g.arg(), g.keyOf(k), g.arg()), execKind, 0)
 		return g.txMode("", "commit")
+	}},
+	{name: "seq-savepoint", seq: func(g *gen, d groundtruth.Dialect) string {
+		// Writes before and after a savepoint, undone to it or kept
+		// (dbmodel/savepoint.go).
+		k := g.newKey()
+		g.step(fmt.Sprintf("UPDATE acct SET a = a + %s WHERE id = %s", g.arg(), g.keyOf(k)), execKind, 0)
+		g.step("SAVEPOINT s", execKind, 0)
+		if g.r.IntN(2) == 0 {
+			g.step(fmt.Sprintf("UPDATE acct SET a = a - %s, b = %s WHERE id = %s", g.arg(), g.arg(), g.keyOf(k)), execKind, 0)
+		} else {
+			g.step(fmt.Sprintf("DELETE FROM acct WHERE id = %s", g.keyOf(k)), execKind, 0)
+		}
+		g.step(g.pick("ROLLBACK TO SAVEPOINT s", "RELEASE SAVEPOINT s"), execKind, 0)
+		g.step("SELECT a, b FROM acct WHERE id = "+g.keyOf(k), selectKind, 2)
+		return g.txMode("commit", "rollback")
 	}},
 	{name: "seq-write-then-read", seq: func(g *gen, d groundtruth.Dialect) string {
 		k := g.newKey()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/dbverify/dbverify/groundtruth"
@@ -11,6 +12,7 @@ import (
 
 // ignoreCase is one statement run on a fresh table and what it must do:
 // fail, or succeed leaving the rows want (id: c, in id order, "" none).
+// Lines before the last of stmt are setup, which must succeed.
 type ignoreCase struct {
 	stmt string
 	fail bool
@@ -28,7 +30,10 @@ type ignoreCase struct {
 //   - MySQL (MariaDB, strict mode): REPLACE fails; INSERT IGNORE stores
 //     the implicit default 0 (not the column's DEFAULT) and clips a value
 //     out of range to the nearest bound, its ON DUPLICATE KEY UPDATE too;
-//     BIGINT arithmetic that overflows and a broken CHECK still fail.
+//     BIGINT arithmetic that overflows and a broken CHECK still fail;
+//     UPDATE IGNORE clips and stores implicit defaults as well, fails on
+//     BIGINT overflow, but leaves a row that would break a CHECK, or
+//     whose new key duplicates another's, as it was, without an error.
 func TestIgnoreWrites(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts database servers")
@@ -59,11 +64,26 @@ func TestIgnoreWrites(t *testing.T) {
 		{"INSERT IGNORE INTO t (id, c, b) VALUES (1, 1, 9223372036854775807 + 1)", true, ""},
 		{"INSERT IGNORE INTO t (id, c) VALUES (1, 5), (1, 6) ON DUPLICATE KEY UPDATE c = c - 2147483647 - 100", false, "1:-2147483648"},
 		{"INSERT IGNORE INTO t (id, c) VALUES (1, 5), (1, 6) ON DUPLICATE KEY UPDATE c = NULL", false, "1:0"},
+		// UPDATE IGNORE (dbmodel/updateignore.go), on the rows 1:5 and 2:6.
+		{updateRows + "UPDATE IGNORE t SET c = NULL WHERE id = 1", false, "1:0 2:6"},
+		{updateRows + "UPDATE IGNORE t SET c = 2147483648 WHERE id = 1", false, "1:2147483647 2:6"},
+		{updateRows + "UPDATE IGNORE t SET c = c - 2147483647 - 100 WHERE id = 1", false, "1:-2147483648 2:6"},
+		{updateRows + "UPDATE IGNORE t SET u = -5 WHERE id = 1", false, "1:5/u0 2:6"},
+		{updateRows + "UPDATE IGNORE t SET e = -1 WHERE id = 1", false, "1:5 2:6"},
+		{updateRows + "UPDATE IGNORE t SET e = 5 - c", false, "1:5/e0 2:6"},
+		{updateRows + "UPDATE IGNORE t SET b = 9223372036854775807 + c WHERE id = 1", true, "1:5 2:6"},
+		{updateRows + "UPDATE IGNORE t SET id = 2 WHERE id = 1", false, "1:5 2:6"},
+		{updateRows + "UPDATE IGNORE t SET id = id + 1 ORDER BY id", false, "1:5 3:6"},
+		{updateRows + "UPDATE t SET id = 2 WHERE id = 1", true, "1:5 2:6"},
+		{updateRows + "UPDATE t SET c = NULL WHERE id = 1", true, "1:5 2:6"},
 	}
 	runIgnoreCases(t, groundtruth.SQLite, "CREATE TABLE t (id INTEGER PRIMARY KEY, c INTEGER NOT NULL, d INTEGER NOT NULL DEFAULT 7, e INTEGER CHECK (e >= 0), u INTEGER, b INTEGER)", sqlite)
 	runIgnoreCases(t, groundtruth.Postgres, "CREATE TABLE t (id BIGINT PRIMARY KEY, c BIGINT NOT NULL, d BIGINT NOT NULL DEFAULT 7, e BIGINT CHECK (e >= 0), u BIGINT, b BIGINT)", postgres)
 	runIgnoreCases(t, groundtruth.MySQL, "CREATE TABLE t (id BIGINT PRIMARY KEY, c INT NOT NULL, d INT NOT NULL DEFAULT 7, e BIGINT CHECK (e >= 0), u INT UNSIGNED, b BIGINT)", mysql)
 }
+
+// updateRows is the setup of an UPDATE case: the rows 1:5 and 2:6.
+const updateRows = "INSERT INTO t (id, c) VALUES (1, 5), (2, 6)\n"
 
 func runIgnoreCases(t *testing.T, d groundtruth.Dialect, ddl string, cases []ignoreCase) {
 	t.Helper()
@@ -77,7 +97,11 @@ func runIgnoreCases(t *testing.T, d groundtruth.Dialect, ddl string, cases []ign
 		if err := groundtruth.ExecAll(ctx, db, "DROP TABLE IF EXISTS t", ddl); err != nil {
 			t.Fatal(err)
 		}
-		_, err := db.ExecContext(ctx, c.stmt)
+		stmts := strings.Split(c.stmt, "\n")
+		if err := groundtruth.ExecAll(ctx, db, stmts[:len(stmts)-1]...); err != nil {
+			t.Fatal(err)
+		}
+		_, err := db.ExecContext(ctx, stmts[len(stmts)-1])
 		if (err != nil) != c.fail {
 			t.Errorf("%s: %s: error %v, want failure %v", d, c.stmt, err, c.fail)
 			continue
@@ -91,9 +115,9 @@ func runIgnoreCases(t *testing.T, d groundtruth.Dialect, ddl string, cases []ign
 }
 
 // ignoreRows prints t's rows as "id:c", with "/d" where d is not the
-// DEFAULT 7 and "/uN" where u is set.
+// DEFAULT 7, "/uN" where u is set and "/eN" where e is.
 func ignoreRows(ctx context.Context, db *sql.DB) (string, error) {
-	rows, err := db.QueryContext(ctx, "SELECT id, c, d, u FROM t ORDER BY id")
+	rows, err := db.QueryContext(ctx, "SELECT id, c, d, u, e FROM t ORDER BY id")
 	if err != nil {
 		return "", err
 	}
@@ -101,8 +125,8 @@ func ignoreRows(ctx context.Context, db *sql.DB) (string, error) {
 	out := ""
 	for rows.Next() {
 		var id, c, dv int64
-		var u sql.NullInt64
-		if err := rows.Scan(&id, &c, &dv, &u); err != nil {
+		var u, e sql.NullInt64
+		if err := rows.Scan(&id, &c, &dv, &u, &e); err != nil {
 			return "", err
 		}
 		if out != "" {
@@ -114,6 +138,9 @@ func ignoreRows(ctx context.Context, db *sql.DB) (string, error) {
 		}
 		if u.Valid {
 			out += fmt.Sprintf("/u%d", u.Int64)
+		}
+		if e.Valid {
+			out += fmt.Sprintf("/e%d", e.Int64)
 		}
 	}
 	return out, rows.Err()

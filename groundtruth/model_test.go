@@ -117,6 +117,11 @@ func lowerCase(c stmtCase, ddl, table string) (*modelCase, error) {
 				ms.aff = p.NewVar(fmt.Sprintf("s%daffected", i+1), ir.Int, ir.Local)
 			}
 			next(&ir.Exec{SQL: stmt, Args: args, Tx: tx, Err: ms.err, Affected: ms.aff, Targets: ms.tgts, Info: info(i, c.query(i))})
+		case *sqlir.TxControl:
+			if !sqlir.IsSavepoint(q) || tx == 0 {
+				return nil, &unsupportedError{fmt.Sprintf("transaction control %s", q.Kind)}
+			}
+			next(&ir.Exec{SQL: q, Tx: tx, Err: ms.err, Info: info(i, c.query(i))})
 		default:
 			return nil, &unsupportedError{fmt.Sprintf("statement %T", stmt)}
 		}

@@ -61,6 +61,10 @@ func verifyConcurrentWithin(ctx context.Context, seq *report.Result, j job, peer
 		r.Verdict, r.Reason = report.Unknown, why
 		return r
 	}
+	if why := savepointsNotSearched(j); why != "" {
+		r.Verdict, r.Reason, r.Position = report.Unknown, why, savepointAt(j)
+		return r
+	}
 	j.prog = mysqlSerialReads(cfg, in.levels, j.prog)
 	b.at("the stability proof")
 	st, assumptions, err := checkModel(ctx, j.prog, j.c, in, s, b.config(cfg), &dbmodel.Concurrency{Interference: true})
@@ -94,6 +98,10 @@ func verifyConcurrentWithin(ctx context.Context, seq *report.Result, j job, peer
 		return r
 	}
 	r.Concurrency.StabilityFailed = stabilityFailure(st)
+	if why := savepointsNotSearched(peers...); why != "" {
+		r.Verdict, r.Reason = report.Unknown, fmt.Sprintf("the stability check failed (%s), and %s", r.Concurrency.StabilityFailed, why)
+		return r
+	}
 	b.at("the serializable proof")
 	why, iso2, n, err := serialProof(ctx, j, peers, in, s, b.config(cfg))
 	if err != nil {

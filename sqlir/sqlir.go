@@ -117,6 +117,11 @@ type Update struct {
 	// that Where matches (of tied rows any one); nil otherwise (another
 	// LIMIT is an Unknown conjunct of Where).
 	First []OrderTerm
+	// Ignore is MySQL's UPDATE IGNORE: a row whose new key would
+	// duplicate another's is left as it was, and a value out of its
+	// column's range or a NULL for a NOT NULL column is stored clipped or
+	// as the column's implicit default instead of failing the statement.
+	Ignore bool
 }
 
 // JoinedUpdate is an UPDATE of the target table joined with one row of
@@ -263,14 +268,27 @@ type OrderTerm struct {
 }
 
 // TxControl is BEGIN, COMMIT or ROLLBACK written as SQL; Kind is one of
-// TxBegin, TxCommit, TxRollback.
-type TxControl struct{ Kind string }
+// TxBegin, TxCommit, TxRollback, or a savepoint's SAVEPOINT, RELEASE or
+// ROLLBACK TO (TxSavepoint, TxRelease, TxRollbackTo), whose savepoint
+// is Name (lower case: the three engines compare savepoint names
+// without case unless quoted, and quoted names are not read).
+type TxControl struct {
+	Kind string
+	Name string
+}
 
 // TxControl kinds.
 const (
 	TxBegin    = "BEGIN"
 	TxCommit   = "COMMIT"
 	TxRollback = "ROLLBACK"
+	// TxSavepoint is SAVEPOINT Name; TxRelease is RELEASE [SAVEPOINT]
+	// Name; TxRollbackTo is ROLLBACK [WORK|TRANSACTION] TO [SAVEPOINT]
+	// Name: the writes made since the savepoint are undone, the
+	// transaction stays open.
+	TxSavepoint  = "SAVEPOINT"
+	TxRelease    = "RELEASE"
+	TxRollbackTo = "ROLLBACK TO"
 	// TxSettings sets the transaction's characteristics (SET TRANSACTION
 	// ISOLATION LEVEL …) or a timeout: no row changes.
 	TxSettings = "SET TRANSACTION"
@@ -304,6 +322,12 @@ func (*Delete) sqlStmt()    {}
 func (*Select) sqlStmt()    {}
 func (*TxControl) sqlStmt() {}
 func (*Other) sqlStmt()     {}
+
+// IsSavepoint reports whether s is SAVEPOINT, RELEASE or ROLLBACK TO.
+func IsSavepoint(s Statement) bool {
+	tc, ok := s.(*TxControl)
+	return ok && (tc.Kind == TxSavepoint || tc.Kind == TxRelease || tc.Kind == TxRollbackTo)
+}
 
 // IsWrite reports whether s modifies rows.
 func IsWrite(s Statement) bool {

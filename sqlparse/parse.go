@@ -24,9 +24,10 @@ type UnsupportedError = rules.UnsupportedError
 // Parse parses one SQL statement (a trailing ';' is allowed) in dialect d.
 //
 // UPDATE, INSERT, DELETE and SELECT become *sqlir.Update, *sqlir.Insert,
-// *sqlir.Delete and *sqlir.Select; BEGIN / START TRANSACTION, COMMIT and
-// ROLLBACK become *sqlir.TxControl; statements that cannot change rows (DDL,
-// SET, SHOW, SAVEPOINT, …) become *sqlir.Other. Errors are *ParseError for
+// *sqlir.Delete and *sqlir.Select; BEGIN / START TRANSACTION, COMMIT,
+// ROLLBACK, SAVEPOINT, RELEASE and ROLLBACK TO become *sqlir.TxControl;
+// statements that cannot change rows (DDL, SET, SHOW, …) become
+// *sqlir.Other. Errors are *ParseError for
 // syntax errors, *UnsupportedError for statements that may write rows in a
 // way the IR cannot express, and plain errors otherwise. The package
 // documentation lists what each dialect maps where.

@@ -77,6 +77,7 @@ func Parse(query string) (*rules.Result, error) {
 		}
 	}
 
+	query, ignore := stripUpdateIgnore(query)
 	params, err := scanParams(query)
 	if err != nil {
 		return nil, err
@@ -108,6 +109,9 @@ func Parse(query string) (*rules.Result, error) {
 
 	tr := &translator{params: params.index}
 	st, err := tr.statement(ast, query)
+	if err == nil && ignore {
+		st, err = markIgnore(query, st)
+	}
 	if err != nil {
 		return nil, err
 	}

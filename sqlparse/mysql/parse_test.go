@@ -112,8 +112,15 @@ func TestParseStatements(t *testing.T) {
 		{"set transaction", "SET TRANSACTION ISOLATION LEVEL SERIALIZABLE", "OTHER SET TRANSACTION ISOLATION LEVEL SERIALIZABLE"},
 		{"show", "SHOW TABLES", "OTHER SHOW TABLES"},
 		{"use", "USE bank", "OTHER USE bank"},
-		{"savepoint", "SAVEPOINT s1", "OTHER SAVEPOINT s1"},
-		{"release savepoint", "RELEASE SAVEPOINT s1", "OTHER RELEASE SAVEPOINT s1"},
+		{"update ignore", "UPDATE IGNORE accounts SET balance = balance - ? WHERE id = ?", "UPDATE IGNORE accounts SET balance = balance - $1 WHERE id = $2"},
+		{"update low_priority ignore", "update low_priority ignore accounts set id = 2 where id = 1", "UPDATE IGNORE accounts SET id = 2 WHERE id = 1"},
+		{"update low_priority", "UPDATE LOW_PRIORITY accounts SET balance = 0", "UPDATE accounts SET balance = 0"},
+		{"update named ignore column", "UPDATE accounts SET `ignore` = 1", "UPDATE accounts SET ignore = 1"},
+		{"savepoint", "SAVEPOINT s1", "TX SAVEPOINT s1"},
+		{"savepoint upper case", "SAVEPOINT Debit_1;", "TX SAVEPOINT debit_1"},
+		{"release savepoint", "RELEASE SAVEPOINT s1", "TX RELEASE s1"},
+		{"rollback to savepoint", "ROLLBACK TO SAVEPOINT s1", "TX ROLLBACK TO s1"},
+		{"rollback work to", "rollback work to s1", "TX ROLLBACK TO s1"},
 		{"lock tables", "LOCK TABLES t WRITE", "OTHER LOCK TABLES t WRITE"},
 	}
 	for _, tt := range tests {
@@ -349,7 +356,9 @@ func TestParseErrors(t *testing.T) {
 
 func TestUnsupported(t *testing.T) {
 	tests := []struct{ query, reason string }{
-		{"ROLLBACK TO SAVEPOINT s1", "ROLLBACK TO SAVEPOINT"},
+		{"ROLLBACK TO SAVEPOINT", "ROLLBACK TO without one savepoint name"},
+		{"SAVEPOINT a b", "SAVEPOINT without one savepoint name"},
+		{"UPDATE IGNORE a JOIN b ON a.id = b.id SET a.x = 1", "UPDATE IGNORE of a join"},
 		{"CALL transfer(?, ?)", "stored procedure"},
 		{"WITH x AS (SELECT 1) UPDATE t SET a = 1", "WITH"},
 		{"UPDATE a, b SET a.x = 1, b.y = 2", "both a and b"},

@@ -68,15 +68,16 @@
 // constant) also sets CountRows; SELECT EXISTS (SELECT … FROM t WHERE w) of
 // a plain single-table subquery sets ExistsRows, Table t and Where w.
 //
-// Statements: BEGIN/START TRANSACTION, COMMIT/END and ROLLBACK/ABORT are
+// Statements: BEGIN/START TRANSACTION, COMMIT/END, ROLLBACK/ABORT,
+// SAVEPOINT, RELEASE [SAVEPOINT] and ROLLBACK TO [SAVEPOINT] are
 // TxControl. TRUNCATE of one table (without CASCADE) is a Delete with nil
 // Where — exactly what it does to the rows, and it cannot break a row-level
-// constraint. SAVEPOINT, RELEASE, SET, SHOW, LOCK, PREPARE, COPY … TO,
+// constraint. SET, SHOW, LOCK, PREPARE, COPY … TO,
 // EXPLAIN (without ANALYZE of a write), SELECT … INTO, CREATE TABLE AS and
 // all DDL are Other. *UnsupportedError (with Tables when known): CALL, DO,
 // EXECUTE, MERGE, COPY … FROM, data-modifying statements inside WITH (or
 // COPY, EXPLAIN ANALYZE, CREATE TABLE AS), TRUNCATE of several tables or
-// with CASCADE, ROLLBACK TO SAVEPOINT, COMMIT/ROLLBACK AND CHAIN and
+// with CASCADE, COMMIT/ROLLBACK AND CHAIN and
 // two-phase commit. Syntax errors are *ParseError with the byte Offset of
 // the token Postgres stopped at (pg_query's character position converted),
 // Msg such as "syntax error" or "unterminated quoted string", and Near the

@@ -114,7 +114,7 @@ func (t *translator) statement(raw *pg.RawStmt) (sqlir.Statement, error) {
 	case *pg.Node_MergeStmt:
 		return nil, t.unsupported("MERGE statement", s.MergeStmt.GetRelation().GetRelname())
 	case *pg.Node_TransactionStmt:
-		return t.transaction(s.TransactionStmt, other)
+		return t.transaction(s.TransactionStmt)
 	case *pg.Node_CallStmt:
 		return nil, t.unsupported("stored procedure call")
 	case *pg.Node_DoStmt:
@@ -223,7 +223,7 @@ func pgExplainAnalyze(e *pg.ExplainStmt) bool {
 	return false
 }
 
-func (t *translator) transaction(s *pg.TransactionStmt, other *sqlir.Other) (sqlir.Statement, error) {
+func (t *translator) transaction(s *pg.TransactionStmt) (sqlir.Statement, error) {
 	switch s.Kind {
 	case pg.TransactionStmtKind_TRANS_STMT_BEGIN, pg.TransactionStmtKind_TRANS_STMT_START:
 		return &sqlir.TxControl{Kind: sqlir.TxBegin}, nil
@@ -237,10 +237,12 @@ func (t *translator) transaction(s *pg.TransactionStmt, other *sqlir.Other) (sql
 			return nil, t.unsupported("ROLLBACK AND CHAIN (a new transaction starts at once)")
 		}
 		return &sqlir.TxControl{Kind: sqlir.TxRollback}, nil
-	case pg.TransactionStmtKind_TRANS_STMT_SAVEPOINT, pg.TransactionStmtKind_TRANS_STMT_RELEASE:
-		return other, nil
+	case pg.TransactionStmtKind_TRANS_STMT_SAVEPOINT:
+		return &sqlir.TxControl{Kind: sqlir.TxSavepoint, Name: s.SavepointName}, nil
+	case pg.TransactionStmtKind_TRANS_STMT_RELEASE:
+		return &sqlir.TxControl{Kind: sqlir.TxRelease, Name: s.SavepointName}, nil
 	case pg.TransactionStmtKind_TRANS_STMT_ROLLBACK_TO:
-		return nil, t.unsupported("ROLLBACK TO SAVEPOINT (partial rollback)")
+		return &sqlir.TxControl{Kind: sqlir.TxRollbackTo, Name: s.SavepointName}, nil
 	}
 	return nil, t.unsupported("two-phase commit (PREPARE TRANSACTION, COMMIT/ROLLBACK PREPARED)")
 }

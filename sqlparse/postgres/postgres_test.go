@@ -211,8 +211,12 @@ func TestPostgresStatements(t *testing.T) {
 		{"set", "SET search_path = public", "OTHER SET search_path = public"},
 		{"set transaction", "SET TRANSACTION ISOLATION LEVEL SERIALIZABLE", "OTHER SET TRANSACTION ISOLATION LEVEL SERIALIZABLE"},
 		{"show", "SHOW search_path", "OTHER SHOW search_path"},
-		{"savepoint", "SAVEPOINT s1", "OTHER SAVEPOINT s1"},
-		{"release savepoint", "RELEASE SAVEPOINT s1", "OTHER RELEASE SAVEPOINT s1"},
+		{"savepoint", "SAVEPOINT s1", "TX SAVEPOINT s1"},
+		{"release savepoint", "RELEASE SAVEPOINT s1", "TX RELEASE s1"},
+		{"release", "RELEASE s1", "TX RELEASE s1"},
+		{"rollback to savepoint", "ROLLBACK TO SAVEPOINT s1", "TX ROLLBACK TO s1"},
+		{"rollback transaction to", "ROLLBACK TRANSACTION TO s1", "TX ROLLBACK TO s1"},
+		{"savepoint quoted", `SAVEPOINT "Sp"`, "TX SAVEPOINT Sp"},
 		{"lock", "LOCK TABLE accounts IN EXCLUSIVE MODE", "OTHER LOCK TABLE accounts IN EXCLUSIVE MODE"},
 		{"copy to", "COPY accounts TO STDOUT", "OTHER COPY accounts TO STDOUT"},
 		{"explain", "EXPLAIN UPDATE t SET a = 1", "OTHER EXPLAIN UPDATE t SET a = 1"},
@@ -596,7 +600,6 @@ func TestPostgresUnsupported(t *testing.T) {
 		query, reason string
 		tables        []string
 	}{
-		{"ROLLBACK TO SAVEPOINT s1", "ROLLBACK TO SAVEPOINT", nil},
 		{"COMMIT AND CHAIN", "AND CHAIN", nil},
 		{"PREPARE TRANSACTION 'x'", "two-phase", nil},
 		{"COMMIT PREPARED 'x'", "two-phase", nil},

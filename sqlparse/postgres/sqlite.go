@@ -359,7 +359,8 @@ func (t *translator) sqliteFunction(name string, f *pg.FuncCall) sqlir.Expr {
 
 // sqliteTxStatement recognises SQLite's transaction control: BEGIN
 // [DEFERRED | IMMEDIATE | EXCLUSIVE] [TRANSACTION], COMMIT / END
-// [TRANSACTION], ROLLBACK [TRANSACTION] (TO SAVEPOINT is unsupported).
+// [TRANSACTION], ROLLBACK [TRANSACTION] [TO [SAVEPOINT] name], SAVEPOINT
+// name and RELEASE [SAVEPOINT] name.
 func sqliteTxStatement(q string, w []string) (sqlir.Statement, error, bool) {
 	if w[0] == "begin" {
 		for _, x := range w[1:] {

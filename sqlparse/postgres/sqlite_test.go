@@ -48,6 +48,9 @@ func TestSQLiteStatements(t *testing.T) {
 		{"UPDATE stock SET qty = 0 WHERE sku GLOB ?", "UPDATE stock SET qty = 0 WHERE sku LIKE $1", 1},
 		{"BEGIN IMMEDIATE TRANSACTION", "", 0},
 		{"PRAGMA foreign_keys = ON", "", 0},
+		{"SAVEPOINT debit", "TX SAVEPOINT debit", 0},
+		{"RELEASE debit", "TX RELEASE debit", 0},
+		{"ROLLBACK TRANSACTION TO SAVEPOINT debit", "TX ROLLBACK TO debit", 0},
 		{"SELECT max(qty, reserved) FROM stock WHERE sku = ?", "SELECT CASE WHEN qty IS NULL OR reserved IS NULL THEN NULL WHEN qty >= reserved THEN qty ELSE reserved END FROM stock WHERE sku = $1", 1},
 		{"SELECT '?', \"a?\" FROM t -- ?\n WHERE x = ?", "SELECT '?', `a?` FROM t WHERE x = $1", 1},
 	}

@@ -76,7 +76,7 @@ func (e *ParseError) Error() string {
 }
 
 // UnsupportedError reports a statement that may change rows in a way the
-// IR cannot express (CALL, WITH, ROLLBACK TO SAVEPOINT, a multi-table
+// IR cannot express (CALL, WITH, a multi-table
 // UPDATE assigning several tables, …). Callers must not ignore it: the
 // verdict for code that runs it is UNKNOWN.
 type UnsupportedError struct {

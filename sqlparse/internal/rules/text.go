@@ -30,16 +30,31 @@ func TxStatement(q string, w []string) (sqlir.Statement, error, bool) {
 	case "commit", "end":
 		return tx(sqlir.TxCommit)
 	case "rollback", "abort":
-		for _, x := range w[1:] {
+		for i, x := range w[1:] {
 			if x == "to" {
-				return nil, &UnsupportedError{Query: q, Reason: "ROLLBACK TO SAVEPOINT (partial rollback)"}, true
+				return savepointStatement(q, sqlir.TxRollbackTo, w[i+2:])
 			}
 		}
 		return tx(sqlir.TxRollback)
-	case "savepoint", "release":
-		return &sqlir.Other{Text: strings.TrimSpace(q)}, nil, true
+	case "savepoint":
+		return savepointStatement(q, sqlir.TxSavepoint, w[1:])
+	case "release":
+		return savepointStatement(q, sqlir.TxRelease, w[1:])
 	}
 	return nil, nil, false
+}
+
+// savepointStatement reads the savepoint name of SAVEPOINT name,
+// RELEASE [SAVEPOINT] name or ROLLBACK … TO [SAVEPOINT] name; rest are
+// the words after SAVEPOINT, RELEASE or TO.
+func savepointStatement(q, kind string, rest []string) (sqlir.Statement, error, bool) {
+	if kind != sqlir.TxSavepoint && len(rest) == 2 && rest[0] == "savepoint" {
+		rest = rest[1:]
+	}
+	if len(rest) != 1 || rest[0] == "savepoint" {
+		return nil, &UnsupportedError{Query: q, Reason: kind + " without one savepoint name"}, true
+	}
+	return &sqlir.TxControl{Kind: kind, Name: rest[0]}, nil, true
 }
 
 // IsSpace reports an ASCII white-space byte.

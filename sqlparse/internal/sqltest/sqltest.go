@@ -26,7 +26,11 @@ func Describe(st sqlir.Statement) string {
 	}
 	switch s := st.(type) {
 	case *sqlir.Update:
-		fmt.Fprintf(&b, "UPDATE %s SET %s", s.Table, assigns(s.Set))
+		verb := "UPDATE"
+		if s.Ignore {
+			verb = "UPDATE IGNORE"
+		}
+		fmt.Fprintf(&b, "%s %s SET %s", verb, s.Table, assigns(s.Set))
 		if s.Where != nil {
 			fmt.Fprintf(&b, " WHERE %s", rules.Format(s.Where))
 		}
@@ -105,6 +109,9 @@ func Describe(st sqlir.Statement) string {
 		}
 	case *sqlir.TxControl:
 		fmt.Fprintf(&b, "TX %s", s.Kind)
+		if s.Name != "" {
+			fmt.Fprintf(&b, " %s", s.Name)
+		}
 	case *sqlir.Other:
 		fmt.Fprintf(&b, "OTHER %s", s.Text)
 	default:

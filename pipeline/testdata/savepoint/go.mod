@@ -1,0 +1,3 @@
+module example.com/savepoint
+
+go 1.22

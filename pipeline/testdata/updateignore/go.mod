@@ -1,0 +1,3 @@
+module example.com/updateignore
+
+go 1.22
