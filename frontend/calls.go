@@ -324,6 +324,9 @@ func (t *translator) external(f *frame, fn *ssa.Function, c *ssa.CallCommon, arg
 	if val, ok := validationOf(fn); ok {
 		return t.validated(val, args, argTypes(c), results)
 	}
+	if v, ok := t.ozzoCall(f, fn, c, results); ok {
+		return v
+	}
 	if v, ok := t.knownExternal(fn, path, name, args, results, canonicalParse); ok {
 		return v
 	}
