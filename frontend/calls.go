@@ -343,6 +343,7 @@ func (t *translator) external(f *frame, fn *ssa.Function, c *ssa.CallCommon, arg
 	}
 	t.markBody(fn.String(), args)
 	t.escape(args)
+	t.approxOutsideWrites(fn, args)
 	t.jsonNotNaN(fn.String(), args)
 	return t.fresh(name+"()", results)
 }

@@ -145,6 +145,12 @@ func (t *translator) ozzoValue(f *frame, path string, valueArg, rulesArg ssa.Val
 	v := stripInterface(valueArg)
 	check := fieldCheck{name: t.exprName(f, v)}
 	rules, ok := varargElems(rulesArg)
+	if m := t.moduleValidatable(v.Type()); m != nil && ok && len(rules) == 0 && neverNil(v) {
+		// Validate(&req) or Validate(req) of a value that is Validatable
+		// through the module's own method: ozzo calls it (a nil pointer,
+		// which it accepts without a call, is not one of these).
+		return t.inline(m, []value{t.val(f, v)}, nil)
+	}
 	if !ok {
 		check.unread = []string{"rules built at run time"}
 	} else {
@@ -418,4 +424,32 @@ func varargElems(v ssa.Value) ([]ssa.Value, bool) {
 func isOzzoRequired(r ssa.Value) bool {
 	g, ok := loadedGlobal(r)
 	return ok && (g.Name() == "Required" || g.Name() == "NilOrNotEmpty") && ozzoPaths[g.Pkg.Pkg.Path()]
+}
+
+// moduleValidatable returns the module's Validate() error method of typ
+// (ozzo's Validatable), if typ's method set has one.
+func (t *translator) moduleValidatable(typ types.Type) *ssa.Function {
+	sel := t.l.Prog.MethodSets.MethodSet(typ).Lookup(nil, "Validate")
+	if sel == nil {
+		return nil
+	}
+	sig, ok := sel.Type().(*types.Signature)
+	if !ok || sig.Params().Len() != 0 || sig.Results().Len() != 1 || !isError(sig.Results().At(0).Type()) {
+		return nil
+	}
+	fn := t.l.Prog.MethodValue(sel)
+	if fn == nil || !t.l.inModule(fn) {
+		return nil
+	}
+	return fn
+}
+
+// neverNil reports whether v is not a pointer or is the address of a
+// variable.
+func neverNil(v ssa.Value) bool {
+	if _, ok := v.Type().Underlying().(*types.Pointer); !ok {
+		return true
+	}
+	_, ok := v.(*ssa.Alloc)
+	return ok
 }

@@ -96,6 +96,25 @@ func (c *Catalog) Restock(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
+// Import inserts a product from a partner feed, validated through
+// ozzo's Validate, which calls the request's Validate method.
+func (c *Catalog) Import(w http.ResponseWriter, r *http.Request) {
+	var req createReq
+	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+		http.Error(w, "bad body", http.StatusBadRequest)
+		return
+	}
+	if err := validation.Validate(&req); err != nil {
+		http.Error(w, err.Error(), http.StatusUnprocessableEntity)
+		return
+	}
+	if _, err := c.DB.Exec("INSERT INTO products (name, price, stock) VALUES (?, ?, ?)", req.Name, req.Price, req.Stock); err != nil {
+		http.Error(w, "db", http.StatusInternalServerError)
+		return
+	}
+	w.WriteHeader(http.StatusCreated)
+}
+
 // Routes registers the handlers.
 func Routes(db *sql.DB) *http.ServeMux {
 	c := &Catalog{DB: db}
@@ -103,5 +122,6 @@ func Routes(db *sql.DB) *http.ServeMux {
 	m.HandleFunc("POST /products", c.CreateProduct)
 	m.HandleFunc("PUT /products/price", c.Reprice)
 	m.HandleFunc("POST /products/restock", c.Restock)
+	m.HandleFunc("POST /products/import", c.Import)
 	return m
 }
