@@ -376,18 +376,14 @@ func unreadRules(tag string) []string {
 // omitempty nothing; every other rule (lengths, formats) is not read.
 func stringTagBounds(tag string, x ir.Expr) ([]bound, []string) {
 	var out []bound
-	omitEmpty := false
-	for _, rule := range unreadRules(tag) {
-		if rule == "required" {
-			out = append(out, nonEmpty(x))
-		}
-	}
 	var unread []string
+	omitEmpty := false
 	for _, rule := range strings.Split(tag, ",") {
 		switch rule {
 		case "omitempty":
 			omitEmpty = true
 		case "required":
+			out = append(out, nonEmpty(x))
 		default:
 			unread = append(unread, unreadRules(rule)...)
 		}
