@@ -15,10 +15,11 @@ import (
 // a rule's own failure), and the path reads nothing approximated. Where
 // it returns nil, every bound the model reads from the rules holds, and
 // every value checked by a rule the model does not read is an
-// approximation naming the rule and the call: a field in memory is
-// given a new value marked as such (a counterexample that only stores it
-// in a column stays exact), a value the model cannot reassign (a struct
-// passed by value, a slice) marks the nil path itself. So a
+// approximation naming the rule and the call: a field in memory keeps
+// its value through a variable marked as such (a counterexample that
+// only stores it in a column stays exact, and a proof keeps what it knew
+// of the value), a value the model cannot reassign (a struct passed by
+// value, a slice) marks the nil path itself. So a
 // counterexample that needs the call to accept a value its rules would
 // refuse is UNKNOWN, never UNSAFE (issue 8: an INSERT after ozzo's
 // ValidateStruct(&req, Field(&req.Price, Min(0))) was UNSAFE with a
@@ -50,7 +51,7 @@ func (t *translator) validationOutcome(what, rules string, checks []fieldCheck, 
 		if len(c.unread) > 0 {
 			why := fmt.Sprintf("%s where %s (%s) returns nil: its rule %s is not modelled", c.name, what, where, strings.Join(c.unread, ", "))
 			if c.cell != nil && c.cell.v != nil {
-				t.havocApprox(c.cell, why, 0)
+				t.approxInPlace(c.cell.v, why)
 				renewed = true
 			} else {
 				opaque = append(opaque, c.name+" ("+strings.Join(c.unread, ", ")+")")
@@ -66,9 +67,9 @@ func (t *translator) validationOutcome(what, rules string, checks []fieldCheck, 
 		}
 	}
 	if len(havocked) > 0 {
-		// The bounds of an approximated value hold of the real one on
-		// this path: a fact, which does not make a counterexample
-		// spurious (vcgen.ApproxReads).
+		// The bounds of a value marked as an approximation hold of the
+		// real one on this path: a fact, which does not make a
+		// counterexample spurious (vcgen.ApproxReads).
 		t.emit(&ir.Assume{Cond: ir.And(havocked...), Info: t.info(ir.KindFact, "")})
 	}
 	if len(opaque) > 0 {
@@ -92,4 +93,15 @@ func (t *translator) validationOutcome(what, rules string, checks []fieldCheck, 
 		out.tuple[n-1] = value{expr: errV}
 	}
 	return out
+}
+
+// approxInPlace marks the value v holds from here on as an approximation
+// without changing it: v is copied through a variable marked why, which
+// copy propagation keeps (ir.Var.Approx), so a condition that reads v
+// later reads the mark (vcgen.ApproxReads).
+func (t *translator) approxInPlace(v *ir.Var, why string) {
+	h := t.p.NewVar(v.Name, v.Type, ir.Local)
+	h.Approx, h.Str, h.Internal, h.Named, h.Err = why, v.Str, v.Internal, v.Named, v.Err
+	t.emit(&ir.Assign{Lhs: []*ir.Var{h}, Rhs: []ir.Expr{v}, Info: t.info(ir.KindModel, "")})
+	t.emit(&ir.Assign{Lhs: []*ir.Var{v}, Rhs: []ir.Expr{h}, Info: t.info(ir.KindModel, "")})
 }
