@@ -324,6 +324,9 @@ func (t *translator) external(f *frame, fn *ssa.Function, c *ssa.CallCommon, arg
 	if val, ok := validationOf(fn); ok {
 		return t.validated(val, args, argTypes(c), results)
 	}
+	if v, ok := t.ozzoCall(f, fn, c, results); ok {
+		return v
+	}
 	if v, ok := t.knownExternal(fn, path, name, args, results, canonicalParse); ok {
 		return v
 	}
@@ -340,6 +343,7 @@ func (t *translator) external(f *frame, fn *ssa.Function, c *ssa.CallCommon, arg
 	}
 	t.markBody(fn.String(), args)
 	t.escape(args)
+	t.approxOutsideWrites(fn, args)
 	t.jsonNotNaN(fn.String(), args)
 	return t.fresh(name+"()", results)
 }

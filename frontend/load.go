@@ -65,6 +65,11 @@ type Loaded struct {
 	// filledMaps are the map fields the program fills (filledmaps.go).
 	filledMaps map[*types.Var]string
 
+	// pkgVersions are the versions of the modules of the loaded
+	// dependencies, by package path ("" when not known: a replacement
+	// by a directory).
+	pkgVersions map[string]string
+
 	// module holds the import paths of the packages whose functions are
 	// inlined: every package of the main module that was loaded.
 	module map[*ssa.Package]bool
@@ -201,6 +206,7 @@ func Load(cfg Config) (*Loaded, error) {
 		stmts:       map[string]stmtLines{},
 		loadedDirs:  map[string]bool{},
 	}
+	l.pkgVersions = moduleVersions(pkgs)
 	for i, p := range pkgs {
 		if ssaPkgs[i] == nil {
 			continue
@@ -398,4 +404,19 @@ func (l *Loaded) declaredInModule(pkg *types.Package) bool {
 		}
 	}
 	return false
+}
+
+// moduleVersions returns the version of each loaded package's module, by
+// package path (a replacement's own version when it is one).
+func moduleVersions(pkgs []*packages.Package) map[string]string {
+	out := map[string]string{}
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		if m := p.Module; m != nil {
+			if m.Replace != nil {
+				m = m.Replace
+			}
+			out[p.PkgPath] = m.Version
+		}
+	})
+	return out
 }

@@ -1,7 +1,6 @@
 package frontend
 
 import (
-	"fmt"
 	"go/types"
 	"math/big"
 	"reflect"
@@ -18,9 +17,12 @@ import (
 // echo's Context.Validate (the validator the program registers, taken to
 // check `validate:"…"` tags, as the go-playground one does). On the path
 // where the call returns a nil error, the numeric bounds of the tags hold
-// for the struct's fields: an assumption stated in the result. Rules the
-// model does not read (string lengths, cross-field rules, alternatives
-// with |, elements under dive) are left out, which only assumes less.
+// for the struct's fields: an assumption stated in the result. A rule
+// the model does not read (a string length, a cross-field rule,
+// alternatives with |, elements under dive) is not dropped: where the
+// call returns nil, the value it checks is an approximation naming the
+// call (see validationOutcome), so a counterexample that needs the value
+// the rule would have refused is UNKNOWN, never UNSAFE.
 
 // validation says which tags a call checks and which argument it checks.
 type validation struct {
@@ -64,34 +66,18 @@ func (t *translator) validated(val validation, args []value, argTypes []types.Ty
 		t.markDecoded(args) // (the new scalar targets too)
 		t.escape(args)
 	}
-	errV := t.freshVar(val.what+"()", ir.Bool, ir.KindCall)
-	var bounds []ir.Expr
-	var texts []string
+	var checks []fieldCheck
 	for i, a := range args {
 		if i >= len(argTypes) {
 			break
 		}
 		for _, f := range t.validatedFields(a, argTypes[i], val.tag, "", 0) {
 			tag := reflect.StructTag(f.tag).Get(val.tag)
-			for _, b := range tagBounds(tag, f.x, f.typ) {
-				bounds = append(bounds, b.expr)
-				texts = append(texts, f.name+" "+b.text)
-			}
+			bounds, unread := tagBounds(tag, f.x, f.typ)
+			checks = append(checks, fieldCheck{name: f.name, cell: f.cell, bounds: bounds, unread: unread})
 		}
 	}
-	if len(bounds) > 0 {
-		t.emit(&ir.Assume{Cond: ir.Implies(ir.Not(errV), ir.And(bounds...)), Info: t.info(ir.KindModel, "")})
-		file, line := t.l.position(t.pos)
-		t.p.Assume(fmt.Sprintf("validator tags hold where %s returns nil: %s (%s:%d)", val.what, strings.Join(texts, ", "), file, line))
-	}
-	if results.Len() == 1 {
-		return value{expr: errV}
-	}
-	out := t.fresh(val.what+"()", results)
-	if n := len(out.tuple); n > 0 {
-		out.tuple[n-1] = value{expr: errV}
-	}
-	return out
+	return t.validationOutcome(val.what, "validator tags", checks, results)
 }
 
 // decodedTargets runs decodedPointers on the structs the arguments of a
@@ -156,9 +142,10 @@ func (t *translator) decodedPointers(c *cell, depth int, structs bool) {
 // value, type and struct tag.
 type validatedField struct {
 	name string
-	x    ir.Expr
+	x    ir.Expr // nil: a value the model does not read (a slice, a map, …)
 	typ  types.Type
 	tag  string
+	cell *cell // the field's cell, when the struct is in memory
 }
 
 // validatedFields returns the scalar fields of the struct an argument of
@@ -185,7 +172,11 @@ func (t *translator) validatedFields(a value, typ types.Type, key, prefix string
 	for i, f := range a.fields {
 		name := prefix + st.Field(i).Name()
 		if f.expr != nil {
-			out = append(out, validatedField{name, f.expr, st.Field(i).Type(), st.Tag(i)})
+			out = append(out, validatedField{name, f.expr, st.Field(i).Type(), st.Tag(i), nil})
+			continue
+		}
+		if !isStructOrPtr(st.Field(i).Type()) {
+			out = append(out, validatedField{name, nil, st.Field(i).Type(), st.Tag(i), nil})
 			continue
 		}
 		if nestedChecked(reflect.StructTag(st.Tag(i)).Get(key), false) {
@@ -226,7 +217,7 @@ func (t *translator) cellFields(c *cell, st *types.Struct, key, prefix string, d
 		tag := reflect.StructTag(st.Tag(i)).Get(key)
 		switch {
 		case fc.v != nil:
-			out = append(out, validatedField{name, fc.v, st.Field(i).Type(), st.Tag(i)})
+			out = append(out, validatedField{name, fc.v, st.Field(i).Type(), st.Tag(i), fc})
 		case fc.fields != nil:
 			if nst, ok := st.Field(i).Type().Underlying().(*types.Struct); ok && nestedChecked(tag, false) {
 				out = append(out, t.cellFields(fc, nst, key, name+".", depth+1)...)
@@ -237,9 +228,21 @@ func (t *translator) cellFields(c *cell, st *types.Struct, key, prefix string, d
 					out = append(out, t.cellFields(fc.ref.obj.cell, nst, key, name+".", depth+1)...)
 				}
 			}
+		case !isStructOrPtr(st.Field(i).Type()):
+			out = append(out, validatedField{name, nil, st.Field(i).Type(), st.Tag(i), nil})
 		}
 	}
 	return out
+}
+
+// isStructOrPtr reports whether typ is a struct or a pointer to one: a
+// nested struct, whose own fields the validator checks.
+func isStructOrPtr(typ types.Type) bool {
+	if p, ok := typ.Underlying().(*types.Pointer); ok {
+		typ = p.Elem()
+	}
+	_, ok := typ.Underlying().(*types.Struct)
+	return ok
 }
 
 // bound is one numeric bound read from a tag.
@@ -249,13 +252,23 @@ type bound struct {
 }
 
 // tagBounds returns the numeric bounds the validator tag puts on a field
-// of type typ holding x: gt, gte, lt, lte, min, max, eq, ne, len, oneof
-// and required (non-zero), under omitempty only for a non-zero value.
-// Only integer and float fields are read.
-func tagBounds(tag string, x ir.Expr, typ types.Type) []bound {
+// of type typ holding x (gt, gte, lt, lte, min, max, eq, ne, len, oneof
+// and required (non-zero), under omitempty only for a non-zero value),
+// and the rules it does not read: every rule of a field that is not an
+// integer or a float (x nil: a value the model does not read; a string,
+// whose lengths and formats are not modelled), and on numbers the rules
+// not listed (alternatives with |, cross-field rules, bounds that are
+// not numbers of the field's kind, rules after dive).
+func tagBounds(tag string, x ir.Expr, typ types.Type) ([]bound, []string) {
+	if tag == "" || tag == "-" {
+		return nil, nil
+	}
 	b, ok := typ.Underlying().(*types.Basic)
-	if !ok || b.Info()&(types.IsInteger|types.IsFloat) == 0 || tag == "" || tag == "-" {
-		return nil
+	if ok && x != nil && b.Info()&types.IsString != 0 {
+		return stringTagBounds(tag, x)
+	}
+	if !ok || x == nil || b.Info()&(types.IsInteger|types.IsFloat) == 0 {
+		return nil, unreadRules(tag)
 	}
 	isFloat := b.Info()&types.IsFloat != 0
 	lit := func(s string) (ir.Expr, bool) {
@@ -274,8 +287,11 @@ func tagBounds(tag string, x ir.Expr, typ types.Type) []bound {
 	zero := ir.Zero(x.Sort())
 	omitEmpty := false
 	var out []bound
-	for _, rule := range strings.Split(tag, ",") {
+	var unread []string
+	rules := strings.Split(tag, ",")
+	for i, rule := range rules {
 		if strings.Contains(rule, "|") {
+			unread = append(unread, rule)
 			continue
 		}
 		name, arg, _ := strings.Cut(rule, "=")
@@ -284,6 +300,7 @@ func tagBounds(tag string, x ir.Expr, typ types.Type) []bound {
 			continue
 		}
 		if name == "dive" {
+			unread = append(unread, strings.Join(rules[i:], ","))
 			break // the rules after dive are about elements
 		}
 		var op ir.Op
@@ -313,15 +330,19 @@ func tagBounds(tag string, x ir.Expr, typ types.Type) []bound {
 				}
 				alts = append(alts, ir.Eq(x, v))
 			}
-			if len(alts) > 0 {
-				out = append(out, bound{ir.Or(alts...), "in (" + strings.Join(strings.Fields(arg), ", ") + ")"})
+			if len(alts) == 0 {
+				unread = append(unread, rule)
+				continue
 			}
+			out = append(out, bound{ir.Or(alts...), "in (" + strings.Join(strings.Fields(arg), ", ") + ")"})
 			continue
 		default:
+			unread = append(unread, rule)
 			continue
 		}
 		v, ok := lit(arg)
 		if !ok {
+			unread = append(unread, rule)
 			continue
 		}
 		out = append(out, bound{ir.Cmp(op, x, v), op.String() + " " + strings.TrimSpace(arg)})
@@ -332,5 +353,48 @@ func tagBounds(tag string, x ir.Expr, typ types.Type) []bound {
 			out[i].text += " (when set)"
 		}
 	}
+	return out, unread
+}
+
+// unreadRules returns the rules of a tag on a value the model does not
+// read, less those that check nothing by themselves (omitempty and its
+// kin) or that only steer the checking of a nested struct.
+func unreadRules(tag string) []string {
+	var out []string
+	for _, rule := range strings.Split(tag, ",") {
+		switch strings.TrimSpace(rule) {
+		case "", "omitempty", "omitnil", "omitzero", "-", "structonly", "nostructlevel":
+			continue
+		}
+		out = append(out, rule)
+	}
 	return out
+}
+
+// stringTagBounds is tagBounds on a string x: required is a non-empty
+// string (its code is not the empty string's, ir.StringCode), under
+// omitempty nothing; every other rule (lengths, formats) is not read.
+func stringTagBounds(tag string, x ir.Expr) ([]bound, []string) {
+	var out []bound
+	var unread []string
+	omitEmpty := false
+	for _, rule := range strings.Split(tag, ",") {
+		switch rule {
+		case "omitempty":
+			omitEmpty = true
+		case "required":
+			out = append(out, nonEmpty(x))
+		default:
+			unread = append(unread, unreadRules(rule)...)
+		}
+	}
+	if omitEmpty {
+		out = nil // a required string under omitempty: any value
+	}
+	return out, unread
+}
+
+// nonEmpty is the bound x != "" on a string x.
+func nonEmpty(x ir.Expr) bound {
+	return bound{ir.Not(ir.Eq(x, ir.StringCode(""))), "!= \"\""}
 }

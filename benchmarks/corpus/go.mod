@@ -18,6 +18,8 @@ require (
 	modernc.org/sqlite v1.62.0
 )
 
+require github.com/go-ozzo/ozzo-validation/v4 v4.4.1
+
 require (
 	filippo.io/edwards25519 v1.2.0 // indirect
 	github.com/bytedance/sonic v1.11.6 // indirect
