@@ -72,31 +72,28 @@ var dollar = regexp.MustCompile(`\$[0-9]+`)
 // caseDialect is the dialect dbverify uses for the case: --dialect, else
 // the drivers its packages import when they agree, else postgres when
 // the SQL uses $n, else mysql (frontend.chooseDialect's rule).
-func caseDialect(a caseArgs, pkgs []*packages.Package) (sqlparse.Dialect, string) {
+func caseDialect(a caseArgs, pkgs []*packages.Package) sqlparse.Dialect {
 	if a.dialect != "" {
 		d, _ := sqlparse.ParseDialect(a.dialect)
-		return d, "--dialect " + a.dialect
+		return d
 	}
 	found := importedDialects(pkgs)
 	if len(found) == 1 {
-		for d, p := range found {
-			return d, "driver " + p
+		for d := range found {
+			return d
 		}
 	}
 	for _, p := range pkgs {
-		for _, f := range p.Syntax {
-			_ = f
-		}
 		if p.TypesInfo == nil {
 			continue
 		}
 		for _, tv := range p.TypesInfo.Types {
 			if tv.Value != nil && dollar.MatchString(tv.Value.ExactString()) {
-				return sqlparse.Postgres, "$n placeholders in the SQL"
+				return sqlparse.Postgres
 			}
 		}
 	}
-	return sqlparse.MySQL, "default"
+	return sqlparse.MySQL
 }
 
 // importedDialects are the dialects of the drivers the packages import,

@@ -210,7 +210,7 @@ func (cc *caseCheck) run(ctx context.Context, engineFor func(sqlparse.Dialect) (
 	if problem != "" {
 		return nil, problem
 	}
-	cc.dialect, _ = caseDialect(cc.args, cc.pkgs)
+	cc.dialect = caseDialect(cc.args, cc.pkgs)
 	if d, ok := entriesDialect(byKey); ok && cc.args.dialect == "" {
 		// A program of two dialects whose checked entries all read
 		// their SQL in one: the case runs on that one's engine.
