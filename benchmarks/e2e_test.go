@@ -25,12 +25,27 @@ const binEnv = "DBVERIFY_E2E_BIN"
 // run this long has hung (and fails).
 const caseTimeout = time.Minute
 
+// reportsEnv names the directory where checkCase keeps each case's JSON
+// report (TestMain makes it), from which TestCrossCheckFastCorpus takes
+// dbverify's verdicts instead of running it again.
+const reportsEnv = "DBVERIFY_E2E_REPORTS"
+
 // TestMain builds cmd/dbverify once into a temporary directory.
 func TestMain(m *testing.M) {
 	os.Exit(testMain(m))
 }
 
 func testMain(m *testing.M) int {
+	dir, err := os.MkdirTemp("", "dbverify-e2e-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "e2e:", err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	if err := os.Setenv(reportsEnv, filepath.Join(dir, "reports")); err != nil {
+		fmt.Fprintln(os.Stderr, "e2e:", err)
+		return 1
+	}
 	if os.Getenv(binEnv) != "" {
 		return m.Run()
 	}
@@ -39,12 +54,6 @@ func testMain(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, "e2e:", err)
 		return 1
 	}
-	dir, err := os.MkdirTemp("", "dbverify-e2e-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "e2e:", err)
-		return 1
-	}
-	defer os.RemoveAll(dir)
 	bin, err := harness.BuildBinary(root, dir)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "e2e:", err)
@@ -154,6 +163,9 @@ func checkCaseWith(t *testing.T, c *harness.Case, engine string) *harness.Report
 	if err != nil {
 		t.Fatalf("%v\nstdout:\n%s\nstderr:\n%s", err, inv.Stdout, inv.Stderr)
 	}
+	if engine == "" {
+		keepReport(t, c, inv.Stdout)
+	}
 	byKey := map[harness.Key][]*harness.Result{}
 	allSafe := true
 	for i := range rep.Results {
@@ -262,7 +274,9 @@ func checkCounterexample(t *testing.T, e harness.Expectation, r *harness.Result)
 	}
 }
 
-// TestCorpusFast checks every corpus case marked "fast": true.
+// TestCorpusFast checks every corpus case marked "fast": true, two at a
+// time (each run is a process of its own; their reports are kept for
+// TestCrossCheckFastCorpus).
 func TestCorpusFast(t *testing.T) {
 	recordInputs(t)
 	cases, err := harness.LoadCases(corpusDir(t))
@@ -275,7 +289,10 @@ func TestCorpusFast(t *testing.T) {
 			continue
 		}
 		n++
-		t.Run(c.Name, func(t *testing.T) { checkCase(t, c) })
+		t.Run(c.Name, func(t *testing.T) {
+			t.Parallel()
+			checkCase(t, c)
+		})
 	}
 	if n == 0 {
 		t.Fatal("no fast case in the corpus")

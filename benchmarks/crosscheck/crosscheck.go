@@ -165,7 +165,7 @@ func caseLine(rs []*EntryResult, problem string) string {
 	}
 	var parts []string
 	for _, r := range rs {
-		s := fmt.Sprintf("%s %s ×%d", shortEntry(r.Entry), r.Verdict, r.Executions)
+		s := fmt.Sprintf("%s %s ×%d", ShortEntry(r.Entry), r.Verdict, r.Executions)
 		if r.NotExecutable != "" {
 			s += " (not executable: " + r.NotExecutable + ")"
 		}
@@ -546,7 +546,7 @@ func interleaved(r *harness.Result) bool {
 func requestNames(r *harness.Result) []string {
 	var out []string
 	for _, q := range r.Requests {
-		out = append(out, q.Request+": "+shortEntry(q.Entry))
+		out = append(out, q.Request+": "+ShortEntry(q.Entry))
 	}
 	return out
 }

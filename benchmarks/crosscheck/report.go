@@ -159,7 +159,7 @@ func (r *Report) Summary() string {
 	}
 	for _, e := range r.Results {
 		if e.Finding != nil {
-			fmt.Fprintf(&b, "%s: %s %s [%s] %s (%s, schema %s): %s\n", e.Finding.Kind, e.Case, shortEntry(e.Entry), e.Constraint, e.Verdict, e.Dialect, e.Schema, e.Finding.Run)
+			fmt.Fprintf(&b, "%s: %s %s [%s] %s (%s, schema %s): %s\n", e.Finding.Kind, e.Case, ShortEntry(e.Entry), e.Constraint, e.Verdict, e.Dialect, e.Schema, e.Finding.Run)
 		}
 	}
 	return b.String()
@@ -183,7 +183,9 @@ func sortedStrings[V any](m map[string]V) []string {
 	return out
 }
 
-func shortEntry(e string) string {
+// ShortEntry is an entry's name without its package path: "(*Store).Take"
+// of "example.com/corpus/trust/x/store.(*Store).Take".
+func ShortEntry(e string) string {
 	slash := strings.LastIndexByte(e, '/')
 	rest := e[slash+1:]
 	if dot := strings.IndexByte(rest, '.'); dot >= 0 {
@@ -226,7 +228,7 @@ func (r *Report) Markdown(w io.Writer) {
 			fmt.Fprintf(w, "| case | entry | constraint | verdict | finding | dialect, schema | run |\n|---|---|---|---|---|---|---|\n")
 			any = true
 		}
-		fmt.Fprintf(w, "| %s | %s | `%s` | %s | %s | %s, %s | %s |\n", e.Case, shortEntry(e.Entry), e.Constraint, e.Verdict,
+		fmt.Fprintf(w, "| %s | %s | `%s` | %s | %s | %s, %s | %s |\n", e.Case, ShortEntry(e.Entry), e.Constraint, e.Verdict,
 			e.Finding.Kind, e.Dialect, e.Schema, strings.ReplaceAll(e.Finding.Run, "|", "\\|"))
 	}
 	if any {

@@ -200,7 +200,7 @@ func buildStress(t *testing.T, root, name, call string) string {
 		t.Fatal(err)
 	}
 	bin := filepath.Join(dir, "stress")
-	build := exec.Command("go", "build", "-overlay", ovPath, "-o", bin, "./zzsqlitestress")
+	build := exec.Command("go", "build", "-ldflags=-s -w", "-overlay", ovPath, "-o", bin, "./zzsqlitestress")
 	build.Dir = root
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("building the stress program: %v\n%s", err, out)
