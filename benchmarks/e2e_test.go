@@ -21,9 +21,12 @@ import (
 // prebuilt binary instead.
 const binEnv = "DBVERIFY_E2E_BIN"
 
-// caseTimeout bounds one dbverify run: a "fast" case takes seconds, so a
-// run this long has hung (and fails).
-const caseTimeout = time.Minute
+// caseTimeout bounds one dbverify run: a "fast" case takes seconds of CPU,
+// so a run this long has hung (and fails). It is a guard against hangs, not
+// a speed limit: a minute was reached on a machine running the tests
+// beside other builds (core/tx_rollback_safe with --engine fixpoint, 1.7 s
+// of CPU, took 61 s at a load average of 23).
+const caseTimeout = 5 * time.Minute
 
 // reportsEnv names the directory where checkCase keeps each case's JSON
 // report (TestMain makes it), from which TestCrossCheckFastCorpus takes
