@@ -544,15 +544,16 @@ func newCodeLevels(dir string) *codeLevels {
 }
 
 // begun returns the level the BEGIN op sets and where it comes from: the
-// constant the front end followed to its options (ir.TxOp.Level), else
-// the level at finds at it.
+// constant the front end followed to its options (ir.TxOp.Level, perhaps
+// passed in by a caller), else the level at finds at it. Both are "set in
+// the code at" the BEGIN.
 func (c *codeLevels) begun(op *ir.TxOp) (level, source string, ok bool) {
-	pos := op.Info.Position()
+	source = "set in the code at " + op.Info.Position()
 	if op.Level != "" {
-		return levelName(op.Level), "set by the transaction options given at " + pos, true
+		return levelName(op.Level), source, true
 	}
 	if level, ok := c.at(op.Info); ok {
-		return level, "set in the code at " + pos, true
+		return level, source, true
 	}
 	return "", "", false
 }

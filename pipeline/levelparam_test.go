@@ -27,13 +27,13 @@ func TestIsolationLevelParam(t *testing.T) {
 		level   string // the header's level
 		source  string // part of the header's source
 	}{
-		{"./levelparam", report.Safe, "serializable", "", Serializable, "set by the transaction options"},
-		{"./levelparam/retry", report.Safe, "serializable", "", Serializable, "set by the transaction options"},
-		{"./levelparam/rc", report.Unsafe, "search", "", ReadCommitted, "set by the transaction options"},
+		{"./levelparam", report.Safe, "serializable", "", Serializable, "set in the code at"},
+		{"./levelparam/retry", report.Safe, "serializable", "", Serializable, "set in the code at"},
+		{"./levelparam/rc", report.Unsafe, "search", "", ReadCommitted, "set in the code at"},
 		{"./levelparam/branch", report.Unknown, "", "isolation options that are not written there", ReadCommitted, "not followed"},
-		{"concurrent/pgx_withdraw_level_param_rr_safe", report.Safe, "bounded", "", RepeatableRead, "set by the transaction options"},
-		{"concurrent/pgx_begintxfunc_level_param_serializable_safe", report.Safe, "serializable", "", Serializable, "set by the transaction options"},
-		{"concurrent/pgx_begintxfunc_level_param_rc_unsafe", report.Unsafe, "search", "", ReadCommitted, "set by the transaction options"},
+		{"concurrent/pgx_withdraw_level_param_rr_safe", report.Safe, "bounded", "", RepeatableRead, "set in the code at"},
+		{"concurrent/pgx_begintxfunc_level_param_serializable_safe", report.Safe, "serializable", "", Serializable, "set in the code at"},
+		{"concurrent/pgx_begintxfunc_level_param_rc_unsafe", report.Unsafe, "search", "", ReadCommitted, "set in the code at"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.pkg, func(t *testing.T) {
