@@ -36,7 +36,7 @@ func (t *translator) dbCall(f *frame, instr ssa.CallInstruction, a apiCall, args
 		return v
 	}
 	if a.Special != nil {
-		return asValue(a.Special(&libCall{t: t, a: a, args: args, results: results}, a.Call))
+		return asValue(a.Special(&libCall{t: t, f: f, instr: instr, a: a, args: args, results: results}, a.Call))
 	}
 	if v, ok := t.dbOp(f, instr, a, self, args, results); ok {
 		return foreignErrors(v, results)
@@ -100,7 +100,7 @@ func (t *translator) connOp(f *frame, instr ssa.CallInstruction, a apiCall, self
 		}
 		return t.sqlCall(f, instr, a, tx, func(i int) value { return argAt(args, i) }, results), true
 	case op == dblib.Begin:
-		return t.begin(a, self, args, results), true
+		return t.begin(f, instr, a, self, args, results), true
 	case op == dblib.Commit || op == dblib.Rollback:
 		return t.endTx(op, self), true
 	case op == dblib.BindStmt:
@@ -135,49 +135,14 @@ func (t *translator) rowsOp(a apiCall, self *object, args []value) (value, bool)
 	return value{}, false
 }
 
-// beginTx emits BEGIN of a new transaction and returns its id and the
-// variable that says whether BEGIN failed.
-func (t *translator) beginTx(options bool) (ir.Tx, *ir.Var) {
-	t.txs++
-	id := ir.Tx(t.txs)
-	errV := t.errVar()
-	t.emit(&ir.TxOp{Op: ir.Begin, Tx: id, Err: errV, Options: options, Info: t.info(ir.KindSQL, "BEGIN")})
-	return id, errV
-}
-
-// txOptions reports whether a BEGIN call's arguments include transaction
-// options: a *sql.TxOptions that is not nil, or a pgx.TxOptions other
-// than the zero value.
-func txOptions(a apiCall, args []value) bool {
-	for i, typ := range a.argTypes {
-		if i >= len(args) || typ == nil {
-			continue
-		}
-		ptr, isPtr := typ.(*types.Pointer)
-		named := typ
-		if isPtr {
-			named = ptr.Elem()
-		}
-		n, ok := named.(*types.Named)
-		if !ok || n.Obj().Name() != "TxOptions" {
-			continue
-		}
-		if args[i].obj != nil && args[i].obj.kind == objNil {
-			continue // nil, or the zero pgx.TxOptions{}: no level set
-		}
-		return true
-	}
-	return false
-}
-
 // begin translates Begin, BeginTx, Beginx, MustBegin, …: a new
 // transaction, or UNKNOWN for a savepoint (Begin on a transaction).
-func (t *translator) begin(a apiCall, self *object, args []value, results *types.Tuple) value {
+func (t *translator) begin(f *frame, instr ssa.CallInstruction, a apiCall, self *object, args []value, results *types.Tuple) value {
 	if self != nil && self.kind == objTx {
 		t.unsupported("nested transaction (%s on a transaction: a savepoint)", a.Name)
 		return t.fresh(a.Name+"()", results)
 	}
-	id, errV := t.beginTx(txOptions(a, args))
+	id, errV := t.beginTx(t.txOptionsOf(f, instr, a, args))
 	txv := value{obj: &object{kind: objTx, tx: id}}
 	if a.Must {
 		t.panicIf(errV, "panic: the call failed")

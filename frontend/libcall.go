@@ -3,6 +3,8 @@ package frontend
 import (
 	"go/types"
 
+	"golang.org/x/tools/go/ssa"
+
 	"github.com/dbverify/dbverify/frontend/dblib"
 	"github.com/dbverify/dbverify/ir"
 	"github.com/dbverify/dbverify/sqlparse"
@@ -12,6 +14,8 @@ import (
 // one call with.
 type libCall struct {
 	t       *translator
+	f       *frame
+	instr   ssa.CallInstruction
 	a       apiCall
 	args    []value
 	results *types.Tuple
@@ -122,7 +126,7 @@ func (b *libCall) ApproxElems(v dblib.Value, why string) dblib.Value {
 }
 
 func (b *libCall) RunInTx(db, fn dblib.Value) dblib.Value {
-	return b.t.runInTx(b.a, asValue(db), asValue(fn), b.results)
+	return b.t.runInTx(b.a, asValue(db), asValue(fn), b.results, b.t.txOptionsOf(b.f, b.instr, b.a, b.args))
 }
 
 func (b *libCall) Unsupported(format string, args ...any) { b.t.unsupported(format, args...) }
@@ -138,9 +142,10 @@ func (b *libCall) Escape() {
 
 func (b *libCall) Position() string { return b.t.info(ir.KindCall, "").Position() }
 
-// runInTx is pgx.BeginFunc(ctx, db, fn): begin, run fn with the
-// transaction, roll back if it fails, else commit.
-func (t *translator) runInTx(a apiCall, db, fn value, results *types.Tuple) value {
+// runInTx is pgx.BeginFunc(ctx, db, fn) (BeginTxFunc: with options
+// opts): begin, run fn with the transaction, roll back if it fails, else
+// commit.
+func (t *translator) runInTx(a apiCall, db, fn value, results *types.Tuple, opts txOptions) value {
 	if db.obj != nil && db.obj.kind == objTx {
 		t.unsupported("nested transaction (%s on a transaction: a savepoint)", a.Name)
 		return t.freshResults(a.Name+"()", results)
@@ -149,7 +154,7 @@ func (t *translator) runInTx(a apiCall, db, fn value, results *types.Tuple) valu
 		t.unsupported("%s with a function the analysis cannot resolve", a.Name)
 		return t.freshResults(a.Name+"()", results)
 	}
-	id, beginErr := t.beginTx(false)
+	id, beginErr := t.beginTx(opts)
 	out := t.errVar()
 	join := t.p.NewLoc()
 	from := t.cur

@@ -3,6 +3,8 @@ package frontend
 import (
 	"go/types"
 
+	"golang.org/x/tools/go/ssa"
+
 	"github.com/dbverify/dbverify/frontend/dblib"
 	"github.com/dbverify/dbverify/ir"
 	"github.com/dbverify/dbverify/sqlir"
@@ -75,4 +77,74 @@ func (t *translator) bindNullArgs(stmt sqlir.Statement, args []ir.Expr) (sqlir.S
 		return &sqlir.Case{Whens: []sqlir.When{{Cond: &sqlir.Param{Index: k}, Val: &sqlir.Null{}}}, Else: &sqlir.Param{Index: p.Index}}, true
 	})
 	return stmt, out
+}
+
+// nullablePhi translates a φ of a library's nullable values (var c
+// sql.NullInt64; if n > 0 { c = sql.NullInt64{Int64: n, Valid: true} })
+// whose every incoming value is known, field by field, or the zero value:
+// a struct of variables, one per field, assigned on the incoming edges
+// (fieldMoves), so that an argument bound to it is NULL where Valid is
+// false on the path taken (adv14 p19: the φ was opaque, and `$1 IS NULL`
+// on it an approximation). False for any other φ.
+func (t *translator) nullablePhi(f *frame, p *ssa.Phi) (value, bool) {
+	if _, ok := dblib.Nullable(p.Type()); !ok {
+		return value{}, false
+	}
+	st, ok := p.Type().Underlying().(*types.Struct)
+	if !ok {
+		return value{}, false
+	}
+	for _, e := range p.Edges {
+		if isNilConst(e) {
+			continue // the zero value
+		}
+		v, ok := t.peek(f, e)
+		if !ok || !scalarFields(v, st.NumFields()) {
+			return value{}, false
+		}
+	}
+	fs := make([]value, st.NumFields())
+	for i := range fs {
+		s, ok := sortOf(st.Field(i).Type())
+		if !ok {
+			return value{}, false
+		}
+		fs[i] = value{expr: t.p.NewVar(f.prefix+t.nameOf(f, p)+"."+st.Field(i).Name(), s, ir.Local)}
+	}
+	if f.fieldPhis == nil {
+		f.fieldPhis = map[*ssa.Phi]bool{}
+	}
+	f.fieldPhis[p] = true
+	return value{fields: fs}, true
+}
+
+// scalarFields reports whether v is a struct value of n fields, each a
+// scalar the model knows.
+func scalarFields(v value, n int) bool {
+	if len(v.fields) != n {
+		return false
+	}
+	for _, fv := range v.fields {
+		if fv.expr == nil {
+			return false
+		}
+	}
+	return true
+}
+
+// fieldMoves returns the assignments of the field variables of the
+// nullable φ value pv on the edge that brings in: its fields, or zeros.
+func (t *translator) fieldMoves(f *frame, pv value, in ssa.Value) ([]*ir.Var, []ir.Expr) {
+	var lhs []*ir.Var
+	var rhs []ir.Expr
+	x := t.val(f, in)
+	for i, fv := range pv.fields {
+		v := fv.expr.(*ir.Var)
+		var e ir.Expr = ir.Zero(v.Type)
+		if !isNilConst(in) {
+			e = convertSort(x.fields[i].expr, v.Type)
+		}
+		lhs, rhs = append(lhs, v), append(rhs, e)
+	}
+	return lhs, rhs
 }

@@ -140,6 +140,9 @@ type frame struct {
 	loseOnDefine map[ssa.Value]bool
 	// phiSel: the selector of a φ of pointers (see choicePhi).
 	phiSel map[*ssa.Phi]*ir.Var
+	// fieldPhis: the φs of nullable values whose fields are variables
+	// assigned on the incoming edges (see nullablePhi).
+	fieldPhis map[*ssa.Phi]bool
 	// block is the basic block of the frame being translated (nil after
 	// its blocks: deferred calls, unwinding).
 	block *ssa.BasicBlock
@@ -538,6 +541,10 @@ func (t *translator) phi(f *frame, p *ssa.Phi) {
 		f.env[p] = v
 		return
 	}
+	if v, ok := t.nullablePhi(f, p); ok {
+		f.env[p] = v
+		return
+	}
 	switch p.Type().Underlying().(type) {
 	case *types.Slice, *types.Map, *types.Array:
 		if v, ok := t.sliceChoicePhi(f, p); ok {
@@ -742,6 +749,11 @@ func (t *translator) phiMoves(f *frame, b, succ *ssa.BasicBlock) {
 			}
 			lhs = append(lhs, n)
 			rhs = append(rhs, x)
+			continue
+		}
+		if f.fieldPhis[p] && idx >= 0 {
+			l, r := t.fieldMoves(f, pv, p.Edges[idx])
+			lhs, rhs = append(lhs, l...), append(rhs, r...)
 			continue
 		}
 		if pv.expr == nil && pv.obj == nil && idx >= 0 {

@@ -199,8 +199,14 @@ type TxOp struct {
 	Conn bool
 	// Options is set on a BEGIN given transaction options (a non-nil
 	// *sql.TxOptions, a pgx.TxOptions): the isolation level they set is
-	// read from the code where they are written (package pipeline).
+	// read from the code where they are written (package pipeline)
+	// unless Level names it.
 	Options bool
+	// Level is the isolation level the options set, as the library
+	// spells it (sql.IsolationLevel's String, pgx's TxIsoLevel), where
+	// the front end followed one constant to them on every path ("":
+	// not followed).
+	Level string
 	Info
 }
 

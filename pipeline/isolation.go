@@ -82,11 +82,17 @@ func isolationOf(override, dialect string, code *codeLevels, progs ...*ir.Progra
 			}
 			info := e.Stmt.Source()
 			set := setTransaction(p, dialect, op)
-			if level, ok := code.at(info); ok {
-				sites = append(sites, report.Isolation{Level: level, Source: "set in the code at " + info.Position()})
-			} else if set.Level != "" {
+			switch level, source, ok := code.begun(op); {
+			case ok:
+				sites = append(sites, report.Isolation{Level: level, Source: source})
+			case set.Level != "":
 				sites = append(sites, set)
-			} else {
+			case op.Options:
+				// The header must not claim a level the code was not
+				// seen to set (optionsNotShown makes a schedule found
+				// under it UNKNOWN).
+				sites = append(sites, report.Isolation{Level: def.Level, Source: def.Source + " assumed for the transaction at " + info.Position() + ", which is given isolation options that are not followed"})
+			default:
 				sites = append(sites, report.Isolation{Level: def.Level, Source: def.Source + " for the transaction at " + info.Position()})
 			}
 		}
@@ -110,18 +116,18 @@ func isolationOf(override, dialect string, code *codeLevels, progs ...*ir.Progra
 	return weakest
 }
 
-// sqliteLevel is the level of a SQLite transaction begun at info: every
+// sqliteLevel is the level of a SQLite transaction begun by op: every
 // one is serializable (one writer at a time, its reads on one snapshot;
 // a weaker level exists only in shared-cache mode). modernc.org/sqlite
 // ignores the level sql.TxOptions asks for (its newTx runs "begin"), so
 // a level the code sets is named as ignored; a driver that refused it
 // would fail BeginTx, an error path. False on other dialects.
-func sqliteLevel(dialect string, code *codeLevels, info ir.Info) (report.Isolation, bool) {
+func sqliteLevel(dialect string, code *codeLevels, op *ir.TxOp) (report.Isolation, bool) {
 	if dialect != "sqlite" {
 		return report.Isolation{}, false
 	}
 	iso := dialectDefault(dialect)
-	if at := ignoredLevel(code, info); at != "" {
+	if at := ignoredLevel(code, op); at != "" {
 		iso.Source += "; the driver ignores the levels the code asks for: " + at
 	}
 	return iso, true
@@ -135,7 +141,7 @@ func sqliteIsolation(code *codeLevels, progs []*ir.Program) report.Isolation {
 	for _, p := range progs {
 		for _, e := range p.Edges {
 			if op, ok := e.Stmt.(*ir.TxOp); ok && op.Op == ir.Begin {
-				if at := ignoredLevel(code, e.Stmt.Source()); at != "" && !slices.Contains(ignored, at) {
+				if at := ignoredLevel(code, op); at != "" && !slices.Contains(ignored, at) {
 					ignored = append(ignored, at)
 				}
 			}
@@ -148,10 +154,10 @@ func sqliteIsolation(code *codeLevels, progs []*ir.Program) report.Isolation {
 }
 
 // ignoredLevel is "LEVEL at file:line" for a level weaker than
-// SERIALIZABLE that the code asks for at the BEGIN at info, "" if none.
-func ignoredLevel(code *codeLevels, info ir.Info) string {
-	if level, ok := code.at(info); ok && level != Serializable {
-		return fmt.Sprintf("%s at %s", level, info.Position())
+// SERIALIZABLE that the code asks for at the BEGIN op, "" if none.
+func ignoredLevel(code *codeLevels, op *ir.TxOp) string {
+	if level, _, ok := code.begun(op); ok && level != Serializable {
+		return fmt.Sprintf("%s at %s", level, op.Info.Position())
 	}
 	return ""
 }
@@ -500,8 +506,9 @@ func onCycle(p *ir.Program, e *ir.Edge) bool {
 
 // optionsNotShown returns the position of the first BEGIN of progs that is
 // given transaction options (ir.TxOp.Options) whose isolation level the
-// code does not write where the BEGIN is (options passed in by a caller,
-// or kept in a variable): isolationOf then assumed the dialect's default,
+// code does not write where the BEGIN is and the front end did not follow
+// to one constant (options passed in by a caller, or kept in a variable,
+// or a level chosen on a branch): isolationOf then assumed the dialect's default,
 // a weaker level than the options may set, so a schedule found under it
 // may not be possible. "" when there is none, or --isolation sets the
 // level.
@@ -515,7 +522,7 @@ func optionsNotShown(override string, code *codeLevels, progs ...*ir.Program) st
 			if !ok || op.Op != ir.Begin || !op.Options {
 				continue
 			}
-			if _, ok := code.at(e.Stmt.Source()); !ok {
+			if _, _, ok := code.begun(op); !ok {
 				return e.Stmt.Source().Position()
 			}
 		}
@@ -534,6 +541,21 @@ type codeLevels struct {
 
 func newCodeLevels(dir string) *codeLevels {
 	return &codeLevels{dir: dir, files: map[string]map[string][]int{}}
+}
+
+// begun returns the level the BEGIN op sets and where it comes from: the
+// constant the front end followed to its options (ir.TxOp.Level, perhaps
+// passed in by a caller), else the level at finds at it. Both are "set in
+// the code at" the BEGIN.
+func (c *codeLevels) begun(op *ir.TxOp) (level, source string, ok bool) {
+	source = "set in the code at " + op.Info.Position()
+	if op.Level != "" {
+		return levelName(op.Level), source, true
+	}
+	if level, ok := c.at(op.Info); ok {
+		return level, source, true
+	}
+	return "", "", false
 }
 
 // at returns the level the BEGIN info sets: in its own SQL text (BEGIN

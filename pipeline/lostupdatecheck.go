@@ -169,11 +169,11 @@ func (f *txLevels) level(b *ir.TxOp) (report.Isolation, bool) {
 	if f.override != "" {
 		return report.Isolation{Level: f.override, Source: "--isolation"}, true
 	}
-	if iso, ok := sqliteLevel(f.dialect, f.code, b.Info); ok {
+	if iso, ok := sqliteLevel(f.dialect, f.code, b); ok {
 		return iso, true
 	}
-	if lv, ok := f.code.at(b.Info); ok {
-		return report.Isolation{Level: lv, Source: "set in the code at " + b.Info.Position()}, true
+	if lv, source, ok := f.code.begun(b); ok {
+		return report.Isolation{Level: lv, Source: source}, true
 	}
 	if b.Options {
 		return report.Isolation{}, false

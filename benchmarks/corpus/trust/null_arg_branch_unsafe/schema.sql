@@ -1,0 +1,5 @@
+CREATE TABLE limits (
+    id    BIGINT PRIMARY KEY,
+    spent BIGINT NOT NULL,
+    cap   BIGINT
+);
