@@ -18,8 +18,8 @@ import (
 // through key i only if no row matches the new row on an earlier key:
 // neither a row the symbols track nor, a choice of the model, a row they
 // do not track. That choice is exact while nothing the path observed
-// decides it; where an observation may (a read or write pinning the key
-// may have seen that no row has it; a row the symbols no longer track
+// decides it; where an observation may (a read, UPDATE or DELETE of the
+// table may have seen that no row has it; a row the symbols no longer track
 // may have it), the value chosen is an approximation, so that a
 // counterexample relying on it is UNKNOWN (issue 8: the model updated
 // the api_key's row where MariaDB updated the PRIMARY KEY's).
@@ -244,12 +244,12 @@ func (m *lowerer) untrackedMatters(t *tableModel, on []map[*symbol]ir.Expr, ther
 // approxUntracked makes v, the choice of whether an untracked row has
 // the new row's values on key i, an approximation where it matters and
 // an observation of the path may contradict it: true, where a statement
-// of the program reads or deletes by that key (it may have found no
-// row); false, where the program wrote rows the symbols do not track, a
+// of the program reads, updates or deletes rows of t (it may have found
+// none with the key); false, where the program wrote rows the symbols do not track, a
 // symbol forgot the row it read, or a loop may have read another.
 func (m *lowerer) approxUntracked(em *emitter, t *tableModel, u updateSpec, v *ir.Var, i int, matters ir.Expr) {
 	var wrong []ir.Expr
-	if m.observesKey(t, u.keys[i].cols) {
+	if m.observesTable(t) {
 		wrong = append(wrong, v)
 	}
 	forgot := []ir.Expr{t.dirty, ir.BoolConst(m.src.HasCycle())}
@@ -272,33 +272,21 @@ func (m *lowerer) approxUntracked(em *emitter, t *tableModel, u updateSpec, v *i
 	em.jump(join)
 }
 
-// observesKey reports whether a statement of the program other than an
-// INSERT reads, changes or deletes rows of t by key cols (a WHERE that
-// pins each of them), or any row of t (a join, a DELETE without such a
-// WHERE): it may have seen that no row has a key value.
-func (m *lowerer) observesKey(t *tableModel, cols []string) bool {
-	pins := func(where sqlir.Expr) bool {
-		pinned := map[string]bool{}
-		for _, p := range columnPins(t.name, where) {
-			pinned[p.col] = true
-		}
-		for _, c := range cols {
-			if !pinned[strings.ToLower(c)] {
-				return false
-			}
-		}
-		return true
-	}
+// observesTable reports whether a statement of the program other than an
+// INSERT reads, changes or deletes rows of t, whatever its WHERE (one
+// pinning a key, an OR or an IN over its columns, a join): it may have
+// seen that no row has a key value.
+func (m *lowerer) observesTable(t *tableModel) bool {
 	for _, e := range m.src.Edges {
 		switch s := e.Stmt.(type) {
 		case *ir.Select:
-			if s.SQL.Complex && slices.ContainsFunc(s.SQL.Tables(), t.onTable) || t.onTable(s.SQL.Table) && pins(s.SQL.Where) {
+			if slices.ContainsFunc(s.SQL.Tables(), t.onTable) {
 				return true
 			}
 		case *ir.Exec:
 			switch q := s.SQL.(type) {
 			case *sqlir.Update:
-				if t.onTable(q.Table) && pins(q.Where) {
+				if t.onTable(q.Table) {
 					return true
 				}
 			case *sqlir.Delete:
