@@ -220,9 +220,10 @@ func neverNullCall(u *sqlir.Unknown) bool {
 }
 
 // The model's own choices, written as Unknown conditions: which row an
-// upsert conflicts with when several unique keys may (any row may), and
-// whether a row is in a partial unique index. They are arbitrary choices
-// the real run also makes, not approximations.
+// upsert conflicts with when several unique keys may (any row may; on
+// MySQL the keys' order decides, see conflictkeys.go), and whether a row
+// is in a partial unique index. They are arbitrary choices the real run
+// also makes, not approximations.
 const (
 	conflictingRow = "the conflicting row"
 	inPartialIndex = "the row is in the partial unique index"

@@ -2,7 +2,6 @@ package dbmodel
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/dbverify/dbverify/ir"
@@ -140,6 +139,11 @@ type updateSpec struct {
 	// or writes a table with CHECKs leaves a row whose new key duplicates
 	// another's, or that would break a CHECK, as it was (updateignore.go).
 	ignore, skips bool
+	// keys: an upsert's unique keys in the order MySQL checks them
+	// (conflictkeys.go), when it may conflict on several; firstKey, set
+	// from them, selects the row it updates.
+	keys     []conflictKey
+	firstKey map[*symbol]ir.Expr
 }
 
 // update applies SET … WHERE … to every live symbol of t; RETURNING targets
@@ -156,6 +160,9 @@ func (m *lowerer) update(em *emitter, t *tableModel, u updateSpec) {
 	var matched, keyed, counted, ranges []ir.Expr
 	key, kv := m.pinnedKey(t, u.where, u.args)
 	chosen := m.firstRows(em, t, u)
+	for x, c := range u.firstKey {
+		chosen[x] = ir.And(chosen[x], c)
+	}
 	for _, x := range t.syms {
 		where := m.where(u.where, x, u.args)
 		match := ir.And(x.isLive(), x.exists, where, chosen[x], m.notSkipped(u, x))
@@ -343,9 +350,9 @@ func (m *lowerer) insert(em *emitter, t *tableModel, q *sqlir.Insert, s *ir.Exec
 			em.assume(t.arbiterDiffers(arbiter, newRow, earlier))
 		}
 		if (q.HasOnConflict || q.OnConflictNothing) && !fresh {
-			cwhere, cargs := m.conflictWhere(t, q, row, newRow, args)
+			cwhere, cargs, ckeys := m.conflictWhere(t, q, row, newRow, args)
 			m.conflictPath(em, t, q, newRow, join, updateSpec{where: cwhere, args: cargs, single: true, h: h, flag: flag,
-				set: conflictSet(q, ri), ignore: m.mysqlIgnore(q)}, last, targets, singleCount(q, affected))
+				set: conflictSet(q, ri), ignore: m.mysqlIgnore(q), keys: ckeys, info: info}, last, targets, singleCount(q, affected))
 		}
 		if n := singleCount(q, affected); n != nil {
 			// The row is inserted: every engine counts it, 1.
@@ -556,106 +563,6 @@ func (m *lowerer) omitted(t *tableModel, col string, s ir.Sort, info ir.Info, q 
 	return v, nil
 }
 
-// conflictWhere returns the condition that selects the row an INSERT
-// conflicts with: the conflict target's columns (Postgres ON CONFLICT
-// (cols), a unique index) equal to the inserted values; else, when the
-// table has one unique key, that key's columns; with several (MySQL's ON
-// DUPLICATE KEY conflicts on any of them) a row equal to the new one on
-// at least one key, which one of those being the model's choice (adv7
-// F2: the update hit a row that conflicted on neither). Otherwise (no
-// key known, a key value not given) an arbitrary row.
-func (m *lowerer) conflictWhere(t *tableModel, q *sqlir.Insert, row []sqlir.Expr, newRow *symbol, args []ir.Expr) (sqlir.Expr, []ir.Expr) {
-	unknown := &sqlir.Unknown{Text: conflictingRow}
-	if q.FromSelect {
-		return unknown, args
-	}
-	// A key column the INSERT omits gets the new row's value (a sequence's,
-	// a DEFAULT), bound as an extra argument: a PostgreSQL sequence's next
-	// value (at least 1) may be an existing row's id.
-	out := args
-	omitted := func(col string) sqlir.Expr {
-		v, ok := newRow.cols[strings.ToLower(col)]
-		if !ok {
-			return nil
-		}
-		out = append(slices.Clip(out), v)
-		return &sqlir.Param{Index: len(out) - 1}
-	}
-	where, ok := m.conflictMatch(t, q, row, omitted, unknown)
-	if !ok {
-		return unknown, args
-	}
-	return where, out
-}
-
-// conflictMatch is conflictWhere's condition, key columns the INSERT
-// omits read through omitted; false where no row can be named.
-func (m *lowerer) conflictMatch(t *tableModel, q *sqlir.Insert, row []sqlir.Expr, omitted func(string) sqlir.Expr, unknown sqlir.Expr) (sqlir.Expr, bool) {
-	if cols := q.ConflictColumns; len(cols) > 0 {
-		where := keyMatch(cols, q, row, omitted)
-		if where == nil {
-			return nil, false
-		}
-		if q.ConflictWhere != nil {
-			// The arbiter is a partial unique index: the conflicting row
-			// satisfies the index's own predicate, which the conflict
-			// target's WHERE only implies. Among rows with these values,
-			// which one is in the index (and conflicts) is arbitrary.
-			where = sqlAnd(where, &sqlir.Unknown{Text: inPartialIndex})
-		}
-		return where, true
-	}
-	if len(t.allKeys) == 1 {
-		if where := keyMatch(t.allKeys[0], q, row, omitted); where != nil {
-			return where, true
-		}
-		return nil, false
-	}
-	var anyKey sqlir.Expr
-	for _, k := range t.allKeys {
-		where := keyMatch(k, q, row, nil)
-		switch {
-		case where != nil:
-			if anyKey == nil {
-				anyKey = where
-			} else {
-				anyKey = &sqlir.Binary{Op: sqlir.OpOr, X: anyKey, Y: where}
-			}
-		case !m.omitsFresh(t.schema, k, q):
-			return nil, false
-		}
-	}
-	if anyKey == nil {
-		return nil, false
-	}
-	return sqlAnd(anyKey, unknown), true
-}
-
-// keyMatch returns "col = value" for each column of key cols, the values
-// those the INSERT gives in row; nil when it does not give one.
-func keyMatch(cols []string, q *sqlir.Insert, row []sqlir.Expr, omitted func(string) sqlir.Expr) sqlir.Expr {
-	var where sqlir.Expr
-	for _, k := range cols {
-		found := false
-		for i, c := range q.Columns {
-			if strings.EqualFold(c, k) && i < len(row) {
-				where = sqlAnd(where, &sqlir.Binary{Op: sqlir.OpEq, X: &sqlir.ColRef{Name: c}, Y: row[i]})
-				found = true
-			}
-		}
-		if !found && omitted != nil {
-			if v := omitted(k); v != nil {
-				where = sqlAnd(where, &sqlir.Binary{Op: sqlir.OpEq, X: &sqlir.ColRef{Name: k}, Y: v})
-				found = true
-			}
-		}
-		if !found {
-			return nil
-		}
-	}
-	return where
-}
-
 // sqlAnd returns x AND y (y when x is nil).
 func sqlAnd(x, y sqlir.Expr) sqlir.Expr {
 	if x == nil {
@@ -781,6 +688,9 @@ func (m *lowerer) conflictPath(em *emitter, t *tableModel, q *sqlir.Insert, newR
 		// (MySQL's INSERT IGNORE … ON DUPLICATE KEY UPDATE updates too.)
 		if last {
 			u.returning, u.targets = q.Returning, targets
+		}
+		if len(u.keys) > 1 {
+			u.firstKey = m.firstConflicting(conflict, t, u)
 		}
 		m.update(conflict, t, u)
 	}

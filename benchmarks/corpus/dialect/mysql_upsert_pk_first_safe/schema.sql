@@ -1,0 +1,6 @@
+CREATE TABLE apikeys (
+  tenant_id BIGINT PRIMARY KEY,
+  api_key VARCHAR(64) NOT NULL UNIQUE,
+  used BIGINT NOT NULL,
+  quota BIGINT NOT NULL
+);
