@@ -443,6 +443,17 @@ CREATE TRIGGER orders_take_stock AFTER INSERT ON orders FOR EACH ROW EXECUTE FUN
 				{sql: "SELECT `stock` FROM `products` WHERE `sku` = ?", args: []string{"sku"}, into: []string{"st"}},
 				{guard: "st >= qty"},
 				{sql: "INSERT INTO `products` (`id`, `sku`, `stock`) VALUES (?, ?, 0) ON DUPLICATE KEY UPDATE `stock` = `stock` - ?", args: []string{"id", "sku", "qty"}}}, refine.Unsafe},
+		// SQLite's upsert without a conflict target picks the row by an
+		// order of the keys (rowid first, then UNIQUE keys last declared
+		// first) the schema does not keep: which row is an approximation,
+		// so the same shape is UNKNOWN, not an UNSAFE whose row may be the
+		// wrong one (it was UNSAFE by the model's free choice).
+		{"SQLite upsert without a target, two unique keys: the row is an approximation", sqlparse.SQLite, "products.stock >= 0",
+			`CREATE TABLE products (id INTEGER PRIMARY KEY, sku TEXT NOT NULL UNIQUE, stock INTEGER NOT NULL DEFAULT 0);`, nil,
+			[]string{"id", "sku", "qty"}, []step{
+				{sql: "SELECT stock FROM products WHERE sku = ?", args: []string{"sku"}, into: []string{"st"}},
+				{guard: "st >= qty"},
+				{sql: "INSERT INTO products (id, sku, stock) VALUES (?, ?, 0) ON CONFLICT DO UPDATE SET stock = stock - ?", args: []string{"id", "sku", "qty"}}}, refine.Unknown},
 
 		// --assume facts about another table hold for the rows read from it.
 		{"fact about the table read", sqlparse.Postgres, "carts.total >= 0", "", []string{"products.price >= 0"},

@@ -17,7 +17,8 @@ import (
 // UNKNOWN, never UNSAFE.
 
 // ownWrite returns the position of a write of one of tables by the
-// entry from which location l is reachable ("" when there is none).
+// entry from which location l of the source program is reachable (""
+// when there is none).
 func (m *lowerer) ownWrite(l ir.Loc, tables []string) string {
 	if m.writtenBefore == nil {
 		m.writtenBefore = m.unwatchedWrites()

@@ -154,13 +154,17 @@ func (m *lowerer) otherSelect(e *ir.Edge, s *ir.Select, targets []*ir.Var) {
 		m.approxSelect(e, s, t)
 		return
 	}
-	if at := m.ownWrite(e.From, s.SQL.Tables()); at != "" {
+	// (m.curFrom, not e.From: under --concurrent, e may start at a
+	// location of the lowered program — the interference before the
+	// read —, and ownWrite's table is of the source program's; indexing
+	// it by the other crashed, adv15 concpanic, or read another location.)
+	if at := m.ownWrite(m.curFrom, s.SQL.Tables()); at != "" {
 		m.ownWriteSelect(e, s, at)
 		return
 	}
 	em := m.errFork(e, s.Info, s.Err, m.memoNoRow(s), s.NoRow, targets...)
 	m.readOtherRow(em, s)
-	facts := m.otherTableFacts(s, e.From)
+	facts := m.otherTableFacts(s, m.curFrom)
 	em.havoc(m.takeFresh()...)
 	em.assume(facts)
 	m.memoRead(em, s)

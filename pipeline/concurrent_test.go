@@ -324,3 +324,21 @@ func TestConcurrentOutsideOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestConcurrentUnwatchedReadWrite: a request that reads and writes a
+// table the constraint does not watch (a payout queue) is checked under
+// --concurrent. It crashed (index out of range in ownWrite: the read's
+// location was one of the lowered program, the table of writes the
+// source program's; independent tester adv15 concpanic) and lost every
+// result of the run.
+func TestConcurrentUnwatchedReadWrite(t *testing.T) {
+	dir := testdataDir(t, "concurrent")
+	rep, err := Run(context.Background(), Config{Dir: dir, Patterns: []string{"./payoutqueue"}, Dialect: "postgres", Workers: 1, Concurrent: true,
+		Constraints: []string{"accounts.balance >= 0"}, Schema: testdataDir(t, "concurrent/payoutqueue/schema.sql")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Results) != 1 || rep.Results[0].Verdict != report.Safe {
+		t.Fatalf("results %+v, want Pay SAFE (the debit's guard is in its UPDATE)", rep.Results)
+	}
+}
