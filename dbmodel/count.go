@@ -62,6 +62,9 @@ func (m *lowerer) countSelect(e *ir.Edge, s *ir.Select, t *tableModel) bool {
 	}
 	counted := ir.And(rv.exists, m.where(q.Where, rv, s.Args))
 	exact := m.countsOnly(t, rv, q.Where, s.Args)
+	if exact == ir.False {
+		exact = m.countsTrackedOnly(em, t, s.Tx)
+	}
 	em.havoc(m.takeFresh()...)
 	if exact != ir.False {
 		// The WHERE pins a key to the value rv has: no other row can

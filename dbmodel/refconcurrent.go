@@ -227,3 +227,23 @@ func (m *lowerer) slotEnd(st *txState) (lhs []*ir.Var, rhs []ir.Expr) {
 	}
 	return []*ir.Var{st.wroteSlot, st.slotLock, st.slotShare}, []ir.Expr{ir.False, ir.False, ir.False}
 }
+
+// countsTrackedOnly is, for a COUNT/EXISTS of the referencing table of a
+// reference under concurrent requests whose WHERE pins no key
+// (DeleteOwner's SELECT count(*) FROM pets WHERE owner_id = $1), the
+// condition under which its result is exactly whether r (as the read
+// sees it) is counted: in the initial databases where no row the model
+// does not track matches the WHERE (a choice, "$count_no_other": the
+// other databases keep the approximated result), with no untracked write
+// of the table the handle sees (visibleDirt) and no row of the table
+// read into a symbol (t.syms is r alone: a row read and forgotten may
+// still match). A counterexample through it starts from a database with
+// no other such row, which its initial rows describe. False otherwise.
+func (m *lowerer) countsTrackedOnly(em *emitter, t *tableModel, h ir.Tx) ir.Expr {
+	if m.split == nil || t != m.w || len(t.syms) != 1 {
+		return ir.False
+	}
+	none := m.p.NewVar("$count_no_other", ir.Bool, ir.Ghost)
+	em.havoc(none)
+	return ir.And(none, ir.Not(m.visibleDirt(t, h)))
+}
