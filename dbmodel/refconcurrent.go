@@ -79,6 +79,16 @@ func (m *lowerer) slotStmtLimit(s ir.Stmt, slot *tableModel) (string, ir.Info) {
 		if t == m.w && (s.SQL.ForUpdate || s.SQL.ForShare) {
 			return "a locking read of " + m.w.spelled, s.Info
 		}
+		// FOR KEY SHARE blocks a DELETE of the row, which the model's
+		// locks do not say (it takes none): the race it prevents would
+		// be an UNSAFE that the engine does not run. SKIP LOCKED returns
+		// no row where the model waits.
+		if t == slot && s.SQL.KeyShare {
+			return "FOR KEY SHARE of " + slot.spelled, s.Info
+		}
+		if t == slot && s.SQL.SkipLocked {
+			return "SKIP LOCKED on " + slot.spelled, s.Info
+		}
 	}
 	return "", ir.Info{}
 }
