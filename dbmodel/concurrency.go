@@ -29,6 +29,13 @@ type Concurrency struct {
 	// snapshot, which its later plain reads of r read (InnoDB's
 	// REPEATABLE READ; see consistent.go).
 	ConsistentReads bool
+	// NextKeyLocks says that the engine's locking reads and writes also
+	// lock the gaps between rows (InnoDB at REPEATABLE READ and
+	// SERIALIZABLE): an INSERT waits for a DELETE or a locking read
+	// that scanned its gap. The row model has no gap locks; a model that
+	// needs them for its verdicts (a reference: refconcurrent.go) is
+	// UNKNOWN under this flag.
+	NextKeyLocks bool
 }
 
 // concurrent reports whether the model is of concurrent requests.

@@ -50,13 +50,21 @@ func (m *lowerer) countSelect(e *ir.Edge, s *ir.Select, t *tableModel) bool {
 		what, s.Info.Position(), t.watched.name, t.spelled)
 	em := m.errFork(e, s.Info, s.Err, noFacts, nil, n)
 	// A key slot's table is read on one handle in a sequential run
-	// (slotLimits): the read sees the slot as it is.
+	// (slotLimits): the read sees the slot as it is; under concurrent
+	// requests, as the committed state has it (refconcurrent.go).
 	rv := t.watched
-	if !t.slot {
+	switch {
+	case m.splitSlot(t):
+		m.slotLockingRead(em, s)
+		rv = m.viewOf(em, s.Tx, t)
+	case !t.slot:
 		rv = m.readView(em, s, m.view(em, s.Tx))
 	}
 	counted := ir.And(rv.exists, m.where(q.Where, rv, s.Args))
 	exact := m.countsOnly(t, rv, q.Where, s.Args)
+	if exact == ir.False {
+		exact = m.countsTrackedOnly(em, t, s.Tx)
+	}
 	em.havoc(m.takeFresh()...)
 	if exact != ir.False {
 		// The WHERE pins a key to the value rv has: no other row can

@@ -65,7 +65,10 @@
 //
 // A reference (spec.Reference) watches a row r of the referencing table
 // and a key slot p of the referenced one: the row with key p.k, if any,
-// which may not exist on entry (reference.go, docs/design.md §2).
+// which may not exist on entry (reference.go, docs/design.md §2). Under
+// concurrent requests p has its own row lock and committed state,
+// apart from r's, at READ COMMITTED; the rest is UNKNOWN
+// (refconcurrent.go).
 //
 // Tables the property does not watch are not modelled: their SELECTs
 // return a row of fresh values that satisfies the SELECT's WHERE where

@@ -78,7 +78,7 @@ func (m *lowerer) beginLocks(em *emitter, st *txState) {
 // holds a conflicting lock of r and r (as the handle sees it) matches the
 // WHERE, then an open transaction holds r's lock where r matches.
 func (m *lowerer) lockingRead(em *emitter, s *ir.Select) {
-	if !m.concurrent() || !(s.SQL.ForUpdate || s.SQL.ForShare) {
+	if !m.concurrent() || !(s.SQL.ForUpdate || s.SQL.ForShare) || m.slotLockingRead(em, s) {
 		return
 	}
 	h := s.Tx
@@ -124,7 +124,7 @@ func (m *lowerer) lockedExclusiveByOther(h ir.Tx) ir.Expr {
 // with x's key: r, where r has that key (r is then that row, whatever
 // other requests try: the key is taken).
 func (m *lowerer) lockSelected(em *emitter, s *ir.Select, x *symbol) {
-	if !m.concurrent() || !(s.SQL.ForUpdate || s.SQL.ForShare) || s.Tx == 0 || m.txs[s.Tx] == nil {
+	if !m.concurrent() || !(s.SQL.ForUpdate || s.SQL.ForShare) || s.Tx == 0 || m.txs[s.Tx] == nil || m.splitSlot(m.model(x.table)) {
 		return
 	}
 	same := m.w.sameRow(x, m.w.watched)

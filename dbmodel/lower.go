@@ -130,6 +130,9 @@ type lowerer struct {
 	// slot0: a key slot's watched row as it was on entry (reference.go;
 	// nil without a slot).
 	slot0 *symbol
+	// split: the key slot's table whose row has its own lock and
+	// snapshot under concurrent requests (refconcurrent.go; nil otherwise).
+	split *tableModel
 	// intTexts: the Go strings the statement being lowered binds next to
 	// an integer (strint.go).
 	intTexts intTexts

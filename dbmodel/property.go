@@ -103,6 +103,8 @@ func (m *lowerer) prologue(from, to ir.Loc) {
 		st := m.txs[t]
 		lhs = append(lhs, st.open, st.wrote, st.pending, st.aborted)
 		rhs = append(rhs, ir.False, ir.False, ir.False, ir.False)
+		sl, sr := m.slotEnd(st)
+		lhs, rhs = append(lhs, sl...), append(rhs, sr...)
 	}
 	sl, sr := m.savepointsOnEntry()
 	lhs, rhs = append(lhs, sl...), append(rhs, sr...)
@@ -176,8 +178,8 @@ func (m *lowerer) committedRows(em *emitter, h ir.Tx) []instrument.Row {
 	for _, w := range m.ins.Watched() {
 		t := m.model(w.Table)
 		x := t.watched
-		if t == m.w {
-			x = m.view(em, h)
+		if t == m.w || m.splitSlot(t) {
+			x = m.viewOf(em, h, t)
 		}
 		rows = append(rows, m.row(w, x))
 	}

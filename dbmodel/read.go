@@ -32,9 +32,12 @@ func (m *lowerer) lowerSelect(e *ir.Edge, s *ir.Select) {
 	// kept (not live) for later statements.
 	var rv *symbol
 	stale := ir.Expr(ir.False)
-	if t == m.w {
+	switch {
+	case t == m.w:
 		rv = m.readView(em, s, m.view(em, s.Tx))
 		stale = m.staleRead(s)
+	case m.splitSlot(t):
+		rv = m.viewOf(em, s.Tx, t)
 	}
 	foreign := m.pendingOther(s.Tx)
 	// Re-binding a live symbol forgets its row, which may have been written.
@@ -47,7 +50,7 @@ func (m *lowerer) lowerSelect(e *ir.Edge, s *ir.Select) {
 	em.assign([]*ir.Var{x.live, x.exists}, []ir.Expr{ir.Not(foreign), ir.True})
 	items, starKnown := m.selectItems(s.SQL)
 	var facts []ir.Expr
-	facts = append(facts, m.where(s.SQL.Where, x, s.Args), m.checks(x), m.selectedNotNull(x), m.slotRead(t, x),
+	facts = append(facts, m.where(s.SQL.Where, x, s.Args), m.checks(x), m.selectedNotNull(x), m.slotRead(t, x, rv),
 		m.scannedNotNull(s, items, x), m.scannedInDomain(s, items, x), m.columnsInRange(x), m.noDivByZero(s, items, x), m.absentRead(t, x, rv))
 	aliased := []ir.Expr{}
 	// isR: x is r (a stale snapshot read of another row is approximated).
@@ -337,9 +340,14 @@ func noFacts(*emitter) ir.Expr { return ir.True }
 // leave a matching row out).
 func (m *lowerer) noRowFacts(s *ir.Select, t *tableModel) func(*emitter) ir.Expr {
 	if t.slot && !s.SQL.SkipsRows {
-		// No row: the slot, if it exists, does not match.
-		return func(*emitter) ir.Expr {
-			return ir.Not(ir.And(t.watched.exists, m.where(s.SQL.Where, t.watched, s.Args)))
+		// No row: the slot, if it exists, does not match (as the
+		// committed state has it, under concurrent requests).
+		return func(em *emitter) ir.Expr {
+			sv := t.watched
+			if m.splitSlot(t) {
+				sv = m.viewOf(em, s.Tx, t)
+			}
+			return ir.Not(ir.And(sv.exists, m.where(s.SQL.Where, sv, s.Args)))
 		}
 	}
 	if t != m.w || s.SQL.SkipsRows {

@@ -35,8 +35,7 @@ func (m *lowerer) slotLimits() {
 	}
 	at := ir.Info{File: m.src.Pos.File, Line: m.src.Pos.Line}
 	text := m.ins.Text()
-	if m.concurrent() {
-		m.p.Unsupport(fmt.Sprintf("the reference %s is checked for sequential runs only: --concurrent is not modelled for it", text), at)
+	if m.concurrent() && !m.slotConcurrencyLimits(slot, text, at) {
 		return
 	}
 	if k := slot.propCols[0]; slot.nullableKey[k] {
@@ -62,7 +61,7 @@ func (m *lowerer) slotLimits() {
 			continue
 		}
 		handles[h] = true
-		if len(handles) > 1 {
+		if len(handles) > 1 && m.split == nil {
 			m.p.Unsupport(fmt.Sprintf("statements on %s run on more than one handle (the pool, transactions): the reference %s is modelled on one", strings.Join(m.watchedNames(), " and "), text), info)
 			return
 		}
@@ -150,12 +149,17 @@ func (m *lowerer) watchedNames() []string {
 }
 
 // slotRead returns, for a symbol x read from table t, that the slot is
-// the row read when x has its key (True when t has no slot).
-func (m *lowerer) slotRead(t *tableModel, x *symbol) ir.Expr {
+// the row read when x has its key (True when t has no slot). rv, if not
+// nil, is the slot as the read's handle sees it (refconcurrent.go).
+func (m *lowerer) slotRead(t *tableModel, x, rv *symbol) ir.Expr {
 	if !t.slot {
 		return ir.True
 	}
-	out := ir.Implies(t.sameSlot(x), t.watched.exists)
+	sv := t.watched
+	if rv != nil && m.splitSlot(t) {
+		sv = rv
+	}
+	out := ir.Implies(t.sameSlot(x), sv.exists)
 	if t.watched.hasRow != nil {
 		// A row read: the table has one.
 		out = ir.And(out, t.watched.hasRow)

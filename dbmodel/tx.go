@@ -66,6 +66,11 @@ type txState struct {
 	dl *deadlockState
 	// sp: T's savepoint (savepoint.go; nil when T sets none).
 	sp *spState
+	// wroteSlot, slotLock, slotShare: T has written the split key slot's
+	// row s, holds its exclusive lock from a locking read, holds a shared
+	// lock of it (refconcurrent.go; nil without a split slot). With a
+	// split slot, wrote and snap's r part are r's alone.
+	wroteSlot, slotLock, slotShare *ir.Var
 }
 
 // makeTxs creates the state of every transaction or connection the
@@ -209,6 +214,11 @@ func (m *lowerer) tx(t ir.Tx) *txState {
 		}
 		for _, v := range m.rVars() {
 			st.snap[v] = m.p.NewVar(fmt.Sprintf("%s%s", v.Name, name), v.Type, ir.Ghost)
+		}
+		if m.split != nil {
+			st.wroteSlot = m.p.NewVar(name+".wrote_s", ir.Bool, ir.Ghost)
+			st.slotLock = m.p.NewVar(name+".locked_s", ir.Bool, ir.Ghost)
+			st.slotShare = m.p.NewVar(name+".shared_s", ir.Bool, ir.Ghost)
 		}
 		m.txs[t] = st
 	}
@@ -372,17 +382,19 @@ func (m *lowerer) ghostR(em *emitter, name string, nonNull map[string]bool, val 
 	return v
 }
 
-// beginWrite prepares a write of handle h to the constrained table: h's
-// snapshot of r is taken unless h already holds r. It returns the
-// variable "this write changes r", false until touchR.
-func (m *lowerer) beginWrite(em *emitter, h ir.Tx) *ir.Var {
+// beginWrite prepares a write of handle h to table t: h's snapshot of
+// r (of the split key slot's row for its table) is taken unless h
+// already holds it. It returns the variable "this write changes r",
+// false until touchR.
+func (m *lowerer) beginWrite(em *emitter, h ir.Tx, t *tableModel) *ir.Var {
 	flag := m.p.NewVar("$writes_r", ir.Bool, ir.Ghost)
 	lhs := []*ir.Var{flag}
 	rhs := []ir.Expr{ir.False}
 	if st := m.txs[h]; st != nil && h != 0 {
-		for _, cur := range m.rVars() {
+		wrote := m.wroteOf(st, t)
+		for _, cur := range m.domainVars(t) {
 			lhs = append(lhs, st.snap[cur])
-			rhs = append(rhs, ir.IteOf(st.wrote, st.snap[cur], cur))
+			rhs = append(rhs, ir.IteOf(wrote, st.snap[cur], cur))
 		}
 	}
 	em.assign(lhs, rhs)
@@ -402,13 +414,13 @@ func (m *lowerer) touchR(em *emitter, h ir.Tx, flag *ir.Var, changes, conflict i
 // matches r's committed state (the write then waits for the lock: the
 // model lets it fail), and whether r is locked at all (the write then
 // leaves r alone). The view's values are assigned at em.
-func (m *lowerer) lockConflict(em *emitter, h ir.Tx, where sqlir.Expr, args []ir.Expr) (conflict, locked ir.Expr) {
-	locked = m.lockedByOther(h)
+func (m *lowerer) lockConflict(em *emitter, h ir.Tx, t *tableModel, where sqlir.Expr, args []ir.Expr) (conflict, locked ir.Expr) {
+	locked = m.heldByOther(h, t)
 	if locked == ir.False {
 		return ir.False, ir.False
 	}
 	m.assume(m.lockWaitAssumption())
-	rv := m.view(em, h)
+	rv := m.viewOf(em, h, t)
 	return ir.And(locked, rv.exists, m.where(where, rv, args)), locked
 }
 
@@ -417,7 +429,7 @@ func (m *lowerer) lockConflict(em *emitter, h ir.Tx, where sqlir.Expr, args []ir
 // pool, or of a connection outside a transaction, are committed and
 // checked now. The rollback state of every other transaction keeps the
 // dirt this write may have made.
-func (m *lowerer) endWrite(em *emitter, h ir.Tx, flag *ir.Var) {
+func (m *lowerer) endWrite(em *emitter, h ir.Tx, t *tableModel, flag *ir.Var) {
 	var lhs []*ir.Var
 	var rhs []ir.Expr
 	for _, st := range m.others(h) {
@@ -426,8 +438,9 @@ func (m *lowerer) endWrite(em *emitter, h ir.Tx, flag *ir.Var) {
 	}
 	st := m.txs[h]
 	if h != 0 && st != nil {
-		lhs = append(lhs, st.wrote, st.pending)
-		rhs = append(rhs, ir.Or(st.wrote, ir.And(st.open, flag)), ir.Or(st.pending, st.open))
+		wrote := m.wroteOf(st, t)
+		lhs = append(lhs, wrote, st.pending)
+		rhs = append(rhs, ir.Or(wrote, ir.And(st.open, flag)), ir.Or(st.pending, st.open))
 	}
 	em.assign(lhs, rhs)
 	if h == 0 || st == nil {
@@ -460,6 +473,8 @@ func (m *lowerer) lowerTx(e *ir.Edge, s *ir.TxOp) {
 		}
 		lhs, rhs := m.releaseHeld(st)
 		sl, sr := dropSavepoints(st)
+		lhs, rhs = append(lhs, sl...), append(rhs, sr...)
+		sl, sr = m.slotEnd(st)
 		lhs, rhs = append(lhs, sl...), append(rhs, sr...)
 		em.assign(append(lhs, st.open, st.wrote, st.pending, st.dirty, st.aborted),
 			append(rhs, ir.True, ir.False, ir.False, m.w.dirty, ir.False))
@@ -503,6 +518,8 @@ func (m *lowerer) commit(em *emitter, st *txState) {
 	lhs, rhs := m.releaseHeld(st)
 	sl, sr := dropSavepoints(st)
 	lhs, rhs = append(lhs, sl...), append(rhs, sr...)
+	sl, sr = m.slotEnd(st)
+	lhs, rhs = append(lhs, sl...), append(rhs, sr...)
 	em.assign(append(lhs, wasOpen, st.open, st.wrote, st.pending),
 		append(rhs, st.open, ir.False, ir.False, ir.False))
 	m.check(em, wasOpen, st.id)
@@ -516,9 +533,16 @@ func (m *lowerer) rollback(em *emitter, st *txState) {
 	var lhs []*ir.Var
 	var rhs []ir.Expr
 	undo := ir.And(st.open, st.wrote)
-	for _, cur := range m.rVars() {
+	for _, cur := range m.domainVars(m.w) {
 		lhs = append(lhs, cur)
 		rhs = append(rhs, ir.IteOf(undo, st.snap[cur], cur))
+	}
+	if m.split != nil {
+		undoS := ir.And(st.open, st.wroteSlot)
+		for _, cur := range m.slotVars() {
+			lhs = append(lhs, cur)
+			rhs = append(rhs, ir.IteOf(undoS, st.snap[cur], cur))
+		}
 	}
 	lhs = append(lhs, m.w.dirty)
 	rhs = append(rhs, ir.IteOf(st.open, st.dirty, m.w.dirty))
@@ -533,6 +557,8 @@ func (m *lowerer) rollback(em *emitter, st *txState) {
 	}
 	hl, hr := m.releaseHeld(st)
 	sl, sr := dropSavepoints(st)
+	hl, hr = append(hl, sl...), append(hr, sr...)
+	sl, sr = m.slotEnd(st)
 	hl, hr = append(hl, sl...), append(hr, sr...)
 	lhs = append(append(lhs, hl...), st.open, st.wrote, st.pending)
 	rhs = append(append(rhs, hr...), ir.False, ir.False, ir.False)

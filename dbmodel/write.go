@@ -85,8 +85,8 @@ func writtenTable(q sqlir.Statement) string {
 // delete clears the existence flag of every live symbol of t that where
 // (nil: every row) selects.
 func (m *lowerer) delete(em *emitter, t *tableModel, where sqlir.Expr, s *ir.Exec) {
-	flag := m.beginWrite(em, s.Tx)
-	conflict, locked := m.lockConflict(em, s.Tx, where, s.Args)
+	flag := m.beginWrite(em, s.Tx, t)
+	conflict, locked := m.lockConflict(em, s.Tx, t, where, s.Args)
 	var lhs []*ir.Var
 	var rhs []ir.Expr
 	var changesR ir.Expr
@@ -106,7 +106,7 @@ func (m *lowerer) delete(em *emitter, t *tableModel, where sqlir.Expr, s *ir.Exe
 	}
 	em.assign(lhs, rhs)
 	m.slotDelete(em, t)
-	m.endWrite(em, s.Tx, flag)
+	m.endWrite(em, s.Tx, t, flag)
 }
 
 // updateSpec is one UPDATE (or an upsert's conflict assignments) on a
@@ -152,9 +152,9 @@ type updateSpec struct {
 func (m *lowerer) update(em *emitter, t *tableModel, u updateSpec) {
 	flag := u.flag
 	if flag == nil {
-		flag = m.beginWrite(em, u.h)
+		flag = m.beginWrite(em, u.h, t)
 	}
-	conflict, locked := m.lockConflict(em, u.h, u.where, u.args)
+	conflict, locked := m.lockConflict(em, u.h, t, u.where, u.args)
 	var lhs []*ir.Var
 	var rhs []ir.Expr
 	var matched, keyed, counted, ranges []ir.Expr
@@ -263,7 +263,7 @@ func (m *lowerer) update(em *emitter, t *tableModel, u updateSpec) {
 		m.bindReturning(em, u.returning, u.targets, t.syms, conds, u.args)
 	}
 	if u.flag == nil {
-		m.endWrite(em, u.h, flag)
+		m.endWrite(em, u.h, t, flag)
 	}
 }
 
@@ -278,7 +278,7 @@ func (m *lowerer) update(em *emitter, t *tableModel, u updateSpec) {
 // columns the schema does not give, every value is arbitrary.
 func (m *lowerer) insert(em *emitter, t *tableModel, q *sqlir.Insert, s *ir.Exec, affected *ir.Var) {
 	args, targets, info, h := s.Args, s.Targets, s.Info, s.Tx
-	flag := m.beginWrite(em, h)
+	flag := m.beginWrite(em, h, t)
 	rows := q.Rows
 	if q.FromSelect {
 		rows = [][]sqlir.Expr{nil}
@@ -368,7 +368,7 @@ func (m *lowerer) insert(em *emitter, t *tableModel, q *sqlir.Insert, s *ir.Exec
 		choice := m.p.NewVar("$r_is_new", ir.Bool, ir.Ghost)
 		em.havoc(choice)
 		other := em.fork(ir.Not(choice))
-		m.touchR(em, h, flag, ir.True, m.lockedByOther(h))
+		m.touchR(em, h, flag, ir.True, m.heldByOther(h, t))
 		lhs, rhs = nil, nil
 		for _, c := range t.cols {
 			lhs = append(lhs, t.watched.cols[c])
@@ -392,7 +392,7 @@ func (m *lowerer) insert(em *emitter, t *tableModel, q *sqlir.Insert, s *ir.Exec
 		skipped = nil
 		em.cur = join
 	}
-	m.endWrite(em, h, flag)
+	m.endWrite(em, h, t, flag)
 }
 
 // mayChange is a condition, free of row values, without which u's SET

@@ -227,6 +227,7 @@ func searchConcurrency(level string, cfg Config, j, q job) dbmodel.Concurrency {
 	return dbmodel.Concurrency{
 		FirstUpdaterWins: firstUpdaterWins(level, string(cfg.Dialect)),
 		ConsistentReads:  consistentReads(level, string(cfg.Dialect), j.c.Tables(), j.prog, q.prog),
+		NextKeyLocks:     nextKeyLocks(level, string(cfg.Dialect)),
 	}
 }
 

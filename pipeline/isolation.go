@@ -387,6 +387,12 @@ func consistentReads(level, dialect string, tables []string, progs ...*ir.Progra
 	return isolationGaps(level, dialect, tables, progs...) != ""
 }
 
+// nextKeyLocks reports whether the engine takes next-key (gap) locks at
+// level (InnoDB at REPEATABLE READ and SERIALIZABLE).
+func nextKeyLocks(level, dialect string) bool {
+	return dialect == "mysql" && (level == RepeatableRead || level == Serializable)
+}
+
 // firstUpdaterWins reports whether the search models serialization
 // failures of concurrent updates (Postgres REPEATABLE READ and
 // SERIALIZABLE).

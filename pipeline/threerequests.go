@@ -67,6 +67,7 @@ func searchTriples(ctx context.Context, r *report.Result, j job, peers []job, in
 		conc := dbmodel.Concurrency{
 			FirstUpdaterWins: firstUpdaterWins(iso.Level, string(cfg.Dialect)),
 			ConsistentReads:  consistentReads(iso.Level, string(cfg.Dialect), j.c.Tables(), progs...),
+			NextKeyLocks:     nextKeyLocks(iso.Level, string(cfg.Dialect)),
 		}
 		same := trio[1].entry == j.entry && trio[2].entry == j.entry
 		sr, err := searchTrio(ctx, progs, same, j, in, s, cfg, conc, b)

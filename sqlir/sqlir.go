@@ -248,6 +248,10 @@ type Select struct {
 	// SkipLocked is FOR UPDATE/SHARE … SKIP LOCKED: rows another
 	// transaction has locked are left out of the result.
 	SkipLocked bool
+	// KeyShare is PostgreSQL's FOR KEY SHARE, which sets neither
+	// ForUpdate nor ForShare: it blocks a DELETE or a key change of the
+	// rows, not an UPDATE of their other columns.
+	KeyShare bool
 	// CountRows is set (with Complex) for SELECT COUNT(*) FROM Table
 	// WHERE Where (or COUNT of a constant): one row, the number of rows
 	// of Table that satisfy Where; no join, subquery, grouping, DISTINCT,

@@ -76,6 +76,8 @@ func (t *translator) locks(clauses []*pg.Node, out *sqlir.Select) {
 			out.ForUpdate = true
 		case pg.LockClauseStrength_LCS_FORSHARE:
 			out.ForShare = true
+		case pg.LockClauseStrength_LCS_FORKEYSHARE:
+			out.KeyShare = true
 		}
 		// FOR KEY SHARE locks nothing in the model: it blocks only a
 		// DELETE or a change of the row's key, not an UPDATE of another
