@@ -39,6 +39,9 @@ func (t *translator) loseDepth(v value, depth int) {
 		return
 	}
 	if o := v.obj; o != nil {
+		if o.coll != nil {
+			t.stopFollowing(o.coll)
+		}
 		if o.entries != nil {
 			// A map literal handed to code the model does not follow may
 			// change: its entries are no longer known.
