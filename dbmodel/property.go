@@ -69,6 +69,7 @@ func (m *lowerer) prologue(from, to ir.Loc) {
 		}
 	}
 	em.havoc(rvars...)
+	m.bindWatchedKeys(em)
 	var lhs []*ir.Var
 	var rhs []ir.Expr
 	for _, t := range m.tableList() {
