@@ -69,7 +69,6 @@ func (m *lowerer) prologue(from, to ir.Loc) {
 		}
 	}
 	em.havoc(rvars...)
-	m.bindWatchedKeys(em)
 	var lhs []*ir.Var
 	var rhs []ir.Expr
 	for _, t := range m.tableList() {

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
-	"reflect"
-	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -39,13 +37,6 @@ type collection struct {
 	vals       *cell   // the followed element's values
 	elem       types.Type
 	name       string
-	// key, when the element has a field the model takes for the row's
-	// key (keyLeaf: its place among the scalars), is a ghost the row
-	// model binds to the watched row's key (ir.Var.WatchedKey): the
-	// element whose key it is is the one followed, and while the
-	// following holds every other element's key differs from it.
-	key     *ir.Var
-	keyLeaf int
 	// appends are the appended operands (each append call's own) of the
 	// appends whose result flows back into the φ.
 	appends map[ssa.Value]bool
@@ -77,7 +68,7 @@ func (t *translator) collectionFor(f *frame, p *ssa.Phi) *collection {
 		return nil
 	}
 	name := f.prefix + t.nameOf(f, p)
-	co := &collection{
+	return &collection{
 		set:     t.p.NewVar(name+"$followed", ir.Bool, ir.Local),
 		valid:   t.p.NewVar(name+"$intact", ir.Bool, ir.Local),
 		idx:     t.p.NewVar(name+"$index", ir.Int, ir.Local),
@@ -86,44 +77,6 @@ func (t *translator) collectionFor(f *frame, p *ssa.Phi) *collection {
 		name:    name,
 		appends: appends,
 	}
-	if leaf, col, ok := keyLeafOf(st.Elem()); ok {
-		co.key, co.keyLeaf = t.p.NewVar(name+"$key", ir.Int, ir.Local), leaf
-		co.key.WatchedKey = col
-	}
-	return co
-}
-
-// keyLeafOf finds the scalar of an element type the model takes for its
-// row's key: an integer element itself (a slice of ids), or the integer
-// field of a struct of scalars whose column is "id" (its `db` tag, else
-// its name in lower case). Whether it is a key is not assumed: the
-// frontend's claims hold for any field (collected.go).
-func keyLeafOf(typ types.Type) (int, string, bool) {
-	if s, ok := sortOf(typ); ok {
-		return 0, "id", s == ir.Int && !isStringType(typ)
-	}
-	st, ok := typ.Underlying().(*types.Struct)
-	if !ok {
-		return 0, "", false
-	}
-	for i := 0; i < st.NumFields(); i++ {
-		if _, scalar := sortOf(st.Field(i).Type()); !scalar {
-			return 0, "", false // leaves no longer match fields
-		}
-	}
-	for i := 0; i < st.NumFields(); i++ {
-		f := st.Field(i)
-		col := strings.ToLower(f.Name())
-		if tag, ok := reflect.StructTag(st.Tag(i)).Lookup("db"); ok {
-			if name, _, _ := strings.Cut(tag, ","); name != "" {
-				col = strings.ToLower(name)
-			}
-		}
-		if s, _ := sortOf(f.Type()); col == "id" && s == ir.Int && !isStringType(f.Type()) {
-			return i, col, true
-		}
-	}
-	return 0, "", false
 }
 
 // plainElem says typ is a scalar the model holds as one variable (not a
@@ -221,22 +174,10 @@ func (t *translator) appendCollected(c *ssa.CallCommon, args []value) (value, bo
 		t.stopFollowing(co)
 		return value{}, false
 	}
-	var take ir.Expr
-	lhs := []*ir.Var{co.set, co.idx}
-	if co.key != nil {
-		// The element of the ghost key is followed; a second one stops
-		// the following (the others' keys would not all differ).
-		take = ir.Eq(xs[co.keyLeaf], co.key)
-		lhs = append(lhs, co.valid)
-	} else {
-		take = t.freshVar(co.name+"$take", ir.Bool, ir.KindModel)
-	}
+	take := t.freshVar(co.name+"$take", ir.Bool, ir.KindModel)
 	now := ir.And(ir.Not(co.set), take)
+	lhs := append([]*ir.Var{co.set, co.idx}, vs...)
 	rhs := []ir.Expr{ir.Or(co.set, take), ir.IteOf(now, s.length, co.idx)}
-	if co.key != nil {
-		rhs = append(rhs, ir.And(co.valid, ir.Not(ir.And(co.set, take))))
-	}
-	lhs = append(lhs, vs...)
 	for i, v := range vs {
 		rhs = append(rhs, ir.IteOf(now, convertSort(xs[i], v.Type), v))
 	}
@@ -312,9 +253,6 @@ func (t *translator) collectedElem(f *frame, i *ssa.IndexAddr, s *object) (value
 	t.edge(join, &ir.Assign{Lhs: vs, Rhs: varExprs(follow), Info: t.info(ir.KindModel, "")})
 	t.cur = from
 	t.edge(t.p.NewLoc(), &ir.Assume{Cond: ir.Not(hit), Info: t.info(ir.KindModel, "")})
-	if co.key != nil {
-		t.emit(&ir.Assume{Cond: ir.Implies(co.valid, ir.Not(ir.Eq(os[co.keyLeaf], co.key))), Info: t.info(ir.KindFact, "")})
-	}
 	t.edge(join, &ir.Assign{Lhs: vs, Rhs: varExprs(os), Info: t.info(ir.KindModel, "")})
 	return value{obj: &object{kind: objPtr, cell: c}}, true
 }

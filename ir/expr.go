@@ -94,13 +94,6 @@ type Var struct {
 	// request the entry handles, or a value parsed from one: a trace
 	// shows it as the request's parameter (see HTTPSource).
 	HTTP *HTTPSource
-	// WatchedKey, when set, names a column (lower case): the variable
-	// is a ghost the frontend never assigns, which the row model binds on
-	// entry to the watched row's value of that column when it is the
-	// watched table's single-column key (otherwise it stays arbitrary).
-	// The frontend's claims about it hold whatever its value
-	// (frontend/collected.go); the binding only makes them precise.
-	WatchedKey string
 	// Time: the variable stands for a Go time.Time bound to a statement
 	// (the model orders times as numbers): traces print its value as a
 	// timestamp, as the engine reads it.
