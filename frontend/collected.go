@@ -27,8 +27,11 @@ import (
 // following (the ghost valid flag, set false where it happens, so reads
 // after it are approximations): a write through a pointer to an element,
 // the slice handed to code that loses it (escape.go: a call the model does
-// not follow, a slice expression, copy), and an append onto the slice
-// other than the loop's own (another slice could share the array).
+// not follow, a slice expression), anything the translator takes to
+// write elements of slices it does not track (copy, clear, package sort,
+// a store through a pointer it lost: mayWriteElements stops every
+// following), and an append onto the slice other than the loop's own
+// (another slice could share the array).
 
 // collection is the ghost state of a slice φ filled by appends.
 type collection struct {
@@ -68,7 +71,7 @@ func (t *translator) collectionFor(f *frame, p *ssa.Phi) *collection {
 		return nil
 	}
 	name := f.prefix + t.nameOf(f, p)
-	return &collection{
+	co := &collection{
 		set:     t.p.NewVar(name+"$followed", ir.Bool, ir.Local),
 		valid:   t.p.NewVar(name+"$intact", ir.Bool, ir.Local),
 		idx:     t.p.NewVar(name+"$index", ir.Int, ir.Local),
@@ -77,6 +80,8 @@ func (t *translator) collectionFor(f *frame, p *ssa.Phi) *collection {
 		name:    name,
 		appends: appends,
 	}
+	t.collections = append(t.collections, co)
+	return co
 }
 
 // plainElem says typ is a scalar the model holds as one variable (not a

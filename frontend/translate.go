@@ -56,6 +56,9 @@ type translator struct {
 	// positions) and the element cells, per slice (see inputElement).
 	elemSites map[*object]map[*ssa.IndexAddr]string
 	elemCells map[*object][]*cell
+	// collections are the slices filled by appends whose one element the
+	// model follows (collected.go).
+	collections []*collection
 	// typeIDs numbers the receiver types of dispatched implementations
 	// (see dispatch).
 	typeIDs map[string]int

@@ -76,6 +76,7 @@ func TestTranslationRules(t *testing.T) {
 		// followed exactly, the others approximations.
 		{"CollectedRangeUnsafe", refine.Unsafe, "out = append(out, a)"},
 		{"CollectedElemWrittenUnknown", refine.Unknown, "other than the one the model follows"},
+		{"CollectedCopiedOverUnknown", refine.Unknown, "other than the one the model follows"},
 		// A slice kept in memory and stored around a loop.
 		{"FieldLoopStoreUnknown", refine.Unknown, "around a loop"},
 		{"GlobalVarSafe", refine.Safe, ""},
