@@ -524,6 +524,9 @@ func (t *translator) builtin(f *frame, b *ssa.Builtin, c *ssa.CallCommon, args [
 			return value{expr: out}
 		}
 	case "append":
+		if v, ok := t.appendCollected(c, args); ok {
+			return v
+		}
 		if v, ok := t.appendKnown(c, args); ok {
 			return v
 		}

@@ -61,7 +61,9 @@
 // decimal.Zero is taken to stay 0.
 //
 // Everything else is either over-approximated (a call outside the module
-// gets arbitrary results; slices and maps give arbitrary elements) or, when
+// gets arbitrary results; slices and maps give arbitrary elements, but
+// for the one element of a slice a loop fills by appends that the model
+// follows exactly, see collected.go) or, when
 // that would be unsound (SQL text not known, a database handle passed to
 // unknown code, recursion), recorded in Program.Unsupported so the verdict
 // is UNKNOWN with the construct and its position.

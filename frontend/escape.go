@@ -39,6 +39,9 @@ func (t *translator) loseDepth(v value, depth int) {
 		return
 	}
 	if o := v.obj; o != nil {
+		if o.coll != nil {
+			t.stopFollowing(o.coll)
+		}
 		if o.entries != nil {
 			// A map literal handed to code the model does not follow may
 			// change: its entries are no longer known.
@@ -489,7 +492,13 @@ func (t *translator) sameElement(f *frame, i *ssa.IndexAddr, o *object) *cell {
 }
 
 // mayWriteElements notes that elements of input slices may have changed.
-func (t *translator) mayWriteElements() { t.writeEpoch++ }
+// A slice's followed element (collected.go) is no longer known either.
+func (t *translator) mayWriteElements() {
+	t.writeEpoch++
+	for _, co := range t.collections {
+		t.stopFollowing(co)
+	}
+}
 
 func isPointer(typ types.Type) bool {
 	_, ok := typ.Underlying().(*types.Pointer)

@@ -486,6 +486,12 @@ func markValueApprox(v value, why string) {
 
 func (t *translator) indexAddr(f *frame, i *ssa.IndexAddr) {
 	x := t.val(f, i.X)
+	if x.obj != nil && x.obj.coll != nil && x.obj.cell == nil {
+		if v, ok := t.collectedElem(f, i, x.obj); ok {
+			f.env[i] = v
+			return
+		}
+	}
 	var c *cell
 	if k, ok := i.Index.(*ssa.Const); ok && x.obj != nil {
 		idx, exact := constant.Int64Val(k.Value)

@@ -56,6 +56,9 @@ type translator struct {
 	// positions) and the element cells, per slice (see inputElement).
 	elemSites map[*object]map[*ssa.IndexAddr]string
 	elemCells map[*object][]*cell
+	// collections are the slices filled by appends whose one element the
+	// model follows (collected.go).
+	collections []*collection
 	// typeIDs numbers the receiver types of dispatched implementations
 	// (see dispatch).
 	typeIDs map[string]int
@@ -563,7 +566,7 @@ func (t *translator) phi(f *frame, p *ssa.Phi) {
 				arbitrary = false
 			}
 		}
-		f.env[p] = value{obj: &object{kind: objSlice, length: n, arbitrary: arbitrary}}
+		f.env[p] = value{obj: &object{kind: objSlice, length: n, arbitrary: arbitrary, coll: t.collectionFor(f, p)}}
 		return
 	}
 	var got value
@@ -740,7 +743,9 @@ func (t *translator) phiMoves(f *frame, b, succ *ssa.BasicBlock) {
 			n := pv.obj.length.(*ir.Var)
 			in := t.val(f, p.Edges[idx])
 			x := ir.Expr(nil)
-			if c, isConst := p.Edges[idx].(*ssa.Const); (isConst && c.IsNil()) || (in.obj != nil && in.obj.kind == objNil) {
+			c, isConst := p.Edges[idx].(*ssa.Const)
+			fromNil := (isConst && c.IsNil()) || (in.obj != nil && in.obj.kind == objNil)
+			if fromNil {
 				x = ir.IntLit(0) // a nil slice
 			} else if in.obj != nil && in.obj.length != nil {
 				x = in.obj.length
@@ -749,6 +754,10 @@ func (t *translator) phiMoves(f *frame, b, succ *ssa.BasicBlock) {
 			}
 			lhs = append(lhs, n)
 			rhs = append(rhs, x)
+			if pv.obj.coll != nil {
+				cl, cr := collectionMoves(pv, in, fromNil)
+				lhs, rhs = append(lhs, cl...), append(rhs, cr...)
+			}
 			continue
 		}
 		if f.fieldPhis[p] && idx >= 0 {

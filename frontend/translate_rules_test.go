@@ -72,6 +72,11 @@ func TestTranslationRules(t *testing.T) {
 		// A pointer a Scan fills: nil for NULL, else the column's value.
 		{"ScanPointerSafe", refine.Safe, ""},
 		{"ScanPointerUnsafe", refine.Unsafe, "*bal"},
+		// A slice a rows.Next loop fills by appends: one element
+		// followed exactly, the others approximations.
+		{"CollectedRangeUnsafe", refine.Unsafe, "out = append(out, a)"},
+		{"CollectedElemWrittenUnknown", refine.Unknown, "other than the one the model follows"},
+		{"CollectedCopiedOverUnknown", refine.Unknown, "other than the one the model follows"},
 		// A slice kept in memory and stored around a loop.
 		{"FieldLoopStoreUnknown", refine.Unknown, "around a loop"},
 		{"GlobalVarSafe", refine.Safe, ""},

@@ -129,6 +129,10 @@ type object struct {
 	// (statements whose SQL text is one of several constants).
 	alts     []*object
 	altConds []ir.Expr
+
+	// coll, on a slice a loop fills by appends, is the ghost state of
+	// the one element the model follows (collected.go).
+	coll *collection
 }
 
 // cell is a memory location: a scalar variable, a struct's fields, or an
