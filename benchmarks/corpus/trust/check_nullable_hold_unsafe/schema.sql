@@ -1,0 +1,1 @@
+CREATE TABLE accounts (id INTEGER PRIMARY KEY, balance INTEGER NOT NULL, hold INTEGER CHECK (hold >= -100));
