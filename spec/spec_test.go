@@ -159,8 +159,8 @@ func TestCheckNames(t *testing.T) {
 }
 
 // TestCheckFacts: the CHECKs that become facts are those of the
-// property's table and the tables read, over NOT NULL columns, other
-// than the property itself.
+// property's table and the tables read, other than the property itself;
+// one over a nullable column also holds where the column is NULL.
 func TestCheckFacts(t *testing.T) {
 	schema := mustSchema(t, `
 CREATE TABLE a (x INT NOT NULL, y INT NOT NULL, z INT,
@@ -181,20 +181,34 @@ CREATE TABLE c (q INT NOT NULL, CONSTRAINT c_q CHECK (q > 0));`)
 		read []string
 		want []string
 	}{
-		{"a CHECK, nothing else read", byName["a_x"], nil, []string{"a_xy"}},
-		{"a CHECK, b read", byName["a_xy"], []string{"b"}, []string{"a_x", "b_p"}},
-		{"a --constraint with the same text as a CHECK", userA, []string{"c"}, []string{"a_x", "a_xy", "c_q"}},
-		{"a CHECK of b", byName["b_p"], []string{"a"}, []string{"a_x", "a_xy"}},
+		{"a CHECK, nothing else read", byName["a_x"], nil, []string{"a_xy", "a_z"}},
+		{"a CHECK, b read", byName["a_xy"], []string{"b"}, []string{"a_x", "a_z", "b_p"}},
+		{"a --constraint with the same text as a CHECK", userA, []string{"c"}, []string{"a_x", "a_xy", "a_z", "c_q"}},
+		{"a CHECK of b", byName["b_p"], []string{"a"}, []string{"a_x", "a_xy", "a_z"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var got []string
 			for _, f := range spec.CheckFacts(schema, tt.p, tt.read) {
 				got = append(got, f.Name)
+				// (z may be NULL: the CHECK holds there too.)
+				if or, ok := f.Expr.(*sqlir.Binary); f.Name == "a_z" && (!ok || or.Op != sqlir.OpOr || !isNullOf(or.X, "z")) {
+					t.Errorf("fact a_z is %#v, want z IS NULL OR z >= 0", f.Expr)
+				}
 			}
 			if strings.Join(got, ",") != strings.Join(tt.want, ",") {
 				t.Errorf("facts %q, want %q", got, tt.want)
 			}
 		})
 	}
+}
+
+// isNullOf reports whether e is "col IS NULL".
+func isNullOf(e sqlir.Expr, col string) bool {
+	n, ok := e.(*sqlir.IsNull)
+	if !ok || n.Not {
+		return false
+	}
+	c, ok := n.X.(*sqlir.ColRef)
+	return ok && c.Name == col
 }
