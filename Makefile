@@ -40,8 +40,16 @@ demo: build
 	cd $(ATM)/atm_unsafe && $(BIN) check --schema schema.sql --constraint "Account.balance >= 1000" ./...; \
 		test $$? -eq 1
 
-test: test-deps lint
-	$(GO) test -timeout 40m ./...
+# test runs lint beside the tests (its vet and staticcheck would otherwise
+# wait for nothing), and four test packages at a time: the engine tests
+# spend much of their time waiting on the servers' locks and timers, and
+# with -p 2 on two cores one core sat idle while they waited.
+test: test-deps
+	@$(MAKE) --no-print-directory lint & lint=$$!; \
+	$(GO) test -p 4 -timeout 40m ./...; tests=$$?; \
+	wait $$lint; lint=$$?; \
+	if [ $$lint -ne 0 ]; then echo "make test: lint failed (above)"; fi; \
+	[ $$tests -eq 0 ] && [ $$lint -eq 0 ]
 
 # bench also replays every fast corpus UNSAFE and every concurrent one with
 # dbverify replay on its engine, runs the differential semantics suite (groundtruth) with a larger
