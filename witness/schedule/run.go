@@ -132,7 +132,15 @@ func (s *Session) run(ctx context.Context, schema *witness.Schema, c *witness.Co
 	if err := witness.Reset(ctx, s, s.dialect(), schema); err != nil {
 		return nil, fmt.Errorf("schedule: resetting the database: %w", err)
 	}
-	out := &Outcome{Refused: witness.Seed(ctx, s, s.dialect(), schema, seedRows(rows, schema))}
+	seeded := seedRows(rows, schema)
+	// A reference constraint's counterexample lists the referenced row it
+	// watches, not the parents of the other rows it shows (a pet of owner
+	// -1 beside owner 0): the initial state keeps the constraint, so they
+	// exist — seeded as the sequential replay seeds them.
+	if refs, _ := c.ReferencedRows(schema, seeded); len(refs) > 0 {
+		seeded = append(refs, seeded...)
+	}
+	out := &Outcome{Refused: witness.Seed(ctx, s, s.dialect(), schema, seeded)}
 	if v, err := witness.Violations(ctx, s, c); err != nil {
 		return nil, fmt.Errorf("schedule: %w", err)
 	} else if len(v) > 0 {
