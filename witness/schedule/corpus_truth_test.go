@@ -23,13 +23,13 @@ import (
 
 // concurrentRounds is the number of random concurrent runs per SAFE case of
 // benchmarks/corpus/concurrent (make bench runs 200).
-var concurrentRounds = flag.Int("concurrent.rounds", 8, "random concurrent runs per SAFE concurrent corpus case")
+var concurrentRounds = flag.Int("concurrent.rounds", 4, "random concurrent runs per SAFE concurrent corpus case")
 
 // sqliteRounds is the number of random concurrent runs per SAFE SQLite
 // case and journal mode (at least concurrentRounds): SQLite's runs are
 // quick, and its serial proof rests on them (TestSQLiteSerialStress runs
 // more, without the gate).
-var sqliteRounds = flag.Int("concurrent.sqlite_rounds", 30, "random concurrent runs per SAFE SQLite concurrent corpus case and journal mode")
+var sqliteRounds = flag.Int("concurrent.sqlite_rounds", 15, "random concurrent runs per SAFE SQLite concurrent corpus case and journal mode")
 
 // sqliteJournals are the journal modes the SQLite cases run under: the
 // rollback journal (the engine's DSN keeps it in memory) and WAL, whose
