@@ -23,7 +23,6 @@ const concurrentCheckTimeout = 3 * time.Minute
 // the verdict), with the reason: there is no counterexample to replay.
 var notUnsafeByTheTool = map[string]string{
 	"concurrent/mysql_delete_owner_add_pet_unsafe": "the constraint has a subquery (not over one row)",
-	"concurrent/pg_delete_owner_add_pet_unsafe":    "the constraint has a subquery (not over one row)",
 	"concurrent/mysql_oncall_rr_unsafe":            "the constraint has a subquery (not over one row)",
 	"concurrent/pg_oncall_rc_unsafe":               "the constraint has a subquery (not over one row)",
 	"concurrent/pg_oncall_rr_unsafe":               "the constraint has a subquery (not over one row)",
@@ -69,6 +68,7 @@ var concurrentReplaySet = map[string]string{
 	"concurrent/pg_bonus_serializable_alone_unsafe":         "SERIALIZABLE, entry UNSAFE alone",
 	"concurrent/pg_chi_adjust_json_unsafe":                  "a chi handler's JSON body and path parameter",
 	"concurrent/sqlite_wallet_autocommit_unsafe":            "SQLite, statements that commit on their own",
+	"concurrent/pg_delete_owner_add_pet_unsafe":             "a reference: the owner's row has its own lock (the pets' parents seeded)",
 }
 
 // TestReplayConcurrentUnsafe runs check --concurrent on the cases of
