@@ -180,7 +180,7 @@ func keepReport(t *testing.T, c *harness.Case, stdout []byte) {
 	if dir == "" {
 		return
 	}
-	path := filepath.Join(dir, filepath.FromSlash(c.Name)+".json")
+	path := reportPath(dir, c)
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -194,9 +194,12 @@ func keptReports(t *testing.T, cases []*harness.Case) map[string]*harness.Report
 	t.Helper()
 	dir := os.Getenv(reportsEnv)
 	reports := map[string]*harness.Report{}
+	if dir == "" {
+		return reports
+	}
 	for _, c := range cases {
-		data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(c.Name)+".json"))
-		if err != nil || dir == "" {
+		data, err := os.ReadFile(reportPath(dir, c))
+		if err != nil {
 			continue // not checked in this run: the cross-check runs it
 		}
 		rep, err := harness.ParseReport(data)
@@ -207,4 +210,9 @@ func keptReports(t *testing.T, cases []*harness.Case) map[string]*harness.Report
 	}
 	t.Logf("dbverify's verdicts: %d of %d cases from TestCorpusFast's reports", len(reports), len(cases))
 	return reports
+}
+
+// reportPath is where keepReport keeps the report of case c under dir.
+func reportPath(dir string, c *harness.Case) string {
+	return filepath.Join(dir, filepath.FromSlash(c.Name)+".json")
 }
