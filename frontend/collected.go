@@ -48,6 +48,9 @@ type collection struct {
 // collectionFor returns the ghost state of slice φ p when its edges are
 // nil or append(p, e) of one element of a plain type; nil otherwise.
 func (t *translator) collectionFor(f *frame, p *ssa.Phi) *collection {
+	if !t.follow {
+		return nil
+	}
 	st, ok := p.Type().Underlying().(*types.Slice)
 	if !ok || !plainElem(st.Elem(), 0) {
 		return nil

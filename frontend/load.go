@@ -14,6 +14,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 	"golang.org/x/tools/go/ssa/ssautil"
 
+	"github.com/dbverify/dbverify/ir"
 	"github.com/dbverify/dbverify/sqlir"
 	"github.com/dbverify/dbverify/sqlparse"
 )
@@ -110,6 +111,9 @@ type Loaded struct {
 	// initGlobals holds those set only by their initialiser (not to a
 	// constant): see initOnlyGlobal.
 	initGlobals map[*ssa.Global]bool
+	// following holds how the programs that follow an element of a
+	// collected slice were translated (Unfollowed).
+	following map[*ir.Program]translation
 	// codeSet memoises setByCode.
 	codeSet map[*ssa.Global]string
 	// ownSentinels holds the program's own sentinel errors (erridentity.go).

@@ -25,6 +25,37 @@ type job struct {
 	// assumed are the run's other row constraints, assumed on entry as
 	// facts (together.go); nil: the constraint is decided alone.
 	assumed []*spec.TableFact
+	// plain are prog, rounded and wrapped without following an element
+	// of the slices a loop collects (frontend.Loaded.Unfollowed; nil when
+	// prog follows none): decided first, and their SAFE or UNSAFE stands
+	// (runJob).
+	plain *programs
+}
+
+// programs are a job's programs.
+type programs struct {
+	prog, rounded, wrapped *ir.Program
+}
+
+// unfollowed returns the programs translated again without following the
+// elements of collected slices, nil when prog follows none.
+func unfollowed(l *frontend.Loaded, prog, rounded, wrapped *ir.Program) *programs {
+	plain := l.Unfollowed(prog)
+	if plain == nil {
+		return nil
+	}
+	out := &programs{prog: plain}
+	if rounded != nil {
+		if out.rounded = l.Unfollowed(rounded); out.rounded == nil {
+			out.rounded = rounded
+		}
+	}
+	if wrapped != nil {
+		if out.wrapped = l.Unfollowed(wrapped); out.wrapped == nil {
+			out.wrapped = wrapped
+		}
+	}
+	return out
 }
 
 // plan translates every entry that may write a constrained table once
@@ -50,15 +81,21 @@ func plan(cfg Config, in *inputs, rep *report.Report) ([]job, error) {
 		prog := in.loaded.Translate(fn)
 		rounded := in.loaded.TranslateRounded(fn, prog)
 		wrapped := in.loaded.TranslateWrapped(fn, prog)
+		plain := unfollowed(in.loaded, prog, rounded, wrapped)
 		for _, p := range []*ir.Program{prog, rounded, wrapped} {
 			checkGoroutines(p, in.schema)
+		}
+		if plain != nil {
+			for _, p := range []*ir.Program{plain.prog, plain.rounded, plain.wrapped} {
+				checkGoroutines(p, in.schema)
+			}
 		}
 		for _, c := range in.constraints {
 			if in.entryRE == nil && !reachesWrite(in.loaded, fn, writersOf(in.schema, c)) {
 				continue
 			}
 			checked[c] = true
-			jobs = append(jobs, job{frontend.EntryName(fn), in.loaded.FuncPosition(fn), prog, c, rounded, wrapped, nil})
+			jobs = append(jobs, job{frontend.EntryName(fn), in.loaded.FuncPosition(fn), prog, c, rounded, wrapped, nil, plain})
 		}
 	}
 	if len(jobs) == 0 {

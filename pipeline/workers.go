@@ -107,16 +107,46 @@ func runJob(ctx context.Context, cfg Config, in *inputs, j job, solver *smt.Solv
 	} else if err := solver.Reset(); err != nil {
 		r = &report.Result{Entry: j.entry, Constraint: j.c.Label(), Verdict: report.Unknown, Reason: "internal: " + err.Error(), Predicates: []string{}}
 	} else {
-		in = withAssumed(in, j.assumed)
-		r = verify(ctx, j.entry, j.prog, j.c, in, solver, cfg)
-		if r.Verdict == report.Safe && j.wrapped != nil {
-			r = wrappedCheck(ctx, r, j, in, solver, cfg)
-		}
-		if r.Verdict == report.Safe && j.rounded != nil {
-			r = roundedCheck(ctx, r, j, in, solver, cfg)
-		}
+		r = decideJob(ctx, cfg, withAssumed(in, j.assumed), j, solver)
 	}
 	r.EntryPosition = j.pos
+	return r
+}
+
+// decideJob decides j: first on its plain programs, when it has them (a
+// SAFE there holds for the programs that follow an element of collected
+// slices, whose reads they over-approximate, and an UNSAFE there is real,
+// as no approximation reaches one), then, if that is UNKNOWN, on its own.
+// The result counts the SMT queries and time of both.
+func decideJob(ctx context.Context, cfg Config, in *inputs, j job, solver *smt.Solver) *report.Result {
+	if j.plain == nil {
+		return decidePrograms(ctx, cfg, in, j, solver)
+	}
+	plain := j
+	plain.prog, plain.rounded, plain.wrapped, plain.plain = j.plain.prog, j.plain.rounded, j.plain.wrapped, nil
+	first := decidePrograms(ctx, cfg, in, plain, solver)
+	if first.Verdict != report.Unknown || ctx.Err() != nil {
+		return first
+	}
+	if err := solver.Reset(); err != nil {
+		return first
+	}
+	r := decidePrograms(ctx, cfg, in, j, solver)
+	r.SMTQueries += first.SMTQueries
+	r.Seconds += first.Seconds
+	return r
+}
+
+// decidePrograms decides j on its programs: prog, and where prog is SAFE,
+// wrapped and rounded.
+func decidePrograms(ctx context.Context, cfg Config, in *inputs, j job, solver *smt.Solver) *report.Result {
+	r := verify(ctx, j.entry, j.prog, j.c, in, solver, cfg)
+	if r.Verdict == report.Safe && j.wrapped != nil {
+		r = wrappedCheck(ctx, r, j, in, solver, cfg)
+	}
+	if r.Verdict == report.Safe && j.rounded != nil {
+		r = roundedCheck(ctx, r, j, in, solver, cfg)
+	}
 	return r
 }
 
