@@ -25,7 +25,7 @@ func (g *fileGen) entryCallParts(spec *EntrySpec) (body, call string, err error)
 	if err != nil {
 		return "", "", err
 	}
-	if !spec.HTTP {
+	if !spec.HTTP && !spec.JSONBytes {
 		return "", call, nil
 	}
 	outer, lit, _ := splitClosure(spec.Key)
@@ -156,6 +156,7 @@ func (g *fileGen) callExpr(v *valueGen, fn *types.Func, recvType types.Type, sig
 		}
 	}
 	var args []string
+	body := g.unmarshalledParam(fn)
 	for i := 0; i < sig.Params().Len(); i++ {
 		p := sig.Params().At(i)
 		name := p.Name()
@@ -165,6 +166,9 @@ func (g *fileGen) callExpr(v *valueGen, fn *types.Func, recvType types.Type, sig
 		e, err := v.expr(p.Type(), name, 0)
 		if err != nil {
 			return "", fmt.Errorf("parameter %s: %w", name, err)
+		}
+		if body != nil && p == body {
+			e = v.jsonBytes(name, e)
 		}
 		if sig.Variadic() && i == sig.Params().Len()-1 {
 			e += "..."
