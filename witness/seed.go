@@ -117,7 +117,11 @@ func (s *Schema) DDLFor(d sqlparse.Dialect) string {
 	if d != sqlparse.MySQL {
 		return s.DDL
 	}
-	ddl := selectsDatabase.ReplaceAllString(s.DDL, "")
+	ddl := s.DDL
+	if !qualifiedTable.MatchString(ddl) {
+		// (A table created as bank.accounts needs CREATE DATABASE bank.)
+		ddl = selectsDatabase.ReplaceAllString(ddl, "")
+	}
 	return bigserial.ReplaceAllStringFunc(ddl, func(t string) string {
 		if strings.HasPrefix(strings.ToUpper(t), "SMALL") {
 			return "SMALLINT AUTO_INCREMENT UNIQUE"

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dbverify/dbverify/sqlir"
 	"github.com/dbverify/dbverify/sqlparse"
 )
 
@@ -21,5 +22,32 @@ func TestDDLForLeavesOutDatabaseSelection(t *testing.T) {
 	}
 	if got := s.DDLFor(sqlparse.Postgres); !strings.Contains(got, "CREATE SCHEMA audit;") {
 		t.Errorf("PostgreSQL DDL lost its CREATE SCHEMA:\n%s", got)
+	}
+}
+
+// TestQualifiedTables checks that replay names a table the DDL creates
+// under a schema name as created, on PostgreSQL, and that a MySQL DDL
+// whose tables live in a database it creates keeps CREATE DATABASE.
+func TestQualifiedTables(t *testing.T) {
+	ddl := "CREATE SCHEMA bank;\nCREATE TABLE IF NOT EXISTS bank.\"accounts\" (id BIGINT PRIMARY KEY, balance BIGINT NOT NULL);\nCREATE TABLE users (id BIGINT PRIMARY KEY);\n"
+	tables := map[string]*sqlir.Table{"accounts": {Name: "accounts"}, "users": {Name: "users"}}
+	s := &Schema{DDL: ddl, Tables: tables, qualified: qualifiedTables(ddl, tables)}
+	for _, tc := range []struct {
+		d     sqlparse.Dialect
+		table string
+		want  string
+	}{
+		{sqlparse.Postgres, "accounts", `"bank"."accounts"`},
+		{sqlparse.Postgres, "ACCOUNTS", `"bank"."accounts"`},
+		{sqlparse.Postgres, "users", `"users"`},
+		{sqlparse.MySQL, "accounts", "`accounts`"},
+	} {
+		if got := s.TableSQL(tc.d, tc.table); got != tc.want {
+			t.Errorf("TableSQL(%s, %s) = %s, want %s", tc.d, tc.table, got, tc.want)
+		}
+	}
+	my := &Schema{DDL: "CREATE DATABASE bank;\nCREATE TABLE bank.accounts (id BIGINT PRIMARY KEY);\n"}
+	if got := my.DDLFor(sqlparse.MySQL); !strings.Contains(got, "CREATE DATABASE bank;") {
+		t.Errorf("MySQL DDL of a qualified table lost its CREATE DATABASE:\n%s", got)
 	}
 }
