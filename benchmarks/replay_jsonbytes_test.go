@@ -29,4 +29,11 @@ func TestReplayJSONBytesBody(t *testing.T) {
 	if !strings.Contains(out, "raw is the run's JSON body") || strings.Contains(out, "unexpected end of JSON input") {
 		t.Errorf("raw is not the run's JSON body:\n%s", out)
 	}
+	// The text's inputs line lists the body's fields, not a len(raw) = 0
+	// that contradicts them.
+	check := dbverify(t, c.Dir, "check", "--no-cache", "--schema", "schema.sql", "--constraint", "accounts.balance >= 0", ".")
+	text := string(check.Stdout)
+	if !strings.Contains(text, `inputs:    JSON body field "account_id" = `) || strings.Contains(text, "len(raw)") {
+		t.Errorf("the inputs line does not list the body alone:\n%s", text)
+	}
 }
