@@ -123,6 +123,9 @@ type lowerer struct {
 	memo       map[*ir.Select]*readSite
 	memoOrder  []*ir.Select
 	memoStable map[string]bool
+	// readRows counts the rows of other tables SELECTs read (their row
+	// symbols q1, q2, …: nameReadRow).
+	readRows int
 	// dlEnabled: whether deadlock victims are explored (deadlock.go; nil
 	// until decided); txReq: the request of each handle.
 	dlEnabled *bool

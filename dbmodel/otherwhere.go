@@ -145,7 +145,25 @@ func (m *lowerer) newOtherRow(s *ir.Select) *otherRow {
 			x.cols[col] = m.freshVar(x.name+"."+col, m.unboundSort(q.Table, col))
 		}
 	}
+	if m.memoSite(s) == nil { // (a memo site's row o1 is the row listed)
+		m.nameReadRow(x, q.Table)
+	}
 	return row
+}
+
+// nameReadRow gives the columns of x, a row of table a SELECT reads (or
+// a joined UPDATE's joined row), a row symbol of their own (q1, q2, …):
+// they stay ghosts to the model, and a trace lists the row as read, so
+// that a replay seeds it. Without it a joined UPDATE whose program later
+// writes the joined table (UPDATE charges SET settled = true) printed no
+// row of that table, and the replay's UPDATE … FROM matched nothing (an
+// independent tester's mini/updatefromrow: NOT REPRODUCED).
+func (m *lowerer) nameReadRow(x *symbol, table string) {
+	m.readRows++
+	name := fmt.Sprintf("q%d", m.readRows)
+	for col, v := range x.cols {
+		v.Row, v.Table, v.Col = name, table, col
+	}
 }
 
 // bindable says whether a Scan target tv holds exactly the value the

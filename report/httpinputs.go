@@ -1,6 +1,7 @@
 package report
 
 import (
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -73,8 +74,30 @@ func (c *Counterexample) ShownInputs() []string {
 		for _, v := range h.Vars {
 			covered[v] = true
 		}
+		if h.Kind == ir.HTTPBody {
+			for _, x := range c.unmarshalled() {
+				covered["len("+x+")"] = true
+			}
+		}
 	}
 	return c.appendInputs(out, covered)
+}
+
+// unmarshalledArg is the []byte a step decodes with json.Unmarshal.
+var unmarshalledArg = regexp.MustCompile(`\bjson\.Unmarshal\((\w+),`)
+
+// unmarshalled are the variables the steps decode with json.Unmarshal.
+// The body fields the trace lists are what such a variable holds; its
+// length (len(raw) = 0, a value the model leaves free) contradicted them
+// (an independent tester's mini/jsonbodyreplay).
+func (c *Counterexample) unmarshalled() []string {
+	var out []string
+	for _, st := range c.Steps {
+		for _, m := range unmarshalledArg.FindAllStringSubmatch(st.Text, -1) {
+			out = append(out, m[1])
+		}
+	}
+	return out
 }
 
 // inputsBeside are the inputs ShownInputs lists that the request lines of

@@ -81,10 +81,13 @@ type traceBuilder struct {
 	readLater, havocked map[*ir.Var]bool
 	// times: a step binds a time.Time, printed as a timestamp.
 	times bool
+	// readSymbols: the rows of other tables SELECTs read (readrows.go).
+	readSymbols []string
 }
 
 func newTraceBuilder(pf *vcgen.PathFormula, m vcgen.Model) *traceBuilder {
 	b := &traceBuilder{pf: pf, m: m, first: pf.FirstVersions(), firstRead: pf.FirstReads(), read: pf.ReadVars(), cols: map[string][]*ir.Var{}, naming: conventionalNaming(), tested: testedVars(pf), strs: newStringNames(pf.Prog.Strings), errs: map[string]bool{}, readLater: readVersions(pf), havocked: havocVersions(pf)}
+	b.readSymbols = readRowSymbols(pf.Prog.Vars)
 	for _, v := range pf.Prog.Vars {
 		if v.Kind != ir.Column || v.Row == "" {
 			continue
@@ -338,7 +341,11 @@ func (b *traceBuilder) rows() ([]Row, error) {
 		}
 		out = append(out, row)
 	}
-	return out, nil
+	read, err := b.readRows()
+	if err != nil {
+		return nil, err
+	}
+	return append(out, read...), nil
 }
 
 // lastRead is the index of the last step that havocs (reads) a column of

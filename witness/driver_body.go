@@ -252,3 +252,66 @@ func funcLits(decl *ast.FuncDecl) []*ast.FuncLit {
 	})
 	return lits
 }
+
+// unmarshalledParam is the []byte parameter of fn that fn's body decodes
+// with json.Unmarshal(param, &req) into a struct (an entry that takes a
+// request's raw body), or nil.
+func (g *fileGen) unmarshalledParam(fn *types.Func) *types.Var {
+	if fn == nil {
+		return nil
+	}
+	decl := g.funcDecl(fn)
+	if decl == nil || decl.Body == nil {
+		return nil
+	}
+	params := fn.Type().(*types.Signature).Params()
+	info := g.syntax.TypesInfo
+	var found *types.Var
+	ast.Inspect(decl.Body, func(x ast.Node) bool {
+		call, ok := x.(*ast.CallExpr)
+		if !ok || found != nil || len(call.Args) != 2 {
+			return found == nil
+		}
+		sel, ok := call.Fun.(*ast.SelectorExpr)
+		if !ok {
+			return true
+		}
+		f, ok := info.Uses[sel.Sel].(*types.Func)
+		if !ok || f.Pkg() == nil || f.Pkg().Path() != "encoding/json" || f.Name() != "Unmarshal" {
+			return true
+		}
+		id, ok := ast.Unparen(call.Args[0]).(*ast.Ident)
+		if !ok {
+			return true
+		}
+		for i := 0; i < params.Len(); i++ {
+			if p := params.At(i); info.Uses[id] == p && isByteSlice(p.Type()) {
+				found = p
+			}
+		}
+		return found == nil
+	})
+	return found
+}
+
+// isByteSlice: a []byte (or a named type of one, json.RawMessage).
+func isByteSlice(t types.Type) bool {
+	s, ok := t.Underlying().(*types.Slice)
+	if !ok {
+		return false
+	}
+	b, ok := s.Elem().Underlying().(*types.Basic)
+	return ok && b.Kind() == types.Byte
+}
+
+// jsonBytes is the argument expression of a parameter that the entry
+// decodes with json.Unmarshal: the run's JSON body ("$http.body", which
+// the body statement marshals from the decoded struct's fields), else
+// the slice e built from the inputs. An independent tester's
+// mini/jsonbodyreplay: the trace decoded {"id":2,"amount":1} from raw,
+// and replay passed an empty raw ("unexpected end of JSON input").
+func (v *valueGen) jsonBytes(name, e string) string {
+	v.spec.JSONBytes = true
+	v.spec.Approximations = append(v.spec.Approximations, fmt.Sprintf("%s is the run's JSON body, marshalled from the fields the trace decodes", name))
+	return "zzrt.JSONBytes(in, " + e + ")"
+}

@@ -3,6 +3,7 @@ package witness
 import (
 	"fmt"
 	"go/ast"
+	"go/token"
 	"go/types"
 	"strconv"
 	"strings"
@@ -25,7 +26,7 @@ func (g *fileGen) entryCallParts(spec *EntrySpec) (body, call string, err error)
 	if err != nil {
 		return "", "", err
 	}
-	if !spec.HTTP {
+	if !spec.HTTP && !spec.JSONBytes {
 		return "", call, nil
 	}
 	outer, lit, _ := splitClosure(spec.Key)
@@ -110,6 +111,9 @@ func splitClosure(key string) (string, int, error) {
 // lookupFunc finds the function or method named key ("F", "(*T).M").
 func (g *fileGen) lookupFunc(key string) (*types.Func, types.Type, error) {
 	if !strings.HasPrefix(key, "(") {
+		if recv, method, ok := valueMethod(key); ok {
+			return g.lookupMethod(recv, method)
+		}
 		f, ok := g.pkg.Scope().Lookup(key).(*types.Func)
 		if !ok {
 			return nil, nil, fmt.Errorf("no function %s in %s", key, g.pkg.Path())
@@ -120,7 +124,24 @@ func (g *fileGen) lookupFunc(key string) (*types.Func, types.Type, error) {
 	if end < 0 {
 		return nil, nil, fmt.Errorf("cannot parse method %s", key)
 	}
-	recv, method := key[1:end], key[end+2:]
+	return g.lookupMethod(key[1:end], key[end+2:])
+}
+
+// valueMethod splits the key of a method with a value receiver, which
+// dbverify names without parentheses ("Audited.Debit", as go/ssa does),
+// into its receiver type and method. An independent tester's
+// dispatch.Audited.Debit was not run: "no function Audited.Debit".
+func valueMethod(key string) (recv, method string, ok bool) {
+	recv, method, ok = strings.Cut(key, ".")
+	if !ok || !token.IsIdentifier(recv) || !token.IsIdentifier(method) {
+		return "", "", false
+	}
+	return recv, method, true
+}
+
+// lookupMethod is method of the receiver type recv ("T" or "*T") of the
+// package.
+func (g *fileGen) lookupMethod(recv, method string) (*types.Func, types.Type, error) {
 	tn, ok := g.pkg.Scope().Lookup(strings.TrimPrefix(recv, "*")).(*types.TypeName)
 	if !ok {
 		return nil, nil, fmt.Errorf("no type %s in %s", recv, g.pkg.Path())
@@ -156,6 +177,7 @@ func (g *fileGen) callExpr(v *valueGen, fn *types.Func, recvType types.Type, sig
 		}
 	}
 	var args []string
+	body := g.unmarshalledParam(fn)
 	for i := 0; i < sig.Params().Len(); i++ {
 		p := sig.Params().At(i)
 		name := p.Name()
@@ -165,6 +187,9 @@ func (g *fileGen) callExpr(v *valueGen, fn *types.Func, recvType types.Type, sig
 		e, err := v.expr(p.Type(), name, 0)
 		if err != nil {
 			return "", fmt.Errorf("parameter %s: %w", name, err)
+		}
+		if body != nil && p == body {
+			e = v.jsonBytes(name, e)
 		}
 		if sig.Variadic() && i == sig.Params().Len()-1 {
 			e += "..."

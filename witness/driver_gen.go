@@ -155,6 +155,9 @@ type EntrySpec struct {
 	// HTTP: the entry is a handler whose request the driver builds from
 	// the "$http.…" inputs (see HTTPInputs).
 	HTTP bool
+	// JSONBytes: the entry decodes a []byte parameter with json.Unmarshal,
+	// which the driver passes the run's JSON body (see jsonBytes).
+	JSONBytes bool
 }
 
 // DriverSource is a generated driver: overlay files by absolute path.

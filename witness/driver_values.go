@@ -234,11 +234,15 @@ func (v *valueGen) input(meta string, k InputKind) {
 }
 
 // implementation is a type of the entry's package that implements iface
-// (T or *T, not a mock), or nil.
+// (T or *T, not a mock), or nil. A type that is no wrapper of iface (no
+// field of iface's type) comes first: a wrapper (Audited{Inner Debiter})
+// filled with a wrapper again ends nested too deep with a nil Inner, and
+// the call panicked (an independent tester's dispatch.Audited.Debit).
 func (v *valueGen) implementation(iface *types.Interface) types.Type {
 	if iface.NumMethods() == 0 {
 		return nil
 	}
+	var wrapper types.Type
 	scope := v.g.pkg.Scope()
 	for _, name := range scope.Names() {
 		tn, ok := scope.Lookup(name).(*types.TypeName)
@@ -253,12 +257,30 @@ func (v *valueGen) implementation(iface *types.Interface) types.Type {
 			continue
 		}
 		for _, t := range []types.Type{tn.Type(), types.NewPointer(tn.Type())} {
-			if types.Implements(t, iface) {
+			switch {
+			case !types.Implements(t, iface):
+			case !wraps(tn.Type(), iface):
 				return t
+			case wrapper == nil:
+				wrapper = t
 			}
 		}
 	}
-	return nil
+	return wrapper
+}
+
+// wraps reports whether t is a struct with a field of interface iface.
+func wraps(t types.Type, iface *types.Interface) bool {
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		if types.Identical(st.Field(i).Type().Underlying(), iface) {
+			return true
+		}
+	}
+	return false
 }
 
 // stubFunc returns a function literal of signature sig that returns the

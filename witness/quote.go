@@ -13,12 +13,15 @@ import (
 
 // TableSQL is table (as the program or the constraint names it) written
 // for the engine of dialect d: the schema's declared name, quoted part by
-// part (schema.table).
+// part (schema.table; on PostgreSQL, qualified as the DDL creates it).
 func (s *Schema) TableSQL(d sqlparse.Dialect, table string) string {
 	name := table
 	if s != nil {
 		if t := s.Table(table); t != nil {
 			name = t.Name
+		}
+		if q, ok := s.qualified[strings.ToLower(table)]; ok && d == sqlparse.Postgres {
+			name = q // (the DDL's CREATE TABLE bank.accounts)
 		}
 	}
 	parts := strings.Split(name, ".")

@@ -33,6 +33,10 @@ type Schema struct {
 	DDL string
 	// Source says where the schema comes from, for the report.
 	Source string
+	// qualified: the tables (by lower-case name) the DDL creates under a
+	// schema name (CREATE TABLE bank.accounts), as it spells them
+	// (qualifiedTables).
+	qualified map[string]string
 }
 
 // Key is the table's first key (its primary key when it declares one).
@@ -106,7 +110,29 @@ func LoadSchemaFiles(path string) (*Schema, error) {
 		}
 		ddl.WriteString("\n")
 	}
-	return &Schema{Tables: parsed.Tables, DDL: ddl.String(), Source: path}, nil
+	return &Schema{Tables: parsed.Tables, DDL: ddl.String(), Source: path, qualified: qualifiedTables(ddl.String(), parsed.Tables)}, nil
+}
+
+// qualifiedTable is a CREATE TABLE of a name qualified by a schema (or,
+// on MySQL, a database): its two parts, each maybe quoted.
+var qualifiedTable = regexp.MustCompile("(?i)CREATE\\s+(?:(?:GLOBAL|LOCAL|TEMP|TEMPORARY|UNLOGGED)\\s+)*TABLE\\s+(?:IF\\s+NOT\\s+EXISTS\\s+)?([\"`]?\\w+[\"`]?)\\.([\"`]?\\w+[\"`]?)")
+
+// qualifiedTables maps each table of tables that ddl creates under a
+// schema name to that qualified name ("bank.accounts"). The schema
+// parser keeps the bare name, which the program's SQL may also use (its
+// search_path finds it); replay's own statements (reset, seed, the
+// violation query) need the qualified one: a PostgreSQL schema file with
+// CREATE SCHEMA bank; CREATE TABLE bank.accounts … failed the replay's
+// reset ("relation \"accounts\" does not exist").
+func qualifiedTables(ddl string, tables map[string]*sqlir.Table) map[string]string {
+	out := map[string]string{}
+	for _, m := range qualifiedTable.FindAllStringSubmatch(ddl, -1) {
+		schemaName, table := strings.Trim(m[1], "\"`"), strings.Trim(m[2], "\"`")
+		if _, ok := tables[strings.ToLower(table)]; ok {
+			out[strings.ToLower(table)] = schemaName + "." + table
+		}
+	}
+	return out
 }
 
 // gooseUp keeps the Up sections of a goose migration (all of other files).

@@ -100,15 +100,29 @@ func insertSQL(r Row, lit func(col, v string) string, ident func(col string) str
 // bigserial is PostgreSQL's auto-incrementing column type.
 var bigserial = regexp.MustCompile(`(?i)\b(BIG|SMALL)?SERIAL\b`)
 
+// selectsDatabase is a MySQL statement that creates or selects a
+// database (CREATE DATABASE, its synonym CREATE SCHEMA, USE) at the start
+// of a line, with its semicolon.
+var selectsDatabase = regexp.MustCompile(`(?im)^[ \t]*(?:CREATE[ \t]+(?:DATABASE|SCHEMA)\b|USE[ \t]+)[^;]*;[ \t]*\n?`)
+
 // DDLFor is the schema's DDL as the engine of dialect d runs it: on
 // MySQL/MariaDB, PostgreSQL's SERIAL types (a program with MySQL SQL
 // whose schema was written for PostgreSQL) become auto-incremented
-// integers.
+// integers, and statements that create or select a database are left
+// out, so that the tables go into the database the run's program uses
+// (a schema file that began CREATE DATABASE bank; USE bank; created
+// them in bank, and the program, on the throwaway database, failed
+// with Error 1146: an independent tester's ext cav2).
 func (s *Schema) DDLFor(d sqlparse.Dialect) string {
 	if d != sqlparse.MySQL {
 		return s.DDL
 	}
-	return bigserial.ReplaceAllStringFunc(s.DDL, func(t string) string {
+	ddl := s.DDL
+	if !qualifiedTable.MatchString(ddl) {
+		// (A table created as bank.accounts needs CREATE DATABASE bank.)
+		ddl = selectsDatabase.ReplaceAllString(ddl, "")
+	}
+	return bigserial.ReplaceAllStringFunc(ddl, func(t string) string {
 		if strings.HasPrefix(strings.ToUpper(t), "SMALL") {
 			return "SMALLINT AUTO_INCREMENT UNIQUE"
 		}

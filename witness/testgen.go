@@ -154,7 +154,7 @@ func (r *ReplayResult) setupStatements(rows []Row) []string {
 		}
 		setup = append(setup, strconv.Quote(q))
 	}
-	for _, stmt := range splitStatements(r.Schema.DDL) {
+	for _, stmt := range splitStatements(r.Schema.DDLFor(d)) {
 		setup = append(setup, strconv.Quote(stmt))
 	}
 	// The rows are seeded as Seed does: foreign keys not checked, a zero

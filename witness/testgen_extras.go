@@ -23,7 +23,7 @@ func extrasFor(call string, imports map[string]bool) testExtras {
 		Txx:  strings.Contains(call, "h.Txx(ctx)"),
 		Gin:  strings.Contains(call, "zzrtServeGin("),
 		Echo: strings.Contains(call, "zzrtServeEcho("),
-		JSON: strings.Contains(call, "in.WithJSON("),
+		JSON: strings.Contains(call, "in.WithJSON(") || strings.Contains(call, "zzrtJSONBytes("),
 	}
 	e.HTTP = e.Gin || e.Echo || strings.Contains(call, "zzrtRequest(") || strings.Contains(call, "zzrtServeRoute(")
 	e.Mux = e.HTTP && imports["github.com/gorilla/mux"]
@@ -289,6 +289,13 @@ func (in zzrtInputs) WithJSON(v any) zzrtInputs {
 	}
 	out["$http.body"] = string(data)
 	return out
+}
+
+func zzrtJSONBytes[T ~[]byte](in zzrtInputs, def T) T {
+	if s, ok := in["$http.body"]; ok {
+		return T(s)
+	}
+	return def
 }
 
 func zzrtAlloc[T any](p **T) *T {

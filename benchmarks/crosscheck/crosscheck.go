@@ -262,6 +262,11 @@ func (cc *caseCheck) run(ctx context.Context, engineFor func(sqlparse.Dialect) (
 	if cc.schema == nil {
 		cc.schema = witness.Synthesize(cc.dialect, cc.program.Statements, extra, numeric, timed, cc.args.noInferKey)
 	}
+	for _, k := range cons {
+		// The table as replay names it (quoted; qualified as the DDL
+		// creates it: CREATE TABLE bank.accounts).
+		k.From = cc.schema.TableSQL(cc.dialect, k.Table)
+	}
 
 	// A fresh database.
 	eng, err := engineFor(cc.dialect)

@@ -1,0 +1,10 @@
+CREATE TABLE accounts (
+  id BIGINT PRIMARY KEY,
+  balance BIGINT NOT NULL
+);
+CREATE TABLE charges (
+  id BIGINT PRIMARY KEY,
+  account_id BIGINT NOT NULL,
+  amount BIGINT NOT NULL,
+  settled BOOLEAN NOT NULL DEFAULT false
+);

@@ -1,0 +1,2 @@
+CREATE SCHEMA bank;
+CREATE TABLE bank.accounts (id BIGINT PRIMARY KEY, balance BIGINT NOT NULL);

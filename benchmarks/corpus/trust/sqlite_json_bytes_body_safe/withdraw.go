@@ -1,0 +1,31 @@
+// Package sqlite_json_bytes_body_safe takes a request's raw JSON body
+// as a []byte and decodes it with json.Unmarshal.
+package sqlite_json_bytes_body_safe
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+
+	_ "modernc.org/sqlite"
+)
+
+// WithdrawRequest is the body Withdraw decodes.
+type WithdrawRequest struct {
+	AccountID int64 `json:"account_id"`
+	Amount    int64 `json:"amount"`
+}
+
+// Withdraw debits the body's amount where the balance covers it.
+func Withdraw(ctx context.Context, db *sql.DB, raw []byte) error {
+	var req WithdrawRequest
+	if err := json.Unmarshal(raw, &req); err != nil {
+		return err
+	}
+	if req.Amount <= 0 {
+		return errors.New("amount must be positive")
+	}
+	_, err := db.ExecContext(ctx, `UPDATE accounts SET balance = balance - ? WHERE id = ? AND balance >= ?`, req.Amount, req.AccountID, req.Amount)
+	return err
+}
