@@ -24,6 +24,9 @@ type Config struct {
 	Dir      string   // working directory for the patterns ("" = current)
 	Patterns []string // package patterns, e.g. "./..."
 	Dialect  string   // "mysql", "sqlite", "postgres"; "" = detect
+	// Packages, when set, holds the packages (loaded once for several
+	// runs): the patterns are matched against it instead of loaded.
+	Packages *PackageSet
 	// MaxInline bounds the depth of inlined calls (default 16).
 	MaxInline int
 	// Schema, when known, gives the columns of `SELECT *` for sqlx's
@@ -152,7 +155,13 @@ func Load(cfg Config) (*Loaded, error) {
 	if cfg.MaxInline == 0 {
 		cfg.MaxInline = 16
 	}
-	pkgs, err := loadPackages(cfg.Dir, cfg.Patterns)
+	var pkgs []*packages.Package
+	var err error
+	if cfg.Packages != nil {
+		pkgs, err = cfg.Packages.match(cfg.Dir, cfg.Patterns)
+	} else {
+		pkgs, err = loadPackages(cfg.Dir, cfg.Patterns)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -177,7 +186,11 @@ func Load(cfg Config) (*Loaded, error) {
 			extra = append(extra, p.PkgPath)
 		}
 	})
-	if len(extra) > 0 {
+	if len(extra) > 0 && cfg.Packages != nil {
+		if pkgs, err = cfg.Packages.withModuleImports(pkgs, matched, mods); err != nil {
+			return nil, err
+		}
+	} else if len(extra) > 0 {
 		all, err := loadPackages(cfg.Dir, append(append([]string(nil), cfg.Patterns...), extra...))
 		if err != nil {
 			return nil, err

@@ -23,8 +23,12 @@ import (
 
 // Config is one dbverify run.
 type Config struct {
-	Dir         string
-	Patterns    []string
+	Dir      string
+	Patterns []string
+	// Packages, when set, holds the packages already loaded (for
+	// several runs over one module): Patterns are matched against it
+	// (frontend.PackageSet).
+	Packages    *frontend.PackageSet
 	Constraints []string // as the user wrote them
 	Table       string   // default table for bare column names
 	Schema      string   // file or directory of DDL ("" = none)
@@ -212,7 +216,7 @@ func load(cfg Config) (*inputs, error) {
 		}
 		in.entryRE = re
 	}
-	loaded, err := frontend.Load(frontend.Config{Dir: cfg.Dir, Patterns: cfg.Patterns, Dialect: string(cfg.Dialect), Schema: in.schema, AssumeNoOverflow: cfg.NoOverflow, CheckGenerated: cfg.CheckGenerated, ConfigInputs: cfg.ConfigInputs})
+	loaded, err := frontend.Load(frontend.Config{Dir: cfg.Dir, Patterns: cfg.Patterns, Dialect: string(cfg.Dialect), Schema: in.schema, AssumeNoOverflow: cfg.NoOverflow, CheckGenerated: cfg.CheckGenerated, ConfigInputs: cfg.ConfigInputs, Packages: cfg.Packages})
 	if err != nil {
 		return nil, err
 	}
