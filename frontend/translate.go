@@ -117,6 +117,9 @@ type frame struct {
 	// structRes lists the struct results, whose objRes holds one variable
 	// per scalar field (see structResult).
 	structRes []int
+	// resTypes: the dynamic types of interface results (dyntypes in
+	// dispatch.go; nil entries for the other results).
+	resTypes []*resultTypes
 	// structObj merges the non-scalar fields of struct results over the
 	// returns, by field path (the first value, or opaque if they differ).
 	structObj map[string]value
@@ -142,6 +145,9 @@ type frame struct {
 	loseOnDefine map[ssa.Value]bool
 	// phiSel: the selector of a φ of pointers (see choicePhi).
 	phiSel map[*ssa.Phi]*ir.Var
+	// phiType: the variable numbering the dynamic type of an interface φ
+	// (see typedPhi).
+	phiType map[*ssa.Phi]*ir.Var
 	// fieldPhis: the φs of nullable values whose fields are variables
 	// assigned on the incoming edges (see nullablePhi).
 	fieldPhis map[*ssa.Phi]bool
@@ -388,7 +394,7 @@ func (t *translator) inline(fn *ssa.Function, args, bindings []value) value {
 		} else if f.isStructRes(i) {
 			out = append(out, f.structOut(fmt.Sprint(i), f.objRes[i]))
 		} else {
-			out = append(out, f.objRes[i])
+			out = append(out, f.resTypes[i].apply(f.objRes[i]))
 		}
 	}
 	switch len(out) {
@@ -412,6 +418,7 @@ func (t *translator) setupResults(f *frame, fn *ssa.Function) *types.Tuple {
 	f.textOK = make([]bool, res.Len())
 	f.errs = make([]*errTag, res.Len())
 	f.errSet = make([]bool, res.Len())
+	f.resTypes = make([]*resultTypes, res.Len())
 	for i := range f.textOK {
 		f.textOK[i] = isString(res.At(i).Type())
 	}
@@ -432,6 +439,8 @@ func (t *translator) setupResults(f *frame, fn *ssa.Function) *types.Tuple {
 			}
 			f.objRes[i], f.objSet[i] = t.structResult(fn.Name()+"."+name, st, 0), true
 			f.structRes = append(f.structRes, i)
+		} else if types.IsInterface(res.At(i).Type()) {
+			f.resTypes[i] = &resultTypes{v: t.p.NewVar(fmt.Sprintf("%s.ret%d$type", fn.Name(), i), ir.Int, ir.Ghost), known: true}
 		}
 	}
 	return res
@@ -527,6 +536,7 @@ func (t *translator) phi(f *frame, p *ssa.Phi) {
 		got = known[0]
 	} else if v, ok := t.choicePhi(f, p, known, later); ok {
 		got = v
+		t.typedPhi(f, p, known, &got)
 	} else {
 		// Different objects merge into an opaque one: their pointers are
 		// lost, now or when they are defined.
@@ -539,6 +549,7 @@ func (t *translator) phi(f *frame, p *ssa.Phi) {
 			}
 			f.loseOnDefine[e] = true
 		}
+		t.typedPhi(f, p, known, &got)
 	}
 	f.env[p] = got
 }
@@ -670,6 +681,11 @@ func (t *translator) phiMoves(f *frame, b, succ *ssa.BasicBlock) {
 			break
 		}
 		pv := f.env[p]
+		if tv, ok := f.phiType[p]; ok && idx >= 0 {
+			// An interface φ: the number of the type the edge brings.
+			lhs = append(lhs, tv)
+			rhs = append(rhs, t.dynTypeOf(t.val(f, p.Edges[idx])))
+		}
 		if sel, ok := f.phiSel[p]; ok && idx >= 0 {
 			// A φ of pointers: which one the edge brings.
 			lhs = append(lhs, sel)

@@ -37,6 +37,13 @@ type value struct {
 	// dyn is the dynamic type of an interface value made from a known
 	// concrete value (nil: unknown).
 	dyn types.Type
+	// dyns, where dyn is unknown, are the dynamic types an interface
+	// value may have: a φ of values each made from a known concrete value
+	// (a decorator given one of two implementations); nil: any.
+	dyns []types.Type
+	// dynVar, with dyns, holds the number (typeID) of the one of dyns the
+	// value has on the path (nil: not known).
+	dynVar *ir.Var
 
 	// err: which own sentinel errors an error value may be or wrap (nil:
 	// unknown; see erridentity.go).
