@@ -148,6 +148,9 @@ type frame struct {
 	// phiType: the variable numbering the dynamic type of an interface φ
 	// (see typedPhi).
 	phiType map[*ssa.Phi]*ir.Var
+	// dead: the blocks a Go constant condition cuts off (deadblocks.go),
+	// not translated.
+	dead map[*ssa.BasicBlock]bool
 	// fieldPhis: the φs of nullable values whose fields are variables
 	// assigned on the incoming edges (see nullablePhi).
 	fieldPhis map[*ssa.Phi]bool
@@ -324,7 +327,7 @@ func (t *translator) inline(fn *ssa.Function, args, bindings []value) value {
 
 	f := &frame{
 		fn: fn, env: map[ssa.Value]value{},
-		start: map[*ssa.BasicBlock]ir.Loc{}, end: map[*ssa.BasicBlock]ir.Loc{},
+		start: map[*ssa.BasicBlock]ir.Loc{}, end: map[*ssa.BasicBlock]ir.Loc{}, dead: map[*ssa.BasicBlock]bool{},
 		ret: t.p.NewLoc(), names: debugNames(fn),
 		deferred: t.nextDeferred,
 	}
@@ -371,11 +374,17 @@ func (t *translator) inline(fn *ssa.Function, args, bindings []value) value {
 	}
 	t.edge(f.start[fn.Blocks[0]], &ir.Assume{Cond: ir.True, Info: t.info(ir.KindCall, "")})
 	for _, b := range blockOrder(fn) {
+		if t.deadBlock(f, b) {
+			f.dead[b] = true
+			continue
+		}
 		t.block(f, b)
 	}
 	f.block = nil
 	for _, b := range fn.Blocks {
-		t.terminator(f, b)
+		if !f.dead[b] {
+			t.terminator(f, b)
+		}
 	}
 	t.fillDefers(f)
 	t.emitUnwind(f)

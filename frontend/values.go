@@ -17,6 +17,9 @@ type value struct {
 	// scalar: an int, bool, float or string (as its code), or an error (as
 	// "is non-nil").
 	expr ir.Expr
+	// goConst: expr is a Go constant of the program (a literal, perhaps
+	// passed to a parameter), not a value the model approximates.
+	goConst bool
 	// str is the text of a constant string (strKnown).
 	str      string
 	strKnown bool
