@@ -109,6 +109,9 @@ func (t *translator) typedPhi(f *frame, p *ssa.Phi, known []value, v *value) {
 	if v.dyns == nil {
 		return
 	}
+	if t.stackInLoop() {
+		return // the variable would hold the type of the last iteration's value
+	}
 	for _, k := range known {
 		if k.dyn == nil && k.dynVar == nil {
 			return
@@ -188,4 +191,23 @@ func (rt *resultTypes) apply(v value) value {
 	}
 	v.dyns, v.dynVar = rt.dyns, rt.v
 	return v
+}
+
+// stackInLoop reports whether the code being translated may run more
+// than once in a run of the entry: the block a frame on the stack is at
+// lies on a cycle, or is not known (deferred calls, unwinding), except
+// for the frame being set up, before its blocks. A ghost variable
+// assigned there holds the last run's value, not that of a value kept
+// from an earlier one (in memory): such values get no type variable
+// (dynVar), only their types.
+func (t *translator) stackInLoop() bool {
+	for i, f := range t.frames {
+		if f.block == nil && i == len(t.frames)-1 {
+			continue
+		}
+		if t.inLoop(f.block) {
+			return true
+		}
+	}
+	return false
 }

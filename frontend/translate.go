@@ -448,7 +448,7 @@ func (t *translator) setupResults(f *frame, fn *ssa.Function) *types.Tuple {
 			}
 			f.objRes[i], f.objSet[i] = t.structResult(fn.Name()+"."+name, st, 0), true
 			f.structRes = append(f.structRes, i)
-		} else if types.IsInterface(res.At(i).Type()) {
+		} else if types.IsInterface(res.At(i).Type()) && !t.stackInLoop() {
 			f.resTypes[i] = &resultTypes{v: t.p.NewVar(fmt.Sprintf("%s.ret%d$type", fn.Name(), i), ir.Int, ir.Ghost), known: true}
 		}
 	}

@@ -16,7 +16,9 @@ import (
 // brings is followed (a φ, a helper's returns), so the counterexample
 // of a bad choice sets the flag that chooses it (adv15
 // progs/dispatch.WithdrawMode: its counterexample had the wrong flag and
-// did not replay). A field the caller fills may hold any implementation.
+// did not replay). A field the caller fills may hold any implementation;
+// a value kept from an earlier round of a loop is not tied to the type
+// the last round chose.
 func TestInterfaceFieldDispatch(t *testing.T) {
 	want := map[string]struct {
 		verdict report.Verdict
@@ -29,6 +31,7 @@ func TestInterfaceFieldDispatch(t *testing.T) {
 		"WithdrawNested":      {report.Unsafe, "admin=true"},
 		"WithdrawPickedAdmin": {report.Unsafe, "admin=true"},
 		"WithdrawGiven":       {report.Unsafe, ""},
+		"WithdrawKept":        {report.Unsafe, ""},
 	}
 	dir := testdataDir(t, "ifacefield")
 	cfg := Config{Dir: dir, Patterns: []string{"./decorate"}, Dialect: "sqlite", Schema: dir + "/schema.sql",

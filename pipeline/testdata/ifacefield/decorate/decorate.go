@@ -129,3 +129,25 @@ func WithdrawPickedAdmin(ctx context.Context, db *sql.DB, id, amount int64, admi
 func WithdrawGiven(ctx context.Context, l Logged, id, amount int64) error {
 	return l.Debit(ctx, id, amount)
 }
+
+type holder struct{ d Debiter }
+
+// WithdrawKept keeps the Debiter chosen in the first of n >= 2 rounds,
+// Admin when adminFirst, and debits through it after the loop, where the
+// last round's choice is always Guarded.
+func WithdrawKept(ctx context.Context, db *sql.DB, id, amount int64, n int, adminFirst bool) error {
+	if n < 2 {
+		return errors.New("n < 2")
+	}
+	h := &holder{}
+	for i := 0; i < n; i++ {
+		var d Debiter = Guarded{DB: db}
+		if i == 0 && adminFirst {
+			d = Admin{DB: db}
+		}
+		if i == 0 {
+			h.d = d
+		}
+	}
+	return Logged{Inner: h.d}.Debit(ctx, id, amount)
+}
