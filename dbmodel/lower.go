@@ -139,6 +139,8 @@ type lowerer struct {
 	// intTexts: the Go strings the statement being lowered binds next to
 	// an integer (strint.go).
 	intTexts intTexts
+	// readOnly: the handles of read-only transactions (readonly.go).
+	readOnly map[ir.Tx]bool
 }
 
 // Lower returns p with every database operation replaced by its meaning in
@@ -151,7 +153,7 @@ func Lower(p *ir.Program, prop spec.Property, opt Options) (*Result, error) {
 	m := &lowerer{
 		src: p, ins: ins, tables: map[string]*tableModel{}, selSym: map[*ir.Select]*symbol{},
 		txs: map[ir.Tx]*txState{}, res: &Result{}, opt: opt, fracs: map[ir.Expr]fraction{},
-		read: readVars(p), selected: selectedTables(p),
+		read: readVars(p), selected: selectedTables(p), readOnly: readOnlyTxs(p),
 	}
 	if m.opt.Dialect == "" {
 		m.opt.Dialect = "mysql"

@@ -25,6 +25,11 @@ func (m *lowerer) lowerExec(e *ir.Edge, s *ir.Exec) error {
 		outcome = append(outcome, s.NoRow)
 	}
 	em := m.errFork(e, s.Info, s.Err, nil, nil, outcome...)
+	if m.refusedWrite(s) {
+		em.assume(ir.False)
+		em.jump(e.To)
+		return nil
+	}
 	m.uniqueInsert(em, s)
 	m.forgetInserted(em, s)
 	t := m.model(writtenTable(s.SQL))

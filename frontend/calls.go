@@ -154,6 +154,12 @@ func (t *translator) invoke(f *frame, instr ssa.CallInstruction, c *ssa.CallComm
 		}
 	}
 	impls := t.l.implementations(m)
+	var conds []ir.Expr // the condition under which each of impls runs (nil: a new choice)
+	if only, when, ok := t.methodsOf(recv, m); ok {
+		// The receiver holds one of a few known types (a decorator given
+		// one of two implementations): only their methods may run.
+		impls, conds = only, when
+	}
 	if val, ok := validationOfMethod(m); ok && len(impls) == 0 {
 		return t.validated(val, args, argTypes(c)[1:], results)
 	}
@@ -165,20 +171,18 @@ func (t *translator) invoke(f *frame, instr ssa.CallInstruction, c *ssa.CallComm
 	// A method that calls itself through the interface (a decorator
 	// wrapping another implementation) is assumed to wrap a different one.
 	var others []*ssa.Function
-	for _, impl := range impls {
-		onStack := false
-		for _, g := range t.stack {
-			if g == impl {
-				onStack = true
-			}
-		}
-		if !onStack {
+	var otherConds []ir.Expr
+	for i, impl := range impls {
+		if !slices.Contains(t.stack, impl) {
 			others = append(others, impl)
+			if conds != nil {
+				otherConds = append(otherConds, conds[i])
+			}
 		}
 	}
 	if len(others) > 0 && len(others) < len(impls) {
 		t.p.Assume(fmt.Sprintf("%s wraps another implementation of %s, not itself", EntryName(t.stack[len(t.stack)-1]), m.Name()))
-		impls = others
+		impls, conds = others, otherConds
 	}
 	if !t.usesDatabase(impls, args) {
 		if isEchoBind(m) && len(impls) == 0 {
@@ -208,7 +212,7 @@ func (t *translator) invoke(f *frame, instr ssa.CallInstruction, c *ssa.CallComm
 		}
 		return t.fresh(m.Name()+"()", results)
 	}
-	return t.dispatch(m, recv, args, impls, results)
+	return t.dispatch(m, recv, args, impls, conds, results)
 }
 
 // usesDatabase reports whether an interface call must run its module
@@ -238,11 +242,18 @@ func (t *translator) usesDatabase(impls []*ssa.Function, args []value) bool {
 }
 
 // dispatch calls an interface method whose dynamic type is not known:
-// one of the module's implementations runs (a class-hierarchy call graph).
-// A receiver the model cannot match to an implementation's type is an
-// arbitrary value of that type.
-func (t *translator) dispatch(m *types.Func, recv value, args []value, impls []*ssa.Function, results *types.Tuple) value {
-	choice := t.implOf(m, recv, impls)
+// one of impls runs, impls[i] where when[i] holds (when nil: a choice
+// among them, see implOf), the module's implementations (a
+// class-hierarchy call graph) or those of the types the receiver may
+// have (methodsOf). A receiver the model cannot match to an
+// implementation's type is an arbitrary value of that type.
+func (t *translator) dispatch(m *types.Func, recv value, args []value, impls []*ssa.Function, when []ir.Expr, results *types.Tuple) value {
+	if when == nil {
+		choice := t.implOf(m, recv, impls)
+		for i := range impls {
+			when = append(when, ir.Eq(choice.v, ir.IntLit(int64(choice.types[i]))))
+		}
+	}
 	from := t.cur
 	var outs []value
 	var ends []ir.Loc
@@ -250,7 +261,7 @@ func (t *translator) dispatch(m *types.Func, recv value, args []value, impls []*
 	pos := t.pos
 	for i, impl := range impls {
 		t.cur, t.pos = from, pos
-		cond := ir.Eq(choice.v, ir.IntLit(int64(choice.types[i])))
+		cond := when[i]
 		if len(impls) == 1 {
 			cond = ir.True
 		}

@@ -58,3 +58,156 @@ func sameIDs(a, b []int) bool {
 	slices.Sort(y)
 	return slices.Equal(x, y)
 }
+
+// methodsOf returns the module's methods m of the dynamic types an
+// interface receiver may have (recv.dyns) and, where recv.dynVar
+// numbers the one it has, the condition under which each runs (nil
+// otherwise); false when the types are not known or one of them has no
+// method m in the module: then every implementation may run.
+func (t *translator) methodsOf(recv value, m *types.Func) ([]*ssa.Function, []ir.Expr, bool) {
+	if len(recv.dyns) == 0 {
+		return nil, nil, false
+	}
+	var out []*ssa.Function
+	var when [][]ir.Expr
+	for _, typ := range recv.dyns {
+		sel := t.l.Prog.MethodSets.MethodSet(typ).Lookup(m.Pkg(), m.Name())
+		if sel == nil {
+			return nil, nil, false
+		}
+		fn := t.l.unwrap(t.l.Prog.MethodValue(sel))
+		if fn == nil || !t.l.inModule(fn) {
+			return nil, nil, false
+		}
+		i := slices.Index(out, fn)
+		if i < 0 {
+			i = len(out)
+			out, when = append(out, fn), append(when, nil)
+		}
+		if recv.dynVar != nil {
+			when[i] = append(when[i], ir.Eq(recv.dynVar, ir.IntLit(int64(t.typeID(typ)))))
+		}
+	}
+	if recv.dynVar == nil {
+		return out, nil, true
+	}
+	conds := make([]ir.Expr, len(when))
+	for i, w := range when {
+		conds[i] = ir.Or(w...)
+	}
+	return out, conds, true
+}
+
+// typedPhi gives the value v of an interface φ whose incoming values
+// (known) all have known dynamic types those types (dyns) and, where
+// each has one type or its own number variable, a variable numbering
+// the type the path brings (dynVar, typeID's numbers), assigned on the
+// incoming edges (phiMoves): a call through it runs the method of that
+// type only.
+func (t *translator) typedPhi(f *frame, p *ssa.Phi, known []value, v *value) {
+	v.dyns = phiDyns(known, len(p.Edges))
+	if v.dyns == nil {
+		return
+	}
+	if t.stackInLoop() {
+		return // the variable would hold the type of the last iteration's value
+	}
+	for _, k := range known {
+		if k.dyn == nil && k.dynVar == nil {
+			return
+		}
+	}
+	v.dynVar = t.p.NewVar(f.prefix+t.nameOf(f, p)+"$type", ir.Int, ir.Ghost)
+	if f.phiType == nil {
+		f.phiType = map[*ssa.Phi]*ir.Var{}
+	}
+	f.phiType[p] = v.dynVar
+}
+
+// dynTypeOf is the number (typeID) of the dynamic type of an interface
+// value an edge brings to a typed φ.
+func (t *translator) dynTypeOf(v value) ir.Expr {
+	if v.dynVar != nil {
+		return v.dynVar
+	}
+	return ir.IntLit(int64(t.typeID(v.dyn)))
+}
+
+// phiDyns returns the dynamic types an interface φ of edges incoming
+// values may have, when every value (all known) has known ones (nil
+// otherwise: any type).
+func phiDyns(known []value, edges int) []types.Type {
+	if len(known) != edges {
+		return nil
+	}
+	var out []types.Type
+	for _, v := range known {
+		vs := v.dyns
+		if v.dyn != nil {
+			vs = []types.Type{v.dyn}
+		}
+		if len(vs) == 0 {
+			return nil
+		}
+		for _, typ := range vs {
+			if !slices.ContainsFunc(out, func(u types.Type) bool { return types.Identical(u, typ) }) {
+				out = append(out, typ)
+			}
+		}
+	}
+	return out
+}
+
+// resultTypes follows the dynamic type of an interface result over the
+// returns of a function (a helper returning one of two implementations):
+// v numbers the type each return gives (assigned there), dyns are those
+// types; known until a return gives a value of unknown type (nil, an
+// input).
+type resultTypes struct {
+	v     *ir.Var
+	dyns  []types.Type
+	known bool
+}
+
+// returnType records the dynamic type of the result v a return gives,
+// with the assignment of its number to rt.v added to lhs, rhs.
+func (t *translator) returnType(rt *resultTypes, v value, lhs []*ir.Var, rhs []ir.Expr) ([]*ir.Var, []ir.Expr) {
+	if !rt.known || (v.dyn == nil && v.dynVar == nil) {
+		rt.known = false
+		return lhs, rhs
+	}
+	rt.dyns = phiDyns([]value{{dyns: rt.dyns}, v}, 2)
+	if len(rt.dyns) == 0 {
+		rt.dyns = phiDyns([]value{v}, 1)
+	}
+	return append(lhs, rt.v), append(rhs, t.dynTypeOf(v))
+}
+
+// apply gives the merged result v the dynamic types the returns gave,
+// where v does not know its own.
+func (rt *resultTypes) apply(v value) value {
+	if rt == nil || !rt.known || len(rt.dyns) == 0 || v.dyn != nil || v.dynVar != nil {
+		return v
+	}
+	v.dyns, v.dynVar = rt.dyns, rt.v
+	return v
+}
+
+// stackInLoop reports whether the code being translated may run more
+// than once in a run of the entry: the block a frame on the stack is at
+// lies on a cycle, or is not known (deferred calls, unwinding), except
+// for the frame being set up, before its blocks. A ghost variable
+// assigned there holds the last run's value, not that of a value kept
+// from an earlier one (in memory): such values get no type variable
+// (dynVar), only their types.
+func (t *translator) stackInLoop() bool {
+	for i, f := range t.frames {
+		if f.block == nil && i == len(t.frames)-1 {
+			continue
+		}
+		if t.inLoop(f.block) {
+			return true
+		}
+	}
+	return false
+}

@@ -99,7 +99,7 @@ func (t *translator) constant(c *ssa.Const) value {
 	}
 	switch c.Value.Kind() {
 	case constant.Bool:
-		return value{expr: ir.BoolConst(constant.BoolVal(c.Value))}
+		return value{expr: ir.BoolConst(constant.BoolVal(c.Value)), goConst: true}
 	case constant.String:
 		s := constant.StringVal(c.Value)
 		return value{expr: ir.StringCode(s), str: s, strKnown: true}

@@ -41,6 +41,9 @@ func (t *translator) ret(f *frame, r *ssa.Return) {
 			t.assignStruct(f, fmt.Sprint(i), f.objRes[i], v, &lhs, &rhs)
 			continue
 		}
+		if rt := f.resTypes[i]; rt != nil {
+			lhs, rhs = t.returnType(rt, v, lhs, rhs)
+		}
 		if !f.objSet[i] {
 			f.objRes[i], f.objSet[i] = v, true
 		} else if !sameValue(f.objRes[i], v) {

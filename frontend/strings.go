@@ -2,6 +2,7 @@ package frontend
 
 import (
 	"fmt"
+	"go/types"
 	"regexp"
 	"strconv"
 	"strings"
@@ -227,8 +228,13 @@ func (t *translator) merge(outs []value, ends []ir.Loc, conds []ir.Expr) value {
 	var values [][]ir.Expr
 	assigns = make([][]*ir.Var, len(outs))
 	values = make([][]ir.Expr, len(outs))
-	var mergeOne func(path []int, vs []value) value
+	var mergeOne, mergeShape func(path []int, vs []value) value
 	mergeOne = func(path []int, vs []value) value {
+		out := mergeShape(path, vs)
+		out.dyn, out.dyns = mergedDyns(vs)
+		return out
+	}
+	mergeShape = func(path []int, vs []value) value {
 		first := vs[0]
 		switch {
 		case first.expr != nil:
@@ -343,4 +349,15 @@ func (t *translator) forAlts(o *object, body func(*object) value) value {
 		ends = append(ends, t.cur)
 	}
 	return t.merge(outs, ends, o.altConds)
+}
+
+// mergedDyns returns the dynamic type of interface values vs merged at
+// a join: theirs when they agree, else the types they may have (dyns)
+// when each has known ones; none (any type) otherwise.
+func mergedDyns(vs []value) (types.Type, []types.Type) {
+	dyns := phiDyns(vs, len(vs))
+	if len(dyns) == 1 {
+		return dyns[0], nil
+	}
+	return nil, dyns
 }

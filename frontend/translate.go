@@ -118,6 +118,9 @@ type frame struct {
 	// structRes lists the struct results, whose objRes holds one variable
 	// per scalar field (see structResult).
 	structRes []int
+	// resTypes: the dynamic types of interface results (dyntypes in
+	// dispatch.go; nil entries for the other results).
+	resTypes []*resultTypes
 	// structObj merges the non-scalar fields of struct results over the
 	// returns, by field path (the first value, or opaque if they differ).
 	structObj map[string]value
@@ -143,6 +146,12 @@ type frame struct {
 	loseOnDefine map[ssa.Value]bool
 	// phiSel: the selector of a φ of pointers (see choicePhi).
 	phiSel map[*ssa.Phi]*ir.Var
+	// phiType: the variable numbering the dynamic type of an interface φ
+	// (see typedPhi).
+	phiType map[*ssa.Phi]*ir.Var
+	// dead: the blocks a Go constant condition cuts off (deadblocks.go),
+	// not translated.
+	dead map[*ssa.BasicBlock]bool
 	// fieldPhis: the φs of nullable values whose fields are variables
 	// assigned on the incoming edges (see nullablePhi).
 	fieldPhis map[*ssa.Phi]bool
@@ -355,7 +364,7 @@ func (t *translator) inline(fn *ssa.Function, args, bindings []value) value {
 
 	f := &frame{
 		fn: fn, env: map[ssa.Value]value{},
-		start: map[*ssa.BasicBlock]ir.Loc{}, end: map[*ssa.BasicBlock]ir.Loc{},
+		start: map[*ssa.BasicBlock]ir.Loc{}, end: map[*ssa.BasicBlock]ir.Loc{}, dead: map[*ssa.BasicBlock]bool{},
 		ret: t.p.NewLoc(), names: debugNames(fn),
 		deferred: t.nextDeferred,
 	}
@@ -402,11 +411,17 @@ func (t *translator) inline(fn *ssa.Function, args, bindings []value) value {
 	}
 	t.edge(f.start[fn.Blocks[0]], &ir.Assume{Cond: ir.True, Info: t.info(ir.KindCall, "")})
 	for _, b := range blockOrder(fn) {
+		if t.deadBlock(f, b) {
+			f.dead[b] = true
+			continue
+		}
 		t.block(f, b)
 	}
 	f.block = nil
 	for _, b := range fn.Blocks {
-		t.terminator(f, b)
+		if !f.dead[b] {
+			t.terminator(f, b)
+		}
 	}
 	t.fillDefers(f)
 	t.emitUnwind(f)
@@ -425,7 +440,7 @@ func (t *translator) inline(fn *ssa.Function, args, bindings []value) value {
 		} else if f.isStructRes(i) {
 			out = append(out, f.structOut(fmt.Sprint(i), f.objRes[i]))
 		} else {
-			out = append(out, f.objRes[i])
+			out = append(out, f.resTypes[i].apply(f.objRes[i]))
 		}
 	}
 	switch len(out) {
@@ -449,6 +464,7 @@ func (t *translator) setupResults(f *frame, fn *ssa.Function) *types.Tuple {
 	f.textOK = make([]bool, res.Len())
 	f.errs = make([]*errTag, res.Len())
 	f.errSet = make([]bool, res.Len())
+	f.resTypes = make([]*resultTypes, res.Len())
 	for i := range f.textOK {
 		f.textOK[i] = isString(res.At(i).Type())
 	}
@@ -469,6 +485,8 @@ func (t *translator) setupResults(f *frame, fn *ssa.Function) *types.Tuple {
 			}
 			f.objRes[i], f.objSet[i] = t.structResult(fn.Name()+"."+name, st, 0), true
 			f.structRes = append(f.structRes, i)
+		} else if types.IsInterface(res.At(i).Type()) && !t.stackInLoop() {
+			f.resTypes[i] = &resultTypes{v: t.p.NewVar(fmt.Sprintf("%s.ret%d$type", fn.Name(), i), ir.Int, ir.Ghost), known: true}
 		}
 	}
 	return res
@@ -564,6 +582,7 @@ func (t *translator) phi(f *frame, p *ssa.Phi) {
 		got = known[0]
 	} else if v, ok := t.choicePhi(f, p, known, later); ok {
 		got = v
+		t.typedPhi(f, p, known, &got)
 	} else {
 		// Different objects merge into an opaque one: their pointers are
 		// lost, now or when they are defined.
@@ -576,6 +595,7 @@ func (t *translator) phi(f *frame, p *ssa.Phi) {
 			}
 			f.loseOnDefine[e] = true
 		}
+		t.typedPhi(f, p, known, &got)
 	}
 	f.env[p] = got
 }
@@ -707,6 +727,11 @@ func (t *translator) phiMoves(f *frame, b, succ *ssa.BasicBlock) {
 			break
 		}
 		pv := f.env[p]
+		if tv, ok := f.phiType[p]; ok && idx >= 0 {
+			// An interface φ: the number of the type the edge brings.
+			lhs = append(lhs, tv)
+			rhs = append(rhs, t.dynTypeOf(t.val(f, p.Edges[idx])))
+		}
 		if sel, ok := f.phiSel[p]; ok && idx >= 0 {
 			// A φ of pointers: which one the edge brings.
 			lhs = append(lhs, sel)

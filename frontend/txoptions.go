@@ -3,14 +3,16 @@ package frontend
 import (
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/dbverify/dbverify/ir"
+	"github.com/dbverify/dbverify/sqlparse"
 )
 
 // txOptions is what a BEGIN call's transaction options say of the
-// transaction's isolation level.
+// transaction's isolation level and access mode.
 type txOptions struct {
 	// given: the call is given options that may set a level (a *sql.TxOptions
 	// that is not nil, a pgx.TxOptions other than the zero value).
@@ -18,6 +20,10 @@ type txOptions struct {
 	// level is the level they set, as the library spells it
 	// (ir.TxOp.Level): "" when the options are not followed.
 	level string
+	// readOnly: the options make the transaction read-only on every path
+	// (sql.TxOptions.ReadOnly true, pgx's AccessMode pgx.ReadOnly) and
+	// the dialect's engine refuses its writes (readOnlyRefusesWrites).
+	readOnly bool
 }
 
 // sqlLevelName names a level of database/sql (sql.IsolationLevel's
@@ -67,14 +73,25 @@ func (t *translator) txOptionsOf(f *frame, instr ssa.CallInstruction, a apiCall,
 	if v == nil {
 		return txOptions{given: true}
 	}
+	opts := txOptions{readOnly: readOnlyRefusesWrites(t.dialect) && t.storedReadOnly(f, v, instr)}
 	level, zero, ok := t.storedLevel(f, v, instr)
 	switch {
 	case !ok:
-		return txOptions{given: true}
-	case zero:
-		return txOptions{} // the driver's default: as if no options
+		opts.given = true
+	case !zero:
+		opts.given, opts.level = true, level
 	}
-	return txOptions{given: true, level: level}
+	return opts // zero: the driver's default level, as if no options
+}
+
+// readOnlyRefusesWrites reports whether the drivers of dialect d honour
+// a read-only transaction's options so that its engine refuses every
+// write in it: PostgreSQL (SQLSTATE 25006) through pgx and lib/pq,
+// MariaDB/MySQL (error 1792) through go-sql-driver/mysql. Not SQLite:
+// modernc.org/sqlite ignores sql.TxOptions.ReadOnly (the write commits;
+// groundtruth.TestReadOnlyTransactions).
+func readOnlyRefusesWrites(d sqlparse.Dialect) bool {
+	return d == sqlparse.Postgres || d == sqlparse.MySQL
 }
 
 // optionsArg returns the index of a BEGIN call's transaction options
@@ -116,40 +133,95 @@ func optionsValue(c *ssa.CallCommon, typ types.Type) ssa.Value {
 // instruction use, holds: zero when its level field is the zero value
 // (the driver's default); false when it is not followed.
 func (t *translator) storedLevel(f *frame, v ssa.Value, use ssa.Instruction) (level string, zero, ok bool) {
-	if load, isLoad := v.(*ssa.UnOp); isLoad && load.Op == token.MUL {
-		// A pgx.TxOptions passed by value: the load of the literal.
-		v, use = load.X, load
+	x, zero, ok := t.storedOption(f, v, use, "Isolation", "IsoLevel")
+	if !ok || zero {
+		return "", zero, ok
 	}
-	alloc, isAlloc := v.(*ssa.Alloc)
-	if !isAlloc || alloc.Parent() != f.fn {
-		return "", false, false
-	}
-	st, ok := levelField(alloc)
-	if !ok {
-		return "", false, false
-	}
-	store, ok := onlyStore(alloc, st, use)
-	if !ok {
-		return "", false, false
-	}
-	if store == nil {
-		return "", true, true
-	}
-	if !storedBefore(alloc, store, use) {
-		return "", false, false
-	}
-	return constLevel(t.val(f, store.Val))
+	return constLevel(x)
 }
 
-// levelField returns the index of the isolation level field of the
-// TxOptions struct alloc points to (sql's Isolation, pgx's IsoLevel).
-func levelField(alloc *ssa.Alloc) (int, bool) {
+// storedReadOnly reports whether a TxOptions value v, read by the
+// instruction use, makes the transaction read-only on every path: its
+// ReadOnly field (database/sql) holds the constant true, or its
+// AccessMode field (pgx) the constant pgx.ReadOnly while its BeginQuery,
+// which pgx would send instead, is left empty. false where it is not
+// followed: the write may then succeed or fail, as any write may.
+func (t *translator) storedReadOnly(f *frame, v ssa.Value, use ssa.Instruction) bool {
+	x, zero, ok := t.storedOption(f, v, use, "ReadOnly", "AccessMode")
+	if !ok || zero {
+		return false
+	}
+	if hasOption(v, "BeginQuery") {
+		if _, noQuery, ok := t.storedOption(f, v, use, "BeginQuery"); !ok || !noQuery {
+			return false
+		}
+	}
+	if b, isBool := x.expr.(ir.BoolConst); isBool {
+		return bool(b)
+	}
+	return x.strKnown && x.str == "read only"
+}
+
+// storedOption returns the value a TxOptions value v, read by the
+// instruction use, holds in the field named one of names: zero when the
+// field keeps its zero value; false when it is not followed: v is not
+// a composite literal of the function of the call, or its field is
+// stored more than once, not before use on every path, or its address
+// escapes.
+func (t *translator) storedOption(f *frame, v ssa.Value, use ssa.Instruction, names ...string) (x value, zero, ok bool) {
+	alloc, use, ok := optionsAlloc(v, use)
+	if !ok || alloc.Parent() != f.fn {
+		return value{}, false, false
+	}
+	field, ok := optionField(alloc, names...)
+	if !ok {
+		return value{}, false, false
+	}
+	store, ok := onlyStore(alloc, field, use)
+	switch {
+	case !ok:
+		return value{}, false, false
+	case store == nil:
+		return value{}, true, true
+	case !storedBefore(alloc, store, use):
+		return value{}, false, false
+	}
+	return t.val(f, store.Val), false, true
+}
+
+// optionsAlloc returns the composite literal a TxOptions value v refers
+// to and the instruction that reads it for use: the load of the literal
+// for a pgx.TxOptions passed by value.
+func optionsAlloc(v ssa.Value, use ssa.Instruction) (*ssa.Alloc, ssa.Instruction, bool) {
+	if load, isLoad := v.(*ssa.UnOp); isLoad && load.Op == token.MUL {
+		v, use = load.X, load
+	}
+	alloc, ok := v.(*ssa.Alloc)
+	return alloc, use, ok
+}
+
+// hasOption reports whether the TxOptions literal v refers to has a
+// field named name.
+func hasOption(v ssa.Value, name string) bool {
+	alloc, _, ok := optionsAlloc(v, nil)
+	if !ok {
+		return false
+	}
+	_, ok = optionField(alloc, name)
+	return ok
+}
+
+// optionField returns the index of the field named one of names of the
+// TxOptions struct alloc points to (the isolation level: sql's
+// Isolation, pgx's IsoLevel; the access mode: sql's ReadOnly, pgx's
+// AccessMode).
+func optionField(alloc *ssa.Alloc, names ...string) (int, bool) {
 	st, ok := alloc.Type().(*types.Pointer).Elem().Underlying().(*types.Struct)
 	if !ok {
 		return 0, false
 	}
 	for i := 0; i < st.NumFields(); i++ {
-		if name := st.Field(i).Name(); name == "Isolation" || name == "IsoLevel" {
+		if slices.Contains(names, st.Field(i).Name()) {
 			return i, true
 		}
 	}
@@ -280,6 +352,6 @@ func (t *translator) beginTx(opts txOptions) (ir.Tx, *ir.Var) {
 	t.txs++
 	id := ir.Tx(t.txs)
 	errV := t.errVar()
-	t.emit(&ir.TxOp{Op: ir.Begin, Tx: id, Err: errV, Options: opts.given, Level: opts.level, Info: t.info(ir.KindSQL, "BEGIN")})
+	t.emit(&ir.TxOp{Op: ir.Begin, Tx: id, Err: errV, Options: opts.given, Level: opts.level, ReadOnly: opts.readOnly, Info: t.info(ir.KindSQL, "BEGIN")})
 	return id, errV
 }

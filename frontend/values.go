@@ -17,6 +17,9 @@ type value struct {
 	// scalar: an int, bool, float or string (as its code), or an error (as
 	// "is non-nil").
 	expr ir.Expr
+	// goConst: expr is a Go constant of the program (a literal, perhaps
+	// passed to a parameter), not a value the model approximates.
+	goConst bool
 	// str is the text of a constant string (strKnown).
 	str      string
 	strKnown bool
@@ -37,6 +40,13 @@ type value struct {
 	// dyn is the dynamic type of an interface value made from a known
 	// concrete value (nil: unknown).
 	dyn types.Type
+	// dyns, where dyn is unknown, are the dynamic types an interface
+	// value may have: a φ of values each made from a known concrete value
+	// (a decorator given one of two implementations); nil: any.
+	dyns []types.Type
+	// dynVar, with dyns, holds the number (typeID) of the one of dyns the
+	// value has on the path (nil: not known).
+	dynVar *ir.Var
 
 	// err: which own sentinel errors an error value may be or wrap (nil:
 	// unknown; see erridentity.go).

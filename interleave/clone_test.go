@@ -27,7 +27,7 @@ func TestCloneKeepsEveryField(t *testing.T) {
 		&ir.Havoc{Vars: []*ir.Var{x}, Info: info},
 		&ir.Exec{SQL: &sqlir.Delete{Table: "t"}, Args: []ir.Expr{x}, Tx: 1, Err: e, Affected: x, Targets: []*ir.Var{x}, NoRow: e, Refuses64: []int{0}, Info: info},
 		&ir.Select{SQL: &sqlir.Select{Table: "t"}, Args: []ir.Expr{x}, Tx: 1, Targets: []*ir.Var{x}, Err: e, LockOnly: true, NoRow: e, RejectsNull: []bool{true}, ScanInto: []*ir.GoDest{{Bool: true}}, Refuses64: []int{0}, Info: info},
-		&ir.TxOp{Op: ir.Commit, Tx: 1, Err: e, Conn: true, Options: true, Level: "Serializable", Info: info},
+		&ir.TxOp{Op: ir.Commit, Tx: 1, Err: e, Conn: true, Options: true, Level: "Serializable", ReadOnly: true, Info: info},
 	}
 	for _, s := range stmts {
 		sv := reflect.ValueOf(s).Elem()

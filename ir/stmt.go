@@ -207,6 +207,11 @@ type TxOp struct {
 	// the front end followed one constant to them on every path ("":
 	// not followed).
 	Level string
+	// ReadOnly is set on a BEGIN whose options make the transaction
+	// read-only on every path, on an engine that refuses every write in
+	// it (PostgreSQL's SQLSTATE 25006, MariaDB's error 1792): each
+	// INSERT, UPDATE and DELETE of Tx fails and changes nothing.
+	ReadOnly bool
 	Info
 }
 

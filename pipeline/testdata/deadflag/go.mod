@@ -1,0 +1,3 @@
+module example.com/deadflag
+
+go 1.22

@@ -1,0 +1,3 @@
+module example.com/ifacefield
+
+go 1.22

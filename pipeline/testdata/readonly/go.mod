@@ -1,0 +1,3 @@
+module example.com/readonly
+
+go 1.22
