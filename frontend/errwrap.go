@@ -1,6 +1,7 @@
 package frontend
 
 import (
+	"fmt"
 	"go/types"
 	"strings"
 
@@ -17,8 +18,10 @@ import (
 //   - Cause / UnwrapAll return the innermost error: nil exactly when the
 //     argument is;
 //   - errors.Join and CombineErrors are nil when every argument is;
-//   - Is / As are arbitrary, but true only for a non-nil error;
-//   - Unwrap is arbitrary.
+//   - Is / As are arbitrary, but true only for a non-nil error, and
+//     marked approximations (errapprox.go);
+//   - Unwrap is arbitrary, and so is a Join of errors the model does not
+//     see: marked approximations.
 type errPkg uint8
 
 const (
@@ -59,7 +62,8 @@ var errorWrappers = map[string]bool{
 
 // errorsCall models a function of an error package; ok is false for the
 // functions it leaves to the generic model of outside code.
-func (t *translator) errorsCall(path, name string, args []value, results *types.Tuple) (value, bool) {
+// text is the call as the source writes it, for approximation notes.
+func (t *translator) errorsCall(path, name, text string, args []value, results *types.Tuple) (value, bool) {
 	if path == "fmt" && name == "Errorf" {
 		return value{expr: ir.True}, true
 	}
@@ -76,11 +80,7 @@ func (t *translator) errorsCall(path, name string, args []value, results *types.
 	}
 	switch {
 	case name == "Is" || name == "As" || name == "IsAny" || name == "HasType" || name == "HasInterface":
-		b := t.freshVar(name+"()", ir.Bool, ir.KindCall)
-		if e := errArg(0); e != nil {
-			t.emit(&ir.Assume{Cond: ir.Implies(b, e), Info: t.info(ir.KindModel, "")})
-		}
-		return value{expr: b}, true
+		return value{expr: t.approxWhereNonNil(name+"()", errArg(0), t.errTestWhy(text))}, true
 	case !isErrResult:
 		return value{}, false
 	case name == "New" || name == "Errorf" || name == "Newf" || strings.HasPrefix(name, "AssertionFailed") ||
@@ -100,7 +100,7 @@ func (t *translator) errorsCall(path, name string, args []value, results *types.
 				var xs []ir.Expr
 				for _, e := range elems {
 					if e.expr == nil || e.expr.Sort() != ir.Bool {
-						return t.fresh(name+"()", results), true
+						return t.approxErrResult(name, text, results), true
 					}
 					xs = append(xs, e.expr)
 				}
@@ -108,5 +108,16 @@ func (t *translator) errorsCall(path, name string, args []value, results *types.
 			}
 		}
 	}
-	return t.fresh(name+"()", results), true
+	return t.approxErrResult(name, text, results), true
+}
+
+// approxErrResult is the arbitrary result of error function name (call
+// text) that the model does not evaluate: an error result's nil-ness is a
+// marked approximation.
+func (t *translator) approxErrResult(name, text string, results *types.Tuple) value {
+	v := t.fresh(name+"()", results)
+	if x, ok := v.expr.(*ir.Var); ok && x.Sort() == ir.Bool {
+		x.Approx = fmt.Sprintf("whether %s at %s is nil, which the model does not decide (the errors it is made of are not tracked there)", text, t.posString(t.pos))
+	}
+	return v
 }

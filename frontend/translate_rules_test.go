@@ -91,10 +91,15 @@ func TestTranslationRules(t *testing.T) {
 		{"SameElementAfterSortUnknown", refine.Unknown, "element"},
 		// Error identity: own sentinels against the errors helpers return.
 		{"WrappedSentinelSafe", refine.Safe, ""},
-		{"BareSentinelUnsafe", refine.Unsafe, "err == errMissing"},
-		{"IsWrappedUnsafe", refine.Unsafe, "errors.Is(err, errMissing)"},
+		// (UNKNOWN while the identity of an error returned on several
+		// paths is one arbitrary test: marked an approximation, adv15 F1.)
+		{"BareSentinelUnsafe", refine.Unknown, "err == errMissing"},
+		{"IsWrappedUnsafe", refine.Unknown, "errors.Is(err, errMissing)"},
 		{"IsFormattedSafe", refine.Safe, ""},
-		{"ReassignedSentinelUnsafe", refine.Unsafe, "err == errReassigned"},
+		// errReassigned may be any error: == is an approximation, and the
+		// counterexample (the wrapped error == errReassigned) may be
+		// spurious.
+		{"ReassignedSentinelUnsafe", refine.Unknown, "err == errReassigned"},
 		// sql.ErrNoRows is the read that found no row; other failures are
 		// server errors.
 		{"DefaultsOnMissingSafe", refine.Safe, ""},
