@@ -98,13 +98,15 @@ func (t *translator) errorsCall(path, name, text string, args []value, results *
 		if len(args) == 1 {
 			if elems := t.sliceElems(args[0]); elems != nil {
 				var xs []ir.Expr
+				var tags []*errTag
 				for _, e := range elems {
 					if e.expr == nil || e.expr.Sort() != ir.Bool {
 						return t.approxErrResult(name, text, results), true
 					}
 					xs = append(xs, e.expr)
+					tags = append(tags, e.err)
 				}
-				return value{expr: ir.Or(xs...)}, true
+				return value{expr: ir.Or(xs...), err: wrapsAll(tags)}, true
 			}
 		}
 	}

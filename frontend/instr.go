@@ -257,6 +257,7 @@ func (t *translator) alloc(f *frame, i *ssa.Alloc) {
 	c.alloc = t.blockNow()
 	budget := maxZeroedScalars
 	t.zeroCell(c, 0, &budget)
+	t.allocIdentity(i, c)
 	f.env[i] = value{obj: &object{kind: objPtr, cell: c}}
 }
 

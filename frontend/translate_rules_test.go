@@ -91,10 +91,8 @@ func TestTranslationRules(t *testing.T) {
 		{"SameElementAfterSortUnknown", refine.Unknown, "element"},
 		// Error identity: own sentinels against the errors helpers return.
 		{"WrappedSentinelSafe", refine.Safe, ""},
-		// (UNKNOWN while the identity of an error returned on several
-		// paths is one arbitrary test: marked an approximation, adv15 F1.)
-		{"BareSentinelUnsafe", refine.Unknown, "err == errMissing"},
-		{"IsWrappedUnsafe", refine.Unknown, "errors.Is(err, errMissing)"},
+		{"BareSentinelUnsafe", refine.Unsafe, "err == errMissing"},
+		{"IsWrappedUnsafe", refine.Unsafe, "errors.Is(err, errMissing)"},
 		{"IsFormattedSafe", refine.Safe, ""},
 		// errReassigned may be any error: == is an approximation, and the
 		// counterexample (the wrapped error == errReassigned) may be
