@@ -50,6 +50,9 @@ type errTag struct {
 	// with (a missing entry: false; see errpaths.go).
 	exact     bool
 	is, wraps map[*ssa.Global]ir.Expr
+	// nonNil, on a []error built by appends, says whether some element
+	// is non-nil (errjoin.go; nil for an error value).
+	nonNil ir.Expr
 }
 
 // freshErr is an error made by errors.New or fmt.Errorf wrapping wrapped.

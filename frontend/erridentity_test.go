@@ -29,8 +29,11 @@ func TestErrorIdentity(t *testing.T) {
 		{"PenaltyEqSafe", refine.Safe, ""},
 		{"PenaltyInvalidUnsafe", refine.Unsafe, "errors.Is(err, ErrInvalid)"},
 		{"PenaltyWrappedEqSafe", refine.Safe, ""},
-		{"JoinSafe", refine.Unknown, "errors.Join(errs)"},
-		{"JoinInvertedSafe", refine.Unknown, "errors.Join(errs)"},
+		{"JoinSafe", refine.Safe, ""},
+		{"JoinInvertedSafe", refine.Safe, ""},
+		{"JoinMissingCheckUnsafe", refine.Unsafe, "errors.Join(errs...)"},
+		{"JoinOverLimitUnsafe", refine.Unsafe, "errors.Is(err, ErrOverLimit)"},
+		{"JoinOverLimitSafe", refine.Safe, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.entry, func(t *testing.T) {

@@ -95,6 +95,9 @@ func (t *translator) constant(c *ssa.Const) value {
 			}
 			return v
 		}
+		if isErrorSlice(typ) {
+			return value{obj: &object{kind: objNil}, err: emptyErrs()}
+		}
 		return value{obj: &object{kind: objNil}}
 	}
 	switch c.Value.Kind() {

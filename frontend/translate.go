@@ -144,6 +144,8 @@ type frame struct {
 	phiSel map[*ssa.Phi]*ir.Var
 	// errPhis: the per-path identity variables of error φs (errpaths.go).
 	errPhis map[*ssa.Phi]*errTag
+	// errSlicePhis: the summary variables of []error φs (errjoin.go).
+	errSlicePhis map[*ssa.Phi]*errTag
 	// errRes: the per-path identity variables of error results (nil
 	// where none).
 	errRes []*errTag
@@ -460,6 +462,7 @@ func (t *translator) block(f *frame, b *ssa.BasicBlock) {
 		switch instr := instr.(type) {
 		case *ssa.Phi:
 			t.phi(f, instr)
+			t.errSlicePhi(f, instr)
 		case *ssa.If, *ssa.Jump:
 			// edges in terminator
 		case *ssa.RunDefers:
@@ -689,6 +692,7 @@ func (t *translator) phiMoves(f *frame, b, succ *ssa.BasicBlock) {
 			break
 		}
 		pv := f.env[p]
+		t.errSliceMoves(f, p, idx, &lhs, &rhs)
 		if sel, ok := f.phiSel[p]; ok && idx >= 0 {
 			// A φ of pointers: which one the edge brings.
 			lhs = append(lhs, sel)

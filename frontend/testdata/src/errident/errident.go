@@ -134,3 +134,70 @@ func JoinInvertedSafe(ctx context.Context, db *sql.DB, id, amt int64) error {
 	}
 	return nil
 }
+
+// JoinMissingCheckUnsafe validates only the amount's sign: with no error
+// collected it withdraws more than the balance.
+func JoinMissingCheckUnsafe(ctx context.Context, db *sql.DB, id, amt int64) error {
+	var errs []error
+	if amt <= 0 {
+		errs = append(errs, errors.New("amount must be positive"))
+	}
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	_, err := db.ExecContext(ctx, `UPDATE accounts SET balance = balance - ? WHERE id = ?`, amt, id)
+	return err
+}
+
+var ErrOverLimit = errors.New("over limit")
+
+// JoinOverLimitUnsafe charges an overdraft fee of 25 when validation
+// reports ErrOverLimit (amt > bal): balance 1, amt 2 ends at -24.
+func JoinOverLimitUnsafe(ctx context.Context, db *sql.DB, id, amt int64) error {
+	var bal int64
+	if err := db.QueryRowContext(ctx, `SELECT balance FROM accounts WHERE id = ?`, id).Scan(&bal); err != nil {
+		return err
+	}
+	var errs []error
+	if amt <= 0 {
+		errs = append(errs, errors.New("amount must be positive"))
+	}
+	if amt > bal {
+		errs = append(errs, ErrOverLimit)
+	}
+	err := errors.Join(errs...)
+	if errors.Is(err, ErrOverLimit) {
+		_, ferr := db.ExecContext(ctx, `UPDATE accounts SET balance = balance - 25 WHERE id = ?`, id)
+		return errors.Join(err, ferr)
+	}
+	if err != nil {
+		return err
+	}
+	_, err = db.ExecContext(ctx, `UPDATE accounts SET balance = balance - ? WHERE id = ?`, amt, id)
+	return err
+}
+
+// JoinOverLimitSafe charges the fee only where the balance covers it.
+func JoinOverLimitSafe(ctx context.Context, db *sql.DB, id, amt int64) error {
+	var bal int64
+	if err := db.QueryRowContext(ctx, `SELECT balance FROM accounts WHERE id = ?`, id).Scan(&bal); err != nil {
+		return err
+	}
+	var errs []error
+	if amt <= 0 {
+		errs = append(errs, errors.New("amount must be positive"))
+	}
+	if amt > bal {
+		errs = append(errs, ErrOverLimit)
+	}
+	err := errors.Join(errs...)
+	if errors.Is(err, ErrOverLimit) && bal >= 25 {
+		_, ferr := db.ExecContext(ctx, `UPDATE accounts SET balance = balance - 25 WHERE id = ?`, id)
+		return errors.Join(err, ferr)
+	}
+	if err != nil {
+		return err
+	}
+	_, err = db.ExecContext(ctx, `UPDATE accounts SET balance = balance - ? WHERE id = ?`, amt, id)
+	return err
+}
