@@ -310,7 +310,7 @@ func (t *translator) external(f *frame, fn *ssa.Function, c *ssa.CallCommon, arg
 			return v
 		}
 	}
-	if v, ok := t.errorsCall(path, name, t.callText(f, c, errCallName(path, name)), args, results); ok {
+	if v, ok := t.errorsCall(path, name, t.callText(f, c, errCallName(path, name)), t.libraryErrorTarget(c), args, results); ok {
 		switch path + "." + name {
 		case "errors.New":
 			v.err = freshErr()

@@ -2,6 +2,7 @@ package frontend
 
 import (
 	"fmt"
+	"go/types"
 	"path"
 	"strings"
 
@@ -62,4 +63,34 @@ func (t *translator) callText(f *frame, c *ssa.CallCommon, name string) string {
 		args[i] = t.exprName(f, a)
 	}
 	return name + "(" + strings.Join(args, ", ") + ")"
+}
+
+// libraryErrorTarget reports whether the last argument of call c (the
+// target of errors.As, a *T) points to a type declared outside the
+// module: a driver's error type, which a database error may be.
+func (t *translator) libraryErrorTarget(c *ssa.CallCommon) bool {
+	if len(c.Args) != 2 {
+		return false
+	}
+	typ := c.Args[1].Type()
+	if mi, ok := c.Args[1].(*ssa.MakeInterface); ok {
+		typ = mi.X.Type() // (target is an any)
+	}
+	for {
+		p, ok := typ.(*types.Pointer)
+		if !ok {
+			break
+		}
+		typ = p.Elem()
+	}
+	n, ok := typ.(*types.Named)
+	if !ok || n.Obj().Pkg() == nil {
+		return false
+	}
+	for p := range t.l.module {
+		if p.Pkg.Path() == n.Obj().Pkg().Path() {
+			return false
+		}
+	}
+	return true
 }

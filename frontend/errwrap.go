@@ -62,8 +62,10 @@ var errorWrappers = map[string]bool{
 
 // errorsCall models a function of an error package; ok is false for the
 // functions it leaves to the generic model of outside code.
-// text is the call as the source writes it, for approximation notes.
-func (t *translator) errorsCall(path, name, text string, args []value, results *types.Tuple) (value, bool) {
+// text is the call as the source writes it, for approximation notes;
+// libTarget: the call is errors.As into a type declared outside the
+// module (a driver's error type, libraryErrorTarget).
+func (t *translator) errorsCall(path, name, text string, libTarget bool, args []value, results *types.Tuple) (value, bool) {
 	if path == "fmt" && name == "Errorf" {
 		return value{expr: ir.True}, true
 	}
@@ -79,6 +81,15 @@ func (t *translator) errorsCall(path, name, text string, args []value, results *
 		return nil
 	}
 	switch {
+	case name == "As" && libTarget:
+		// Whether the database's error is a driver's error type (a
+		// serialization failure's *pgconn.PgError) is the database's
+		// choice, an input: arbitrary, true only for a non-nil error.
+		b := t.freshVar(name+"()", ir.Bool, ir.KindCall)
+		if e := errArg(0); e != nil {
+			t.emit(&ir.Assume{Cond: ir.Implies(b, e), Info: t.info(ir.KindModel, "")})
+		}
+		return value{expr: b}, true
 	case name == "Is" || name == "As" || name == "IsAny" || name == "HasType" || name == "HasInterface":
 		return value{expr: t.approxWhereNonNil(name+"()", errArg(0), t.errTestWhy(text))}, true
 	case !isErrResult:
