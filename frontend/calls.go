@@ -311,12 +311,17 @@ func (t *translator) external(f *frame, fn *ssa.Function, c *ssa.CallCommon, arg
 	if v, ok := t.decimalCall(path, name, fn, args); ok {
 		return v
 	}
+	if path == "errors" && name == "Join" {
+		if v, ok := t.joinErrs(c, args); ok {
+			return v
+		}
+	}
 	if path == "errors" && name == "Is" {
 		if v, ok := t.errorsIsSentinel(c, args); ok {
 			return v
 		}
 	}
-	if v, ok := t.errorsCall(path, name, args, results); ok {
+	if v, ok := t.errorsCall(path, name, t.callText(f, c, errCallName(path, name)), t.libraryErrorTarget(c), args, results); ok {
 		switch path + "." + name {
 		case "errors.New":
 			v.err = freshErr()
@@ -535,24 +540,11 @@ func (t *translator) builtin(f *frame, b *ssa.Builtin, c *ssa.CallCommon, args [
 			return value{expr: out}
 		}
 	case "append":
-		if v, ok := t.appendCollected(c, args); ok {
-			return v
+		v := t.appendCall(c, args)
+		if len(args) > 0 && isErrorSlice(c.Args[0].Type()) {
+			v.err = t.appendErrs(f, c, args[0].err)
 		}
-		if v, ok := t.appendKnown(c, args); ok {
-			return v
-		}
-		if len(args) > 0 {
-			t.appendUnknown(args[0].obj, "append")
-		}
-		for _, a := range args {
-			t.lose(a) // the new slice's elements are not tracked
-		}
-		if n, ok := appendedLen(c, args); ok {
-			// The elements are lost, not the length: "collect the
-			// failures, roll back if any" hinges on it (adv6 m45a).
-			return value{obj: &object{kind: objSlice, length: n}}
-		}
-		return value{obj: &object{kind: objSlice, length: t.freshLen("append()")}}
+		return v
 	case "copy", "clear":
 		if b.Name() == "copy" {
 			if v, ok := t.copyKnown(args); ok {
@@ -569,6 +561,28 @@ func (t *translator) builtin(f *frame, b *ssa.Builtin, c *ssa.CallCommon, args [
 		return t.recoverCall()
 	}
 	return t.fresh(b.Name()+"()", results)
+}
+
+// appendCall translates builtin append(args...), call c.
+func (t *translator) appendCall(c *ssa.CallCommon, args []value) value {
+	if v, ok := t.appendCollected(c, args); ok {
+		return v
+	}
+	if v, ok := t.appendKnown(c, args); ok {
+		return v
+	}
+	if len(args) > 0 {
+		t.appendUnknown(args[0].obj, "append")
+	}
+	for _, a := range args {
+		t.lose(a) // the new slice's elements are not tracked
+	}
+	if n, ok := appendedLen(c, args); ok {
+		// The elements are lost, not the length: "collect the
+		// failures, roll back if any" hinges on it (adv6 m45a).
+		return value{obj: &object{kind: objSlice, length: n}}
+	}
+	return value{obj: &object{kind: objSlice, length: t.freshLen("append()")}}
 }
 
 // appendedLen is the length of append(s, x...) when both lengths are

@@ -91,11 +91,14 @@ func (t *translator) errCompare(f *frame, i *ssa.BinOp, x, y value) value {
 	if v, ok := t.errCompareSentinel(i, x, y); ok {
 		return v
 	}
-	// err == ErrX: unknown, but only when err is non-nil.
-	b := t.freshVar(f.prefix+i.Name(), ir.Bool, ir.KindBranch)
+	// err == ErrX: unknown, but only when err is non-nil: a marked
+	// approximation (errapprox.go).
+	var nonNil ir.Expr
 	if x.expr != nil && x.expr.Sort() == ir.Bool {
-		t.emit(&ir.Assume{Cond: ir.Implies(b, x.expr), Info: t.info(ir.KindModel, "")})
+		nonNil = x.expr
 	}
+	test := t.exprName(f, i.X) + " == " + t.exprName(f, i.Y)
+	b := t.approxWhereNonNil(f.prefix+i.Name(), nonNil, t.errTestWhy(test))
 	if i.Op == token.NEQ {
 		return value{expr: ir.Not(b)}
 	}

@@ -39,7 +39,7 @@ func (t *translator) dbCall(f *frame, instr ssa.CallInstruction, a apiCall, args
 		return asValue(a.Special(&libCall{t: t, f: f, instr: instr, a: a, args: args, results: results}, a.Call))
 	}
 	if v, ok := t.dbOp(f, instr, a, self, args, results); ok {
-		return foreignErrors(v, results)
+		return t.foreignErrors(v, results)
 	}
 	switch kind {
 	case objRow, objRows:
@@ -581,9 +581,9 @@ func (t *translator) scan(src *object, dests []value, unknownDests bool) value {
 		t.emit(&ir.Assume{Cond: ir.And(ranged...), Info: t.info(ir.KindFact, "")})
 	}
 	if noRow == nil {
-		return value{expr: errV}
+		return value{expr: errV, err: t.foreignErr()}
 	}
-	return value{expr: errV, err: noRowsErr("", noRow)}
+	return value{expr: errV, err: t.noRowsErr("", noRow)}
 }
 
 func (t *translator) havocAll(errV *ir.Var, targets []*ir.Var) {

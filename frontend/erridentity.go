@@ -22,8 +22,9 @@ import (
 //   - errors.New and fmt.Errorf make a fresh error, no sentinel; one made
 //     by fmt.Errorf wraps what its %w operands are and wrap;
 //   - the errors the database calls return (driver errors, sql.ErrNoRows,
-//     …) are no own sentinel, but may wrap anything (database/sql wraps a
-//     Scanner's error with %w);
+//     …) are no own sentinel; they may wrap anything (database/sql wraps a
+//     Scanner's error with %w) when the program has code the library
+//     calls back (Loaded.libraryCallsBack), else they wrap none;
 //   - nil is no error;
 //   - φ-nodes, returns and merged dispatch results join the tags of their
 //     incoming values; any other error (a field, a custom error type, an
@@ -44,27 +45,45 @@ type errTag struct {
 	// err == that are noRows, not arbitrary.
 	noRows     *ir.Var
 	noRowsName string
+	// exact: is and wraps say, on every path, whether the error is and
+	// whether errors.Is holds of each own sentinel the program compares
+	// with (a missing entry: false; see errpaths.go).
+	exact     bool
+	is, wraps map[*ssa.Global]ir.Expr
+	// nonNil, on a []error built by appends, says whether some element
+	// is non-nil (errjoin.go; nil for an error value).
+	nonNil ir.Expr
 }
 
 // freshErr is an error made by errors.New or fmt.Errorf wrapping wrapped.
 func freshErr(wrapped ...*errTag) *errTag {
-	e := &errTag{ids: map[*ssa.Global]bool{}, chain: map[*ssa.Global]bool{}}
+	e := &errTag{ids: map[*ssa.Global]bool{}, chain: map[*ssa.Global]bool{},
+		exact: true, is: map[*ssa.Global]ir.Expr{}, wraps: map[*ssa.Global]ir.Expr{}}
 	for _, w := range wrapped {
 		if w == nil {
-			e.anyWrap = true
+			e.anyWrap, e.exact = true, false
 			continue
 		}
 		maps.Copy(e.chain, w.ids)
 		maps.Copy(e.chain, w.chain)
 		e.anyWrap = e.anyWrap || w.anyWrap
 	}
+	if x := wrapsAll(wrapped); e.exact && x != nil {
+		e.wraps = x.wraps
+	} else {
+		e.exact = false
+	}
 	return e
 }
 
-// foreignErr is an error a database call returns.
-func foreignErr() *errTag {
+// foreignErr is an error a database call returns: one that may wrap
+// anything when the program has code a database library calls
+// (Loaded.libraryCallsBack), else one that is and wraps no own sentinel.
+func (t *translator) foreignErr() *errTag {
 	e := freshErr()
-	e.anyWrap = true
+	if t.l.libraryCallsBack() {
+		e.anyWrap, e.exact = true, false
+	}
 	return e
 }
 
@@ -72,6 +91,7 @@ func foreignErr() *errTag {
 func sentinelErr(g *ssa.Global) *errTag {
 	e := freshErr()
 	e.ids[g] = true
+	e.is[g], e.wraps[g] = ir.True, ir.True
 	return e
 }
 
@@ -80,7 +100,12 @@ func joinErr(tags ...*errTag) *errTag {
 	if len(tags) == 0 {
 		return nil
 	}
+	if tags[0] == nil {
+		return nil
+	}
 	out := freshErr()
+	maps.Copy(out.is, tags[0].is)
+	maps.Copy(out.wraps, tags[0].wraps)
 	for _, t := range tags {
 		if t == nil {
 			return nil
@@ -88,8 +113,22 @@ func joinErr(tags ...*errTag) *errTag {
 		maps.Copy(out.ids, t.ids)
 		maps.Copy(out.chain, t.chain)
 		out.anyWrap = out.anyWrap || t.anyWrap
+		out.exact = out.exact && t.exact && sameIdentity(t, tags[0])
 	}
 	return out
+}
+
+// sameIdentity reports whether exact tags a and b say the same of every
+// sentinel.
+func sameIdentity(a, b *errTag) bool {
+	for _, m := range []map[*ssa.Global]ir.Expr{a.is, a.wraps, b.is, b.wraps} {
+		for g := range m {
+			if !ir.Equal(a.exactIs(g), b.exactIs(g)) || !ir.Equal(a.exactWraps(g), b.exactWraps(g)) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // cannotBe reports whether an error with tag e is never own sentinel g.
@@ -103,15 +142,7 @@ func (e *errTag) cannotWrap(g *ssa.Global) bool {
 
 // sentinelLoad returns the own sentinel v loads (nil: v is not such a load).
 func (t *translator) sentinelLoad(v ssa.Value) *ssa.Global {
-	u, ok := v.(*ssa.UnOp)
-	if !ok || u.Op != token.MUL {
-		return nil
-	}
-	g, ok := u.X.(*ssa.Global)
-	if !ok || !t.l.ownSentinel(g) {
-		return nil
-	}
-	return g
+	return t.l.sentinelLoadOf(v)
 }
 
 // sentinelDecided records, when comparing with own sentinel g decided a
@@ -231,18 +262,23 @@ func (t *translator) errorfTag(f *frame, c *ssa.CallCommon) *errTag {
 			if !ok || st.Addr != ia {
 				continue
 			}
-			mi, ok := st.Val.(*ssa.MakeInterface)
-			if !ok {
+			var x ssa.Value
+			switch op := st.Val.(type) {
+			case *ssa.MakeInterface:
+				x = op.X
+			case *ssa.ChangeInterface:
+				x = op.X // an error made an any
+			default:
 				return freshErr(nil)
 			}
 			switch {
-			case isError(mi.X.Type()):
-				v, ok := f.env[mi.X]
+			case isError(x.Type()):
+				v, ok := f.env[x]
 				if !ok {
 					return freshErr(nil)
 				}
 				wrapped = append(wrapped, v.err)
-			case isPlainOperand(mi.X.Type()):
+			case isPlainOperand(x.Type()):
 				// (a number or a string wraps nothing)
 			default:
 				return freshErr(nil)
@@ -279,7 +315,16 @@ func (t *translator) errCompareSentinel(i *ssa.BinOp, x, y value) (value, bool) 
 	if g == nil {
 		g, other = t.sentinelLoad(i.X), y
 	}
-	if g == nil || !other.err.cannotBe(g) {
+	switch {
+	case g == nil:
+		return value{}, false
+	case other.err != nil && other.err.exact:
+		t.sentinelDecided(g)
+		if i.Op == token.NEQ {
+			return value{expr: ir.Not(other.err.exactIs(g))}, true
+		}
+		return value{expr: other.err.exactIs(g)}, true
+	case !other.err.cannotBe(g):
 		return value{}, false
 	}
 	t.sentinelDecided(g)
@@ -296,7 +341,13 @@ func (t *translator) errorsIsSentinel(c *ssa.CallCommon, args []value) (value, b
 		return v, true
 	}
 	g := t.sentinelLoad(c.Args[1])
-	if g == nil || !args[0].err.cannotWrap(g) {
+	switch {
+	case g == nil:
+		return value{}, false
+	case args[0].err != nil && args[0].err.exact:
+		t.sentinelDecided(g)
+		return value{expr: args[0].err.exactWraps(g)}, true
+	case !args[0].err.cannotWrap(g):
 		return value{}, false
 	}
 	t.sentinelDecided(g)
@@ -339,8 +390,8 @@ func noRowsErrorOf(lib string) string {
 // noRowsErr is the error of a single-row Scan whose "no rows" case is
 // noRow; name is that error's (set by the caller that knows the
 // library, "" while unknown: then nothing is decided).
-func noRowsErr(name string, noRow *ir.Var) *errTag {
-	e := foreignErr()
+func (t *translator) noRowsErr(name string, noRow *ir.Var) *errTag {
+	e := t.foreignErr()
 	e.noRows, e.noRowsName = noRow, name
 	return e
 }
@@ -361,13 +412,13 @@ func (t *translator) phiErr(f *frame, p *ssa.Phi) *errTag {
 
 // foreignErrors tags the error results of a database operation (v, typed
 // results) as errors the database returns.
-func foreignErrors(v value, results *types.Tuple) value {
+func (t *translator) foreignErrors(v value, results *types.Tuple) value {
 	if results == nil {
 		return v
 	}
 	tag := func(x *value) {
 		if x.expr != nil && x.expr.Sort() == ir.Bool && x.err == nil {
-			x.err = foreignErr()
+			x.err = t.foreignErr()
 		}
 	}
 	switch {

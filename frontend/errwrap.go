@@ -1,6 +1,7 @@
 package frontend
 
 import (
+	"fmt"
 	"go/types"
 	"strings"
 
@@ -17,8 +18,10 @@ import (
 //   - Cause / UnwrapAll return the innermost error: nil exactly when the
 //     argument is;
 //   - errors.Join and CombineErrors are nil when every argument is;
-//   - Is / As are arbitrary, but true only for a non-nil error;
-//   - Unwrap is arbitrary.
+//   - Is / As are arbitrary, but true only for a non-nil error, and
+//     marked approximations (errapprox.go);
+//   - Unwrap is arbitrary, and so is a Join of errors the model does not
+//     see: marked approximations.
 type errPkg uint8
 
 const (
@@ -59,7 +62,10 @@ var errorWrappers = map[string]bool{
 
 // errorsCall models a function of an error package; ok is false for the
 // functions it leaves to the generic model of outside code.
-func (t *translator) errorsCall(path, name string, args []value, results *types.Tuple) (value, bool) {
+// text is the call as the source writes it, for approximation notes;
+// libTarget: the call is errors.As into a type declared outside the
+// module (a driver's error type, libraryErrorTarget).
+func (t *translator) errorsCall(path, name, text string, libTarget bool, args []value, results *types.Tuple) (value, bool) {
 	if path == "fmt" && name == "Errorf" {
 		return value{expr: ir.True}, true
 	}
@@ -75,12 +81,17 @@ func (t *translator) errorsCall(path, name string, args []value, results *types.
 		return nil
 	}
 	switch {
-	case name == "Is" || name == "As" || name == "IsAny" || name == "HasType" || name == "HasInterface":
+	case name == "As" && libTarget:
+		// Whether the database's error is a driver's error type (a
+		// serialization failure's *pgconn.PgError) is the database's
+		// choice, an input: arbitrary, true only for a non-nil error.
 		b := t.freshVar(name+"()", ir.Bool, ir.KindCall)
 		if e := errArg(0); e != nil {
 			t.emit(&ir.Assume{Cond: ir.Implies(b, e), Info: t.info(ir.KindModel, "")})
 		}
 		return value{expr: b}, true
+	case name == "Is" || name == "As" || name == "IsAny" || name == "HasType" || name == "HasInterface":
+		return value{expr: t.approxWhereNonNil(name+"()", errArg(0), t.errTestWhy(text))}, true
 	case !isErrResult:
 		return value{}, false
 	case name == "New" || name == "Errorf" || name == "Newf" || strings.HasPrefix(name, "AssertionFailed") ||
@@ -98,15 +109,28 @@ func (t *translator) errorsCall(path, name string, args []value, results *types.
 		if len(args) == 1 {
 			if elems := t.sliceElems(args[0]); elems != nil {
 				var xs []ir.Expr
+				var tags []*errTag
 				for _, e := range elems {
 					if e.expr == nil || e.expr.Sort() != ir.Bool {
-						return t.fresh(name+"()", results), true
+						return t.approxErrResult(name, text, results), true
 					}
 					xs = append(xs, e.expr)
+					tags = append(tags, e.err)
 				}
-				return value{expr: ir.Or(xs...)}, true
+				return value{expr: ir.Or(xs...), err: wrapsAll(tags)}, true
 			}
 		}
 	}
-	return t.fresh(name+"()", results), true
+	return t.approxErrResult(name, text, results), true
+}
+
+// approxErrResult is the arbitrary result of error function name (call
+// text) that the model does not evaluate: an error result's nil-ness is a
+// marked approximation.
+func (t *translator) approxErrResult(name, text string, results *types.Tuple) value {
+	v := t.fresh(name+"()", results)
+	if x, ok := v.expr.(*ir.Var); ok && x.Sort() == ir.Bool {
+		x.Approx = fmt.Sprintf("whether %s at %s is nil, which the model does not decide (the errors it is made of are not tracked there)", text, t.posString(t.pos))
+	}
+	return v
 }

@@ -95,6 +95,9 @@ func (t *translator) constant(c *ssa.Const) value {
 			}
 			return v
 		}
+		if isErrorSlice(typ) {
+			return value{obj: &object{kind: objNil}, err: emptyErrs()}
+		}
 		return value{obj: &object{kind: objNil}}
 	}
 	switch c.Value.Kind() {
@@ -257,6 +260,7 @@ func (t *translator) alloc(f *frame, i *ssa.Alloc) {
 	c.alloc = t.blockNow()
 	budget := maxZeroedScalars
 	t.zeroCell(c, 0, &budget)
+	t.allocIdentity(i, c)
 	f.env[i] = value{obj: &object{kind: objPtr, cell: c}}
 }
 

@@ -121,6 +121,14 @@ type Loaded struct {
 	codeSet map[*ssa.Global]string
 	// ownSentinels holds the program's own sentinel errors (erridentity.go).
 	ownSentinels map[*ssa.Global]bool
+	// compared: the own sentinels the program compares errors with
+	// (see errpaths.go); comparedSet once computed.
+	compared    []*ssa.Global
+	comparedSet bool
+	// callsBack: a database library may call the program's code (see
+	// errpaths.go); callsBackSet once computed.
+	callsBack    bool
+	callsBackSet bool
 	srcLine      map[string][]string
 	// stmts holds the statements of the source files read (stmtpos.go).
 	stmts map[string]stmtLines

@@ -107,7 +107,9 @@ func (t *translator) load(c *cell, name string) value {
 		v := t.p.NewVar(name, c.v.Type, ir.Local)
 		v.Str, v.Internal, v.Err = c.v.Str, c.v.Internal, c.v.Err
 		t.emit(&ir.Assign{Lhs: []*ir.Var{v}, Rhs: []ir.Expr{c.v}, Info: t.info(ir.KindAssign, "")})
-		return value{expr: v}
+		out := value{expr: v}
+		t.loadIdentity(c, &out)
+		return out
 	}
 	if c.fields != nil {
 		fs := make([]value, len(c.fields))
@@ -163,12 +165,16 @@ func (t *translator) load(c *cell, name string) value {
 // store writes v into c.
 func (t *translator) store(c *cell, v value) {
 	if c.v != nil {
+		il, irhs := t.storeIdentity(c, v)
 		x := v.expr
 		if x == nil {
 			t.emit(&ir.Havoc{Vars: []*ir.Var{c.v}, Info: t.info(ir.KindAssign, "")})
+			if len(il) > 0 {
+				t.emit(&ir.Assign{Lhs: il, Rhs: irhs, Info: t.info(ir.KindModel, "")})
+			}
 			return
 		}
-		t.emit(&ir.Assign{Lhs: []*ir.Var{c.v}, Rhs: []ir.Expr{convertSort(x, c.v.Type)}, Info: t.info(ir.KindAssign, "")})
+		t.emit(&ir.Assign{Lhs: append([]*ir.Var{c.v}, il...), Rhs: append([]ir.Expr{convertSort(x, c.v.Type)}, irhs...), Info: t.info(ir.KindAssign, "")})
 		return
 	}
 	if c.fields != nil {

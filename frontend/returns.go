@@ -35,6 +35,9 @@ func (t *translator) ret(f *frame, r *ssa.Return) {
 			}
 			lhs = append(lhs, f.results[i])
 			rhs = append(rhs, convertSort(x, f.results[i].Type))
+			if f.errRes[i] != nil {
+				t.identityMoves(f.errRes[i], v, t.exprName(f, res), &lhs, &rhs)
+			}
 			continue
 		}
 		if f.isStructRes(i) {

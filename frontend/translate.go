@@ -152,6 +152,13 @@ type frame struct {
 	// dead: the blocks a Go constant condition cuts off (deadblocks.go),
 	// not translated.
 	dead map[*ssa.BasicBlock]bool
+	// errPhis: the per-path identity variables of error φs (errpaths.go).
+	errPhis map[*ssa.Phi]*errTag
+	// errSlicePhis: the summary variables of []error φs (errjoin.go).
+	errSlicePhis map[*ssa.Phi]*errTag
+	// errRes: the per-path identity variables of error results (nil
+	// where none).
+	errRes []*errTag
 	// fieldPhis: the φs of nullable values whose fields are variables
 	// assigned on the incoming edges (see nullablePhi).
 	fieldPhis map[*ssa.Phi]bool
@@ -436,6 +443,9 @@ func (t *translator) inline(fn *ssa.Function, args, bindings []value) value {
 			if f.errSet[i] {
 				v.err = f.errs[i]
 			}
+			if f.errRes[i] != nil {
+				v.err = f.errRes[i]
+			}
 			out = append(out, v)
 		} else if f.isStructRes(i) {
 			out = append(out, f.structOut(fmt.Sprint(i), f.objRes[i]))
@@ -465,6 +475,7 @@ func (t *translator) setupResults(f *frame, fn *ssa.Function) *types.Tuple {
 	f.errs = make([]*errTag, res.Len())
 	f.errSet = make([]bool, res.Len())
 	f.resTypes = make([]*resultTypes, res.Len())
+	f.errRes = make([]*errTag, res.Len())
 	for i := range f.textOK {
 		f.textOK[i] = isString(res.At(i).Type())
 	}
@@ -476,6 +487,9 @@ func (t *translator) setupResults(f *frame, fn *ssa.Function) *types.Tuple {
 			}
 			f.results[i] = t.p.NewVar(fn.Name()+"."+name, s, ir.Local)
 			f.results[i].Err = isError(res.At(i).Type())
+			if f.results[i].Err {
+				f.errRes[i] = t.identityVars(f.results[i].Name)
+			}
 		} else if st, ok := res.At(i).Type().Underlying().(*types.Struct); ok {
 			// A struct result: one variable per scalar field, assigned at
 			// every return (like a scalar result).
@@ -503,6 +517,7 @@ func (t *translator) block(f *frame, b *ssa.BasicBlock) {
 		switch instr := instr.(type) {
 		case *ssa.Phi:
 			t.phi(f, instr)
+			t.errSlicePhi(f, instr)
 		case *ssa.If, *ssa.Jump:
 			// edges in terminator
 		case *ssa.RunDefers:
@@ -533,6 +548,13 @@ func (t *translator) phi(f *frame, p *ssa.Phi) {
 		}
 		if isError(p.Type()) {
 			v.err = t.phiErr(f, p)
+			if vars := t.identityVars(nv.Name); vars != nil {
+				v.err = vars
+				if f.errPhis == nil {
+					f.errPhis = map[*ssa.Phi]*errTag{}
+				}
+				f.errPhis[p] = vars
+			}
 		}
 		f.env[p] = v
 		return
@@ -732,6 +754,7 @@ func (t *translator) phiMoves(f *frame, b, succ *ssa.BasicBlock) {
 			lhs = append(lhs, tv)
 			rhs = append(rhs, t.dynTypeOf(t.val(f, p.Edges[idx])))
 		}
+		t.errSliceMoves(f, p, idx, &lhs, &rhs)
 		if sel, ok := f.phiSel[p]; ok && idx >= 0 {
 			// A φ of pointers: which one the edge brings.
 			lhs = append(lhs, sel)
@@ -780,6 +803,9 @@ func (t *translator) phiMoves(f *frame, b, succ *ssa.BasicBlock) {
 		}
 		lhs = append(lhs, v)
 		rhs = append(rhs, convertSort(x, v.Type))
+		if vars, ok := f.errPhis[p]; ok {
+			t.identityMoves(vars, t.val(f, p.Edges[idx]), t.exprName(f, p.Edges[idx]), &lhs, &rhs)
+		}
 	}
 	if len(lhs) > 0 {
 		t.emit(&ir.Assign{Lhs: lhs, Rhs: rhs, Info: t.info(ir.KindAssign, "")})

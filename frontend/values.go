@@ -148,11 +148,14 @@ type object struct {
 // cell is a memory location: a scalar variable, a struct's fields, or an
 // object reference.
 type cell struct {
-	typ    types.Type
-	v      *ir.Var // scalar content
-	fields []*cell // struct content
-	ref    value   // object content (flow-insensitive; conflicting stores make it opaque)
-	refSet bool
+	typ types.Type
+	v   *ir.Var // scalar content
+	// errVars: the identity variables of a plain error variable's
+	// content (errpaths.go); nil for others.
+	errVars *errTag
+	fields  []*cell // struct content
+	ref     value   // object content (flow-insensitive; conflicting stores make it opaque)
+	refSet  bool
 	// refBlock is the block (of its inlined frame) of the last store
 	// into ref.
 	refBlock blockStamp

@@ -67,19 +67,23 @@ func WrappedSentinelSafe(ctx context.Context, db *sql.DB, id, amt int64) error {
 	return nil
 }
 
-// BareSentinelUnsafe: the helper returns the sentinel itself.
+// BareSentinelUnsafe: the helper returns the sentinel itself, for a
+// missing row, and the debit of the next account runs. (It debited id
+// itself until errs16: no row, so SAFE; the UNSAFE the model gave took
+// err == errMissing as true for the driver's error, adv15 F1.)
 func BareSentinelUnsafe(ctx context.Context, db *sql.DB, id, amt int64) error {
 	if _, err := balanceBare(ctx, db, id); err == errMissing {
-		_, err = db.ExecContext(ctx, debit, amt, id)
+		_, err = db.ExecContext(ctx, debit, amt, id+1)
 		return err
 	}
 	return nil
 }
 
-// IsWrappedUnsafe: errors.Is sees through %w.
+// IsWrappedUnsafe: errors.Is sees through %w (the debit of the next
+// account, as in BareSentinelUnsafe).
 func IsWrappedUnsafe(ctx context.Context, db *sql.DB, id, amt int64) error {
 	if _, err := balanceWrapped(ctx, db, id); errors.Is(err, errMissing) {
-		_, err = db.ExecContext(ctx, debit, amt, id)
+		_, err = db.ExecContext(ctx, debit, amt, id+1)
 		return err
 	}
 	return nil
