@@ -99,6 +99,8 @@ type translator struct {
 	dialectOpen *driverOpen
 	// nan: the "is NaN" flags of floats (floatnan.go).
 	nan nanState
+	// nexts: the rows.Next() results and their rows (rowsnext.go).
+	nexts []nextSite
 }
 
 // parse parses SQL text in the entry's dialect.
@@ -203,6 +205,7 @@ func (l *Loaded) translate(fn *ssa.Function, noOverflow, rounding bool) *ir.Prog
 		bindings = append(bindings, t.input(fv.Name(), fv.Type(), 0))
 	}
 	t.inline(fn, args, bindings)
+	t.markRereadRows()
 	t.edge(t.p.Exit, &ir.Assume{Cond: ir.True, Info: t.info(ir.KindReturn, "")})
 	t.resolveNaN()
 	t.markScopes()
