@@ -33,7 +33,8 @@ type domainCheck struct {
 func (b *schemaBuilder) createDomain(p *ddlParser) error {
 	name, ok := p.name()
 	if !ok {
-		return p.errHere("CREATE DOMAIN: expected a domain name")
+		b.warnings = append(b.warnings, p.errHere("CREATE DOMAIN: expected a domain name, skipped").Error())
+		return nil
 	}
 	p.accept("as")
 	d := &domainDef{name: strings.ToLower(name)}

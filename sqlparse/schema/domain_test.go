@@ -32,3 +32,16 @@ CREATE TABLE holds (id BIGINT PRIMARY KEY, amount positive_amount NOT NULL, code
 		t.Errorf("Text = %q", c[0].Text)
 	}
 }
+
+// TestDomainNotUnderstood: a CREATE DOMAIN the parser cannot read is
+// skipped with a warning, as before domains were read, not an error that
+// refuses the schema.
+func TestDomainNotUnderstood(t *testing.T) {
+	s, err := Parse("CREATE DOMAIN ;\nCREATE TABLE t (id BIGINT PRIMARY KEY);\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Tables["t"] == nil || len(s.Warnings) != 1 {
+		t.Errorf("tables %v, warnings %q: want t and one warning", s.Tables, s.Warnings)
+	}
+}
