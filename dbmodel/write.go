@@ -45,6 +45,9 @@ func (m *lowerer) lowerExec(e *ir.Edge, s *ir.Exec) error {
 			em.assume(m.insertChecks(em, q, s.Args))
 			m.insertedReturning(em, q, s)
 		}
+		if q, ok := s.SQL.(*sqlir.Delete); ok {
+			m.otherDeleteReturning(em, q, s)
+		}
 		em.jump(e.To)
 		return nil
 	}
@@ -67,7 +70,7 @@ func (m *lowerer) lowerExec(e *ir.Edge, s *ir.Exec) error {
 			m.noRow(em, s, affected)
 		}
 	case *sqlir.Delete:
-		m.delete(em, t, q.Where, s)
+		m.delete(em, t, q, s)
 	}
 	em.jump(e.To)
 	return nil
@@ -89,27 +92,32 @@ func writtenTable(q sqlir.Statement) string {
 
 // delete clears the existence flag of every live symbol of t that where
 // (nil: every row) selects.
-func (m *lowerer) delete(em *emitter, t *tableModel, where sqlir.Expr, s *ir.Exec) {
+func (m *lowerer) delete(em *emitter, t *tableModel, q *sqlir.Delete, s *ir.Exec) {
+	where := q.Where
 	flag := m.beginWrite(em, s.Tx, t)
 	conflict, locked := m.lockConflict(em, s.Tx, t, where, s.Args)
 	var lhs []*ir.Var
 	var rhs []ir.Expr
 	var changesR ir.Expr
+	var all []ir.Expr
 	for _, x := range t.syms {
 		deleted := ir.And(x.exists, x.isLive(), m.where(where, x, s.Args))
 		if x == t.watched {
 			deleted = ir.And(deleted, ir.Not(locked))
 			changesR = deleted
 		}
+		all = append(all, deleted)
 		lhs = append(lhs, x.exists)
 		rhs = append(rhs, ir.And(x.exists, ir.Not(deleted)))
 	}
 	em.havoc(m.takeFresh()...)
+	returned := m.deletedMatches(em, q, s, all)
 	m.touchR(em, s.Tx, flag, changesR, m.serialConflict(s.Tx, changesR, conflict))
 	if s.Affected != nil {
 		em.assume(ir.Cmp(ir.OpGe, s.Affected, ir.IntLit(0)))
 	}
 	em.assign(lhs, rhs)
+	m.deletedReturning(em, t, q, s, returned)
 	m.slotDelete(em, t)
 	m.endWrite(em, s.Tx, t, flag)
 }

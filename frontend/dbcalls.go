@@ -128,7 +128,9 @@ func (t *translator) rowsOp(a apiCall, self *object, args []value) (value, bool)
 	case dblib.StructScan:
 		return t.structScan(self, argAt(args, 1)), true
 	case dblib.Next:
-		return value{expr: t.freshVar("rows.Next()", ir.Bool, ir.KindSQL)}, true
+		v := t.freshVar("rows.Next()", ir.Bool, ir.KindSQL)
+		t.noteNext(self, v)
+		return value{expr: v}, true
 	case dblib.NextResultSet:
 		return value{expr: t.freshVar("rows.NextResultSet()", ir.Bool, ir.KindSQL)}, true
 	}

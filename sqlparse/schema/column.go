@@ -71,6 +71,7 @@ func (b *schemaBuilder) columnDef(ctx *stmtCtx, td *tableDef, el []tok, pending 
 	if err != nil {
 		return err
 	}
+	b.applyDomain(ctx, td, &col, el[0].pos)
 	if isSerialType(col.Type) {
 		col.NotNull = true
 		col.HasDefault, col.AutoIncrement = true, true

@@ -20,6 +20,8 @@ func (b *schemaBuilder) create(p *ddlParser) error {
 	switch {
 	case p.accept("table"):
 		return b.createTable(p)
+	case p.accept("domain"):
+		return b.createDomain(p)
 	case p.accept("index"):
 		if unique {
 			b.createUniqueIndex(p)

@@ -1,0 +1,3 @@
+CREATE DOMAIN positive_amount AS BIGINT CHECK (VALUE > 0);
+CREATE TABLE wallets (id BIGINT PRIMARY KEY, balance BIGINT NOT NULL);
+CREATE TABLE holds (id BIGINT PRIMARY KEY, wallet_id BIGINT NOT NULL, amount positive_amount NOT NULL);
