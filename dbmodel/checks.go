@@ -1,6 +1,7 @@
 package dbmodel
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/dbverify/dbverify/ir"
@@ -18,15 +19,28 @@ import (
 // (declared NOT NULL, or a value the program gives).
 
 // checks returns the conjunction of the CHECKs of x's table that the model
-// can evaluate on x (True when there are none).
+// can evaluate on x and that hold of every row of the table (True when
+// there are none). A NOT VALID CHECK (sqlir.Constraint.NotValid) is left
+// out: rows older than it may break it.
 func (m *lowerer) checks(x *symbol) ir.Expr {
+	return m.checksOf(x, false)
+}
+
+// writtenChecks is checks, NOT VALID CHECKs included: what a row the
+// statement has just written satisfies, since the engine checks them on
+// every write.
+func (m *lowerer) writtenChecks(x *symbol) ir.Expr {
+	return m.checksOf(x, true)
+}
+
+func (m *lowerer) checksOf(x *symbol, notValid bool) ir.Expr {
 	t := m.schemaTable(x.table)
 	if t == nil || x.table == "" {
 		return ir.True
 	}
 	var out []ir.Expr
 	for _, c := range t.Checks {
-		if m.isVerified(c, t) || !m.covered(c.Expr, x) || !m.usableCheck(c.Expr, x, t) {
+		if (c.NotValid && !notValid) || m.isVerified(c, t) || !m.covered(c.Expr, x) || !m.usableCheck(c.Expr, x, t) {
 			continue
 		}
 		out = append(out, asBool(m.expr(c.Expr, x, nil)))
@@ -81,6 +95,23 @@ func numericColumn(t *sqlir.Table, col string) bool {
 	return false
 }
 
+// updatedMarks returns, when t has a NOT VALID CHECK, one ghost per
+// symbol of t set to whether the UPDATE matches it (matched, evaluated
+// before the assignment): the engine checks a NOT VALID CHECK on the rows
+// an UPDATE writes only, not on the others. Nil when t has none.
+func (m *lowerer) updatedMarks(em *emitter, t *tableModel, matched []ir.Expr) []*ir.Var {
+	st := m.schemaTable(t.name)
+	if st == nil || !slices.ContainsFunc(st.Checks, func(c sqlir.Constraint) bool { return c.NotValid }) {
+		return nil
+	}
+	var marks []*ir.Var
+	for range matched {
+		marks = append(marks, m.p.NewVar("$updated", ir.Bool, ir.Ghost))
+	}
+	em.assign(marks, matched)
+	return marks
+}
+
 // insertChecks returns what a successful INSERT q of another table than
 // the constrained one says of its values: they satisfy the table's CHECKs
 // that read only columns the INSERT gives non-NULL values (the values are
@@ -113,7 +144,7 @@ func (m *lowerer) insertChecks(em *emitter, q *sqlir.Insert, args []ir.Expr) ir.
 		}
 		em.havoc(m.takeFresh()...)
 		em.assign(lhs, rhs)
-		out = append(out, m.checks(x))
+		out = append(out, m.writtenChecks(x))
 	}
 	return ir.And(out...)
 }

@@ -261,13 +261,17 @@ func (m *lowerer) update(em *emitter, t *tableModel, u updateSpec) {
 	// The statement fails if a value it writes leaves its column's range
 	// or is a NULL for a NOT NULL column.
 	em.fact(ir.And(ranges...))
+	updated := m.updatedMarks(em, t, matched)
 	em.assign(lhs, rhs)
 	// The statement fails if it would break a CHECK of the table: the
 	// rows it wrote satisfy them.
 	var checks []ir.Expr
-	for _, x := range t.syms {
+	for i, x := range t.syms {
 		if c := m.checks(x); c != ir.True {
 			checks = append(checks, ir.Implies(ir.And(x.isLive(), x.exists), c))
+		}
+		if updated != nil {
+			checks = append(checks, ir.Implies(updated[i], m.writtenChecks(x)))
 		}
 	}
 	em.havoc(m.takeFresh()...)
@@ -342,7 +346,7 @@ func (m *lowerer) insert(em *emitter, t *tableModel, q *sqlir.Insert, s *ir.Exec
 		em.assign(lhs, rhs)
 		// The INSERT fails if the new row breaks a CHECK; SQLite's INSERT
 		// OR IGNORE skips it.
-		check := m.checks(newRow)
+		check := m.writtenChecks(newRow)
 		em.havoc(m.takeFresh()...)
 		if m.opt.Dialect == "sqlite" && q.OrIgnore && check != ir.True {
 			skipped = append(skipped, em.fork(ir.Not(check)))

@@ -429,6 +429,7 @@ func (t *translator) runSQL(kind dblib.Op, tx ir.Tx, text string, known bool, ar
 	if op, ok := untypedArith(stmt, query, len(args)); ok && t.dialect == sqlparse.Postgres {
 		return t.untypedStatement(kind, op, t.info(ir.KindSQL, compactSQL(text)), results)
 	}
+	t.noteEnforcement()
 	refused := t.refuses64(args)
 	stmt, args = t.bindMarkers(stmt, args)
 	stmt, args = t.bindNullArgs(stmt, args)

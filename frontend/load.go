@@ -94,6 +94,9 @@ type Loaded struct {
 	// unsignedCache holds unsignedBinding's answer (unsignedargs.go):
 	// 0 not decided, 1 yes, 2 no.
 	unsignedCache int
+	// enforcementCache holds enforcementOff's answer by dialect
+	// (enforcement.go; a nil value: none found).
+	enforcementCache map[sqlparse.Dialect]*engineSetting
 	// calledCache holds calledInModule; moduleDirs are the root
 	// directories of the loaded modules, calledNames (callNames) the
 	// method and function names their Go files call.

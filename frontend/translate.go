@@ -73,9 +73,12 @@ type translator struct {
 	httpFailed *ir.Var
 
 	overflowNoted bool // the no-overflow assumption is recorded
-	noOverflow    bool // integer arithmetic is mathematical (see Translate)
-	floatNoted    bool // the exact-floats (or rounded-floats) assumption is recorded
-	rounding      bool // float results are rounded (see floatround.go)
+	// enforcementNoted: a setting that switches engine enforcement off
+	// was looked for (enforcement.go).
+	enforcementNoted bool
+	noOverflow       bool // integer arithmetic is mathematical (see Translate)
+	floatNoted       bool // the exact-floats (or rounded-floats) assumption is recorded
+	rounding         bool // float results are rounded (see floatround.go)
 
 	// Cells whose pointer the model lost (see escape.go), in order.
 	escaped      []*cell

@@ -42,8 +42,8 @@ func CheckFacts(schema *sqlir.Schema, p Property, read []string) []*TableFact {
 			if c, ok := p.(*RowCheck); ok && c.Is(ck) {
 				continue // p itself: it is assumed on entry anyway
 			}
-			if ck.Table == "" {
-				continue
+			if ck.Table == "" || ck.NotValid {
+				continue // NOT VALID: rows older than the CHECK may break it
 			}
 			nullable, ok := nullableColumns(t, ck.Expr)
 			if !ok {

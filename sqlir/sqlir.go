@@ -356,6 +356,11 @@ type Constraint struct {
 	// its value (see sqlparse/postgres), so whoever knows the column's
 	// type decides whether that is exact.
 	Casts []ColumnCast
+	// NotValid marks a PostgreSQL CHECK added by ALTER TABLE … ADD
+	// CONSTRAINT … NOT VALID and not validated since (VALIDATE
+	// CONSTRAINT): the engine checks the rows written after it, but rows
+	// older than it may break it, so it says nothing of the initial rows.
+	NotValid bool
 }
 
 // ColumnCast is a cast in a constraint: of Column (lower-case; "" for an

@@ -188,16 +188,51 @@ func seedingSQL(d sqlparse.Dialect) (before, after string) {
 // Seed inserts rows of schema s; it returns the rows the database refused
 // (a CHECK, a duplicate key) with the reason. Foreign keys are not checked
 // while seeding: a run lists the rows it needs, not their parents.
+//
+// A PostgreSQL CHECK added NOT VALID (sqlir.Constraint.NotValid) does not
+// hold of the rows older than it: it is dropped while seeding and added
+// NOT VALID again after, so that the seeded rows are such older rows.
 func Seed(ctx context.Context, ex Executor, d sqlparse.Dialect, s *Schema, rows []Row) []string {
 	before, after := seedingSQL(d)
 	var refused []string
+	drop, add := notValidChecksSQL(d, s)
+	for _, q := range drop {
+		if err := ex.Exec(ctx, q); err != nil {
+			refused = append(refused, fmt.Sprintf("%s: %v", q, err))
+		}
+	}
 	for _, r := range rows {
 		ins := InsertSQLFor(d, s, r)
 		if err := ex.Exec(ctx, before+ins+after); err != nil {
 			refused = append(refused, fmt.Sprintf("%s: %v", ins, err))
 		}
 	}
+	for _, q := range add {
+		if err := ex.Exec(ctx, q); err != nil {
+			refused = append(refused, fmt.Sprintf("%s: %v", q, err))
+		}
+	}
 	return refused
+}
+
+// notValidChecksSQL returns the statements that drop schema s's NOT VALID
+// CHECKs and those that add them back NOT VALID (PostgreSQL only).
+func notValidChecksSQL(d sqlparse.Dialect, s *Schema) (drop, add []string) {
+	if d != sqlparse.Postgres {
+		return nil, nil
+	}
+	for _, k := range sortedKeys(s.Tables) {
+		t := s.Tables[k]
+		for _, c := range t.Checks {
+			if !c.NotValid {
+				continue
+			}
+			table := s.TableSQL(d, t.Name)
+			drop = append(drop, fmt.Sprintf("ALTER TABLE %s DROP CONSTRAINT %s", table, c.Name))
+			add = append(add, fmt.Sprintf("ALTER TABLE %s ADD CONSTRAINT %s CHECK (%s) NOT VALID", table, c.Name, c.Text))
+		}
+	}
+	return drop, add
 }
 
 // Violations returns the rows that break c.

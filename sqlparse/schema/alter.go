@@ -63,8 +63,30 @@ func (b *schemaBuilder) alterAction(ctx *stmtCtx, td *tableDef, action []tok, pe
 		return b.alterColumn(p, td, strings.ToLower(at.val), pending)
 	case p.accept("rename"):
 		return b.alterRename(p, td, at)
+	case p.accept("validate", "constraint"):
+		if n, ok := p.name(); ok {
+			td.validateCheck(n)
+		}
 	}
 	return nil
+}
+
+// saysNotValid reports whether the ALTER TABLE action says NOT VALID
+// outside parentheses: PostgreSQL then checks only the rows written from
+// now on, not those the table holds (ADD CONSTRAINT … CHECK (…) NOT VALID).
+func saysNotValid(action []tok) bool {
+	depth := 0
+	for k, t := range action {
+		switch {
+		case t.isPunct("("):
+			depth++
+		case t.isPunct(")"):
+			depth--
+		case depth == 0 && t.is("not") && k+1 < len(action) && action[k+1].is("valid"):
+			return true
+		}
+	}
+	return false
 }
 
 // alterAdd is ADD [COLUMN] [IF NOT EXISTS] col def | ADD constraint |
@@ -78,7 +100,16 @@ func (b *schemaBuilder) alterAdd(p *ddlParser, td *tableDef, pending *[]pendingC
 	}
 	nt := p.peek()
 	if !isColumn && nt.kind == tWord && (isTableConstraintWord(nt.val) || nt.is("exclude")) {
-		return b.tableConstraint(ctx, td, action[p.i:], pending)
+		n := len(*pending)
+		if err := b.tableConstraint(ctx, td, action[p.i:], pending); err != nil {
+			return err
+		}
+		if saysNotValid(action) {
+			for i := n; i < len(*pending); i++ {
+				(*pending)[i].notValid = true
+			}
+		}
+		return nil
 	}
 	if !nt.isPunct("(") {
 		return b.columnDef(ctx, td, action[p.i:], pending, td.col(nt.val))

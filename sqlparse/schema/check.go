@@ -18,6 +18,8 @@ type pendingCheck struct {
 	col  string
 	open int // offset of '(' in the statement
 	end  int // offset of ')' in the statement
+	// notValid: added by ALTER TABLE … NOT VALID (sqlir.Constraint.NotValid).
+	notValid bool
 }
 
 // anyArrayRE matches "= ANY (ARRAY[" as pg_dump prints IN lists.
@@ -69,6 +71,7 @@ func (b *schemaBuilder) addChecks(ctx *stmtCtx, td *tableDef, pending []pendingC
 		}
 		c.Text = text
 		c.Table = td.name
+		c.NotValid = pc.notValid
 		var names []string
 		if pc.name != "" {
 			c.Name = pc.name

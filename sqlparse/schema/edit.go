@@ -28,6 +28,17 @@ func (td *tableDef) dropNamed(name string, checks bool) {
 	}
 }
 
+// validateCheck is VALIDATE CONSTRAINT name: PostgreSQL has checked every
+// row, so the CHECK holds of the initial rows again.
+func (td *tableDef) validateCheck(name string) {
+	n := strings.ToLower(name)
+	for k := range td.checks {
+		if rules.ContainsFold(td.checks[k].names, n) {
+			td.checks[k].c.NotValid = false
+		}
+	}
+}
+
 func (td *tableDef) renameNamed(old, nw string) {
 	o := strings.ToLower(old)
 	for k := range td.keys {

@@ -89,3 +89,41 @@ func TestParseSchemaWarnings(t *testing.T) {
 		t.Errorf("error %v, want a *Error", err)
 	}
 }
+
+// TestParseSchemaNotValid: a CHECK added by ALTER TABLE … NOT VALID is
+// marked NotValid (PostgreSQL does not check the rows already there) until
+// VALIDATE CONSTRAINT; one in CREATE TABLE, or added without NOT VALID, is
+// valid.
+func TestParseSchemaNotValid(t *testing.T) {
+	const create = `CREATE TABLE holds (id bigint PRIMARY KEY, amount bigint NOT NULL, CONSTRAINT c_new CHECK (amount < 1000));
+`
+	tests := []struct {
+		name, ddl string
+		want      map[string]bool // check name → NotValid
+	}{
+		{"added NOT VALID", create + `ALTER TABLE holds ADD CONSTRAINT c_pos CHECK (amount > 0) NOT VALID;`,
+			map[string]bool{"c_new": false, "c_pos": true}},
+		{"NO INHERIT NOT VALID", create + `ALTER TABLE ONLY holds ADD CONSTRAINT c_pos CHECK ((amount > 0)) NO INHERIT NOT VALID;`,
+			map[string]bool{"c_new": false, "c_pos": true}},
+		{"validated later", create + `ALTER TABLE holds ADD CONSTRAINT c_pos CHECK (amount > 0) NOT VALID;
+ALTER TABLE holds VALIDATE CONSTRAINT c_pos;`,
+			map[string]bool{"c_new": false, "c_pos": false}},
+		{"added valid", create + `ALTER TABLE holds ADD CONSTRAINT c_pos CHECK (amount > 0);`,
+			map[string]bool{"c_new": false, "c_pos": false}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := Parse(tt.ddl)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := map[string]bool{}
+			for _, c := range s.Tables["holds"].Checks {
+				got[c.Name] = c.NotValid
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("NotValid by check: got %v, want %v", got, tt.want)
+			}
+		})
+	}
+}

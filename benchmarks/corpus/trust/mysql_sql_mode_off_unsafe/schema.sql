@@ -1,0 +1,1 @@
+CREATE TABLE products (id BIGINT PRIMARY KEY, stock INT NOT NULL, reserved INT NOT NULL);
