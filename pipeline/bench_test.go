@@ -49,7 +49,7 @@ func BenchmarkCorpus(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			queries, results := 0, 0
 			for i := 0; i < b.N; i++ {
-				rep, err := Run(context.Background(), cfg)
+				rep, err := runShared(context.Background(), cfg)
 				if err != nil {
 					b.Fatal(err)
 				}

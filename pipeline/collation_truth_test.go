@@ -64,7 +64,7 @@ func TestCollationKeysGroundTruth(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			rep, err := Run(context.Background(), Config{Dir: c.dir, Patterns: []string{c.pkg}, Dialect: Dialect(c.dialect),
+			rep, err := runShared(context.Background(), Config{Dir: c.dir, Patterns: []string{c.pkg}, Dialect: Dialect(c.dialect),
 				Constraints: []string{c.constraint}, Schema: c.schema, Workers: 1})
 			if err != nil {
 				t.Fatal(err)

@@ -25,7 +25,7 @@ func TestCollectedSliceDecidedPlainFirst(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.dir, func(t *testing.T) {
-			rep, err := Run(context.Background(), Config{Dir: corpusCase(tt.dir), Patterns: []string{"./..."}, Constraints: tt.constraints, Workers: 1})
+			rep, err := runShared(context.Background(), Config{Dir: corpusCase(tt.dir), Patterns: []string{"./..."}, Constraints: tt.constraints, Workers: 1})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -110,7 +110,7 @@ func TestConcurrent(t *testing.T) {
 			if tt.schema != "" {
 				cfg.Schema = testdataDir(t, "concurrent/"+tt.schema)
 			}
-			rep, err := Run(context.Background(), cfg)
+			rep, err := runShared(context.Background(), cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -196,7 +196,7 @@ func TestConstraintNotOneRow(t *testing.T) {
 	for _, concurrent := range []bool{false, true} {
 		cfg := Config{Dir: src, Patterns: []string{"./relative"}, Dialect: "postgres", Workers: 1, Concurrent: concurrent,
 			Constraints: []string{"accounts.balance >= 0", "accounts.balance >= (SELECT min(limit_cents) FROM overdraft_limits)"}}
-		rep, err := Run(context.Background(), cfg)
+		rep, err := runShared(context.Background(), cfg)
 		if err != nil {
 			t.Fatalf("concurrent=%v: %v", concurrent, err)
 		}
@@ -225,7 +225,7 @@ func TestConstraintNotOneRow(t *testing.T) {
 func TestTxEscape(t *testing.T) {
 	cfg := Config{Dir: testdataDir(t, "concurrent"), Patterns: []string{"./escape"}, Dialect: "postgres", Workers: 1, Concurrent: true,
 		Constraints: []string{"accounts.balance >= 0"}}
-	rep, err := Run(context.Background(), cfg)
+	rep, err := runShared(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -241,7 +241,7 @@ func TestTxEscape(t *testing.T) {
 		t.Errorf("findings %q, want %q", got, want)
 	}
 	cfg.Concurrent = false
-	if rep, err := Run(context.Background(), cfg); err != nil || len(rep.Findings) != 0 {
+	if rep, err := runShared(context.Background(), cfg); err != nil || len(rep.Findings) != 0 {
 		t.Errorf("without --concurrent: findings %v (error %v), want none", rep.Findings, err)
 	}
 }
@@ -265,7 +265,7 @@ func TestConcurrentUniqueKey(t *testing.T) {
 		t.Run(tt.pkg, func(t *testing.T) {
 			cfg := Config{Dir: testdataDir(t, "concurrent"), Patterns: []string{tt.pkg}, Dialect: "postgres", Workers: 1, Concurrent: true,
 				Constraints: []string{"users.bonus_total <= 100"}, Schema: testdataDir(t, "concurrent/"+strings.TrimPrefix(tt.pkg, "./")+"/schema.sql")}
-			rep, err := Run(context.Background(), cfg)
+			rep, err := runShared(context.Background(), cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -303,7 +303,7 @@ func TestConcurrentOutsideOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	const c = "pg_chi_adjust_json_unsafe"
-	rep, err := Run(context.Background(), Config{Dir: dir, Patterns: []string{"./concurrent/" + c}, Dialect: "postgres",
+	rep, err := runShared(context.Background(), Config{Dir: dir, Patterns: []string{"./concurrent/" + c}, Dialect: "postgres",
 		Schema: filepath.Join(dir, "concurrent", c, "schema.sql"), Constraints: []string{"accounts.balance >= 0"}, Workers: 1, Concurrent: true})
 	if err != nil {
 		t.Fatal(err)
@@ -333,7 +333,7 @@ func TestConcurrentOutsideOnce(t *testing.T) {
 // result of the run.
 func TestConcurrentUnwatchedReadWrite(t *testing.T) {
 	dir := testdataDir(t, "concurrent")
-	rep, err := Run(context.Background(), Config{Dir: dir, Patterns: []string{"./payoutqueue"}, Dialect: "postgres", Workers: 1, Concurrent: true,
+	rep, err := runShared(context.Background(), Config{Dir: dir, Patterns: []string{"./payoutqueue"}, Dialect: "postgres", Workers: 1, Concurrent: true,
 		Constraints: []string{"accounts.balance >= 0"}, Schema: testdataDir(t, "concurrent/payoutqueue/schema.sql")})
 	if err != nil {
 		t.Fatal(err)

@@ -16,7 +16,7 @@ import (
 func TestConfigVariable(t *testing.T) {
 	dir := corpusCase("trust/init_config_var_unknown")
 	run := func(inputs bool) *report.Result {
-		rep, err := Run(context.Background(), Config{
+		rep, err := runShared(context.Background(), Config{
 			Dir: dir, Patterns: []string{"./..."}, Schema: dir + "/schema.sql", Entry: "Withdraw",
 			Constraints: []string{"accounts.balance >= 0"}, Workers: 1, ConfigInputs: inputs,
 		})

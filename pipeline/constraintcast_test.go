@@ -16,7 +16,7 @@ import (
 func TestConstraintCasts(t *testing.T) {
 	dir := corpusCase("trust/pg_text_counter_cast_unknown")
 	run := func(constraint string) (*report.Report, error) {
-		return Run(context.Background(), Config{
+		return runShared(context.Background(), Config{
 			Dir: dir, Patterns: []string{"./..."}, Schema: dir + "/schema.sql", Entry: "Take",
 			Constraints: []string{constraint}, Workers: 1,
 		})

@@ -28,7 +28,7 @@ func TestDatesPrinted(t *testing.T) {
 	date := func(v string) (time.Time, bool) { return parsed("2006-01-02", v) }
 	timestamp := func(v string) (time.Time, bool) { return parsed("2006-01-02 15:04:05", v) }
 	dir := corpusCase("trust/pg_date_key_unsafe")
-	rep, err := Run(context.Background(), Config{
+	rep, err := runShared(context.Background(), Config{
 		Dir: dir, Patterns: []string{"./..."}, Schema: dir + "/schema.sql", Entry: "Track",
 		Constraints: []string{"daily_usage.cnt <= 100"}, Workers: 1,
 	})
@@ -50,7 +50,7 @@ func TestDatesPrinted(t *testing.T) {
 	}
 
 	dir = corpusCase("trust/pg_approx_reset_safe")
-	rep, err = Run(context.Background(), Config{
+	rep, err = runShared(context.Background(), Config{
 		Dir: dir, Patterns: []string{"./..."}, Schema: dir + "/schema.sql", Entry: "ResetExpired",
 		Constraints: []string{"api_keys.used <= api_keys.quota"}, Workers: 1,
 	})

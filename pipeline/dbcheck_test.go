@@ -27,7 +27,7 @@ func TestDatabaseCheckRejects(t *testing.T) {
 		{[]string{"wallets.balance >= 1"}, map[string]string{"Debit wallets.balance >= 1": ""}},
 	}
 	for _, tt := range tests {
-		rep, err := Run(context.Background(), Config{Dir: src, Patterns: []string{"./wallet"}, Constraints: tt.constraints, Schema: schema, Workers: 1})
+		rep, err := runShared(context.Background(), Config{Dir: src, Patterns: []string{"./wallet"}, Constraints: tt.constraints, Schema: schema, Workers: 1})
 		if err != nil {
 			t.Fatal(err)
 		}

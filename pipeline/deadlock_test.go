@@ -22,7 +22,7 @@ import (
 func TestDeadlockFinding(t *testing.T) {
 	cfg := Config{Dir: testdataDir(t, "concurrent"), Patterns: []string{"./deadlock", "./deadlock/retried"}, Dialect: "postgres",
 		Workers: 1, Concurrent: true, Constraints: []string{"accounts.balance >= 0"}}
-	rep, err := Run(context.Background(), cfg)
+	rep, err := runShared(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +70,7 @@ func TestDeadlockVictim(t *testing.T) {
 		t.Run(tt.dialect, func(t *testing.T) {
 			cfg := Config{Dir: testdataDir(t, "concurrent"), Patterns: []string{tt.pkg}, Dialect: Dialect(tt.dialect),
 				Workers: 1, Concurrent: true, Constraints: []string{"accounts.balance >= 0"}}
-			rep, err := Run(context.Background(), cfg)
+			rep, err := runShared(context.Background(), cfg)
 			if err != nil {
 				t.Fatal(err)
 			}

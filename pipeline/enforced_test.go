@@ -50,7 +50,7 @@ func TestDeclaredForeignKey(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			rep, err := Run(context.Background(), Config{Dir: dir, Patterns: []string{"./..."}, Schema: sch, Dialect: Dialect(tt.dialect),
+			rep, err := runShared(context.Background(), Config{Dir: dir, Patterns: []string{"./..."}, Schema: sch, Dialect: Dialect(tt.dialect),
 				Constraints: []string{ref}, Workers: 1, Concurrent: tt.concurrent})
 			if err != nil {
 				t.Fatal(err)
@@ -84,7 +84,7 @@ func TestForeignKeyChecksOff(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := testdataDir(t, "src")
-	rep, err := Run(context.Background(), Config{Dir: dir, Patterns: []string{"./fkoff"}, Schema: sch, Dialect: "mysql",
+	rep, err := runShared(context.Background(), Config{Dir: dir, Patterns: []string{"./fkoff"}, Schema: sch, Dialect: "mysql",
 		Constraints: []string{"pets.owner_id IN (SELECT id FROM owners)"}, Workers: 1, Concurrent: true})
 	if err != nil {
 		t.Fatal(err)

@@ -26,7 +26,7 @@ func TestFailingStepMarker(t *testing.T) {
 	}
 	cfg := Config{Dir: testdataDir(t, "concurrent"), Patterns: []string{"./failnames"}, Dialect: "postgres",
 		Workers: 1, Concurrent: true, Constraints: []string{"accounts.balance >= 0"}}
-	rep, err := Run(context.Background(), cfg)
+	rep, err := runShared(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

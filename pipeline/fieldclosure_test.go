@@ -23,7 +23,7 @@ import (
 // balance, is UNSAFE; Tolls, whose policies are both guarded, SAFE.
 func TestFieldClosures(t *testing.T) {
 	dir, _ := filepath.Abs(filepath.Join("testdata", "src"))
-	rep, err := Run(context.Background(), Config{Dir: dir, Patterns: []string{"./fieldstore"}, Constraints: []string{"accounts.balance >= 0"}, Workers: 1})
+	rep, err := runShared(context.Background(), Config{Dir: dir, Patterns: []string{"./fieldstore"}, Constraints: []string{"accounts.balance >= 0"}, Workers: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -42,7 +42,7 @@ func TestGoroutines(t *testing.T) {
 	}
 	cfg := Config{Dir: testdataDir(t, "goroutine"), Patterns: []string{"./..."}, Dialect: "postgres",
 		Constraints: []string{"accounts.balance >= 0"}, Workers: 1}
-	rep, err := Run(context.Background(), cfg)
+	rep, err := runShared(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +79,7 @@ func TestGoroutines(t *testing.T) {
 func TestGoroutinesConcurrent(t *testing.T) {
 	cfg := Config{Dir: testdataDir(t, "goroutine"), Patterns: []string{"./..."}, Dialect: "postgres", Entry: "AuditedDebit|LoggedDebit",
 		Constraints: []string{"accounts.balance >= 0"}, Workers: 1, Concurrent: true}
-	rep, err := Run(context.Background(), cfg)
+	rep, err := runShared(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

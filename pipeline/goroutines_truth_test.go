@@ -29,7 +29,7 @@ func TestGoroutineConflictGroundTruth(t *testing.T) {
 	}
 	cfg := Config{Dir: testdataDir(t, "goroutine"), Patterns: []string{"./..."}, Dialect: "postgres", Entry: "^Ship$",
 		Constraints: []string{"accounts.balance >= 0"}, Workers: 1}
-	rep, err := Run(context.Background(), cfg)
+	rep, err := runShared(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

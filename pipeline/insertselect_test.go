@@ -23,7 +23,7 @@ func TestInsertSelectPinnedCount(t *testing.T) {
 		{"trust/pg_insert_select_count_unsafe", report.Unsafe},
 	} {
 		dir := corpusCase(tt.dir)
-		rep, err := Run(context.Background(), Config{
+		rep, err := runShared(context.Background(), Config{
 			Dir: dir, Patterns: []string{"./..."}, Schema: dir + "/schema.sql", Dialect: "postgres",
 			Constraints: []string{"carts.slots >= 0"}, Workers: 1,
 		})

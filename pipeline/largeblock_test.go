@@ -42,7 +42,7 @@ func TestLargeLoopFreeBlock(t *testing.T) {
 			if err := q.Write(dir); err != nil {
 				t.Fatal(err)
 			}
-			rep, err := Run(context.Background(), Config{
+			rep, err := runShared(context.Background(), Config{
 				Dir: dir, Patterns: []string{"./..."}, Constraints: []string{gen.Constraint}, Workers: 1,
 			})
 			if err != nil {

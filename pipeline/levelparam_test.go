@@ -42,7 +42,7 @@ func TestIsolationLevelParam(t *testing.T) {
 			if !strings.HasPrefix(tt.pkg, "./") {
 				cfg.Dir, cfg.Patterns, cfg.Schema = corpusCase(""), []string{"./" + tt.pkg}, filepath.Join(corpusCase(tt.pkg), "schema.sql")
 			}
-			rep, err := Run(context.Background(), cfg)
+			rep, err := runShared(context.Background(), cfg)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -73,7 +73,7 @@ func TestLostUpdateFinding(t *testing.T) {
 // that the run without --concurrent has no finding.
 func wantFindings(t *testing.T, cfg Config, class string, want []luWant, always ...string) {
 	t.Helper()
-	rep, err := Run(context.Background(), cfg)
+	rep, err := runShared(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +99,7 @@ func wantFindings(t *testing.T, cfg Config, class string, want []luWant, always 
 		}
 	}
 	cfg.Concurrent = false
-	if rep, err := Run(context.Background(), cfg); err != nil || len(rep.Findings) != 0 {
+	if rep, err := runShared(context.Background(), cfg); err != nil || len(rep.Findings) != 0 {
 		t.Errorf("without --concurrent: findings %v (error %v), want none", rep.Findings, err)
 	}
 }

@@ -263,7 +263,7 @@ func luStatements(t *testing.T, pkg, dialect string) (map[string]luSQL, map[stri
 // a finding of class.
 func entryStatements(t *testing.T, cfg Config, class string) (map[string]luSQL, map[string]bool) {
 	t.Helper()
-	rep, err := Run(context.Background(), cfg)
+	rep, err := runShared(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

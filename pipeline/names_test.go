@@ -19,7 +19,7 @@ import (
 // so do the SARIF and GitHub messages.
 func TestTraceNames(t *testing.T) {
 	src := testdataDir(t, "src")
-	rep, err := Run(context.Background(), Config{Dir: src, Patterns: []string{"./names"}, Constraints: []string{"products.stock >= 0"},
+	rep, err := runShared(context.Background(), Config{Dir: src, Patterns: []string{"./names"}, Constraints: []string{"products.stock >= 0"},
 		Schema: testdataDir(t, "names.sql"), Workers: 1})
 	if err != nil {
 		t.Fatal(err)

@@ -21,7 +21,7 @@ import (
 func TestOrderDepFinding(t *testing.T) {
 	cfg := Config{Dir: testdataDir(t, "concurrent"), Patterns: []string{"./orderdep"}, Dialect: "postgres", Schema: filepath.Join(testdataDir(t, "concurrent"), "orderdep", "schema.sql"), Constraints: []string{"accounts.balance >= 0"},
 		Workers: 1, Concurrent: true}
-	rep, err := Run(context.Background(), cfg)
+	rep, err := runShared(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +73,7 @@ func TestOrderDepFinding(t *testing.T) {
 		}
 	}
 	cfg.Concurrent = false
-	if rep, err := Run(context.Background(), cfg); err != nil || len(rep.Findings) != 0 {
+	if rep, err := runShared(context.Background(), cfg); err != nil || len(rep.Findings) != 0 {
 		t.Errorf("without --concurrent: findings %v (error %v), want none", rep.Findings, err)
 	}
 }
@@ -108,7 +108,7 @@ func lineIn(t *testing.T, pos, want string) int {
 // withdrawal, and against itself, do.
 func TestOrderDepHandlers(t *testing.T) {
 	dir := testdataDir(t, "concurrent")
-	rep, err := Run(context.Background(), Config{Dir: dir, Patterns: []string{"./handlerorder"}, Dialect: "postgres",
+	rep, err := runShared(context.Background(), Config{Dir: dir, Patterns: []string{"./handlerorder"}, Dialect: "postgres",
 		Schema: filepath.Join(dir, "handlerorder", "schema.sql"), Constraints: []string{"accounts.balance >= 0"}, Workers: 1, Concurrent: true})
 	if err != nil {
 		t.Fatal(err)
@@ -146,7 +146,7 @@ func TestOrderDepGinRefusal(t *testing.T) {
 		t.Fatal(err)
 	}
 	const c = "pg_gin_withdraw_guarded_conflict_safe"
-	rep, err := Run(context.Background(), Config{Dir: dir, Patterns: []string{"./concurrent/" + c}, Dialect: "postgres",
+	rep, err := runShared(context.Background(), Config{Dir: dir, Patterns: []string{"./concurrent/" + c}, Dialect: "postgres",
 		Schema: filepath.Join(dir, "concurrent", c, "schema.sql"), Constraints: []string{"accounts.balance >= 0"}, Workers: 1, Concurrent: true})
 	if err != nil {
 		t.Fatal(err)

@@ -30,7 +30,7 @@ func TestAssume(t *testing.T) {
 		{[]string{"amt <= 0"}, refine.Safe},                   // the entry rejects every such amount
 	}
 	for _, tt := range tests {
-		rep, err := Run(context.Background(), Config{
+		rep, err := runShared(context.Background(), Config{
 			Dir: corpusCase("core/guard_go_unsafe"), Patterns: []string{"./..."},
 			Constraints: []string{"accounts.balance >= 0"}, Assume: tt.assume, Workers: 1,
 		})
@@ -61,7 +61,7 @@ func TestBadInput(t *testing.T) {
 	for _, tt := range tests {
 		tt.cfg.Dir = corpusCase("core/guard_go_unsafe")
 		tt.cfg.Patterns = []string{"./..."}
-		_, err := Run(context.Background(), tt.cfg)
+		_, err := runShared(context.Background(), tt.cfg)
 		var ue *UsageError
 		if !errors.As(err, &ue) {
 			t.Errorf("%+v: got %v, want a usage error", tt.cfg, err)
@@ -122,7 +122,7 @@ func TestDatabaseFacts(t *testing.T) {
 			if tt.schema != "" {
 				cfg.Schema = testdataDir(t, tt.schema)
 			}
-			rep, err := Run(context.Background(), cfg)
+			rep, err := runShared(context.Background(), cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -161,7 +161,7 @@ func TestCoverage(t *testing.T) {
 		{"^credit$", map[string][]string{"credit": {pkg + "credit"}, "debit": {}}, []string{pkg + "debit (ops.go:56) writes accounts, but no verified entry runs it"}},
 	}
 	for _, tt := range tests {
-		rep, err := Run(context.Background(), Config{Dir: dir, Patterns: []string{"./..."}, Constraints: []string{"accounts.balance >= 0"}, Entry: tt.entry, Workers: 1})
+		rep, err := runShared(context.Background(), Config{Dir: dir, Patterns: []string{"./..."}, Constraints: []string{"accounts.balance >= 0"}, Entry: tt.entry, Workers: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -197,7 +197,7 @@ func TestCoverageGeneratedNotCalled(t *testing.T) {
 	dir, _ := filepath.Abs(filepath.Join("testdata", "src"))
 	pkg := "example.com/pl/gen."
 	for _, check := range []bool{false, true} {
-		rep, err := Run(context.Background(), Config{Dir: dir, Patterns: []string{"./gen"}, Constraints: []string{"accounts.balance >= 0"}, Workers: 1, CheckGenerated: check})
+		rep, err := runShared(context.Background(), Config{Dir: dir, Patterns: []string{"./gen"}, Constraints: []string{"accounts.balance >= 0"}, Workers: 1, CheckGenerated: check})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -238,7 +238,7 @@ func TestCoverageGeneratedNotCalled(t *testing.T) {
 // entry of its own, and the run says so.
 func TestCoverageAddsUnreachedWriters(t *testing.T) {
 	dir, _ := filepath.Abs(filepath.Join("testdata", "src"))
-	rep, err := Run(context.Background(), Config{Dir: dir, Patterns: []string{"./cycle"}, Constraints: []string{"accounts.balance >= 0"}, Workers: 1})
+	rep, err := runShared(context.Background(), Config{Dir: dir, Patterns: []string{"./cycle"}, Constraints: []string{"accounts.balance >= 0"}, Workers: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,7 +28,7 @@ func TestConcurrentReduction(t *testing.T) {
 			for i, none := range []bool{false, true} {
 				cfg := Config{Dir: src, Patterns: []string{tt.pkg}, Dialect: "postgres",
 					Constraints: []string{"accounts.balance >= 0"}, Workers: 1, Concurrent: true, NoReduction: none}
-				rep, err := Run(context.Background(), cfg)
+				rep, err := runShared(context.Background(), cfg)
 				if err != nil {
 					t.Fatal(err)
 				}

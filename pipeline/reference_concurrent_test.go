@@ -54,7 +54,7 @@ func TestConcurrentReference(t *testing.T) {
 			cfg := Config{Dir: src, Patterns: []string{tt.pkg}, Dialect: Dialect(tt.dialect), Isolation: tt.isolation,
 				Schema: testdataDir(t, "concurrent/reference/schema.sql"), Workers: 1, Concurrent: true,
 				Constraints: []string{"pets.owner_id IN (SELECT id FROM owners)"}}
-			rep, err := Run(context.Background(), cfg)
+			rep, err := runShared(context.Background(), cfg)
 			if err != nil {
 				t.Fatal(err)
 			}

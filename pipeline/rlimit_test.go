@@ -25,7 +25,7 @@ func TestWorkLimit(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			rep, err := Run(context.Background(), Config{
+			rep, err := runShared(context.Background(), Config{
 				Dir: corpusCase("core/guard_go_safe"), Patterns: []string{"./..."},
 				Constraints: []string{"accounts.balance >= 0"}, Workers: 1,
 				TimeoutMS: 0, RLimit: tt.rlimit,

@@ -44,7 +44,7 @@ func TestSavepoints(t *testing.T) {
 		t.Run(tt.pkg+"/"+string(tt.dialect), func(t *testing.T) {
 			cfg := Config{Dir: testdataDir(t, "savepoint"), Patterns: []string{"./" + tt.pkg}, Dialect: tt.dialect,
 				Workers: 1, Constraints: []string{"accounts.balance >= 0"}}
-			rep, err := Run(context.Background(), cfg)
+			rep, err := runShared(context.Background(), cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -64,7 +64,7 @@ func TestSavepoints(t *testing.T) {
 func TestSavepointsConcurrent(t *testing.T) {
 	cfg := Config{Dir: testdataDir(t, "savepoint"), Patterns: []string{"./undo"}, Dialect: "postgres",
 		Workers: 1, Concurrent: true, Constraints: []string{"accounts.balance >= 0"}}
-	rep, err := Run(context.Background(), cfg)
+	rep, err := runShared(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

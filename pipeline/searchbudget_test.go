@@ -96,7 +96,7 @@ func TestConcurrentQueryLimit(t *testing.T) {
 	cfg := Config{Dir: testdataDir(t, "concurrent"), Patterns: []string{"./txplain"}, Dialect: "postgres", Isolation: "rr",
 		Constraints: []string{"accounts.balance >= 0"}, Workers: 1, Concurrent: true}
 	run := func(cfg Config) *report.Result {
-		rep, err := Run(context.Background(), cfg)
+		rep, err := runShared(context.Background(), cfg)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -18,7 +18,7 @@ func TestThreeRequests(t *testing.T) {
 	src := testdataDir(t, "concurrent")
 	run := func(pkg string, requests int) *report.Result {
 		t.Helper()
-		rep, err := Run(context.Background(), Config{Dir: src, Patterns: []string{pkg}, Dialect: "postgres",
+		rep, err := runShared(context.Background(), Config{Dir: src, Patterns: []string{pkg}, Dialect: "postgres",
 			Constraints: []string{"accounts.balance >= 0"}, Workers: 1, Concurrent: true, Requests: requests})
 		if err != nil {
 			t.Fatal(err)

@@ -25,7 +25,7 @@ func TestAssumeOtherConstraints(t *testing.T) {
 		{"trust/constraints_together_safe", "TransferStock", report.Unknown, "--entry selects the entries checked"},
 	}
 	for _, tt := range tests {
-		rep, err := Run(context.Background(), Config{
+		rep, err := runShared(context.Background(), Config{
 			Dir: corpusCase(tt.dir), Patterns: []string{"./..."}, Schema: corpusCase(tt.dir) + "/schema.sql", Entry: tt.entryRE,
 			Constraints: []string{"warehouse_stock.stock >= 0", "warehouse_stock.reserved >= 0"}, Workers: 1,
 		})
@@ -48,7 +48,7 @@ func TestAssumeOtherConstraints(t *testing.T) {
 		}
 	}
 	// Alone, the constraint is broken from a row with reserved < 0.
-	rep, err := Run(context.Background(), Config{
+	rep, err := runShared(context.Background(), Config{
 		Dir: corpusCase("trust/constraints_together_safe"), Patterns: []string{"./..."}, Schema: corpusCase("trust/constraints_together_safe") + "/schema.sql",
 		Constraints: []string{"warehouse_stock.stock >= 0"}, Entry: "TransferStock", Workers: 1,
 	})
@@ -72,7 +72,7 @@ func TestApproxUnknownTogether(t *testing.T) {
 	dir := corpusCase("trust/pg_approx_reset_safe")
 	run := func(entry string, constraints ...string) map[string]*report.Result {
 		t.Helper()
-		rep, err := Run(context.Background(), Config{
+		rep, err := runShared(context.Background(), Config{
 			Dir: dir, Patterns: []string{"./..."}, Schema: dir + "/schema.sql", Entry: entry,
 			Constraints: constraints, Workers: 1,
 		})

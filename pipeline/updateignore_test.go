@@ -22,7 +22,7 @@ func TestUpdateIgnore(t *testing.T) {
 			dir := testdataDir(t, "updateignore")
 			cfg := Config{Dir: dir, Patterns: []string{"./" + tt.pkg}, Dialect: "mysql", Schema: dir + "/schema.sql",
 				Workers: 1, Constraints: []string{"wallets.points >= 1"}}
-			rep, err := Run(context.Background(), cfg)
+			rep, err := runShared(context.Background(), cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
