@@ -1,4 +1,4 @@
-// Package store reserves stock; its DSN turns strict mode off (sql_mode='').
+// Package store reserves stock; its DSN turns strict mode off (an empty sql_mode).
 package store
 
 import (
