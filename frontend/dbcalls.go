@@ -128,9 +128,7 @@ func (t *translator) rowsOp(a apiCall, self *object, args []value) (value, bool)
 	case dblib.StructScan:
 		return t.structScan(self, argAt(args, 1)), true
 	case dblib.Next:
-		v := t.freshVar("rows.Next()", ir.Bool, ir.KindSQL)
-		t.noteNext(self, v)
-		return value{expr: v}, true
+		return value{expr: t.freshVar("rows.Next()", ir.Bool, ir.KindSQL)}, true
 	case dblib.NextResultSet:
 		return value{expr: t.freshVar("rows.NextResultSet()", ir.Bool, ir.KindSQL)}, true
 	}

@@ -103,8 +103,6 @@ type translator struct {
 	dialectOpen *driverOpen
 	// nan: the "is NaN" flags of floats (floatnan.go).
 	nan nanState
-	// nexts: the rows.Next() results and their rows (rowsnext.go).
-	nexts []nextSite
 }
 
 // parse parses SQL text in the entry's dialect.
@@ -239,7 +237,6 @@ func (l *Loaded) translateWith(tr translation) *ir.Program {
 		bindings = append(bindings, t.input(fv.Name(), fv.Type(), 0))
 	}
 	t.inline(fn, args, bindings)
-	t.markRereadRows()
 	t.edge(t.p.Exit, &ir.Assume{Cond: ir.True, Info: t.info(ir.KindReturn, "")})
 	t.resolveNaN()
 	t.markScopes()
