@@ -91,14 +91,20 @@ func (t *translator) errCompare(f *frame, i *ssa.BinOp, x, y value) value {
 	if v, ok := t.errCompareSentinel(i, x, y); ok {
 		return v
 	}
-	// err == ErrX: unknown, but only when err is non-nil: a marked
-	// approximation (errapprox.go).
-	var nonNil ir.Expr
-	if x.expr != nil && x.expr.Sort() == ir.Bool {
-		nonNil = x.expr
-	}
+	// err == other: two nil errors are equal, a nil and a non-nil one
+	// are not; which non-nil errors are equal is not tracked (a marked
+	// approximation, errapprox.go). Where either side's nil-ness is not
+	// known, the whole test is one. (It was false wherever err was nil,
+	// whatever other was: a nil last error made err == last false.)
+	isBool := func(v value) bool { return v.expr != nil && v.expr.Sort() == ir.Bool }
 	test := t.exprName(f, i.X) + " == " + t.exprName(f, i.Y)
-	b := t.approxWhereNonNil(f.prefix+i.Name(), nonNil, t.errTestWhy(test))
+	var b ir.Expr
+	if isBool(x) && isBool(y) {
+		both := t.approxWhereNonNil(f.prefix+i.Name(), ir.And(x.expr, y.expr), t.errTestWhy(test))
+		b = ir.Or(ir.And(ir.Not(x.expr), ir.Not(y.expr)), both)
+	} else {
+		b = t.approxWhereNonNil(f.prefix+i.Name(), nil, t.errTestWhy(test))
+	}
 	if i.Op == token.NEQ {
 		return value{expr: ir.Not(b)}
 	}
