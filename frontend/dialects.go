@@ -2,7 +2,6 @@ package frontend
 
 import (
 	"fmt"
-	"go/constant"
 	"go/token"
 	"go/types"
 	"regexp"
@@ -266,21 +265,9 @@ var sqlText = regexp.MustCompile(`(?is)^\s*(select|insert|update|delete|with)\b`
 // helper's database call (adv7 D1: every entry of such a repository was
 // UNKNOWN, its SQL parsed as MySQL).
 func (l *Loaded) dollarSQLConstant() bool {
-	for _, fn := range l.allModuleFunctions() {
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				var ops [8]*ssa.Value
-				for _, op := range instr.Operands(ops[:0]) {
-					c, ok := (*op).(*ssa.Const)
-					if !ok || c.Value == nil || c.Value.Kind() != constant.String {
-						continue
-					}
-					text := constant.StringVal(c.Value)
-					if sqlText.MatchString(text) && dollarParam.MatchString(text) {
-						return true
-					}
-				}
-			}
+	for _, text := range l.moduleStrings() {
+		if sqlText.MatchString(text) && dollarParam.MatchString(text) {
+			return true
 		}
 	}
 	return false

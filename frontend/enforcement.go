@@ -2,11 +2,8 @@ package frontend
 
 import (
 	"fmt"
-	"go/constant"
 	"regexp"
 	"strings"
-
-	"golang.org/x/tools/go/ssa"
 
 	"github.com/dbverify/dbverify/sqlparse"
 )
@@ -77,38 +74,17 @@ func (l *Loaded) enforcementOff(d sqlparse.Dialect) *engineSetting {
 		return got
 	}
 	var found *engineSetting
-	var ops []*ssa.Value
-	for _, fn := range l.allModuleFunctions() {
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				for _, op := range instr.Operands(ops[:0]) {
-					c, ok := (*op).(*ssa.Const)
-					if !ok || c.Value == nil || c.Value.Kind() != constant.String {
-						continue
-					}
-					text := constant.StringVal(c.Value)
-					what := settingOff(d, strings.ToLower(text))
-					if what == "" {
-						continue
-					}
-					file, line := l.position(instr.Pos())
-					if line == 0 {
-						file, line = l.position(fn.Pos())
-					}
-					found = &engineSetting{what: fmt.Sprintf("%q may set %s", compactSQL(text), what), pos: fmt.Sprintf("%s:%d", file, line)}
-					break
-				}
-				if found != nil {
-					break
-				}
-			}
-			if found != nil {
-				break
-			}
+	for instr, text := range l.moduleStrings() {
+		what := settingOff(d, strings.ToLower(text))
+		if what == "" {
+			continue
 		}
-		if found != nil {
-			break
+		file, line := l.position(instr.Pos())
+		if line == 0 {
+			file, line = l.position(instr.Parent().Pos())
 		}
+		found = &engineSetting{what: fmt.Sprintf("%q may set %s", compactSQL(text), what), pos: fmt.Sprintf("%s:%d", file, line)}
+		break
 	}
 	if l.enforcementCache == nil {
 		l.enforcementCache = map[sqlparse.Dialect]*engineSetting{}

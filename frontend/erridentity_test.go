@@ -1,12 +1,9 @@
 package frontend_test
 
 import (
-	"context"
 	"path/filepath"
-	"strings"
 	"testing"
 
-	"github.com/dbverify/dbverify/pipeline"
 	"github.com/dbverify/dbverify/refine"
 )
 
@@ -36,28 +33,6 @@ func TestErrorIdentity(t *testing.T) {
 		{"JoinOverLimitSafe", refine.Safe, ""},
 	}
 	for _, tt := range tests {
-		t.Run(tt.entry, func(t *testing.T) {
-			rep, err := pipeline.Run(context.Background(), pipeline.Config{
-				Dir: dir, Patterns: []string{"./errident"}, Entry: `errident\.` + tt.entry + `$`,
-				Constraints: []string{"accounts.balance >= 0"}, Workers: 1,
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(rep.Results) != 1 {
-				t.Fatalf("%d results, want 1", len(rep.Results))
-			}
-			r := rep.Results[0]
-			if r.Verdict != tt.want {
-				t.Fatalf("verdict %s (%s at %s), want %s", r.Verdict, r.Reason, r.Position, tt.want)
-			}
-			text := r.Reason
-			if r.Verdict == refine.Unsafe {
-				text = traceText(r)
-			}
-			if !strings.Contains(text, tt.text) {
-				t.Errorf("%q not in\n%s", tt.text, text)
-			}
-		})
+		t.Run(tt.entry, func(t *testing.T) { checkEntry(t, dir, "errident", tt.entry, tt.want, tt.text) })
 	}
 }

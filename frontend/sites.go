@@ -4,6 +4,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"iter"
 	"sort"
 
 	"golang.org/x/tools/go/ssa"
@@ -151,6 +152,30 @@ func (l *Loaded) allModuleFunctions() []*ssa.Function {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].String() < out[j].String() })
 	return out
+}
+
+// moduleStrings yields the string constants the module's code uses, with
+// the instruction that uses each, in allModuleFunctions' order: the texts
+// the code may hand a driver (a DSN, a SET, a PRAGMA, SQL).
+func (l *Loaded) moduleStrings() iter.Seq2[ssa.Instruction, string] {
+	return func(yield func(ssa.Instruction, string) bool) {
+		var ops []*ssa.Value
+		for _, fn := range l.allModuleFunctions() {
+			for _, b := range fn.Blocks {
+				for _, instr := range b.Instrs {
+					for _, op := range instr.Operands(ops[:0]) {
+						c, ok := (*op).(*ssa.Const)
+						if !ok || c.Value == nil || c.Value.Kind() != constant.String {
+							continue
+						}
+						if !yield(instr, constant.StringVal(c.Value)) {
+							return
+						}
+					}
+				}
+			}
+		}
+	}
 }
 
 // constString resolves v to a constant string: a constant, or the

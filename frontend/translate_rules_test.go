@@ -112,35 +112,35 @@ func TestTranslationRules(t *testing.T) {
 		{"UnwatchedWhereUnknown", refine.Unknown, "which its WHERE constrains"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.entry, func(t *testing.T) {
-			rep, err := pipeline.Run(context.Background(), pipeline.Config{
-				Dir: dir, Patterns: []string{"./rules"}, Entry: `rules\.` + tt.entry + `$`,
-				Constraints: []string{"accounts.balance >= 0"}, Workers: 1,
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(rep.Results) != 1 {
-				t.Fatalf("%d results, want 1", len(rep.Results))
-			}
-			r := rep.Results[0]
-			if r.Verdict != tt.want {
-				t.Fatalf("verdict %s (%s at %s), want %s", r.Verdict, r.Reason, r.Position, tt.want)
-			}
-			if tt.trace == "" {
-				return
-			}
-			var text string
-			switch r.Verdict {
-			case refine.Unsafe:
-				text = traceText(r)
-			default:
-				text = r.Reason
-			}
-			if !strings.Contains(text, tt.trace) {
-				t.Errorf("%q not in\n%s", tt.trace, text)
-			}
-		})
+		t.Run(tt.entry, func(t *testing.T) { checkEntry(t, dir, "rules", tt.entry, tt.want, tt.trace) })
+	}
+}
+
+// checkEntry verifies entry of package pkg (under dir) with the
+// constraint accounts.balance >= 0 end to end and asserts its verdict
+// and that text is in its counterexample's steps (UNSAFE) or its reason.
+func checkEntry(t *testing.T, dir, pkg, entry string, want refine.Verdict, text string) {
+	t.Helper()
+	rep, err := pipeline.Run(context.Background(), pipeline.Config{
+		Dir: dir, Patterns: []string{"./" + pkg}, Entry: pkg + `\.` + entry + `$`,
+		Constraints: []string{"accounts.balance >= 0"}, Workers: 1,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Results) != 1 {
+		t.Fatalf("%d results, want 1", len(rep.Results))
+	}
+	r := rep.Results[0]
+	if r.Verdict != want {
+		t.Fatalf("verdict %s (%s at %s), want %s", r.Verdict, r.Reason, r.Position, want)
+	}
+	got := r.Reason
+	if r.Verdict == refine.Unsafe {
+		got = traceText(r)
+	}
+	if !strings.Contains(got, text) {
+		t.Errorf("%q not in\n%s", text, got)
 	}
 }
 

@@ -112,7 +112,6 @@ func (l *Loaded) importsPackage(path string) bool {
 // or NO_UNSIGNED_SUBTRACTION in a string, or sets a mysql.Config's
 // InterpolateParams.
 func (l *Loaded) interpolates() bool {
-	var ops []*ssa.Value
 	for _, fn := range l.allModuleFunctions() {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
@@ -121,17 +120,13 @@ func (l *Loaded) interpolates() bool {
 						return true
 					}
 				}
-				for _, op := range instr.Operands(ops[:0]) {
-					c, ok := (*op).(*ssa.Const)
-					if !ok || c.Value == nil || c.Value.Kind() != constant.String {
-						continue
-					}
-					s := strings.ToLower(constant.StringVal(c.Value))
-					if strings.Contains(s, "interpolateparams") || strings.Contains(s, "no_unsigned_subtraction") {
-						return true
-					}
-				}
 			}
+		}
+	}
+	for _, text := range l.moduleStrings() {
+		s := strings.ToLower(text)
+		if strings.Contains(s, "interpolateparams") || strings.Contains(s, "no_unsigned_subtraction") {
+			return true
 		}
 	}
 	return false
