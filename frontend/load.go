@@ -181,27 +181,19 @@ func Load(cfg Config) (*Loaded, error) {
 		matched[p.PkgPath] = true
 	}
 	// Packages of the same module that the matched ones import come from
-	// export data (no bodies): load them from source too, so that calls
-	// into them are inlined.
+	// export data (no bodies): load them from source too (a set holds
+	// them so already), so that calls into them are inlined.
 	mods := map[string]bool{}
 	for _, p := range pkgs {
 		if p.Module != nil {
 			mods[p.Module.Path] = true
 		}
 	}
-	var extra []string
-	packages.Visit(pkgs, nil, func(p *packages.Package) {
-		// (A dependency may come with syntax but types from export data,
-		// which SSA cannot build from: reload every one.)
-		if !matched[p.PkgPath] && inModules(p, mods) {
-			extra = append(extra, p.PkgPath)
-		}
-	})
-	if len(extra) > 0 && cfg.Packages != nil {
+	if cfg.Packages != nil {
 		if pkgs, err = cfg.Packages.withModuleImports(pkgs, matched, mods); err != nil {
 			return nil, err
 		}
-	} else if len(extra) > 0 {
+	} else if extra := moduleImports(pkgs, matched, mods); len(extra) > 0 {
 		all, err := loadPackages(cfg.Dir, append(append([]string(nil), cfg.Patterns...), extra...))
 		if err != nil {
 			return nil, err
@@ -271,6 +263,20 @@ func loadPackages(dir string, patterns []string) ([]*packages.Package, error) {
 		return nil, fmt.Errorf("loading %s: %w", strings.Join(patterns, " "), err)
 	}
 	return pkgs, nil
+}
+
+// moduleImports are the import paths of the packages of modules mods that
+// pkgs import (transitively) and that are not matched. (A dependency may
+// come with syntax but types from export data, which SSA cannot build
+// from: every one is reloaded.)
+func moduleImports(pkgs []*packages.Package, matched, mods map[string]bool) []string {
+	var extra []string
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		if !matched[p.PkgPath] && inModules(p, mods) {
+			extra = append(extra, p.PkgPath)
+		}
+	})
+	return extra
 }
 
 func inModules(p *packages.Package, mods map[string]bool) bool {

@@ -20,8 +20,7 @@ import (
 // with syntax, everything else from export data. Its patterns must be
 // directory patterns ("." or "./dir", with or without "/...").
 type PackageSet struct {
-	dir  string
-	pkgs []*packages.Package // the roots, with syntax
+	pkgs []*packages.Package // the roots, with syntax, in go list's order
 }
 
 // LoadPackageSet loads the packages patterns match in dir (e.g. "./..."
@@ -35,12 +34,11 @@ func LoadPackageSet(dir string, patterns ...string) (*PackageSet, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &PackageSet{dir: abs, pkgs: pkgs}, nil
+	return &PackageSet{pkgs: pkgs}, nil
 }
 
 // match returns the packages of the set that patterns, relative to dir,
-// match, and the packages of their modules they import (which the set
-// holds with syntax, as its roots).
+// match (withModuleImports adds what they import of their modules).
 func (s *PackageSet) match(dir string, patterns []string) ([]*packages.Package, error) {
 	base, err := filepath.Abs(dir)
 	if err != nil {
@@ -94,7 +92,7 @@ func packageDir(p *packages.Package) string {
 
 // withModuleImports returns roots and the packages of the modules mods
 // they import (transitively), as a run of its own loads them: from
-// source. The set must hold each of those with syntax.
+// source, which the set holds them with; in the set's order.
 func (s *PackageSet) withModuleImports(roots []*packages.Package, matched, mods map[string]bool) ([]*packages.Package, error) {
 	all := map[*packages.Package]bool{}
 	for _, p := range roots {

@@ -28,7 +28,7 @@ type job struct {
 	// plain are prog, rounded and wrapped without following an element
 	// of the slices a loop collects (frontend.Loaded.Unfollowed; nil when
 	// prog follows none): decided first, and their SAFE or UNSAFE stands
-	// (runJob).
+	// (decideJob).
 	plain *programs
 }
 
@@ -44,18 +44,15 @@ func unfollowed(l *frontend.Loaded, prog, rounded, wrapped *ir.Program) *program
 	if plain == nil {
 		return nil
 	}
-	out := &programs{prog: plain}
-	if rounded != nil {
-		if out.rounded = l.Unfollowed(rounded); out.rounded == nil {
-			out.rounded = rounded
+	// rounded and wrapped (nil when the job has none) without the
+	// following where they have it.
+	orSelf := func(p *ir.Program) *ir.Program {
+		if u := l.Unfollowed(p); u != nil {
+			return u
 		}
+		return p
 	}
-	if wrapped != nil {
-		if out.wrapped = l.Unfollowed(wrapped); out.wrapped == nil {
-			out.wrapped = wrapped
-		}
-	}
-	return out
+	return &programs{prog: plain, rounded: orSelf(rounded), wrapped: orSelf(wrapped)}
 }
 
 // plan translates every entry that may write a constrained table once

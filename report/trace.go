@@ -341,25 +341,15 @@ func (b *traceBuilder) rows() ([]Row, error) {
 		}
 		out = append(out, row)
 	}
-	read, err := b.readRows()
-	if err != nil {
-		return nil, err
-	}
-	// A read row of a table with rows the model tracks may be one of them
-	// (the model keeps no key apart from theirs): listed beside them, a
-	// replay seeded two rows with one key, which the engine refused
-	// (fk/*_pets_*: "Duplicate entry '0' for key 'PRIMARY'"). Its table's
-	// tracked rows are seeded; the read finds one of them or none.
 	tracked := map[string]bool{}
 	for _, r := range out {
 		tracked[r.Table] = true
 	}
-	for _, r := range read {
-		if !tracked[r.Table] {
-			out = append(out, r)
-		}
+	read, err := b.readRows(tracked)
+	if err != nil {
+		return nil, err
 	}
-	return out, nil
+	return append(out, read...), nil
 }
 
 // lastRead is the index of the last step that havocs (reads) a column of
