@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/dbverify/dbverify/report"
@@ -18,7 +19,14 @@ func TestNilErrorsEqual(t *testing.T) {
 	if len(rep.Results) != 1 {
 		t.Fatalf("%d results, want 1", len(rep.Results))
 	}
-	if r := rep.Results[0]; r.Verdict != report.Unsafe {
-		t.Errorf("%s: %s, want UNSAFE: with last = nil and amount 50 the debit runs (balance 0 -> -50)", r.Entry, r.Verdict)
+	r := rep.Results[0]
+	if r.Verdict != report.Unsafe {
+		t.Fatalf("%s: %s, want UNSAFE: with last = nil and amount 50 the debit runs (balance 0 -> -50)", r.Entry, r.Verdict)
 	}
+	for _, s := range r.Counterexample.Steps {
+		if strings.Contains(s.Text, "if err == last {") && s.Outcome == "true" {
+			return
+		}
+	}
+	t.Errorf("no step takes err == last as true: %+v", r.Counterexample.Steps)
 }
