@@ -65,7 +65,7 @@ bench: build
 	$(GO) run ./benchmarks/cmd/progen -bin $(BIN) -n 60 -seed 1 -out benchmarks/PROGEN.md
 	DBVERIFY_REPLAY_ALL=1 DBVERIFY_E2E_BIN=$(BIN) $(GO) test ./benchmarks -count=1 -run 'TestReplayAllUnsafe|TestReplayReproduces|TestReplayConcurrentUnsafe|TestReplayEmitTest|TestCorpusCoreFixpoint' -timeout 60m
 	$(GO) test ./groundtruth -count=1 -run 'TestDifferential|TestKnownDivergences' -groundtruth.n=100 -v
-	$(GO) test ./witness/schedule -count=1 -timeout 60m -run TestConcurrentGroundTruth -concurrent.rounds=200 -v
+	$(GO) test ./witness/schedule -count=1 -timeout 60m -run TestConcurrentGroundTruth -concurrent.rounds=200 -concurrent.diagnostics -v
 
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 

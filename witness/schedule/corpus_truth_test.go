@@ -36,6 +36,13 @@ var sqliteRounds = flag.Int("concurrent.sqlite_rounds", 15, "random concurrent r
 // readers keep a snapshot and fail to write with SQLITE_BUSY_SNAPSHOT.
 var sqliteJournals = []string{"MEMORY", "WAL"}
 
+// concurrentDiagnostics runs what yields make bench's figures but decides
+// no verdict: random runs of the UNSAFE cases (how often random schedules
+// find a known race) and the two serial orders of each two-request UNSAFE
+// schedule (how many of the races need the interleaving). make test leaves
+// them out (they were about half of this test's runs).
+var concurrentDiagnostics = flag.Bool("concurrent.diagnostics", false, "also run the UNSAFE cases' random runs and serial orders (figures, no verdict)")
+
 // concurrentCases narrows the ground-truth test to matching cases.
 var concurrentCases = flag.String("concurrent.cases", "", "regexp of the concurrent corpus cases to run")
 
@@ -130,8 +137,14 @@ func TestConcurrentGroundTruth(t *testing.T) {
 			})
 		}
 	}
-	t.Logf("concurrent ground truth: %d cases; %d UNSAFE schedules replayed, %d broke the constraint; %d of the %d two-request ones are concurrency-only (both serial orders keep it); %d SAFE expectations, %d random runs (%d requests, %d operations, %d lock waits), %d broke the constraint; engine errors in the SAFE runs: %s; the same random runs found a violation in %d of %d UNSAFE cases",
-		len(cases), tally.schedules, tally.reproduced, tally.concurrencyOnly, tally.pairs, tally.safe, tally.runs, tally.requests, tally.ops, tally.waits, tally.safeBroken, tally.engineErrorSummary(), tally.unsafeFound, tally.unsafeStressed)
+	t.Logf("concurrent ground truth: %d cases; %d UNSAFE schedules replayed, %d broke the constraint; %d SAFE expectations, %d random runs (%d requests, %d operations, %d lock waits), %d broke the constraint; engine errors in the SAFE runs: %s",
+		len(cases), tally.schedules, tally.reproduced, tally.safe, tally.runs, tally.requests, tally.ops, tally.waits, tally.safeBroken, tally.engineErrorSummary())
+	if !*concurrentDiagnostics {
+		t.Logf("(the serial orders of the UNSAFE schedules and the UNSAFE cases' random runs: -concurrent.diagnostics, as make bench runs)")
+		return
+	}
+	t.Logf("diagnostics: %d of the %d two-request UNSAFE schedules are concurrency-only (both serial orders keep the constraint); random runs found a violation in %d of %d UNSAFE cases",
+		tally.concurrencyOnly, tally.pairs, tally.unsafeFound, tally.unsafeStressed)
 }
 
 type truthTally struct {
@@ -260,7 +273,7 @@ func checkConcurrentCase(t *testing.T, prog *schedule.Program, eng *groundtruth.
 		}
 		if e.Verdict == harness.Unsafe {
 			replayUnsafe(t, ctx, sess, cc, e, k, tally)
-			if !stressed[e.Constraint] {
+			if *concurrentDiagnostics && !stressed[e.Constraint] {
 				// The random runs' power: how often they find a known race.
 				stressed[e.Constraint] = true
 				tally.unsafeStressed++
@@ -318,7 +331,7 @@ func replayUnsafe(t *testing.T, ctx context.Context, sess *schedule.Session, cc 
 	}
 	tally.reproduced++
 	t.Logf("%s: reproduced\n%s", e.Entry, out.Timeline())
-	if len(sch.Requests) != 2 {
+	if len(sch.Requests) != 2 || !*concurrentDiagnostics {
 		return
 	}
 	tally.pairs++
