@@ -299,14 +299,14 @@ func searchPair(ctx context.Context, j, q job, in *inputs, s *smt.Solver, cfg Co
 	if err := searchPlans(ctx, out, plans, j.c, in, s, cfg, conc, b, j.prog, q.prog); err != nil {
 		return nil, err
 	}
-	if out.res != nil && out.res.Verdict == report.Unsafe || stopped(ctx) != "" || b.left() == 0 || out.queries >= pairMaxQueries {
+	if out.res != nil && out.res.Verdict == report.Unsafe || stopped(ctx) != "" || b.left() == 0 || out.queries >= raisedQueries(cfg, pairMaxQueries) {
 		if err := countInterleavings(out, cfg, in, conc, j.prog, q.prog); err != nil {
 			return nil, err
 		}
 		return out, nil
 	}
 	b.at("the product of every interleaving of " + pair)
-	full, err := searchProduct(ctx, j.c, in, s, cfg, conc, fullProductRLimit, b, min(fullProductMaxQueries, pairMaxQueries-out.queries), j.prog, q.prog)
+	full, err := searchProduct(ctx, j.c, in, s, cfg, conc, fullProductRLimit, b, min(raisedQueries(cfg, fullProductMaxQueries), raisedQueries(cfg, pairMaxQueries)-out.queries), j.prog, q.prog)
 	if err != nil {
 		return nil, err
 	}
@@ -403,8 +403,8 @@ func searchPlans(ctx context.Context, out *pairSearch, plans [][]interleave.Segm
 			out.res = &refine.Result{Verdict: report.Unknown, Reason: fmt.Sprintf("%s after %d of %d schedule plans", why, i, len(plans))}
 			return nil
 		}
-		if out.queries >= pairMaxQueries {
-			out.res = &refine.Result{Verdict: report.Unknown, Reason: pairLimitReason(out.three, out.queries, i, len(plans))}
+		if limit := raisedQueries(cfg, pairMaxQueries); out.queries >= limit {
+			out.res = &refine.Result{Verdict: report.Unknown, Reason: pairLimitReason(out.three, out.queries, i, len(plans), limit)}
 			return nil
 		}
 		if b.left() == 0 {
@@ -415,7 +415,7 @@ func searchPlans(ctx context.Context, out *pairSearch, plans [][]interleave.Segm
 		if err != nil {
 			return err
 		}
-		res, asm, err := checkModel(ctx, prod, c, in, s, productConfig(cfg, min(pairMaxQueries-out.queries, b.left())), &conc)
+		res, asm, err := checkModel(ctx, prod, c, in, s, productConfig(cfg, min(raisedQueries(cfg, pairMaxQueries)-out.queries, b.left())), &conc)
 		if err != nil {
 			return err
 		}

@@ -1,6 +1,10 @@
 package pipeline
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/dbverify/dbverify/refine"
+)
 
 // The work limits of the 2-request search of one result. A product runs
 // the engine on a program whose size is the product of the requests',
@@ -42,6 +46,27 @@ const (
 	fullProductMaxQueries = 5_000
 )
 
+// raisedQueries returns the search's query limit n raised in proportion
+// when the user raised --max-queries above its default, and
+// raisedPredicates the product's predicate limit for --max-predicates:
+// the limits a concurrent UNKNOWN names are then ones the flags reach
+// (independent tester adv17: --max-queries 1000000 gave the same "SMT
+// query limit 20000", and no flag could buy a verdict with time). At the
+// defaults, or below them, the limits are the constants above.
+func raisedQueries(cfg Config, n int) int {
+	if cfg.MaxQueries > refine.DefaultMaxQueries {
+		return int(int64(n) * int64(cfg.MaxQueries) / int64(refine.DefaultMaxQueries))
+	}
+	return n
+}
+
+func raisedPredicates(cfg Config) int {
+	if cfg.MaxPredicates > refine.DefaultMaxPredicates {
+		return productMaxPredicates * cfg.MaxPredicates / refine.DefaultMaxPredicates
+	}
+	return productMaxPredicates
+}
+
 // productConfig returns cfg with the engine's work limits lowered to the
 // product's, and its SMT queries to at most left.
 func productConfig(cfg Config, left int) Config {
@@ -50,20 +75,21 @@ func productConfig(cfg Config, left int) Config {
 			*v = limit
 		}
 	}
+	queries, predicates := raisedQueries(cfg, productMaxQueries), raisedPredicates(cfg)
 	lower(&cfg.MaxStates, productMaxStates)
-	lower(&cfg.MaxPredicates, productMaxPredicates)
-	lower(&cfg.MaxQueries, min(productMaxQueries, max(left, 1)))
+	lower(&cfg.MaxPredicates, predicates)
+	lower(&cfg.MaxQueries, min(queries, max(left, 1)))
 	return cfg
 }
 
 // pairLimitReason says that the search of a pair (of three requests:
 // three) ran out of its SMT queries after plans of total schedule plans
 // ("SMT query limit" makes refine.LimitOf call it a work limit).
-func pairLimitReason(three bool, queries, plans, total int) string {
+func pairLimitReason(three bool, queries, plans, total, limit int) string {
 	n := 2
 	if three {
 		n = 3
 	}
-	return fmt.Sprintf("SMT query limit of the %d-request search reached: %d queries over the product of every interleaving and %d of %d schedule plans (limit %d)",
-		n, queries, plans, total, pairMaxQueries)
+	return fmt.Sprintf("SMT query limit of the %d-request search reached: %d queries over the product of every interleaving and %d of %d schedule plans (limit %d; --max-queries raises it)",
+		n, queries, plans, total, limit)
 }

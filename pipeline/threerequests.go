@@ -102,7 +102,7 @@ func searchTrio(ctx context.Context, progs []*ir.Program, same bool, j job, in *
 	}
 	var sr *pairSearch
 	if built.Size.States <= tripleMaxStates {
-		if sr, err = searchProduct(ctx, j.c, in, s, cfg, conc, fullProductRLimit, b, pairMaxQueries, progs...); err != nil {
+		if sr, err = searchProduct(ctx, j.c, in, s, cfg, conc, fullProductRLimit, b, raisedQueries(cfg, pairMaxQueries), progs...); err != nil {
 			return nil, err
 		}
 	} else {
