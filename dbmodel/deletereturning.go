@@ -1,6 +1,8 @@
 package dbmodel
 
 import (
+	"fmt"
+
 	"github.com/dbverify/dbverify/ir"
 	"github.com/dbverify/dbverify/sqlir"
 )
@@ -14,10 +16,33 @@ import (
 // independent tester adv16 fu1).
 
 // otherDeleteReturning binds the RETURNING targets of DELETE q, on a
-// table no model tracks, to the deleted row as readOtherRow binds the
-// row a SELECT of that table reads (its WHERE, CHECKs, column ranges).
+// table no model tracks, to the deleted row as otherSelect binds the row
+// a SELECT of that table reads: its WHERE, CHECKs, column ranges and,
+// when no write of the entry to the table reaches the DELETE, what
+// --assume says of the table's rows (they are then rows of the initial
+// database). After such a write the row may be the one the entry wrote,
+// whose values the model does not keep: the targets are approximations.
+// (The --assume facts were left out, and a row the entry had just
+// inserted was returned as any row of the table: independent tester
+// adv17, assume_returning.)
 func (m *lowerer) otherDeleteReturning(em *emitter, q *sqlir.Delete, s *ir.Exec) {
 	if len(q.Returning) == 0 || len(nonNil(s.Targets)) == 0 {
+		return
+	}
+	if at := m.ownWrite(m.curFrom, []string{q.Table}); at != "" {
+		var lhs []*ir.Var
+		var rhs []ir.Expr
+		for i, t := range s.Targets {
+			if t == nil {
+				continue
+			}
+			v := m.freshVar("$deletedBack", t.Type)
+			v.Approx = fmt.Sprintf("returned column %d of the DELETE at %s, which may delete the row the entry wrote at %s (a table the constraint does not watch: its values are not kept)", i+1, s.Info.Position(), at)
+			lhs = append(lhs, t)
+			rhs = append(rhs, v)
+		}
+		em.havoc(m.takeFresh()...)
+		em.assign(lhs, rhs)
 		return
 	}
 	read := &ir.Select{
@@ -28,6 +53,9 @@ func (m *lowerer) otherDeleteReturning(em *emitter, q *sqlir.Delete, s *ir.Exec)
 		Info:    s.Info,
 	}
 	m.readOtherRow(em, read)
+	facts := m.otherTableFacts(read, m.curFrom)
+	em.havoc(m.takeFresh()...)
+	em.assume(facts)
 }
 
 // deletedMatches snapshots, at em, whether each symbol of t is deleted
