@@ -3,6 +3,7 @@ package frontend
 import (
 	"fmt"
 	"go/constant"
+	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
@@ -192,8 +193,25 @@ func (t *translator) assertPanic(f *frame, i *ssa.TypeAssert) {
 	}
 	b := t.freshVar(t.nameOf(f, i)+".(ok)", ir.Bool, ir.KindModel)
 	file, line := t.l.position(t.pos)
-	b.Approx = fmt.Sprintf("the dynamic type of %s (%s:%d), which the model does not track", t.nameOf(f, i.X), file, line)
+	b.Approx = fmt.Sprintf("the dynamic type of %s (%s:%d), which the model does not track", t.sourceName(f, i.X), file, line)
 	t.panicIf(ir.Not(b), "panic: interface conversion")
+}
+
+// sourceName names v as the source reads it where v loads a field (a
+// chain of them) of a named value: s.Querier, not the SSA register t2
+// that a reason would otherwise print (independent tester adv17).
+func (t *translator) sourceName(f *frame, v ssa.Value) string {
+	switch x := v.(type) {
+	case *ssa.UnOp:
+		if fa, ok := x.X.(*ssa.FieldAddr); ok && x.Op == token.MUL {
+			return t.sourceName(f, fa.X) + "." + fieldName(fa)
+		}
+	case *ssa.Field:
+		if st, ok := x.X.Type().Underlying().(*types.Struct); ok {
+			return t.sourceName(f, x.X) + "." + st.Field(x.Field).Name()
+		}
+	}
+	return t.nameOf(f, v)
 }
 
 // dynType returns the dynamic type of an interface value when the model
