@@ -132,6 +132,11 @@ func Run(ctx context.Context, cfg Config) (*report.Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	if in.schema != nil {
+		// What the schema's loader left out or does not assume (a CHECK
+		// skipped, one NOT ENFORCED).
+		rep.Warnings = append(rep.Warnings, in.schema.Warnings...)
+	}
 	if cfg.Concurrent {
 		rep.Findings = txEscapeFindings(jobs)
 		lost, err := lostUpdateFindings(jobs, cfg, in.levels)

@@ -107,10 +107,11 @@ func (b *schemaBuilder) columnDef(ctx *stmtCtx, td *tableDef, el []tok, pending 
 			if close < 0 {
 				return ctx.errAt(t.pos, "table %s: unbalanced parentheses in CHECK", td.name)
 			}
+			notEnforced, next := enforcement(p.toks, close+1)
 			*pending = append(*pending, pendingCheck{name: cname, body: p.toks[p.i+1 : close], pos: t.pos,
-				col: col.Name, open: p.toks[p.i].pos, end: p.toks[close].pos})
+				col: col.Name, open: p.toks[p.i].pos, end: p.toks[close].pos, notEnforced: notEnforced})
 			cname = ""
-			p.i = close + 1
+			p.i = next
 		case p.accept("references"):
 			fk := sqlir.ForeignKey{Columns: []string{col.Name}, Inline: true}
 			if !p.references(&fk) {

@@ -115,6 +115,10 @@ type keyDef struct {
 type checkDef struct {
 	names []string // lower-cased names that DROP can use
 	c     sqlir.Constraint
+	// notEnforced: declared or altered NOT ENFORCED, at "file:line"
+	// (enforced.go).
+	notEnforced bool
+	at          string
 }
 
 type tableDef struct {
@@ -184,7 +188,8 @@ func (b *schemaBuilder) schema() *sqlir.Schema {
 				add(kd.cols)
 			}
 		}
-		for _, cd := range td.checks {
+		enforced, _ := td.unenforced()
+		for _, cd := range enforced {
 			t.Checks = append(t.Checks, cd.c)
 		}
 		t.ForeignKeys = td.foreignKeys()
@@ -196,6 +201,7 @@ func (b *schemaBuilder) schema() *sqlir.Schema {
 		}
 		s.Tables[k] = t
 	}
+	s.Warnings = append(s.Warnings, b.unenforcedWarnings()...)
 	b.objects(s)
 	return s
 }
@@ -215,6 +221,11 @@ type stmtCtx struct {
 	src  string // the whole file
 	text string // the statement
 	off  int    // offset of text in src
+}
+
+// where is "file:line" (or "line N") of offset pos of the statement.
+func (c *stmtCtx) where(pos int) string {
+	return strings.TrimSuffix(c.errAt(pos, "").Error(), ": ")
 }
 
 func (c *stmtCtx) errAt(pos int, format string, args ...any) error {
