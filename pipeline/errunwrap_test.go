@@ -1,0 +1,44 @@
+package pipeline
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/dbverify/dbverify/report"
+)
+
+// TestErrorsIsNil: errors.Is(err, nil) is err == nil. It was an
+// approximation false for a nil err: DebitIsNil, whose errors.Is(err,
+// nil) holds for every positive amount, never debited (a wrong SAFE), and
+// WithdrawIsNil was UNKNOWN.
+func TestErrorsIsNil(t *testing.T) {
+	checkErrUnwrap(t, "WithdrawIsNil|DebitIsNil", map[string]report.Verdict{
+		"WithdrawIsNil": report.Safe,
+		"DebitIsNil":    report.Unsafe,
+	})
+}
+
+// checkErrUnwrap checks the verdicts of testdata/src/errunwrap's entries
+// matching entry.
+func checkErrUnwrap(t *testing.T, entry string, want map[string]report.Verdict) {
+	t.Helper()
+	rep, err := runShared(context.Background(), Config{Dir: testdataDir(t, "src"), Patterns: []string{"./errunwrap"}, Entry: entry,
+		Constraints: []string{"accounts.balance >= 0"}, Dialect: "sqlite", Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]bool{}
+	for _, r := range rep.Results {
+		name := r.Entry[strings.LastIndex(r.Entry, ".")+1:]
+		got[name] = true
+		if w, ok := want[name]; ok && r.Verdict != w {
+			t.Errorf("%s: %s (%s), want %s", name, r.Verdict, r.Reason, w)
+		}
+	}
+	for name := range want {
+		if !got[name] {
+			t.Errorf("no result for %s", name)
+		}
+	}
+}
