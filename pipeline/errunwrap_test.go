@@ -42,3 +42,18 @@ func checkErrUnwrap(t *testing.T, entry string, want map[string]report.Verdict) 
 		}
 	}
 }
+
+// TestErrorsIsOwnErrorType: errors.Is through the program's own error
+// types is decided where the value is known: a *fieldError made by a
+// composite literal unwraps (its Unwrap() error returns a field) to the
+// sentinel stored in that field, and a *plainError, without Unwrap, wraps
+// nothing. They were approximations: FeeOverLimit's true UNSAFE (the fee
+// on an over-limit withdrawal) was UNKNOWN, and so were WithdrawTyped and
+// WithdrawPlain, both SAFE.
+func TestErrorsIsOwnErrorType(t *testing.T) {
+	checkErrUnwrap(t, "FeeOverLimit|WithdrawTyped|WithdrawPlain", map[string]report.Verdict{
+		"FeeOverLimit":  report.Unsafe,
+		"WithdrawTyped": report.Safe,
+		"WithdrawPlain": report.Safe,
+	})
+}
