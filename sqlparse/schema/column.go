@@ -114,8 +114,14 @@ func (b *schemaBuilder) columnDef(ctx *stmtCtx, td *tableDef, el []tok, pending 
 			p.i = next
 		case p.accept("references"):
 			fk := sqlir.ForeignKey{Columns: []string{col.Name}, Inline: true}
+			start := p.i
 			if !p.references(&fk) {
 				b.warnings = append(b.warnings, ctx.errAt(t.pos, "table %s: REFERENCES of column %s not understood, skipped", td.name, col.Name).Error())
+				break
+			}
+			if saysNotEnforced(p.toks[start:p.i]) {
+				b.warnings = append(b.warnings, notEnforcedFK(ctx, t.pos, td.name, fk))
+				cname = ""
 				break
 			}
 			fks = append(fks, namedFK{cname, fk})

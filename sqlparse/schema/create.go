@@ -188,6 +188,10 @@ func (b *schemaBuilder) tableConstraint(ctx *stmtCtx, td *tableDef, el []tok, pe
 				td.name, strings.Join(strings.Fields(ctx.text[el[0].pos:el[len(el)-1].end]), " ")).Error())
 			break
 		}
+		if saysNotEnforced(el) {
+			b.warnings = append(b.warnings, notEnforcedFK(ctx, at.pos, td.name, fk))
+			break
+		}
 		td.addForeignKey(name, fk)
 	case p.accept("key"), p.accept("index"), p.accept("fulltext"),
 		p.accept("spatial"), p.accept("exclude"):

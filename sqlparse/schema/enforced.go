@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/dbverify/dbverify/sqlir"
 	"github.com/dbverify/dbverify/sqlparse/internal/rules"
 )
 
@@ -99,4 +100,12 @@ func (b *schemaBuilder) unenforcedWarnings() []string {
 		out = append(out, w...)
 	}
 	return out
+}
+
+// notEnforcedFK is the warning of a FOREIGN KEY declared NOT ENFORCED
+// (PostgreSQL 18), at offset pos: it is left out of the table, as the
+// engine neither refuses a write that breaks it nor applies its actions.
+func notEnforcedFK(ctx *stmtCtx, pos int, table string, fk sqlir.ForeignKey) string {
+	return fmt.Sprintf("%s: table %s: FOREIGN KEY (%s) REFERENCES %s (%s) is NOT ENFORCED: not assumed (the engine accepts rows and writes that break it)",
+		ctx.where(pos), table, strings.Join(fk.Columns, ", "), fk.RefTable, strings.Join(fk.RefColumns, ", "))
 }
