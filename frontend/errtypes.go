@@ -15,9 +15,10 @@ import (
 //     errors.New's);
 //   - Unwrap() error whose body returns a field of its receiver, and no Is
 //     or As method, boxed right after a composite literal that nothing
-//     else uses (&fieldError{err: ErrOverLimit}: no later write can change
-//     the field): it wraps what the error stored in that field is and
-//     wraps (nothing where none is stored);
+//     else uses (&fieldError{err: ErrOverLimit}), and whose field no code
+//     of the module writes through a pointer that may be the boxed one (a
+//     type assertion's fe.err = …): it wraps what the error stored in
+//     that field is and wraps (nothing where none is stored);
 //   - anything else (Unwrap() []error, an Is or As method, an Unwrap that
 //     computes, a value the model did not see built): unknown, so that
 //     its tests stay marked approximations (errapprox.go).
@@ -47,7 +48,7 @@ func (t *translator) ownErrTypeTag(f *frame, i *ssa.MakeInterface) *errTag {
 		return nil
 	}
 	stored, ok := literalField(i, field)
-	if !ok {
+	if !ok || t.l.fieldWrittenThroughPointer(baseType(typ), field) {
 		return nil
 	}
 	if stored == nil {
@@ -166,4 +167,29 @@ func instrIndex(instr ssa.Instruction) int {
 		}
 	}
 	return -1
+}
+
+// fieldWrittenThroughPointer reports whether some module code stores into
+// field of struct type typ through a pointer other than a local
+// allocation: one that may be a boxed error's (err.(*T).f = …).
+func (l *Loaded) fieldWrittenThroughPointer(typ types.Type, field int) bool {
+	for _, fn := range l.allModuleFunctions() {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				fa, ok := instr.(*ssa.FieldAddr)
+				if !ok || fa.Field != field || !types.Identical(baseType(fa.X.Type()), typ) {
+					continue
+				}
+				if _, local := fa.X.(*ssa.Alloc); local {
+					continue
+				}
+				for _, r := range *fa.Referrers() {
+					if st, ok := r.(*ssa.Store); ok && st.Addr == fa {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
 }

@@ -57,3 +57,21 @@ func TestErrorsIsOwnErrorType(t *testing.T) {
 		"WithdrawPlain": report.Safe,
 	})
 }
+
+// TestErrorsIsOwnErrorTypeWrittenLater: a field that Unwrap returns and
+// that the program writes after the literal (through a type assertion of
+// the boxed error) is not taken from the literal: Escalate, which charges
+// the fee after changing the reason to ErrOverLimit, is not SAFE.
+func TestErrorsIsOwnErrorTypeWrittenLater(t *testing.T) {
+	rep, err := runShared(context.Background(), Config{Dir: testdataDir(t, "src"), Patterns: []string{"./errunwrap"}, Entry: "Escalate",
+		Constraints: []string{"accounts.balance >= 0"}, Dialect: "sqlite", Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Results) != 1 {
+		t.Fatalf("%d results, want Escalate's", len(rep.Results))
+	}
+	if r := rep.Results[0]; r.Verdict == report.Safe {
+		t.Errorf("%s: SAFE, want UNSAFE or UNKNOWN: errors.Is(err, ErrOverLimit) holds after re.err = ErrOverLimit", r.Entry)
+	}
+}

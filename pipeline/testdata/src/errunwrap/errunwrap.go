@@ -139,3 +139,27 @@ func DebitIsNil(ctx context.Context, db *sql.DB, id, amt int64) error {
 	}
 	return nil
 }
+
+// reasonError is fieldError's twin whose reason Escalate rewrites.
+type reasonError struct {
+	field string
+	err   error
+}
+
+func (e *reasonError) Error() string { return e.field + ": " + e.err.Error() }
+func (e *reasonError) Unwrap() error { return e.err }
+
+// Escalate turns an invalid-amount error into an over-limit one after it
+// is made, through a type assertion, and charges the fee for it: the
+// field Unwrap returns is not the one the literal stored (UNSAFE, and
+// never SAFE).
+func Escalate(ctx context.Context, db *sql.DB, id int64) error {
+	err := error(&reasonError{field: "amount", err: ErrInvalid})
+	if re, ok := err.(*reasonError); ok {
+		re.err = ErrOverLimit
+	}
+	if errors.Is(err, ErrOverLimit) {
+		return debit(ctx, db, id, overdraftFee)
+	}
+	return err
+}
