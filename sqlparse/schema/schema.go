@@ -42,7 +42,10 @@ func Parse(ddl string) (*sqlir.Schema, error) {
 // file and line). CHECK bodies in Postgres-only syntax (~*, IS DISTINCT
 // FROM, …) are parsed with the Postgres grammar; one that parses but is no
 // row-level constraint is skipped and reported in Schema.Warnings.
-// Anonymous checks are named "<table>_check<N>".
+// Anonymous checks are named "<table>_check<N>". A CHECK or FOREIGN KEY
+// declared NOT ENFORCED (or, for a CHECK, altered so) is left out of the
+// table, the engine not keeping it, and named in Schema.Warnings
+// (enforced.go).
 //
 // Keys are only recorded when certain: expression keys, partial unique
 // indexes and deferrable constraints are left out (fewer keys is the safe
