@@ -25,8 +25,28 @@ import (
 // is not seen at all, every MySQL and SQLite result says it assumes the
 // engine's defaults.
 
-// defaultsAssumption is said beside every result of MySQL or SQLite SQL.
-const defaultsAssumption = "MySQL strict mode (STRICT_TRANS_TABLES) and CHECK enforcement as the engine's defaults: not switched off by the server's configuration or a DSN the analysis cannot read"
+// mysqlDefaults and sqliteDefaults are said beside every result of MySQL
+// and SQLite SQL (defaultsAssumption): what the row model takes from that
+// engine's defaults. (SQLite has no sql_mode: its NOT NULL is always
+// enforced, its CHECKs unless PRAGMA ignore_check_constraints is on, and
+// a value keeps its column's type affinity; the model takes no write to
+// fail for its type.)
+const (
+	mysqlDefaults  = "MySQL strict mode (STRICT_TRANS_TABLES) and CHECK enforcement as the engine's defaults: not switched off by the server's configuration or a DSN the analysis cannot read"
+	sqliteDefaults = "SQLite's CHECK and NOT NULL enforcement as the engine's defaults (PRAGMA ignore_check_constraints off: not switched on by a DSN or a connection the analysis cannot read), and values stored by the columns' type affinity (no write is taken to fail for a value's type: a STRICT table's type checks are not relied on)"
+)
+
+// defaultsAssumption is the assumption of dialect d's defaults ("" for a
+// dialect without one).
+func defaultsAssumption(d sqlparse.Dialect) string {
+	switch d {
+	case sqlparse.MySQL:
+		return mysqlDefaults
+	case sqlparse.SQLite:
+		return sqliteDefaults
+	}
+	return ""
+}
 
 // engineSetting is a setting of the module's code that may switch off
 // what the model takes the engine to enforce.
@@ -97,10 +117,11 @@ func (l *Loaded) enforcementOff(d sqlparse.Dialect) *engineSetting {
 // model takes from a MySQL or SQLite engine and makes the entry UNKNOWN
 // where the module's code may switch it off.
 func (t *translator) noteEnforcement() {
-	if t.dialect != sqlparse.MySQL && t.dialect != sqlparse.SQLite {
+	a := defaultsAssumption(t.dialect)
+	if a == "" {
 		return
 	}
-	t.p.Assume(defaultsAssumption)
+	t.p.Assume(a)
 	if t.enforcementNoted {
 		return
 	}

@@ -332,13 +332,21 @@ func (t *translator) errCompareSentinel(i *ssa.BinOp, x, y value) (value, bool) 
 }
 
 // errorsIsSentinel decides errors.Is(err, S) for an own sentinel S that
-// err neither is nor wraps; ok is false otherwise.
+// err neither is nor wraps, and errors.Is(err, nil); ok is false
+// otherwise.
 func (t *translator) errorsIsSentinel(c *ssa.CallCommon, args []value) (value, bool) {
 	if len(c.Args) != 2 || len(args) != 2 {
 		return value{}, false
 	}
 	if v, ok := noRowsTest(c.Args[1], args[0]); ok {
 		return v, true
+	}
+	if k, ok := c.Args[1].(*ssa.Const); ok && k.IsNil() {
+		// errors.Is(err, nil) is err == nil.
+		if x := args[0].expr; x != nil && x.Sort() == ir.Bool {
+			return value{expr: ir.Not(x)}, true
+		}
+		return value{}, false
 	}
 	g := t.sentinelLoad(c.Args[1])
 	switch {

@@ -362,7 +362,7 @@ func (t *translator) makeInterface(f *frame, i *ssa.MakeInterface) {
 	x := t.val(f, i.X)
 	if isError(i.Type()) {
 		// A concrete value boxed as an error is non-nil, even a nil pointer.
-		t.define(f, i, value{expr: ir.True})
+		t.define(f, i, value{expr: ir.True, err: t.ownErrTypeTag(f, i)})
 		return
 	}
 	if x.expr == nil {

@@ -132,6 +132,12 @@ func Run(ctx context.Context, cfg Config) (*report.Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	if in.schema != nil {
+		// What the schema's loader left out or does not assume (a CHECK
+		// skipped, one NOT ENFORCED).
+		rep.Warnings = append(rep.Warnings, in.schema.Warnings...)
+	}
+	rep.Warnings = append(rep.Warnings, in.warnings...)
 	if cfg.Concurrent {
 		rep.Findings = txEscapeFindings(jobs)
 		lost, err := lostUpdateFindings(jobs, cfg, in.levels)
@@ -196,6 +202,10 @@ type inputs struct {
 	facts       []spec.Fact
 	ignores     []*ignoreDirective
 	levels      *codeLevels // the isolation levels the code sets, read once
+	// warnings are the run-wide warnings of loading: the objects the
+	// code creates, the relations it writes that --schema lacks
+	// (codeddl.go).
+	warnings []string
 }
 
 // load reads the schema, loads the packages and resolves the constraints
@@ -223,6 +233,11 @@ func load(cfg Config) (*inputs, error) {
 	in.loaded = loaded
 	if in.constraints, in.facts, err = readSpec(cfg, in.schema, loaded); err != nil {
 		return nil, &UsageError{err}
+	}
+	declared := in.schema != nil
+	in.schema, in.warnings = withCodeObjects(in.schema, loaded.CodeObjects())
+	if declared {
+		in.warnings = append(in.warnings, undeclaredWrites(in.schema, loaded.RelationWrites())...)
 	}
 	if in.ignores, err = readIgnores(loaded.Files, loaded.RelFile); err != nil {
 		return nil, &UsageError{err}

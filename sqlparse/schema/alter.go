@@ -166,6 +166,7 @@ func alterDrop(p *ddlParser, td *tableDef) {
 func (b *schemaBuilder) alterColumn(p *ddlParser, td *tableDef, verb string, pending *[]pendingCheck) error {
 	ctx, action, at := p.ctx, p.toks, p.toks[0]
 	if p.peek().is("constraint") || p.peek().is("index") || p.peek().is("check") {
+		alterEnforcement(p, td, ctx.where(at.pos))
 		return nil
 	}
 	p.accept("column")

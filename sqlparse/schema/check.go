@@ -20,6 +20,8 @@ type pendingCheck struct {
 	end  int // offset of ')' in the statement
 	// notValid: added by ALTER TABLE … NOT VALID (sqlir.Constraint.NotValid).
 	notValid bool
+	// notEnforced: declared NOT ENFORCED (enforced.go).
+	notEnforced bool
 }
 
 // anyArrayRE matches "= ANY (ARRAY[" as pg_dump prints IN lists.
@@ -87,7 +89,7 @@ func (b *schemaBuilder) addChecks(ctx *stmtCtx, td *tableDef, pending []pendingC
 			}
 			names = append(names, strings.ToLower(fmt.Sprintf("%s_chk_%d", td.name, td.anon)))
 		}
-		td.checks = append(td.checks, checkDef{names: names, c: *c})
+		td.checks = append(td.checks, checkDef{names: names, c: *c, notEnforced: pc.notEnforced, at: ctx.where(pc.pos)})
 	}
 	return nil
 }

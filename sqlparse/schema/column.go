@@ -107,14 +107,21 @@ func (b *schemaBuilder) columnDef(ctx *stmtCtx, td *tableDef, el []tok, pending 
 			if close < 0 {
 				return ctx.errAt(t.pos, "table %s: unbalanced parentheses in CHECK", td.name)
 			}
+			notEnforced, next := enforcement(p.toks, close+1)
 			*pending = append(*pending, pendingCheck{name: cname, body: p.toks[p.i+1 : close], pos: t.pos,
-				col: col.Name, open: p.toks[p.i].pos, end: p.toks[close].pos})
+				col: col.Name, open: p.toks[p.i].pos, end: p.toks[close].pos, notEnforced: notEnforced})
 			cname = ""
-			p.i = close + 1
+			p.i = next
 		case p.accept("references"):
 			fk := sqlir.ForeignKey{Columns: []string{col.Name}, Inline: true}
+			start := p.i
 			if !p.references(&fk) {
 				b.warnings = append(b.warnings, ctx.errAt(t.pos, "table %s: REFERENCES of column %s not understood, skipped", td.name, col.Name).Error())
+				break
+			}
+			if saysNotEnforced(p.toks[start:p.i]) {
+				b.warnings = append(b.warnings, notEnforcedFK(ctx, t.pos, td.name, fk))
+				cname = ""
 				break
 			}
 			fks = append(fks, namedFK{cname, fk})

@@ -109,7 +109,7 @@ func (b *schemaBuilder) copyTable(td *tableDef, src string, all, defaults bool) 
 	for _, c := range s.checks {
 		c.c.Table = td.name
 		c.c.Expr = renameTable(c.c.Expr, s.name, td.name)
-		td.checks = append(td.checks, checkDef{names: c.names, c: c.c})
+		td.checks = append(td.checks, c)
 	}
 }
 
@@ -180,12 +180,16 @@ func (b *schemaBuilder) tableConstraint(ctx *stmtCtx, td *tableDef, el []tok, pe
 			return ctx.errAt(at.pos, "table %s: unbalanced parentheses in CHECK", td.name)
 		}
 		*pending = append(*pending, pendingCheck{name: name, body: p.toks[p.i+1 : close], pos: at.pos,
-			open: p.toks[p.i].pos, end: p.toks[close].pos})
+			open: p.toks[p.i].pos, end: p.toks[close].pos, notEnforced: saysNotEnforced(p.toks[close+1:])})
 	case p.accept("foreign"):
 		fk, ok := p.foreignKey()
 		if !ok {
 			b.warnings = append(b.warnings, ctx.errAt(at.pos, "table %s: FOREIGN KEY not understood, skipped: %s",
 				td.name, strings.Join(strings.Fields(ctx.text[el[0].pos:el[len(el)-1].end]), " ")).Error())
+			break
+		}
+		if saysNotEnforced(el) {
+			b.warnings = append(b.warnings, notEnforcedFK(ctx, at.pos, td.name, fk))
 			break
 		}
 		td.addForeignKey(name, fk)

@@ -42,7 +42,10 @@ func Parse(ddl string) (*sqlir.Schema, error) {
 // file and line). CHECK bodies in Postgres-only syntax (~*, IS DISTINCT
 // FROM, …) are parsed with the Postgres grammar; one that parses but is no
 // row-level constraint is skipped and reported in Schema.Warnings.
-// Anonymous checks are named "<table>_check<N>".
+// Anonymous checks are named "<table>_check<N>". A CHECK or FOREIGN KEY
+// declared NOT ENFORCED (or, for a CHECK, altered so) is left out of the
+// table, the engine not keeping it, and named in Schema.Warnings
+// (enforced.go).
 //
 // Keys are only recorded when certain: expression keys, partial unique
 // indexes and deferrable constraints are left out (fewer keys is the safe
@@ -115,6 +118,10 @@ type keyDef struct {
 type checkDef struct {
 	names []string // lower-cased names that DROP can use
 	c     sqlir.Constraint
+	// notEnforced: declared or altered NOT ENFORCED, at "file:line"
+	// (enforced.go).
+	notEnforced bool
+	at          string
 }
 
 type tableDef struct {
@@ -184,7 +191,8 @@ func (b *schemaBuilder) schema() *sqlir.Schema {
 				add(kd.cols)
 			}
 		}
-		for _, cd := range td.checks {
+		enforced, _ := td.unenforced()
+		for _, cd := range enforced {
 			t.Checks = append(t.Checks, cd.c)
 		}
 		t.ForeignKeys = td.foreignKeys()
@@ -196,6 +204,7 @@ func (b *schemaBuilder) schema() *sqlir.Schema {
 		}
 		s.Tables[k] = t
 	}
+	s.Warnings = append(s.Warnings, b.unenforcedWarnings()...)
 	b.objects(s)
 	return s
 }
@@ -215,6 +224,11 @@ type stmtCtx struct {
 	src  string // the whole file
 	text string // the statement
 	off  int    // offset of text in src
+}
+
+// where is "file:line" (or "line N") of offset pos of the statement.
+func (c *stmtCtx) where(pos int) string {
+	return strings.TrimSuffix(c.errAt(pos, "").Error(), ": ")
 }
 
 func (c *stmtCtx) errAt(pos int, format string, args ...any) error {
