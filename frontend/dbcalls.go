@@ -428,7 +428,7 @@ func (t *translator) runSQL(kind dblib.Op, tx ir.Tx, text string, known bool, ar
 		return t.untypedStatement(kind, op, t.info(ir.KindSQL, compactSQL(text)), results)
 	}
 	t.noteEnforcement()
-	refused := t.refuses64(args)
+	refused, intParams := t.refuses64(args), t.intParams(query)
 	stmt, args = t.bindMarkers(stmt, args)
 	stmt, args = t.bindNullArgs(stmt, args)
 	stmt = t.bindUnsignedArgs(stmt, args, known)
@@ -442,14 +442,14 @@ func (t *translator) runSQL(kind dblib.Op, tx ir.Tx, text string, known bool, ar
 		errV := t.errVar()
 		aff := t.p.NewVar("rowsAffected", ir.Int, ir.Local)
 		if sel, ok := stmt.(*sqlir.Select); ok {
-			t.emit(&ir.Select{SQL: sel, Args: args, Tx: tx, Err: errV, LockOnly: lockOnly, Refuses64: refused, Info: info})
+			t.emit(&ir.Select{SQL: sel, Args: args, Tx: tx, Err: errV, LockOnly: lockOnly, Refuses64: refused, IntParams: intParams, Info: info})
 			t.emit(&ir.Havoc{Vars: []*ir.Var{aff}, Info: info})
 		} else {
-			t.emitWrite(&ir.Exec{SQL: stmt, Args: args, Tx: tx, Err: errV, Affected: aff, Refuses64: refused, Info: info})
+			t.emitWrite(&ir.Exec{SQL: stmt, Args: args, Tx: tx, Err: errV, Affected: aff, Refuses64: refused, IntParams: intParams, Info: info})
 		}
 		return value{tuple: []value{{obj: &object{kind: objResult, affected: aff}}, {expr: errV}}}
 	case dblib.Query, dblib.QueryRow:
-		o := &object{kind: objRows, tx: tx, text: text, args: args, refuses64: refused}
+		o := &object{kind: objRows, tx: tx, text: text, args: args, refuses64: refused, intParams: intParams}
 		if kind == dblib.QueryRow {
 			o.kind = objRow
 		}
@@ -466,7 +466,7 @@ func (t *translator) runSQL(kind dblib.Op, tx ir.Tx, text string, known bool, ar
 			if noRow {
 				o.noRow = t.p.NewVar("noRows", ir.Bool, ir.Local)
 			}
-			t.emitWrite(&ir.Exec{SQL: stmt, Args: args, Tx: tx, Err: o.execErr, Targets: o.returned, NoRow: o.noRow, Refuses64: refused, Info: info})
+			t.emitWrite(&ir.Exec{SQL: stmt, Args: args, Tx: tx, Err: o.execErr, Targets: o.returned, NoRow: o.noRow, Refuses64: refused, IntParams: intParams, Info: info})
 		}
 		if kind == dblib.QueryRow {
 			return value{obj: o}
@@ -573,7 +573,7 @@ func (t *translator) scan(src *object, dests []value, unknownDests bool) value {
 		noRow = t.p.NewVar("noRows", ir.Bool, ir.Local)
 	}
 	t.emit(&ir.Select{SQL: sel, Args: src.args, Tx: src.tx, Targets: targets, Err: errV, NoRow: noRow, RejectsNull: rejects,
-		ScanInto: into, Refuses64: src.refuses64, Info: t.info(ir.KindSQL, compactSQL(src.text))})
+		ScanInto: into, Refuses64: src.refuses64, IntParams: src.intParams, Info: t.info(ir.KindSQL, compactSQL(src.text))})
 	if len(ranged) > 0 {
 		// Whatever the column holds, a Go integer variable holds a value
 		// of its type (a Scan that cannot convert fails): without a

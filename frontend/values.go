@@ -95,6 +95,9 @@ type object struct {
 	// refuses64: the indexes of args the driver refuses at 2^63 and
 	// above (scandest.go).
 	refuses64 []int
+	// intParams: how its integer arguments out of their PostgreSQL
+	// parameter types' ranges fail (intparams.go).
+	intParams ir.IntParamCheck
 	// names are the :name parameters of a sqlx NamedStmt, in order.
 	names []string
 

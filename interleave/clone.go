@@ -111,10 +111,10 @@ func (q *request) copyStmt(s ir.Stmt) ir.Stmt {
 		return &ir.Havoc{Vars: q.vs(s.Vars), Info: q.info(s.Info)}
 	case *ir.Exec:
 		return &ir.Exec{SQL: s.SQL, Args: q.es(s.Args), Tx: q.tx(s.Tx), Err: q.v(s.Err),
-			Affected: q.v(s.Affected), Targets: q.vs(s.Targets), NoRow: q.v(s.NoRow), Refuses64: s.Refuses64, Info: q.info(s.Info)}
+			Affected: q.v(s.Affected), Targets: q.vs(s.Targets), NoRow: q.v(s.NoRow), Refuses64: s.Refuses64, IntParams: s.IntParams, Info: q.info(s.Info)}
 	case *ir.Select:
 		return &ir.Select{SQL: s.SQL, Args: q.es(s.Args), Tx: q.tx(s.Tx), Targets: q.vs(s.Targets),
-			Err: q.v(s.Err), LockOnly: s.LockOnly, NoRow: q.v(s.NoRow), RejectsNull: s.RejectsNull, ScanInto: s.ScanInto, Refuses64: s.Refuses64, Info: q.info(s.Info)}
+			Err: q.v(s.Err), LockOnly: s.LockOnly, NoRow: q.v(s.NoRow), RejectsNull: s.RejectsNull, ScanInto: s.ScanInto, Refuses64: s.Refuses64, IntParams: s.IntParams, Info: q.info(s.Info)}
 	case *ir.TxOp:
 		return &ir.TxOp{Op: s.Op, Tx: q.tx(s.Tx), Err: q.v(s.Err), Conn: s.Conn, Options: s.Options, Level: s.Level, ReadOnly: s.ReadOnly, Info: q.info(s.Info)}
 	}
