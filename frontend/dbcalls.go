@@ -128,7 +128,9 @@ func (t *translator) rowsOp(a apiCall, self *object, args []value) (value, bool)
 	case dblib.StructScan:
 		return t.structScan(self, argAt(args, 1)), true
 	case dblib.Next:
-		return value{expr: t.freshVar("rows.Next()", ir.Bool, ir.KindSQL)}, true
+		v := t.freshVar("rows.Next()", ir.Bool, ir.KindSQL)
+		markNext(self, v)
+		return value{expr: v}, true
 	case dblib.NextResultSet:
 		return value{expr: t.freshVar("rows.NextResultSet()", ir.Bool, ir.KindSQL)}, true
 	}
@@ -477,10 +479,16 @@ func (t *translator) runSQL(kind dblib.Op, tx ir.Tx, text string, known bool, ar
 		if sel, ok := o.sql.(*sqlir.Select); ok && (sel.ForUpdate || sel.ForShare) {
 			// The query locks its rows now, whether or not they are read.
 			errV := t.errVar()
+			if kind == dblib.Query {
+				markRowsStart(o, sel, errV)
+			}
 			t.emit(&ir.Select{SQL: sel, Args: args, Tx: tx, Err: errV, LockOnly: true, Info: info})
 			return value{tuple: []value{{obj: o}, {expr: errV}}}
 		}
 		errV := t.freshVar("err", ir.Bool, ir.KindSQL)
+		if sel, ok := o.sql.(*sqlir.Select); ok && kind == dblib.Query {
+			markRowsStart(o, sel, errV)
+		}
 		return value{tuple: []value{{obj: o}, {expr: errV}}}
 	case dblib.Prepare:
 		errV := t.freshVar("err", ir.Bool, ir.KindSQL)
@@ -574,6 +582,7 @@ func (t *translator) scan(src *object, dests []value, unknownDests bool) value {
 	}
 	t.emit(&ir.Select{SQL: sel, Args: src.args, Tx: src.tx, Targets: targets, Err: errV, NoRow: noRow, RejectsNull: rejects,
 		ScanInto: into, Refuses64: src.refuses64, IntParams: src.intParams, Info: t.info(ir.KindSQL, compactSQL(src.text))})
+	t.copyScanned(src, sel, targets, errV)
 	if len(ranged) > 0 {
 		// Whatever the column holds, a Go integer variable holds a value
 		// of its type (a Scan that cannot convert fails): without a

@@ -98,6 +98,9 @@ type object struct {
 	// intParams: how its integer arguments out of their PostgreSQL
 	// parameter types' ranges fail (intparams.go).
 	intParams ir.IntParamCheck
+	// rowsSite: the query of objRows, marked on the variables its
+	// result set is read through (rereadrows.go).
+	rowsSite *ir.RowsSite
 	// names are the :name parameters of a sqlx NamedStmt, in order.
 	names []string
 

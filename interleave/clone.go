@@ -26,9 +26,18 @@ func newRequest(out *ir.Program, name string, src *ir.Program, txOff ir.Tx) *req
 		nv.Time = v.Time
 		q.vars[v] = nv
 	}
+	sites := map[*ir.RowsSite]*ir.RowsSite{}
 	for _, v := range src.Vars {
 		if v.ConvOf != nil {
 			q.v(v).ConvOf = q.v(v.ConvOf)
+		}
+		if v.Rows != nil {
+			site, ok := sites[v.Rows.Site]
+			if !ok {
+				site = &ir.RowsSite{Text: v.Rows.Site.Text, Tables: v.Rows.Site.Tables, Rows: v.Rows.Site.Rows, Args: q.es(v.Rows.Site.Args)}
+				sites[v.Rows.Site] = site
+			}
+			q.v(v).Rows = &ir.RowsMark{Site: site, Role: v.Rows.Role, Index: v.Rows.Index, Err: q.v(v.Rows.Err), Column: v.Rows.Column}
 		}
 		if v.HTTP != nil {
 			h := *v.HTTP

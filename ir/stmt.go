@@ -58,6 +58,8 @@ type DBSite struct {
 	// Op is "begin", "commit" or "rollback" for a TxOp, "" for a
 	// statement.
 	Op string
+	// Writes lists the tables a writing statement writes (lower case).
+	Writes []string
 }
 
 // WithDB returns s with the DBSite of its database call set on its Info
@@ -66,6 +68,9 @@ func WithDB(s Stmt) Stmt {
 	switch s := s.(type) {
 	case *Exec:
 		s.Info.DB = &DBSite{Args: s.Args, Tx: s.Tx}
+		if s.SQL != nil && sqlir.IsWrite(s.SQL) {
+			s.Info.DB.Writes = s.SQL.Tables()
+		}
 	case *Select:
 		s.Info.DB = &DBSite{Args: s.Args, Tx: s.Tx}
 	case *TxOp:
