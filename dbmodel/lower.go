@@ -240,14 +240,30 @@ func (m *lowerer) errFork(e *ir.Edge, info ir.Info, errVar *ir.Var, noRow func(*
 	if errVar == nil {
 		errVar = m.p.NewVar("$err", ir.Bool, ir.Ghost)
 	}
+	// An integer argument out of the range of its parameter's type
+	// (intparams.go): pgx refuses it in the client, the statement fails
+	// without reaching the server (an open transaction goes on); lib/pq's
+	// text fails on the server, one of the failures of the error path
+	// below.
+	outOfRange := m.intParamsOutOfRange(e.Stmt)
+	if outOfRange != ir.False && intParamRefusal(e.Stmt) == ir.IntParamsDriverRefuses {
+		refused := em.fork(outOfRange)
+		refused.assign([]*ir.Var{errVar}, []ir.Expr{ir.True})
+		if noRowVar != nil {
+			refused.assign([]*ir.Var{noRowVar}, []ir.Expr{ir.False})
+		}
+		refused.jump(e.To)
+	}
 	em.havoc(errVar)
 	fail := em.fork(errVar)
 	m.failed(fail, m.curHandle, noRow, noRowVar)
 	fail.jump(e.To)
 	// A statement on a finished or aborted transaction fails.
 	em.assume(m.usable(m.curHandle))
-	// So does one whose arguments the driver refuses (scandest.go).
+	// So does one whose arguments the driver refuses (scandest.go), or
+	// out of their parameters' ranges.
 	em.assume(argsAccepted(e.Stmt))
+	em.assume(ir.Not(outOfRange))
 	// So does one whose text the engine cannot read as an integer.
 	m.intTextsAt(em)
 	if noRowVar != nil {

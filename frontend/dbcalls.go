@@ -128,7 +128,9 @@ func (t *translator) rowsOp(a apiCall, self *object, args []value) (value, bool)
 	case dblib.StructScan:
 		return t.structScan(self, argAt(args, 1)), true
 	case dblib.Next:
-		return value{expr: t.freshVar("rows.Next()", ir.Bool, ir.KindSQL)}, true
+		v := t.freshVar("rows.Next()", ir.Bool, ir.KindSQL)
+		markNext(self, v)
+		return value{expr: v}, true
 	case dblib.NextResultSet:
 		return value{expr: t.freshVar("rows.NextResultSet()", ir.Bool, ir.KindSQL)}, true
 	}
@@ -428,7 +430,7 @@ func (t *translator) runSQL(kind dblib.Op, tx ir.Tx, text string, known bool, ar
 		return t.untypedStatement(kind, op, t.info(ir.KindSQL, compactSQL(text)), results)
 	}
 	t.noteEnforcement()
-	refused := t.refuses64(args)
+	refused, intParams := t.refuses64(args), t.intParams(query)
 	stmt, args = t.bindMarkers(stmt, args)
 	stmt, args = t.bindNullArgs(stmt, args)
 	stmt = t.bindUnsignedArgs(stmt, args, known)
@@ -442,14 +444,14 @@ func (t *translator) runSQL(kind dblib.Op, tx ir.Tx, text string, known bool, ar
 		errV := t.errVar()
 		aff := t.p.NewVar("rowsAffected", ir.Int, ir.Local)
 		if sel, ok := stmt.(*sqlir.Select); ok {
-			t.emit(&ir.Select{SQL: sel, Args: args, Tx: tx, Err: errV, LockOnly: lockOnly, Refuses64: refused, Info: info})
+			t.emit(&ir.Select{SQL: sel, Args: args, Tx: tx, Err: errV, LockOnly: lockOnly, Refuses64: refused, IntParams: intParams, Info: info})
 			t.emit(&ir.Havoc{Vars: []*ir.Var{aff}, Info: info})
 		} else {
-			t.emitWrite(&ir.Exec{SQL: stmt, Args: args, Tx: tx, Err: errV, Affected: aff, Refuses64: refused, Info: info})
+			t.emitWrite(&ir.Exec{SQL: stmt, Args: args, Tx: tx, Err: errV, Affected: aff, Refuses64: refused, IntParams: intParams, Info: info})
 		}
 		return value{tuple: []value{{obj: &object{kind: objResult, affected: aff}}, {expr: errV}}}
 	case dblib.Query, dblib.QueryRow:
-		o := &object{kind: objRows, tx: tx, text: text, args: args, refuses64: refused}
+		o := &object{kind: objRows, tx: tx, text: text, args: args, refuses64: refused, intParams: intParams}
 		if kind == dblib.QueryRow {
 			o.kind = objRow
 		}
@@ -466,7 +468,7 @@ func (t *translator) runSQL(kind dblib.Op, tx ir.Tx, text string, known bool, ar
 			if noRow {
 				o.noRow = t.p.NewVar("noRows", ir.Bool, ir.Local)
 			}
-			t.emitWrite(&ir.Exec{SQL: stmt, Args: args, Tx: tx, Err: o.execErr, Targets: o.returned, NoRow: o.noRow, Refuses64: refused, Info: info})
+			t.emitWrite(&ir.Exec{SQL: stmt, Args: args, Tx: tx, Err: o.execErr, Targets: o.returned, NoRow: o.noRow, Refuses64: refused, IntParams: intParams, Info: info})
 		}
 		if kind == dblib.QueryRow {
 			return value{obj: o}
@@ -477,10 +479,16 @@ func (t *translator) runSQL(kind dblib.Op, tx ir.Tx, text string, known bool, ar
 		if sel, ok := o.sql.(*sqlir.Select); ok && (sel.ForUpdate || sel.ForShare) {
 			// The query locks its rows now, whether or not they are read.
 			errV := t.errVar()
+			if kind == dblib.Query {
+				markRowsStart(o, sel, errV)
+			}
 			t.emit(&ir.Select{SQL: sel, Args: args, Tx: tx, Err: errV, LockOnly: true, Info: info})
 			return value{tuple: []value{{obj: o}, {expr: errV}}}
 		}
 		errV := t.freshVar("err", ir.Bool, ir.KindSQL)
+		if sel, ok := o.sql.(*sqlir.Select); ok && kind == dblib.Query {
+			markRowsStart(o, sel, errV)
+		}
 		return value{tuple: []value{{obj: o}, {expr: errV}}}
 	case dblib.Prepare:
 		errV := t.freshVar("err", ir.Bool, ir.KindSQL)
@@ -573,7 +581,8 @@ func (t *translator) scan(src *object, dests []value, unknownDests bool) value {
 		noRow = t.p.NewVar("noRows", ir.Bool, ir.Local)
 	}
 	t.emit(&ir.Select{SQL: sel, Args: src.args, Tx: src.tx, Targets: targets, Err: errV, NoRow: noRow, RejectsNull: rejects,
-		ScanInto: into, Refuses64: src.refuses64, Info: t.info(ir.KindSQL, compactSQL(src.text))})
+		ScanInto: into, Refuses64: src.refuses64, IntParams: src.intParams, Info: t.info(ir.KindSQL, compactSQL(src.text))})
+	t.copyScanned(src, sel, targets, errV)
 	if len(ranged) > 0 {
 		// Whatever the column holds, a Go integer variable holds a value
 		// of its type (a Scan that cannot convert fails): without a

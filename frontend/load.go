@@ -94,6 +94,9 @@ type Loaded struct {
 	// unsignedCache holds unsignedBinding's answer (unsignedargs.go):
 	// 0 not decided, 1 yes, 2 no.
 	unsignedCache int
+	// intParamsCache holds pgIntParams's answer plus one (intparams.go;
+	// 0: not decided).
+	intParamsCache int
 	// enforcementCache holds enforcementOff's answer by dialect
 	// (enforcement.go; a nil value: none found).
 	enforcementCache map[sqlparse.Dialect]*engineSetting

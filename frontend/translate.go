@@ -234,7 +234,9 @@ func (l *Loaded) translateWith(tr translation) *ir.Program {
 	}
 	var bindings []value
 	for _, fv := range fn.FreeVars {
-		bindings = append(bindings, t.input(fv.Name(), fv.Type(), 0))
+		b := t.input(fv.Name(), fv.Type(), 0)
+		t.markCaptured(fn, fv, b)
+		bindings = append(bindings, b)
 	}
 	t.inline(fn, args, bindings)
 	t.edge(t.p.Exit, &ir.Assume{Cond: ir.True, Info: t.info(ir.KindReturn, "")})

@@ -126,13 +126,21 @@ func (l *Loaded) serverTypesParams() bool {
 			return false // another PostgreSQL driver (lib/pq)
 		}
 	}
+	return !l.pgxModeChosen()
+}
+
+// pgxModeChosen reports whether module code may choose pgx's exec mode:
+// a pgx.QueryExecMode value, a DefaultQueryExecMode or
+// PreferSimpleProtocol field, or a string naming default_query_exec_mode
+// or prefer_simple_protocol.
+func (l *Loaded) pgxModeChosen() bool {
 	var ops []*ssa.Value
 	for _, fn := range l.allModuleFunctions() {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
 				if fa, ok := instr.(*ssa.FieldAddr); ok {
 					if f := fieldOf(fa); f != nil && (f.Name() == "DefaultQueryExecMode" || f.Name() == "PreferSimpleProtocol") {
-						return false
+						return true
 					}
 				}
 				for _, op := range instr.Operands(ops[:0]) {
@@ -140,17 +148,17 @@ func (l *Loaded) serverTypesParams() bool {
 						continue
 					}
 					if strings.HasSuffix(types.TypeString((*op).Type(), nil), pgxPath+".QueryExecMode") {
-						return false
+						return true
 					}
 					if s, ok := constString(*op); ok {
 						s = strings.ToLower(s)
 						if strings.Contains(s, "default_query_exec_mode") || strings.Contains(s, "prefer_simple_protocol") {
-							return false
+							return true
 						}
 					}
 				}
 			}
 		}
 	}
-	return true
+	return false
 }

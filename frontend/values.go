@@ -95,6 +95,12 @@ type object struct {
 	// refuses64: the indexes of args the driver refuses at 2^63 and
 	// above (scandest.go).
 	refuses64 []int
+	// intParams: how its integer arguments out of their PostgreSQL
+	// parameter types' ranges fail (intparams.go).
+	intParams ir.IntParamCheck
+	// rowsSite: the query of objRows, marked on the variables its
+	// result set is read through (rereadrows.go).
+	rowsSite *ir.RowsSite
 	// names are the :name parameters of a sqlx NamedStmt, in order.
 	names []string
 

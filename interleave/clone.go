@@ -26,9 +26,18 @@ func newRequest(out *ir.Program, name string, src *ir.Program, txOff ir.Tx) *req
 		nv.Time = v.Time
 		q.vars[v] = nv
 	}
+	sites := map[*ir.RowsSite]*ir.RowsSite{}
 	for _, v := range src.Vars {
 		if v.ConvOf != nil {
 			q.v(v).ConvOf = q.v(v.ConvOf)
+		}
+		if v.Rows != nil {
+			site, ok := sites[v.Rows.Site]
+			if !ok {
+				site = &ir.RowsSite{Text: v.Rows.Site.Text, Tables: v.Rows.Site.Tables, Rows: v.Rows.Site.Rows, Args: q.es(v.Rows.Site.Args)}
+				sites[v.Rows.Site] = site
+			}
+			q.v(v).Rows = &ir.RowsMark{Site: site, Role: v.Rows.Role, Index: v.Rows.Index, Err: q.v(v.Rows.Err), Column: v.Rows.Column}
 		}
 		if v.HTTP != nil {
 			h := *v.HTTP
@@ -111,10 +120,10 @@ func (q *request) copyStmt(s ir.Stmt) ir.Stmt {
 		return &ir.Havoc{Vars: q.vs(s.Vars), Info: q.info(s.Info)}
 	case *ir.Exec:
 		return &ir.Exec{SQL: s.SQL, Args: q.es(s.Args), Tx: q.tx(s.Tx), Err: q.v(s.Err),
-			Affected: q.v(s.Affected), Targets: q.vs(s.Targets), NoRow: q.v(s.NoRow), Refuses64: s.Refuses64, Info: q.info(s.Info)}
+			Affected: q.v(s.Affected), Targets: q.vs(s.Targets), NoRow: q.v(s.NoRow), Refuses64: s.Refuses64, IntParams: s.IntParams, Info: q.info(s.Info)}
 	case *ir.Select:
 		return &ir.Select{SQL: s.SQL, Args: q.es(s.Args), Tx: q.tx(s.Tx), Targets: q.vs(s.Targets),
-			Err: q.v(s.Err), LockOnly: s.LockOnly, NoRow: q.v(s.NoRow), RejectsNull: s.RejectsNull, ScanInto: s.ScanInto, Refuses64: s.Refuses64, Info: q.info(s.Info)}
+			Err: q.v(s.Err), LockOnly: s.LockOnly, NoRow: q.v(s.NoRow), RejectsNull: s.RejectsNull, ScanInto: s.ScanInto, Refuses64: s.Refuses64, IntParams: s.IntParams, Info: q.info(s.Info)}
 	case *ir.TxOp:
 		return &ir.TxOp{Op: s.Op, Tx: q.tx(s.Tx), Err: q.v(s.Err), Conn: s.Conn, Options: s.Options, Level: s.Level, ReadOnly: s.ReadOnly, Info: q.info(s.Info)}
 	}

@@ -25,8 +25,8 @@ func TestCloneKeepsEveryField(t *testing.T) {
 		&ir.Assign{Lhs: []*ir.Var{x}, Rhs: []ir.Expr{x}, Info: info},
 		&ir.Assume{Cond: e, Info: info},
 		&ir.Havoc{Vars: []*ir.Var{x}, Info: info},
-		&ir.Exec{SQL: &sqlir.Delete{Table: "t"}, Args: []ir.Expr{x}, Tx: 1, Err: e, Affected: x, Targets: []*ir.Var{x}, NoRow: e, Refuses64: []int{0}, Info: info},
-		&ir.Select{SQL: &sqlir.Select{Table: "t"}, Args: []ir.Expr{x}, Tx: 1, Targets: []*ir.Var{x}, Err: e, LockOnly: true, NoRow: e, RejectsNull: []bool{true}, ScanInto: []*ir.GoDest{{Bool: true}}, Refuses64: []int{0}, Info: info},
+		&ir.Exec{SQL: &sqlir.Delete{Table: "t"}, Args: []ir.Expr{x}, Tx: 1, Err: e, Affected: x, Targets: []*ir.Var{x}, NoRow: e, Refuses64: []int{0}, IntParams: ir.IntParamsDriverRefuses, Info: info},
+		&ir.Select{SQL: &sqlir.Select{Table: "t"}, Args: []ir.Expr{x}, Tx: 1, Targets: []*ir.Var{x}, Err: e, LockOnly: true, NoRow: e, RejectsNull: []bool{true}, ScanInto: []*ir.GoDest{{Bool: true}}, Refuses64: []int{0}, IntParams: ir.IntParamsDriverRefuses, Info: info},
 		&ir.TxOp{Op: ir.Commit, Tx: 1, Err: e, Conn: true, Options: true, Level: "Serializable", ReadOnly: true, Info: info},
 	}
 	for _, s := range stmts {

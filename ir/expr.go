@@ -98,6 +98,9 @@ type Var struct {
 	// (the model orders times as numbers): traces print its value as a
 	// timestamp, as the engine reads it.
 	Time bool
+	// Rows, when set, marks a variable a query's result set is read
+	// through (rows.go).
+	Rows *RowsMark
 }
 
 // Op is an operator of Unary or Binary.

@@ -58,6 +58,8 @@ type DBSite struct {
 	// Op is "begin", "commit" or "rollback" for a TxOp, "" for a
 	// statement.
 	Op string
+	// Writes lists the tables a writing statement writes (lower case).
+	Writes []string
 }
 
 // WithDB returns s with the DBSite of its database call set on its Info
@@ -66,6 +68,9 @@ func WithDB(s Stmt) Stmt {
 	switch s := s.(type) {
 	case *Exec:
 		s.Info.DB = &DBSite{Args: s.Args, Tx: s.Tx}
+		if s.SQL != nil && sqlir.IsWrite(s.SQL) {
+			s.Info.DB.Writes = s.SQL.Tables()
+		}
 	case *Select:
 		s.Info.DB = &DBSite{Args: s.Args, Tx: s.Tx}
 	case *TxOp:
@@ -139,6 +144,9 @@ type Exec struct {
 	// Refuses64 lists the indexes of Args bound from Go unsigned integers
 	// that the driver refuses at 2^63 and above (see Select.Refuses64).
 	Refuses64 []int
+	// IntParams says how an integer argument out of the range of the
+	// parameter type PostgreSQL infers fails (see IntParamCheck).
+	IntParams IntParamCheck
 	Info
 }
 
@@ -177,8 +185,37 @@ type Select struct {
 	// which drivers without their own NamedValueChecker use
 	// (modernc.org/sqlite). The call fails before reaching the database.
 	Refuses64 []int
+	// IntParams says how an integer argument out of the range of the
+	// parameter type PostgreSQL infers fails (see IntParamCheck).
+	IntParams IntParamCheck
 	Info
 }
+
+// IntParamCheck is what a PostgreSQL driver does with an integer
+// argument bound to a parameter the server types int2 or int4 (from the
+// column it meets: points - $1 with points INTEGER) when the argument
+// is outside that type's range. The row model works out which
+// parameters those are (it reads the schema); the front end says how the
+// driver binds them, and leaves it unchecked where it does not know.
+type IntParamCheck int
+
+// The IntParamCheck values, checked on PostgreSQL 15 (groundtruth
+// TestPostgresIntParamRange).
+const (
+	// IntParamsUnchecked: not modelled, the argument is any integer (no
+	// PostgreSQL, a cast in the text, a driver or exec mode that sends
+	// the Go type's own: pgx's simple protocol or QueryExecModeExec).
+	IntParamsUnchecked IntParamCheck = iota
+	// IntParamsDriverRefuses: pgx encodes the argument into the type the
+	// server inferred and refuses it ("unable to encode 2147483648 into
+	// binary format for int4"): the call fails in the client, and an
+	// open transaction goes on.
+	IntParamsDriverRefuses
+	// IntParamsServerRefuses: lib/pq sends the argument's text, which
+	// the server refuses ("value is out of range for type integer",
+	// 22003): the statement fails on the server.
+	IntParamsServerRefuses
+)
 
 // GoDest is the domain of a Go scan destination (ir.Select.ScanInto):
 // Bool for a bool, otherwise the integer range [Lo, Hi].

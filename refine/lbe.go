@@ -248,6 +248,9 @@ func decideDAG(q *ir.Program, s *smt.Solver, late, spent func() bool, minJoins i
 			return fail("internal: counterexample failed validation: " + err.Error())
 		default:
 			notes = pf.ApproxReads()
+			if note := pf.RereadRows(pm); note != "" {
+				notes = append(notes, note)
+			}
 		}
 		pos := path[len(path)-1].Stmt.Source().Position()
 		if len(notes) > 0 {

@@ -249,7 +249,11 @@ func (res *Result) concretize(p *ir.Program, s *smt.Solver, path []*ir.Edge, pre
 			res.fail("internal: " + err.Error())
 			return true
 		}
-		if notes := pf.ApproxReads(); len(notes) > 0 {
+		notes := pf.ApproxReads()
+		if note := pf.RereadRows(fe.model); note != "" {
+			notes = append(notes, note)
+		}
+		if len(notes) > 0 {
 			// The path's feasibility rests on a value the model only
 			// over-approximates: the trace may be impossible.
 			more := ""

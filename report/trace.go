@@ -326,20 +326,12 @@ func (b *traceBuilder) rows() ([]Row, error) {
 			continue
 		}
 		after := b.pf.Steps[last].After
-		row := Row{Symbol: sym, Values: map[string]string{}}
-		for _, v := range b.cols[sym] {
-			row.Table = v.Table
-			s, ok := after[v]
-			if b.naming.isGhostColumn(v) || !ok {
-				continue
-			}
-			str, err := b.value(s)
-			if err != nil {
-				return nil, err
-			}
-			row.Values[v.Col] = str
+		row, err := b.row(sym, b.valueIn(after))
+		if err != nil {
+			return nil, err
 		}
-		out = append(out, row)
+		row.Symbol = sym
+		out = append(out, *row)
 	}
 	tracked := map[string]bool{}
 	for _, r := range out {
@@ -350,6 +342,18 @@ func (b *traceBuilder) rows() ([]Row, error) {
 		return nil, err
 	}
 	return append(out, read...), nil
+}
+
+// valueIn values a variable by its value in state (a step's After), ""
+// where the state does not hold it (row leaves such a column out).
+func (b *traceBuilder) valueIn(state map[*ir.Var]*ir.Var) func(*ir.Var) (string, error) {
+	return func(v *ir.Var) (string, error) {
+		s, ok := state[v]
+		if !ok {
+			return "", nil
+		}
+		return b.value(s)
+	}
 }
 
 // lastRead is the index of the last step that havocs (reads) a column of
@@ -389,7 +393,9 @@ func (b *traceBuilder) row(sym string, val func(*ir.Var) (string, error)) (*Row,
 		if err != nil {
 			return nil, err
 		}
-		row.Values[v.Col] = s
+		if s != "" {
+			row.Values[v.Col] = s
+		}
 	}
 	for _, c := range nulls {
 		row.Values[c] = "NULL"
@@ -489,6 +495,13 @@ func (b *traceBuilder) stepValues(i int, step *Step) error {
 				return err
 			}
 		}
+		if o.Kind == ir.Column {
+			if null, err := b.nullAfter(i, o); err != nil {
+				return err
+			} else if null {
+				s = "NULL"
+			}
+		}
 		if o.ConvAny {
 			s += " (any value: the conversion is not modelled)"
 		}
@@ -499,6 +512,26 @@ func (b *traceBuilder) stepValues(i int, step *Step) error {
 		}
 	}
 	return nil
+}
+
+// nullAfter reports whether column o of its row holds NULL after step
+// i: the row's NULL-ness ghost of the column says so (the column's own
+// variable then holds an arbitrary value, which printed would be a value
+// the row does not have).
+func (b *traceBuilder) nullAfter(i int, o *ir.Var) (bool, error) {
+	after := b.pf.Steps[i].After
+	for _, v := range b.cols[o.Row] {
+		if !strings.EqualFold(v.Col, nullFlagPrefix+o.Col) {
+			continue
+		}
+		g, ok := after[v]
+		if !ok {
+			return false, nil
+		}
+		s, err := b.value(g)
+		return s == "true", err
+	}
+	return false, nil
 }
 
 // rollback reports whether st is part of a ROLLBACK.

@@ -1,0 +1,1 @@
+CREATE TABLE loyalty (member_id INT PRIMARY KEY, points INT NOT NULL);
