@@ -30,6 +30,9 @@ func newRequest(out *ir.Program, name string, src *ir.Program, txOff ir.Tx) *req
 		if v.ConvOf != nil {
 			q.v(v).ConvOf = q.v(v.ConvOf)
 		}
+		if v.TimeOf != nil {
+			q.v(v).TimeOf = q.v(v.TimeOf)
+		}
 		if v.HTTP != nil {
 			h := *v.HTTP
 			if h.Raw != nil {

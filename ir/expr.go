@@ -98,6 +98,12 @@ type Var struct {
 	// (the model orders times as numbers): traces print its value as a
 	// timestamp, as the engine reads it.
 	Time bool
+	// TimeOf, set on a Time variable that stands for an entry's input of
+	// type time.Time bound as it came in (a parameter, a field reached
+	// from one), is that input's wall field (newEnd.wall): a trace lists
+	// the time among the inputs as the input (newEnd), so that a replay
+	// passes it.
+	TimeOf *Var
 }
 
 // Op is an operator of Unary or Binary.

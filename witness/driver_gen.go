@@ -128,6 +128,9 @@ const (
 	KindString  InputKind = "string"
 	KindBool    InputKind = "bool"
 	KindDecimal InputKind = "decimal"
+	// KindTime is a time.Time, given as a timestamp
+	// ("2024-01-02 00:00:00", as a trace prints it).
+	KindTime InputKind = "time"
 )
 
 // Input is one leaf input of an entry: a parameter, a field of a parameter
