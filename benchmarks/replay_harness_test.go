@@ -77,6 +77,14 @@ func TestReplayHarness(t *testing.T) {
 			name: "method of a generic type", entry: "generic.(*Repo).Debit", constraint: "wallets.balance >= 0",
 			notes: []string{"the generic Repo is instantiated as T = struct{}"},
 		},
+		{
+			// SELECT … ORDER BY id LIMIT ? OFFSET ?: the trace reads one
+			// row after the rows OFFSET skips, which it does not list;
+			// they are seeded before it (copies with smaller ids), or
+			// OFFSET skipped the only seeded row.
+			name: "rows an OFFSET skips", entry: "page.ChargePage", constraint: "accounts.balance >= 0",
+			notes: []string{"(OFFSET ", "before the row s1 it read: seeded"},
+		},
 	}
 	mod := replayModule(t)
 	args := []string{"check", "--no-cache", "--format", "json", "--schema", "schema.sql"}

@@ -34,7 +34,9 @@
 //     write … RETURNING's row holds what its Scan read), the rows the
 //     trace's SELECTs read seeded first, with the smallest key values
 //     when the trace leaves them free, so that the engine returns the
-//     row the model read (orderReads; Run.Unordered when it cannot), an
+//     row the model read (orderReads; Run.Unordered when it cannot), the
+//     rows a SELECT's OFFSET skips seeded before the row it read (copies
+//     of it, earlier in the read's order: skippedRows), an
 //     INSERT the trace makes fail left to fail on the seeded key with the
 //     engine's own error (naturalRun), or
 //     random rows that satisfy the constraint, and the violation query run
