@@ -161,6 +161,10 @@ type EntrySpec struct {
 	// JSONBytes: the entry decodes a []byte parameter with json.Unmarshal,
 	// which the driver passes the run's JSON body (see jsonBytes).
 	JSONBytes bool
+	// Captured maps the variables a closure entry captures to the
+	// function that sets them (the closure's factory), which the driver
+	// calls: a run cannot set them (see unsetInputs).
+	Captured map[string]string
 }
 
 // DriverSource is a generated driver: overlay files by absolute path.
