@@ -165,6 +165,10 @@ type EntrySpec struct {
 	// function that sets them (the closure's factory), which the driver
 	// calls: a run cannot set them (see unsetInputs).
 	Captured map[string]string
+	// BodyLeaves are the leaves of the type a handler decodes its JSON
+	// body into, when the driver marshals the body from it: the body
+	// replay prints is the one sent (sentBody).
+	BodyLeaves []jsonLeaf
 }
 
 // DriverSource is a generated driver: overlay files by absolute path.

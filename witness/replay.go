@@ -375,6 +375,9 @@ func (r *ReplayResult) replayTarget(ctx context.Context, drv *Driver, src *Drive
 	o.Notes = append(o.Notes, spec.Approximations...)
 	o.NotSet = spec.unsetInputs(t.Cex)
 	run, notes := ReplayRun(t.Cex, r.Schema, r.dialect, prog.Strings)
+	if body := spec.sentBody(run.Inputs); body != "" {
+		run.Inputs["$http.body"] = body // (as the driver sends it)
+	}
 	o.Run = run
 	o.Notes = append(o.Notes, notes...)
 	k := r.constraints[t.Constraint]
