@@ -163,6 +163,10 @@ func TestReplayReproduces(t *testing.T) {
 		// Two seeded rows share the api_key a QueryRow reads by: the
 		// row the trace read is seeded first, with the smaller id.
 		{"quota/api_quota_nokey_unsafe", "mysql", true},
+		// A time.Time parameter bound as it came in: listed among the
+		// inputs with the timestamp the UPDATE binds, and passed (it
+		// was left out, and the run passed now).
+		{"trust/pg_time_input_end_unsafe", "postgres", false},
 	}
 	all, left := os.Getenv(replayAllEnv) == "1", 0
 	for _, tc := range cases {
@@ -365,6 +369,8 @@ func TestReplayEmitTest(t *testing.T) {
 		{"dialect/pg_reserve_unsafe", "dialect/pg_reserve_safe", groundtruth.Postgres, nil, false},
 		{"trust/sqlite_dispute_fee_unsafe", "trust/sqlite_dispute_fee_safe", groundtruth.SQLite, []string{`'dispute'\)`}, true},
 		{"trust/sqlite_wallet_int32_unsafe", "trust/sqlite_wallet_int32_safe", groundtruth.SQLite, []string{`"owner":\s+"\\"\w*\\""`, `VALUES \(-?\d+, '\w*'\)`}, false},
+		// The time.Time input passed as the counterexample's timestamp.
+		{"trust/pg_time_input_end_unsafe", "trust/pg_time_input_end_safe", groundtruth.Postgres, []string{`"newEnd":\s+"\\"20\d\d-\d\d-\d\d 00:00:00\\""`}, true},
 	}
 	for _, tc := range cases {
 		if tc.benchOnly && os.Getenv(replayAllEnv) != "1" {

@@ -33,6 +33,9 @@ func TestReplayHarness(t *testing.T) {
 		name, entry, constraint string
 		// notes are lines the replay prints for the part it exercises.
 		notes []string
+		// notSet, when set, is the input the run cannot set: the replay
+		// must name it and not reproduce, saying so.
+		notSet string
 	}{
 		{
 			// The module requires neither the runtime's MySQL, pgx and
@@ -77,6 +80,20 @@ func TestReplayHarness(t *testing.T) {
 			name: "method of a generic type", entry: "generic.(*Repo).Debit", constraint: "wallets.balance >= 0",
 			notes: []string{"the generic Repo is instantiated as T = struct{}"},
 		},
+		{
+			// SELECT … ORDER BY id LIMIT ? OFFSET ?: the trace reads one
+			// row after the rows OFFSET skips, which it does not list;
+			// they are seeded before it (copies with smaller ids), or
+			// OFFSET skipped the only seeded row.
+			name: "rows an OFFSET skips", entry: "page.ChargePage", constraint: "accounts.balance >= 0",
+			notes: []string{"(OFFSET ", "before the row s1 it read: seeded"},
+		},
+		{
+			// A closure's captured minKeep, which its factory reads from
+			// the environment: the run cannot set it, and says so.
+			name: "captured variable the run cannot set", entry: "keepmin.Handler$1", constraint: "wallets.balance >= 0",
+			notSet: "minKeep",
+		},
 	}
 	mod := replayModule(t)
 	args := []string{"check", "--no-cache", "--format", "json", "--schema", "schema.sql"}
@@ -112,8 +129,15 @@ func TestReplayHarness(t *testing.T) {
 			if !ok {
 				t.Fatalf("no replay of %s [%s]:\n%s\nstderr:\n%s", tc.entry, tc.constraint, out, inv.Stderr)
 			}
-			if strings.Contains(b, "NOT REPRODUCED") || !strings.Contains(b, "REPRODUCED: violated") {
+			switch {
+			case tc.notSet != "":
+				if !strings.Contains(b, "could not set "+tc.notSet+" (captured by Handler$1): ran with the value Handler gives it") || !strings.Contains(b, "NOT REPRODUCED (inputs not set: "+tc.notSet+")") {
+					t.Errorf("the replay does not say it could not set %s:\n[%s", tc.notSet, b)
+				}
+			case strings.Contains(b, "NOT REPRODUCED") || !strings.Contains(b, "REPRODUCED: violated"):
 				t.Errorf("the counterexample does not reproduce:\n[%s", b)
+			case strings.Contains(b, "could not set"):
+				t.Errorf("the replay says it could not set an input of a run that reproduces:\n[%s", b)
 			}
 			for _, n := range tc.notes {
 				if !strings.Contains(b, n) {

@@ -3,6 +3,7 @@ package frontend
 import (
 	"go/types"
 	"slices"
+	"strings"
 
 	"github.com/dbverify/dbverify/ir"
 )
@@ -151,6 +152,7 @@ func (t *translator) timeArg(e value) *ir.Var {
 	}
 	v := t.freshVar("$time()", ir.Int, ir.KindModel)
 	v.Time = true
+	v.TimeOf = timeInput(key)
 	if key[0] != nil && key[1] != nil {
 		if t.times == nil {
 			t.times = map[[2]ir.Expr]*ir.Var{}
@@ -158,4 +160,20 @@ func (t *translator) timeArg(e value) *ir.Var {
 		t.times[key] = v
 	}
 	return v
+}
+
+// timeInput is the wall field of the entry's time.Time input whose
+// fields (wall, ext) key holds as they came in (nil for another time:
+// time.Now(), a time the program computed).
+func timeInput(key [2]ir.Expr) *ir.Var {
+	wall, okW := key[0].(*ir.Var)
+	ext, okE := key[1].(*ir.Var)
+	if !okW || !okE || wall.Kind != ir.Input || ext.Kind != ir.Input {
+		return nil
+	}
+	base, ok := strings.CutSuffix(wall.Name, ".wall")
+	if !ok || ext.Name != base+".ext" {
+		return nil
+	}
+	return wall
 }

@@ -39,6 +39,9 @@ func newRequest(out *ir.Program, name string, src *ir.Program, txOff ir.Tx) *req
 			}
 			q.v(v).Rows = &ir.RowsMark{Site: site, Role: v.Rows.Role, Index: v.Rows.Index, Err: q.v(v.Rows.Err), Column: v.Rows.Column}
 		}
+		if v.TimeOf != nil {
+			q.v(v).TimeOf = q.v(v.TimeOf)
+		}
 		if v.HTTP != nil {
 			h := *v.HTTP
 			if h.Raw != nil {

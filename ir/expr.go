@@ -101,6 +101,12 @@ type Var struct {
 	// Rows, when set, marks a variable a query's result set is read
 	// through (rows.go).
 	Rows *RowsMark
+	// TimeOf, set on a Time variable that stands for an entry's input of
+	// type time.Time bound as it came in (a parameter, a field reached
+	// from one), is that input's wall field (newEnd.wall): a trace lists
+	// the time among the inputs as the input (newEnd), so that a replay
+	// passes it.
+	TimeOf *Var
 }
 
 // Op is an operator of Unary or Binary.

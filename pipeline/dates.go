@@ -228,7 +228,9 @@ func printDates(results []*report.Result, schema *sqlir.Schema) {
 func (d *dateRenamer) collides(r *report.Result, rows []*report.Row) bool {
 	shown := map[string]bool{}
 	add := func(v string) {
-		if strings.HasPrefix(v, `"`) && dateKey(v) == "" {
+		// (A time.Time input's timestamp is a number printed as d
+		// prints it: the same number, the same instant.)
+		if strings.HasPrefix(v, `"`) && dateKey(v) == "" && !report.IsBoundTime(v) {
 			shown[v] = true
 		}
 	}

@@ -257,5 +257,22 @@ func timestampOf(v *ir.Var, s string) (string, bool) {
 	return strconv.Quote(DateBase().AddDate(0, 0, int(n)).Format("2006-01-02 15:04:05")), true
 }
 
+// IsBoundTime reports whether v is a timestamp as a trace prints a
+// time.Time's number (timestampOf: "2024-01-02 00:00:00", Go-quoted).
+// It stands for the model's number as a date column's printed value
+// does: the same number is the same instant.
+func IsBoundTime(v string) bool {
+	u, err := strconv.Unquote(v)
+	if err != nil || !strings.HasPrefix(v, `"`) {
+		return false
+	}
+	t, err := time.Parse("2006-01-02 15:04:05", u)
+	if err != nil || t.Hour() != 0 || t.Minute() != 0 || t.Second() != 0 {
+		return false
+	}
+	n := int64(t.Sub(DateBase()).Hours()) / 24
+	return n >= -maxTimeOffset && n <= maxTimeOffset
+}
+
 // timesNote explains the timestamps a trace prints for time.Time values.
 const timesNote = "a time.Time bound to a statement (and, without a schema, a column that holds one) is printed as a timestamp: the model orders times as numbers, n standing for 2024-01-01 00:00:00 plus n days"

@@ -181,6 +181,43 @@ func (b *traceBuilder) inputs() (Inputs, error) {
 			b.errs[name] = true
 		}
 	}
+	times, err := b.timeInputs()
+	if err != nil {
+		return nil, err
+	}
+	return append(out, times...), nil
+}
+
+// timeInputs lists the entry's time.Time inputs the path binds to a
+// statement as they came in (ir.Var.TimeOf: newEnd), each with the
+// timestamp the path binds. The model orders times as numbers and the
+// input's own fields are internal: without it, the trace's inputs left
+// the time out, and a replay passed another (now), which the run did not
+// take (an independent tester's cx_time_input: NOT REPRODUCED).
+func (b *traceBuilder) timeInputs() (Inputs, error) {
+	out := Inputs{}
+	named := map[string]bool{}
+	for _, v := range b.pf.Prog.Vars {
+		if v.TimeOf == nil {
+			continue
+		}
+		x, onPath := b.firstRead[v]
+		if !onPath {
+			continue
+		}
+		s, err := b.value(x)
+		if err != nil {
+			return nil, err
+		}
+		ts, ok := timestampOf(v, s)
+		name := strings.TrimSuffix(displayName(v.TimeOf.Name), ".wall")
+		if !ok || named[name] {
+			continue
+		}
+		named[name] = true
+		b.times = true
+		out = append(out, Binding{Name: name, Value: ts})
+	}
 	return out, nil
 }
 

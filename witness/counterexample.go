@@ -32,6 +32,9 @@ type CexStep struct {
 	Kind     string            `json:"kind"`
 	Text     string            `json:"text"`
 	Values   map[string]string `json:"values"`
+	// SQL is the statement with its arguments bound, as the trace shows
+	// it (a SELECT's OFFSET 4).
+	SQL string `json:"sql,omitempty"`
 	// NoRows: the step's query failed because no row matched.
 	NoRows bool `json:"no_rows,omitempty"`
 	// Request names the request a step of a concurrent counterexample

@@ -12,7 +12,8 @@
 //     with its parameters and receiver filled from named inputs (database
 //     handles from one open database, an open transaction begun before
 //     the call and committed after it, context.Context from a context,
-//     numbers, strings and decimals from the input values, an HTTP
+//     numbers, strings, decimals and time.Time timestamps from the input
+//     values, an HTTP
 //     request or a gin/echo context built from the "$http.…" inputs, its
 //     JSON body marshalled from the Go type the handler decodes into), a
 //     closure its function returns or registers on a router, a struct of
@@ -34,11 +35,17 @@
 //     write … RETURNING's row holds what its Scan read), the rows the
 //     trace's SELECTs read seeded first, with the smallest key values
 //     when the trace leaves them free, so that the engine returns the
-//     row the model read (orderReads; Run.Unordered when it cannot), an
+//     row the model read (orderReads; Run.Unordered when it cannot), the
+//     rows a SELECT's OFFSET skips seeded before the row it read (copies
+//     of it, earlier in the read's order: skippedRows), an
 //     INSERT the trace makes fail left to fail on the seeded key with the
 //     engine's own error (naturalRun), or
 //     random rows that satisfy the constraint, and the violation query run
 //     after the call.
+//
+// A replay names the counterexample's inputs its call cannot set (a
+// closure's captured variables, values left at their zero value:
+// unsetInputs).
 //
 // The emitted regression test reuses the driver's call; a gin or echo
 // handler is served through a new router of its framework (routedCall).

@@ -59,6 +59,8 @@ func (g *fileGen) jsonBodyStmt(spec *EntrySpec, fn *types.Func, lit int) string 
 		return ""
 	}
 	spec.Approximations = append(spec.Approximations, fmt.Sprintf("the JSON body is a %s with the run's values of its fields, marshalled by encoding/json", typ))
+	spec.BodyLeaves = nil
+	g.jsonLeaves(t, "", nil, 0, &spec.BodyLeaves)
 	var b strings.Builder
 	fmt.Fprintf(&b, "\t\tin = in.WithJSON(func() any {\n\t\t\tvar zzb %s\n", typ)
 	for _, s := range sets {

@@ -35,11 +35,15 @@ func TestHandlerBodyAndRoute(t *testing.T) {
 		// body and route are lines the body statement and the routed
 		// call hold.
 		body, route []string
+		// sent, when set, is the body replay prints for in: the one the
+		// driver sends, under the type's json tags.
+		sent string
 	}{
 		{
 			pkg: "example.com/replaymod/ginwallet", key: "(*API).Withdraw",
-			in:    map[string]string{"$http.body": "{}", "$http.json.WalletNo": "7"},
+			in:    map[string]string{"$http.body": "{}", "$http.json.WalletNo": "7", "$http.json.Amount": "5"},
 			body:  []string{"var zzb withdrawal", `zzb.WalletNo = string(in.String("$http.json.WalletNo"))`, `zzb.Amount = int64(in.Int("$http.json.Amount"))`},
+			sent:  `{"amt":5,"wallet_no":"7"}`,
 			route: []string{`return zzrtServeGin(ctx, in, "POST", "/withdrawals", func(zzc *zzgin.Context) error {`, ").Withdraw(zzc)"},
 		},
 		{
@@ -54,6 +58,7 @@ func TestHandlerBodyAndRoute(t *testing.T) {
 			pkg: "example.com/replaymod/refunds", key: "(*Handler).Refund",
 			in:   map[string]string{"$http.path.id": "1"},
 			body: []string{`var zzb struct{Amount int64 "json:\"amount\""}`, `zzb.Amount = int64(in.Int("$http.json.Amount"))`},
+			sent: `{"amount":0}`,
 		},
 		{
 			// A path parameter the registered route does not have.
@@ -75,6 +80,9 @@ func TestHandlerBodyAndRoute(t *testing.T) {
 				if !strings.Contains(body, want) {
 					t.Errorf("the body statement has no %q:\n%s", want, body)
 				}
+			}
+			if got := spec.sentBody(tc.in); tc.sent != "" && got != tc.sent {
+				t.Errorf("the body printed: %s, want %s (as sent)", got, tc.sent)
 			}
 			if !strings.Contains(strings.Join(spec.Approximations, "\n"), "the JSON body is a ") {
 				t.Errorf("the approximations do not say how the body is built: %q", spec.Approximations)

@@ -78,6 +78,12 @@ func (g *fileGen) plainCall(spec *EntrySpec) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	for _, name := range site.captured {
+		if spec.Captured == nil {
+			spec.Captured = map[string]string{}
+		}
+		spec.Captured[name] = outer
+	}
 	if site.returnedAt < 0 {
 		return g.routeCall(v, fn, recvType, sig, site)
 	}
@@ -223,6 +229,8 @@ type closureSite struct {
 	returnedAt int    // -1: not returned
 	router     string // the router's expression in the source (s.mux)
 	pattern    string // the route's pattern
+	// captured are the variables of the function the closure captures.
+	captured []string
 }
 
 // closureSite finds fn's n-th function literal (in source order, as
@@ -237,7 +245,7 @@ func (g *fileGen) closureSite(fn *types.Func, n int) (*closureSite, error) {
 		return nil, fmt.Errorf("%s has no closure number %d", fn.Name(), n)
 	}
 	lit := lits[n-1]
-	site := &closureSite{returnedAt: -1}
+	site := &closureSite{returnedAt: -1, captured: capturedVars(g.syntax.TypesInfo, decl, lit)}
 	site.sig, _ = g.syntax.TypesInfo.TypeOf(lit).(*types.Signature)
 	ast.Inspect(decl.Body, func(x ast.Node) bool {
 		switch x := x.(type) {

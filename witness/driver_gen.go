@@ -128,6 +128,9 @@ const (
 	KindString  InputKind = "string"
 	KindBool    InputKind = "bool"
 	KindDecimal InputKind = "decimal"
+	// KindTime is a time.Time, given as a timestamp
+	// ("2024-01-02 00:00:00", as a trace prints it).
+	KindTime InputKind = "time"
 )
 
 // Input is one leaf input of an entry: a parameter, a field of a parameter
@@ -158,6 +161,14 @@ type EntrySpec struct {
 	// JSONBytes: the entry decodes a []byte parameter with json.Unmarshal,
 	// which the driver passes the run's JSON body (see jsonBytes).
 	JSONBytes bool
+	// Captured maps the variables a closure entry captures to the
+	// function that sets them (the closure's factory), which the driver
+	// calls: a run cannot set them (see unsetInputs).
+	Captured map[string]string
+	// BodyLeaves are the leaves of the type a handler decodes its JSON
+	// body into, when the driver marshals the body from it: the body
+	// replay prints is the one sent (sentBody).
+	BodyLeaves []jsonLeaf
 }
 
 // DriverSource is a generated driver: overlay files by absolute path.

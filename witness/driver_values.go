@@ -97,7 +97,10 @@ func (v *valueGen) exprAt(t types.Type, meta, pathExpr string, depth int) (strin
 		v.input(meta, KindDecimal)
 		return "zzrt.Ptr(in.Decimal(" + pathExpr + "))", nil
 	case "time.Time":
-		return v.g.importAs("time") + ".Now()", nil
+		// The counterexample's timestamp (an input the trace lists);
+		// now when the run has none.
+		v.input(meta, KindTime)
+		return "in.Time(" + pathExpr + ")", nil
 	case "*net/http.Request", "*github.com/gin-gonic/gin.Context", "github.com/labstack/echo/v4.Context":
 		v.spec.Approximations = append(v.spec.Approximations, fmt.Sprintf("%s (%s) is a POST request built from the run's path, query, form and JSON body values", meta, ts))
 		v.spec.HTTP = true

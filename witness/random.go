@@ -147,9 +147,16 @@ func (g *Generator) input(k InputKind, path string) string {
 		return g.value(ClassInt, true)
 	case KindFloat, KindDecimal:
 		return g.value(ClassReal, false)
+	case KindTime:
+		// Around the time a row's date column holds (zeroOf): before,
+		// equal, after.
+		return times[g.Rng.Intn(len(times))]
 	}
 	return g.value(ClassInt, false)
 }
+
+// times are the timestamps a random run gives time.Time inputs.
+var times = []string{"2025-12-31 00:00:00", "2026-01-01 00:00:00", "2026-01-02 00:00:00"}
 
 var ident = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_.\[\]]*`)
 

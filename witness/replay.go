@@ -54,6 +54,10 @@ type ReplayOutcome struct {
 	// Notes are what the replay approximated (seeded values, driver
 	// inputs filled with fixed values).
 	Notes []string
+	// NotSet are the counterexample's inputs the run could not set (the
+	// driver's call does not read them): a run that does not break the
+	// constraint is then no run of the counterexample.
+	NotSet []UnsetInput
 }
 
 // ReplayResult is the replay of every target.
@@ -369,7 +373,11 @@ func (r *ReplayResult) replayTarget(ctx context.Context, drv *Driver, src *Drive
 		return o
 	}
 	o.Notes = append(o.Notes, spec.Approximations...)
+	o.NotSet = spec.unsetInputs(t.Cex)
 	run, notes := ReplayRun(t.Cex, r.Schema, r.dialect, prog.Strings)
+	if body := spec.sentBody(run.Inputs); body != "" {
+		run.Inputs["$http.body"] = body // (as the driver sends it)
+	}
 	o.Run = run
 	o.Notes = append(o.Notes, notes...)
 	k := r.constraints[t.Constraint]

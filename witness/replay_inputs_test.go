@@ -294,3 +294,35 @@ func TestSeedingQuotes(t *testing.T) {
 		t.Errorf("a qualified name = %q, want %q", got, want)
 	}
 }
+
+// TestUnsetInputs: the counterexample's inputs the driver's call does not
+// read are named with what the run used instead; slices' elements and
+// lengths, pointers' nil-ness, request accessors and the harness's own
+// inputs are not.
+func TestUnsetInputs(t *testing.T) {
+	spec := &EntrySpec{
+		Key:      "Handler$1",
+		Inputs:   []Input{{Path: "ids[]", Kind: KindInt}, {Path: "req.Qty", Kind: KindInt}, {Path: "p != nil", Kind: KindBool}, {Path: "p", Kind: KindInt}},
+		Captured: map[string]string{"minKeep": "Handler"},
+		Approximations: []string{
+			"opts (map[string]int) left at its zero value: a map[string]int",
+		},
+	}
+	cex := &Counterexample{Inputs: map[string]string{
+		"len(ids)": "2", "ids[i]": "3", "ids[1]": "4", "req.Qty": "1", "p != nil": "true", "*p": "5",
+		`Get(_, "amount")`: `"1"`, `ParseInt(Get(_, "amount"), 10, 64).0`: "1", "$http.body": "{}",
+		"minKeep": "-1", "opts": "0", "limit": "7",
+	}}
+	var got []string
+	for _, u := range spec.unsetInputs(cex) {
+		got = append(got, u.String())
+	}
+	want := []string{
+		"limit (the driver's call does not read it): ran with the value the call gives it",
+		"minKeep (captured by Handler$1): ran with the value Handler gives it",
+		"opts (map[string]int, a map[string]int): ran with its zero value",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("unset inputs:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

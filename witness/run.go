@@ -127,6 +127,8 @@ func ReplayRun(cex *Counterexample, s *Schema, d sqlparse.Dialect, strs []string
 	rows = append(rows, cex.stepRows(s, d, rows)...)
 	rows, orderNotes, unordered := cex.orderReads(s, d, rows)
 	notes = append(notes, orderNotes...)
+	rows, skipNotes := cex.skippedRows(s, d, rows)
+	notes = append(notes, skipNotes...)
 	for i := range rows {
 		fillZero(&rows[i], s)
 		t := s.Table(rows[i].Table)

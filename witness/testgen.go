@@ -97,6 +97,7 @@ func (r *ReplayResult) TestFile(o *ReplayOutcome) (*TestFile, error) {
 		Schema:     r.Schema.Source,
 		Sqlx:       strings.Contains(call, "h.X") || strings.Contains(call, "h.Txx("),
 		Decimal:    strings.Contains(call, "in.Decimal("),
+		Time:       strings.Contains(call, "in.Time("),
 		Fill:       strings.Contains(call, "zzrtFillHandles("),
 		Must:       strings.Contains(call, "zzrtMust("),
 		Extras:     extrasFor(call, importSet(p)),
@@ -227,7 +228,7 @@ func splitStatements(ddl string) []string {
 
 type testData struct {
 	Entry, Constraint, Package, Func, Env, Driver, DriverPkg, Dialect, Schema string
-	Sqlx, Decimal, Fill, Must                                                 bool
+	Sqlx, Decimal, Time, Fill, Must                                           bool
 	Extras                                                                    testExtras
 	Imports, Setup, Inputs                                                    []string
 	Call, Check, Table                                                        string
@@ -265,6 +266,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+{{- if .Time}}
+	"time"
+{{- end}}
 {{- if .Fill}}
 	"unsafe"
 {{- end}}
@@ -424,6 +428,25 @@ func (in zzrtInputs) String(p string) string {
 
 func (in zzrtInputs) Decimal(p string) decimal.Decimal {
 	return decimal.NewFromBigRat(in.rat(p), 12)
+}
+{{- end}}
+
+{{- if .Time}}
+
+func (in zzrtInputs) Time(p string) time.Time {
+	s := strings.TrimSpace(in[p])
+	if s == "" {
+		return time.Now()
+	}
+	if u, err := strconv.Unquote(s); err == nil {
+		s = u
+	}
+	for _, layout := range []string{"2006-01-02 15:04:05", time.RFC3339Nano, "2006-01-02"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t
+		}
+	}
+	panic(fmt.Sprintf("input %s: %q is not a time", p, s))
 }
 {{- end}}
 

@@ -648,7 +648,7 @@ func convertCex(h *report.Counterexample) *witness.Counterexample {
 		c.Rows = append(c.Rows, witness.CexRow{Symbol: r.Symbol, Table: r.Table, Values: r.Values})
 	}
 	for _, s := range h.Steps {
-		c.Steps = append(c.Steps, witness.CexStep{Position: s.Position, Kind: s.Kind, Text: s.Text, Values: s.Values, NoRows: s.NoRows})
+		c.Steps = append(c.Steps, witness.CexStep{Position: s.Position, Kind: s.Kind, Text: s.Text, Values: s.Values, SQL: s.SQL, NoRows: s.NoRows})
 	}
 	if h.Violation != nil {
 		c.Violation = &witness.CexRow{Symbol: h.Violation.Symbol, Table: h.Violation.Table, Values: h.Violation.Values}

@@ -232,6 +232,11 @@ func printReplay(w io.Writer, res *witness.ReplayResult) {
 		for _, n := range o.Notes {
 			fmt.Fprintf(w, "    assuming %s\n", n)
 		}
+		var notSet []string
+		for _, u := range o.NotSet {
+			fmt.Fprintf(w, "    could not set %s\n", u)
+			notSet = append(notSet, u.Name)
+		}
 		switch {
 		case o.NotRun != "":
 			fmt.Fprintf(w, "    NOT REPRODUCED: not run: %s\n", o.NotRun)
@@ -249,12 +254,16 @@ func printReplay(w io.Writer, res *witness.ReplayResult) {
 				fmt.Fprintf(w, "    NOT REPLAYABLE AS PRINTED: %s\n", u)
 			}
 			fmt.Fprintf(w, "    (%s holds after the call: %s)\n", o.Target.Constraint, witness.FormatRows(o.Outcome.After))
+		case len(notSet) > 0:
+			// Not a run of the counterexample: inputs kept other values.
+			fmt.Fprintf(w, "    returned %s\n", o.Outcome.CallError())
+			fmt.Fprintf(w, "    NOT REPRODUCED (inputs not set: %s): %s holds after the call: %s\n", strings.Join(notSet, ", "), o.Target.Constraint, witness.FormatRows(o.Outcome.After))
 		default:
 			fmt.Fprintf(w, "    returned %s\n", o.Outcome.CallError())
 			fmt.Fprintf(w, "    NOT REPRODUCED: %s holds after the call: %s\n", o.Target.Constraint, witness.FormatRows(o.Outcome.After))
-			if len(o.Outcome.Refused) > 0 {
-				fmt.Fprintf(w, "    the database refused seeded rows: %s\n", strings.Join(o.Outcome.Refused, " | "))
-			}
+		}
+		if !o.Reproduced && o.Outcome != nil && len(o.Outcome.Refused) > 0 {
+			fmt.Fprintf(w, "    the database refused seeded rows: %s\n", strings.Join(o.Outcome.Refused, " | "))
 		}
 	}
 	fmt.Fprintf(w, "\n%d of %d counterexample(s) reproduced\n", reproduced, len(res.Outcomes))

@@ -1,0 +1,1 @@
+CREATE TABLE accounts (id BIGINT PRIMARY KEY, balance BIGINT NOT NULL);
