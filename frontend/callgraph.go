@@ -78,7 +78,8 @@ func (l *Loaded) findCallees(fn *ssa.Function) []*ssa.Function {
 			}
 		}
 	}
-	return out
+	// Escaping values fn runs all the same (runvalues.go).
+	return append(out, l.runEscaping(fn, escaping)...)
 }
 
 // invokeCallees returns the module methods an interface call may run:
