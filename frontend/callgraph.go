@@ -70,6 +70,8 @@ func (l *Loaded) findCallees(fn *ssa.Function) []*ssa.Function {
 				out = append(out, l.invokeCallees(c)...)
 			} else if fns, ok := l.fieldCallees(c.Value); ok {
 				out = append(out, fns...)
+			} else if fns, ok := l.tableCallees(c.Value); ok {
+				out = append(out, fns...)
 			}
 			for _, a := range c.Args {
 				if f, ok := a.(*ssa.Function); ok && l.inModule(f) && !escaping[f] {
@@ -78,7 +80,8 @@ func (l *Loaded) findCallees(fn *ssa.Function) []*ssa.Function {
 			}
 		}
 	}
-	return out
+	// Escaping values fn runs all the same (runvalues.go).
+	return append(out, l.runEscaping(fn, escaping)...)
 }
 
 // invokeCallees returns the module methods an interface call may run:

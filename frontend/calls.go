@@ -80,6 +80,10 @@ func (t *translator) call(f *frame, instr ssa.CallInstruction, c *ssa.CallCommon
 	if t.l.dbFreeSignature(c.Signature()) {
 		return t.opaqueCall(f, c, args)
 	}
+	if tb, ok := t.l.lookedUpTable(c.Value); ok && tb.why != "" {
+		t.unsupported("call through a function value looked up in the package map %s, which %s", tb.name, tb.why)
+		return t.fresh("call()", c.Signature().Results())
+	}
 	t.unsupported("call through a function value the analysis cannot resolve")
 	return t.fresh("call()", c.Signature().Results())
 }

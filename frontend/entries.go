@@ -6,7 +6,9 @@ package frontend
 import (
 	"go/token"
 	"go/types"
+	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -61,8 +63,12 @@ func (l *Loaded) Entries(tables []string, match *regexp.Regexp) []*ssa.Function 
 		}
 		if match != nil {
 			// Any function, closures included (their captured variables
-			// are then arbitrary).
-			if EntryMatches(fn, match) {
+			// are then arbitrary); or the one around a source position.
+			if file, line, ok := entryPosition(match); ok {
+				if l.innermostAt(fn, file, line) {
+					out = append(out, fn)
+				}
+			} else if EntryMatches(fn, match) {
 				out = append(out, fn)
 			}
 			continue
@@ -125,6 +131,54 @@ func EntryMatches(fn *ssa.Function, match *regexp.Regexp) bool {
 		}
 	}
 	return false
+}
+
+// entryPositionForm is an --entry that names a source position:
+// file.go:42, or a path ending in it (api/handlers.go:42).
+var entryPositionForm = regexp.MustCompile(`^(\S+\.go):([0-9]+)$`)
+
+// entryPosition splits an --entry pattern that is a source position into
+// its file and line.
+func entryPosition(match *regexp.Regexp) (file string, line int, ok bool) {
+	m := entryPositionForm.FindStringSubmatch(match.String())
+	if m == nil {
+		return "", 0, false
+	}
+	n, err := strconv.Atoi(m[2])
+	if err != nil {
+		return "", 0, false
+	}
+	return filepath.ToSlash(filepath.Clean(m[1])), n, true
+}
+
+// innermostAt reports whether fn is the innermost function whose source
+// spans line of file (a path suffix): it spans it and none of its
+// closures does. A closure is selected by a line of its own body, its
+// enclosing function by any other.
+func (l *Loaded) innermostAt(fn *ssa.Function, file string, line int) bool {
+	if !l.spans(fn, file, line) {
+		return false
+	}
+	for _, a := range fn.AnonFuncs {
+		if l.spans(a, file, line) {
+			return false
+		}
+	}
+	return true
+}
+
+// spans reports whether fn's source covers line of file.
+func (l *Loaded) spans(fn *ssa.Function, file string, line int) bool {
+	syn := fn.Syntax()
+	if syn == nil || !syn.Pos().IsValid() {
+		return false
+	}
+	start, end := l.Fset.Position(syn.Pos()), l.Fset.Position(syn.End())
+	name := filepath.ToSlash(start.Filename)
+	if name != file && !strings.HasSuffix(name, "/"+file) {
+		return false
+	}
+	return start.Line <= line && line <= end.Line
 }
 
 // generated reports whether fn is in a generated file (sqlc's queries, a

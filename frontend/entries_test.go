@@ -116,6 +116,13 @@ func TestEntryMatchesClosures(t *testing.T) {
 		{`Pay\$1$`, []string{"example.com/fe/handlers.(*Service).Pay$1"}},
 		// The enclosing function's name selects it, not its closures.
 		{`Service\.Pay`, []string{"example.com/fe/handlers.(*Service).Pay"}},
+		// A source position selects the innermost function around it: the
+		// closure a line of it is in, the enclosing function on its own
+		// lines (--entry handlers.go:29).
+		{`handlers.go:29`, []string{"example.com/fe/handlers.makeDeposit$1"}},
+		{`handlers/handlers.go:28`, []string{"example.com/fe/handlers.makeDeposit$1"}},
+		{`handlers.go:27`, []string{"example.com/fe/handlers.makeDeposit"}},
+		{`other.go:29`, nil},
 	}
 	for _, tt := range tests {
 		var got []string

@@ -54,6 +54,10 @@ func (t *translator) global(g *ssa.Global) *cell {
 		// what earlier calls left there.
 		t.markApproxDeep(c, fmt.Sprintf("%s.%s, which %s also sets: its value when the entry starts is what earlier calls left (memory state, not an input)", g.Pkg.Pkg.Name(), g.Name(), t.l.setByCode(g)), 0)
 	case !t.l.initOnlyGlobal(g) || isError(elem):
+	case t.l.closedTable(g):
+		// A table of operations filled by init: only looked up, and
+		// each lookup gives one of its known functions (initmaps.go).
+		c.ref, c.refSet = value{obj: t.initTableObject(g)}, true
 	case !isCollection(elem) && (t.l.cfg.ConfigInputs || t.l.fixedByProgram(g)):
 		// The user said a deployment's settings are inputs, or the
 		// program fixes the value (a call with constant arguments).

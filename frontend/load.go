@@ -91,6 +91,8 @@ type Loaded struct {
 	calleeCache   map[*ssa.Function][]*ssa.Function
 	// fieldFuncCache holds storedFuncs (fieldfuncs.go).
 	fieldFuncCache *fieldFuncs
+	// initTableCache holds initTables (initmaps.go).
+	initTableCache map[*ssa.Global]*initTable
 	// unsignedCache holds unsignedBinding's answer (unsignedargs.go):
 	// 0 not decided, 1 yes, 2 no.
 	unsignedCache int

@@ -51,7 +51,7 @@ func conflictText(g *ir.Goroutine, c *interleave.Conflict) string {
 	}
 	if c.Var != nil {
 		return fmt.Sprintf("goroutine %s shares memory with %s: %q (%s) and %q (%s) both use %s; their interleavings are not searched",
-			g.Name, other, a.Text, a.Position(), b.Text, b.Position(), c.Var.Name)
+			g.Name, other, a.Text, a.Position(), b.Text, b.Position(), inputName(c.Var))
 	}
 	return fmt.Sprintf("goroutine %s may interleave with %s: %q (%s) and %q (%s) touch the same database cells or transaction; their interleavings are not searched",
 		g.Name, other, a.Text, a.Position(), b.Text, b.Position())

@@ -160,3 +160,38 @@ func TestOrderDepGinRefusal(t *testing.T) {
 		}
 	}
 }
+
+// TestOrderDepHTTPInputs: the order-dependence finding names a handler's
+// inputs as the requests send them (path parameter "amount" = "1"
+// (strconv.Atoi → 1)), not by the model's names of the calls that read
+// them (Atoi(PathValue(_, "amount")).0 = 1, Atoi(…).1 = false,
+// PathValue(_, "amount") = 1: adv16 progs/quota, issue 8 §9).
+func TestOrderDepHTTPInputs(t *testing.T) {
+	dir := testdataDir(t, "concurrent")
+	cfg := Config{Dir: dir, Patterns: []string{"./orderhttp"}, Dialect: "postgres", Schema: filepath.Join(dir, "orderhttp", "schema.sql"), Constraints: []string{"accounts.balance >= 0"},
+		Workers: 1, Concurrent: true}
+	rep, err := runShared(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, f := range rep.Findings {
+		if f.Class != report.FindingOrderDependence {
+			continue
+		}
+		n++
+		for _, s := range []string{`A (path parameter "id" = "`, `path parameter "amount" = "`, "(strconv.Atoi → ", "(strconv.ParseInt → "} {
+			if !strings.Contains(f.Message, s) {
+				t.Errorf("message lacks %q: %s", s, f.Message)
+			}
+		}
+		for _, s := range []string{"PathValue(", ").0", ").1", "#"} {
+			if strings.Contains(f.Message, s) {
+				t.Errorf("message shows the model's name %q: %s", s, f.Message)
+			}
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d order-dependence findings, want 1: %+v", n, rep.Findings)
+	}
+}

@@ -24,7 +24,10 @@ type orderDep struct {
 	// inputs are the requests' inputs (A's, then B's): name → value as a
 	// trace shows it (strings quoted).
 	inputs [2][]report.Input
-	row    map[string]string // the initial row: column → value
+	// shown: the inputs as the message lists them (report.RequestInputs:
+	// a request's values as it sends them).
+	shown [2][]string
+	row   map[string]string // the initial row: column → value
 	// ab and ba are the cell's final value when A runs first and when B
 	// does ("no row" where the row was deleted).
 	ab, ba string
@@ -451,6 +454,7 @@ func (f *orderDepFinder) witness(m *smt.Model, a, b *odEntry, mA, mB map[*ir.Var
 		for _, v := range r.p.inputs {
 			d.inputs[i] = append(d.inputs[i], report.Input{Name: inputName(v), Value: show(r.m[v], strs)})
 		}
+		d.shown[i] = report.RequestInputs(r.p.inputs, func(v *ir.Var) string { return show(r.m[v], strs) })
 	}
 	cell := cells[0]
 	for _, c := range cells {
@@ -552,24 +556,20 @@ func orderDepFindings(jobs []job, cfg Config, schema *sqlir.Schema) ([]report.Fi
 // message names both requests with their inputs, the initial row, the
 // cell and its final value in each order.
 func (d *orderDep) message() string {
-	inputs := func(in []report.Input) string {
-		var parts []string
-		for _, x := range in {
-			parts = append(parts, x.Name+" = "+x.Value)
-		}
-		if len(parts) == 0 {
+	inputs := func(in []string) string {
+		if len(in) == 0 {
 			return "no inputs"
 		}
-		return strings.Join(parts, ", ")
+		return strings.Join(in, ", ")
 	}
 	var row []string
 	for _, c := range slices.Sorted(maps.Keys(d.row)) {
 		row = append(row, c+" = "+d.row[c])
 	}
 	a, b := funcName(d.a), funcName(d.b)
-	who := fmt.Sprintf("%s (%s) and %s (%s)", a, inputs(d.inputs[0]), b, inputs(d.inputs[1]))
+	who := fmt.Sprintf("%s (%s) and %s (%s)", a, inputs(d.shown[0]), b, inputs(d.shown[1]))
 	if d.a == d.b {
-		who = fmt.Sprintf("two requests of %s, A (%s) and B (%s),", a, inputs(d.inputs[0]), inputs(d.inputs[1]))
+		who = fmt.Sprintf("two requests of %s, A (%s) and B (%s),", a, inputs(d.shown[0]), inputs(d.shown[1]))
 		a, b = "A", "B"
 	}
 	cell, what := d.table+"."+d.col, d.col+" "

@@ -272,3 +272,60 @@ func requestOf(name string) string {
 	}
 	return ""
 }
+
+// RequestInputs lists inputs as a developer sends them: the request
+// variables among vars (ir.Var.HTTP) grouped by the part of the request
+// they read (`path parameter "id" = "7" (strconv.ParseInt → 7)`), then
+// the others as "name = value". value gives a variable's value as the
+// model prints it: a text's string code (quoted when it is a literal's),
+// "true"/"false" for a parse's error.
+func RequestInputs(vars []*ir.Var, value func(*ir.Var) string) []string {
+	var hs []HTTPInput
+	index := map[[2]string]int{}
+	var rest []string
+	for _, v := range vars {
+		src := v.HTTP
+		if src == nil {
+			rest = append(rest, displayName(v.Name)+" = "+value(v))
+			continue
+		}
+		if src.NonNil {
+			continue // (the field's own variable says what the body holds)
+		}
+		k := [2]string{src.Kind, src.Name}
+		i, seen := index[k]
+		if !seen {
+			i = len(hs)
+			index[k] = i
+			hs = append(hs, HTTPInput{Kind: src.Kind, Name: src.Name})
+		}
+		h := &hs[i]
+		s := value(v)
+		switch {
+		case src.Parse == "":
+			h.Raw = sentText(s)
+		case src.Result == 0:
+			h.Parse, h.Parsed = src.Parse, s
+		case v.Type == ir.Bool:
+			h.Parse, h.ParseFailed = src.Parse, s == "true"
+		}
+	}
+	out := make([]string, 0, len(hs)+len(rest))
+	for _, h := range hs {
+		out = append(out, h.String())
+	}
+	return append(out, rest...)
+}
+
+// sentText is the text a request sends, from the model's value of it: a
+// literal's quoted text, a number's digits (texts that spell an integer
+// are coded as it), else a string no literal spells.
+func sentText(s string) string {
+	if strings.HasPrefix(s, `"`) {
+		return s
+	}
+	if n, err := strconv.ParseInt(s, 10, 64); err == nil && n >= -ir.MaxDecimalCode && n <= ir.MaxDecimalCode {
+		return strconv.Quote(s)
+	}
+	return "a text no literal of the program spells"
+}

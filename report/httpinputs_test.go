@@ -3,6 +3,8 @@ package report
 import (
 	"strings"
 	"testing"
+
+	"github.com/dbverify/dbverify/ir"
 )
 
 // TestHTTPInputString: each kind of request value reads as a client
@@ -53,6 +55,39 @@ func TestShownInputsPointerNil(t *testing.T) {
 		c := &Counterexample{Inputs: tt.in}
 		if got := strings.Join(c.ShownInputs(), ", "); got != tt.want {
 			t.Errorf("%v: %s, want %s", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestRequestInputs: the inputs of an order-dependence finding's
+// requests read as the requests send them: a path parameter's text and
+// what its parse gives (or that it fails), one entry per parameter, not
+// the model's names of the calls (Atoi(PathValue(_, "q")).0 = 5,
+// Atoi(PathValue(_, "q")).1 = false, PathValue(_, "q") = 5: adv16
+// progs/quota); other inputs by name, without version suffixes.
+func TestRequestInputs(t *testing.T) {
+	text := &ir.Var{Name: `PathValue(_, "q")#1`, Type: ir.Int, HTTP: &ir.HTTPSource{Kind: ir.HTTPPath, Name: "q"}}
+	parsed := &ir.Var{Name: `Atoi(PathValue(_, "q")).0#1`, Type: ir.Int, HTTP: &ir.HTTPSource{Kind: ir.HTTPPath, Name: "q", Parse: "strconv.Atoi", Raw: text}}
+	failed := &ir.Var{Name: `Atoi(PathValue(_, "q")).1#1`, Type: ir.Bool, HTTP: &ir.HTTPSource{Kind: ir.HTTPPath, Name: "q", Parse: "strconv.Atoi", Raw: text, Result: 1}}
+	word := &ir.Var{Name: `PathValue(_, "kind")#1`, Type: ir.Int, HTTP: &ir.HTTPSource{Kind: ir.HTTPPath, Name: "kind"}}
+	id := &ir.Var{Name: "id#3", Type: ir.Int}
+	for _, tt := range []struct {
+		values map[*ir.Var]string
+		want   string
+	}{
+		{map[*ir.Var]string{parsed: "5", failed: "false", text: "5", id: "2"}, `path parameter "q" = "5" (strconv.Atoi → 5), id = 2`},
+		{map[*ir.Var]string{parsed: "0", failed: "true", text: `"abc"`}, `path parameter "q" = "abc" (strconv.Atoi fails)`},
+		{map[*ir.Var]string{word: "-4611686018427387000"}, `path parameter "kind" = a text no literal of the program spells`},
+	} {
+		var vars []*ir.Var
+		for _, v := range []*ir.Var{parsed, failed, text, word, id} {
+			if _, ok := tt.values[v]; ok {
+				vars = append(vars, v)
+			}
+		}
+		got := strings.Join(RequestInputs(vars, func(v *ir.Var) string { return tt.values[v] }), ", ")
+		if got != tt.want {
+			t.Errorf("%s, want %s", got, tt.want)
 		}
 	}
 }

@@ -42,7 +42,7 @@ func checkFlags() []cli.Flag {
 		&cli.StringFlag{Name: "table", Usage: "table of constraints written with bare column names"},
 		&cli.StringFlag{Name: "schema", Usage: "DDL file or migrations directory: keys, column types and CHECK constraints"},
 		&cli.StringSliceFlag{Name: "assume", Usage: "a fact to assume: over a table's columns (\"products.price >= 0\") for the initial database, over parameter names (\"qty > 0\") for the entry's arguments (repeatable)"},
-		&cli.StringFlag{Name: "entry", Usage: "verify the functions whose name matches `REGEXP` instead of the discovered entry points; a closure is named after its function with a $n suffix (makeWithdraw$1)"},
+		&cli.StringFlag{Name: "entry", Usage: "verify the functions whose name matches `REGEXP` instead of the discovered entry points; a closure is named after its function with a $n suffix (makeWithdraw$1); FILE.go:LINE selects the innermost function or closure around that line"},
 		&cli.GenericFlag{Name: "dialect", Value: &dialect, Usage: "SQL dialect: mysql, sqlite or postgres (default: from the driver named in sql.Open, else the driver the program imports, else postgres if the SQL uses $n, else mysql)"},
 		&cli.GenericFlag{Name: "format", Value: &format, Usage: "output format: " + report.FormatUsage()},
 		&cli.StringFlag{Name: "sarif-category", Usage: "SARIF runAutomationDetails id, to tell apart several dbverify runs on one commit (e.g. payments/balance)"},
