@@ -1,6 +1,8 @@
 package dbmodel
 
 import (
+	"fmt"
+
 	"github.com/dbverify/dbverify/ir"
 	"github.com/dbverify/dbverify/sqlir"
 )
@@ -22,6 +24,33 @@ import (
 // row is not stated. The pool's statements commit, and release their
 // locks, before the next one starts. Under concurrent requests SKIP
 // LOCKED is never modelled (orderColumns).
+//
+// Where rows may be skipped (another transaction of the entry, or
+// another request, may hold a lock), the read is unsupported: the model
+// would return a locked row that matches where the engine returns
+// another row or none, and a path taken only on "no row" (a claim of
+// nothing, then a write through the transaction that holds the row) was
+// never explored, a wrong SAFE.
+
+// skipLocked makes the entry unsupported where SKIP LOCKED read s of a
+// table the model tracks may skip rows (see above).
+func (m *lowerer) skipLocked(s *ir.Select) {
+	if s.SQL == nil || !s.SQL.SkipLocked || m.model(s.SQL.Table) == nil {
+		// (A read of a table the model does not track may return any
+		// row, or none.)
+		return
+	}
+	why := ""
+	switch {
+	case m.concurrent():
+		why = "other requests lock"
+	case !m.skipsNoRow(s):
+		why = "another transaction of the entry may lock"
+	default:
+		return
+	}
+	m.p.Unsupport(fmt.Sprintf("SKIP LOCKED, which leaves out rows %s (the model would read them)", why), s.Info)
+}
 
 // skipsNoRow reports whether SELECT s, FOR UPDATE/SHARE … SKIP LOCKED,
 // skips no row in a sequential model: no other handle of the program

@@ -85,3 +85,41 @@ func ClaimSecond(ctx context.Context, db *sql.DB) error {
 	}
 	return tx.Commit()
 }
+
+// Retry holds a job below its maximum in one transaction and looks it
+// up again with SKIP LOCKED in another, which skips it: no row, so the
+// job is counted twice through the transaction that holds it, one over
+// its maximum when one attempt was left. UNKNOWN: reading the held row
+// where the engine skips it, the model never took the "no row" path, a
+// wrong SAFE.
+func Retry(ctx context.Context, db *sql.DB, id int64) error {
+	hold, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer hold.Rollback()
+	var attempts, limit int64
+	if err := hold.QueryRowContext(ctx, `SELECT attempts, max_attempts FROM jobs WHERE id = $1 FOR UPDATE`, id).Scan(&attempts, &limit); err != nil {
+		return err
+	}
+	if attempts >= limit {
+		return ErrEmpty
+	}
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	var got int64
+	err = tx.QueryRowContext(ctx, `SELECT id FROM jobs WHERE id = $1 FOR UPDATE SKIP LOCKED`, id).Scan(&got)
+	if err == nil {
+		return nil
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
+		return err
+	}
+	if _, err := hold.ExecContext(ctx, `UPDATE jobs SET attempts = attempts + 2 WHERE id = $1`, id); err != nil {
+		return err
+	}
+	return hold.Commit()
+}
