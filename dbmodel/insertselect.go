@@ -61,7 +61,35 @@ func (m *lowerer) selectedValues(em *emitter, t *tableModel, q *sqlir.Insert, s 
 			vals[nullFlag(c)] = null
 		}
 	}
-	return facts
+	return ir.And(facts, m.notSourceKey(t, src, vals))
+}
+
+// notSourceKey is "the row inserted (vals) does not have the key of its
+// source row src", for INSERT … SELECT of t from t itself: that key is
+// taken, and the statement fails (a duplicate), which keyClash does not
+// see where src is none of t's symbols (a row of the initial database).
+// A key with a column that may be NULL, or that the INSERT does not set,
+// is left out.
+func (m *lowerer) notSourceKey(t *tableModel, src *symbol, vals map[string]ir.Expr) ir.Expr {
+	if src.table != t.name {
+		return ir.True
+	}
+	var out []ir.Expr
+	for _, k := range t.keys {
+		var eqs []ir.Expr
+		for _, c := range k {
+			v, set := vals[c]
+			if !set || t.nullableKey[c] || src.cols[c] == nil {
+				eqs = nil
+				break
+			}
+			eqs = append(eqs, ir.Eq(m.convert(v, src.cols[c].Type), src.cols[c]))
+		}
+		if len(eqs) > 0 {
+			out = append(out, ir.Not(ir.And(eqs...)))
+		}
+	}
+	return ir.And(out...)
 }
 
 // sourceOf returns the source row of INSERT … SELECT q (s) and what it
