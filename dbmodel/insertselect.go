@@ -23,11 +23,12 @@ import (
 // the program never writes that table, the facts (--assume) about it;
 // with no such row the statement inserts nothing (insert forks).
 //
-// The source is followed only when it is a plain SELECT of one table the
-// model does not watch: a join, grouping, aggregate, DISTINCT, set
-// operation, WITH, or a SELECT of a watched table (whose rows the model
-// tracks in its own symbols) leaves the listed values arbitrary and
-// marked, so a counterexample reading them is UNKNOWN. LIMIT and ORDER BY
+// The source is followed only when it is a plain SELECT of one table: a
+// join, grouping, aggregate, DISTINCT, set operation or WITH leaves the
+// listed values arbitrary and marked, so a counterexample reading them
+// is UNKNOWN. A table whose rows the model tracks in its own symbols (a
+// watched table) is read as a SELECT of it reads
+// (insertselecttracked.go). LIMIT and ORDER BY
 // only choose among the rows that satisfy the WHERE: the arbitrary row
 // covers them.
 //
@@ -42,10 +43,11 @@ import (
 // (the columns it lists, or the schema's first ones), and returns what
 // its source row satisfies (nil: the source is not followed, and the
 // values are arbitrary approximations).
-func (m *lowerer) selectedValues(t *tableModel, q *sqlir.Insert, cols []string, args []ir.Expr, info ir.Info, vals map[string]ir.Expr) ir.Expr {
-	src, why := m.sourceRow(q, len(cols), args)
+func (m *lowerer) selectedValues(em *emitter, t *tableModel, q *sqlir.Insert, s *ir.Exec, cols []string, vals map[string]ir.Expr) ir.Expr {
+	args := s.Args
+	src, facts, why := m.sourceOf(em, q, s, len(cols))
 	if src == nil {
-		m.unmodelledValues(t, cols, info, vals, why)
+		m.unmodelledValues(t, cols, s.Info, vals, why)
 		return nil
 	}
 	items, _ := m.selectItems(q.Source)
@@ -59,7 +61,52 @@ func (m *lowerer) selectedValues(t *tableModel, q *sqlir.Insert, cols []string, 
 			vals[nullFlag(c)] = null
 		}
 	}
-	return m.sourceFacts(q, src, args)
+	return ir.And(facts, m.notSourceKey(t, src, vals))
+}
+
+// notSourceKey is "the row inserted (vals) does not have the key of its
+// source row src", for INSERT … SELECT of t from t itself: that key is
+// taken, and the statement fails (a duplicate), which keyClash does not
+// see where src is none of t's symbols (a row of the initial database).
+// A key with a column that may be NULL, or that the INSERT does not set,
+// is left out.
+func (m *lowerer) notSourceKey(t *tableModel, src *symbol, vals map[string]ir.Expr) ir.Expr {
+	if src.table != t.name {
+		return ir.True
+	}
+	var out []ir.Expr
+	for _, k := range t.keys {
+		var eqs []ir.Expr
+		for _, c := range k {
+			v, set := vals[c]
+			if !set || t.nullableKey[c] || src.cols[c] == nil {
+				eqs = nil
+				break
+			}
+			eqs = append(eqs, ir.Eq(m.convert(v, src.cols[c].Type), src.cols[c]))
+		}
+		if len(eqs) > 0 {
+			out = append(out, ir.Not(ir.And(eqs...)))
+		}
+	}
+	return ir.And(out...)
+}
+
+// sourceOf returns the source row of INSERT … SELECT q (s) and what it
+// satisfies: a row of a table the model tracks read as a SELECT reads it
+// (insertselecttracked.go), or of another table (sourceRow); nil and why
+// when the source is not followed.
+func (m *lowerer) sourceOf(em *emitter, q *sqlir.Insert, s *ir.Exec, ncols int) (*symbol, ir.Expr, string) {
+	if src := q.Source; src != nil && !src.Complex && src.Table != "" && len(src.AllTables) == 0 {
+		if st := m.model(src.Table); st != nil {
+			return m.trackedSource(em, st, q, s, ncols)
+		}
+	}
+	x, why := m.sourceRow(q, ncols, s.Args)
+	if x == nil {
+		return nil, nil, why
+	}
+	return x, m.sourceFacts(q, x, s.Args), ""
 }
 
 // sourceFacts is what source row src of INSERT … SELECT q satisfies: the

@@ -22,7 +22,8 @@ import (
 // DESC); a column that may be NULL (a tracked NULL-ness ghost) only
 // where neither row holds NULL there. Any other term (an expression, a
 // string column, whose order depends on the collation), or SKIP LOCKED
-// (rows locked by another transaction are left out), leaves the order
+// (rows locked by another transaction are left out) where another
+// transaction may hold locks (skiplocked.go), leaves the order
 // unstated: the values read are then marked as approximations
 // (orderApprox), so a counterexample resting on them is UNKNOWN. So does
 // a locking read (FOR UPDATE, FOR SHARE) where other requests run: one
@@ -38,8 +39,12 @@ func firstOfOrder(s *ir.Select) bool {
 
 // orderColumns returns the tracked columns of t that the ORDER BY terms
 // of q name, and whether every term is such a numeric column.
-func (m *lowerer) orderColumns(t *tableModel, q *sqlir.Select) ([]string, bool) {
-	if q.SkipLocked || ((q.ForUpdate || q.ForShare) && m.concurrent()) {
+func (m *lowerer) orderColumns(t *tableModel, s *ir.Select) ([]string, bool) {
+	q := s.SQL
+	if (q.SkipLocked || q.ForUpdate || q.ForShare) && m.concurrent() {
+		return nil, false
+	}
+	if q.SkipLocked && !m.skipsNoRow(s) {
 		return nil, false
 	}
 	var cols []string
@@ -110,7 +115,7 @@ func (m *lowerer) firstRowFacts(s *ir.Select, t *tableModel, x, rv *symbol, fore
 // when it is a row the handle sees. ok is false when the order cannot
 // be stated (see above).
 func (m *lowerer) orderFacts(s *ir.Select, t *tableModel, x *symbol, known []orderedRow) (ir.Expr, bool) {
-	cols, ok := m.orderColumns(t, s.SQL)
+	cols, ok := m.orderColumns(t, s)
 	if !ok {
 		return ir.True, false
 	}
@@ -148,8 +153,10 @@ func (m *lowerer) orderApprox(s *ir.Select, stated bool) string {
 	}
 	why := "an ORDER BY term the model does not order by (an expression, or a string column whose order depends on the collation)"
 	switch {
-	case s.SQL.SkipLocked:
-		why = "SKIP LOCKED, which leaves out rows other transactions lock"
+	case s.SQL.SkipLocked && m.concurrent():
+		why = "SKIP LOCKED, which leaves out rows other requests lock"
+	case s.SQL.SkipLocked && !m.concurrent() && !m.skipsNoRow(s):
+		why = "SKIP LOCKED, which leaves out rows another transaction of the entry may lock"
 	case (s.SQL.ForUpdate || s.SQL.ForShare) && m.concurrent():
 		why = "a locking read, which returns a row another request changed while it waited without sorting again"
 	}

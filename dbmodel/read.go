@@ -13,6 +13,7 @@ import (
 // values constrained by the facts about that table).
 
 func (m *lowerer) lowerSelect(e *ir.Edge, s *ir.Select) {
+	m.skipLocked(s)
 	if s.LockOnly {
 		m.lowerLockOnly(e, s)
 		return

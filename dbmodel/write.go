@@ -659,7 +659,7 @@ func (m *lowerer) insertedValues(em *emitter, t *tableModel, q *sqlir.Insert, ro
 	// INSERT … SELECT of known columns: the columns it omits get their
 	// defaults; the others the select list's values on one source row
 	// (insertselect.go), or arbitrary values.
-	if src := m.selectedValues(t, q, cols, s.Args, s.Info, vals); src != nil {
+	if src := m.selectedValues(em, t, q, s, cols, vals); src != nil {
 		// With no source row, nothing is inserted.
 		return vals, true, m.noSourceRow(em, affected, m.sourcePinned(q, s.Args)), []ir.Expr{src}
 	}

@@ -241,6 +241,9 @@ func (t *translator) escapeValue(v value, depth int) {
 			for _, b := range o.bindings {
 				t.escapeValue(b, depth+1)
 			}
+			for _, a := range o.alts {
+				t.escapeValue(value{obj: a}, depth+1)
+			}
 		}
 	}
 	for _, fv := range v.fields {
@@ -372,12 +375,15 @@ func (t *translator) fieldChoice(o *object, i int) (value, bool) {
 }
 
 // choicePhi turns a φ of pointers to tracked cells into a choice pointer,
-// and a φ of statements or rows (`rows` assigned on two branches) into
-// an object with alternatives: a selector variable, assigned on each
-// incoming edge, says which.
+// and a φ of statements or rows (`rows` assigned on two branches) or of
+// known functions into an object with alternatives: a selector variable,
+// assigned on each incoming edge, says which.
 func (t *translator) choicePhi(f *frame, p *ssa.Phi, known []value, later []ssa.Value) (value, bool) {
 	if len(later) > 0 || len(known) != len(p.Edges) || len(known) > maxChoice {
 		return value{}, false
+	}
+	if v, ok := t.funcChoicePhi(f, p, known); ok {
+		return v, true
 	}
 	kind := known[0].obj
 	if kind == nil {
@@ -408,6 +414,45 @@ func (t *translator) choicePhi(f *frame, p *ssa.Phi, known []value, later []ssa.
 		t.lose(v) // (stored elsewhere, they are still reached exactly through o)
 	}
 	return value{obj: o}, true
+}
+
+// funcChoicePhi is a φ of known functions, or nil, one per incoming edge
+// (op = credit in one case of a switch, op = debit in another): a
+// function value with one alternative per function, selected like
+// choicePhi's, so that a call runs each on its branch, as for a table of
+// operations; where the edge brings nil, no alternative holds and the
+// call panics.
+func (t *translator) funcChoicePhi(f *frame, p *ssa.Phi, known []value) (value, bool) {
+	var edges []int // the edges that bring a function
+	for k, v := range known {
+		switch {
+		case v.obj != nil && v.obj.kind == objNil:
+		case isCallable(v.obj):
+			edges = append(edges, k)
+		default:
+			return value{}, false
+		}
+	}
+	if len(edges) == 0 {
+		return value{}, false
+	}
+	sel := t.p.NewVar(f.prefix+t.nameOf(f, p)+"$which", ir.Int, ir.Ghost)
+	o := &object{kind: objClosure}
+	for _, k := range edges {
+		o.alts = append(o.alts, known[k].obj)
+		o.altConds = append(o.altConds, ir.Eq(sel, ir.IntLit(int64(k))))
+	}
+	if f.phiSel == nil {
+		f.phiSel = map[*ssa.Phi]*ir.Var{}
+	}
+	f.phiSel[p] = sel
+	return value{obj: o}, true
+}
+
+// isCallable reports whether o is a known function value (with or
+// without bindings), not a choice among several.
+func isCallable(o *object) bool {
+	return o != nil && (o.kind == objFunc || o.kind == objClosure) && o.fn != nil && o.alts == nil
 }
 
 // sliceChoicePhi is a φ of slices whose elements the model knows on every

@@ -147,11 +147,14 @@ func (t *translator) copyValue(f *frame, v value) value {
 // copyBindings copies the scalar values closure v (the value of fv,
 // started as a goroutine at instruction at) captured. A variable it
 // captures by reference is a cell both share, except one that neither
-// writes once the goroutine starts (only loads of it follow the go
-// statement in the spawning function, and only loads of it are in the
-// goroutine's function): its value is taken at the go statement (a loop
-// variable of Go 1.22, one per iteration, which the model's cell stands
-// for in every iteration).
+// writes once the goroutine starts (only loads of it, or of its fields,
+// follow the go statement in the spawning function, and only such loads
+// are in the goroutine's function): its value, every field of a struct,
+// is taken at the go statement (a loop variable of Go 1.22, one per
+// iteration, which the model's cell stands for in every iteration; in a
+// module of go < 1.22 the loop's one variable is written again by the
+// next iteration, which stableCapture sees: its Alloc is outside the
+// loop).
 func (t *translator) copyBindings(f *frame, v value, fv ssa.Value, at ssa.Instruction) value {
 	if v.obj == nil || v.obj.kind != objClosure || len(v.obj.bindings) == 0 {
 		return v
@@ -161,10 +164,10 @@ func (t *translator) copyBindings(f *frame, v value, fv ssa.Value, at ssa.Instru
 	o.bindings = make([]value, len(v.obj.bindings))
 	for i, b := range v.obj.bindings {
 		b = t.copyValue(f, b)
-		if b.obj != nil && b.obj.kind == objPtr && b.obj.cell != nil && b.obj.cell.v != nil && mc != nil && i < len(mc.Bindings) && stableCapture(mc, i, at) {
+		if b.obj != nil && b.obj.kind == objPtr && b.obj.cell != nil && (b.obj.cell.v != nil || b.obj.cell.fields != nil) && mc != nil && i < len(mc.Bindings) && stableCapture(mc, i, at) {
 			c := b.obj.cell
 			nc := t.newCell(c.typ, f.prefix+c.name+"$go", false)
-			t.emit(&ir.Assign{Lhs: []*ir.Var{nc.v}, Rhs: []ir.Expr{c.v}, Info: t.info(ir.KindAssign, "")})
+			t.store(nc, t.load(c, c.name))
 			po := *b.obj
 			po.cell = nc
 			b.obj = &po
@@ -204,7 +207,7 @@ func stableCapture(mc *ssa.MakeClosure, i int, at ssa.Instruction) bool {
 }
 
 // onlyLoaded reports whether the uses of pointer v (only use r, when not
-// nil) load it.
+// nil) load it, or a field of it (l.Qty of a captured struct l).
 func onlyLoaded(v ssa.Value, r ssa.Instruction) bool {
 	refs := v.Referrers()
 	if refs == nil {
@@ -214,17 +217,26 @@ func onlyLoaded(v ssa.Value, r ssa.Instruction) bool {
 		if r != nil && u != r {
 			continue
 		}
-		switch u := u.(type) {
-		case *ssa.UnOp:
-			if u.Op != token.MUL {
-				return false
-			}
-		case *ssa.DebugRef:
-		default:
+		if !readsOnly(u) {
 			return false
 		}
 	}
 	return true
+}
+
+// readsOnly reports whether instruction u, a use of a pointer, only reads
+// through it: a load, a debug reference, or the address of a field that
+// is itself only read.
+func readsOnly(u ssa.Instruction) bool {
+	switch u := u.(type) {
+	case *ssa.UnOp:
+		return u.Op == token.MUL
+	case *ssa.DebugRef:
+		return true
+	case *ssa.FieldAddr:
+		return onlyLoaded(u, nil)
+	}
+	return false
 }
 
 // blocksAfter returns the blocks reachable from b's successors without

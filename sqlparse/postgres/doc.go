@@ -76,7 +76,9 @@
 // EXPLAIN (without ANALYZE of a write), SELECT … INTO, CREATE TABLE AS and
 // all DDL are Other. *UnsupportedError (with Tables when known): CALL, DO,
 // EXECUTE, MERGE, COPY … FROM, data-modifying statements inside WITH (or
-// COPY, EXPLAIN ANALYZE, CREATE TABLE AS), TRUNCATE of several tables or
+// COPY, EXPLAIN ANALYZE, CREATE TABLE AS) — except WITH x AS (UPDATE,
+// DELETE or INSERT … RETURNING …) SELECT a, b FROM x, which is that
+// write with RETURNING a, b (ctewrite.go) —, TRUNCATE of several tables or
 // with CASCADE, COMMIT/ROLLBACK AND CHAIN and
 // two-phase commit. Syntax errors are *ParseError with the byte Offset of
 // the token Postgres stopped at (pg_query's character position converted),

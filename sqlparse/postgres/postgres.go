@@ -89,6 +89,10 @@ func (t *translator) statement(raw *pg.RawStmt) (sqlir.Statement, error) {
 	other := &sqlir.Other{Text: t.stmtText(raw)}
 	switch s := raw.Stmt.GetNode().(type) {
 	case *pg.Node_SelectStmt:
+		if w, ok := returningCTE(s.SelectStmt); ok {
+			// WITH x AS (UPDATE … RETURNING …) SELECT a FROM x (ctewrite.go).
+			return t.statement(&pg.RawStmt{Stmt: w, StmtLocation: raw.StmtLocation, StmtLen: raw.StmtLen})
+		}
 		if err := t.noNestedWrites(s.SelectStmt); err != nil {
 			return nil, err
 		}

@@ -1,0 +1,4 @@
+CREATE TABLE wallets (
+    id      BIGINT PRIMARY KEY,
+    balance BIGINT NOT NULL
+);

@@ -1,0 +1,3 @@
+module example.com/ctewrite
+
+go 1.26

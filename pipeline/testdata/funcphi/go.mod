@@ -1,0 +1,3 @@
+module example.com/funcphi
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/insertselect
+
+go 1.26

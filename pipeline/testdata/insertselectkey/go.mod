@@ -1,0 +1,3 @@
+module example.com/insertselectkey
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/loopvar121
+
+go 1.21

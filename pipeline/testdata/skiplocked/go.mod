@@ -1,0 +1,3 @@
+module example.com/skiplocked
+
+go 1.26
