@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -22,25 +21,8 @@ func TestFuncChosenInSwitch(t *testing.T) {
 	}
 	cfg := Config{Dir: testdataDir(t, "funcphi"), Patterns: []string{"./..."}, Dialect: "postgres",
 		Constraints: []string{"wallets.balance >= 0"}, Workers: 1, Entry: "Apply"}
-	rep, err := runShared(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(rep.Results) != len(wants) {
-		t.Errorf("%d results, want %d", len(rep.Results), len(wants))
-	}
-	for _, r := range rep.Results {
-		name := r.Entry[strings.LastIndex(r.Entry, ".")+1:]
-		w, ok := wants[name]
-		if !ok {
-			t.Errorf("unexpected entry %s", r.Entry)
-			continue
-		}
-		if r.Verdict != w {
-			t.Errorf("%s: %s (%s), want %s", name, r.Verdict, r.Reason, w)
-			continue
-		}
-		if r.Verdict != report.Unsafe {
+	for name, r := range checkVerdicts(t, cfg, wants) {
+		if r.Verdict != report.Unsafe || wants[name] != report.Unsafe {
 			continue
 		}
 		// The chargeback's UPDATE, which ends at its WHERE id = $2.

@@ -1,9 +1,7 @@
 package pipeline
 
 import (
-	"context"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/dbverify/dbverify/report"
@@ -25,22 +23,5 @@ func TestInsertSelectTracked(t *testing.T) {
 	dir := testdataDir(t, "insertselect")
 	cfg := Config{Dir: dir, Patterns: []string{"./..."}, Dialect: "postgres", Schema: filepath.Join(dir, "schema.sql"),
 		Constraints: []string{"wallets.balance >= 0"}, Workers: 1}
-	rep, err := runShared(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(rep.Results) != len(wants) {
-		t.Errorf("%d results, want %d", len(rep.Results), len(wants))
-	}
-	for _, r := range rep.Results {
-		name := r.Entry[strings.LastIndex(r.Entry, ".")+1:]
-		w, ok := wants[name]
-		if !ok {
-			t.Errorf("unexpected entry %s", r.Entry)
-			continue
-		}
-		if r.Verdict != w {
-			t.Errorf("%s: %s (%s), want %s", name, r.Verdict, r.Reason, w)
-		}
-	}
+	checkVerdicts(t, cfg, wants)
 }
