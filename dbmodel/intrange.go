@@ -59,11 +59,11 @@ func intType(ty string) (width int, unsigned, ok bool) {
 	}
 	unsigned = strings.Contains(ty, "unsigned")
 	switch {
-	case strings.Contains(ty, "bigint"), strings.Contains(ty, "int8"), strings.Contains(ty, "bigserial"):
+	case strings.Contains(ty, "bigint"), strings.Contains(ty, "int8"), strings.Contains(ty, "bigserial"), strings.Contains(ty, "serial8"):
 		return 64, unsigned, true
 	case strings.Contains(ty, "tinyint"):
 		return 8, unsigned, true
-	case strings.Contains(ty, "smallint"), strings.Contains(ty, "int2"), strings.Contains(ty, "smallserial"):
+	case strings.Contains(ty, "smallint"), strings.Contains(ty, "int2"), strings.Contains(ty, "smallserial"), strings.Contains(ty, "serial2"):
 		return 16, unsigned, true
 	case strings.Contains(ty, "mediumint"):
 		return 24, unsigned, true
