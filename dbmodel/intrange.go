@@ -54,7 +54,7 @@ func (m *lowerer) columnRange(table, col string) (lo, hi *big.Int, ok bool) {
 // intType returns the width and signedness of an integer column type as
 // declared (lower-case); false for any other type.
 func intType(ty string) (width int, unsigned, ok bool) {
-	if isRealType(ty) || !(strings.Contains(ty, "int") || strings.Contains(ty, "serial")) {
+	if isRealType(ty) || !(strings.Contains(ty, "int") || strings.Contains(ty, "serial")) || notIntType(ty) {
 		return 0, false, false
 	}
 	unsigned = strings.Contains(ty, "unsigned")
@@ -69,6 +69,13 @@ func intType(ty string) (width int, unsigned, ok bool) {
 		return 24, unsigned, true
 	}
 	return 32, unsigned, true
+}
+
+// notIntType reports the types whose names contain "int" that hold no
+// integer: interval, point, ranges (int4range) and arrays (integer[]).
+func notIntType(ty string) bool {
+	return strings.Contains(ty, "interval") || strings.Contains(ty, "point") ||
+		strings.HasSuffix(ty, "range") || strings.Contains(ty, "[")
 }
 
 // inColumnRange returns that value v written to column col of table lies
