@@ -240,14 +240,11 @@ func (u *paramUses) columnWidth(e sqlir.Expr) int {
 }
 
 // pgIntWidth returns the width of PostgreSQL type ty (as written) when it
-// is int2 or int4 by one of its names; 0 for any other (bigint, numeric,
-// a domain, whose base type is not read here).
+// is int2 or int4 by one of its names (intType's widths); 0 for any other
+// (bigint, numeric, a domain, whose base type is not read here).
 func pgIntWidth(ty string) int {
-	switch strings.Join(strings.Fields(strings.ToLower(ty)), " ") {
-	case "smallint", "int2", "smallserial", "serial2":
-		return 16
-	case "integer", "int", "int4", "serial", "serial4":
-		return 32
+	if w, unsigned, ok := intType(strings.Join(strings.Fields(strings.ToLower(ty)), " ")); ok && !unsigned && (w == 16 || w == 32) {
+		return w
 	}
 	return 0
 }
