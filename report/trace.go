@@ -700,14 +700,24 @@ func (b *traceBuilder) copiesHavoc(i int, o *ir.Var) bool {
 }
 
 // havocVersions are the SSA versions a Havoc gives: a call outside the
-// analysed code, memory it may change.
+// analysed code, memory it may change. The model's havoc of the entry's
+// arguments is not one: a parameter a closure captures is copied into a
+// heap cell of its name at entry (an SSA Alloc, then a Store of the
+// argument), and that copy, taken for memory a call had changed, was left
+// out, so the entry's step showed the cell's zero (⇒ amount = 0 where the
+// inputs said amount = 1: adv17 captured_param_zero).
 func havocVersions(pf *vcgen.PathFormula) map[*ir.Var]bool {
 	out := map[*ir.Var]bool{}
 	for _, st := range pf.Steps {
-		if _, ok := st.Edge.Stmt.(*ir.Havoc); ok {
-			for _, d := range st.Defs {
-				out[d] = true
+		h, ok := st.Edge.Stmt.(*ir.Havoc)
+		if !ok {
+			continue
+		}
+		for _, d := range st.Defs {
+			if h.Info.Kind == ir.KindModel && pf.Origin[d].Orig.Kind == ir.Input {
+				continue
 			}
+			out[d] = true
 		}
 	}
 	return out
