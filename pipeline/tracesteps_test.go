@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"math/big"
 	"strings"
 	"testing"
 
@@ -63,4 +64,56 @@ func TestTraceCapturedParameter(t *testing.T) {
 	if _, ok := entry[0].Values["amount"]; !ok {
 		t.Errorf("entry step: values %v, want amount (the argument stored in its cell)", entry[0].Values)
 	}
+}
+
+// TestTraceWriteOfAnotherRow (independent tester adv17, sqlconn
+// MoveBooking): the first UPDATE decrements the show seats move from,
+// not the watched row r (the show they move to, whose capacity the
+// second UPDATE breaks). Its step printed r.booked with r's unchanged
+// value, as if the statement had set it, and left out the row it did
+// change, read before as s1. It now shows s1's new booked count and
+// nothing of r.
+func TestTraceWriteOfAnotherRow(t *testing.T) {
+	c := traceStepsResult(t, "shows", "shows.booked <= shows.seats").Counterexample
+	in := c.Inputs.Map()
+	if in["fromShow"] == in["toShow"] {
+		t.Fatalf("inputs %v: fromShow = toShow, which the entry rejects", in)
+	}
+	var s1 *report.Row
+	for k := range c.Rows {
+		if c.Rows[k].Symbol == "s1" {
+			s1 = &c.Rows[k]
+		}
+	}
+	if s1 == nil || s1.Values["id"] != in["fromShow"] {
+		t.Fatalf("rows %+v: want s1, the row read with id = fromShow %s", c.Rows, in["fromShow"])
+	}
+	dec := stepsAt(c, "UPDATE shows SET booked = booked - $1")
+	if len(dec) != 1 {
+		t.Fatalf("%d steps of the first UPDATE, want 1", len(dec))
+	}
+	for k := range dec[0].Values {
+		if strings.HasPrefix(k, "r.") {
+			t.Errorf("first UPDATE (WHERE id = fromShow): shows %s = %s of row r, which it does not change (values %v)", k, dec[0].Values[k], dec[0].Values)
+		}
+	}
+	want := bigSub(t, s1.Values["booked"], in["n"])
+	if got := dec[0].Values["s1.booked"]; got != want {
+		t.Errorf("first UPDATE: s1.booked = %q, want %s (the row it changed: %s - n): values %v", got, want, s1.Values["booked"], dec[0].Values)
+	}
+	inc := stepsAt(c, "UPDATE shows SET booked = booked + $1")
+	if len(inc) != 1 || inc[0].Values["r.booked"] != c.Violation.Values["booked"] {
+		t.Errorf("second UPDATE: steps %+v, want one showing r.booked = %s", inc, c.Violation.Values["booked"])
+	}
+}
+
+// bigSub is x - y of two decimal integers.
+func bigSub(t *testing.T, x, y string) string {
+	t.Helper()
+	a, okA := new(big.Int).SetString(x, 10)
+	b, okB := new(big.Int).SetString(y, 10)
+	if !okA || !okB {
+		t.Fatalf("not integers: %q, %q", x, y)
+	}
+	return new(big.Int).Sub(a, b).String()
 }

@@ -505,9 +505,9 @@ func (b *traceBuilder) stepValues(i int, step *Step) error {
 		if o.Kind == ir.Ghost || b.naming.isGhostColumn(o) || isTemporary(o) && !o.Conv || b.hidden(o) {
 			continue
 		}
-		if o.Kind == ir.Column && !b.naming.isWatched(o.Row) && !isHavoc {
-			// A read row's columns are shown where it is read; updates
-			// of rows the path no longer uses would only be noise.
+		if o.Kind == ir.Column && !isHavoc && !b.showsWrittenRow(i, o) {
+			// A read row's columns are shown where it is read, a write's
+			// where it changed the row (changedrows.go).
 			continue
 		}
 		outside := isHavoc || st.Edge.Stmt.Source().Kind == ir.KindCall && !isResultVar(o) || b.copiesHavoc(i, o)
