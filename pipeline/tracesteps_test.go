@@ -117,3 +117,18 @@ func bigSub(t *testing.T, x, y string) string {
 	}
 	return new(big.Int).Sub(a, b).String()
 }
+
+// TestTraceInsertCount (independent tester adv17, ledger and advisory):
+// every INSERT step said rowsAffected = 0, though a successful INSERT …
+// VALUES of one row inserts one: on a table the constraint does not
+// watch, the row model left the count only non-negative.
+func TestTraceInsertCount(t *testing.T) {
+	c := traceStepsResult(t, "journal", "wallets.balance >= 0").Counterexample
+	ins := stepsAt(c, "INSERT INTO entries")
+	if len(ins) != 1 {
+		t.Fatalf("%d INSERT steps, want 1: %+v", len(ins), c.Steps)
+	}
+	if n, ok := ins[0].Values["rowsAffected"]; ok && n != "1" {
+		t.Errorf("INSERT … VALUES of one row: rowsAffected = %s, want 1 (values %v)", n, ins[0].Values)
+	}
+}
