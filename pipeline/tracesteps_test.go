@@ -132,3 +132,57 @@ func TestTraceInsertCount(t *testing.T) {
 		t.Errorf("INSERT … VALUES of one row: rowsAffected = %s, want 1 (values %v)", n, ins[0].Values)
 	}
 }
+
+// TestTraceFoldsGeneratedCode (independent tester adv17, sqlcpgx and
+// sqlcstd): the sqlc layers added about ten lines per query call to a
+// trace (`return &Queries{db: tx}`, the Scan into the row struct,
+// `return i, err` with ret0.Balance …). The text keeps the statements
+// the generated code runs and leaves its other steps out; -v shows them;
+// the JSON keeps every step, marked generated. The captured amount is
+// shown at the entry as the argument (TestTraceCapturedParameter's
+// shape in the execTx service).
+func TestTraceFoldsGeneratedCode(t *testing.T) {
+	r := traceStepsResult(t, "sqlcsvc", "wallets.balance >= 0")
+	c := r.Counterexample
+	var generated, statements int
+	for _, s := range c.Steps {
+		if strings.HasPrefix(s.Position, "sqlcsvc/db/") {
+			if !s.Generated {
+				t.Errorf("step %s %q: not marked generated", s.Position, s.Text)
+			}
+			generated++
+		}
+	}
+	if generated == 0 {
+		t.Fatalf("no step in the generated queries: %+v", c.Steps)
+	}
+	text := func(verbose bool) string {
+		var b strings.Builder
+		if err := report.WriteText(&b, &report.Report{Results: []*report.Result{r}}, report.Options{Verbose: verbose}); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	folded, all := text(false), text(true)
+	for _, line := range strings.Split(folded, "\n") {
+		if !strings.Contains(line, "sqlcsvc/db/query.sql.go:") {
+			continue
+		}
+		if !strings.Contains(line, " sql ") || strings.Contains(line, "Scan(") {
+			t.Errorf("text shows a step of generated code that is not a statement: %s", line)
+		}
+		statements++
+	}
+	if statements != 2 {
+		t.Errorf("text shows %d statements of the generated queries, want 2 (the SELECT and the UPDATE):\n%s", statements, folded)
+	}
+	for _, want := range []string{"return &Queries{", "return i, err"} {
+		if strings.Contains(folded, want) || !strings.Contains(all, want) {
+			t.Errorf("%q: in the text %v, in the -v text %v; want only with -v", want, strings.Contains(folded, want), strings.Contains(all, want))
+		}
+	}
+	in := c.Inputs.Map()
+	if entry := stepsAt(c, "func (s *Store) WithdrawWithFee("); len(entry) != 1 || entry[0].Values["amount"] != in["amount"] {
+		t.Errorf("entry steps %+v: want one showing amount = %s (the inputs')", entry, in["amount"])
+	}
+}

@@ -452,7 +452,7 @@ func (b *traceBuilder) steps() ([]Step, error) {
 		}
 		pos := info.Position()
 		if n := len(out); n == 0 || out[n-1].Position != pos || out[n-1].Text != info.Text || out[n-1].Request != info.Request {
-			out = append(out, Step{Position: pos, Kind: string(info.Kind), Text: info.Text, Values: map[string]string{}, Request: info.Request})
+			out = append(out, Step{Position: pos, Kind: string(info.Kind), Text: info.Text, Values: map[string]string{}, Request: info.Request, Generated: info.Generated})
 			if err := b.dbStep(i, &out[len(out)-1], db); err != nil {
 				return nil, err
 			}
