@@ -188,8 +188,14 @@ func (l *Loaded) generated(fn *ssa.Function) bool {
 	if !fn.Pos().IsValid() {
 		return false
 	}
-	name := l.Fset.Position(fn.Pos()).Filename
-	l.sourceLine(fn.Pos()) // (reads the file)
+	return l.generatedFile(l.Fset.Position(fn.Pos()).Filename)
+}
+
+// generatedFile reports whether the named file carries the header of
+// generated code ("// Code generated … DO NOT EDIT.") before its package
+// clause.
+func (l *Loaded) generatedFile(name string) bool {
+	l.lineText(name, 1) // (reads the file)
 	for _, line := range l.srcLine[name] {
 		line = strings.TrimSpace(line)
 		if strings.HasPrefix(line, "package ") {

@@ -335,10 +335,11 @@ func (t *translator) info(kind ir.StepKind, text string) ir.Info {
 	if text == "" {
 		text = stmt
 	}
+	name := t.l.Fset.Position(t.pos).Filename
 	if text == "" {
-		text = t.l.lineText(t.l.Fset.Position(t.pos).Filename, line)
+		text = t.l.lineText(name, line)
 	}
-	return ir.Info{File: file, Line: line, Kind: kind, Text: text}
+	return ir.Info{File: file, Line: line, Kind: kind, Text: text, Generated: t.l.generatedFile(name)}
 }
 
 // edge adds an edge from the current location to `to` and moves there.

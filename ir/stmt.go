@@ -35,6 +35,10 @@ type Info struct {
 	Kind    StepKind
 	Text    string
 	Request string
+	// Generated: the position is in a file of generated code (a header
+	// "// Code generated … DO NOT EDIT." before its package clause, as
+	// sqlc writes): a trace folds its steps into the call that runs them.
+	Generated bool
 	// Outcome is, on an Assume that takes one way of a source branch
 	// (an if, a loop's condition, a switch case), which way: the
 	// condition as written holds (OutcomeTrue: into the body) or not

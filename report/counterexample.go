@@ -120,6 +120,10 @@ type Step struct {
 	// Note explains the step where its text alone misleads: a statement
 	// on the pool while a transaction is open runs outside it.
 	Note string `json:"note,omitempty"`
+	// Generated: the step is in a file of generated code (sqlc's
+	// queries); the text folds it into the call that runs it unless it
+	// is a statement (ShownSteps).
+	Generated bool `json:"generated,omitempty"`
 }
 
 // Statement is the step's text as a reader should see it: a SQL
@@ -136,7 +140,7 @@ func (s Step) Statement() string {
 func (c *Counterexample) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "entry %s\n", c.Entry)
-	writeCounterexample(&b, c, nil)
+	writeCounterexample(&b, c, nil, false)
 	return b.String()
 }
 

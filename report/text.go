@@ -58,7 +58,7 @@ func writeResult(w io.Writer, r *Result, verbose bool) {
 			fmt.Fprintf(w, "  database:  %s\n", d.Sentence())
 		}
 		if r.Counterexample != nil {
-			writeCounterexample(w, r.Counterexample, r.Requests)
+			writeCounterexample(w, r.Counterexample, r.Requests, verbose)
 		}
 	default:
 		fmt.Fprintf(w, "  reason: %s\n", r.Reason)
@@ -143,7 +143,7 @@ func writeCoverage(w io.Writer, rep *Report, quiet bool) {
 // the violating row. requests are the requests whose inputs a concurrent
 // result's request lines printed already: the inputs line lists only
 // the inputs none of them shows, if any.
-func writeCounterexample(w io.Writer, c *Counterexample, requests []Request) {
+func writeCounterexample(w io.Writer, c *Counterexample, requests []Request, verbose bool) {
 	ins := c.ShownInputs()
 	if len(requests) > 0 {
 		ins = c.inputsBeside(requests)
@@ -165,6 +165,9 @@ func writeCounterexample(w io.Writer, c *Counterexample, requests []Request) {
 	}
 	fmt.Fprintln(w, "  steps:")
 	steps := c.ShownSteps()
+	if verbose {
+		steps = c.VerboseSteps()
+	}
 	width := positionWidth(steps) // one column within the result
 	for _, s := range steps {
 		text := s.Statement() // a SQL statement as the database ran it

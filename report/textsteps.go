@@ -7,8 +7,13 @@ import (
 )
 
 // ShownSteps are the counterexample's steps as a reader sees them (the
-// text report, explore, SARIF's thread flows): see displaySteps.
-func (c *Counterexample) ShownSteps() []Step { return displaySteps(c.Steps) }
+// text report, explore, SARIF's thread flows): see displaySteps, with
+// the steps of generated code folded (foldGenerated).
+func (c *Counterexample) ShownSteps() []Step { return foldGenerated(displaySteps(c.Steps)) }
+
+// VerboseSteps are ShownSteps with the steps of generated code kept (the
+// text report's -v).
+func (c *Counterexample) VerboseSteps() []Step { return displaySteps(c.Steps) }
 
 // displaySteps are the steps as the text report prints them: one step
 // per Go statement around a database call. The statement's other parts

@@ -452,7 +452,7 @@ func (b *traceBuilder) steps() ([]Step, error) {
 		}
 		pos := info.Position()
 		if n := len(out); n == 0 || out[n-1].Position != pos || out[n-1].Text != info.Text || out[n-1].Request != info.Request {
-			out = append(out, Step{Position: pos, Kind: string(info.Kind), Text: info.Text, Values: map[string]string{}, Request: info.Request})
+			out = append(out, Step{Position: pos, Kind: string(info.Kind), Text: info.Text, Values: map[string]string{}, Request: info.Request, Generated: info.Generated})
 			if err := b.dbStep(i, &out[len(out)-1], db); err != nil {
 				return nil, err
 			}
@@ -505,9 +505,9 @@ func (b *traceBuilder) stepValues(i int, step *Step) error {
 		if o.Kind == ir.Ghost || b.naming.isGhostColumn(o) || isTemporary(o) && !o.Conv || b.hidden(o) {
 			continue
 		}
-		if o.Kind == ir.Column && !b.naming.isWatched(o.Row) && !isHavoc {
-			// A read row's columns are shown where it is read; updates
-			// of rows the path no longer uses would only be noise.
+		if o.Kind == ir.Column && !isHavoc && !b.showsWrittenRow(i, o) {
+			// A read row's columns are shown where it is read, a write's
+			// where it changed the row (changedrows.go).
 			continue
 		}
 		outside := isHavoc || st.Edge.Stmt.Source().Kind == ir.KindCall && !isResultVar(o) || b.copiesHavoc(i, o)
@@ -700,14 +700,24 @@ func (b *traceBuilder) copiesHavoc(i int, o *ir.Var) bool {
 }
 
 // havocVersions are the SSA versions a Havoc gives: a call outside the
-// analysed code, memory it may change.
+// analysed code, memory it may change. The model's havoc of the entry's
+// arguments is not one: a parameter a closure captures is copied into a
+// heap cell of its name at entry (an SSA Alloc, then a Store of the
+// argument), and that copy, taken for memory a call had changed, was left
+// out, so the entry's step showed the cell's zero (⇒ amount = 0 where the
+// inputs said amount = 1: adv17 captured_param_zero).
 func havocVersions(pf *vcgen.PathFormula) map[*ir.Var]bool {
 	out := map[*ir.Var]bool{}
 	for _, st := range pf.Steps {
-		if _, ok := st.Edge.Stmt.(*ir.Havoc); ok {
-			for _, d := range st.Defs {
-				out[d] = true
+		h, ok := st.Edge.Stmt.(*ir.Havoc)
+		if !ok {
+			continue
+		}
+		for _, d := range st.Defs {
+			if h.Info.Kind == ir.KindModel && pf.Origin[d].Orig.Kind == ir.Input {
+				continue
 			}
+			out[d] = true
 		}
 	}
 	return out

@@ -108,7 +108,7 @@ func TestTraceOutside(t *testing.T) {
 		t.Errorf("outside values %v, want req.Amount < 0 and ParseInt(…).0 = 7 only (not req.Code, never read; not the error flag)", got)
 	}
 	var b strings.Builder
-	writeCounterexample(&b, tr, nil)
+	writeCounterexample(&b, tr, nil, false)
 	if !strings.Contains(b.String(), "  outside:   req.Amount = ") {
 		t.Errorf("text output has no outside line:\n%s", b.String())
 	}

@@ -35,6 +35,9 @@ type CexStep struct {
 	// SQL is the statement with its arguments bound, as the trace shows
 	// it (a SELECT's OFFSET 4).
 	SQL string `json:"sql,omitempty"`
+	// Args are the values the statement binds, as the trace prints them
+	// (a time.Time as a quoted timestamp).
+	Args []string `json:"args,omitempty"`
 	// NoRows: the step's query failed because no row matched.
 	NoRows bool `json:"no_rows,omitempty"`
 	// Request names the request a step of a concurrent counterexample

@@ -52,6 +52,10 @@ func ReplayExecute(ctx context.Context, ex Executor, d sqlparse.Dialect, s *Sche
 	if tried {
 		r.Executions++
 	}
+	if next, why := r.clocked(ctx, ex, d, s, c, pkg, entry, cex); next != nil {
+		run = next
+		r.Added = append(r.Added, why...)
+	}
 	for i := 0; i < maxOmittedRounds && !r.Outcome.Broken() && r.Outcome.Call != nil; i++ {
 		rows, why := cex.OmittedRows(d, s, r.Run.Rows, r.Outcome.Call.Statements)
 		parents, pwhy := ParentRows(d, s, append(append([]Row(nil), r.Run.Rows...), rows...), r.Outcome.Call.Failed)

@@ -1,0 +1,3 @@
+module example.com/tracesteps
+
+go 1.22
