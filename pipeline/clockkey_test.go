@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/dbverify/dbverify/report"
@@ -13,7 +14,8 @@ import (
 // UNKNOWN "reads the result of time.Unix, which the model does not
 // compute": an independent tester's time_key_unknown), and what the
 // clock cannot give (a truncated minute not a multiple of 60, a clock
-// going back) is no counterexample.
+// going back) is no counterexample. A use of the clock the model does
+// not compute (Weekday) is UNKNOWN naming the call and its line.
 func TestClockKey(t *testing.T) {
 	wants := map[string]report.Verdict{
 		"HitCost":   report.Unsafe,
@@ -22,11 +24,15 @@ func TestClockKey(t *testing.T) {
 		"Monotonic": report.Safe,
 		"Units":     report.Safe,
 		"Elapsed":   report.Unsafe,
+		"Sunday":    report.Unknown,
 	}
 	dir := testdataDir(t, "clockkey")
 	cfg := Config{Dir: dir, Patterns: []string{"./..."}, Dialect: "postgres", Schema: filepath.Join(dir, "schema.sql"),
 		Constraints: []string{"rate_limits.hits <= rate_limits.max_hits"}, Workers: 1}
 	got := checkVerdicts(t, cfg, wants)
+	if r := got["Sunday"]; r != nil && !strings.Contains(r.Reason, "time.Weekday at limits.go:87") {
+		t.Errorf("Sunday: reason %q does not name time.Weekday at limits.go:87", r.Reason)
+	}
 	if r := got["HitCost"]; r != nil && r.Counterexample != nil && len(r.Counterexample.Clock) != 1 {
 		t.Errorf("HitCost: the counterexample gives the clock %v, want the instant of its one time.Now() call", r.Counterexample.Clock)
 	}
