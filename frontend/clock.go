@@ -107,6 +107,13 @@ func clockCompare(name string, x, y ir.Expr) (value, bool) {
 
 func maxInt64() *big.Int { return new(big.Int).SetUint64(1<<63 - 1) }
 
+// clockAssumption is recorded where an entry may read the clock twice:
+// the model reads one clock, whose readings do not go back, and Go's
+// monotonic clock (Before, After, Sub of two time.Now() values) does not;
+// the wall clock (Unix, Truncate) does not either unless it is set back
+// while the entry runs.
+const clockAssumption = "assuming the clock is not set back while the entry runs: two time.Now() calls read instants in call order (Before, After and Sub of them do by Go's monotonic clock; Unix and Truncate by the wall clock)"
+
 // clockNow models time.Now(): a time.Time whose instant is a new clock
 // input, not before the instant the last call read.
 func (t *translator) clockNow(results *types.Tuple) value {
@@ -115,6 +122,9 @@ func (t *translator) clockNow(results *types.Tuple) value {
 	from := new(big.Int).Mul(big.NewInt(clockFrom), big.NewInt(1e9))
 	to := new(big.Int).Mul(big.NewInt(clockTo), big.NewInt(1e9))
 	inRange := ir.And(ir.Cmp(ir.OpGe, ns, ir.BigInt(from)), ir.Cmp(ir.OpLt, ns, ir.BigInt(to)))
+	if t.lastClock != nil || t.stackInLoop() {
+		t.p.Assume(clockAssumption)
+	}
 	if t.lastClock == nil {
 		t.lastClock = t.p.NewVar("$clock", ir.Int, ir.Ghost)
 	}

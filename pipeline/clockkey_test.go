@@ -30,6 +30,12 @@ func TestClockKey(t *testing.T) {
 	cfg := Config{Dir: dir, Patterns: []string{"./..."}, Dialect: "postgres", Schema: filepath.Join(dir, "schema.sql"),
 		Constraints: []string{"rate_limits.hits <= rate_limits.max_hits"}, Workers: 1}
 	got := checkVerdicts(t, cfg, wants)
+	if r := got["Monotonic"]; r != nil && !strings.Contains(strings.Join(r.Assumptions, "\n"), "the clock is not set back") {
+		t.Errorf("Monotonic: assumptions %q do not say the clock is not set back", r.Assumptions)
+	}
+	if r := got["HitCost"]; r != nil && strings.Contains(strings.Join(r.Assumptions, "\n"), "the clock is not set back") {
+		t.Errorf("HitCost reads the clock once: assumptions %q say the clock is not set back", r.Assumptions)
+	}
 	if r := got["Sunday"]; r != nil && !strings.Contains(r.Reason, "time.Weekday at limits.go:87") {
 		t.Errorf("Sunday: reason %q does not name time.Weekday at limits.go:87", r.Reason)
 	}
