@@ -10,6 +10,8 @@ import (
 	"path"
 	"slices"
 	"strconv"
+	"strings"
+	"time"
 
 	"golang.org/x/tools/go/packages"
 )
@@ -173,3 +175,24 @@ func Now(real time.Time) time.Time {
 	return time.Unix(0, n)
 }
 `
+
+// SplitClock returns a call's inputs without ClockInput, and the instants
+// it sets the clock to as times ("" when it sets none), for printing.
+func SplitClock(inputs map[string]string) (map[string]string, string) {
+	list, ok := inputs[ClockInput]
+	if !ok {
+		return inputs, ""
+	}
+	rest := maps.Clone(inputs)
+	delete(rest, ClockInput)
+	var times []string
+	for _, s := range strings.Split(list, ",") {
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			times = append(times, s)
+			continue
+		}
+		times = append(times, time.Unix(0, n).UTC().Format(time.RFC3339Nano))
+	}
+	return rest, strings.Join(times, ", ")
+}

@@ -32,3 +32,15 @@ func TestWrapNowCalls(t *testing.T) {
 		t.Errorf("a file without time.Now(): %q, %v; want nil", none, err)
 	}
 }
+
+// TestSplitClock: replay prints the clock a call is given as times, not
+// among the inputs.
+func TestSplitClock(t *testing.T) {
+	rest, clock := SplitClock(map[string]string{"cost": "2", ClockInput: "946684800000000000,946684860500000000"})
+	if len(rest) != 1 || rest["cost"] != "2" || clock != "2000-01-01T00:00:00Z, 2000-01-01T00:01:00.5Z" {
+		t.Errorf("SplitClock: %v, %q", rest, clock)
+	}
+	if rest, clock := SplitClock(map[string]string{"cost": "2"}); len(rest) != 1 || clock != "" {
+		t.Errorf("SplitClock without a clock: %v, %q", rest, clock)
+	}
+}
