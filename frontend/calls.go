@@ -347,6 +347,9 @@ func (t *translator) external(f *frame, fn *ssa.Function, c *ssa.CallCommon, arg
 	if v, ok := t.ozzoCall(f, fn, c, results); ok {
 		return v
 	}
+	if v, ok := t.clockCall(fn, args, results); ok {
+		return v
+	}
 	if v, ok := t.knownExternal(fn, path, name, args, results, canonicalParse); ok {
 		return v
 	}

@@ -24,7 +24,9 @@ import (
 // factory, operations kept in a table; see escapingFuncs). If match is not
 // nil, every matched-package function whose name it matches is an entry
 // instead (see EntryMatches). A sqlc query method nothing in the module
-// calls is not an entry unless Config.CheckGenerated (UncalledGenerated).
+// calls is not an entry unless Config.CheckGenerated (UncalledGenerated),
+// nor is a helper that runs the constant SQL text its callers pass
+// (CallerSQL).
 func (l *Loaded) Entries(tables []string, match *regexp.Regexp) []*ssa.Function {
 	want := map[string]bool{}
 	for _, t := range tables {
@@ -78,6 +80,9 @@ func (l *Loaded) Entries(tables []string, match *regexp.Regexp) []*ssa.Function 
 		}
 		if called[fn] && !escaping[fn] && (!exportedAPI(fn) || l.generated(fn)) {
 			continue
+		}
+		if _, _, ok := l.CallerSQL(fn); ok && called[fn] {
+			continue // checked at its call sites (callertext.go)
 		}
 		if l.GeneratedNotChecked(fn) {
 			continue

@@ -64,7 +64,7 @@ func (t *translator) approxResult(path, name string, args []value, results *type
 	if !anyTracked(args) {
 		return v
 	}
-	markValueApprox(v, fmt.Sprintf("the result of %s.%s, which the model does not compute", path, name))
+	markValueApprox(v, fmt.Sprintf("the result of %s.%s at %s, which the model does not compute", path, name, t.posString(t.pos)))
 	return v
 }
 

@@ -37,7 +37,11 @@ type translator struct {
 	globals map[*ssa.Global]*cell
 	// times: the number bound for a time.Time value, by its fields
 	// (timeArg).
-	times     map[[2]ir.Expr]*ir.Var
+	times map[[2]ir.Expr]*ir.Var
+	// clocks: the instant of a time.Time computed from time.Now(), by its
+	// fields; lastClock the ghost holding the last instant read (clock.go).
+	clocks    map[[2]ir.Expr]ir.Expr
+	lastClock *ir.Var
 	sentinels []*ir.Var // package-level error variables: non-nil
 	markers   []ir.Expr // values of numbers formatted into SQL (see strings.go)
 	// argNulls: the NULL-ness of the placeholders of the library call

@@ -107,6 +107,10 @@ type Var struct {
 	// the time among the inputs as the input (newEnd), so that a replay
 	// passes it.
 	TimeOf *Var
+	// Clock: the variable is the instant a time.Now() call reads
+	// (nanoseconds since 1970 UTC), an input of the run that a replay
+	// sets (the frontend's clock.go).
+	Clock bool
 }
 
 // Op is an operator of Unary or Binary.

@@ -129,7 +129,13 @@ func cover(l *frontend.Loaded, tables []string, entries []*ssa.Function, selecte
 				c.Entries = append(c.Entries, frontend.EntryName(e))
 			}
 		}
-		if len(c.Entries) == 0 && !selected && l.GeneratedNotChecked(w.Fn) {
+		sites, bad, fromCaller := l.CallerSQL(w.Fn)
+		if bad != "" {
+			warnings = append(warnings, fmt.Sprintf("%s (%s) runs the SQL text its callers pass, and the call at %s passes text that is not constant: verified as an entry of its own", w.Name, w.Position, bad))
+		}
+		if fromCaller && !selected {
+			c.CallerSites = sites // checked at its call sites
+		} else if len(c.Entries) == 0 && !selected && l.GeneratedNotChecked(w.Fn) {
 			c.Generated = true // sqlc's query nothing calls: not checked
 		} else if len(c.Entries) == 0 {
 			if selected {

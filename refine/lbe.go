@@ -143,6 +143,10 @@ type dagOutcome struct {
 	// spurious: UNKNOWN because every counterexample found reads
 	// over-approximated values.
 	spurious bool
+	// reread: spurious only because two reads of the same rows disagree
+	// in every counterexample found (vcgen.PathFormula.RereadRows), even
+	// solved again to agree.
+	reread bool
 	// byInvariants: SAFE by joinInvariants, without the one formula.
 	byInvariants bool
 }
@@ -193,6 +197,7 @@ func decideDAG(q *ir.Program, s *smt.Solver, late, spent func() bool, minJoins i
 	}
 	var firstNotes []string
 	var firstPos string
+	allReread := true // every note so far is RereadRows'
 	for try := 0; ; try++ {
 		if late() {
 			return fail("time limit reached (wall clock, the safety net)")
@@ -207,7 +212,7 @@ func decideDAG(q *ir.Program, s *smt.Solver, late, spent func() bool, minJoins i
 		case smt.Unsat:
 			if firstNotes != nil {
 				// Every counterexample reads an approximated value.
-				return spuriousOutcome(firstNotes, firstPos)
+				return spuriousOutcome(firstNotes, firstPos, allReread)
 			}
 			return dagOutcome{verdict: Safe}
 		}
@@ -236,8 +241,9 @@ func decideDAG(q *ir.Program, s *smt.Solver, late, spent func() bool, minJoins i
 		if err != nil {
 			return fail("internal: " + err.Error())
 		}
-		pm := d.modelFor(pf, m)
+		var pm vcgen.Model = d.modelFor(pf, m)
 		var notes []string
+		reread := false // notes is only RereadRows' note
 		var dz *vcgen.DivisionByZero
 		switch err := vcgen.Validate(pf, pm); {
 		case errors.As(err, &dz):
@@ -248,7 +254,11 @@ func decideDAG(q *ir.Program, s *smt.Solver, late, spent func() bool, minJoins i
 			return fail("internal: counterexample failed validation: " + err.Error())
 		default:
 			notes = pf.ApproxReads()
-			if note := pf.RereadRows(pm); note != "" {
+			var note string
+			if pm, note, err = agreeingReads(s, pf, pm); err != nil {
+				return fail("solver: " + err.Error())
+			} else if note != "" {
+				reread = len(notes) == 0
 				notes = append(notes, note)
 			}
 		}
@@ -257,8 +267,9 @@ func decideDAG(q *ir.Program, s *smt.Solver, late, spent func() bool, minJoins i
 			if firstNotes == nil {
 				firstNotes, firstPos = notes, pos
 			}
+			allReread = allReread && reread
 			if try >= maxApproxRetries {
-				return spuriousOutcome(firstNotes, firstPos)
+				return spuriousOutcome(firstNotes, firstPos, allReread)
 			}
 			if err := s.Assert(d.block(path)); err != nil {
 				return fail("solver: " + err.Error())
@@ -276,11 +287,11 @@ func decideDAG(q *ir.Program, s *smt.Solver, late, spent func() bool, minJoins i
 // spuriousOutcome is the UNKNOWN of a counterexample that reads values
 // the model over-approximates (notes, as vcgen.PathFormula.ApproxReads
 // gives them) at the check at pos.
-func spuriousOutcome(notes []string, pos string) dagOutcome {
+func spuriousOutcome(notes []string, pos string, reread bool) dagOutcome {
 	more := ""
 	if len(notes) > 1 {
 		more = fmt.Sprintf(" (and %d more)", len(notes)-1)
 	}
-	return dagOutcome{verdict: Unknown, position: pos, spurious: true,
+	return dagOutcome{verdict: Unknown, position: pos, spurious: true, reread: reread,
 		reason: fmt.Sprintf("a counterexample was found, but it reads %s%s: it may be spurious", notes[0], more)}
 }

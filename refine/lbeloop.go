@@ -130,6 +130,12 @@ func checkLoops(p *ir.Program, s *smt.Solver, opt Options, res *Result, late fun
 			res.Verdict, res.Trace, res.Position = Unsafe, o.trace, o.position
 			return true
 		case Unknown:
+			if o.reread {
+				if u, ok := le.agreeingUnrolling(seq); ok {
+					res.Verdict, res.Trace, res.Position = Unsafe, u.trace, u.position
+					return true
+				}
+			}
 			res.fail(o.reason)
 			res.Position = o.position
 			return o.spurious

@@ -244,14 +244,19 @@ func (res *Result) concretize(p *ir.Program, s *smt.Solver, path []*ir.Edge, pre
 			res.fail("internal: counterexample failed validation: " + err.Error())
 			return true
 		}
-		t, err := report.BuildTrace(pf, fe.model)
+		notes := pf.ApproxReads()
+		model, note, err := agreeingReads(s, pf, fe.model)
+		if err != nil {
+			res.fail("solver: " + err.Error())
+			return true
+		}
+		if note != "" {
+			notes = append(notes, note)
+		}
+		t, err := report.BuildTrace(pf, model)
 		if err != nil {
 			res.fail("internal: " + err.Error())
 			return true
-		}
-		notes := pf.ApproxReads()
-		if note := pf.RereadRows(fe.model); note != "" {
-			notes = append(notes, note)
 		}
 		if len(notes) > 0 {
 			// The path's feasibility rests on a value the model only

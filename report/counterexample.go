@@ -19,6 +19,10 @@ type Counterexample struct {
 	// analysed code (a decoded request body, a parsed number, a clock),
 	// each as first read: inputs too, though not parameters.
 	Outside Inputs `json:"outside,omitempty"`
+	// Clock are the instants the path's time.Now() calls read, in
+	// nanoseconds since 1970 UTC, in the order of the calls: inputs of
+	// the run that a replay sets (the calls are also among Outside).
+	Clock []string `json:"clock,omitempty"`
 	// HTTP are the values of the HTTP request the path depends on, as a
 	// client sends them: each parameter (or JSON body field) with its
 	// text and the value the program parsed from it. Each stands for

@@ -322,7 +322,7 @@ func WriteSARIF(w io.Writer, rep *Report, o Options) error {
 		}
 	}
 	for _, c := range rep.Coverage {
-		if len(c.Entries) > 0 && !c.Added || c.Generated {
+		if len(c.Entries) > 0 && !c.Added || c.Generated || c.CallerSites > 0 {
 			continue
 		}
 		msg := c.Writer + " writes " + strings.Join(c.Tables, ", ") + " but no verified entry runs it"

@@ -48,6 +48,10 @@ type Coverage struct {
 	// Generated: a query method sqlc generated that nothing in the
 	// module calls, not checked (--check-generated checks it).
 	Generated bool `json:"generated,omitempty"`
+	// CallerSites, when not 0: the writer runs SQL text its callers pass,
+	// each call site in the module a constant, and is checked at those
+	// call sites (within the entries that run them), not as an entry.
+	CallerSites int `json:"caller_sites,omitempty"`
 }
 
 // Stats are the run's totals.

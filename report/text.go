@@ -117,11 +117,16 @@ func writeCoverage(w io.Writer, rep *Report, quiet bool) {
 		fmt.Fprintf(w, "coverage: %d function(s) write a constrained table:\n", len(rep.Coverage))
 	}
 	for _, c := range rep.Coverage {
-		if quiet && (c.Added || c.Generated || len(c.Entries) > 0) {
+		if quiet && (c.Added || c.Generated || c.CallerSites > 0 || len(c.Entries) > 0) {
 			continue
 		}
 		runs := "run by " + strings.Join(c.Entries, ", ")
 		switch {
+		case c.CallerSites > 0:
+			runs = fmt.Sprintf("SQL text comes from the caller: checked at the %d call site(s)", c.CallerSites)
+			if len(c.Entries) > 0 {
+				runs += ", run by " + strings.Join(c.Entries, ", ")
+			}
 		case c.Generated:
 			runs = "generated, not called: not checked (--check-generated to check)"
 		case c.Added:

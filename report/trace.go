@@ -37,6 +37,9 @@ func BuildTrace(pf *vcgen.PathFormula, m vcgen.Model) (*Counterexample, error) {
 	if c.Outside, err = b.outside(); err != nil {
 		return nil, err
 	}
+	if c.Clock, err = b.clock(); err != nil {
+		return nil, err
+	}
 	if c.HTTP, err = b.httpInputs(); err != nil {
 		return nil, err
 	}

@@ -71,7 +71,7 @@ func (pf *PathFormula) RereadRows(m Model) string {
 	}
 	for i, a := range reads {
 		for _, b := range reads[i+1:] {
-			if a.site.Rows != b.site.Rows || a.args == nil || !slices.Equal(a.args, b.args) || writtenBetween(writes, a, b) {
+			if a.site.Rows != b.site.Rows || a.args == nil || !slices.Equal(a.args, b.args) || writtenBetween(writes, a.step, b.step, a.site.Tables) {
 				continue
 			}
 			if k, ok := disagree(a, b); ok {
@@ -97,15 +97,15 @@ type pathWrite struct {
 	tables []string
 }
 
-// writtenBetween reports whether a step between the starts of a and b
-// writes a table they read.
-func writtenBetween(writes []pathWrite, a, b *rowsRead) bool {
+// writtenBetween reports whether a step between steps from and to (the
+// starts of two executions) writes one of tables.
+func writtenBetween(writes []pathWrite, from, to int, tables []string) bool {
 	for _, w := range writes {
-		if w.step <= a.step || w.step >= b.step {
+		if w.step <= from || w.step >= to {
 			continue
 		}
 		for _, t := range w.tables {
-			if slices.Contains(a.site.Tables, t) {
+			if slices.Contains(tables, t) {
 				return true
 			}
 		}

@@ -1,226 +1,198 @@
 package witness
 
 import (
-	"context"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"maps"
+	"os"
+	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/dbverify/dbverify/sqlir"
-	"github.com/dbverify/dbverify/sqlparse"
+	"golang.org/x/tools/go/packages"
 )
 
-// The clock. A program that binds time.Now() (or a time it computes from
-// it) runs in the model with an arbitrary "now", printed as a timestamp
-// after 2024-01-01, and a replay seeded the counterexample's times as the
-// trace printed them while the entry, called by the driver, read the
-// real clock: a hold "still valid" in the model (expires_at > now) was
-// already past at replay, the SELECT found no row, and the replay said
-// NOT REPRODUCED with no word on why (independent tester adv17,
-// replay_time_now; progs/seats GrowHold). clockRun maps the model's now
-// to the replay's: the statements the first execution ran bind the real
-// times where the trace binds its own, and every time seeded, and every
-// time input, is moved by the difference, which keeps each order
-// relation of the counterexample; a time column the trace does not give
-// (the model did not track it: filled with a fixed date) is set so that
-// the trace's SELECT comparing it with the clock finds its row.
+// The clock. dbverify models time.Now() as an input of the run
+// (frontend/clock.go): a counterexample gives the instant each call on
+// its path reads (Counterexample.Clock), and a key computed from it
+// (time.Now().Truncate(time.Minute).Unix()) is a row's key. The driver
+// sets the program's clock to those instants: its overlay wraps every
+// time.Now() call of the module's packages as
+// zzwitnessclock.Now(time.Now()), which returns the next instant the call
+// was given (the real time once they are used up, or when none was),
+// and a call's inputs carry the instants under ClockInput.
 
-// timeLayout is how traces print a time, and how the driver records a
-// bound time.Time (UTC).
-const timeLayout = "2006-01-02 15:04:05"
+// ClockInput is the driver input that holds the instants of a call's
+// time.Now() calls, in nanoseconds since 1970, comma-separated.
+const ClockInput = "$clock"
 
-// clockShift is the replay's now minus the model's: the first bound time
-// whose value the execution changed, at the step that binds it.
-type clockShift struct {
-	model, real time.Time
-	at          string // the step's position
-	// others are the differences of the other clock times bound, when
-	// they differ from this one (several readings of the clock the
-	// model set apart, which one real clock cannot all match).
-	others []string
-}
+// clockImport is the name a rewritten file imports the runtime as.
+const clockImport = "zzwitnessclock"
 
-// parseTime reads a time as a trace or the driver prints it (quoted or
-// not).
-func parseTime(v string) (time.Time, bool) {
-	if u, err := strconv.Unquote(v); err == nil {
-		v = u
-	}
-	t, err := time.Parse(timeLayout, v)
-	return t, err == nil
-}
-
-// shift moves time value v by the clock's difference ("" if v is no
-// time).
-func (k *clockShift) shift(v string) string {
-	t, ok := parseTime(v)
-	if !ok {
-		return ""
-	}
-	s := t.Add(k.real.Sub(k.model)).Format(timeLayout)
-	if strings.HasPrefix(v, `"`) {
-		return strconv.Quote(s)
-	}
-	return s
-}
-
-// clockOf compares the times the trace's sql steps bind with those the
-// execution bound (ran, the same statement's same occurrence): nil when
-// none differs.
-func (c *Counterexample) clockOf(ran []Statement) *clockShift {
-	executed := map[string][][]string{}
-	for _, st := range ran {
-		k := normSQL(st.SQL)
-		executed[k] = append(executed[k], st.Args)
-	}
-	occurrence := map[string]int{}
-	var k *clockShift
-	for _, st := range c.Steps {
-		if st.Kind != "sql" {
+// clockRewrites adds to files (overlay files by absolute path) the
+// module's Go files that call time.Now(), each call wrapped (see above).
+// A file the overlay already replaces is left as it is.
+func clockRewrites(pkgs map[string]*packages.Package, moduleDir, modulePath string, files map[string][]byte) error {
+	for _, pp := range slices.Sorted(maps.Keys(pkgs)) {
+		p := pkgs[pp]
+		if p.Module == nil || p.Module.Dir != moduleDir || p.Name == "main" {
 			continue
 		}
-		key := normSQL(st.Text)
-		n := occurrence[key]
-		occurrence[key]++
-		if n >= len(executed[key]) {
-			continue
-		}
-		for i, a := range st.Args {
-			model, okM := parseTime(a)
-			if i >= len(executed[key][n]) || !okM {
+		for _, name := range p.GoFiles {
+			if _, ok := files[name]; ok {
 				continue
 			}
-			real, okR := parseTime(executed[key][n][i])
-			switch {
-			case !okR || real.Equal(model):
-			case k == nil:
-				k = &clockShift{model: model, real: real, at: st.Position}
-			case real.Sub(model) != k.real.Sub(k.model):
-				k.others = append(k.others, fmt.Sprintf("%s at %s", model.Format(timeLayout), st.Position))
+			src, err := os.ReadFile(name)
+			if err != nil {
+				return fmt.Errorf("reading %s for the clock: %w", name, err)
+			}
+			out, err := wrapNowCalls(name, src, modulePath+"/"+RuntimeDir)
+			if err != nil {
+				return err
+			}
+			if out != nil {
+				files[name] = out
 			}
 		}
 	}
-	return k
+	return nil
 }
 
-// clockRun is run with the model's clock mapped to the one the execution
-// read (ran: its statements), and what it changed; nil when the trace
-// binds no time the execution bound otherwise.
-func (c *Counterexample) clockRun(d sqlparse.Dialect, s *Schema, run *Run, ran []Statement) (*Run, []string) {
-	k := c.clockOf(ran)
-	if k == nil {
-		return nil, nil
-	}
-	notes := []string{fmt.Sprintf("the program reads the clock: the trace's now %s (bound at %s) is the replay's %s; every time seeded or passed is moved by as much, which keeps the counterexample's order of times",
-		k.model.Format(timeLayout), k.at, k.real.Format(timeLayout))}
-	if len(k.others) > 0 {
-		notes = append(notes, "the trace binds other clock times at another distance from its now ("+strings.Join(k.others, ", ")+
-			"): the replay's clock cannot match them all, so the run may take another path than the trace")
-	}
-	next := &Run{Inputs: map[string]string{}, Fail: run.Fail, Unordered: run.Unordered, Prune: run.Prune}
-	for name, v := range run.Inputs {
-		next.Inputs[name] = v
-		if m := k.shift(v); m != "" {
-			next.Inputs[name] = m
-		}
-	}
-	given := c.givenColumns()
-	for _, r := range run.Rows {
-		cp := Row{Table: r.Table, Values: map[string]string{}}
-		for col, v := range r.Values {
-			cp.Values[col] = v
-			if m := k.shift(v); m != "" && given[strings.ToLower(r.Table)+"."+col] {
-				cp.Values[col] = m
-			}
-		}
-		next.Rows = append(next.Rows, cp)
-	}
-	notes = append(notes, c.clockBounds(d, s, k, next.Rows, given)...)
-	return next, notes
-}
-
-// givenColumns are the columns ("table.col", lower case) the trace gives
-// a value in some row of their table.
-func (c *Counterexample) givenColumns() map[string]bool {
-	out := map[string]bool{}
-	for _, r := range c.Rows {
-		for col := range r.Values {
-			out[strings.ToLower(r.Table)+"."+strings.ToLower(col)] = true
-		}
-	}
-	return out
-}
-
-// clockBounds sets the time columns the trace does not give (seeded with
-// a fixed date) that a successful SELECT of the trace compares with a
-// clock time (expires_at > $2, $2 the model's now) to a time that makes
-// the comparison true by a day at the replay's clock, in every seeded row
-// of its table (rows changed in place).
-func (c *Counterexample) clockBounds(d sqlparse.Dialect, s *Schema, k *clockShift, rows []Row, given map[string]bool) []string {
-	var notes []string
-	for _, st := range c.Steps {
-		if st.Kind != "sql" || st.failed() || st.NoRows {
-			continue
-		}
-		stmt, err := parseTraceSQL(d, st.Text)
-		sel, ok := stmt.(*sqlir.Select)
-		if err != nil || !ok || sel.Where == nil {
-			continue
-		}
-		table := tableName(s, sel.Table)
-		for _, cj := range conjuncts(sel.Where) {
-			b, ok := cj.(*sqlir.Binary)
-			if !ok {
-				continue
-			}
-			col, op, v, ok := columnBound(b, st.Args)
-			model, isTime := parseTime(v)
-			if !ok || !isTime || given[strings.ToLower(table)+"."+col] {
-				continue
-			}
-			want := timeSatisfying(op, model.Add(k.real.Sub(k.model)))
-			for i := range rows {
-				if strings.EqualFold(rows[i].Table, table) {
-					rows[i].Values[col] = want
-				}
-			}
-			notes = append(notes, fmt.Sprintf("%s.%s, which the trace does not give, seeded as %s: the SELECT at %s needs %s %s the replay's clock",
-				table, col, want, st.Position, col, op))
-		}
-	}
-	return notes
-}
-
-// timeSatisfying is a time that makes `col op now` true: now for =, a
-// day after or before it for a bound.
-func timeSatisfying(op string, now time.Time) string {
-	switch op {
-	case ">", ">=":
-		now = now.Add(24 * time.Hour)
-	case "<", "<=":
-		now = now.Add(-24 * time.Hour)
-	}
-	return now.Format(timeLayout)
-}
-
-// clocked executes r's run again with the model's clock mapped to the
-// replay's (clockRun) when the constraint held and the trace binds a
-// time the execution bound otherwise; it returns that run (nil if not
-// run) and what it changed.
-func (r *Replayed) clocked(ctx context.Context, ex Executor, d sqlparse.Dialect, s *Schema, c *Constraint, pkg, entry string, cex *Counterexample) (*Run, []string) {
-	if r.Outcome.Broken() || r.Outcome.Call == nil {
-		return nil, nil
-	}
-	next, why := cex.clockRun(d, s, r.Run, r.Outcome.Call.Statements)
-	if next == nil {
-		return nil, nil
-	}
-	o, err := Execute(ctx, ex, d, s, c, pkg, entry, next)
-	r.Executions++
+// wrapNowCalls returns src with its time.Now() calls wrapped and the
+// runtime imported on the package clause's line (so that every line
+// keeps its number), or nil when src calls no time.Now().
+func wrapNowCalls(name string, src []byte, runtimePath string) ([]byte, error) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, name, src, parser.SkipObjectResolution)
 	if err != nil {
+		return nil, fmt.Errorf("parsing %s for the clock: %w", name, err)
+	}
+	timeName := importName(f, "time")
+	if timeName == "" {
 		return nil, nil
 	}
-	r.Run, r.Outcome = next, o
-	return next, why
+	type edit struct {
+		at   int
+		text string
+	}
+	var edits []edit
+	ast.Inspect(f, func(n ast.Node) bool {
+		c, ok := n.(*ast.CallExpr)
+		if !ok || len(c.Args) != 0 || !isSelector(c.Fun, timeName, "Now") {
+			return true
+		}
+		edits = append(edits, edit{fset.Position(c.Pos()).Offset, clockImport + ".Now("}, edit{fset.Position(c.End()).Offset, ")"})
+		return true
+	})
+	if len(edits) == 0 {
+		return nil, nil
+	}
+	edits = append(edits, edit{fset.Position(f.Name.End()).Offset, "; import " + clockImport + " " + strconv.Quote(runtimePath)})
+	slices.SortStableFunc(edits, func(a, b edit) int { return b.at - a.at })
+	out := slices.Clone(src)
+	for _, e := range edits {
+		out = slices.Insert(out, e.at, []byte(e.text)...)
+	}
+	return out, nil
+}
+
+// importName is the name file f imports package path as ("" when it
+// does not, or imports it blank or into the file's scope).
+func importName(f *ast.File, pkgPath string) string {
+	for _, imp := range f.Imports {
+		if p, err := strconv.Unquote(imp.Path.Value); err != nil || p != pkgPath {
+			continue
+		}
+		if imp.Name == nil {
+			return path.Base(pkgPath)
+		}
+		if imp.Name.Name == "_" || imp.Name.Name == "." {
+			return ""
+		}
+		return imp.Name.Name
+	}
+	return ""
+}
+
+// isSelector reports whether e is pkg.name (an identifier the file does
+// not declare again is taken to be the import).
+func isSelector(e ast.Expr, pkg, name string) bool {
+	s, ok := e.(*ast.SelectorExpr)
+	if !ok || s.Sel.Name != name {
+		return false
+	}
+	id, ok := s.X.(*ast.Ident)
+	return ok && id.Name == pkg
+}
+
+// clockRuntime is the driver runtime's clock (see above).
+const clockRuntime = `// Code generated by dbverify's witness package; DO NOT EDIT.
+
+package zzwitnessrt
+
+import (
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// clockInput is the call input that holds the instants (witness.ClockInput).
+const clockInput = "$clock"
+
+// clock holds the instants the running call's time.Now() calls read.
+var clock struct {
+	sync.Mutex
+	next []int64
+}
+
+// setClock sets the instants of the next time.Now() calls ("": none).
+func setClock(list string) {
+	clock.Lock()
+	defer clock.Unlock()
+	clock.next = nil
+	for _, s := range strings.Split(list, ",") {
+		if n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64); err == nil {
+			clock.next = append(clock.next, n)
+		}
+	}
+}
+
+// Now is the program's time.Now(): the next instant the call was given,
+// else the real time.
+func Now(real time.Time) time.Time {
+	clock.Lock()
+	defer clock.Unlock()
+	if len(clock.next) == 0 {
+		return real
+	}
+	n := clock.next[0]
+	clock.next = clock.next[1:]
+	return time.Unix(0, n)
+}
+`
+
+// SplitClock returns a call's inputs without ClockInput, and the instants
+// it sets the clock to as times ("" when it sets none), for printing.
+func SplitClock(inputs map[string]string) (map[string]string, string) {
+	list, ok := inputs[ClockInput]
+	if !ok {
+		return inputs, ""
+	}
+	rest := maps.Clone(inputs)
+	delete(rest, ClockInput)
+	var times []string
+	for _, s := range strings.Split(list, ",") {
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			times = append(times, s)
+			continue
+		}
+		times = append(times, time.Unix(0, n).UTC().Format(time.RFC3339Nano))
+	}
+	return rest, strings.Join(times, ", ")
 }

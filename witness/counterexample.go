@@ -13,10 +13,13 @@ import (
 // Counterexample is the part of dbverify's JSON counterexample a replay
 // uses.
 type Counterexample struct {
-	Inputs    map[string]string `json:"inputs"`
-	Rows      []CexRow          `json:"rows"`
-	Steps     []CexStep         `json:"steps"`
-	Violation *CexRow           `json:"violation"`
+	Inputs map[string]string `json:"inputs"`
+	// Clock are the instants the path's time.Now() calls read
+	// (nanoseconds since 1970, in call order), which the driver sets.
+	Clock     []string  `json:"clock"`
+	Rows      []CexRow  `json:"rows"`
+	Steps     []CexStep `json:"steps"`
+	Violation *CexRow   `json:"violation"`
 }
 
 // CexRow is one row symbol's initial values.

@@ -253,6 +253,10 @@ func GenerateDriver(pkgs []*packages.Package, moduleDir, modulePath string, entr
 		driven = append(driven, pp)
 	}
 	src.Files[path.Join(moduleDir, RuntimeDir, "rt.go")] = runtimeSource
+	src.Files[path.Join(moduleDir, RuntimeDir, "clock.go")] = []byte(clockRuntime)
+	if err := clockRewrites(byPath, moduleDir, modulePath, src.Files); err != nil {
+		return nil, err
+	}
 	src.Files[path.Join(moduleDir, RuntimeDir, "fill.go")] = fillSource
 	for _, x := range runtimeExtras {
 		p := byPath[x.pkg]

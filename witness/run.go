@@ -171,6 +171,9 @@ func DriverInputs(cex *Counterexample, strs []string) map[string]string {
 			in[k] = strconv.Quote(str)
 		}
 	}
+	if len(cex.Clock) > 0 {
+		in[ClockInput] = strings.Join(cex.Clock, ",")
+	}
 	for k, v := range ParsedInputs(in, cex.Steps) {
 		in[k] = v
 	}

@@ -643,7 +643,7 @@ func missingInputs(cex *witness.Counterexample, spec *witness.EntrySpec) []strin
 }
 
 func convertCex(h *report.Counterexample) *witness.Counterexample {
-	c := &witness.Counterexample{Inputs: h.Inputs.Map()}
+	c := &witness.Counterexample{Inputs: h.Inputs.Map(), Clock: h.Clock}
 	for _, r := range h.Rows {
 		c.Rows = append(c.Rows, witness.CexRow{Symbol: r.Symbol, Table: r.Table, Values: r.Values})
 	}

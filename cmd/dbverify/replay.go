@@ -220,7 +220,11 @@ func printReplay(w io.Writer, res *witness.ReplayResult) {
 			for _, r := range o.Run.Rows {
 				fmt.Fprintf(w, "    seeded %s %s\n", r.Table, witness.FormatRows([]map[string]string{r.Values}))
 			}
-			fmt.Fprintf(w, "    inputs %s\n", witness.FormatRows([]map[string]string{o.Run.Inputs}))
+			inputs, clock := witness.SplitClock(o.Run.Inputs)
+			fmt.Fprintf(w, "    inputs %s\n", witness.FormatRows([]map[string]string{inputs}))
+			if clock != "" {
+				fmt.Fprintf(w, "    clock: time.Now() reads %s\n", clock)
+			}
 			for _, f := range o.Run.Fail {
 				if f.NoRows {
 					fmt.Fprintf(w, "    no row from run %d of %s\n", f.N, f.Text)

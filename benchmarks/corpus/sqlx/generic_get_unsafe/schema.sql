@@ -1,0 +1,5 @@
+CREATE TABLE products (
+  id BIGINT PRIMARY KEY,
+  qty BIGINT NOT NULL,
+  min_qty BIGINT NOT NULL
+);

@@ -1,0 +1,3 @@
+module example.com/callertext
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/clockkey
+
+go 1.26
