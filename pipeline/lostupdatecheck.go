@@ -341,14 +341,11 @@ func lostUpdateFindings(jobs []job, cfg Config, code *codeLevels) ([]report.Find
 // solver, and returns its findings (one per position and related
 // position), each with the first entry that runs it.
 func programFindings(jobs []job, cfg Config, what string, find func(*ir.Program, *smt.Solver, string) ([]report.Finding, error)) ([]report.Finding, error) {
-	s, err := smt.NewSolver(cfg.TimeoutMS)
+	s, err := newSolver(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}
-	defer s.Close()
-	if err := s.SetRLimit(rlimitUnits(cfg.RLimit)); err != nil {
-		return nil, fmt.Errorf("%s: %w", what, err)
-	}
+	defer releaseSolver(cfg, s)
 	var out []report.Finding
 	seen := map[string]bool{}
 	done := map[*ir.Program]bool{}

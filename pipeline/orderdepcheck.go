@@ -530,14 +530,11 @@ func firstWrite(p *orderPath, cell [2]string) ir.Info {
 // orderDepFindings returns the order-dependence findings of the jobs'
 // entries, and a warning when the search was cut.
 func orderDepFindings(jobs []job, cfg Config, schema *sqlir.Schema) ([]report.Finding, string, error) {
-	s, err := smt.NewSolver(cfg.TimeoutMS)
+	s, err := newSolver(cfg)
 	if err != nil {
 		return nil, "", fmt.Errorf("order-dependence check: %w", err)
 	}
-	defer s.Close()
-	if err := s.SetRLimit(rlimitUnits(cfg.RLimit)); err != nil {
-		return nil, "", fmt.Errorf("order-dependence check: %w", err)
-	}
+	defer releaseSolver(cfg, s)
 	deps, cut, err := orderDependences(jobs, cfg, schema, s)
 	if err != nil {
 		return nil, "", err

@@ -28,7 +28,11 @@ type Config struct {
 	// Packages, when set, holds the packages already loaded (for
 	// several runs over one module): Patterns are matched against it
 	// (frontend.PackageSet).
-	Packages    *frontend.PackageSet
+	Packages *frontend.PackageSet
+	// Solvers, when set, lends the run its Z3 solvers and takes them back
+	// (for several runs in one process; smt.Pool): a run of its own
+	// creates and closes them.
+	Solvers     *smt.Pool
 	Constraints []string // as the user wrote them
 	Table       string   // default table for bare column names
 	Schema      string   // file or directory of DDL ("" = none)

@@ -57,7 +57,7 @@ func runJobs(ctx context.Context, cfg Config, in *inputs, jobs, all []job) ([]*r
 				}
 				return
 			}
-			defer solver.Close()
+			defer releaseSolver(cfg, solver)
 			for i := range next {
 				before := solver.Stats().Restarts
 				r := runJob(ctx, cfg, in, jobs[i], solver)
@@ -80,9 +80,18 @@ func runJobs(ctx context.Context, cfg Config, in *inputs, jobs, all []job) ([]*r
 	return results, nil
 }
 
-// newSolver starts the solver of one worker.
+// newSolver starts the solver of one worker (from cfg.Solvers when set),
+// which releaseSolver ends.
 func newSolver(cfg Config) (*smt.Solver, error) {
-	solver, err := smt.NewSolver(cfg.TimeoutMS)
+	var (
+		solver *smt.Solver
+		err    error
+	)
+	if cfg.Solvers != nil {
+		solver, err = cfg.Solvers.Get(cfg.TimeoutMS)
+	} else {
+		solver, err = smt.NewSolver(cfg.TimeoutMS)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("starting Z3: %w", err)
 	}
@@ -91,6 +100,16 @@ func newSolver(cfg Config) (*smt.Solver, error) {
 		return nil, fmt.Errorf("starting Z3: %w", err)
 	}
 	return solver, nil
+}
+
+// releaseSolver ends a solver newSolver started: back to cfg.Solvers, or
+// closed.
+func releaseSolver(cfg Config, solver *smt.Solver) {
+	if cfg.Solvers != nil {
+		cfg.Solvers.Put(solver)
+		return
+	}
+	solver.Close()
 }
 
 // runJob decides one job on a solver cleared of the previous job's
