@@ -101,6 +101,7 @@ func verifyConcurrent(ctx context.Context, seq *report.Result, j job, peers []jo
 	}
 	defer own.Close()
 	r := verifyConcurrentWithin(tctx, seq, j, peers, in, own, cfg, b)
+	r.SolverRestarts = own.Stats().Restarts
 	if r.Verdict == report.Unknown && ctx.Err() == nil && (tctx.Err() != nil || !time.Now().Before(deadline)) {
 		r.Position, r.Counterexample = "", nil
 		r.Reason = fmt.Sprintf("time limit %s of the result reached (wall clock, --time-limit) in the concurrent check, stopped %s", cfg.TimeLimit, b.progress())

@@ -66,21 +66,32 @@ func verify(ctx context.Context, entry string, prog *ir.Program, c spec.Property
 		return r
 	}
 	cache := resultCache{dir: cfg.CacheDir}
-	var key string
+	var keys cacheKeys
 	if cfg.CacheDir != "" && !cfg.KeepBoolProg {
-		key = cache.key(cfg.ToolID, cfg, low.Program)
-		if res, ok := cache.get(key); ok {
+		keys = cache.keys(cfg.ToolID, cfg, low.Program)
+		if res, ok := cache.lookup(keys); ok {
 			setOutcome(r, res)
 			r.BoolProg, r.SMTQueries, r.Cached = "", 0, true
 			return r
 		}
 	}
+	restarts := s.Stats().Restarts
 	res := runEngine(ctx, cfg, low.Program, s)
 	setOutcome(r, res)
-	if key != "" {
-		cache.put(key, res)
+	if keys.decided != "" {
+		cache.put(keys, res, clockFree(ctx, cfg, time.Since(start), s.Stats().Restarts-restarts))
 	}
 	return r
+}
+
+// clockFree reports whether no wall clock acted on a check that took
+// elapsed (and its result's earlier checks) and restarted so many solver
+// checks: no per-check timeout (--timeout) was set, none of its checks
+// was restarted after running out of time (smt's ladder, whose seeds may
+// give another model), its time limit was not reached and the run was
+// neither cancelled nor past its deadline. Then only work decided it.
+func clockFree(ctx context.Context, cfg Config, elapsed time.Duration, restarts int) bool {
+	return cfg.TimeoutMS == 0 && restarts == 0 && ctx.Err() == nil && (cfg.TimeLimit <= 0 || elapsed < cfg.TimeLimit)
 }
 
 // runEngine runs cfg's engine on the lowered program.
