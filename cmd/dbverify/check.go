@@ -69,7 +69,7 @@ func checkFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "config-inputs", Usage: "treat package-level variables set when their package is initialised (from the environment, a parser, func init) or by the program's own code outside the entry (a LoadConfig) as inputs a counterexample may choose, as a deployment may set them (by default a counterexample that reads one is UNKNOWN); replay does not set them"},
 		&cli.BoolFlag{Name: "check-generated", Usage: "also verify the query methods sqlc generated that nothing in the module calls (by default the coverage lists them as not checked)"},
 		&cli.BoolFlag{Name: "no-infer-key", Usage: "do not treat a column named id as the table's unique key when no schema declares one"},
-		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "text output: list the predicates of every SAFE result's invariant"},
+		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "text output: list the predicates of every SAFE result's invariant; with -q, name the findings accepted in the baseline or suppressed, one line each"},
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "text output: only the results that need attention (UNSAFE, UNKNOWN), writers no entry runs, warnings and the summary"},
 		&cli.StringFlag{Name: "config", Usage: "project configuration (YAML: the check flags without dashes, e.g. constraint, schema, assume, fail-on-unknown); default: .dbverify.yaml in the run's directory if present"},
 		&cli.StringFlag{Name: "dir", Aliases: []string{"C"}, Usage: "run as if dbverify were started in `DIR` (packages, --schema and positions are relative to it)"},
