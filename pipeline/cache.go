@@ -90,7 +90,7 @@ func (c resultCache) put(keys cacheKeys, res *refine.Result, clockFree bool) {
 // deterministic reports whether an UNKNOWN with reason is what every run
 // of the same input under the same work limits answers: no wall clock
 // acted on the check (clockFree: no time limit reached, no solver check
-// restarted after running out of its time, the run not cancelled), its
+// left Unknown by a clock, the run not cancelled), its
 // reason names no clock, no cancellation and no internal error (a Z3
 // failure may be transient).
 func deterministic(reason string, clockFree bool) bool {

@@ -20,8 +20,8 @@ import (
 // the isolation level the code sets at each of its BEGINs. Every verdict
 // is kept, an UNKNOWN included (a limit of work, an unsupported
 // construct), but only when nothing but work decided it (clockFree): no
-// time limit reached, no solver check restarted after running out of
-// time, the run not cancelled. Before, a CI job that wanted text and
+// time limit reached, no solver check left Unknown by a clock, the run
+// not cancelled. Before, a CI job that wanted text and
 // SARIF searched minutes of schedules twice (independent tester adv17).
 
 // concurrentResult is verifyConcurrent, its result read from the cache
@@ -38,12 +38,10 @@ func concurrentResult(ctx context.Context, seq *report.Result, j job, peers []jo
 		return fromCache(&kept, seq)
 	}
 	start := time.Now()
-	restarts := s.Stats().Restarts
-	r := verifyConcurrent(ctx, seq, j, peers, in, s, cfg)
+	timedOut := s.Stats().TimedOut
+	r, ownTimedOut := verifyConcurrentTimed(ctx, seq, j, peers, in, s, cfg)
 	elapsed := time.Duration(seq.Seconds*float64(time.Second)) + time.Since(start)
-	// (r.SolverRestarts: those of the check's own solver, under a time
-	// limit.)
-	free := clockFree(ctx, cfg, elapsed, s.Stats().Restarts-restarts+r.SolverRestarts)
+	free := clockFree(ctx, cfg, elapsed, s.Stats().TimedOut-timedOut+ownTimedOut)
 	if free && (r.Verdict != report.Unknown || deterministic(r.Reason, free)) {
 		cache.store(key, r)
 	}

@@ -75,23 +75,24 @@ func verify(ctx context.Context, entry string, prog *ir.Program, c spec.Property
 			return r
 		}
 	}
-	restarts := s.Stats().Restarts
+	timedOut := s.Stats().TimedOut
 	res := runEngine(ctx, cfg, low.Program, s)
 	setOutcome(r, res)
 	if keys.decided != "" {
-		cache.put(keys, res, clockFree(ctx, cfg, time.Since(start), s.Stats().Restarts-restarts))
+		cache.put(keys, res, clockFree(ctx, cfg, time.Since(start), s.Stats().TimedOut-timedOut))
 	}
 	return r
 }
 
 // clockFree reports whether no wall clock acted on a check that took
-// elapsed (and its result's earlier checks) and restarted so many solver
-// checks: no per-check timeout (--timeout) was set, none of its checks
-// was restarted after running out of time (smt's ladder, whose seeds may
-// give another model), its time limit was not reached and the run was
-// neither cancelled nor past its deadline. Then only work decided it.
-func clockFree(ctx context.Context, cfg Config, elapsed time.Duration, restarts int) bool {
-	return cfg.TimeoutMS == 0 && restarts == 0 && ctx.Err() == nil && (cfg.TimeLimit <= 0 || elapsed < cfg.TimeLimit)
+// elapsed (and its result's earlier checks) and had so many solver checks
+// answer Unknown for lack of time (smt.Stats.TimedOut: --timeout, or the
+// restarts' ladder spent): none did, its time limit was not reached and
+// the run was neither cancelled nor past its deadline. Then only work
+// decided it. (A check restarted after a time-out that then answered
+// answers as without a clock.)
+func clockFree(ctx context.Context, cfg Config, elapsed time.Duration, timedOut int) bool {
+	return timedOut == 0 && ctx.Err() == nil && (cfg.TimeLimit <= 0 || elapsed < cfg.TimeLimit)
 }
 
 // runEngine runs cfg's engine on the lowered program.
