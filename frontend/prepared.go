@@ -140,8 +140,9 @@ func (l *Loaded) modulePackage(pkg *types.Package) bool {
 }
 
 // preparedCall returns the SQL a call on a prepared statement runs when
-// the statement is loaded from a field preparedText knows (for the
-// tables an entry writes, sites.go).
+// the statement is loaded from a field preparedText knows, or is the
+// statement a Prepare of the same function returned (preparedHere), for
+// the tables an entry writes (sites.go).
 func (l *Loaded) preparedCall(c *ssa.CallCommon) (sqlir.Statement, bool) {
 	callee := c.StaticCallee()
 	if callee == nil || len(c.Args) == 0 {
@@ -159,6 +160,9 @@ func (l *Loaded) preparedCall(c *ssa.CallCommon) (sqlir.Statement, bool) {
 			args := bind.Common().Args
 			recv = args[len(args)-1]
 		}
+	}
+	if stmt, ok := l.preparedHere(recv); ok {
+		return stmt, true
 	}
 	load, ok := recv.(*ssa.UnOp)
 	if !ok || load.Op != token.MUL {
@@ -178,4 +182,29 @@ func (l *Loaded) preparedCall(c *ssa.CallCommon) (sqlir.Statement, bool) {
 	}
 	stmt, err := l.parseIn(l.Dialect, text)
 	return stmt, err == nil
+}
+
+// preparedHere returns the SQL of the statement v when v is the statement
+// result of a Prepare call whose SQL text is known (its site: the SQL the
+// translation runs when the statement is executed), as in
+//
+//	upd, err := tx.PrepareContext(ctx, "UPDATE inventory SET …")
+//	upd.ExecContext(ctx, …)
+//
+// Before, the coverage said such a function writes "?" (independent
+// tester adv17's prepared Move) while its verification knew the table.
+func (l *Loaded) preparedHere(v ssa.Value) (sqlir.Statement, bool) {
+	ex, ok := v.(*ssa.Extract)
+	if !ok || ex.Index != 0 {
+		return nil, false
+	}
+	call, ok := ex.Tuple.(*ssa.Call)
+	if !ok {
+		return nil, false
+	}
+	s := l.sites[call]
+	if s == nil || !s.Known || s.Stmt == nil || (s.api.Op != dblib.Prepare && s.api.Op != dblib.PrepareNamed) {
+		return nil, false
+	}
+	return s.Stmt, true
 }

@@ -377,6 +377,9 @@ func searchProduct(ctx context.Context, c spec.Property, in *inputs, s *smt.Solv
 		return nil, err
 	}
 	b.spend(res.Stats.SMTQueries)
+	if res.Verdict == report.Unknown {
+		res.Reason = productLimitTerms(cfg, res.Reason)
+	}
 	out.res, out.prod, out.queries, out.assumptions = res, prod, res.Stats.SMTQueries, asm
 	return out, nil
 }
@@ -389,13 +392,14 @@ func searchProduct(ctx context.Context, c spec.Property, in *inputs, s *smt.Solv
 // undecided), or the pair's queries (pairMaxQueries), b's, or ctx end.
 func searchPlans(ctx context.Context, out *pairSearch, plans [][]interleave.Segment, c spec.Property, in *inputs, s *smt.Solver, cfg Config, conc dbmodel.Concurrency, b *searchBudget, progs ...*ir.Program) error {
 	var unknown *pairSearch
+	var unknownPlan string
 	undecided := 0
 	b.planTotal = len(plans)
 	for i, plan := range plans {
 		b.plans = i
 		if undecided >= maxUndecidedPlans {
 			out.res = &refine.Result{Verdict: report.Unknown, Position: unknown.res.Position,
-				Reason: fmt.Sprintf("%d schedule plans undecided, the first: %s; the search of plans stopped there, after %d of %d plans (a SAFE needs every one)", undecided, unknown.res.Reason, i, len(plans))}
+				Reason: fmt.Sprintf("%d schedule plans undecided, the first (%s): %s; the search of plans stopped there, after %d of %d plans (a SAFE needs every one)", undecided, unknownPlan, unknown.res.Reason, i, len(plans))}
 			out.prod = unknown.prod
 			return nil
 		}
@@ -430,13 +434,16 @@ func searchPlans(ctx context.Context, out *pairSearch, plans [][]interleave.Segm
 			return nil
 		case report.Unknown:
 			undecided++
+			res.Reason = productLimitTerms(cfg, res.Reason)
 			if unknown == nil {
-				unknown = &pairSearch{res: res, prod: prod}
+				unknown, unknownPlan = &pairSearch{res: res, prod: prod}, planName(i, len(plans), plan)
 			}
 		}
 	}
 	if unknown != nil {
-		out.res, out.prod = unknown.res, unknown.prod
+		res := *unknown.res
+		res.Reason = fmt.Sprintf("schedule %s undecided: %s", unknownPlan, res.Reason)
+		out.res, out.prod = &res, unknown.prod
 	}
 	return nil
 }

@@ -86,9 +86,17 @@ var errTimeLimit = errors.New("--time-limit reached")
 // for the jobs after this one). A result the limit stops is UNKNOWN with
 // the limit and how far the check got; a cancelled run's is "cancelled".
 func verifyConcurrent(ctx context.Context, seq *report.Result, j job, peers []job, in *inputs, s *smt.Solver, cfg Config) *report.Result {
+	r, _ := verifyConcurrentTimed(ctx, seq, j, peers, in, s, cfg)
+	return r
+}
+
+// verifyConcurrentTimed is verifyConcurrent; it also returns how many
+// checks of the solver of its own (under a time limit) answered Unknown
+// for lack of time (smt.Stats.TimedOut), for the result cache.
+func verifyConcurrentTimed(ctx context.Context, seq *report.Result, j job, peers []job, in *inputs, s *smt.Solver, cfg Config) (*report.Result, int) {
 	b := newSearchBudget(cfg)
 	if cfg.TimeLimit <= 0 || seq.Verdict != report.Safe {
-		return verifyConcurrentWithin(ctx, seq, j, peers, in, s, cfg, b)
+		return verifyConcurrentWithin(ctx, seq, j, peers, in, s, cfg, b), 0
 	}
 	left := cfg.TimeLimit - time.Duration(seq.Seconds*float64(time.Second))
 	deadline := time.Now().Add(max(left, time.Nanosecond))
@@ -97,15 +105,16 @@ func verifyConcurrent(ctx context.Context, seq *report.Result, j job, peers []jo
 	own, err := newSolver(cfg)
 	if err != nil {
 		return internalError(&report.Result{Entry: seq.Entry, EntryPosition: seq.EntryPosition, Constraint: seq.Constraint,
-			Predicates: []string{}, Isolation: seq.Isolation, Concurrency: &report.Concurrency{}}, err)
+			Predicates: []string{}, Isolation: seq.Isolation, Concurrency: &report.Concurrency{}}, err), 0
 	}
 	defer own.Close()
 	r := verifyConcurrentWithin(tctx, seq, j, peers, in, own, cfg, b)
+	r.SolverRestarts = own.Stats().Restarts
 	if r.Verdict == report.Unknown && ctx.Err() == nil && (tctx.Err() != nil || !time.Now().Before(deadline)) {
 		r.Position, r.Counterexample = "", nil
 		r.Reason = fmt.Sprintf("time limit %s of the result reached (wall clock, --time-limit) in the concurrent check, stopped %s", cfg.TimeLimit, b.progress())
 	}
-	return r
+	return r, own.Stats().TimedOut
 }
 
 // stopped is the reason of a search that ctx stopped, "" while it runs:

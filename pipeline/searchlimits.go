@@ -67,6 +67,15 @@ func raisedPredicates(cfg Config) int {
 	return productMaxPredicates
 }
 
+// raisedStates is the product's abstract state limit for --max-states,
+// raised in proportion as the others (before, no flag raised it).
+func raisedStates(cfg Config) int {
+	if cfg.MaxStates > refine.DefaultMaxStates {
+		return int(int64(productMaxStates) * int64(cfg.MaxStates) / int64(refine.DefaultMaxStates))
+	}
+	return productMaxStates
+}
+
 // productConfig returns cfg with the engine's work limits lowered to the
 // product's, and its SMT queries to at most left.
 func productConfig(cfg Config, left int) Config {
@@ -76,7 +85,7 @@ func productConfig(cfg Config, left int) Config {
 		}
 	}
 	queries, predicates := raisedQueries(cfg, productMaxQueries), raisedPredicates(cfg)
-	lower(&cfg.MaxStates, productMaxStates)
+	lower(&cfg.MaxStates, raisedStates(cfg))
 	lower(&cfg.MaxPredicates, predicates)
 	lower(&cfg.MaxQueries, min(queries, max(left, 1)))
 	return cfg

@@ -66,21 +66,33 @@ func verify(ctx context.Context, entry string, prog *ir.Program, c spec.Property
 		return r
 	}
 	cache := resultCache{dir: cfg.CacheDir}
-	var key string
+	var keys cacheKeys
 	if cfg.CacheDir != "" && !cfg.KeepBoolProg {
-		key = cache.key(cfg.ToolID, cfg, low.Program)
-		if res, ok := cache.get(key); ok {
+		keys = cache.keys(cfg.ToolID, cfg, low.Program)
+		if res, ok := cache.lookup(keys); ok {
 			setOutcome(r, res)
 			r.BoolProg, r.SMTQueries, r.Cached = "", 0, true
 			return r
 		}
 	}
+	timedOut := s.Stats().TimedOut
 	res := runEngine(ctx, cfg, low.Program, s)
 	setOutcome(r, res)
-	if key != "" {
-		cache.put(key, res)
+	if keys.decided != "" {
+		cache.put(keys, res, clockFree(ctx, cfg, time.Since(start), s.Stats().TimedOut-timedOut))
 	}
 	return r
+}
+
+// clockFree reports whether no wall clock acted on a check that took
+// elapsed (and its result's earlier checks) and had so many solver checks
+// answer Unknown for lack of time (smt.Stats.TimedOut: --timeout, or the
+// restarts' ladder spent): none did, its time limit was not reached and
+// the run was neither cancelled nor past its deadline. Then only work
+// decided it. (A check restarted after a time-out that then answered
+// answers as without a clock.)
+func clockFree(ctx context.Context, cfg Config, elapsed time.Duration, timedOut int) bool {
+	return timedOut == 0 && ctx.Err() == nil && (cfg.TimeLimit <= 0 || elapsed < cfg.TimeLimit)
 }
 
 // runEngine runs cfg's engine on the lowered program.

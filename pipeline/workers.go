@@ -62,9 +62,9 @@ func runJobs(ctx context.Context, cfg Config, in *inputs, jobs, all []job) ([]*r
 				before := solver.Stats().Restarts
 				r := runJob(ctx, cfg, in, jobs[i], solver)
 				if cfg.Concurrent && ctx.Err() == nil {
-					r = verifyConcurrent(ctx, r, jobs[i], peers(all, jobs[i]), withAssumed(in, jobs[i].assumed), solver, cfg)
+					r = concurrentResult(ctx, r, jobs[i], peers(all, jobs[i]), withAssumed(in, jobs[i].assumed), solver, cfg)
 				}
-				r.SolverRestarts = solver.Stats().Restarts - before
+				r.SolverRestarts += solver.Stats().Restarts - before
 				finish(i, r)
 			}
 		}()

@@ -97,7 +97,7 @@ func checkLBE(p *ir.Program, s *smt.Solver, opt Options) (res *Result) {
 		}
 		// The large blocks gave up (a limit, no new predicate): the
 		// per-statement engine may still decide.
-		why := res.Reason
+		why, grew, grewAt := res.Reason, res.grew, res.grewAt
 		fixpointOpt := opt
 		if opt.Timeout > 0 {
 			fixpointOpt.Timeout = opt.Timeout - time.Since(start)
@@ -110,6 +110,7 @@ func checkLBE(p *ir.Program, s *smt.Solver, opt Options) (res *Result) {
 		res.Stats.States += r.Stats.States
 		res.Stats.AbstractionSeconds += r.Stats.AbstractionSeconds
 		res.Engine = "fixpoint (lbe gave up: " + why + ")"
+		withGrowth(res, grew, grewAt)
 		return res
 	}
 	res.Stats.Iterations = 1

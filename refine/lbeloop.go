@@ -99,7 +99,7 @@ func checkLoops(p *ir.Program, s *smt.Solver, opt Options, res *Result, late fun
 			return false
 		}
 		if le.preds.len() > opt.MaxPredicates {
-			res.fail(fmt.Sprintf("predicate limit %d reached", opt.MaxPredicates))
+			le.failAtLimit(fmt.Sprintf("predicate limit %d reached", opt.MaxPredicates))
 			return false
 		}
 		res.Stats.Iterations++
@@ -112,7 +112,11 @@ func checkLoops(p *ir.Program, s *smt.Solver, opt Options, res *Result, late fun
 			res.BoolProg = le.String()
 		}
 		if err != nil {
-			res.fail(err.Error())
+			if LimitOf(err.Error()) == LimitWork {
+				le.failAtLimit(err.Error())
+			} else {
+				res.fail(err.Error())
+			}
 			return false
 		}
 		if cex == nil {

@@ -89,6 +89,11 @@ type Result struct {
 	// ("lbe", or "fixpoint (…)" for a program with a loop).
 	Engine string
 	Stats  Stats
+	// grew and grewAt are where the large-block search grew when a
+	// limit of work stopped it, and that loop's position (grew.go): the
+	// fixpoint engine that CheckLBE runs after it reports them with its
+	// own limit.
+	grew, grewAt string
 }
 
 // Stats is the work of one Check.

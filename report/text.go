@@ -13,11 +13,15 @@ import (
 // counterexample, the proof or the reason underneath, then the coverage
 // of the constrained tables' writers and a summary line. With o.Quiet it
 // leaves out what needs no attention; with o.Verbose it lists the
-// predicates of SAFE results.
+// predicates of SAFE results, and with both it names the findings quiet
+// leaves out (in the baseline, suppressed), one line each.
 func WriteText(w io.Writer, rep *Report, o Options) error {
 	ew := &errWriter{w: w}
 	for _, r := range rep.Results {
 		if o.Quiet && (r.Verdict == Safe || r.Suppressed != "" || r.InBaseline) {
+			if o.Verbose && r.Verdict != Safe {
+				writeAccepted(ew, r)
+			}
 			continue
 		}
 		writeResult(ew, r, o.Verbose)
@@ -69,6 +73,24 @@ func writeResult(w io.Writer, r *Result, verbose bool) {
 	if r.BoolProg != "" {
 		fmt.Fprintf(w, "  boolean program:\n%s", indent(r.BoolProg, "    "))
 	}
+}
+
+// writeAccepted writes the one line of a finding quiet leaves out, with
+// verbose: accepted in the baseline, or suppressed (the summary counts
+// them; before, -q -v did not say which they were).
+func writeAccepted(w io.Writer, r *Result) {
+	pos := r.Position
+	if pos == "" {
+		pos = r.EntryPosition
+	}
+	if pos != "" {
+		fmt.Fprintf(w, "%s: ", pos)
+	}
+	why := "in the baseline"
+	if r.Suppressed != "" {
+		why = "suppressed by //dbverify:ignore: " + r.Suppressed
+	}
+	fmt.Fprintf(w, "%s %s [%s] (%s)\n", r.Verdict, r.Entry, r.Constraint, why)
 }
 
 // writeSummary writes the last line: the verdict counts and the work.

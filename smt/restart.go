@@ -3,6 +3,7 @@ package smt
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/aclements/go-z3/z3"
@@ -73,6 +74,9 @@ func (s *Solver) check(z *z3.Solver, formulas []z3.Bool) (Result, *z3.Solver) {
 	if a > 0 && elapsed >= time.Duration(s.attemptMS(a))*time.Millisecond {
 		s.reason = fmt.Sprintf("%s: no answer in %d attempts with different random seeds (%.0f s in all; %s)",
 			ReasonTimeout, a+1, total.Seconds(), reason)
+	}
+	if strings.HasPrefix(s.reason, ReasonTimeout) {
+		s.stats.TimedOut++
 	}
 	return Unknown, answered
 }

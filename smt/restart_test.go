@@ -38,8 +38,20 @@ func TestRestartLadder(t *testing.T) {
 	if !strings.HasPrefix(r, ReasonTimeout) || !strings.Contains(r, fmt.Sprintf("%d attempts", restartAttempts)) {
 		t.Errorf("reason %q, want %q and the attempts", r, ReasonTimeout)
 	}
+	// The clock decided this answer, and decides it again from the
+	// cache: TimedOut counts both (the result cache keeps nothing a
+	// clock decided).
+	if got := s.Stats().TimedOut; got != 1 {
+		t.Errorf("TimedOut = %d after the ladder, want 1", got)
+	}
+	if res, err := s.Sat(hard()); err != nil || res != Unknown || s.Stats().TimedOut != 2 {
+		t.Errorf("the same check again: %s %v, TimedOut %d; want Unknown from the cache, TimedOut 2", res, err, s.Stats().TimedOut)
+	}
 	if res, err := s.Sat(bin(ir.OpGt, x, n(3))); err != nil || res != Sat {
 		t.Fatalf("next check: %s %v, want sat", res, err)
+	}
+	if got := s.Stats().TimedOut; got != 2 {
+		t.Errorf("TimedOut = %d after a check that answered, want 2", got)
 	}
 }
 

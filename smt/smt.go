@@ -33,6 +33,11 @@ type Stats struct {
 	// Restarts counts the attempts of checks restarted with another
 	// random seed after running out of time (restart.go).
 	Restarts int
+	// TimedOut counts the checks that answered Unknown because a wall
+	// clock stopped them (ReasonTimeout: --timeout, or the restarts'
+	// ladder spent): the only checks whose answer a clock decided (a
+	// restarted check that answers sat or unsat answers as without one).
+	TimedOut int
 }
 
 // Errors a caller may want to recognise with errors.Is.

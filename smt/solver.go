@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -425,6 +426,9 @@ func (s *Solver) sat(what string, e ir.Expr, key string) (Result, error) {
 		s.stats.CacheHits++
 		if c.res == Unknown {
 			s.reason = c.reason
+			if strings.HasPrefix(c.reason, ReasonTimeout) {
+				s.stats.TimedOut++ // (a clock's answer, again)
+			}
 		}
 		return c.res, nil
 	}

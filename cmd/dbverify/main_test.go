@@ -126,6 +126,21 @@ func TestBaseline(t *testing.T) {
 	if code := run(append(args, "--fail-on-unknown", "--baseline", baseline, "./..."), &out, &errOut); code != exitUnknown {
 		t.Errorf("exit code %d, want %d: Adjust's UNKNOWN is new\n%s", code, exitUnknown, out.String())
 	}
+	// -q counts the accepted findings; -q -v names them, one line each
+	// (adv17: "2 in the baseline" named none).
+	text := []string{"dbverify", "check", "-C", "testdata/bank", "--no-cache", "-c", "accounts.balance >= 0", "--baseline", baseline, "--entry", "Withdraw", "-q"}
+	line := regexp.MustCompile(`(?m)^bank\.go:\d+: UNSAFE example\.com/bank\.Withdraw \[accounts\.balance >= 0\] \(in the baseline\)$`)
+	for _, verbose := range []bool{false, true} {
+		out.Reset()
+		args := text
+		if verbose {
+			args = append(args[:len(args):len(args)], "-v")
+		}
+		run(append(args, "./..."), &out, &errOut)
+		if line.MatchString(out.String()) != verbose || !strings.Contains(out.String(), "1 in the baseline") {
+			t.Errorf("-q, -v %t: the accepted finding named %t, want %t, and counted:\n%s", verbose, !verbose, verbose, out.String())
+		}
+	}
 }
 
 // TestFlagsAfterPackages: a flag written after the packages would be read

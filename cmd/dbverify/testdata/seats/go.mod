@@ -1,0 +1,3 @@
+module example.com/seats
+
+go 1.26
