@@ -63,13 +63,13 @@ func (l *Loaded) dynamicTypes(iface types.Type) ([]types.Type, bool) {
 	}
 	key := types.TypeString(iface, nil)
 	if out, ok := l.dynTypesCache[key]; ok {
-		return out, out != nil
+		return out, len(out) > 0
 	}
 	out, ok := l.implementingTypes(it)
-	if !ok {
-		out = nil
-	} else if out == nil {
-		out = []types.Type{}
+	if !ok || len(out) == 0 {
+		// None loaded: an implementation may sit in a package not
+		// analysed (as for the dispatch, see invoke).
+		out, ok = []types.Type{}, false
 	}
 	l.dynTypesCache[key] = out
 	return out, ok
@@ -245,23 +245,22 @@ func (t *translator) holds(ch *typeChoice, T types.Type) ir.Expr {
 	return ir.Or(when...)
 }
 
-// linkImpl ties a new choice of dynamic type to the implementation an
-// earlier interface call on the same content chose (implOf): a type
-// runs that call's method of its own, and a type whose method is none of
-// the implementations the call chose among is excluded, as the call
-// assumed.
+// linkImpl ties a choice of dynamic type to the implementation an
+// interface call on the same content chose (implOf): where the type is
+// one whose method is among the call's implementations, that method ran.
+// A type whose method is none of them (a library's) is left unrelated:
+// the call's own assumption is not carried to the type.
 func (t *translator) linkImpl(ch *typeChoice, impl *implChoice) {
 	if impl.m == nil {
 		return
 	}
 	var facts []ir.Expr
 	for _, typ := range ch.types {
-		is := ir.Eq(ch.v, ir.IntLit(int64(t.typeID(typ))))
 		fn := t.methodOf(typ, impl.m)
 		if fn == nil || !slices.Contains(impl.types, t.typeID(fn.Signature.Recv().Type())) {
-			facts = append(facts, ir.Not(is))
 			continue
 		}
+		is := ir.Eq(ch.v, ir.IntLit(int64(t.typeID(typ))))
 		facts = append(facts, ir.Or(ir.Not(is), ir.Eq(impl.v, ir.IntLit(int64(t.typeID(fn.Signature.Recv().Type()))))))
 	}
 	if len(facts) > 0 {

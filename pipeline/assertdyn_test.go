@@ -69,3 +69,14 @@ func TestTypeAssertionSameFactAsDispatch(t *testing.T) {
 		"FloorLoose":   report.Unsafe,
 	})
 }
+
+// TestTypeAssertionLibraryType: a call through the field ran the module's
+// implementation (the only one the model inlines); a later comma-ok
+// assertion of a library type implementing the same interface
+// (*bytes.Buffer) may still hold, and its branch's unguarded UPDATE
+// breaks the constraint.
+func TestTypeAssertionLibraryType(t *testing.T) {
+	assertVerdicts(t, "./assertlib", map[string]report.Verdict{
+		"Take": report.Unsafe,
+	})
+}
