@@ -184,8 +184,10 @@ func (t *translator) typeChoiceOf(f *frame, i *ssa.TypeAssert) (*typeChoice, boo
 	ch := &typeChoice{types: cands, nilOK: nilOK}
 	if initialInput(x) {
 		// The content the entry was given: one type for the whole run,
-		// however often a loop comes back to the assertion.
-		ch.v = t.p.NewVar(t.sourceName(f, i.X)+"$type", ir.Int, ir.Input)
+		// however often a loop comes back to the assertion (chosen on
+		// entry, a ghost: no input a replay sets).
+		ch.v = t.p.NewVar(t.sourceName(f, i.X)+"$type", ir.Int, ir.Ghost)
+		t.inputTypes = append(t.inputTypes, ch.v)
 	} else {
 		ch.v = t.freshVar(t.sourceName(f, i.X)+"$type", ir.Int, ir.KindModel)
 	}
