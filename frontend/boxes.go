@@ -99,10 +99,12 @@ func (t *translator) storeBox(c *cell, v value) bool {
 		t.emit(&ir.Assign{Lhs: []*ir.Var{c.box}, Rhs: []ir.Expr{v.expr}, Info: t.info(ir.KindModel, "")})
 		c.direct, c.at = v, t.blockNow()
 		c.ref, c.refSet, c.impl = v, true, nil
+		c.dynType = nil
 		c.ref.expr = c.box
 		return true
 	}
 	c.direct, c.at, c.impl = value{}, blockStamp{}, nil
+	c.dynType = nil
 	if !ok || s != c.box.Type || isStringType(v.boxed) != c.box.Str {
 		// Another kind of value on this path: the box holds any value,
 		// marked.
@@ -128,6 +130,7 @@ func (t *translator) havocBox(c *cell, why string) {
 	t.emit(&ir.Havoc{Vars: []*ir.Var{h}, Info: t.info(ir.KindCall, "")})
 	t.emit(&ir.Assign{Lhs: []*ir.Var{c.box}, Rhs: []ir.Expr{h}, Info: t.info(ir.KindModel, "")})
 	c.direct, c.at, c.impl = value{}, blockStamp{}, nil
+	c.dynType = nil
 	c.ref = value{expr: c.box}
 }
 

@@ -22,7 +22,7 @@ func (t *translator) implOf(m *types.Func, recv value, impls []*ssa.Function) *i
 		ids[i] = t.typeID(impl.Signature.Recv().Type())
 	}
 	if c := recv.src; c != nil && c.impl != nil && sameIDs(c.impl.types, ids) {
-		return &implChoice{v: c.impl.v, types: ids}
+		return &implChoice{v: c.impl.v, types: ids, m: m}
 	}
 	v := t.freshVar(m.Name()+"$impl", ir.Int, ir.KindModel)
 	var one []ir.Expr
@@ -30,9 +30,12 @@ func (t *translator) implOf(m *types.Func, recv value, impls []*ssa.Function) *i
 		one = append(one, ir.Eq(v, ir.IntLit(int64(id))))
 	}
 	t.emit(&ir.Assume{Cond: ir.Or(one...), Info: t.info(ir.KindModel, "")})
-	ch := &implChoice{v: v, types: ids}
+	ch := &implChoice{v: v, types: ids, m: m}
 	if recv.src != nil {
 		recv.src.impl = ch
+		if recv.src.dynType != nil {
+			t.linkImpl(recv.src.dynType, ch)
+		}
 	}
 	return ch
 }
@@ -65,6 +68,10 @@ func sameIDs(a, b []int) bool {
 // otherwise); false when the types are not known or one of them has no
 // method m in the module: then every implementation may run.
 func (t *translator) methodsOf(recv value, m *types.Func) ([]*ssa.Function, []ir.Expr, bool) {
+	if c := recv.src; len(recv.dyns) == 0 && c != nil && c.dynType != nil {
+		// A type assertion chose the content's type (dyntypes.go).
+		recv.dyns, recv.dynVar = c.dynType.types, c.dynType.v
+	}
 	if len(recv.dyns) == 0 {
 		return nil, nil, false
 	}

@@ -340,12 +340,19 @@ func (t *translator) element(f *frame, i ssa.Value) {
 
 // typeAssert translates x.(T) and x.(T) with comma-ok.
 func (t *translator) typeAssert(f *frame, i *ssa.TypeAssert) {
-	if !i.CommaOk {
-		t.assertPanic(f, i)
-	}
 	if v, ok := t.knownAssert(f, i); ok {
+		if !i.CommaOk {
+			t.knownPanic(f, i)
+		}
 		t.define(f, i, v)
 		return
+	}
+	if v, ok := t.choiceAssert(f, i); ok {
+		t.define(f, i, v)
+		return
+	}
+	if !i.CommaOk {
+		t.assertPanic(f, i)
 	}
 	if i.CommaOk {
 		t.define(f, i, t.fresh(f.prefix+i.Name(), i.Type()))

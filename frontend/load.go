@@ -84,6 +84,8 @@ type Loaded struct {
 	// calleeCache callees.
 	escapeCache map[*ssa.Function]bool
 	implCache   map[*types.Func][]*ssa.Function
+	// dynTypesCache holds dynamicTypes by interface type (nil: not known).
+	dynTypesCache map[string][]types.Type
 	// dbFreeCache holds dbFreeSignature's answers, by signature.
 	dbFreeCache map[string]bool
 	// preparedCache holds the SQL of statement fields (prepared.go).
@@ -221,15 +223,16 @@ func Load(cfg Config) (*Loaded, error) {
 	prog.Build()
 	l := &Loaded{
 		Fset: prog.Fset, Prog: prog, cfg: cfg,
-		module:      map[*ssa.Package]bool{},
-		sites:       map[ssa.CallInstruction]*Site{},
-		parsed:      map[parseKey]parseResult{},
-		openAt:      map[*ssa.Call]driverOpen{},
-		implCache:   map[*types.Func][]*ssa.Function{},
-		calleeCache: map[*ssa.Function][]*ssa.Function{},
-		srcLine:     map[string][]string{},
-		stmts:       map[string]stmtLines{},
-		loadedDirs:  map[string]bool{},
+		module:        map[*ssa.Package]bool{},
+		sites:         map[ssa.CallInstruction]*Site{},
+		parsed:        map[parseKey]parseResult{},
+		openAt:        map[*ssa.Call]driverOpen{},
+		implCache:     map[*types.Func][]*ssa.Function{},
+		dynTypesCache: map[string][]types.Type{},
+		calleeCache:   map[*ssa.Function][]*ssa.Function{},
+		srcLine:       map[string][]string{},
+		stmts:         map[string]stmtLines{},
+		loadedDirs:    map[string]bool{},
 	}
 	l.pkgVersions = moduleVersions(pkgs)
 	for i, p := range pkgs {

@@ -193,11 +193,13 @@ func (t *translator) store(c *cell, v value) {
 	switch {
 	case !c.refSet:
 		c.ref, c.refSet, c.impl = v, true, nil
+		c.dynType = nil
 	case !sameValue(c.ref, v):
 		if l, ok := t.loadReached(c); ok {
 			t.unsupported("a store into %s that reaches its read at %s around a loop (a slice, map, pointer or interface kept in memory is not tracked around loops)", c.name, t.posString(l.pos))
 		}
 		c.impl = nil
+		c.dynType = nil
 		// Flow-insensitive object content: two different objects make it unknown.
 		m := mergeRef(c.ref, v)
 		if m.expr != nil && c.refBlock != t.blockNow() {

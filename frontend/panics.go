@@ -178,17 +178,20 @@ func (t *translator) divPanic(i *ssa.BinOp, y ir.Expr) {
 	t.panicIf(ir.Eq(y, ir.IntLit(0)), "panic: integer divide by zero")
 }
 
-// assertPanic adds the panic of a failed type assertion x.(T): none when
-// the dynamic type is known to be T, certain when it is known not to be,
-// otherwise on an arbitrary outcome the result marks as approximated.
+// knownPanic adds the panic of a failed type assertion x.(T) whose
+// dynamic type the model knows: none when it is T, certain when it is
+// not.
+func (t *translator) knownPanic(f *frame, i *ssa.TypeAssert) {
+	if t.runtimePanics() && !types.AssignableTo(dynType(t.val(f, i.X)), i.AssertedType) {
+		t.panicHere("panic: interface conversion")
+	}
+}
+
+// assertPanic adds the panic of a failed type assertion x.(T) whose
+// dynamic type the model does not choose (choiceAssert): on an arbitrary
+// outcome the result marks as approximated.
 func (t *translator) assertPanic(f *frame, i *ssa.TypeAssert) {
 	if !t.runtimePanics() {
-		return
-	}
-	if dyn := dynType(t.val(f, i.X)); dyn != nil {
-		if !types.AssignableTo(dyn, i.AssertedType) {
-			t.panicHere("panic: interface conversion")
-		}
 		return
 	}
 	b := t.freshVar(t.nameOf(f, i)+".(ok)", ir.Bool, ir.KindModel)

@@ -66,6 +66,9 @@ type translator struct {
 	// typeIDs numbers the receiver types of dispatched implementations
 	// (see dispatch).
 	typeIDs map[string]int
+	// inputTypes: the ghost variables numbering the dynamic types of
+	// interface inputs (dyntypes.go), arbitrary on entry.
+	inputTypes []*ir.Var
 	// elemReads: the first read of each (slice, index value), shared by
 	// later reads of the same element (see sameElement); writeEpoch counts
 	// the translated operations that may write slice elements.
@@ -256,6 +259,7 @@ func (l *Loaded) translateWith(tr translation) *ir.Program {
 			inputs = append(inputs, v)
 		}
 	}
+	inputs = append(inputs, t.inputTypes...)
 	if len(inputs) > 0 {
 		// Inputs (parameters and what they reach) are arbitrary on entry:
 		// an explicit havoc lets the abstraction start from consistent

@@ -126,6 +126,7 @@ func (t *translator) decodedPointers(c *cell, depth int, structs bool) {
 			// (The escape of the call's arguments then havocs the target.)
 			nonNil := t.freshVar(fc.name+" != nil", ir.Bool, ir.KindCall)
 			fc.ref, fc.refSet, fc.impl = value{obj: &object{kind: objPtr, cell: target}, nonNil: nonNil}, true, nil
+			fc.dynType = nil
 			continue
 		}
 		if _, ok := p.Elem().Underlying().(*types.Struct); !ok || !structs {
@@ -134,6 +135,7 @@ func (t *translator) decodedPointers(c *cell, depth int, structs bool) {
 		target := t.newCell(p.Elem(), fc.name, false)
 		t.havocCell(target, 0)
 		fc.ref, fc.refSet, fc.impl = value{obj: &object{kind: objPtr, cell: target}}, true, nil
+		fc.dynType = nil
 		t.decodedPointers(target, depth+1, structs)
 	}
 }

@@ -187,6 +187,9 @@ type cell struct {
 	// first method call on it the model dispatches (see dispatch); reset
 	// by a store that changes the content.
 	impl *implChoice
+	// dynType: the dynamic type of the interface content, chosen by the
+	// first type assertion on it (see dyntypes.go); reset with impl.
+	dynType *typeChoice
 	// box: the model variable holding the scalar an interface cell holds
 	// (see boxes.go), assigned at every store; direct is the value of the
 	// only store so far while at is where it ran (uses there read it
@@ -208,4 +211,5 @@ type blockStamp struct {
 type implChoice struct {
 	v     *ir.Var
 	types []int
+	m     *types.Func // the method called
 }

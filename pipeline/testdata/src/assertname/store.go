@@ -1,8 +1,8 @@
-// Package assertname is sqlc's emit_interface shape: a service keeps the
-// Querier interface and asserts it back to *Queries to run a statement.
-// The model does not track the interface's dynamic type, and the UNKNOWN
-// says so naming the field as the source reads it (s.Querier), not an
-// SSA register.
+// Package assertname is sqlc's emit_interface shape with the querier kept
+// as an any: a service asserts it back to *Queries to run a statement.
+// Any type may be the dynamic type of an any, so the model does not
+// decide the assertion, and the UNKNOWN says so naming the field as the
+// source reads it (s.Querier), not an SSA register.
 package assertname
 
 import (
@@ -28,7 +28,7 @@ func (q *Queries) AddStock(ctx context.Context, id, qty int64) error {
 }
 
 type Service struct {
-	Querier Querier
+	Querier any
 	db      *sql.DB
 }
 
