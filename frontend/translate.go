@@ -147,6 +147,7 @@ type frame struct {
 	// loseOnDefine: values merged by an opaque φ before they were
 	// defined; their pointers are lost once they are (see escape.go).
 	loseOnDefine map[ssa.Value]bool
+	rowsRes      []*rowsChoice // the rows a result may be, per return (retrows.go)
 	// phiSel: the selector of a φ of pointers (see choicePhi).
 	phiSel map[*ssa.Phi]*ir.Var
 	// phiType: the variable numbering the dynamic type of an interface φ
@@ -484,6 +485,7 @@ func (t *translator) setupResults(f *frame, fn *ssa.Function) *types.Tuple {
 	for i := range f.textOK {
 		f.textOK[i] = isString(res.At(i).Type())
 	}
+	t.setupRowsResults(f, fn)
 	for i := 0; i < res.Len(); i++ {
 		if s, ok := sortOf(res.At(i).Type()); ok {
 			name := res.At(i).Name()
