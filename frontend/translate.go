@@ -629,24 +629,6 @@ func (t *translator) phi(f *frame, p *ssa.Phi) {
 	f.env[p] = got
 }
 
-// phiTexts returns the constant texts a string φ may have, if every
-// incoming value is one of known constants.
-func (t *translator) phiTexts(f *frame, p *ssa.Phi) []string {
-	var out []string
-	for _, e := range p.Edges {
-		v, ok := t.peek(f, e)
-		if !ok || v.texts() == nil {
-			return nil
-		}
-		out = append(out, v.texts()...)
-	}
-	out = dedupeStrings(out)
-	if len(out) > maxAlts {
-		return nil
-	}
-	return out
-}
-
 func sameValue(a, b value) bool {
 	if a.obj != nil || b.obj != nil {
 		if a.obj == nil || b.obj == nil {
