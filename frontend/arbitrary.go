@@ -123,15 +123,15 @@ func (t *translator) input(name string, typ types.Type, depth int) value {
 	}
 	if k, ok := dbObjectKind(typ); ok {
 		if dblib.IsConn(typ) {
-			return value{obj: t.newConn()}
+			return t.inputHandle(name, t.newConn())
 		}
-		return value{obj: &object{kind: k}}
+		return t.inputHandle(name, &object{kind: k})
 	}
 	if dblib.IsDBInterface(typ) {
 		// A DBTX-like interface handed in from outside: a connection (or a
 		// transaction begun by the caller) whose statements take effect
 		// as they run.
-		return value{obj: &object{kind: objDB}}
+		return t.inputHandle(name, &object{kind: objDB})
 	}
 	switch u := typ.Underlying().(type) {
 	case *types.Pointer:
@@ -169,6 +169,15 @@ func (t *translator) input(name string, typ types.Type, depth int) value {
 		return value{src: &cell{typ: typ, name: name, input: true}}
 	}
 	return value{}
+}
+
+// inputHandle is a database handle the caller hands in (an argument, a
+// field of the receiver): its nil-ness is an input too, one variable
+// that every `h != nil` reads. Each test was a new arbitrary value, so
+// that a repository's `if r.tx != nil` could run its read on the
+// transaction and its write on the pool in one call (adv18 m1).
+func (t *translator) inputHandle(name string, o *object) value {
+	return value{obj: o, nonNil: t.p.NewVar(name+" != nil", ir.Bool, ir.Input)}
 }
 
 // unsignedRange assumes an arbitrary value of an unsigned integer type is

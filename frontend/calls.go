@@ -141,6 +141,9 @@ func (t *translator) invoke(f *frame, instr ssa.CallInstruction, c *ssa.CallComm
 		a := apiCall{Call: dblib.OnHandle(dblib.Kind(recv.obj.kind), m, c.Signature(), 0, 1), argTypes: argTypes(c)}
 		return t.dbCall(f, instr, a, append([]value{recv}, args...), results)
 	}
+	if v, ok := t.lostRowsRead(c, recv, args, results); ok {
+		return v
+	}
 	if _, isHandle := dbObjectKind(c.Value.Type()); (isHandle || dblib.IsDBInterface(c.Value.Type())) && dblib.OnHandle(dblib.DB, m, c.Signature(), 0, 1).Op.TouchesDB() {
 		// A database interface whose handle the analysis did not see
 		// created (e.g. read from a global).

@@ -47,26 +47,34 @@ func (t *translator) ret(f *frame, r *ssa.Return) {
 		if rt := f.resTypes[i]; rt != nil {
 			lhs, rhs = t.returnType(rt, v, lhs, rhs)
 		}
-		if !f.objSet[i] {
-			f.objRes[i], f.objSet[i] = v, true
-		} else if !sameValue(f.objRes[i], v) {
-			if f.objRes[i].obj != nil && v.obj != nil && v.obj.kind == objNil {
-				continue // keep the non-nil one; nil results go with errors
-			}
-			if v.obj != nil && f.objRes[i].obj != nil && f.objRes[i].obj.kind == objNil {
-				f.objRes[i] = v
-				continue
-			}
-			t.lose(f.objRes[i])
-			t.lose(v)
-			f.objRes[i] = value{}
-		}
+		lhs, rhs = f.returnRows(i, v, lhs, rhs)
+		t.mergeObjResult(f, i, v)
+		f.rowsResult(i)
 	}
 	info := t.info(ir.KindReturn, "")
 	if len(lhs) > 0 {
 		t.emit(&ir.Assign{Lhs: lhs, Rhs: rhs, Info: info})
 	}
 	t.edge(f.ret, &ir.Assume{Cond: ir.True, Info: info})
+}
+
+// mergeObjResult merges the non-scalar result v of a return into
+// f.objRes[i]: the common value of the returns, the non-nil one where
+// the others return nil, else an opaque value (both lost).
+func (t *translator) mergeObjResult(f *frame, i int, v value) {
+	switch {
+	case !f.objSet[i]:
+		f.objRes[i], f.objSet[i] = v, true
+	case sameValue(f.objRes[i], v):
+	case f.objRes[i].obj != nil && v.obj != nil && v.obj.kind == objNil:
+		// keep the non-nil one; nil results go with errors
+	case v.obj != nil && f.objRes[i].obj != nil && f.objRes[i].obj.kind == objNil:
+		f.objRes[i] = v
+	default:
+		t.lose(f.objRes[i])
+		t.lose(v)
+		f.objRes[i] = value{}
+	}
 }
 
 func (f *frame) isStructRes(i int) bool {

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"golang.org/x/tools/go/ssa"
+
 	"github.com/dbverify/dbverify/ir"
 	"github.com/dbverify/dbverify/sqlir"
 )
@@ -360,4 +362,29 @@ func mergedDyns(vs []value) (types.Type, []types.Type) {
 		return dyns[0], nil
 	}
 	return nil, dyns
+}
+
+// phiTexts returns the constant texts a string φ may have, if every
+// incoming value is one of known constants. An edge from a block a Go
+// constant cuts off (deadblocks.go) brings nothing: `q := "SELECT …";
+// if lock { q += " FOR UPDATE" }` with lock false was "SQL text is not
+// a compile-time constant" (its concatenation, never translated, had no
+// value), while lock true gave the two texts (adv18 m2-condsql).
+func (t *translator) phiTexts(f *frame, p *ssa.Phi) []string {
+	var out []string
+	for k, e := range p.Edges {
+		if f.dead[p.Block().Preds[k]] {
+			continue
+		}
+		v, ok := t.peek(f, e)
+		if !ok || v.texts() == nil {
+			return nil
+		}
+		out = append(out, v.texts()...)
+	}
+	out = dedupeStrings(out)
+	if len(out) == 0 || len(out) > maxAlts {
+		return nil
+	}
+	return out
 }

@@ -154,6 +154,7 @@ type frame struct {
 	// loseOnDefine: values merged by an opaque φ before they were
 	// defined; their pointers are lost once they are (see escape.go).
 	loseOnDefine map[ssa.Value]bool
+	rowsRes      []*rowsChoice // the rows a result may be, per return (retrows.go)
 	// phiSel: the selector of a φ of pointers (see choicePhi).
 	phiSel map[*ssa.Phi]*ir.Var
 	// phiType: the variable numbering the dynamic type of an interface φ
@@ -493,6 +494,7 @@ func (t *translator) setupResults(f *frame, fn *ssa.Function) *types.Tuple {
 	for i := range f.textOK {
 		f.textOK[i] = isString(res.At(i).Type())
 	}
+	t.setupRowsResults(f, fn)
 	for i := 0; i < res.Len(); i++ {
 		if s, ok := sortOf(res.At(i).Type()); ok {
 			name := res.At(i).Name()
@@ -634,24 +636,6 @@ func (t *translator) phi(f *frame, p *ssa.Phi) {
 		t.typedPhi(f, p, known, &got)
 	}
 	f.env[p] = got
-}
-
-// phiTexts returns the constant texts a string φ may have, if every
-// incoming value is one of known constants.
-func (t *translator) phiTexts(f *frame, p *ssa.Phi) []string {
-	var out []string
-	for _, e := range p.Edges {
-		v, ok := t.peek(f, e)
-		if !ok || v.texts() == nil {
-			return nil
-		}
-		out = append(out, v.texts()...)
-	}
-	out = dedupeStrings(out)
-	if len(out) > maxAlts {
-		return nil
-	}
-	return out
 }
 
 func sameValue(a, b value) bool {
