@@ -40,4 +40,6 @@ func hold(ctx context.Context, db *sql.DB, id, n int64, lock bool) error {
 
 func Hold(ctx context.Context, db *sql.DB, id, n int64) error { return hold(ctx, db, id, n, false) }
 
-func HoldLocked(ctx context.Context, db *sql.DB, id, n int64) error { return hold(ctx, db, id, n, true) }
+func HoldLocked(ctx context.Context, db *sql.DB, id, n int64) error {
+	return hold(ctx, db, id, n, true)
+}
