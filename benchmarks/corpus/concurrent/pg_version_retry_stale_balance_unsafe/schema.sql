@@ -1,5 +1,0 @@
-CREATE TABLE balances (
-    id      BIGINT PRIMARY KEY,
-    amount  BIGINT NOT NULL,
-    version BIGINT NOT NULL
-);
