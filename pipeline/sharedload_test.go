@@ -9,7 +9,6 @@ import (
 
 	"github.com/dbverify/dbverify/frontend"
 	"github.com/dbverify/dbverify/report"
-	"github.com/dbverify/dbverify/smt"
 )
 
 // testSets holds, by module root, the packages of each test module loaded
@@ -34,16 +33,8 @@ func runShared(ctx context.Context, cfg Config) (*report.Report, error) {
 			}
 		}
 	}
-	if cfg.Solvers == nil {
-		cfg.Solvers = &testSolvers
-	}
 	return Run(ctx, cfg)
 }
-
-// testSolvers lends runShared's runs their Z3 solvers (smt.Pool): a run
-// of its own creates a context per worker and closes it with two
-// collections of this process's heap.
-var testSolvers smt.Pool
 
 // dirPatterns says whether every pattern is a directory pattern ("./x",
 // "./x/...", "."), which a package set matches.
