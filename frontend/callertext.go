@@ -62,9 +62,9 @@ func (l *Loaded) sqlTextParams(fn *ssa.Function) (map[int]bool, bool) {
 			if !ok {
 				continue
 			}
-			s := l.sites[call]
+			s := l.siteOf(call)
 			if s == nil {
-				if _, prepared := l.preparedCall(call.Common()); !prepared && l.mayRunUnknownSQL(call.Common()) {
+				if l.mayRunUnknownSQL(call.Common()) {
 					return nil, false
 				}
 				continue

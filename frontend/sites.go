@@ -209,6 +209,19 @@ func isString(t types.Type) bool {
 	return ok && b.Info()&types.IsString != 0
 }
 
+// siteOf is the SQL site of call: its own, or, for the Exec or Query of
+// a statement prepared elsewhere, the statement Prepare was given
+// (preparedCall); nil when the call runs no SQL the frontend knows of.
+func (l *Loaded) siteOf(call ssa.CallInstruction) *Site {
+	if s := l.sites[call]; s != nil {
+		return s
+	}
+	if stmt, ok := l.preparedCall(call.Common()); ok {
+		return &Site{Known: true, Stmt: stmt}
+	}
+	return nil
+}
+
 // writes reports which tables a function writes directly, whether it
 // runs SQL whose text is not known, and whether it runs SQL that reads.
 func (l *Loaded) writes(fn *ssa.Function) (tables map[string]bool, unknownSQL, reads bool) {
@@ -219,12 +232,7 @@ func (l *Loaded) writes(fn *ssa.Function) (tables map[string]bool, unknownSQL, r
 			if !ok {
 				continue
 			}
-			s := l.sites[call]
-			if s == nil {
-				if stmt, ok := l.preparedCall(call.Common()); ok {
-					s = &Site{Known: true, Stmt: stmt}
-				}
-			}
+			s := l.siteOf(call)
 			if s == nil {
 				if l.mayRunUnknownSQL(call.Common()) {
 					unknownSQL = true
