@@ -69,29 +69,22 @@ func (k *clockShift) shift(v string) string {
 // execution bound (ran, the same statement's same occurrence): nil when
 // none differs.
 func (c *Counterexample) clockOf(ran []Statement) *clockShift {
-	executed := map[string][][]string{}
-	for _, st := range ran {
-		k := normSQL(st.SQL)
-		executed[k] = append(executed[k], st.Args)
-	}
-	occurrence := map[string]int{}
+	executed := newRanArgs(ran)
 	var k *clockShift
 	for _, st := range c.Steps {
 		if st.Kind != "sql" {
 			continue
 		}
-		key := normSQL(st.Text)
-		n := occurrence[key]
-		occurrence[key]++
-		if n >= len(executed[key]) {
+		args, done := executed.next(st.Text)
+		if !done {
 			continue
 		}
 		for i, a := range st.Args {
 			model, okM := parseTime(a)
-			if i >= len(executed[key][n]) || !okM {
+			if i >= len(args) || !okM {
 				continue
 			}
-			real, okR := parseTime(executed[key][n][i])
+			real, okR := parseTime(args[i])
 			switch {
 			case !okR || real.Equal(model):
 			case k == nil:

@@ -89,28 +89,20 @@ func ReplayExecute(ctx context.Context, ex Executor, d sqlparse.Dialect, s *Sche
 // WHERE's equalities and bounds on bound arguments made true. A row whose
 // key a seeded row already has is not added.
 func (c *Counterexample) OmittedRows(d sqlparse.Dialect, s *Schema, seeded []Row, ran []Statement) (rows []Row, notes []string) {
-	executed := map[string][][]string{}
-	for _, st := range ran {
-		k := normSQL(st.SQL)
-		executed[k] = append(executed[k], st.Args)
-	}
-	occurrence := map[string]int{}
+	executed := newRanArgs(ran)
 	have := append([]Row(nil), seeded...)
 	for i, st := range c.Steps {
 		if st.Kind != "sql" {
 			continue
 		}
-		k := normSQL(st.Text)
-		n := occurrence[k]
-		occurrence[k]++
-		if st.failed() || n >= len(executed[k]) || !c.affects(i) {
+		args, done := executed.next(st.Text)
+		if st.failed() || !done || !c.affects(i) {
 			continue
 		}
 		table, where, ok := writeTarget(d, st.Text)
 		if !ok {
 			continue
 		}
-		args := executed[k][n]
 		row, ok := matchingRow(s, have, table, where, args, c.returnedValues(d, s, i, args))
 		if !ok {
 			continue
@@ -121,6 +113,36 @@ func (c *Counterexample) OmittedRows(d sqlparse.Dialect, s *Schema, seeded []Row
 			row.Table, FormatRows([]map[string]string{row.Values}), firstWord(st.Text), st.Position))
 	}
 	return rows, notes
+}
+
+// ranArgs pairs the trace's sql steps with the statements an execution
+// ran (Run's statements, in order): a step is the execution's statement
+// of the same text (normSQL) and the same occurrence.
+type ranArgs struct {
+	executed   map[string][][]string
+	occurrence map[string]int
+}
+
+func newRanArgs(ran []Statement) *ranArgs {
+	r := &ranArgs{executed: map[string][][]string{}, occurrence: map[string]int{}}
+	for _, st := range ran {
+		k := normSQL(st.SQL)
+		r.executed[k] = append(r.executed[k], st.Args)
+	}
+	return r
+}
+
+// next returns the arguments the execution bound to the next sql step of
+// the trace, whose text is text (call it for every sql step, in order);
+// false when the execution ran that statement fewer times.
+func (r *ranArgs) next(text string) ([]string, bool) {
+	k := normSQL(text)
+	n := r.occurrence[k]
+	r.occurrence[k]++
+	if n >= len(r.executed[k]) {
+		return nil, false
+	}
+	return r.executed[k][n], true
 }
 
 // affects reports whether the trace's sql step i matched rows: its
