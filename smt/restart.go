@@ -49,7 +49,7 @@ func (s *Solver) attemptMS(attempt int) int {
 // do not all stop at the time limit (factoring a semiprime did not).
 func (s *Solver) check(z *z3.Solver, formulas []z3.Bool) (Result, *z3.Solver) {
 	answered := z
-	res, reason, used, elapsed := s.attempt(z)
+	res, reason, used, elapsed := s.attempt(z, 0)
 	total := elapsed
 	a := 0
 	for res == Unknown && s.restartable(used, elapsed, a) {
@@ -64,7 +64,7 @@ func (s *Solver) check(z *z3.Solver, formulas []z3.Bool) (Result, *z3.Solver) {
 		}
 		s.stats.Restarts++
 		answered = fresh
-		res, reason, used, elapsed = s.attempt(fresh)
+		res, reason, used, elapsed = s.attempt(fresh, a)
 		total += elapsed
 	}
 	if res != Unknown {
@@ -95,13 +95,17 @@ func (s *Solver) restartable(used uint64, elapsed time.Duration, attempt int) bo
 	return elapsed >= time.Duration(s.attemptMS(attempt))*time.Millisecond
 }
 
-// attempt runs one Z3 check of z and accounts for it: its answer, Z3's
-// reason for an unknown one, the resource units it used (0 if unknown) and
-// its duration.
-func (s *Solver) attempt(z *z3.Solver) (res Result, reason string, used uint64, elapsed time.Duration) {
+// attempt runs one Z3 check of z, the given attempt of its check, and
+// accounts for it: its answer, Z3's reason for an unknown one, the
+// resource units it used (0 if unknown) and its duration.
+func (s *Solver) attempt(z *z3.Solver, attempt int) (res Result, reason string, used uint64, elapsed time.Duration) {
 	before, counted := s.rlimitCount(z)
 	start := time.Now()
+	stop := s.watch(time.Duration(s.attemptMS(attempt)) * time.Millisecond)
 	sat, err := z.Check()
+	if stop() {
+		s.stats.Watchdog++
+	}
 	elapsed = time.Since(start)
 	s.stats.Seconds += elapsed.Seconds()
 	s.stats.Queries++
@@ -123,4 +127,46 @@ func (s *Solver) attempt(z *z3.Solver) (res Result, reason string, used uint64, 
 		return Sat, "", used, elapsed
 	}
 	return Unsat, "", used, elapsed
+}
+
+// The watchdog. Z3 4.8's own timer (scoped_timer, a thread pool) now and
+// then misses its deadline: a check with a 1 ms limit factoring a
+// semiprime ran for 40 minutes in one CI run, until the test binary's
+// timeout killed it — a run of the tool would have hung the same way.
+// Every attempt therefore also has a deadline of its own in Go, past
+// Z3's (the limit again, at least watchGraceMin), at which the watchdog
+// interrupts the context; the cancelled check answers Unknown and is
+// classified as out of time like one Z3's timer stopped.
+const watchGraceMin = time.Second
+
+// watch starts the watchdog of a check whose time limit is limit (0:
+// none, no watchdog) and returns the function that stops it once the
+// check returned. The watchdog interrupts the context only while the
+// check runs: stop and the interruption exclude each other, so a late
+// watchdog never cancels a later check.
+func (s *Solver) watch(limit time.Duration) (stop func() (fired bool)) {
+	if limit <= 0 {
+		return func() bool { return false }
+	}
+	s.watchMu.Lock()
+	s.checking, s.watchFired = true, false
+	s.watchMu.Unlock()
+	t := time.AfterFunc(limit+max(limit, watchGraceMin), func() {
+		s.watchMu.Lock()
+		defer s.watchMu.Unlock()
+		if !s.checking {
+			return
+		}
+		if ctx := s.intr.Load(); ctx != nil {
+			s.watchFired = true
+			ctx.Interrupt()
+		}
+	})
+	return func() bool {
+		t.Stop()
+		s.watchMu.Lock()
+		defer s.watchMu.Unlock()
+		s.checking = false
+		return s.watchFired
+	}
 }

@@ -77,3 +77,46 @@ func TestModelAfterSat(t *testing.T) {
 		t.Fatalf("x = %s in the model of the Check, want 5", v)
 	}
 }
+
+// TestWatchdog: a check Z3's timer does not stop (here: switched off) is
+// interrupted by the watchdog past its time limit, answers Unknown out of
+// time, and leaves the solver usable.
+func TestWatchdog(t *testing.T) {
+	s := newSolver(t, 100)
+	s.z3TimerOff = true
+	if err := s.setLimits(s.aux, 0); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan Result, 1)
+	start := time.Now()
+	go func() {
+		res, err := s.Sat(hard())
+		if err != nil {
+			t.Error(err)
+		}
+		done <- res
+	}()
+	select {
+	case res := <-done:
+		if res == Unsat {
+			t.Fatal("factoring a semiprime: unsat")
+		}
+		if res == Sat {
+			t.Fatal("Z3 factored the semiprime before the watchdog: the test needs a harder formula")
+		}
+	case <-time.After(60 * time.Second):
+		s.Interrupt()
+		<-done
+		t.Fatalf("the watchdog did not stop a check with a 100 ms limit in %v", time.Since(start))
+	}
+	if st := s.Stats(); st.Watchdog != 1 || st.TimedOut != 1 {
+		t.Fatalf("stats %+v: want one check stopped by the watchdog, out of time", st)
+	}
+	if r := s.ReasonUnknown(); !strings.HasPrefix(r, ReasonTimeout) {
+		t.Fatalf("reason %q, want %q", r, ReasonTimeout)
+	}
+	if res, err := s.Sat(bin(ir.OpGt, x, n(3))); err != nil || res != Sat {
+		t.Fatalf("after the watchdog: %s %v", res, err)
+	}
+	t.Logf("stopped after %v", time.Since(start))
+}

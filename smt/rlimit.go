@@ -128,7 +128,11 @@ func (s *Solver) setLimits(z *z3.Solver, attempt int) error {
 	err = guard("set limits", func() error {
 		mu.Lock()
 		defer mu.Unlock()
-		C.set_limits(c, zs, C.unsigned(s.rlimit), C.unsigned(s.attemptMS(attempt)), C.unsigned(attempt))
+		ms := s.attemptMS(attempt)
+		if s.z3TimerOff {
+			ms = 0
+		}
+		C.set_limits(c, zs, C.unsigned(s.rlimit), C.unsigned(ms), C.unsigned(attempt))
 		return nil
 	})
 	runtime.KeepAlive(z)

@@ -38,6 +38,9 @@ type Stats struct {
 	// ladder spent): the only checks whose answer a clock decided (a
 	// restarted check that answers sat or unsat answers as without one).
 	TimedOut int
+	// Watchdog counts the checks the package's own watchdog interrupted
+	// because Z3's timer missed their time limit (restart.go).
+	Watchdog int
 }
 
 // Errors a caller may want to recognise with errors.Is.

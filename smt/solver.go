@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"runtime"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -57,6 +58,15 @@ type Solver struct {
 	sigintOff   bool                       // Z3's SIGINT handler is disabled on both solvers
 	interrupted atomic.Bool                // Interrupt was called
 	intr        atomic.Pointer[z3.Context] // the context, for Interrupt; nil once closed
+
+	// The watchdog of the running check (restart.go): checking while a
+	// check runs, watchFired once the watchdog interrupted it.
+	watchMu    sync.Mutex
+	checking   bool
+	watchFired bool
+	// z3TimerOff leaves Z3's own timer out of the limits setLimits sets,
+	// so that only the watchdog bounds a check (for its test).
+	z3TimerOff bool
 }
 
 // NewSolver returns a solver; timeoutMS bounds each check, which answers
