@@ -1,0 +1,136 @@
+package pipeline
+
+import (
+	"context"
+	"math/big"
+	"strings"
+	"testing"
+
+	"github.com/dbverify/dbverify/report"
+)
+
+// traceNotesResult runs the check of package pkg of testdata/tracenotes
+// in dialect against constraint (with the module's schema.sql when
+// schema is set) and returns its one result, which must be UNSAFE with a
+// counterexample.
+func traceNotesResult(t *testing.T, pkg, dialect, constraint string, schema bool) *report.Result {
+	t.Helper()
+	dir := testdataDir(t, "tracenotes")
+	cfg := Config{Dir: dir, Patterns: []string{"./" + pkg}, Dialect: Dialect(dialect), Constraints: []string{constraint}, Workers: 1}
+	if schema {
+		cfg.Schema = dir + "/schema.sql"
+	}
+	rep, err := runShared(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Results) != 1 {
+		t.Fatalf("%s: %d results, want 1", pkg, len(rep.Results))
+	}
+	r := rep.Results[0]
+	if r.Verdict != report.Unsafe || r.Counterexample == nil {
+		t.Fatalf("%s: %s (%s), want UNSAFE with a counterexample", pkg, r.Verdict, r.Reason)
+	}
+	return r
+}
+
+// TestTraceWrapAroundNote (independent tester adv18, grpcsvc
+// ConvertToEUR): eur := amt * eurPerUsdBps / 10000 is negative for a
+// positive amt because the product wraps around; the step printed
+// eur = -922337203685477 and nothing else. Its note now says which
+// product wrapped, from what to what, and that it is an int64 overflow,
+// with the numbers of the path.
+func TestTraceWrapAroundNote(t *testing.T) {
+	c := traceNotesResult(t, "convert", "postgres", "accounts.eur >= 0", true).Counterexample
+	steps := stepsAt(c, "eur := amt * eurPerUsdBps / 10000")
+	if len(steps) != 1 {
+		t.Fatalf("%d steps at eur := …, want 1: %+v", len(steps), c.Steps)
+	}
+	st := steps[0]
+	amt, ok := new(big.Int).SetString(c.Inputs.Map()["amt"], 10)
+	if !ok || amt.Sign() <= 0 {
+		t.Fatalf("inputs %v: want a positive amt", c.Inputs)
+	}
+	exact := new(big.Int).Mul(amt, big.NewInt(9200))
+	want := amt.String() + " * 9200 = " + exact.String() + " wraps around to "
+	if !strings.Contains(st.Note, want) || !strings.Contains(st.Note, "(int64 overflow)") {
+		t.Errorf("note of %q: %q, want it to contain %q and (int64 overflow)", st.Text, st.Note, want)
+	}
+	for _, s := range c.Steps {
+		if s.Text != st.Text && strings.Contains(s.Note, "wraps around") {
+			t.Errorf("step %s %q: note %q, want the wrap-around noted once, where it is computed", s.Position, s.Text, s.Note)
+		}
+	}
+}
+
+// TestTraceSQLiteOverflowReal (independent tester adv18, booking on
+// SQLite): booked+n > capacity is false for booked near MaxInt64 because
+// Go's sum wraps around, and SQLite stores booked + n, out of int64's
+// range, as a REAL. The branch now notes the wrap-around, and the
+// UPDATE's new booked and the violating row show the REAL the engine
+// stores (9.223372036854776e+18), not the integer 9223372036854775808
+// that no int64 (and no SQLite INTEGER) holds.
+func TestTraceSQLiteOverflowReal(t *testing.T) {
+	c := traceNotesResult(t, "booking", "sqlite", "shows.booked <= shows.capacity", true).Counterexample
+	branch := stepsAt(c, "if booked+n > capacity {")
+	if len(branch) != 1 || !strings.Contains(branch[0].Note, "wraps around") || !strings.Contains(branch[0].Note, "(int64 overflow)") {
+		t.Errorf("branch steps %+v: want one, noting the int64 wrap-around", branch)
+	}
+	update := stepsAt(c, "UPDATE shows SET booked = booked + ?")
+	if len(update) != 1 {
+		t.Fatalf("%d UPDATE steps, want 1: %+v", len(update), c.Steps)
+	}
+	if got := update[0].Values["r.booked"]; !strings.HasPrefix(got, "9.22337203685477") || !strings.Contains(got, "REAL") {
+		t.Errorf("UPDATE: r.booked = %q, want the REAL SQLite stores (9.22337203685477…e+18, said a REAL)", got)
+	}
+	if got := c.Violation.Values["booked"]; !strings.Contains(got, "REAL") {
+		t.Errorf("violation: booked = %q, want the REAL SQLite stores", got)
+	}
+	for _, r := range c.Rows {
+		for col, v := range r.Values {
+			if strings.Contains(v, "REAL") {
+				t.Errorf("row %s: %s = %q: the rows a replay seeds must stay as the model gives them", r.Symbol, col, v)
+			}
+		}
+	}
+}
+
+// TestTraceSameColumnRows (independent tester adv18, quota without
+// --schema; issue 12): tenant_id is no key the model knows (only a
+// column named id is, without a schema), and the counterexample reads a
+// row s1 with the watched row's tenant_id but other values: two rows.
+// The trace said nothing, and read as one row seen twice. A note now
+// says that they are two different rows with the same tenant_id, and how
+// to declare the key. (A single row with used < lim keeps used + 1 <=
+// lim: the violation needs the two rows.)
+func TestTraceSameColumnRows(t *testing.T) {
+	c := traceNotesResult(t, "quota", "postgres", "quotas.used <= quotas.lim", false).Counterexample
+	var r, s1 *report.Row
+	for i := range c.Rows {
+		switch c.Rows[i].Symbol {
+		case "r":
+			r = &c.Rows[i]
+		case "s1":
+			s1 = &c.Rows[i]
+		}
+	}
+	if r == nil || s1 == nil {
+		t.Fatalf("rows %+v: want r and s1", c.Rows)
+	}
+	note := ""
+	for _, n := range c.Notes {
+		if strings.Contains(n, "two different rows") {
+			note = n
+		}
+	}
+	// (A single row with used < lim keeps used + 1 <= lim: the violation
+	// needs two rows with one tenant_id, which differ.)
+	if r.Values["tenant_id"] != s1.Values["tenant_id"] {
+		t.Fatalf("rows r %v and s1 %v: want one tenant_id", r.Values, s1.Values)
+	}
+	for _, want := range []string{"rows r and s1", "tenant_id = " + r.Values["tenant_id"], "--schema"} {
+		if !strings.Contains(note, want) {
+			t.Errorf("notes %q: want one saying %q", c.Notes, want)
+		}
+	}
+}
