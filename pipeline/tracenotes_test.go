@@ -134,3 +134,61 @@ func TestTraceSameColumnRows(t *testing.T) {
 		}
 	}
 }
+
+// undecidedBranches lists the branch steps of c that say no way.
+func undecidedBranches(c *report.Counterexample) []report.Step {
+	var out []report.Step
+	for _, s := range c.Steps {
+		if s.Kind == "branch" && s.Outcome == "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// TestTraceBranchIntoCall (independent tester adv18, loyalty Spend): the
+// decorator's `if err := a.inner.Debit(…); err != nil {` calls the store,
+// whose UPDATE breaks the constraint: the path ends in the callee and
+// never decides the if. The line printed as a branch with no way; it is
+// the call (and so is the entry's `err := a.Debit(…)`).
+func TestTraceBranchIntoCall(t *testing.T) {
+	c := traceNotesResult(t, "decorated", "postgres", "wallets.balance >= 0", true).Counterexample
+	if u := undecidedBranches(c); len(u) > 0 {
+		t.Errorf("branch steps without an outcome: %+v", u)
+	}
+	for _, prefix := range []string{"if err := a.inner.Debit(", "err := a.Debit("} {
+		steps := stepsAt(c, prefix)
+		if len(steps) != 1 || steps[0].Kind != "call" {
+			t.Errorf("steps at %q: %+v, want one call", prefix, steps)
+		}
+	}
+}
+
+// TestTraceConcurrentNoStrayBranch (independent tester adv18, orderdep
+// SetLimit ∥ Spend): request B ends (w.WriteHeader) before A's violating
+// write, and the jump to the end of B's `if n, _ := res.RowsAffected();
+// n == 0 {` printed a second branch line at that if, with no way, after
+// the WriteHeader. Every branch step now says its way.
+func TestTraceConcurrentNoStrayBranch(t *testing.T) {
+	dir := testdataDir(t, "tracenotes")
+	rep, err := runShared(context.Background(), Config{Dir: dir, Patterns: []string{"./limits"}, Dialect: "postgres", Schema: dir + "/schema.sql",
+		Constraints: []string{"credit_lines.used <= credit_lines.credit_limit"}, Workers: 1, Concurrent: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c *report.Counterexample
+	for _, r := range rep.Results {
+		if r.Verdict == report.Unsafe && r.Counterexample != nil && r.ConcurrentWith != "" {
+			c = r.Counterexample
+		}
+	}
+	if c == nil {
+		t.Fatalf("no concurrent UNSAFE result: %+v", rep.Results)
+	}
+	if u := undecidedBranches(c); len(u) > 0 {
+		t.Errorf("branch steps without an outcome: %+v", u)
+	}
+	if len(stepsAt(c, "w.WriteHeader(")) == 0 {
+		t.Errorf("steps %+v: want a request that ends with w.WriteHeader before the violation (the case under test)", c.Steps)
+	}
+}

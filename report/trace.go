@@ -480,6 +480,7 @@ func (b *traceBuilder) steps() ([]Step, error) {
 		}
 	}
 	labelSteps(out)
+	out = foldUndecided(out)
 	b.nameResults(out)
 	return out, nil
 }
