@@ -192,3 +192,33 @@ func TestTraceConcurrentNoStrayBranch(t *testing.T) {
 		t.Errorf("steps %+v: want a request that ends with w.WriteHeader before the violation (the case under test)", c.Steps)
 	}
 }
+
+// TestOrderDepNoCallResultLength (independent tester adv18, orderdep
+// SetLimit ∥ SetLimit): the order-dependence finding listed each
+// request's inputs with the model's free length of r.URL.Query()'s map,
+// `len(Query(_)) = 0`, beside its query parameter "value" = "1". A
+// request sends parameters, not that length: it is left out.
+func TestOrderDepNoCallResultLength(t *testing.T) {
+	dir := testdataDir(t, "tracenotes")
+	rep, err := runShared(context.Background(), Config{Dir: dir, Patterns: []string{"./limits"}, Dialect: "postgres", Schema: dir + "/schema.sql",
+		Constraints: []string{"credit_lines.used <= credit_lines.credit_limit"}, Workers: 1, Concurrent: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, f := range rep.Findings {
+		if f.Class != report.FindingOrderDependence || !strings.Contains(f.Message, "SetLimit") {
+			continue
+		}
+		n++
+		if !strings.Contains(f.Message, `query parameter "value" = "`) {
+			t.Errorf("message lacks the query parameter value: %s", f.Message)
+		}
+		if strings.Contains(f.Message, "len(") || strings.Contains(f.Message, "(_)") {
+			t.Errorf("message shows the model's length of a call's result: %s", f.Message)
+		}
+	}
+	if n == 0 {
+		t.Errorf("no order-dependence finding on SetLimit: %+v", rep.Findings)
+	}
+}
