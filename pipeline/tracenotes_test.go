@@ -3,6 +3,8 @@ package pipeline
 import (
 	"context"
 	"math/big"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -220,5 +222,41 @@ func TestOrderDepNoCallResultLength(t *testing.T) {
 	}
 	if n == 0 {
 		t.Errorf("no order-dependence finding on SetLimit: %+v", rep.Findings)
+	}
+}
+
+// readValue matches the value both requests of a lost-update finding
+// read.
+var readValue = regexp.MustCompile(`both read n (-?\d+) `)
+
+// TestLostUpdateExampleKeepsConstraints (independent tester adv18,
+// counter TakeRMW): the lost-update warning's example started from
+// n = -2 on a run whose constraint is downloads.n >= 0, a row the
+// database never holds by that constraint. The example's row now keeps
+// the run's constraints where one does.
+func TestLostUpdateExampleKeepsConstraints(t *testing.T) {
+	dir := testdataDir(t, "tracenotes")
+	rep, err := runShared(context.Background(), Config{Dir: dir, Patterns: []string{"./counter"}, Dialect: "postgres", Schema: dir + "/schema.sql",
+		Constraints: []string{"downloads.n >= 0", "downloads.n <= downloads.max_n"}, Workers: 1, Concurrent: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, f := range rep.Findings {
+		if f.Class != report.FindingLostUpdate {
+			continue
+		}
+		n++
+		m := readValue.FindStringSubmatch(f.Message)
+		if m == nil {
+			t.Errorf("message does not say the value read: %s", f.Message)
+			continue
+		}
+		if v, _ := strconv.ParseInt(m[1], 10, 64); v < 0 {
+			t.Errorf("example reads n = %d, which breaks downloads.n >= 0: %s", v, f.Message)
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d lost-update findings, want 1: %+v", n, rep.Findings)
 	}
 }
