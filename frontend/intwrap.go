@@ -97,7 +97,9 @@ func (t *translator) wrapArith(i *ssa.BinOp, x, y ir.Expr) (ir.Expr, bool) {
 		return ir.IteOf(minByMinus1, ir.BigInt(r.lo), ir.Arith(ir.OpDiv, x, y)), true
 	case token.MUL:
 		// x*y - k*2^w for the one integer k that brings it into range.
-		k := t.freshVar("wrap", ir.Int, ir.KindModel)
+		// (Named after the type: a trace names it where it wraps,
+		// report/wrapnote.go.)
+		k := t.freshVar("wrap."+i.Type().Underlying().String(), ir.Int, ir.KindModel)
 		v := ir.Sub(ir.Arith(ir.OpMul, x, y), ir.Arith(ir.OpMul, k, ir.BigInt(r.mod)))
 		t.emit(&ir.Assume{Cond: r.holds(v), Info: t.info(ir.KindFact, "")})
 		return v, true

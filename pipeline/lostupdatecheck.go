@@ -9,6 +9,7 @@ import (
 	"github.com/dbverify/dbverify/ir"
 	"github.com/dbverify/dbverify/report"
 	"github.com/dbverify/dbverify/smt"
+	"github.com/dbverify/dbverify/spec"
 )
 
 // lostUpdate is a read-modify-write that loses a concurrent update, with
@@ -33,10 +34,13 @@ type lostUpdateFinder struct {
 	s      *smt.Solver
 	found  map[[2]*ir.Edge]bool
 	out    []lostUpdate
+	// invariants are the run's row constraints, which the example's row
+	// preferably keeps (lostupdateinv.go).
+	invariants []*spec.RowCheck
 }
 
 // lostUpdates returns the lost updates of prog (see lostupdate.go).
-func lostUpdates(prog *ir.Program, s *smt.Solver, dialect, override string, code *codeLevels) ([]lostUpdate, error) {
+func lostUpdates(prog *ir.Program, s *smt.Solver, dialect, override string, code *codeLevels, checks []*spec.RowCheck) ([]lostUpdate, error) {
 	if dialect == "sqlite" {
 		return nil, nil // transactions run one at a time
 	}
@@ -44,7 +48,7 @@ func lostUpdates(prog *ir.Program, s *smt.Solver, dialect, override string, code
 	if len(writes) == 0 {
 		return nil, nil
 	}
-	f := &lostUpdateFinder{txLevels: txLevels{prog: prog, dialect: dialect, override: override, code: code}, s: s, found: map[[2]*ir.Edge]bool{}}
+	f := &lostUpdateFinder{txLevels: txLevels{prog: prog, dialect: dialect, override: override, code: code}, s: s, found: map[[2]*ir.Edge]bool{}, invariants: checks}
 	w := newPathWalker(prog, reads, writes, func() bool { return f.checks >= lostUpdateMaxChecks }, f.atWrite)
 	if err := w.run(); err != nil {
 		return nil, err
@@ -240,9 +244,11 @@ func (f *lostUpdateFinder) query(st *pathState, pr *pathRead, w *rowAccess, col 
 		}
 		parts = append(parts, ir.Or(differ...)) // the requests lock different rows
 	}
-	// Preferably both requests change the value (the plainest witness).
+	// Preferably from a row that keeps the run's constraints, and both
+	// requests change the value (the plainest witness).
 	changes := ir.And(ir.Not(ir.Eq(wA[col], pr.vals[col])), ir.Not(ir.Eq(wB[col], pr.vals[col])))
-	m, err := solveModel(f.s, ir.And(parts...), changes)
+	inv := rowInvariant(f.invariants, w.table, pr.vals)
+	m, err := solveModel(f.s, ir.And(parts...), ir.And(inv, changes), inv, changes)
 	if errors.Is(err, smt.ErrSort) {
 		return nil, nil // values the row model does not compare (a bool column keyed by a number): no finding
 	}
@@ -263,15 +269,15 @@ func (f *lostUpdateFinder) query(st *pathState, pr *pathRead, w *rowAccess, col 
 		v0: val(pr.vals[col]), a: val(wA[col]), b: val(wB[col]), ab: val(wBA[col]), ba: val(wAB[col])}, nil
 }
 
-// solveModel returns a model of base and preferred, else of base (nil:
-// none, or the solver cannot tell).
-func solveModel(s *smt.Solver, base, preferred ir.Expr) (*smt.Model, error) {
+// solveModel returns a model of base and the first of preferred it
+// satisfies, else of base (nil: none, or the solver cannot tell).
+func solveModel(s *smt.Solver, base ir.Expr, preferred ...ir.Expr) (*smt.Model, error) {
 	s.Push()
 	defer s.Pop()
 	if err := s.Assert(base); err != nil {
 		return nil, err
 	}
-	for _, extra := range []ir.Expr{preferred, ir.True} {
+	for _, extra := range append(preferred, ir.True) {
 		s.Push()
 		err := s.Assert(extra)
 		var res smt.Result
@@ -327,8 +333,9 @@ func substAll(es map[string]ir.Expr, m map[*ir.Var]ir.Expr) map[string]ir.Expr {
 // programs: one per (read, write) pair, with the first entry that runs
 // it.
 func lostUpdateFindings(jobs []job, cfg Config, code *codeLevels) ([]report.Finding, error) {
+	checks := rowChecks(jobs)
 	return programFindings(jobs, cfg, "lost-update check", func(prog *ir.Program, s *smt.Solver, dialect string) ([]report.Finding, error) {
-		lus, err := lostUpdates(prog, s, dialect, cfg.Isolation, code)
+		lus, err := lostUpdates(prog, s, dialect, cfg.Isolation, code, checks)
 		var out []report.Finding
 		for _, lu := range lus {
 			out = append(out, report.Finding{Class: report.FindingLostUpdate, Position: lu.write.Position(), Related: lu.read.Position(), Message: lu.message()})

@@ -286,7 +286,9 @@ func RequestInputs(vars []*ir.Var, value func(*ir.Var) string) []string {
 	for _, v := range vars {
 		src := v.HTTP
 		if src == nil {
-			rest = append(rest, displayName(v.Name)+" = "+value(v))
+			if name := displayName(v.Name); !callResultLen(name) {
+				rest = append(rest, name+" = "+value(v))
+			}
 			continue
 		}
 		if src.NonNil {
@@ -315,6 +317,15 @@ func RequestInputs(vars []*ir.Var, value func(*ir.Var) string) []string {
 		out = append(out, h.String())
 	}
 	return append(out, rest...)
+}
+
+// callResultLen reports whether name is the length of what a call of
+// the request gives (len(Query(_)), the map r.URL.Query() returns): the
+// model leaves it free, unrelated to the parameters the request sends
+// (an order-dependence message listed `len(Query(_)) = 0` beside a query
+// parameter "value" = "1": adv18).
+func callResultLen(name string) bool {
+	return strings.HasPrefix(name, "len(") && strings.Contains(name, "(_)")
 }
 
 // sentText is the text a request sends, from the model's value of it: a

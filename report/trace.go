@@ -86,10 +86,12 @@ type traceBuilder struct {
 	times bool
 	// readSymbols: the rows of other tables SELECTs read (readrows.go).
 	readSymbols []string
+	// wraps: the wrap-around notes given so far (wrapnote.go).
+	wraps map[string]bool
 }
 
 func newTraceBuilder(pf *vcgen.PathFormula, m vcgen.Model) *traceBuilder {
-	b := &traceBuilder{pf: pf, m: m, first: pf.FirstVersions(), firstRead: pf.FirstReads(), read: pf.ReadVars(), cols: map[string][]*ir.Var{}, naming: conventionalNaming(), tested: testedVars(pf), strs: newStringNames(pf.Prog.Strings), errs: map[string]bool{}, readLater: readVersions(pf), havocked: havocVersions(pf)}
+	b := &traceBuilder{pf: pf, m: m, first: pf.FirstVersions(), firstRead: pf.FirstReads(), read: pf.ReadVars(), cols: map[string][]*ir.Var{}, naming: conventionalNaming(), tested: testedVars(pf), strs: newStringNames(pf.Prog.Strings), errs: map[string]bool{}, wraps: map[string]bool{}, readLater: readVersions(pf), havocked: havocVersions(pf)}
 	b.readSymbols = readRowSymbols(pf.Prog.Vars)
 	for _, v := range pf.Prog.Vars {
 		if v.Kind != ir.Column || v.Row == "" {
@@ -473,10 +475,23 @@ func (b *traceBuilder) steps() ([]Step, error) {
 		if err := b.stepValues(i, &out[len(out)-1]); err != nil {
 			return nil, err
 		}
+		if n := b.wrapNote(i); n != "" {
+			addNote(&out[len(out)-1], n)
+		}
 	}
 	labelSteps(out)
+	out = foldUndecided(out)
 	b.nameResults(out)
 	return out, nil
+}
+
+// addNote adds note to the step's note.
+func addNote(s *Step, note string) {
+	if s.Note == "" {
+		s.Note = note
+		return
+	}
+	s.Note += "; " + note
 }
 
 // stepValues records in step's values the new values step i assigns

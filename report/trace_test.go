@@ -41,7 +41,7 @@ func TestBuildTrace(t *testing.T) {
 	step(p.NewLoc(), &ir.Havoc{Vars: []*ir.Var{sid, sstock}, Info: sel})
 	step(p.NewLoc(), &ir.Assume{Cond: ir.And(ir.Eq(sid, ir.IntLit(7)), psi(sstock)), Info: ir.Info{Kind: ir.KindModel, File: "buy.go", Line: 10}})
 	step(p.NewLoc(), &ir.Assign{Lhs: []*ir.Var{n, dirty}, Rhs: []ir.Expr{sstock, ir.True}, Info: sel})
-	step(p.NewLoc(), &ir.Assume{Cond: ir.Cmp(ir.OpGt, qty, ir.IntLit(0)), Info: ir.Info{File: "buy.go", Line: 11, Kind: ir.KindBranch, Text: "if qty > 0"}})
+	step(p.NewLoc(), &ir.Assume{Cond: ir.Cmp(ir.OpGt, qty, ir.IntLit(0)), Info: ir.Info{File: "buy.go", Line: 11, Kind: ir.KindBranch, Text: "if qty > 0", Outcome: ir.OutcomeTrue}})
 	step(p.NewLoc(), &ir.Assign{Lhs: []*ir.Var{rstock}, Rhs: []ir.Expr{ir.IteOf(ir.Eq(rid, ir.IntLit(7)), ir.Sub(rstock, qty), rstock)}, Info: upd})
 	step(p.Error, &ir.Assume{Cond: ir.And(rexists, ir.Not(psi(rstock))), Info: upd})
 

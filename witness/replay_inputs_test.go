@@ -298,7 +298,8 @@ func TestSeedingQuotes(t *testing.T) {
 // TestUnsetInputs: the counterexample's inputs the driver's call does not
 // read are named with what the run used instead; slices' elements and
 // lengths, pointers' nil-ness, request accessors and the harness's own
-// inputs are not.
+// inputs are not; nor is a pointer's "!= nil" true where the driver sets
+// its fields (adv18: "could not set req != nil" of a request it passed).
 func TestUnsetInputs(t *testing.T) {
 	spec := &EntrySpec{
 		Key:      "Handler$1",
@@ -312,12 +313,16 @@ func TestUnsetInputs(t *testing.T) {
 		"len(ids)": "2", "ids[i]": "3", "ids[1]": "4", "req.Qty": "1", "p != nil": "true", "*p": "5",
 		`Get(_, "amount")`: `"1"`, `ParseInt(Get(_, "amount"), 10, 64).0`: "1", "$http.body": "{}",
 		"minKeep": "-1", "opts": "0", "limit": "7",
+		"req != nil": "true",                  // (set by setting req.Qty)
+		"cfg != nil": "false", "cfg.Max": "1", // (cfg is no input the driver sets)
 	}}
 	var got []string
 	for _, u := range spec.unsetInputs(cex) {
 		got = append(got, u.String())
 	}
 	want := []string{
+		"cfg != nil (the driver's call does not read it): ran with the value the call gives it",
+		"cfg.Max (the driver's call does not read it): ran with the value the call gives it",
 		"limit (the driver's call does not read it): ran with the value the call gives it",
 		"minKeep (captured by Handler$1): ran with the value Handler gives it",
 		"opts (map[string]int, a map[string]int): ran with its zero value",

@@ -42,7 +42,7 @@ func (spec *EntrySpec) unsetInputs(cex *Counterexample) []UnsetInput {
 	}
 	var out []UnsetInput
 	for _, name := range cex.InputNames() {
-		if spec.readsInput(read, name) {
+		if spec.readsInput(read, name) || setThroughFields(read, name, cex.Inputs[name]) {
 			continue
 		}
 		out = append(out, UnsetInput{Name: name, Why: spec.unsetWhy(name)})
@@ -70,6 +70,25 @@ func (spec *EntrySpec) readsInput(read map[string]bool, name string) bool {
 		return true // derived from a request or another input
 	}
 	return read[normalPath(name)]
+}
+
+// setThroughFields reports whether input name is a pointer's nil-ness
+// that the run keeps by setting the pointer's fields: "req != nil" true
+// where the driver sets req.Amount (it allocates req). The replay said
+// it "could not set req != nil" of a request it had passed (adv18
+// grpcsvc ConvertToEUR, REPRODUCED).
+func setThroughFields(read map[string]bool, name, value string) bool {
+	base, ok := strings.CutSuffix(name, " != nil")
+	if !ok || strings.TrimSpace(value) != "true" {
+		return false
+	}
+	prefix := normalPath(base) + "."
+	for p := range read {
+		if strings.HasPrefix(p, prefix) {
+			return true
+		}
+	}
+	return false
 }
 
 // normalPath is an input path with its indices as "[]" and no leading

@@ -1,0 +1,3 @@
+module example.com/tracenotes
+
+go 1.22
