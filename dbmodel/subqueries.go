@@ -1,0 +1,100 @@
+package dbmodel
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/dbverify/dbverify/ir"
+	"github.com/dbverify/dbverify/sqlir"
+)
+
+// A scalar subquery the model does not evaluate, (SELECT amount FROM
+// holds WHERE id = $1), is an arbitrary value marked as an approximation
+// (unknownValue). Written twice in one statement, as a guard and as the
+// amount taken,
+//
+//	UPDATE wallets SET available = available - (SELECT amount FROM holds WHERE id = $1)
+//	WHERE id = $2 AND available >= (SELECT amount FROM holds WHERE id = $1)
+//
+// the two were two independent values, and the guard proved nothing
+// (adv18 returning PlaceHold: UNKNOWN, truth SAFE). Within one execution
+// of a statement, on one row, the same subquery has one value: the
+// engines evaluate it on the statement's snapshot (PostgreSQL, MySQL),
+// and SQLite on the database before the row's change. So the occurrences
+// of one text share their value and their NULL-ness, still marked as
+// approximations, only where that holds for sure: a subquery that reads
+// neither the statement's own table (SQLite reads its earlier rows'
+// changes) nor calls a function (random(), nextval(): volatile) nor
+// picks rows by LIMIT/OFFSET/FETCH (two plans may pick different rows),
+// outside --concurrent (PostgreSQL re-checks an UPDATE's WHERE on a row
+// another transaction changed).
+
+// sharedSubquery is the value and NULL-ness of the occurrences of one
+// subquery text on one row in the statement being lowered.
+type sharedSubquery struct {
+	val, null *ir.Var
+}
+
+// subqueryKey identifies the occurrences of one subquery on one row: its
+// text and the placeholders it binds (two `?` of MySQL in one text are
+// two different arguments).
+type subqueryKey struct {
+	text, params string
+	row          *symbol
+}
+
+var (
+	subqueryStart   = regexp.MustCompile(`(?is)^\(\s*select\s`)
+	subqueryPicking = regexp.MustCompile(`(?i)\b(limit|offset|fetch|tablesample)\b`)
+)
+
+// shareableSubquery reports whether Unknown u is a scalar subquery whose
+// occurrences in statement q share one value per row (see above).
+func (m *lowerer) shareableSubquery(u *sqlir.Unknown, q sqlir.Statement) bool {
+	text := strings.TrimSpace(u.Text)
+	if m.opt.Concurrency != nil || !subqueryStart.MatchString(text) || strings.Count(text, "(") != 1 ||
+		subqueryPicking.MatchString(text) {
+		return false
+	}
+	own := writtenTable(q)
+	if own == "" {
+		if s, ok := q.(*sqlir.Select); ok {
+			own = s.Table
+		}
+	}
+	if own == "" {
+		return false
+	}
+	mentions := regexp.MustCompile(`(?i)\b` + regexp.QuoteMeta(own) + `\b`)
+	return !mentions.MatchString(text)
+}
+
+// subquery returns the shared value and NULL-ness of Unknown e on row x
+// in the statement being lowered (nil when e is not shareable).
+func (m *lowerer) subquery(e sqlir.Expr, x *symbol) *sharedSubquery {
+	u, ok := e.(*sqlir.Unknown)
+	if !ok || m.stmtSQL == nil || !m.shareableSubquery(u, m.stmtSQL) {
+		return nil
+	}
+	k := subqueryKey{text: strings.Join(strings.Fields(u.Text), " "), params: fmt.Sprint(u.Params), row: x}
+	if sq, ok := m.subqueries[k]; ok {
+		return sq
+	}
+	if m.subqueries == nil {
+		m.subqueries = map[subqueryKey]*sharedSubquery{}
+	}
+	sq := &sharedSubquery{
+		val:  m.unknownValue(e),
+		null: m.approxVar("$isnull", ir.Bool, "whether the SQL expression "+compactText(u.Text)+" is NULL"),
+	}
+	m.subqueries[k] = sq
+	return sq
+}
+
+// beginStatement starts the lowering of statement q: no subquery value
+// is shared with an earlier statement (or an earlier run of this one).
+func (m *lowerer) beginStatement(q sqlir.Statement) {
+	m.stmtSQL = q
+	m.subqueries = nil
+}
