@@ -3,6 +3,7 @@ package dbmodel
 import (
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/dbverify/dbverify/ir"
@@ -22,7 +23,8 @@ import (
 // of a statement, on one row, the same subquery has one value: the
 // engines evaluate it on the statement's snapshot (PostgreSQL, MySQL),
 // and SQLite on the database before the row's change. So the occurrences
-// of one text share their value and their NULL-ness, still marked as
+// of one text, with the same values bound to its placeholders, share
+// their value and their NULL-ness, still marked as
 // approximations, only where that holds for sure: a subquery that reads
 // neither the statement's own table (SQLite reads its earlier rows'
 // changes) nor calls a function (random(), nextval(): volatile) nor
@@ -37,16 +39,16 @@ type sharedSubquery struct {
 }
 
 // subqueryKey identifies the occurrences of one subquery on one row: its
-// text and the placeholders it binds (two `?` of MySQL in one text are
-// two different arguments).
+// text with the values bound to its placeholders (boundText).
 type subqueryKey struct {
-	text, params string
-	row          *symbol
+	text string
+	row  *symbol
 }
 
 var (
 	subqueryStart   = regexp.MustCompile(`(?is)^\(\s*select\s`)
 	subqueryPicking = regexp.MustCompile(`(?i)\b(limit|offset|fetch|tablesample)\b`)
+	placeholder     = regexp.MustCompile(`\$[0-9]+`)
 )
 
 // shareableSubquery reports whether Unknown u is a scalar subquery whose
@@ -72,12 +74,12 @@ func (m *lowerer) shareableSubquery(u *sqlir.Unknown, q sqlir.Statement) bool {
 
 // subquery returns the shared value and NULL-ness of Unknown e on row x
 // in the statement being lowered (nil when e is not shareable).
-func (m *lowerer) subquery(e sqlir.Expr, x *symbol) *sharedSubquery {
+func (m *lowerer) subquery(e sqlir.Expr, x *symbol, args []ir.Expr) *sharedSubquery {
 	u, ok := e.(*sqlir.Unknown)
 	if !ok || m.stmtSQL == nil || !m.shareableSubquery(u, m.stmtSQL) {
 		return nil
 	}
-	k := subqueryKey{text: strings.Join(strings.Fields(u.Text), " "), params: fmt.Sprint(u.Params), row: x}
+	k := subqueryKey{text: boundText(u.Text, args), row: x}
 	if sq, ok := m.subqueries[k]; ok {
 		return sq
 	}
@@ -97,4 +99,27 @@ func (m *lowerer) subquery(e sqlir.Expr, x *symbol) *sharedSubquery {
 func (m *lowerer) beginStatement(q sqlir.Statement) {
 	m.stmtSQL = q
 	m.subqueries = nil
+}
+
+// boundText is text with each placeholder $n (as both parsers write
+// them: $n is argument n-1) replaced by what identifies the value bound to
+// it: the same variable or constant, else the placeholder. MySQL's `?` in
+// two occurrences of one subquery are two placeholders ($1, $3), one
+// value when the program binds one variable to both (holdID, wallet,
+// holdID).
+func boundText(text string, args []ir.Expr) string {
+	text = strings.Join(strings.Fields(text), " ")
+	return placeholder.ReplaceAllStringFunc(text, func(ph string) string {
+		n, err := strconv.Atoi(ph[1:])
+		if err != nil || n < 1 || n > len(args) {
+			return ph
+		}
+		switch a := args[n-1].(type) {
+		case *ir.Var:
+			return fmt.Sprintf("{var %p}", a)
+		case *ir.IntConst:
+			return fmt.Sprintf("{const %s}", a.V)
+		}
+		return ph
+	})
 }
