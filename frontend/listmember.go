@@ -11,7 +11,8 @@ import (
 // A list a library call expands into placeholders (sqlx.In's `IN (?)`)
 // binds one member of the list: the statement's WHERE holds of the
 // watched row when the row's key equals some member. When the list is a
-// slice the entry gets as input, its elements are arbitrary, so one
+// slice the entry gets as input (an argument, or memory one reaches: its
+// length an ir.Input), its elements are arbitrary, so one
 // arbitrary member is exact, as an element the program reads from such a
 // slice is (inputElement): a run chooses the list [member] (or the member
 // repeated to the list's length, which an IN list treats the same). A
@@ -27,7 +28,13 @@ func (b *libCall) ListMember(param, i int) (dblib.Value, dblib.Value, bool) {
 		return nil, nil, false
 	}
 	o := elems[i].obj
-	if o == nil || o.kind != objSlice || !o.arbitrary || o.approxElems != "" || o.cell != nil || o.length == nil {
+	if o == nil || o.kind != objSlice || !o.arbitrary || o.approxElems != "" || o.cell != nil {
+		return nil, nil, false
+	}
+	if n, ok := o.length.(*ir.Var); !ok || n.Kind != ir.Input {
+		// Not the entry's own slice: a slice of it (ids[1:]) has elements
+		// of ids that another read of ids could see, and a slice outside
+		// code returned is no input a run can choose.
 		return nil, nil, false
 	}
 	st, ok := b.paramType(param, i).(*types.Slice)
