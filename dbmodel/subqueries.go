@@ -73,7 +73,12 @@ func (m *lowerer) shareableSubquery(u *sqlir.Unknown, q sqlir.Statement) bool {
 }
 
 // subquery returns the shared value and NULL-ness of Unknown e on row x
-// in the statement being lowered (nil when e is not shareable).
+// in the statement being lowered (nil when e is not shareable). Their
+// variables are havocked on the edge that starts the statement
+// (beginStatement), not with the statement's other fresh values: code
+// that evaluates an expression tentatively and drops the fresh values it
+// made (exactly, saved m.fresh) would drop them too, and a later
+// occurrence would read a value never havocked.
 func (m *lowerer) subquery(e sqlir.Expr, x *symbol, args []ir.Expr) *sharedSubquery {
 	u, ok := e.(*sqlir.Unknown)
 	if !ok || m.stmtSQL == nil || !m.shareableSubquery(u, m.stmtSQL) {
@@ -86,19 +91,56 @@ func (m *lowerer) subquery(e sqlir.Expr, x *symbol, args []ir.Expr) *sharedSubqu
 	if m.subqueries == nil {
 		m.subqueries = map[subqueryKey]*sharedSubquery{}
 	}
-	sq := &sharedSubquery{
-		val:  m.unknownValue(e),
-		null: m.approxVar("$isnull", ir.Bool, "whether the SQL expression "+compactText(u.Text)+" is NULL"),
+	why := func(what string) string {
+		if pos := m.at.Position(); pos != "" {
+			what += " at " + pos
+		}
+		return what + ", not modelled"
 	}
+	sq := &sharedSubquery{
+		val:  m.p.NewVar("$unknown", ir.Int, ir.Ghost),
+		null: m.p.NewVar("$isnull", ir.Bool, ir.Ghost),
+	}
+	sq.val.Approx = why("the SQL expression " + compactText(u.Text))
+	sq.null.Approx = why("whether the SQL expression " + compactText(u.Text) + " is NULL")
 	m.subqueries[k] = sq
+	m.subqueryVars = append(m.subqueryVars, sq.val, sq.null)
 	return sq
 }
 
-// beginStatement starts the lowering of statement q: no subquery value
-// is shared with an earlier statement (or an earlier run of this one).
-func (m *lowerer) beginStatement(q sqlir.Statement) {
-	m.stmtSQL = q
-	m.subqueries = nil
+// hasShareableSubquery reports whether statement q holds a subquery whose
+// occurrences may share a value.
+func (m *lowerer) hasShareableSubquery(q sqlir.Statement) bool {
+	found := false
+	sqlir.RewriteStatement(q, func(x sqlir.Expr) (sqlir.Expr, bool) {
+		if u, ok := x.(*sqlir.Unknown); ok && m.shareableSubquery(u, q) {
+			found = true
+		}
+		return nil, false
+	})
+	return found
+}
+
+// beginStatement starts the lowering of e, a statement with SQL q: no
+// subquery value is shared with an earlier statement (or an earlier run
+// of this one). When q holds a shareable subquery, the statement is
+// lowered from a new location, and end adds the edge into it that
+// havocs the shared values the lowering made.
+func (m *lowerer) beginStatement(e *ir.Edge, q sqlir.Statement) (_ *ir.Edge, end func()) {
+	m.stmtSQL, m.subqueries, m.subqueryVars = q, nil, nil
+	if !m.hasShareableSubquery(q) {
+		return e, func() { m.stmtSQL = nil }
+	}
+	from := e.From
+	start := m.p.NewLoc()
+	out := *e
+	out.From = start
+	info := m.at
+	info.Kind = ir.KindModel
+	return &out, func() {
+		m.p.AddEdge(from, start, &ir.Havoc{Vars: m.subqueryVars, Info: info})
+		m.stmtSQL, m.subqueries, m.subqueryVars = nil, nil, nil
+	}
 }
 
 // boundText is text with each placeholder $n (as both parsers write
