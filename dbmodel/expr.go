@@ -112,6 +112,9 @@ func (m *lowerer) value(e sqlir.Expr, x *symbol, args []ir.Expr) sqlValue {
 	// sqlir.Unknown (a joined table's column, a subquery, a function the
 	// model does not evaluate) and anything new: arbitrary, and marked so
 	// (nulls.go: unknownValue).
+	if sq := m.subquery(e, x, args); sq != nil {
+		return sqlValue{e: sq.val}
+	}
 	return sqlValue{e: m.unknownValue(e)}
 }
 

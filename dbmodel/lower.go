@@ -141,6 +141,11 @@ type lowerer struct {
 	intTexts intTexts
 	// readOnly: the handles of read-only transactions (readonly.go).
 	readOnly map[ir.Tx]bool
+	// stmtSQL: the statement being lowered; subqueries: the values of
+	// its scalar subqueries, shared by their occurrences (subqueries.go).
+	stmtSQL      sqlir.Statement
+	subqueries   map[subqueryKey]*sharedSubquery
+	subqueryVars []*ir.Var
 }
 
 // Lower returns p with every database operation replaced by its meaning in
@@ -219,9 +224,13 @@ func (m *lowerer) lowerEdge(e *ir.Edge) error {
 		return nil
 	case *ir.Exec:
 		m.at = s.Info
+		e, end := m.beginStatement(e, s.SQL)
+		defer end()
 		return m.lowerExec(e, s)
 	case *ir.Select:
 		m.at = s.Info
+		e, end := m.beginStatement(e, s.SQL)
+		defer end()
 		m.lowerSelect(e, s)
 		return nil
 	case *ir.TxOp:

@@ -98,6 +98,9 @@ func (m *lowerer) isNull(e sqlir.Expr, x *symbol, args []ir.Expr) ir.Expr {
 		}
 		return out
 	}
+	if sq := m.subquery(e, x, args); sq != nil {
+		return sq.null
+	}
 	return m.approxVar("$isnull", ir.Bool, "whether an expression that may be NULL is NULL")
 }
 

@@ -446,13 +446,20 @@ func (t *translator) elementWhy(f *frame, x ssa.Value) string {
 // of the same index could disagree, so every element read is marked as an
 // approximation.
 func (t *translator) inputElement(f *frame, i *ssa.IndexAddr, o *object, c *cell) {
+	t.inputElementAt(i, t.nameOf(f, i.X), o, c)
+}
+
+// inputElementAt records a read by instruction i (an IndexAddr, or a call
+// that reads a member: sqlx.In's list) of an element of input slice o,
+// named name, into c (see inputElement).
+func (t *translator) inputElementAt(i ssa.Instruction, name string, o *object, c *cell) {
 	if t.elemSites == nil {
-		t.elemSites = map[*object]map[*ssa.IndexAddr]string{}
+		t.elemSites = map[*object]map[ssa.Instruction]string{}
 		t.elemCells = map[*object][]*cell{}
 	}
 	sites := t.elemSites[o]
 	if sites == nil {
-		sites = map[*ssa.IndexAddr]string{}
+		sites = map[ssa.Instruction]string{}
 		t.elemSites[o] = sites
 	}
 	file, line := t.l.position(i.Pos())
@@ -466,7 +473,7 @@ func (t *translator) inputElement(f *frame, i *ssa.IndexAddr, o *object, c *cell
 		where = append(where, s)
 	}
 	sort.Strings(where)
-	why := fmt.Sprintf("an element of %s read at %s (each read gets its own arbitrary element)", t.nameOf(f, i.X), strings.Join(where, " and "))
+	why := fmt.Sprintf("an element of %s read at %s (each read gets its own arbitrary element)", name, strings.Join(where, " and "))
 	for _, ec := range t.elemCells[o] {
 		t.markApproxDeep(ec, why, 0)
 	}

@@ -57,7 +57,7 @@ type translator struct {
 
 	// Elements read from input slices: the read instructions (with their
 	// positions) and the element cells, per slice (see inputElement).
-	elemSites map[*object]map[*ssa.IndexAddr]string
+	elemSites map[*object]map[ssa.Instruction]string
 	elemCells map[*object][]*cell
 	// collections are the slices filled by appends whose one element the
 	// model follows (collected.go), if follow.

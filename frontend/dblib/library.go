@@ -160,6 +160,20 @@ type Builder interface {
 	// ApproxElems marks the elements of slice v, bound to placeholders
 	// when v is passed as a query's arguments, as approximations.
 	ApproxElems(v Value, why string) Value
+	// ListMember returns one member of element i of the call's variadic
+	// argument param when that element is a slice of integers or strings
+	// with truly arbitrary elements (the entry's input): an element read
+	// as the program's own reads of the slice are (exact while no other
+	// instruction reads its elements), and the condition that the slice
+	// is empty; false otherwise.
+	ListMember(param, i int) (member, empty Value, ok bool)
+	// PlainParam reports whether element i of the call's variadic
+	// argument param has a predeclared type (int64, string, a slice of
+	// one): no method, so no driver.Valuer.
+	PlainParam(param, i int) bool
+	// ErrWhen returns an error that is non-nil exactly when one of conds
+	// (booleans) holds.
+	ErrWhen(conds ...Value) Value
 	// RunInTx begins a transaction on db, calls fn with it, rolls back if
 	// fn returns an error and commits otherwise (pgx.BeginFunc); the
 	// result is the error.

@@ -83,10 +83,14 @@ func sqlx() *Library {
 // one placeholder per element. The model keeps the text (one placeholder
 // for the list: the watched row is in the list when it equals one member)
 // and binds each argument to its placeholder: a scalar argument as it
-// is, a list as one arbitrary member, marked as an approximation (a
-// counterexample that needs a particular member is UNKNOWN, "may be
-// spurious"). When the arguments are not known, every bound value is an
-// approximation.
+// is, a list as one member. A member of the entry's input slice is exact
+// (Builder.ListMember); of any other list, one arbitrary member marked as
+// an approximation (a counterexample that needs a particular member is
+// UNKNOWN, "may be spurious"). When the arguments are not known, every
+// bound value is an approximation. sqlx.In fails exactly when a list is
+// empty, when every argument is a plain value or such a list and the
+// text has one `?` per argument (it counts every `?`, as sqlx does);
+// otherwise its error is arbitrary.
 func sqlxIn(b Builder, c Call) Value {
 	why := fmt.Sprintf("a member of the list sqlx.In expands at %s (the expanded list is not modelled)", b.Position())
 	elems, ok := b.Elems(b.Arg(c.Params))
@@ -94,13 +98,28 @@ func sqlxIn(b Builder, c Call) Value {
 		return b.Tuple(b.Arg(c.Query), b.ApproxElems(b.Result(1, "args"), why), b.Err())
 	}
 	bound := make([]Value, len(elems))
+	var empties []Value
+	exactErr := true
 	for i, e := range elems {
 		bound[i] = e
-		if !b.IsScalar(e) {
-			bound[i] = b.Approx(b.Scalar("sqlx.In.member"), why)
+		exactErr = exactErr && b.PlainParam(c.Params, i)
+		if b.IsScalar(e) {
+			continue
 		}
+		if m, empty, ok := b.ListMember(c.Params, i); ok {
+			bound[i] = m
+			empties = append(empties, empty)
+			continue
+		}
+		exactErr = false
+		bound[i] = b.Approx(b.Scalar("sqlx.In.member"), why)
 	}
-	return b.Tuple(b.Arg(c.Query), b.Slice(bound...), b.Err())
+	q, known := b.ConstString(c.Query)
+	err := b.Err()
+	if exactErr && known && len(empties) > 0 && strings.Count(q, "?") == len(elems) {
+		err = b.ErrWhen(empties...)
+	}
+	return b.Tuple(b.Arg(c.Query), b.Slice(bound...), err)
 }
 
 // sqlxNamed is sqlx.Named(query, arg) and sqlx.BindNamed(bindType, query,

@@ -1,0 +1,5 @@
+CREATE TABLE events (
+  id BIGINT PRIMARY KEY,
+  held BIGINT NOT NULL,
+  seats BIGINT NOT NULL
+);

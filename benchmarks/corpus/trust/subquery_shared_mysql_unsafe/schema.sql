@@ -1,0 +1,9 @@
+CREATE TABLE wallets (
+  id BIGINT PRIMARY KEY,
+  available BIGINT NOT NULL
+);
+CREATE TABLE holds (
+  id BIGINT AUTO_INCREMENT PRIMARY KEY,
+  wallet_id BIGINT NOT NULL,
+  amount BIGINT NOT NULL
+);
