@@ -222,3 +222,34 @@ func TestConcurrentTraceText(t *testing.T) {
 		t.Errorf("the requests' inputs printed twice:\n%s", text)
 	}
 }
+
+// TestBaselineWorkLimit: a work-limit UNKNOWN accepted in a baseline is
+// the same finding on the next run with other limit figures (adv18: the
+// reason names the figures, and the baseline reported it as new); a
+// SARIF log fingerprints it the same way too.
+func TestBaselineWorkLimit(t *testing.T) {
+	var out, errOut bytes.Buffer
+	args := []string{"dbverify", "check", "-C", "testdata/bank", "--no-cache", "-c", "accounts.balance >= 0", "--entry", "Deposit", "--fail-on-unknown"}
+	if code := run(append(args, "--rlimit", "1", "--format", "json", "./..."), &out, &errOut); code != exitUnknown ||
+		!bytes.Contains(out.Bytes(), []byte(`"limit": "work"`)) {
+		t.Fatalf("exit code %d, want %d and a work-limit UNKNOWN\n%s%s", code, exitUnknown, out.String(), errOut.String())
+	}
+	baseline := filepath.Join(t.TempDir(), "baseline.json")
+	if err := os.WriteFile(baseline, out.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	if code := run(append(args, "--rlimit", "2", "--baseline", baseline, "--format", "json", "./..."), &out, &errOut); code != exitSafe ||
+		!bytes.Contains(out.Bytes(), []byte(`"in_baseline": true`)) {
+		t.Errorf("exit code %d, want 0: the work-limit UNKNOWN is in the baseline under other figures\n%s", code, out.String())
+	}
+	var fingerprints []string
+	for _, rlimit := range []string{"1", "2"} {
+		out.Reset()
+		run(append(args, "--rlimit", rlimit, "--format", "sarif", "./..."), &out, &errOut)
+		fingerprints = append(fingerprints, regexp.MustCompile(`"dbverify/v1": "[0-9a-f]+"`).FindString(out.String()))
+	}
+	if fingerprints[0] == "" || fingerprints[0] != fingerprints[1] {
+		t.Errorf("SARIF fingerprints under --rlimit 1 and 2: %q, want one", fingerprints)
+	}
+}
