@@ -3,12 +3,16 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/dbverify/dbverify/report"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files of TestGolden")
@@ -251,5 +255,47 @@ func TestBaselineWorkLimit(t *testing.T) {
 	}
 	if fingerprints[0] == "" || fingerprints[0] != fingerprints[1] {
 		t.Errorf("SARIF fingerprints under --rlimit 1 and 2: %q, want one", fingerprints)
+	}
+}
+
+// TestEntrySelection: --entry matches a function's or method's name, a
+// Type.Method, or a package-qualified name, as the README says; a match
+// inside the receiver's type name alone (Transfer in
+// TransferRequest.GetAmount) does not select the method (adv18: --entry
+// Transfer also selected the four getters of *TransferRequest), while a
+// pattern that names the type with its dot (TransferRequest\.) selects
+// its methods.
+func TestEntrySelection(t *testing.T) {
+	const pkg = "example.com/entrysel."
+	for _, tt := range []struct {
+		pattern string
+		want    []string
+	}{
+		{`Transfer`, []string{"Transfer", "(*Ledger).Transfer"}},
+		{`^Transfer$`, []string{"Transfer", "(*Ledger).Transfer"}},
+		{`Ledger\.Transfer`, []string{"(*Ledger).Transfer"}},
+		{`entrysel\.Transfer`, []string{"Transfer"}},
+		{`TransferRequest\.GetAmount`, []string{"(*TransferRequest).GetAmount"}},
+		{`GetAmount`, []string{"(*TransferRequest).GetAmount"}},
+		{`TransferRequest\.`, []string{"(*TransferRequest).GetAmount", "(*TransferRequest).GetFrom"}},
+		{`Request`, nil},
+	} {
+		var out, errOut bytes.Buffer
+		run([]string{"dbverify", "check", "-C", "testdata/entrysel", "--no-cache", "--format", "json", "-c", "accounts.balance >= 0", "--entry", tt.pattern, "./..."}, &out, &errOut)
+		var rep report.Report
+		if tt.want != nil {
+			if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+				t.Fatalf("--entry %s: %v\n%s%s", tt.pattern, err, out.String(), errOut.String())
+			}
+		}
+		var got []string
+		for _, r := range rep.Results {
+			got = append(got, strings.TrimPrefix(r.Entry, pkg))
+		}
+		slices.Sort(got)
+		want := slices.Sorted(slices.Values(tt.want))
+		if !slices.Equal(got, want) {
+			t.Errorf("--entry %s selects %q, want %q\n%s", tt.pattern, got, want, errOut.String())
+		}
 	}
 }
