@@ -15,6 +15,11 @@ const (
 // exactly this object.
 type Report struct {
 	Results []*Result `json:"results"`
+	// Interrupted says the run was interrupted (SIGINT) before every
+	// result was decided: the undecided ones are UNKNOWN, cancelled. An
+	// interrupt after that (in the re-checks under the run's other
+	// constraints) leaves a complete report.
+	Interrupted bool `json:"-"`
 	// Coverage lists the functions of the checked packages that write a
 	// constrained table, each with the verified entries that run it.
 	Coverage []Coverage `json:"coverage"`

@@ -18,6 +18,7 @@ const heartbeatEvery = time.Minute
 type heartbeat struct {
 	mu          sync.Mutex
 	done, total int
+	doing       string // what the run does after every result is decided
 	start       time.Time
 	stop, ended chan struct{}
 }
@@ -36,10 +37,13 @@ func startHeartbeat(w io.Writer, interval time.Duration) *heartbeat {
 				return
 			case <-t.C:
 				h.mu.Lock()
-				done, total := h.done, h.total
+				done, total, doing := h.done, h.total, h.doing
 				h.mu.Unlock()
-				fmt.Fprintf(w, "dbverify: still working after %s: %d of %s result(s) decided (--progress lists them)\n",
-					time.Since(h.start).Round(time.Second), done, totalText(total))
+				if doing != "" {
+					doing = "; " + doing
+				}
+				fmt.Fprintf(w, "dbverify: still working after %s: %d of %s result(s) decided (--progress lists them)%s\n",
+					time.Since(h.start).Round(time.Second), done, totalText(total), doing)
 			}
 		}
 	}()
@@ -57,6 +61,13 @@ func totalText(total int) string {
 func (h *heartbeat) progress(done, total int, _ *report.Result) {
 	h.mu.Lock()
 	h.done, h.total = done, total
+	h.mu.Unlock()
+}
+
+// phase is the pipeline's Phase: the next line says it.
+func (h *heartbeat) phase(msg string) {
+	h.mu.Lock()
+	h.doing = msg
 	h.mu.Unlock()
 }
 

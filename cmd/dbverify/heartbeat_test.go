@@ -26,18 +26,20 @@ func (s *syncBuffer) String() string {
 }
 
 // TestHeartbeat: a run whose progress is not shown says, at each
-// interval, how many results are decided; nothing after it ends.
+// interval, how many results are decided, and what it does once all are
+// (the pipeline's Phase); nothing after it ends.
 func TestHeartbeat(t *testing.T) {
 	var out syncBuffer
 	h := startHeartbeat(&out, 5*time.Millisecond)
 	h.progress(2, 7, nil)
+	h.phase("re-checking X")
 	deadline := time.Now().Add(5 * time.Second)
-	for !strings.Contains(out.String(), "2 of 7 result(s) decided") && time.Now().Before(deadline) {
+	for !strings.Contains(out.String(), "2 of 7 result(s) decided (--progress lists them); re-checking X") && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)
 	}
 	h.end()
 	got := out.String()
-	if !strings.HasPrefix(got, "dbverify: still working after ") || !strings.Contains(got, "2 of 7 result(s) decided") {
+	if !strings.HasPrefix(got, "dbverify: still working after ") || !strings.Contains(got, "2 of 7 result(s) decided (--progress lists them); re-checking X") {
 		t.Fatalf("heartbeat wrote %q", got)
 	}
 	time.Sleep(20 * time.Millisecond)

@@ -299,3 +299,42 @@ func TestEntrySelection(t *testing.T) {
 		}
 	}
 }
+
+// cancelAtLast is the stderr of a run with --progress that cancels the
+// run when its last result is reported ([n/n]).
+type cancelAtLast struct {
+	bytes.Buffer
+	cancel context.CancelFunc
+}
+
+func (w *cancelAtLast) Write(p []byte) (int, error) {
+	if m := regexp.MustCompile(`^\[(\d+)/(\d+)\]`).FindSubmatch(p); m != nil && string(m[1]) == string(m[2]) {
+		w.cancel()
+	}
+	return w.Buffer.Write(p)
+}
+
+// TestInterruptedAfterDecided: an interrupt once every result is decided
+// (adv18: SIGINT while the run re-checked an UNSAFE under the run's other
+// constraints exited 2 "interrupted" with a complete report) exits with
+// the verdicts' code, and the re-checks are announced as they run; the
+// report still holds Withdraw's UNSAFE.
+func TestInterruptedAfterDecided(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var out bytes.Buffer
+	errOut := &cancelAtLast{cancel: cancel}
+	code := runContext(ctx, []string{"dbverify", "check", "-C", "testdata/bank", "--no-cache", "--progress",
+		"-c", "accounts.balance >= 0", "-c", "accounts.id >= 0", "./..."}, &out, errOut)
+	if code != exitUnsafe || strings.Contains(errOut.String(), "interrupted:") {
+		t.Errorf("exit code %d, want %d (the verdicts' code: every result was decided)\n%s", code, exitUnsafe, errOut.String())
+	}
+	for _, want := range []string{"re-checking 1 UNSAFE or UNKNOWN result(s)", "example.com/bank.Withdraw (accounts.balance >= 0)", "the report is complete"} {
+		if !strings.Contains(errOut.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut.String())
+		}
+	}
+	if !strings.Contains(out.String(), "UNSAFE example.com/bank.Withdraw [accounts.balance >= 0]") {
+		t.Errorf("Withdraw's UNSAFE is not reported:\n%s", out.String())
+	}
+}
