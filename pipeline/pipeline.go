@@ -101,6 +101,9 @@ type Config struct {
 
 	// Progress, if set, is called after each (entry, constraint) is done.
 	Progress func(done, total int, r *report.Result)
+	// Started, if set, is called when a worker starts deciding an
+	// (entry, constraint), so that a slow one can be named while it runs.
+	Started func(entry, constraint string)
 	// Phase, if set, is told what the run does once every result is
 	// decided (the re-checks under the run's other constraints, each
 	// named as it starts and as it ends), so that a long tail is not

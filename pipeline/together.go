@@ -88,7 +88,7 @@ func checkTogether(ctx context.Context, cfg Config, in *inputs, jobs []job, resu
 		return nil
 	}
 	quiet := cfg
-	quiet.Progress = nil
+	quiet.Progress, quiet.Started = nil, nil
 	if cfg.Phase != nil {
 		cfg.Phase(recheckAnnouncement(rechecks))
 		quiet.Progress = func(done, total int, r *report.Result) {

@@ -62,6 +62,9 @@ func runJobs(ctx context.Context, cfg Config, in *inputs, jobs, all []job) (resu
 			}
 			defer releaseSolver(cfg, solver)
 			for i := range next {
+				if cfg.Started != nil {
+					cfg.Started(jobs[i].entry, jobs[i].c.Label())
+				}
 				before := solver.Stats().Restarts
 				r := runJob(ctx, cfg, in, jobs[i], solver)
 				if cfg.Concurrent && ctx.Err() == nil {

@@ -96,7 +96,7 @@ func check(c *cli.Context) (int, error) {
 	}
 	if cfg.Progress == nil {
 		h := startHeartbeat(c.App.ErrWriter, heartbeatEvery)
-		cfg.Progress, cfg.Phase = h.progress, h.phase
+		cfg.Progress, cfg.Phase, cfg.Started = h.progress, h.phase, h.started
 		defer h.end()
 	}
 	rep, err := pipeline.Run(c.Context, cfg)
