@@ -47,9 +47,9 @@ func checkViolation(dialect string) string {
 	case "postgres":
 		return "SQLSTATE 23514"
 	case "mysql":
-		return "error 3819 on MySQL, 4025 on MariaDB"
+		return "error 4025 on MariaDB, 3819 on MySQL"
 	case "sqlite":
-		return "SQLITE_CONSTRAINT_CHECK"
+		return "SQLITE_CONSTRAINT_CHECK (275)"
 	}
 	return ""
 }
