@@ -109,9 +109,14 @@ func (l *Loaded) Entries(tables []string, match *regexp.Regexp) []*ssa.Function 
 // "example.com/api.makeWithdraw$1" for the first closure in
 // makeWithdraw), its name within its package ("(*Store).Reserve",
 // "makeWithdraw$1"), that name without pointer marks ("Store.Reserve"), or
-// its SSA name, so that ^Reserve$ and makeWithdraw\$1 both work. A
-// closure is selected only by a match that reaches into its $n suffix
-// (makeWithdraw\$1, \$1$), not by its enclosing function's name.
+// its SSA name, so that ^Reserve$ and makeWithdraw\$1 both work. A match
+// must reach the function's own name, or at least the dot before it: one
+// that lies in the package path or the receiver's type name alone does
+// not select (Transfer selects neither (*TransferRequest).GetAmount nor
+// every function of a package named transfer; TransferRequest\. selects
+// the type's methods). A closure is selected only by a match that reaches
+// into its $n suffix (makeWithdraw\$1, \$1$), not by its enclosing
+// function's name.
 func EntryMatches(fn *ssa.Function, match *regexp.Regexp) bool {
 	name := EntryName(fn)
 	short := name
@@ -120,22 +125,29 @@ func EntryMatches(fn *ssa.Function, match *regexp.Regexp) bool {
 	}
 	plain := strings.NewReplacer("(*", "", ")", "").Replace(short)
 	for _, s := range []string{fn.String(), name, short, plain, fn.Name()} {
+		// The match must end past the start of what names fn itself: the
+		// dot before its name, or for a closure its $n suffix.
+		from := strings.LastIndex(s, "$")
 		if fn.Parent() == nil {
-			if match.MatchString(s) {
-				return true
-			}
-			continue
+			from = ownNameStart(s, fn.Name()) - 1
 		}
-		// A closure is selected by a pattern that reaches into its $n
-		// suffix: Withdraw selects the method, not the closures in it.
-		dollar := strings.LastIndex(s, "$")
 		for _, m := range match.FindAllStringIndex(s, -1) {
-			if m[1] > dollar {
+			if m[1] > from {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// ownNameStart is where s, one of the names EntryMatches tries, spells
+// a function's own name (after its package and receiver), or 0 if it
+// does not hold it.
+func ownNameStart(s, own string) int {
+	if i := strings.LastIndex(s, own); i >= 0 {
+		return i
+	}
+	return 0
 }
 
 // entryPositionForm is an --entry that names a source position:

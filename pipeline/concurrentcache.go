@@ -79,11 +79,13 @@ func concurrentKey(cfg Config, in *inputs, j job, peers []job) string {
 
 // deciding is cfg without what does not decide a concurrent result: where
 // the packages are and how they are loaded (the programs are keyed), the
-// workers and the solvers lent to them, the cache, and the wall-clock
+// workers and the solvers lent to them, the progress reports, the cache,
+// and the wall-clock
 // limits (a result is kept only when no clock acted on it).
 func deciding(cfg Config) Config {
 	cfg.Dir, cfg.Patterns, cfg.Packages, cfg.Solvers, cfg.Entry, cfg.Schema = "", nil, nil, nil, "", ""
 	cfg.Workers, cfg.Progress, cfg.CacheDir, cfg.ToolID, cfg.KeepIR = 0, nil, "", "", false
+	cfg.Phase, cfg.Started = nil, nil
 	cfg.TimeoutMS, cfg.TimeLimit, cfg.Deadline = 0, 0, 0
 	return cfg
 }

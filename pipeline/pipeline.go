@@ -101,6 +101,14 @@ type Config struct {
 
 	// Progress, if set, is called after each (entry, constraint) is done.
 	Progress func(done, total int, r *report.Result)
+	// Started, if set, is called when a worker starts deciding an
+	// (entry, constraint), so that a slow one can be named while it runs.
+	Started func(entry, constraint string)
+	// Phase, if set, is told what the run does once every result is
+	// decided (the re-checks under the run's other constraints, each
+	// named as it starts and as it ends), so that a long tail is not
+	// silent.
+	Phase func(msg string)
 }
 
 // UsageError is a problem with the command line or its inputs (a bad
@@ -169,10 +177,13 @@ func Run(ctx context.Context, cfg Config) (*report.Report, error) {
 		ctx, cancel = context.WithTimeout(ctx, cfg.Deadline)
 		defer cancel()
 	}
-	results, err := runJobs(ctx, cfg, in, jobs, jobs)
+	results, cut, err := runJobs(ctx, cfg, in, jobs, jobs)
 	if err != nil {
 		return nil, err
 	}
+	// Interrupted before every result was decided; an interruption in
+	// the re-checks below leaves the first verdicts, all decided.
+	rep.Interrupted = cut && interrupted(ctx)
 	if err := checkTogether(ctx, cfg, in, jobs, results); err != nil {
 		return nil, err
 	}
@@ -196,6 +207,12 @@ func Run(ctx context.Context, cfg Config) (*report.Report, error) {
 	rep.Tally()
 	rep.Stats.Seconds = time.Since(start).Seconds()
 	return rep, nil
+}
+
+// interrupted reports whether ctx was cancelled (SIGINT), not stopped by
+// the run's --deadline.
+func interrupted(ctx context.Context) bool {
+	return errors.Is(ctx.Err(), context.Canceled)
 }
 
 // inputs are what the jobs of a run share: the loaded program, the

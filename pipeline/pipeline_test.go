@@ -113,7 +113,7 @@ func TestDatabaseFacts(t *testing.T) {
 		{"no fact about the table read", "./cart", "postgres", []string{"carts.total >= 0"}, "", nil,
 			map[string]refine.Verdict{"carts.total >= 0": refine.Unsafe}, ""},
 		{"a CHECK of the table read", "./cart", "postgres", []string{"carts.total >= 0"}, "cart.sql", nil,
-			map[string]refine.Verdict{"carts.total >= 0": refine.Safe}, "products_check1"},
+			map[string]refine.Verdict{"carts.total >= 0": refine.Safe}, "products_price_check"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

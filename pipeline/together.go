@@ -38,7 +38,8 @@ import (
 // that reads no approximated value, from rows satisfying every
 // constraint) replaces it, and anything else leaves the first UNKNOWN.
 // An UNKNOWN a limit stopped is not run again: it would likely stop
-// again, at twice the cost.
+// again, at twice the cost; nor one an unsupported construct stopped,
+// which stops it whatever the initial rows.
 //
 // SAFE results of the first pass assumed nothing and stay as they are.
 
@@ -49,8 +50,8 @@ func togetherRechecks(in *inputs, jobs []job, results []*report.Result) ([]job, 
 	var rechecks []job
 	var which []int
 	for i, r := range results {
-		if r.Verdict != report.Unsafe && (r.Verdict != report.Unknown || r.Limit != "") {
-			continue
+		if r.Verdict != report.Unsafe && (r.Verdict != report.Unknown || r.Limit != "" || strings.HasPrefix(r.Reason, "unsupported: ")) {
+			continue // an unsupported construct stops it from any rows
 		}
 		others := otherRowChecks(in.constraints, jobs[i].c)
 		if len(others) == 0 {
@@ -87,8 +88,14 @@ func checkTogether(ctx context.Context, cfg Config, in *inputs, jobs []job, resu
 		return nil
 	}
 	quiet := cfg
-	quiet.Progress = nil
-	again, err := runJobs(ctx, quiet, in, rechecks, jobs)
+	quiet.Progress, quiet.Started = nil, nil
+	if cfg.Phase != nil {
+		cfg.Phase(recheckAnnouncement(rechecks))
+		quiet.Progress = func(done, total int, r *report.Result) {
+			cfg.Phase(fmt.Sprintf("re-checked %d of %d: %s (%s) assuming the run's other constraints: %s, %.2fs, %d SMT queries", done, total, r.Entry, r.Constraint, r.Verdict, r.Seconds, r.SMTQueries))
+		}
+	}
+	again, _, err := runJobs(ctx, quiet, in, rechecks, jobs)
 	if err != nil {
 		return err
 	}
@@ -103,6 +110,16 @@ func checkTogether(ctx context.Context, cfg Config, in *inputs, jobs []job, resu
 		results[i] = mergeRecheck(results[i], again[k], rechecks[k].assumed, held, in.entryRE != nil, jobs, final)
 	}
 	return nil
+}
+
+// recheckAnnouncement says which results checkTogether decides again, and
+// why.
+func recheckAnnouncement(rechecks []job) string {
+	var names []string
+	for _, j := range rechecks {
+		names = append(names, fmt.Sprintf("%s (%s)", j.entry, j.c.Label()))
+	}
+	return fmt.Sprintf("every result is decided; re-checking %d UNSAFE or UNKNOWN result(s) assuming the run's other row constraints on entry (an interrupt now keeps the verdicts decided): %s", len(rechecks), strings.Join(names, ", "))
 }
 
 // establishedConstraints returns the constraints (by label) that hold in

@@ -53,7 +53,7 @@ func verify(ctx context.Context, entry string, prog *ir.Program, c spec.Property
 	if len(checks) > 0 {
 		var names []string
 		for _, f := range checks {
-			names = append(names, f.Name)
+			names = append(names, checkFactName(f, string(progDialect(cfg, prog))))
 		}
 		r.Assumptions = append(r.Assumptions, "the schema's CHECK constraints hold on entry (the database enforces them): "+strings.Join(names, ", "))
 	}

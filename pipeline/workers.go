@@ -17,9 +17,11 @@ import (
 // runJobs decides the jobs on cfg.Workers workers, each with one solver
 // reset between jobs, and returns their results in the jobs' order. With
 // --concurrent, a job's peers are taken from all (every job of the run).
-// Once ctx is cancelled the remaining jobs are UNKNOWN (cancelled).
-func runJobs(ctx context.Context, cfg Config, in *inputs, jobs, all []job) ([]*report.Result, error) {
-	results := make([]*report.Result, len(jobs))
+// Once ctx is cancelled the remaining jobs are UNKNOWN (cancelled); cut
+// says whether ctx ended before a job was done (its result may be one of
+// those).
+func runJobs(ctx context.Context, cfg Config, in *inputs, jobs, all []job) (results []*report.Result, cut bool, err error) {
+	results = make([]*report.Result, len(jobs))
 	workers := cfg.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -39,6 +41,7 @@ func runJobs(ctx context.Context, cfg Config, in *inputs, jobs, all []job) ([]*r
 			r.Limit = refine.LimitOf(r.Reason)
 		}
 		results[i] = r
+		cut = cut || ctx.Err() != nil
 		done++
 		if cfg.Progress != nil {
 			cfg.Progress(done, len(jobs), r)
@@ -59,6 +62,9 @@ func runJobs(ctx context.Context, cfg Config, in *inputs, jobs, all []job) ([]*r
 			}
 			defer releaseSolver(cfg, solver)
 			for i := range next {
+				if cfg.Started != nil {
+					cfg.Started(jobs[i].entry, jobs[i].c.Label())
+				}
 				before := solver.Stats().Restarts
 				r := runJob(ctx, cfg, in, jobs[i], solver)
 				if cfg.Concurrent && ctx.Err() == nil {
@@ -75,9 +81,9 @@ func runJobs(ctx context.Context, cfg Config, in *inputs, jobs, all []job) ([]*r
 	close(next)
 	wg.Wait()
 	if werr != nil {
-		return nil, werr
+		return nil, false, werr
 	}
-	return results, nil
+	return results, cut, nil
 }
 
 // newSolver starts the solver of one worker (from cfg.Solvers when set),

@@ -296,6 +296,17 @@ func fingerprint(parts ...string) map[string]string {
 	return map[string]string{"dbverify/v1": hex.EncodeToString(h[:16])}
 }
 
+// FindingReason is what an UNKNOWN is about, the same across runs: for
+// one a limit stopped, the kind of limit (the reason's figures, queries
+// used or the limit given, change with the flags and the code), else the
+// reason without its positions. Baselines and SARIF fingerprints use it.
+func FindingReason(r *Result) string {
+	if r.Verdict == Unknown && r.Limit != "" {
+		return "stopped by a " + r.Limit + " limit"
+	}
+	return WithoutPositions(r.Reason)
+}
+
 // WithoutPositions drops the "file.go:line" positions from s, so that a
 // reason names the same finding after the code moves.
 func WithoutPositions(s string) string {
@@ -403,7 +414,7 @@ func (o sarifOptions) unknownResult(r *Result) sarifResult {
 	return sarifResult{RuleID: ruleUnknown, RuleIndex: 1, Level: "warning",
 		Message:             sarifMessage{Text: r.Entry + ": " + r.Constraint + " undecided: " + r.Reason},
 		Locations:           o.primary(r),
-		PartialFingerprints: fingerprint(ruleUnknown, r.Entry, WithoutPositions(r.Reason)),
+		PartialFingerprints: fingerprint(ruleUnknown, r.Entry, FindingReason(r)),
 	}
 }
 

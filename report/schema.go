@@ -15,6 +15,11 @@ const (
 // exactly this object.
 type Report struct {
 	Results []*Result `json:"results"`
+	// Interrupted says the run was interrupted (SIGINT) before every
+	// result was decided: the undecided ones are UNKNOWN, cancelled. An
+	// interrupt after that (in the re-checks under the run's other
+	// constraints) leaves a complete report.
+	Interrupted bool `json:"-"`
 	// Coverage lists the functions of the checked packages that write a
 	// constrained table, each with the verified entries that run it.
 	Coverage []Coverage `json:"coverage"`
@@ -179,6 +184,23 @@ type DatabaseCheck struct {
 	Name string `json:"name,omitempty"`
 	// Condition is the CHECK's condition as the schema writes it.
 	Condition string `json:"condition"`
+	// Error is the error the engine returns for the rejected statement
+	// ("SQLSTATE 23514" on PostgreSQL).
+	Error string `json:"error,omitempty"`
+}
+
+// Headline is what the result line says of the statement the CHECK
+// rejects.
+func (d *DatabaseCheck) Headline() string {
+	s := "the violating statement fails on the database: CHECK"
+	if d.Name != "" {
+		s += " " + d.Name
+	}
+	s += " rejects it"
+	if d.Error != "" {
+		s += ", " + d.Error
+	}
+	return s
 }
 
 // Sentence says what the CHECK does to the counterexample's run.
@@ -187,5 +209,9 @@ func (d *DatabaseCheck) Sentence() string {
 	if d.Name != "" {
 		name = "CHECK " + d.Name
 	}
-	return fmt.Sprintf("The database's %s (%s) would reject the violating statement: the call fails at run time instead of corrupting data.", name, d.Condition)
+	fails := "the call fails at run time"
+	if d.Error != "" {
+		fails += " (" + d.Error + ")"
+	}
+	return fmt.Sprintf("The database's %s (%s) would reject the violating statement: %s instead of corrupting data.", name, d.Condition, fails)
 }

@@ -43,7 +43,11 @@ func writeResult(w io.Writer, r *Result, verbose bool) {
 	if pos != "" {
 		fmt.Fprintf(w, "%s: ", pos)
 	}
-	fmt.Fprintf(w, "%s %s [%s]\n", r.Verdict, r.Entry, r.Constraint)
+	fmt.Fprintf(w, "%s %s [%s]", r.Verdict, r.Entry, r.Constraint)
+	if d := r.DatabaseCheck; d != nil && r.Verdict == Unsafe {
+		fmt.Fprintf(w, " (%s)", d.Headline())
+	}
+	fmt.Fprintln(w)
 	if r.Suppressed != "" {
 		fmt.Fprintf(w, "  suppressed by //dbverify:ignore: %s\n", r.Suppressed)
 	}

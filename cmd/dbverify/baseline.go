@@ -11,16 +11,18 @@ import (
 // A baseline is an earlier JSON report (`--format json`) whose UNSAFE and
 // UNKNOWN results a team accepts for now: with --baseline, a result that
 // is already in it (same verdict, entry point and constraint, and for
-// UNKNOWN the same reason up to positions) is reported but does not fail
+// UNKNOWN the same reason up to positions, or stopped by the same kind of
+// limit whatever its figures) is reported but does not fail
 // the run, so that the gate fails only on new findings.
 
 // findingKey identifies a finding across runs, independent of line
 // numbers.
-func findingKey(verdict report.Verdict, entry, constraint, reason string) string {
-	if verdict != report.Unknown {
-		reason = ""
+func findingKey(r *report.Result) string {
+	reason := ""
+	if r.Verdict == report.Unknown {
+		reason = report.FindingReason(r)
 	}
-	return string(verdict) + "\x00" + entry + "\x00" + constraint + "\x00" + report.WithoutPositions(reason)
+	return string(r.Verdict) + "\x00" + r.Entry + "\x00" + r.Constraint + "\x00" + reason
 }
 
 // readBaseline returns the finding keys of a JSON report.
@@ -35,7 +37,7 @@ func readBaseline(path string) (map[string]bool, error) {
 	}
 	keys := map[string]bool{}
 	for _, r := range rep.Results {
-		keys[findingKey(r.Verdict, r.Entry, r.Constraint, r.Reason)] = true
+		keys[findingKey(r)] = true
 	}
 	return keys, nil
 }
@@ -43,7 +45,7 @@ func readBaseline(path string) (map[string]bool, error) {
 // markBaseline flags the results the baseline already holds.
 func markBaseline(rep *report.Report, keys map[string]bool) {
 	for _, r := range rep.Results {
-		if r.Verdict != report.Safe && keys[findingKey(r.Verdict, r.Entry, r.Constraint, r.Reason)] {
+		if r.Verdict != report.Safe && keys[findingKey(r)] {
 			r.InBaseline = true
 		}
 	}

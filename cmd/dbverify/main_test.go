@@ -3,12 +3,16 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/dbverify/dbverify/report"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files of TestGolden")
@@ -220,5 +224,117 @@ func TestConcurrentTraceText(t *testing.T) {
 	// round 15: an inputs line listed them again, A.code = …, B.code = …).
 	if strings.Contains(text, "  inputs:") {
 		t.Errorf("the requests' inputs printed twice:\n%s", text)
+	}
+}
+
+// TestBaselineWorkLimit: a work-limit UNKNOWN accepted in a baseline is
+// the same finding on the next run with other limit figures (adv18: the
+// reason names the figures, and the baseline reported it as new); a
+// SARIF log fingerprints it the same way too.
+func TestBaselineWorkLimit(t *testing.T) {
+	var out, errOut bytes.Buffer
+	args := []string{"dbverify", "check", "-C", "testdata/bank", "--no-cache", "-c", "accounts.balance >= 0", "--entry", "Deposit", "--fail-on-unknown"}
+	if code := run(append(args, "--rlimit", "1", "--format", "json", "./..."), &out, &errOut); code != exitUnknown ||
+		!bytes.Contains(out.Bytes(), []byte(`"limit": "work"`)) {
+		t.Fatalf("exit code %d, want %d and a work-limit UNKNOWN\n%s%s", code, exitUnknown, out.String(), errOut.String())
+	}
+	baseline := filepath.Join(t.TempDir(), "baseline.json")
+	if err := os.WriteFile(baseline, out.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	if code := run(append(args, "--rlimit", "2", "--baseline", baseline, "--format", "json", "./..."), &out, &errOut); code != exitSafe ||
+		!bytes.Contains(out.Bytes(), []byte(`"in_baseline": true`)) {
+		t.Errorf("exit code %d, want 0: the work-limit UNKNOWN is in the baseline under other figures\n%s", code, out.String())
+	}
+	var fingerprints []string
+	for _, rlimit := range []string{"1", "2"} {
+		out.Reset()
+		run(append(args, "--rlimit", rlimit, "--format", "sarif", "./..."), &out, &errOut)
+		fingerprints = append(fingerprints, regexp.MustCompile(`"dbverify/v1": "[0-9a-f]+"`).FindString(out.String()))
+	}
+	if fingerprints[0] == "" || fingerprints[0] != fingerprints[1] {
+		t.Errorf("SARIF fingerprints under --rlimit 1 and 2: %q, want one", fingerprints)
+	}
+}
+
+// TestEntrySelection: --entry matches a function's or method's name, a
+// Type.Method, or a package-qualified name, as the README says; a match
+// inside the receiver's type name alone (Transfer in
+// TransferRequest.GetAmount) does not select the method (adv18: --entry
+// Transfer also selected the four getters of *TransferRequest), while a
+// pattern that names the type with its dot (TransferRequest\.) selects
+// its methods.
+func TestEntrySelection(t *testing.T) {
+	const pkg = "example.com/entrysel."
+	for _, tt := range []struct {
+		pattern string
+		want    []string
+	}{
+		{`Transfer`, []string{"Transfer", "(*Ledger).Transfer"}},
+		{`^Transfer$`, []string{"Transfer", "(*Ledger).Transfer"}},
+		{`Ledger\.Transfer`, []string{"(*Ledger).Transfer"}},
+		{`entrysel\.Transfer`, []string{"Transfer"}},
+		{`TransferRequest\.GetAmount`, []string{"(*TransferRequest).GetAmount"}},
+		{`GetAmount`, []string{"(*TransferRequest).GetAmount"}},
+		{`TransferRequest\.`, []string{"(*TransferRequest).GetAmount", "(*TransferRequest).GetFrom"}},
+		{`Request`, nil},
+	} {
+		var out, errOut bytes.Buffer
+		run([]string{"dbverify", "check", "-C", "testdata/entrysel", "--no-cache", "--format", "json", "-c", "accounts.balance >= 0", "--entry", tt.pattern, "./..."}, &out, &errOut)
+		var rep report.Report
+		if tt.want != nil {
+			if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+				t.Fatalf("--entry %s: %v\n%s%s", tt.pattern, err, out.String(), errOut.String())
+			}
+		}
+		var got []string
+		for _, r := range rep.Results {
+			got = append(got, strings.TrimPrefix(r.Entry, pkg))
+		}
+		slices.Sort(got)
+		want := slices.Sorted(slices.Values(tt.want))
+		if !slices.Equal(got, want) {
+			t.Errorf("--entry %s selects %q, want %q\n%s", tt.pattern, got, want, errOut.String())
+		}
+	}
+}
+
+// cancelAtLast is the stderr of a run with --progress that cancels the
+// run when its last result is reported ([n/n]).
+type cancelAtLast struct {
+	bytes.Buffer
+	cancel context.CancelFunc
+}
+
+func (w *cancelAtLast) Write(p []byte) (int, error) {
+	if m := regexp.MustCompile(`^\[(\d+)/(\d+)\]`).FindSubmatch(p); m != nil && string(m[1]) == string(m[2]) {
+		w.cancel()
+	}
+	return w.Buffer.Write(p)
+}
+
+// TestInterruptedAfterDecided: an interrupt once every result is decided
+// (adv18: SIGINT while the run re-checked an UNSAFE under the run's other
+// constraints exited 2 "interrupted" with a complete report) exits with
+// the verdicts' code, and the re-checks are announced as they run; the
+// report still holds Withdraw's UNSAFE.
+func TestInterruptedAfterDecided(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var out bytes.Buffer
+	errOut := &cancelAtLast{cancel: cancel}
+	code := runContext(ctx, []string{"dbverify", "check", "-C", "testdata/bank", "--no-cache", "--progress",
+		"-c", "accounts.balance >= 0", "-c", "accounts.id >= 0", "./..."}, &out, errOut)
+	if code != exitUnsafe || strings.Contains(errOut.String(), "interrupted:") {
+		t.Errorf("exit code %d, want %d (the verdicts' code: every result was decided)\n%s", code, exitUnsafe, errOut.String())
+	}
+	for _, want := range []string{"re-checking 1 UNSAFE or UNKNOWN result(s)", "example.com/bank.Withdraw (accounts.balance >= 0)", "the report is complete"} {
+		if !strings.Contains(errOut.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut.String())
+		}
+	}
+	if !strings.Contains(out.String(), "UNSAFE example.com/bank.Withdraw [accounts.balance >= 0]") {
+		t.Errorf("Withdraw's UNSAFE is not reported:\n%s", out.String())
 	}
 }

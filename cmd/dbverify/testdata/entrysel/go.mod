@@ -1,0 +1,3 @@
+module example.com/entrysel
+
+go 1.26
