@@ -33,7 +33,9 @@ import (
 // all), an error (the model follows errors as flags, errpaths.go), an
 // interface of a library or an unnamed one, or where a generic type of
 // the program has its methods' names (an instance may implement it), or
-// where the module boxes a value of an unnamed type into it.
+// where the module boxes a value of an unnamed type into it, or where a
+// package of the module not analysed may declare another implementation
+// (otherimpls.go).
 
 // typeChoice is the dynamic type of one interface value: v takes the
 // number (translator.typeID) of one of types, or of the nil type when
@@ -66,6 +68,11 @@ func (l *Loaded) dynamicTypes(iface types.Type) ([]types.Type, bool) {
 		return out, len(out) > 0
 	}
 	out, ok := l.implementingTypes(it)
+	if len(l.otherImplementations(it)) > 0 {
+		// A type of a package not analysed may be the dynamic type: an
+		// assertion's outcome is not decided on the loaded ones.
+		ok = false
+	}
 	if !ok || len(out) == 0 {
 		// None loaded: an implementation may sit in a package not
 		// analysed (as for the dispatch, see invoke).
