@@ -79,18 +79,46 @@ func (d *unanalysedDecls) candidates(it *types.Interface) []string {
 // covers reports whether type name of d may have a method of every name
 // of it.
 func (d *unanalysedDecls) covers(name string, it *types.Interface) bool {
-	p := d.promotes[name]
-	if p["*"] {
+	has := d.methodNames(name, map[string]bool{})
+	if has["*"] {
 		return true
 	}
 	for i := 0; i < it.NumMethods(); i++ {
-		m := it.Method(i).Name()
-		if !d.methods[name][m] && !p[m] {
+		if !has[it.Method(i).Name()] {
 			return false
 		}
 	}
 	return true
 }
+
+// methodNames returns the names of the methods type name of d declares
+// or may get promoted, those of its embedded types of the same package
+// included ("*": any).
+func (d *unanalysedDecls) methodNames(name string, seen map[string]bool) map[string]bool {
+	out := map[string]bool{}
+	if seen[name] {
+		return out
+	}
+	seen[name] = true
+	for m := range d.methods[name] {
+		out[m] = true
+	}
+	for m := range d.promotes[name] {
+		local, ok := strings.CutPrefix(m, localType)
+		if !ok {
+			out[m] = true
+			continue
+		}
+		for n := range d.methodNames(local, seen) {
+			out[n] = true
+		}
+	}
+	return out
+}
+
+// localType prefixes, among the names a field brings (fieldMethods), the
+// name of a type of the same package: its own methods and promotions.
+const localType = "="
 
 // unanalysedDeclarations parses the packages of the module not analysed
 // (unanalysedPackages; computed once).
@@ -193,9 +221,10 @@ const mockField = "(mock)"
 
 // fieldMethods returns, for the files of one package not analysed, the
 // method names a field of type expression e may bring: those of a named
-// type of a loaded package (its pointer's method set), "*" (any) for
-// one the model cannot see (a type of the same package, of a package
-// not loaded, an interface), mockField for a test double library's.
+// type of a loaded package (its pointer's method set) or of the same
+// package (localType), "*" (any) for one the model cannot see (of a
+// package not loaded, a generic instance, a literal type), mockField for
+// a test double library's.
 func (l *Loaded) fieldMethods(f *ast.File) func(ast.Expr) map[string]bool {
 	imports := map[string]string{}
 	for _, imp := range f.Imports {
@@ -209,6 +238,9 @@ func (l *Loaded) fieldMethods(f *ast.File) func(ast.Expr) map[string]bool {
 	return func(e ast.Expr) map[string]bool {
 		if star, ok := e.(*ast.StarExpr); ok {
 			e = star.X
+		}
+		if id, ok := e.(*ast.Ident); ok && types.Universe.Lookup(id.Name) == nil {
+			return map[string]bool{localType + id.Name: true}
 		}
 		sel, ok := e.(*ast.SelectorExpr)
 		if !ok {
