@@ -166,6 +166,8 @@ func (t *translator) invoke(f *frame, instr ssa.CallInstruction, c *ssa.CallComm
 		// The receiver holds one of a few known types (a decorator given
 		// one of two implementations): only their methods may run.
 		impls, conds = only, when
+	} else if len(impls) > 0 && t.implementedElsewhere(m) {
+		return t.fresh(m.Name()+"()", results)
 	}
 	if val, ok := validationOfMethod(m); ok && len(impls) == 0 {
 		return t.validated(val, args, argTypes(c)[1:], results)

@@ -145,9 +145,13 @@ func (t *translator) begin(f *frame, instr ssa.CallInstruction, a apiCall, self 
 		return t.fresh(a.Name+"()", results)
 	}
 	id, errV := t.beginTx(t.txOptionsOf(f, instr, a, args))
-	txv := value{obj: &object{kind: objTx, tx: id}}
+	// The transaction is nil exactly where Begin failed (every library's
+	// Begin returns nil, err): a repository's `if r.tx != nil` on a copy
+	// WithTx bound to it reads that, not a new arbitrary value.
+	txv := value{obj: &object{kind: objTx, tx: id}, nonNil: ir.Not(errV)}
 	if a.Must {
 		t.panicIf(errV, "panic: the call failed")
+		txv.nonNil = ir.True
 		return txv
 	}
 	return value{tuple: []value{txv, {expr: errV}}}

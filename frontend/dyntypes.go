@@ -1,6 +1,7 @@
 package frontend
 
 import (
+	"go/token"
 	"go/types"
 	"slices"
 	"sort"
@@ -33,7 +34,9 @@ import (
 // all), an error (the model follows errors as flags, errpaths.go), an
 // interface of a library or an unnamed one, or where a generic type of
 // the program has its methods' names (an instance may implement it), or
-// where the module boxes a value of an unnamed type into it.
+// where the module boxes a value of an unnamed type into it, or where a
+// package of the module not analysed may declare another implementation
+// (otherimpls.go).
 
 // typeChoice is the dynamic type of one interface value: v takes the
 // number (translator.typeID) of one of types, or of the nil type when
@@ -66,6 +69,11 @@ func (l *Loaded) dynamicTypes(iface types.Type) ([]types.Type, bool) {
 		return out, len(out) > 0
 	}
 	out, ok := l.implementingTypes(it)
+	if len(l.otherImplementations(it)) > 0 {
+		// A type of a package not analysed may be the dynamic type: an
+		// assertion's outcome is not decided on the loaded ones.
+		ok = false
+	}
 	if !ok || len(out) == 0 {
 		// None loaded: an implementation may sit in a package not
 		// analysed (as for the dispatch, see invoke).
@@ -165,8 +173,8 @@ func (l *Loaded) boxesUnnamed(it *types.Interface) bool {
 // value (a φ of known implementations, an earlier assertion or one of the
 // cell it was loaded from), else a new one among the program's types that
 // implement its static type. False when those are not known.
-func (t *translator) typeChoiceOf(f *frame, i *ssa.TypeAssert) (*typeChoice, bool) {
-	x := t.val(f, i.X)
+func (t *translator) typeChoiceOf(f *frame, iv ssa.Value) (*typeChoice, bool) {
+	x := t.val(f, iv)
 	if len(x.dyns) > 0 && x.dynVar != nil {
 		return &typeChoice{v: x.dynVar, types: x.dyns}, true
 	}
@@ -177,7 +185,7 @@ func (t *translator) typeChoiceOf(f *frame, i *ssa.TypeAssert) (*typeChoice, boo
 	nilOK := len(cands) == 0
 	if nilOK {
 		var ok bool
-		if cands, ok = t.l.dynamicTypes(i.X.Type()); !ok {
+		if cands, ok = t.l.dynamicTypes(iv.Type()); !ok {
 			return nil, false
 		}
 	}
@@ -186,10 +194,10 @@ func (t *translator) typeChoiceOf(f *frame, i *ssa.TypeAssert) (*typeChoice, boo
 		// The content the entry was given: one type for the whole run,
 		// however often a loop comes back to the assertion (chosen on
 		// entry, a ghost: no input a replay sets).
-		ch.v = t.p.NewVar(t.sourceName(f, i.X)+"$type", ir.Int, ir.Ghost)
+		ch.v = t.p.NewVar(t.sourceName(f, iv)+"$type", ir.Int, ir.Ghost)
 		t.inputTypes = append(t.inputTypes, ch.v)
 	} else {
-		ch.v = t.freshVar(t.sourceName(f, i.X)+"$type", ir.Int, ir.KindModel)
+		ch.v = t.freshVar(t.sourceName(f, iv)+"$type", ir.Int, ir.KindModel)
 	}
 	var one []ir.Expr
 	for _, typ := range ch.all() {
@@ -203,7 +211,7 @@ func (t *translator) typeChoiceOf(f *frame, i *ssa.TypeAssert) (*typeChoice, boo
 		}
 	}
 	x.dyns, x.dynVar = ch.types, ch.v
-	f.env[i.X] = x
+	f.env[iv] = x
 	return ch, true
 }
 
@@ -291,7 +299,7 @@ func (t *translator) choiceAssert(f *frame, i *ssa.TypeAssert) (value, bool) {
 	if _, isConst := i.X.(*ssa.Const); isConst {
 		return value{}, false
 	}
-	ch, ok := t.typeChoiceOf(f, i)
+	ch, ok := t.typeChoiceOf(f, i.X)
 	if !ok {
 		return value{}, false
 	}
@@ -324,4 +332,38 @@ func (t *translator) assertedValue(f *frame, i *ssa.TypeAssert) value {
 		return value{expr: x.expr, goConst: x.goConst, str: x.str, strKnown: x.strKnown, alts: x.alts}
 	}
 	return t.fresh(f.prefix+i.Name(), i.AssertedType)
+}
+
+// nilCompareChoice decides x == nil and x != nil for an interface value
+// x of the module on the choice of its dynamic type (typeChoiceOf): nil
+// exactly where the choice is the nil type, so that a path taking
+// x == nil cannot then find x.(*T) holding. A boxed concrete value is
+// never nil. False where the types are not known.
+func (t *translator) nilCompareChoice(f *frame, i *ssa.BinOp) (value, bool) {
+	if i.Op != token.EQL && i.Op != token.NEQ {
+		return value{}, false
+	}
+	x := i.X
+	if isNilConst(x) {
+		x = i.Y
+	} else if !isNilConst(i.Y) {
+		return value{}, false
+	}
+	if _, isConst := x.(*ssa.Const); isConst || !types.IsInterface(x.Type()) || isError(x.Type()) {
+		return value{}, false
+	}
+	var isNil ir.Expr = ir.False
+	if t.val(f, x).dyn == nil {
+		ch, ok := t.typeChoiceOf(f, x)
+		if !ok {
+			return value{}, false
+		}
+		if ch.nilOK {
+			isNil = ir.Eq(ch.v, ir.IntLit(int64(t.typeID(nilType()))))
+		}
+	}
+	if i.Op == token.EQL {
+		return value{expr: isNil}, true
+	}
+	return value{expr: ir.Not(isNil)}, true
 }

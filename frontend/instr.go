@@ -625,6 +625,9 @@ func (t *translator) binop(f *frame, i *ssa.BinOp) value {
 	if v, ok := nilCompare(i, x, y); ok {
 		return v
 	}
+	if v, ok := t.nilCompareChoice(f, i); ok {
+		return v
+	}
 	if x.expr == nil || y.expr == nil {
 		return t.fresh(f.prefix+i.Name(), i.Type())
 	}

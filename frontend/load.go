@@ -114,6 +114,8 @@ type Loaded struct {
 	// unanalysed caches unanalysedPackages (nil: not computed yet).
 	loadedDirs map[string]bool
 	unanalysed []string
+	// otherDecls caches unanalysedDeclarations (nil: not parsed yet).
+	otherDecls []*unanalysedDecls
 	parsed     map[parseKey]parseResult
 	// constGlobals holds the package-level variables that are never
 	// reassigned, with their constant initialiser (see constGlobal).

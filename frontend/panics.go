@@ -180,9 +180,10 @@ func (t *translator) divPanic(i *ssa.BinOp, y ir.Expr) {
 
 // knownPanic adds the panic of a failed type assertion x.(T) whose
 // dynamic type the model knows: none when it is T, certain when it is
-// not.
+// not — the path ends there (after the deferred calls, if any), never
+// goes on with an arbitrary T.
 func (t *translator) knownPanic(f *frame, i *ssa.TypeAssert) {
-	if t.runtimePanics() && !types.AssignableTo(dynType(t.val(f, i.X)), i.AssertedType) {
+	if !types.AssignableTo(dynType(t.val(f, i.X)), i.AssertedType) {
 		t.panicHere("panic: interface conversion")
 	}
 }

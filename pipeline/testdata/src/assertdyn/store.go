@@ -3,7 +3,10 @@
 // helper. *Queries is the only type of the program that implements
 // Querier, so the assertion holds unless the field is nil (a panic,
 // which ends the run): the statements that follow run, and a
-// counterexample through them is not "possibly spurious".
+// counterexample through them is not "possibly spurious". (Its method
+// is AdjustStock, a name no other package of this test module declares:
+// checked alone, a type of another package with the same methods could
+// be the field's, see otherimpls.go.)
 package assertdyn
 
 import (
@@ -13,7 +16,7 @@ import (
 )
 
 type Querier interface {
-	AddStock(ctx context.Context, id, qty int64) error
+	AdjustStock(ctx context.Context, id, qty int64) error
 }
 
 type DBTX interface {
@@ -24,7 +27,7 @@ type Queries struct{ db DBTX }
 
 func (q *Queries) WithTx(tx *sql.Tx) *Queries { return &Queries{db: tx} }
 
-func (q *Queries) AddStock(ctx context.Context, id, qty int64) error {
+func (q *Queries) AdjustStock(ctx context.Context, id, qty int64) error {
 	_, err := q.db.ExecContext(ctx, "UPDATE stocks SET quantity = quantity + ? WHERE id = ?", qty, id)
 	return err
 }
@@ -50,7 +53,7 @@ func (s *Service) execTx(ctx context.Context, fn func(Querier) error) error {
 // AddStock adds qty (unchecked, a negative qty takes the stock below 0).
 func (s *Service) AddStock(ctx context.Context, id, qty int64) error {
 	return s.execTx(ctx, func(q Querier) error {
-		return q.AddStock(ctx, id, qty)
+		return q.AdjustStock(ctx, id, qty)
 	})
 }
 
@@ -60,6 +63,6 @@ func (s *Service) Restock(ctx context.Context, id, qty int64) error {
 		return errors.New("qty must be positive")
 	}
 	return s.execTx(ctx, func(q Querier) error {
-		return q.AddStock(ctx, id, qty)
+		return q.AdjustStock(ctx, id, qty)
 	})
 }

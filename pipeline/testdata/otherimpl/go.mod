@@ -1,0 +1,3 @@
+module example.com/otherimpl
+
+go 1.22
