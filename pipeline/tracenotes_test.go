@@ -22,18 +22,7 @@ func traceNotesResult(t *testing.T, pkg, dialect, constraint string, schema bool
 	if schema {
 		cfg.Schema = dir + "/schema.sql"
 	}
-	rep, err := runShared(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(rep.Results) != 1 {
-		t.Fatalf("%s: %d results, want 1", pkg, len(rep.Results))
-	}
-	r := rep.Results[0]
-	if r.Verdict != report.Unsafe || r.Counterexample == nil {
-		t.Fatalf("%s: %s (%s), want UNSAFE with a counterexample", pkg, r.Verdict, r.Reason)
-	}
-	return r
+	return oneUnsafeResult(t, pkg, cfg)
 }
 
 // TestTraceWrapAroundNote (independent tester adv18, grpcsvc

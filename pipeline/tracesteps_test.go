@@ -15,8 +15,15 @@ import (
 func traceStepsResult(t *testing.T, pkg, constraint string) *report.Result {
 	t.Helper()
 	dir := testdataDir(t, "tracesteps")
-	rep, err := runShared(context.Background(), Config{Dir: dir, Patterns: []string{"./" + pkg}, Dialect: "postgres",
+	return oneUnsafeResult(t, pkg, Config{Dir: dir, Patterns: []string{"./" + pkg}, Dialect: "postgres",
 		Schema: dir + "/schema.sql", Constraints: []string{constraint}, Workers: 1})
+}
+
+// oneUnsafeResult runs the check cfg of package pkg and returns its one
+// result, which must be UNSAFE with a counterexample.
+func oneUnsafeResult(t *testing.T, pkg string, cfg Config) *report.Result {
+	t.Helper()
+	rep, err := runShared(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
