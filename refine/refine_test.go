@@ -62,13 +62,18 @@ func atm(balanceCheck bool) *ir.Program {
 	step(&ir.Assume{Cond: psi(a.s1bal), Info: model("assume psi(s1)")})
 	step(&ir.Assign{Lhs: []*ir.Var{a.bal}, Rhs: []ir.Expr{a.s1bal}, Info: sel})
 	// if amt <= 10000
+	// (Each way carries its outcome, as the frontend's branches do.)
 	guard := info(6, ir.KindBranch, "if amt <= 10000")
-	p.AddEdge(cur, p.Exit, &ir.Assume{Cond: ir.Cmp(ir.OpGt, a.amt, lit(10000)), Info: guard})
-	step(&ir.Assume{Cond: ir.Cmp(ir.OpLe, a.amt, lit(10000)), Info: guard})
+	guardTrue, guardFalse := guard, guard
+	guardTrue.Outcome, guardFalse.Outcome = ir.OutcomeTrue, ir.OutcomeFalse
+	p.AddEdge(cur, p.Exit, &ir.Assume{Cond: ir.Cmp(ir.OpGt, a.amt, lit(10000)), Info: guardFalse})
+	step(&ir.Assume{Cond: ir.Cmp(ir.OpLe, a.amt, lit(10000)), Info: guardTrue})
 	if balanceCheck {
 		g := info(7, ir.KindBranch, "if bal - amt >= minbal")
-		p.AddEdge(cur, p.Exit, &ir.Assume{Cond: ir.Cmp(ir.OpLt, ir.Sub(a.bal, a.amt), lit(1000)), Info: g})
-		step(&ir.Assume{Cond: ir.Cmp(ir.OpGe, ir.Sub(a.bal, a.amt), lit(1000)), Info: g})
+		gTrue, gFalse := g, g
+		gTrue.Outcome, gFalse.Outcome = ir.OutcomeTrue, ir.OutcomeFalse
+		p.AddEdge(cur, p.Exit, &ir.Assume{Cond: ir.Cmp(ir.OpLt, ir.Sub(a.bal, a.amt), lit(1000)), Info: gFalse})
+		step(&ir.Assume{Cond: ir.Cmp(ir.OpGe, ir.Sub(a.bal, a.amt), lit(1000)), Info: gTrue})
 	}
 	upd := info(8, ir.KindSQL, "update Account set balance = balance - amt where Accno = ?")
 	step(&ir.Assign{

@@ -44,6 +44,21 @@ func labelSteps(steps []Step) {
 // undecidedCall matches a call in a Go line: a name and its "(".
 var undecidedCall = regexp.MustCompile(`[\w\]]\(`)
 
+// typeAssertion matches a type assertion x.(T) in a Go line (not a type
+// switch's x.(type)): its step is the assertion holding, the path's
+// choice of x's dynamic type (`q := s.Querier.(*Queries)`).
+var typeAssertion = regexp.MustCompile(`\.\(\*?[\w.\[\]]+\)`)
+
+// assertsType reports whether a Go line has a type assertion.
+func assertsType(line string) bool {
+	for _, m := range typeAssertion.FindAllString(line, -1) {
+		if m != ".(type)" {
+			return true
+		}
+	}
+	return false
+}
+
 // foldUndecided gives every branch step without an outcome that
 // labelSteps left one (and an assign of no value that calls into another
 // line whose return the path never reaches, a call): a line that calls a function whose steps follow
@@ -68,7 +83,7 @@ func foldUndecided(steps []Step) []Step {
 		switch {
 		case undecidedCall.MatchString(s.Text) && entersOtherLine(steps, k):
 			s.Kind = "call"
-		case len(s.Values) > 0 || s.Note != "" || s.Fails || s.NoRows:
+		case len(s.Values) > 0 || s.Note != "" || s.Fails || s.NoRows || assertsType(s.Text):
 			s.Kind = "assign"
 		default:
 			continue
