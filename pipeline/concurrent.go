@@ -160,6 +160,18 @@ func searchPairs(ctx context.Context, r *report.Result, j job, peers []job, in *
 			r.Verdict, r.Reason = report.Unknown, why
 			return "", true
 		}
+		serial, n, err := serialPair(ctx, j, q, in, s, b.config(cfg))
+		if err != nil {
+			internalError(r, err)
+			return "", true
+		}
+		r.SMTQueries += n
+		b.spend(n)
+		if serial != "" {
+			b.pairs++
+			r.Assumptions = mergeStrings(r.Assumptions, []string{serial})
+			continue
+		}
 		iso2 := isolationOf(cfg.Isolation, string(cfg.Dialect), in.levels, j.prog, q.prog)
 		if gap := searchGaps(iso2.Level, string(cfg.Dialect), j.c.Tables(), j.prog, q.prog); gap != "" {
 			r.Isolation = &iso2
