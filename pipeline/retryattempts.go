@@ -26,7 +26,9 @@ import (
 // count in neither. Any read of a carried variable — in a condition, an
 // assignment or a statement's arguments — is reported: implicit flows (a
 // variable set on a branch over a read) are caught with the explicit
-// ones, as the variable set on the branch is written in the attempt.
+// ones, as the variable set on the branch is written in the attempt. The
+// front end's defer flags, cleared to false on each call's entry, are
+// not carried where every path clears them.
 
 // attemptState is the analysis's fact at a location.
 type attemptState struct {
@@ -83,10 +85,12 @@ func (s *attemptState) step(st ir.Stmt) *attemptState {
 	switch st := st.(type) {
 	case *ir.Assign:
 		for i, v := range st.Lhs {
-			if i < len(st.Rhs) && v != nil && v.Kind == ir.Ghost && isConst(st.Rhs[i]) {
-				// The front end's bookkeeping of the Go call it is in
-				// (a defer flag cleared on the call's entry): the same
-				// value whatever an earlier attempt did.
+			if i < len(st.Rhs) && v != nil && v.Kind == ir.Ghost && st.Rhs[i] == ir.False {
+				// The front end's bookkeeping of the Go call it is in (a
+				// defer flag cleared on the call's entry): false whatever
+				// an earlier attempt did. (Only false: where every path
+				// clears it, its value says nothing of the path taken;
+				// a path that sets it otherwise keeps it written.)
 				delete(out.carried, v)
 				delete(out.written, v)
 				continue
@@ -162,15 +166,6 @@ func carriedRead(p *ir.Program) ir.Stmt {
 		}
 	}
 	return nil
-}
-
-// isConst reports whether e is a literal.
-func isConst(e ir.Expr) bool {
-	switch e.(type) {
-	case *ir.IntConst, *ir.RealConst, ir.BoolConst:
-		return true
-	}
-	return false
 }
 
 // txAhead marks the locations of p from which a statement or a COMMIT is
