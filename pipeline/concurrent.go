@@ -312,7 +312,7 @@ type pairSearch struct {
 // by ctx (the result's time limit, the run).
 func searchPair(ctx context.Context, j, q job, in *inputs, s *smt.Solver, cfg Config, conc dbmodel.Concurrency, b *searchBudget, pair string) (*pairSearch, error) {
 	out := &pairSearch{switches: true}
-	jp, qp := peeledRequests(j.prog, q.prog)
+	jp, qp, unpeeled := peeledRequests(j.prog, q.prog)
 	plans := interleave.Switches(jp == qp, interleave.MaxOps(jp), interleave.MaxOps(qp))
 	b.at("the schedule plans of " + pair)
 	if err := searchPlans(ctx, out, plans, j.c, in, s, cfg, conc, b, jp, qp); err != nil {
@@ -322,6 +322,7 @@ func searchPair(ctx context.Context, j, q job, in *inputs, s *smt.Solver, cfg Co
 		if err := countInterleavings(out, cfg, in, conc, jp, qp); err != nil {
 			return nil, err
 		}
+		noteUnpeeled(out, unpeeled)
 		return out, nil
 	}
 	b.at("the product of every interleaving of " + pair)
@@ -341,25 +342,8 @@ func searchPair(ctx context.Context, j, q job, in *inputs, s *smt.Solver, cfg Co
 		out.res = &refine.Result{Verdict: report.Unknown, Position: out.res.Position,
 			Reason: fmt.Sprintf("%s; and the product of every interleaving: %s", out.res.Reason, full.res.Reason)}
 	}
+	noteUnpeeled(out, unpeeled)
 	return out, nil
-}
-
-// peeledRequests returns the requests j and q of a pair with their
-// counted loops peeled (ir.PeeledCopy; one copy when they are one
-// program): a retry loop `for attempt := 0; attempt < 3; attempt++`
-// around a request's statements becomes its attempts in sequence before
-// the product is built. Peeling the product instead finds no counted
-// loop where a schedule plan switches requests inside the loop's first
-// iteration (the loop the product keeps is entered with the counter at
-// 1, not at a literal), and every plan then abstracted both requests'
-// loops at their heads: adv17's SpendRetrying, whose bug needs the
-// second attempt, was UNKNOWN at the query limits.
-func peeledRequests(j, q *ir.Program) (*ir.Program, *ir.Program) {
-	jp := ir.PeeledCopy(j, peelTrips, peelEdges(j))
-	if q == j {
-		return jp, jp
-	}
-	return jp, ir.PeeledCopy(q, peelTrips, peelEdges(q))
 }
 
 // countInterleavings records in out the interleavings of the product of
@@ -406,7 +390,7 @@ func searchProduct(ctx context.Context, c spec.Property, in *inputs, s *smt.Solv
 			return nil, err
 		}
 	}
-	res, asm, err := checkModel(ctx, prod, c, in, s, productConfig(cfg, min(maxQueries, b.left())), &conc)
+	res, asm, err := checkProduct(ctx, prod, c, in, s, productConfig(cfg, min(maxQueries, b.left())), &conc)
 	if rerr := s.SetRLimit(saved); rerr != nil && err == nil {
 		err = rerr
 	}
@@ -456,7 +440,7 @@ func searchPlans(ctx context.Context, out *pairSearch, plans [][]interleave.Segm
 		if err != nil {
 			return err
 		}
-		res, asm, err := checkModel(ctx, prod, c, in, s, productConfig(cfg, min(raisedQueries(cfg, pairMaxQueries)-out.queries, b.left())), &conc)
+		res, asm, err := checkProduct(ctx, prod, c, in, s, productConfig(cfg, min(raisedQueries(cfg, pairMaxQueries)-out.queries, b.left())), &conc)
 		if err != nil {
 			return err
 		}
@@ -508,21 +492,33 @@ func internalError(r *report.Result, err error) *report.Result {
 	return r
 }
 
-// checkModel lowers prog in the row model of c with concurrency conc and
-// runs the configured engine on it; it returns the result and every
-// assumption made.
+// checkModel lowers prog, one request, in the row model of c with
+// concurrency conc and runs the configured engine on it; it returns the
+// result and every assumption made. Loops with a known small trip count
+// become straight-line code, as in the sequential check (verify): the
+// stability check and the peers' sequential checks.
 func checkModel(ctx context.Context, prog *ir.Program, c spec.Property, in *inputs, s *smt.Solver, cfg Config, conc *dbmodel.Concurrency) (*refine.Result, []string, error) {
+	return lowerAndRun(ctx, prog, c, in, s, cfg, conc, true)
+}
+
+// checkProduct is checkModel of a product of requests, whose loops it
+// leaves as they are: a product's loops are peeled in its requests
+// before it is built, within bounds (peeledRequests); peeling the
+// product would unroll, past those bounds, loops left whole on purpose.
+func checkProduct(ctx context.Context, prod *ir.Program, c spec.Property, in *inputs, s *smt.Solver, cfg Config, conc *dbmodel.Concurrency) (*refine.Result, []string, error) {
+	return lowerAndRun(ctx, prod, c, in, s, cfg, conc, false)
+}
+
+func lowerAndRun(ctx context.Context, prog *ir.Program, c spec.Property, in *inputs, s *smt.Solver, cfg Config, conc *dbmodel.Concurrency, peel bool) (*refine.Result, []string, error) {
 	facts, _ := withCheckFacts(in.schema, c, prog, in.facts)
 	low, err := dbmodel.Lower(prog, c, dbmodel.Options{Schema: in.schema, NoInferKey: cfg.NoInferKey, Facts: facts, Dialect: progDialect(cfg, prog), Concurrency: conc})
 	if err != nil {
 		return nil, nil, err
 	}
 	ir.PropagateCopies(low.Program)
-	// Loops with a known small trip count become straight-line code, as
-	// in the sequential check (verify): the stability check and the
-	// peers' sequential checks of one program. (A product's loops are
-	// peeled in its requests before it is built: peeledRequests.)
-	ir.PeelCountedLoops(low.Program, peelTrips, peelEdges(low.Program))
+	if peel {
+		ir.PeelCountedLoops(low.Program, peelTrips, peelEdges(low.Program))
+	}
 	asm := append(append([]string(nil), prog.Assumptions...), low.Assumptions...)
 	cfg.KeepBoolProg = false
 	return runEngine(ctx, cfg, low.Program, s), asm, nil
