@@ -463,3 +463,24 @@ func pruneUnreachable(p *Program) {
 	}
 	p.Edges = kept
 }
+
+// PeeledCopy returns p with its counted loops peeled (PeelCountedLoops),
+// leaving p as it is: the copy has its own edges and locations and
+// shares p's variables and statements. It returns p itself where no loop
+// is peeled.
+func PeeledCopy(p *Program, maxTrips, maxEdges int) *Program {
+	q := *p
+	q.Edges = make([]*Edge, 0, len(p.Edges))
+	q.Out = make([][]*Edge, p.NumLocs)
+	q.names = make(map[string]int, len(p.names))
+	for k, v := range p.names {
+		q.names[k] = v
+	}
+	for _, e := range p.Edges {
+		q.AddEdge(e.From, e.To, e.Stmt)
+	}
+	if PeelCountedLoops(&q, maxTrips, maxEdges) == 0 {
+		return p
+	}
+	return &q
+}

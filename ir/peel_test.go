@@ -79,6 +79,39 @@ func TestPeelCountedLoops(t *testing.T) {
 	}
 }
 
+// TestPeeledCopy: the copy is peeled and runs as the loop does; the
+// original keeps its loop (the pipeline peels each request of a
+// concurrent product, whose programs the other jobs share).
+func TestPeeledCopy(t *testing.T) {
+	p := NewProgram("loop")
+	x := p.NewVar("x", Int, Local)
+	i := p.NewVar("i", Int, Local)
+	head, body, exit := p.NewLoc(), p.NewLoc(), p.NewLoc()
+	p.AddEdge(p.Entry, head, &Assign{Lhs: []*Var{x, i}, Rhs: []Expr{IntLit(0), IntLit(0)}})
+	p.AddEdge(head, body, &Assume{Cond: Cmp(OpLt, i, IntLit(3))})
+	p.AddEdge(head, exit, &Assume{Cond: Not(Cmp(OpLt, i, IntLit(3)))})
+	p.AddEdge(body, head, &Assign{Lhs: []*Var{x, i}, Rhs: []Expr{Add(x, IntLit(2)), Add(i, IntLit(1))}})
+	p.AddEdge(exit, p.Exit, &Assume{Cond: True})
+	before := p.String()
+	wantEnd, wantX := run(t, p)
+	q := PeeledCopy(p, 8, 1000)
+	if q == p {
+		t.Fatal("no copy: the counted loop was not peeled")
+	}
+	if p.String() != before {
+		t.Fatalf("the original changed:\n%s\nwas\n%s", p, before)
+	}
+	if heads, _ := loopHeads(q); len(heads) != 0 {
+		t.Fatalf("loops left in the copy at %v:\n%s", heads, q)
+	}
+	if gotEnd, gotX := run(t, q); gotEnd != wantEnd || gotX != wantX {
+		t.Fatalf("the copy ends at L%d with x = %s, the loop at L%d with x = %s", gotEnd, gotX, wantEnd, wantX)
+	}
+	if r := PeeledCopy(q, 8, 1000); r != q {
+		t.Error("a program without a counted loop was copied")
+	}
+}
+
 // countPaths counts the paths from l to target in an acyclic program.
 func countPaths(p *Program, l, target Loc) int {
 	if l == target {

@@ -160,6 +160,18 @@ func searchPairs(ctx context.Context, r *report.Result, j job, peers []job, in *
 			r.Verdict, r.Reason = report.Unknown, why
 			return "", true
 		}
+		serial, n, err := serialPair(ctx, j, q, in, s, b.config(cfg))
+		if err != nil {
+			internalError(r, err)
+			return "", true
+		}
+		r.SMTQueries += n
+		b.spend(n)
+		if serial != "" {
+			b.pairs++
+			r.Assumptions = mergeStrings(r.Assumptions, []string{serial})
+			continue
+		}
 		iso2 := isolationOf(cfg.Isolation, string(cfg.Dialect), in.levels, j.prog, q.prog)
 		if gap := searchGaps(iso2.Level, string(cfg.Dialect), j.c.Tables(), j.prog, q.prog); gap != "" {
 			r.Isolation = &iso2
@@ -169,6 +181,12 @@ func searchPairs(ctx context.Context, r *report.Result, j job, peers []job, in *
 		}
 		if u := firstUnsupported(j.prog, q.prog); u != nil {
 			r.Verdict, r.Reason, r.Position = report.Unknown, fmt.Sprintf("unsupported: %s at %s", u.What, u.Position()), u.Position()
+			return "", true
+		}
+		if gap, at := gapLocks(iso2.Level, progDialect(cfg, j.prog), j.prog, q.prog); gap != "" {
+			r.Isolation = &iso2
+			r.Verdict, r.Position = report.Unknown, at
+			r.Reason = fmt.Sprintf("concurrent requests: the stability check failed (%s), and the 2-request search of %s is not exact: %s", r.Concurrency.StabilityFailed, pair, gap)
 			return "", true
 		}
 		sr, err := searchPair(ctx, j, q, in, s, cfg, searchConcurrency(iso2.Level, cfg, j, q), b, pair)
@@ -294,19 +312,21 @@ type pairSearch struct {
 // by ctx (the result's time limit, the run).
 func searchPair(ctx context.Context, j, q job, in *inputs, s *smt.Solver, cfg Config, conc dbmodel.Concurrency, b *searchBudget, pair string) (*pairSearch, error) {
 	out := &pairSearch{switches: true}
-	plans := interleave.Switches(j.prog == q.prog, interleave.MaxOps(j.prog), interleave.MaxOps(q.prog))
+	jp, qp, unpeeled := peeledRequests(j.prog, q.prog)
+	plans := interleave.Switches(jp == qp, interleave.MaxOps(jp), interleave.MaxOps(qp))
 	b.at("the schedule plans of " + pair)
-	if err := searchPlans(ctx, out, plans, j.c, in, s, cfg, conc, b, j.prog, q.prog); err != nil {
+	if err := searchPlans(ctx, out, plans, j.c, in, s, cfg, conc, b, jp, qp); err != nil {
 		return nil, err
 	}
 	if out.res != nil && out.res.Verdict == report.Unsafe || stopped(ctx) != "" || b.left() == 0 || out.queries >= raisedQueries(cfg, pairMaxQueries) {
-		if err := countInterleavings(out, cfg, in, conc, j.prog, q.prog); err != nil {
+		if err := countInterleavings(out, cfg, in, conc, jp, qp); err != nil {
 			return nil, err
 		}
+		noteUnpeeled(out, unpeeled)
 		return out, nil
 	}
 	b.at("the product of every interleaving of " + pair)
-	full, err := searchProduct(ctx, j.c, in, s, cfg, conc, fullProductRLimit, b, min(raisedQueries(cfg, fullProductMaxQueries), raisedQueries(cfg, pairMaxQueries)-out.queries), j.prog, q.prog)
+	full, err := searchProduct(ctx, j.c, in, s, cfg, conc, fullProductRLimit, b, min(raisedQueries(cfg, fullProductMaxQueries), raisedQueries(cfg, pairMaxQueries)-out.queries), jp, qp)
 	if err != nil {
 		return nil, err
 	}
@@ -322,6 +342,7 @@ func searchPair(ctx context.Context, j, q job, in *inputs, s *smt.Solver, cfg Co
 		out.res = &refine.Result{Verdict: report.Unknown, Position: out.res.Position,
 			Reason: fmt.Sprintf("%s; and the product of every interleaving: %s", out.res.Reason, full.res.Reason)}
 	}
+	noteUnpeeled(out, unpeeled)
 	return out, nil
 }
 
@@ -369,7 +390,7 @@ func searchProduct(ctx context.Context, c spec.Property, in *inputs, s *smt.Solv
 			return nil, err
 		}
 	}
-	res, asm, err := checkModel(ctx, prod, c, in, s, productConfig(cfg, min(maxQueries, b.left())), &conc)
+	res, asm, err := checkProduct(ctx, prod, c, in, s, productConfig(cfg, min(maxQueries, b.left())), &conc)
 	if rerr := s.SetRLimit(saved); rerr != nil && err == nil {
 		err = rerr
 	}
@@ -419,7 +440,7 @@ func searchPlans(ctx context.Context, out *pairSearch, plans [][]interleave.Segm
 		if err != nil {
 			return err
 		}
-		res, asm, err := checkModel(ctx, prod, c, in, s, productConfig(cfg, min(raisedQueries(cfg, pairMaxQueries)-out.queries, b.left())), &conc)
+		res, asm, err := checkProduct(ctx, prod, c, in, s, productConfig(cfg, min(raisedQueries(cfg, pairMaxQueries)-out.queries, b.left())), &conc)
 		if err != nil {
 			return err
 		}
@@ -471,16 +492,33 @@ func internalError(r *report.Result, err error) *report.Result {
 	return r
 }
 
-// checkModel lowers prog in the row model of c with concurrency conc and
-// runs the configured engine on it; it returns the result and every
-// assumption made.
+// checkModel lowers prog, one request, in the row model of c with
+// concurrency conc and runs the configured engine on it; it returns the
+// result and every assumption made. Loops with a known small trip count
+// become straight-line code, as in the sequential check (verify): the
+// stability check and the peers' sequential checks.
 func checkModel(ctx context.Context, prog *ir.Program, c spec.Property, in *inputs, s *smt.Solver, cfg Config, conc *dbmodel.Concurrency) (*refine.Result, []string, error) {
+	return lowerAndRun(ctx, prog, c, in, s, cfg, conc, true)
+}
+
+// checkProduct is checkModel of a product of requests, whose loops it
+// leaves as they are: a product's loops are peeled in its requests
+// before it is built, within bounds (peeledRequests); peeling the
+// product would unroll, past those bounds, loops left whole on purpose.
+func checkProduct(ctx context.Context, prod *ir.Program, c spec.Property, in *inputs, s *smt.Solver, cfg Config, conc *dbmodel.Concurrency) (*refine.Result, []string, error) {
+	return lowerAndRun(ctx, prod, c, in, s, cfg, conc, false)
+}
+
+func lowerAndRun(ctx context.Context, prog *ir.Program, c spec.Property, in *inputs, s *smt.Solver, cfg Config, conc *dbmodel.Concurrency, peel bool) (*refine.Result, []string, error) {
 	facts, _ := withCheckFacts(in.schema, c, prog, in.facts)
 	low, err := dbmodel.Lower(prog, c, dbmodel.Options{Schema: in.schema, NoInferKey: cfg.NoInferKey, Facts: facts, Dialect: progDialect(cfg, prog), Concurrency: conc})
 	if err != nil {
 		return nil, nil, err
 	}
 	ir.PropagateCopies(low.Program)
+	if peel {
+		ir.PeelCountedLoops(low.Program, peelTrips, peelEdges(low.Program))
+	}
 	asm := append(append([]string(nil), prog.Assumptions...), low.Assumptions...)
 	cfg.KeepBoolProg = false
 	return runEngine(ctx, cfg, low.Program, s), asm, nil

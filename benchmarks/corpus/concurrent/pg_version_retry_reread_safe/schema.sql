@@ -1,0 +1,5 @@
+CREATE TABLE balances (
+    id      BIGINT PRIMARY KEY,
+    amount  BIGINT NOT NULL,
+    version BIGINT NOT NULL
+);
