@@ -1,6 +1,9 @@
 package ir
 
-import "math/big"
+import (
+	"math/big"
+	"slices"
+)
 
 // PeelCountedLoops unrolls the loops that run a known, small number of
 // times into their iterations in sequence, so that the engines decide them
@@ -402,11 +405,18 @@ func peel(p *Program, l *countedLoop) {
 			loopEdges = append(loopEdges, e)
 		}
 	}
+	// The copies' locations are numbered in the order of the body's (not
+	// the map's), so that a program unrolls to the same one every run.
+	body := make([]Loc, 0, len(l.body))
+	for loc := range l.body {
+		body = append(body, loc)
+	}
+	slices.Sort(body)
 	heads := make([]Loc, l.trips+1)
 	copies := make([]map[Loc]Loc, l.trips)
 	for c := range copies {
 		copies[c] = map[Loc]Loc{}
-		for loc := range l.body {
+		for _, loc := range body {
 			copies[c][loc] = p.NewLoc()
 		}
 		heads[c] = copies[c][l.head]

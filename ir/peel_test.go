@@ -47,6 +47,18 @@ func TestPeelCountedLoops(t *testing.T) {
 		{"i > 5 is not matched", OpGt, 0, 5, false, false, 0, 0},
 		{"two increments per trip", OpLt, 0, 3, false, true, 0, 0},
 	}
+	t.Run("the same program every time", func(t *testing.T) {
+		// (The copies' locations were numbered in the order of a map.)
+		first := build(OpLt, 0, 3, true, false)
+		PeelCountedLoops(first, 8, 1000)
+		for range 20 {
+			p := build(OpLt, 0, 3, true, false)
+			PeelCountedLoops(p, 8, 1000)
+			if p.String() != first.String() {
+				t.Fatalf("peeled twice, two programs:\n%s\n---\n%s", first, p)
+			}
+		}
+	})
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			p := build(tc.op, tc.init, tc.bound, tc.viaTemp, tc.double)
