@@ -9,12 +9,13 @@ import (
 
 // WriteGitHub writes GitHub Actions workflow commands: an ::error per
 // UNSAFE result and a ::warning per UNKNOWN one and per finding, annotated on the entry
-// point (file paths relative to the repository root, as GitHub wants).
+// point (file paths relative to the repository root, as GitHub wants);
+// none for a result suppressed or accepted in the baseline.
 func WriteGitHub(w io.Writer, rep *Report, o Options) error {
 	opt := newSARIFOptions(o)
 	for _, r := range rep.Results {
-		if r.Suppressed != "" {
-			continue
+		if r.Suppressed != "" || r.InBaseline {
+			continue // (neither fails the run: no annotation)
 		}
 		var level, msg string
 		switch r.Verdict {

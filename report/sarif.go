@@ -111,8 +111,9 @@ type sarifResult struct {
 	Suppressions        []sarifSuppression `json:"suppressions,omitempty"`
 }
 
-// sarifSuppression is a //dbverify:ignore directive: GitHub closes the
-// alert as dismissed with the justification.
+// sarifSuppression is a //dbverify:ignore directive (kind inSource) or a
+// finding accepted in the --baseline report (kind external): GitHub
+// closes the alert as dismissed with the justification.
 type sarifSuppression struct {
 	Kind          string `json:"kind"`
 	Justification string `json:"justification"`
@@ -348,10 +349,20 @@ func WriteSARIF(w io.Writer, rep *Report, o Options) error {
 	return encodeSARIF(w, opt.run(results, true, nil))
 }
 
-// suppressed records r's //dbverify:ignore directive, if any, on res.
+// baselineJustification justifies the suppression of a finding the
+// --baseline report holds.
+const baselineJustification = "accepted in the baseline (--baseline): an earlier report holds this finding"
+
+// suppressed records on res why r does not fail the run, if it does not:
+// its //dbverify:ignore directive, or the baseline that accepted it (an
+// independent tester, adv19: accepted findings were emitted as plain
+// errors, so that GitHub raised an alert for each).
 func suppressed(res sarifResult, r *Result) sarifResult {
-	if r.Suppressed != "" {
+	switch {
+	case r.Suppressed != "":
 		res.Suppressions = []sarifSuppression{{Kind: "inSource", Justification: r.Suppressed}}
+	case r.InBaseline:
+		res.Suppressions = []sarifSuppression{{Kind: "external", Justification: baselineJustification}}
 	}
 	return res
 }

@@ -126,6 +126,18 @@ func TestBaseline(t *testing.T) {
 		!bytes.Contains(out.Bytes(), []byte(`"in_baseline": true`)) {
 		t.Errorf("exit code %d, want 0: the only finding is in the baseline\n%s", code, out.String())
 	}
+	// SARIF and GitHub annotations: the accepted finding is suppressed
+	// (external, the baseline), not a plain alert (adv19).
+	out.Reset()
+	sarif := []string{"dbverify", "check", "-C", "testdata/bank", "--no-cache", "-c", "accounts.balance >= 0", "--baseline", baseline, "--entry", "Withdraw"}
+	if code := run(append(sarif, "--format", "sarif", "./..."), &out, &errOut); code != exitSafe ||
+		!regexp.MustCompile(`"suppressions": \[\s*\{\s*"kind": "external",\s*"justification": "accepted in the baseline`).Match(out.Bytes()) {
+		t.Errorf("SARIF with the baseline: exit code %d, want 0 and the finding suppressed as external\n%s", code, out.String())
+	}
+	out.Reset()
+	if code := run(append(sarif, "--format", "github", "./..."), &out, &errOut); code != exitSafe || strings.Contains(out.String(), "::error") {
+		t.Errorf("GitHub annotations with the baseline: exit code %d, want 0 and no ::error\n%s", code, out.String())
+	}
 	out.Reset()
 	if code := run(append(args, "--fail-on-unknown", "--baseline", baseline, "./..."), &out, &errOut); code != exitUnknown {
 		t.Errorf("exit code %d, want %d: Adjust's UNKNOWN is new\n%s", code, exitUnknown, out.String())
