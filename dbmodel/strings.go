@@ -223,6 +223,9 @@ func (m *lowerer) approxVar(name string, s ir.Sort, why string) *ir.Var {
 // compare is a op b (op a comparison: = <> < <= > >=).
 func (m *lowerer) compare(op sqlir.Op, a, b sqlValue) ir.Expr {
 	irop := map[sqlir.Op]ir.Op{sqlir.OpEq: ir.OpEq, sqlir.OpNe: ir.OpNe, sqlir.OpLt: ir.OpLt, sqlir.OpLe: ir.OpLe, sqlir.OpGt: ir.OpGt, sqlir.OpGe: ir.OpGe}[op]
+	if r, ok := m.sqliteTextWithNumber(irop, op, a, b); ok {
+		return r
+	}
 	switch {
 	case !a.isString() && !b.isString():
 		return m.collatedCmp(irop, op, a, b)
@@ -266,6 +269,44 @@ func (m *lowerer) compare(op sqlir.Op, a, b sqlValue) ir.Expr {
 		}
 	}
 	return m.collatedCmp(irop, op, a, b)
+}
+
+// sqliteTextWithNumber is a op b on SQLite when one is a Go string (bound
+// as TEXT) and the other a number without affinity (a literal,
+// arithmetic, a truth value: no column). SQLite converts the text only
+// for a column of numeric affinity (datatype3.html §4.2); otherwise it
+// compares TEXT with a number, and TEXT sorts above every number: '-5' >
+// 0 is true. Exact against a constant; another number may be NULL, which
+// the comparison does not see, so the result is approximated. ok is
+// false when the rule does not apply.
+func (m *lowerer) sqliteTextWithNumber(irop ir.Op, op sqlir.Op, a, b sqlValue) (ir.Expr, bool) {
+	if m.opt.Dialect != "sqlite" {
+		return nil, false
+	}
+	textFirst := isGoString(a) && b.kind == kindNum && !b.col
+	if !textFirst && !(isGoString(b) && a.kind == kindNum && !a.col) {
+		return nil, false
+	}
+	num := b.e
+	if !textFirst {
+		num = a.e
+	}
+	switch num.(type) {
+	case *ir.IntConst, *ir.RealConst:
+	default:
+		return m.approxVar("$strcmp", ir.Bool, fmt.Sprintf("a comparison of a text-bound Go string with a number (%s %s %s: TEXT sorts above every number on SQLite)", describe(a), op, describe(b))), true
+	}
+	// The text is the greater operand.
+	var r bool
+	switch irop {
+	case ir.OpNe:
+		r = true
+	case ir.OpGt, ir.OpGe:
+		r = textFirst
+	case ir.OpLt, ir.OpLe:
+		r = !textFirst
+	}
+	return ir.BoolConst(r), true
 }
 
 // collatedCmp is a op b as the engine compares them (collatedPair).

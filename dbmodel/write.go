@@ -339,6 +339,11 @@ func (m *lowerer) insert(em *emitter, t *tableModel, q *sqlir.Insert, s *ir.Exec
 			}
 			rhs = append(rhs, conv)
 		}
+		if m.omitsRequired(t, q) != "" {
+			// A NOT NULL column without a DEFAULT is left out: the
+			// row is never inserted (requiredcols.go).
+			facts = append(facts, ir.False)
+		}
 		em.havoc(m.takeFresh()...)
 		if len(facts) > 0 {
 			em.assume(ir.And(facts...))

@@ -202,7 +202,8 @@ func pgTypeCategory(tn *pg.TypeName) (cat int, typmod bool) {
 }
 
 // cast translates "x::type" / CAST(x AS type). A placeholder keeps its
-// value (the driver binds the Go argument as that type); a literal is
+// value (the driver binds the Go argument as that type; SQLite's numeric
+// cast of a placeholder is 0 + ?, which converts a bound TEXT); a literal is
 // converted when the conversion is exact ('5'::int is 5); other operands
 // keep their value when cast to a numeric, text, boolean or user-defined
 // type without a length/precision (the parser has no column types to tell
@@ -211,6 +212,11 @@ func (t *translator) cast(c *pg.TypeCast, n *pg.Node) sqlir.Expr {
 	cat, typmod := pgTypeCategory(c.TypeName)
 	switch a := c.Arg.GetNode().(type) {
 	case *pg.Node_ParamRef:
+		if t.sqlite && (cat == catInt || cat == catExact || cat == catFloat) {
+			// SQLite converts a bound TEXT to a number, as arithmetic
+			// does: the result compares as a number, not as TEXT.
+			return &sqlir.Binary{Op: sqlir.OpAdd, X: &sqlir.Num{Val: new(big.Rat), IsInt: true}, Y: t.expr(c.Arg)}
+		}
 		return t.expr(c.Arg)
 	case *pg.Node_AConst:
 		if r := castConst(a.AConst, cat, typmod); r != nil {
