@@ -24,7 +24,7 @@ func (m *lowerer) value(e sqlir.Expr, x *symbol, args []ir.Expr) sqlValue {
 			return m.value(g, x, args)
 		}
 		if v := m.column(e, x); v != nil {
-			return sqlValue{e: v, kind: m.symbolKind(x, e.Name), col: true, coll: m.symbolCollation(x, e.Name)}
+			return sqlValue{e: v, kind: m.symbolKind(x, e.Name), col: !e.NoAffinity, coll: m.symbolCollation(x, e.Name)}
 		}
 		return sqlValue{e: m.freshVar("$col_"+e.Name, ir.Int)}
 	case *sqlir.Param:

@@ -377,13 +377,11 @@ func sameShape(a, b string) bool {
 
 // describe names a value in an approximation note.
 func describe(v sqlValue) string {
-	switch {
-	case v.kind == kindText:
+	if v.kind == kindText {
 		return "'" + v.text + "'"
-	case v.col:
-		if x, ok := v.e.(*ir.Var); ok && x.Col != "" {
-			return x.Col
-		}
+	}
+	if x, ok := v.e.(*ir.Var); ok && x.Col != "" {
+		return x.Col // (a column read without affinity too)
 	}
 	return "a value"
 }

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/dbverify/dbverify/report"
@@ -36,6 +37,33 @@ func TestSQLiteTextCompare(t *testing.T) {
 			if r.Verdict != tt.want {
 				t.Errorf("%s: %s is %s (%s), want %s", tt.dir, r.Entry, r.Verdict, r.Reason, tt.want)
 			}
+		}
+	}
+}
+
+// TestSQLiteMaxWithoutAffinity: SQLite's scalar max compares a column
+// with a bound text without the column's affinity (adv19's Clamp: SAFE
+// before, a WRONG SAFE: max(balance, "-5") stores -5). The model does not
+// order a text against a column's number, so the text case is UNKNOWN
+// naming the comparison; an integer floor is compared as a number.
+func TestSQLiteMaxWithoutAffinity(t *testing.T) {
+	dir := testdataDir(t, "sqlitemax")
+	rep, err := runShared(context.Background(), Config{Dir: dir, Patterns: []string{"./..."}, Dialect: "sqlite",
+		Schema: dir + "/schema.sql", Constraints: []string{"accounts.balance >= 0"}, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]report.Verdict{"ClampText": report.Unknown, "ClampInt": report.Safe}
+	if len(rep.Results) != len(want) {
+		t.Fatalf("%d results, want %d", len(rep.Results), len(want))
+	}
+	for _, r := range rep.Results {
+		name := r.Entry[strings.LastIndex(r.Entry, ".")+1:]
+		if r.Verdict != want[name] {
+			t.Errorf("%s: %s (%s), want %s", name, r.Verdict, r.Reason, want[name])
+		}
+		if name == "ClampText" && !strings.Contains(r.Reason, "text-bound Go string") {
+			t.Errorf("ClampText's reason %q does not name the comparison", r.Reason)
 		}
 	}
 }

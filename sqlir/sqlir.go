@@ -9,8 +9,14 @@ import (
 type Expr interface{ sqlExpr() }
 
 // ColRef names a column; Table is the table name (aliases resolved by the
-// parser) or "" when unqualified.
-type ColRef struct{ Table, Name string }
+// parser) or "" when unqualified. NoAffinity marks a column read where
+// SQLite gives it no affinity in a comparison: an argument of its scalar
+// max/min, which compare their arguments as stored (a text-bound Go
+// string sorts above the column's number instead of being converted).
+type ColRef struct {
+	Table, Name string
+	NoAffinity  bool
+}
 
 // Param is a placeholder; Index counts from 0. Unsigned marks one bound
 // to a Go unsigned integer that the driver sends as BIGINT UNSIGNED

@@ -351,8 +351,16 @@ func (t *translator) sqliteFunction(name string, f *pg.FuncCall) sqlir.Expr {
 	case name == "ifnull" && n == 2:
 		return rules.Coalesce(t.exprs(f.Args))
 	case (name == "max" || name == "min") && n >= 2:
-		// Scalar max/min: NULL when any argument is NULL.
-		return rules.GreatestLeast(name == "min", t.exprs(f.Args), rules.NullIfAnyNull)
+		// Scalar max/min: NULL when any argument is NULL; its arguments
+		// compare without affinity (a column's does not convert a bound
+		// text: adv19's max(balance, ?) with a Go string "-5" stores -5).
+		args := t.exprs(f.Args)
+		for i, a := range args {
+			if c, ok := a.(*sqlir.ColRef); ok {
+				args[i] = &sqlir.ColRef{Table: c.Table, Name: c.Name, NoAffinity: true}
+			}
+		}
+		return rules.GreatestLeast(name == "min", args, rules.NullIfAnyNull)
 	}
 	return nil
 }

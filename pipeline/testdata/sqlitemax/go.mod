@@ -1,0 +1,3 @@
+module example.com/sqlitemax
+
+go 1.22
