@@ -14,27 +14,32 @@ import (
 // adv19 notnull-nodefault), while the same INSERTs naming the column
 // succeed (UNSAFE).
 func TestOmittedRequiredColumn(t *testing.T) {
-	for _, tt := range []struct {
-		dir  string
-		want report.Verdict
-	}{
-		{"trust/notnull_omitted_safe", report.Safe},
-		{"trust/notnull_omitted_unsafe", report.Unsafe},
-	} {
-		dir := corpusCase(tt.dir)
+	checkCorpusPairs(t, "order_lines.unit_price >= 0", 2, map[string]report.Verdict{
+		"trust/notnull_omitted_safe":   report.Safe,
+		"trust/notnull_omitted_unsafe": report.Unsafe,
+	})
+}
+
+// checkCorpusPairs checks each corpus case of want (its schema.sql, all
+// packages) against constraint: it must give n results, each of the
+// case's verdict.
+func checkCorpusPairs(t *testing.T, constraint string, n int, want map[string]report.Verdict) {
+	t.Helper()
+	for name, verdict := range want {
+		dir := corpusCase(name)
 		rep, err := Run(context.Background(), Config{
 			Dir: dir, Patterns: []string{"./..."}, Schema: dir + "/schema.sql",
-			Constraints: []string{"order_lines.unit_price >= 0"}, Workers: 1,
+			Constraints: []string{constraint}, Workers: 1,
 		})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(rep.Results) != 2 {
-			t.Fatalf("%s: %d results, want 2", tt.dir, len(rep.Results))
+		if len(rep.Results) != n {
+			t.Fatalf("%s: %d results, want %d", name, len(rep.Results), n)
 		}
 		for _, r := range rep.Results {
-			if r.Verdict != tt.want {
-				t.Errorf("%s: %s is %s (%s), want %s", tt.dir, r.Entry, r.Verdict, r.Reason, tt.want)
+			if r.Verdict != verdict {
+				t.Errorf("%s: %s is %s (%s), want %s", name, r.Entry, r.Verdict, r.Reason, verdict)
 			}
 		}
 	}

@@ -15,30 +15,10 @@ import (
 // was SAFE, independent tester adv19 sqlite-text-compare), while "0 + ? >
 // 0" converts the text first (SAFE).
 func TestSQLiteTextCompare(t *testing.T) {
-	for _, tt := range []struct {
-		dir  string
-		want report.Verdict
-	}{
-		{"trust/sqlite_text_guard_safe", report.Safe},
-		{"trust/sqlite_text_guard_unsafe", report.Unsafe},
-	} {
-		dir := corpusCase(tt.dir)
-		rep, err := Run(context.Background(), Config{
-			Dir: dir, Patterns: []string{"./..."}, Schema: dir + "/schema.sql",
-			Constraints: []string{"accounts.balance >= 0"}, Workers: 1,
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(rep.Results) != 2 {
-			t.Fatalf("%s: %d results, want 2", tt.dir, len(rep.Results))
-		}
-		for _, r := range rep.Results {
-			if r.Verdict != tt.want {
-				t.Errorf("%s: %s is %s (%s), want %s", tt.dir, r.Entry, r.Verdict, r.Reason, tt.want)
-			}
-		}
-	}
+	checkCorpusPairs(t, "accounts.balance >= 0", 2, map[string]report.Verdict{
+		"trust/sqlite_text_guard_safe":   report.Safe,
+		"trust/sqlite_text_guard_unsafe": report.Unsafe,
+	})
 }
 
 // TestSQLiteMaxWithoutAffinity: SQLite's scalar max compares a column
