@@ -101,6 +101,24 @@ func Vars(e Expr) []*Var {
 	return out
 }
 
+// Inspect calls f on e and on each of its subexpressions, in pre-order.
+func Inspect(e Expr, f func(Expr)) {
+	f(e)
+	switch e := e.(type) {
+	case *Unary:
+		Inspect(e.X, f)
+	case *Binary:
+		Inspect(e.X, f)
+		Inspect(e.Y, f)
+	case *Ite:
+		Inspect(e.Cond, f)
+		Inspect(e.Then, f)
+		Inspect(e.Else, f)
+	case *ToReal:
+		Inspect(e.X, f)
+	}
+}
+
 // CollectVars adds the variables of e to set.
 func CollectVars(e Expr, set map[*Var]bool) {
 	switch e := e.(type) {

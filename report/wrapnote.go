@@ -42,7 +42,7 @@ func (b *traceBuilder) wrapNote(i int) string {
 	val := b.valueBefore(i)
 	var found []wrapping
 	for _, e := range stmtExprs(st.Edge.Stmt) {
-		eachExpr(e, func(x ir.Expr) {
+		ir.Inspect(e, func(x ir.Expr) {
 			if w, ok := wrapped(x, val); ok {
 				found = append(found, w)
 			}
@@ -205,22 +205,4 @@ func evalInt(e ir.Expr, val func(*ir.Var) (ir.Value, bool)) (*big.Int, bool) {
 		return nil, false
 	}
 	return v.R.Num(), true
-}
-
-// eachExpr calls f on e and each of its subexpressions.
-func eachExpr(e ir.Expr, f func(ir.Expr)) {
-	f(e)
-	switch e := e.(type) {
-	case *ir.Unary:
-		eachExpr(e.X, f)
-	case *ir.Binary:
-		eachExpr(e.X, f)
-		eachExpr(e.Y, f)
-	case *ir.Ite:
-		eachExpr(e.Cond, f)
-		eachExpr(e.Then, f)
-		eachExpr(e.Else, f)
-	case *ir.ToReal:
-		eachExpr(e.X, f)
-	}
 }
