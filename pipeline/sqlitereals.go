@@ -50,17 +50,11 @@ func printSQLiteReals(results []*report.Result, dialect string) {
 	}
 }
 
-// int64 bounds.
-var (
-	minInt64 = big.NewInt(-1 << 63)
-	maxInt64 = big.NewInt(1<<63 - 1)
-)
-
 // sqliteStored is what SQLite stores for a column value v as the model
 // computes it: an integer out of int64's range as its REAL, said so.
 func sqliteStored(v string) string {
 	x, ok := new(big.Int).SetString(v, 10)
-	if !ok || x.Cmp(minInt64) >= 0 && x.Cmp(maxInt64) <= 0 {
+	if !ok || x.IsInt64() {
 		return v
 	}
 	f, _ := new(big.Float).SetInt(x).Float64()
