@@ -52,24 +52,34 @@ func (m *lowerer) lockSpec(s ir.Stmt) (table string, where sqlir.Expr, args []ir
 	return "", nil, nil, 0, false
 }
 
-// tableKeys returns the keys of table: the schema's, else id (unless
-// NoInferKey); an advisory lock space's (sqlir.AdvisoryKeys).
+// tableKeys returns the keys of table (TableKeys under the run's schema
+// and NoInferKey).
 func (m *lowerer) tableKeys(table string) [][]string {
+	return TableKeys(m.opt.Schema, table, m.opt.NoInferKey)
+}
+
+// TableKeys returns the keys the row model takes for table, each a list of
+// lower-case columns: the schema's, else id (unless noInferKey); an
+// advisory lock space's (sqlir.AdvisoryKeys). Two row symbols of table
+// are one row only where they agree on one of them.
+func TableKeys(schema *sqlir.Schema, table string, noInferKey bool) [][]string {
 	if k := sqlir.AdvisoryKeys(table); k != nil {
 		return [][]string{k}
 	}
-	if t := m.schemaTable(table); t != nil {
-		var out [][]string
-		for _, k := range t.Keys {
-			var cols []string
-			for _, c := range k {
-				cols = append(cols, strings.ToLower(c))
+	if schema != nil {
+		if t := schema.Tables[strings.ToLower(table)]; t != nil {
+			var out [][]string
+			for _, k := range t.Keys {
+				var cols []string
+				for _, c := range k {
+					cols = append(cols, strings.ToLower(c))
+				}
+				out = append(out, cols)
 			}
-			out = append(out, cols)
+			return out
 		}
-		return out
 	}
-	if m.opt.NoInferKey {
+	if noInferKey {
 		return nil
 	}
 	return [][]string{{"id"}}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/dbverify/dbverify/dbmodel"
 	"github.com/dbverify/dbverify/report"
 	"github.com/dbverify/dbverify/sqlir"
 )
@@ -84,21 +85,15 @@ func differ(a, b report.Row) bool {
 	return false
 }
 
-// singleKeyColumns lists the columns of table's keys as the row model takes
-// them (dbmodel's tableKeys): a key of one column identifies a row by
+// singleKeyColumns lists the columns of table's keys as the row model
+// takes them (dbmodel.TableKeys): a key of one column identifies a row by
 // that column alone; a column of a key of several columns does not.
 func singleKeyColumns(table string, schema *sqlir.Schema, noInferKey bool) map[string]bool {
 	out := map[string]bool{}
-	if t := schemaTable(schema, table); t != nil {
-		for _, k := range t.Keys {
-			if len(k) == 1 {
-				out[strings.ToLower(k[0])] = true
-			}
+	for _, k := range dbmodel.TableKeys(schema, table, noInferKey) {
+		if len(k) == 1 {
+			out[k[0]] = true
 		}
-		return out
-	}
-	if !noInferKey {
-		out["id"] = true
 	}
 	return out
 }
