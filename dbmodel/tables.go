@@ -517,17 +517,3 @@ func (t *tableModel) assignedColumns(src *ir.Program) map[string]bool {
 	}
 	return out
 }
-
-// writesTable reports whether the program writes table.
-func (m *lowerer) writesTable(table string) bool {
-	for _, e := range m.src.Edges {
-		if s, ok := e.Stmt.(*ir.Exec); ok && sqlir.IsWrite(s.SQL) {
-			for _, t := range s.SQL.Tables() {
-				if strings.EqualFold(t, table) {
-					return true
-				}
-			}
-		}
-	}
-	return false
-}

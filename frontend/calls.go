@@ -388,7 +388,7 @@ func (t *translator) pureExternal(fn *ssa.Function, name string, args []value, r
 			return v, true
 		}
 	}
-	if pureFuncs[fn.String()] && !canonicalParse {
+	if pureFuncs[fn.String()] && !canonicalParse && !decimalFormat(fn, args) {
 		// (A canonical integer parse of a known text is decided by the
 		// strconv case below.)
 		if v, ok := t.pureCall(fn, args, results); ok {
@@ -751,6 +751,18 @@ func decimalText(args []value) bool {
 	}
 	base, ok := args[1].expr.(*ir.IntConst)
 	return len(args) == 2 && ok && base.V.IsInt64() && base.V.Int64() == 10
+}
+
+// decimalFormat reports whether fn(args) is strconv.Itoa or FormatInt
+// in base 10: the canonical text of the number, which the model codes
+// as the number itself (knownExternal), not an arbitrary pure result (a
+// counterexample printed Itoa(0) = "2", adv19 itoa-atoi).
+func decimalFormat(fn *ssa.Function, args []value) bool {
+	switch fn.String() {
+	case "strconv.Itoa", "strconv.FormatInt":
+		return decimalText(args)
+	}
+	return false
 }
 
 // decimalParse reports whether the arguments of strconv.Atoi, ParseInt or ParseUint

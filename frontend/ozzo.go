@@ -28,7 +28,10 @@ import (
 // value only when its Go type is the value's: reflect.DeepEqual). Min
 // and Max skip a zero value before v4.4.0 and check it since (its
 // changelog: "Min()/Max() now validate zero values"), so the module
-// version decides. Any other rule (a length, a format, By, When, a rule
+// version decides. A By(fn) rule whose fn is a function of the module
+// is fn's own code, analysed on the path where the call returns nil
+// with fn returning nil (validationOutcome). Any other rule (a length, a
+// format, a By of a closure, When, a rule
 // built at run time, a value whose type has its own Validate method) is
 // a rule not read: the checked value is an approximation where the call
 // returns nil (validationOutcome). The rule constructors only build
@@ -80,7 +83,7 @@ func ozzoBuilder(name string, method bool) bool {
 		return false
 	}
 	switch name {
-	case "Field", "Min", "Max", "In", "NotIn", "Length", "RuneLength", "Match", "NotNil", "Nil", "Empty", "MultipleOf", "Date":
+	case "Field", "By", "Min", "Max", "In", "NotIn", "Length", "RuneLength", "Match", "NotNil", "Nil", "Empty", "MultipleOf", "Date":
 		return true
 	}
 	return false
@@ -127,11 +130,19 @@ func (t *translator) ozzoField(f *frame, path string, structPtr, fr ssa.Value) f
 		x = c.v
 	}
 	rules, ok := varargElems(call.Call.Args[1])
+	if copiesParameter(structPtr) {
+		// ValidateStruct(&r, …) in a method with a value receiver (or of a
+		// struct parameter) checks a copy: a rule not read, marked on the
+		// copy's field, would leave the caller's value exact (adv19
+		// ozzo-by, a false UNSAFE), so it marks the nil path instead.
+		c = nil
+	}
 	if !ok {
 		return fieldCheck{name: name, cell: c, unread: []string{"rules built at run time"}}
 	}
-	bounds, unread := t.ozzoRules(path, rules, x, elem)
-	return fieldCheck{name: name, cell: c, bounds: bounds, unread: unread}
+	check := fieldCheck{name: name, cell: c}
+	check.bounds, check.by, check.unread = t.ozzoRules(path, rules, x, elem)
+	return check
 }
 
 // fieldName names the field fa addresses.
@@ -154,15 +165,17 @@ func (t *translator) ozzoValue(f *frame, path string, valueArg, rulesArg ssa.Val
 	if !ok {
 		check.unread = []string{"rules built at run time"}
 	} else {
-		check.bounds, check.unread = t.ozzoRules(path, rules, t.val(f, v).expr, v.Type())
+		check.bounds, check.by, check.unread = t.ozzoRules(path, rules, t.val(f, v).expr, v.Type())
 	}
 	return t.validationOutcome("ozzo-validation's Validate", "ozzo-validation rules", []fieldCheck{check}, results)
 }
 
 // ozzoRules returns the bounds the rules put on a value x of type typ
-// (nil: a value the model does not read) and the rules it does not read.
-func (t *translator) ozzoRules(path string, rules []ssa.Value, x ir.Expr, typ types.Type) ([]bound, []string) {
+// (nil: a value the model does not read), the By rules whose function
+// the model analyses (ozzoBy), and the rules it does not read.
+func (t *translator) ozzoRules(path string, rules []ssa.Value, x ir.Expr, typ types.Type) ([]bound, []byRule, []string) {
 	var bounds []bound
+	var by []byRule
 	var unread []string
 	if hasValidateMethod(typ) {
 		unread = append(unread, types.TypeString(typ, nil)+"'s Validate method")
@@ -172,6 +185,10 @@ func (t *translator) ozzoRules(path string, rules []ssa.Value, x ir.Expr, typ ty
 	str := ok && x != nil && b.Info()&types.IsString != 0
 	for _, r := range rules {
 		r = stripInterface(r)
+		if fn := t.ozzoBy(r); fn != nil && x != nil {
+			by = append(by, byRule{fn: fn, arg: value{expr: x, dyn: typ, boxed: typ}, text: "By(" + fn.Name() + ")"})
+			continue
+		}
 		if str && isOzzoRequired(r) {
 			bounds = append(bounds, nonEmpty(x))
 			continue
@@ -187,7 +204,33 @@ func (t *translator) ozzoRules(path string, rules []ssa.Value, x ir.Expr, typ ty
 		}
 		bounds = append(bounds, bd)
 	}
-	return bounds, unread
+	return bounds, by, unread
+}
+
+// ozzoBy returns the function of a rule By(fn) (nil: r is not one, or fn
+// is not a function of the module without free variables, which the
+// model cannot analyse: the rule is then not read). ozzo's By rule calls
+// fn with the checked value, boxed as its own type, and fails where fn
+// returns an error (adv19 ozzo-by: By(positive) was dropped, a false
+// UNSAFE with Amount = -1).
+func (t *translator) ozzoBy(r ssa.Value) *ssa.Function {
+	call, ok := r.(*ssa.Call)
+	if !ok || len(call.Call.Args) != 1 {
+		return nil
+	}
+	callee := call.Call.StaticCallee()
+	if callee == nil || callee.Name() != "By" || callee.Signature.Recv() != nil || callee.Object() == nil || callee.Object().Pkg() == nil || !ozzoPaths[callee.Object().Pkg().Path()] {
+		return nil
+	}
+	arg := call.Call.Args[0]
+	if ct, ok := arg.(*ssa.ChangeType); ok {
+		arg = ct.X
+	}
+	fn, ok := arg.(*ssa.Function)
+	if !ok || len(fn.FreeVars) > 0 || fn.Blocks == nil || !t.l.inModule(fn) {
+		return nil
+	}
+	return fn
 }
 
 // ozzoRule reads one rule r on a number x of type b.
@@ -452,4 +495,21 @@ func neverNil(v ssa.Value) bool {
 	}
 	_, ok := v.(*ssa.Alloc)
 	return ok
+}
+
+// copiesParameter reports whether v is the address of a local variable
+// holding a copy of a parameter (a value receiver).
+func copiesParameter(v ssa.Value) bool {
+	alloc, ok := v.(*ssa.Alloc)
+	if !ok {
+		return false
+	}
+	for _, ref := range *alloc.Referrers() {
+		if st, ok := ref.(*ssa.Store); ok && st.Addr == alloc {
+			if _, ok := st.Val.(*ssa.Parameter); ok {
+				return true
+			}
+		}
+	}
+	return false
 }

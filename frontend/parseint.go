@@ -1,6 +1,7 @@
 package frontend
 
 import (
+	"fmt"
 	"math/big"
 	"strconv"
 
@@ -17,11 +18,17 @@ var canonicalCodeBound = big.NewInt(-(1 << 61))
 // does —
 //
 //   - the canonical text of an integer always parses, to that integer;
-//   - a text that parses is, by the stated assumption, written canonically:
-//     n is its code;
 //   - on an error n is 0 (a syntax error) or, for a number out of range,
 //     the largest or smallest integer of bits bits (a range error), and
-//     a canonical text of a number outside that range fails.
+//     a canonical text of a number outside that range fails;
+//   - a text not written canonically ("05", "+5", "abc") fails or parses
+//     to a number the model does not relate to its text: a path of its
+//     own, marked as an approximation (nonCanonicalParse).
+//
+// (The canonical case was assumed of every text that parses, "a string
+// strconv.Atoi accepts is written canonically": false of HTTP input, and
+// with it a check by strconv.Itoa(n) and an update by the raw text —
+// rows '5' and '05' — would be SAFE; adv19 itoa-atoi.)
 func (t *translator) parsedInt(name string, args []value, n, failed ir.Expr) {
 	code := args[0].expr
 	bits := parseBits(args)
@@ -48,12 +55,32 @@ func (t *translator) parsedInt(name string, args []value, n, failed ir.Expr) {
 	// ParseInt(…).0 = "STR1", which no run can give) and its value is in
 	// the type's range.
 	ok := ir.And(ir.Cmp(ir.OpEq, n, code), inRange, canonical)
+	from, join := t.cur, t.p.NewLoc()
 	t.emit(&ir.Assume{Cond: ir.And(
 		ir.Implies(canonical, ir.Not(failed)),
 		ir.Implies(ir.Not(failed), ok),
 		ir.Implies(failed, onError),
 	), Info: t.info(ir.KindModel, "")})
-	t.p.Assume("a string strconv." + name + " accepts is written canonically (no sign '+', no leading zeros): its value is its text")
+	t.edge(join, &ir.Assume{Cond: ir.True, Info: t.info(ir.KindModel, "")})
+	t.cur = from
+	t.nonCanonicalParse(name, ir.Not(canonical), n, failed, inRange, onError)
+	t.edge(join, &ir.Assume{Cond: ir.True, Info: t.info(ir.KindModel, "")})
+	t.cur = join
+}
+
+// nonCanonicalParse emits the path of a parse of a text not written
+// canonically (notCanonical): the parse fails (onError) or gives a
+// number in range the model does not relate to the text. The path reads
+// a variable marked as an approximation, so a counterexample taking it is
+// UNKNOWN (the search looks for another), while a proof covers it.
+func (t *translator) nonCanonicalParse(name string, notCanonical, n, failed, inRange, onError ir.Expr) {
+	taken := t.p.NewVar("strconv."+name+" of a text not written canonically", ir.Bool, ir.Local)
+	taken.Approx = fmt.Sprintf("strconv.%s at %s of a text not written canonically (\"05\", \"+5\"): whether it parses, and to which number, is not modelled", name, t.posString(t.pos))
+	t.emit(&ir.Havoc{Vars: []*ir.Var{taken}, Info: t.info(ir.KindCall, "")})
+	t.emit(&ir.Assume{Cond: ir.And(taken, notCanonical,
+		ir.Implies(ir.Not(failed), inRange),
+		ir.Implies(failed, onError),
+	), Info: t.info(ir.KindModel, "")})
 }
 
 // parseBits returns the bit size of the result of strconv.Atoi, ParseInt

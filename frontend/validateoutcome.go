@@ -5,6 +5,8 @@ import (
 	"go/types"
 	"strings"
 
+	"golang.org/x/tools/go/ssa"
+
 	"github.com/dbverify/dbverify/ir"
 )
 
@@ -30,7 +32,16 @@ type fieldCheck struct {
 	name   string
 	cell   *cell // the value's cell, when the model holds it in memory
 	bounds []bound
+	by     []byRule // the module's functions the value must pass
 	unread []string // rules the model does not read
+}
+
+// byRule is a rule that is a function of the module (ozzo's By(fn)): the
+// validation returns nil only where fn(arg) returns nil.
+type byRule struct {
+	fn   *ssa.Function
+	arg  value
+	text string
 }
 
 // validationOutcome emits the two paths of a validation call (what names
@@ -81,6 +92,12 @@ func (t *translator) validationOutcome(what, rules string, checks []fieldCheck, 
 	if len(bounds) > 0 {
 		t.emit(&ir.Assume{Cond: ir.And(bounds...), Info: t.info(ir.KindModel, "")})
 	}
+	for _, c := range checks {
+		for _, b := range c.by {
+			t.passBy(what, where, c.name, b)
+			texts = append(texts, c.name+" passes "+b.text)
+		}
+	}
 	if len(texts) > 0 {
 		t.p.Assume(fmt.Sprintf("%s hold where %s returns nil: %s (%s)", rules, what, strings.Join(texts, ", "), where))
 	}
@@ -104,4 +121,19 @@ func (t *translator) approxInPlace(v *ir.Var, why string) {
 	h.Approx, h.Str, h.Internal, h.Named, h.Err = why, v.Str, v.Internal, v.Named, v.Err
 	t.emit(&ir.Assign{Lhs: []*ir.Var{h}, Rhs: []ir.Expr{v}, Info: t.info(ir.KindModel, "")})
 	t.emit(&ir.Assign{Lhs: []*ir.Var{v}, Rhs: []ir.Expr{h}, Info: t.info(ir.KindModel, "")})
+}
+
+// passBy analyses rule b's function on the value it checks, where the
+// validation returned nil: the function returned nil too. A result the
+// model does not know marks the path as an approximation.
+func (t *translator) passBy(what, where, name string, b byRule) {
+	res := t.inline(b.fn, []value{b.arg}, nil)
+	if res.expr == nil || res.expr.Sort() != ir.Bool {
+		ok := t.p.NewVar(what+" accepts", ir.Bool, ir.Local)
+		ok.Approx = fmt.Sprintf("whether %s (%s) returns nil: the result of %s on %s is not modelled", what, where, b.text, name)
+		t.emit(&ir.Havoc{Vars: []*ir.Var{ok}, Info: t.info(ir.KindCall, "")})
+		t.emit(&ir.Assume{Cond: ok, Info: t.info(ir.KindModel, "")})
+		return
+	}
+	t.emit(&ir.Assume{Cond: ir.Not(res.expr), Info: t.info(ir.KindModel, "")})
 }

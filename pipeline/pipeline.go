@@ -139,6 +139,7 @@ func Run(ctx context.Context, cfg Config) (*report.Report, error) {
 	rep := &report.Report{
 		Dialect: &report.Dialect{Name: in.loaded.Dialect.String(), Source: in.loaded.DialectSource},
 		Stats:   report.Stats{FrontendSeconds: time.Since(start).Seconds()},
+		Assume:  tableFactTexts(in.facts),
 	}
 	jobs, err := plan(cfg, in, rep)
 	if err != nil {
@@ -344,4 +345,15 @@ func rlimitUnits(cfg int) uint {
 		return smt.DefaultRLimit
 	}
 	return uint(cfg)
+}
+
+// tableFactTexts returns the texts of the facts about a table's rows.
+func tableFactTexts(facts []spec.Fact) []string {
+	var out []string
+	for _, f := range facts {
+		if tf, ok := f.(*spec.TableFact); ok {
+			out = append(out, tf.Text)
+		}
+	}
+	return out
 }

@@ -25,11 +25,18 @@ func TestOmittedRequiredColumn(t *testing.T) {
 // case's verdict.
 func checkCorpusPairs(t *testing.T, constraint string, n int, want map[string]report.Verdict) {
 	t.Helper()
+	checkCorpusPairsAssuming(t, constraint, nil, n, want)
+}
+
+// checkCorpusPairsAssuming is checkCorpusPairs with the --assume facts
+// assume.
+func checkCorpusPairsAssuming(t *testing.T, constraint string, assume []string, n int, want map[string]report.Verdict) {
+	t.Helper()
 	for name, verdict := range want {
 		dir := corpusCase(name)
 		rep, err := Run(context.Background(), Config{
 			Dir: dir, Patterns: []string{"./..."}, Schema: dir + "/schema.sql",
-			Constraints: []string{constraint}, Workers: 1,
+			Constraints: []string{constraint}, Assume: assume, Workers: 1,
 		})
 		if err != nil {
 			t.Fatal(err)

@@ -216,7 +216,7 @@ func mergeRecheck(first, again *report.Result, assumed []*spec.TableFact, held m
 	if again.Vacuous {
 		why = "vacuous together"
 	}
-	first.Assumptions = append(first.Assumptions, fmt.Sprintf("nothing about the run's other constraints (%s): the counterexample's initial rows may break them; decided again assuming them on entry: %s (%s)", others, again.Verdict, why))
+	first.Assumptions = append(first.Assumptions, fmt.Sprintf(report.OthersNotAssumed+" (%s): the counterexample's initial rows may break them; decided again assuming them on entry: %s (%s)", others, again.Verdict, why))
 	return first
 }
 

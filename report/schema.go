@@ -31,7 +31,11 @@ type Report struct {
 	Findings []Finding `json:"findings,omitempty"`
 	// Dialect is the SQL dialect the program's SQL was read in, and why.
 	Dialect *Dialect `json:"dialect,omitempty"`
-	Stats   Stats    `json:"stats"`
+	// Assume are the run's --assume facts about a table's rows, as
+	// given: every initial row of a result satisfies them, and a replay
+	// refuses to seed a row that breaks one.
+	Assume []string `json:"assume,omitempty"`
+	Stats  Stats    `json:"stats"`
 }
 
 // Dialect is the SQL dialect of a run and why it was chosen ("driver
@@ -79,6 +83,11 @@ type Stats struct {
 // the run's other row constraints on entry (by induction over the
 // entries): the cross-check reads it to draw initial rows that keep them.
 const TogetherAssumption = "the other constraints of this run hold on entry"
+
+// OthersNotAssumed begins the assumption of an UNSAFE result whose
+// counterexample's initial rows may break the run's other row
+// constraints (its re-check under them did not decide).
+const OthersNotAssumed = "nothing about the run's other constraints"
 
 // Result is the verdict for one (entry, constraint).
 type Result struct {

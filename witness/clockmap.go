@@ -111,7 +111,7 @@ func (c *Counterexample) clockRun(d sqlparse.Dialect, s *Schema, run *Run, ran [
 		notes = append(notes, "the trace binds other clock times at another distance from its now ("+strings.Join(k.others, ", ")+
 			"): the replay's clock cannot match them all, so the run may take another path than the trace")
 	}
-	next := &Run{Inputs: map[string]string{}, Fail: run.Fail, Unordered: run.Unordered, Prune: run.Prune}
+	next := &Run{Inputs: map[string]string{}, Fail: run.Fail, Unordered: run.Unordered, Prune: run.Prune, Facts: run.Facts}
 	for name, v := range run.Inputs {
 		next.Inputs[name] = v
 		if m := k.shift(v); m != "" {

@@ -26,7 +26,7 @@ func naturalRun(run *Run) (*Run, []Failure) {
 	if len(natural) == 0 {
 		return nil, nil
 	}
-	return &Run{Rows: run.Rows, Inputs: run.Inputs, Fail: keep, Prune: run.Prune}, natural
+	return &Run{Rows: run.Rows, Inputs: run.Inputs, Fail: keep, Prune: run.Prune, Facts: run.Facts}, natural
 }
 
 func isInsert(q string) bool {

@@ -64,9 +64,9 @@ func ReplayExecute(ctx context.Context, ex Executor, d sqlparse.Dialect, s *Sche
 			break
 		}
 		next := &Run{Rows: append(append([]Row(nil), r.Run.Rows...), rows...), Inputs: run.Inputs, Fail: run.Fail, Unordered: run.Unordered,
-			// A row made to match a WHERE may break the constraint: it is
-			// not seeded then.
-			Prune: []string{c.PruneQuery()}}
+			// A row made to match a WHERE may break the constraint or a
+			// fact: it is not seeded then.
+			Prune: append([]string{c.PruneQuery()}, pruneQueries(run.Facts)...), Facts: run.Facts}
 		o, err := Execute(ctx, ex, d, s, c, pkg, entry, next)
 		r.Executions++
 		if err != nil {

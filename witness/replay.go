@@ -18,6 +18,11 @@ import (
 type ReplayTarget struct {
 	Entry, Constraint string
 	Cex               *Counterexample
+	// Initial are the conditions the check assumed of every initial row
+	// besides Constraint (the run's --assume facts about tables, the
+	// run's other constraints where the result assumed them), written as
+	// constraints are: the replay refuses seeded rows that break one.
+	Initial []string
 }
 
 // ReplayConfig says what to replay and where.
@@ -72,6 +77,8 @@ type ReplayResult struct {
 	dialect     sqlparse.Dialect
 	constraints map[string]*Constraint
 	checkNames  map[string]string
+	// initial are the targets' Initial conditions, resolved.
+	initial map[string]*Constraint
 }
 
 // namedCheck is a constraint reported under its schema CHECK's name
@@ -251,7 +258,7 @@ func replaySchema(cfg ReplayConfig, prog *replayProgram) (*ReplayResult, error) 
 			return nil, fmt.Errorf("replay: %w", err)
 		}
 	}
-	res := &ReplayResult{pkgs: prog.pkgs, dialect: cfg.Dialect, constraints: map[string]*Constraint{}, checkNames: map[string]string{}}
+	res := &ReplayResult{pkgs: prog.pkgs, dialect: cfg.Dialect, constraints: map[string]*Constraint{}, checkNames: map[string]string{}, initial: map[string]*Constraint{}}
 	extra, numeric, timed := map[string][]string{}, map[string][]string{}, map[string][]string{}
 	for _, t := range cfg.Targets {
 		k, check, err := ResolveConstraint(schema, t.Constraint, cfg.Table)
@@ -263,6 +270,15 @@ func replaySchema(cfg ReplayConfig, prog *replayProgram) (*ReplayResult, error) 
 		}
 		res.constraints[t.Constraint] = k
 		numeric[k.Table] = append(numeric[k.Table], k.Columns...)
+		for _, text := range t.Initial {
+			f, _, err := ResolveConstraint(schema, text, cfg.Table)
+			if err != nil {
+				return nil, fmt.Errorf("replay: assumed condition %s: %w", text, err)
+			}
+			if f.Ref == nil { // (a reference is not a condition on one row)
+				res.initial[text] = f
+			}
+		}
 		if t.Cex != nil {
 			for _, row := range t.Cex.Rows {
 				for col, v := range row.Values {
@@ -279,6 +295,9 @@ func replaySchema(cfg ReplayConfig, prog *replayProgram) (*ReplayResult, error) 
 	}
 	res.Schema = schema
 	for _, k := range res.constraints {
+		k.From = schema.TableSQL(cfg.Dialect, k.Table)
+	}
+	for _, k := range res.initial {
 		k.From = schema.TableSQL(cfg.Dialect, k.Table)
 	}
 	return res, nil
@@ -377,6 +396,12 @@ func (r *ReplayResult) replayTarget(ctx context.Context, drv *Driver, src *Drive
 	run, notes := ReplayRun(t.Cex, r.Schema, r.dialect, prog.Strings)
 	if body := spec.sentBody(run.Inputs); body != "" {
 		run.Inputs["$http.body"] = body // (as the driver sends it)
+	}
+	for _, text := range t.Initial {
+		// (A table the schema has not got holds no seeded row.)
+		if f := r.initial[text]; f != nil && r.Schema.Table(f.Table) != nil {
+			run.Facts = append(run.Facts, f)
+		}
 	}
 	o.Run = run
 	o.Notes = append(o.Notes, notes...)

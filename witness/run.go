@@ -27,6 +27,12 @@ type Run struct {
 	// match the read's WHERE, and the trace fixes the keys that decide
 	// which row comes first (see orderReads).
 	Unordered []string
+	// Facts are what the check assumed of every initial row besides the
+	// constraint (the run's --assume facts, its other constraints): a
+	// replay whose seeded rows break one is refused, not run (adv19
+	// insert-select-assume said REPRODUCED from a products row priced -1
+	// against --assume "products.price >= 0").
+	Facts []*Constraint
 }
 
 // Outcome is what an execution did.
@@ -64,6 +70,9 @@ func Execute(ctx context.Context, ex Executor, d sqlparse.Dialect, s *Schema, c 
 		return nil, err
 	} else if len(v) > 0 {
 		return nil, fmt.Errorf("the initial state already breaks %s: %s", c.Text, FormatRows(v))
+	}
+	if err := checkFacts(ctx, ex, run.Facts); err != nil {
+		return nil, err
 	}
 	call, err := ex.Call(ctx, pkg, entry, run.Inputs, c.ViolationQuery(), run.Fail)
 	if err != nil {
@@ -368,6 +377,30 @@ func rotateKeys(rows []Row, s *Schema) []Row {
 	}
 	if !changed {
 		return nil
+	}
+	return out
+}
+
+// checkFacts returns an error naming the first fact the seeded rows
+// break: the run is not one the check allowed.
+func checkFacts(ctx context.Context, ex Executor, facts []*Constraint) error {
+	for _, f := range facts {
+		v, err := Violations(ctx, ex, f)
+		if err != nil {
+			return fmt.Errorf("checking the seeded rows against %s: %w", f.Text, err)
+		}
+		if len(v) > 0 {
+			return fmt.Errorf("the seeded rows break %s, which the check assumed of every initial row: %s (the counterexample starts from a state the check excludes)", f.Text, FormatRows(v))
+		}
+	}
+	return nil
+}
+
+// pruneQueries are the queries deleting the rows that break facts.
+func pruneQueries(facts []*Constraint) []string {
+	var out []string
+	for _, f := range facts {
+		out = append(out, f.PruneQuery())
 	}
 	return out
 }

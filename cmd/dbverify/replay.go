@@ -24,6 +24,7 @@ type replayReport struct {
 		Constraint     string                  `json:"constraint"`
 		Verdict        string                  `json:"verdict"`
 		Dialect        string                  `json:"dialect"` // the entry's, where not the report's
+		Assumptions    []string                `json:"assumptions"`
 		Counterexample *witness.Counterexample `json:"counterexample"`
 		// A concurrent counterexample (check --concurrent): the requests,
 		// the initial rows and the schedule witness/schedule replays.
@@ -33,6 +34,29 @@ type replayReport struct {
 		Isolation   *schedule.Isolation `json:"isolation"`
 	} `json:"results"`
 	Dialect *report.Dialect `json:"dialect"`
+	Assume  []string        `json:"assume"`
+}
+
+// initialConditions are what the check assumed of every initial row of
+// result i besides its constraint: the run's --assume facts about
+// tables and, unless the result says its rows may break them, the run's
+// other constraints (README "Verdicts": several constraints are one
+// invariant).
+func (rep *replayReport) initialConditions(i int) []string {
+	out := append([]string(nil), rep.Assume...)
+	for _, a := range rep.Results[i].Assumptions {
+		if strings.HasPrefix(a, report.OthersNotAssumed) {
+			return out
+		}
+	}
+	seen := map[string]bool{rep.Results[i].Constraint: true}
+	for _, r := range rep.Results {
+		if !seen[r.Constraint] {
+			seen[r.Constraint] = true
+			out = append(out, r.Constraint)
+		}
+	}
+	return out
 }
 
 func replayCommand(code *int) *cli.Command {
@@ -130,7 +154,7 @@ func runReplay(c *cli.Context, w io.Writer) (int, error) {
 			nConcurrent++
 			continue
 		}
-		targets[rd] = append(targets[rd], witness.ReplayTarget{Entry: r.Entry, Constraint: r.Constraint, Cex: r.Counterexample})
+		targets[rd] = append(targets[rd], witness.ReplayTarget{Entry: r.Entry, Constraint: r.Constraint, Cex: r.Counterexample, Initial: rep.initialConditions(i)})
 		nTargets++
 	}
 	if n := c.Int("result"); n < 0 || n > len(rep.Results) {

@@ -29,7 +29,7 @@ func (t *translator) statement(ast sqlparser.Statement, query string) (sqlir.Sta
 	case *sqlparser.Update:
 		return t.update(s, query)
 	case *sqlparser.Insert:
-		return t.insert(s)
+		return t.insert(s, query)
 	case *sqlparser.Delete:
 		return t.delete(s, query)
 	case *sqlparser.Begin:

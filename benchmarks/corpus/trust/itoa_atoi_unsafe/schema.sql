@@ -1,0 +1,1 @@
+CREATE TABLE wallets (code TEXT PRIMARY KEY, balance BIGINT NOT NULL);

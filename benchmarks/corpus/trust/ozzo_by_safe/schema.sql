@@ -1,0 +1,1 @@
+CREATE TABLE balance (user_id BIGINT PRIMARY KEY, available BIGINT NOT NULL, reserved BIGINT NOT NULL);
