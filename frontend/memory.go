@@ -49,6 +49,11 @@ func (t *translator) field(c *cell, i int) *cell {
 			typ, name = u.Elem(), fmt.Sprintf("%s[%d]", c.name, i)
 		}
 		c.fields[i] = t.newCell(typ, name, c.input)
+		if st, ok := c.typ.Underlying().(*types.Struct); ok && c.fields[i].v != nil {
+			if texts, ok := t.l.constFieldTexts(st.Field(i)); ok {
+				c.fields[i].texts = texts
+			}
+		}
 		c.fields[i].untracked = c.untracked
 		c.fields[i].alloc = c.alloc
 		if c.named {
@@ -109,6 +114,9 @@ func (t *translator) load(c *cell, name string) value {
 		t.emit(&ir.Assign{Lhs: []*ir.Var{v}, Rhs: []ir.Expr{c.v}, Info: t.info(ir.KindAssign, "")})
 		out := value{expr: v}
 		t.loadIdentity(c, &out)
+		if c.texts != nil {
+			out = t.constTexts(out, c.texts)
+		}
 		return out
 	}
 	if c.fields != nil {
