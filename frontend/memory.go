@@ -6,6 +6,7 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/dbverify/dbverify/frontend/dblib"
 	"github.com/dbverify/dbverify/ir"
 )
 
@@ -260,6 +261,11 @@ func (t *translator) havocCell(c *cell, depth int) {
 	for i := range c.fields {
 		t.havocCell(t.field(c, i), depth+1)
 	}
+	if c.refSet && isNilObject(c.ref) {
+		// A nil the model knew of (a left-out handle field) may have
+		// been overwritten: no longer known to be nil.
+		c.ref = value{}
+	}
 	if c.refSet && c.ref.obj != nil && c.ref.obj.kind == objPtr {
 		t.havocCell(c.ref.obj.cell, depth+1)
 	}
@@ -340,9 +346,22 @@ func (t *translator) zeroCell(c *cell, depth int, budget *int) {
 		t.emit(&ir.Assign{Lhs: []*ir.Var{c.v}, Rhs: []ir.Expr{t.zeroOf(c.v)}, Info: t.info(kind, "")})
 		return
 	}
+	if c.fields == nil && depth > 0 && !c.refSet && isHandleType(c.typ) {
+		// A database handle field the literal leaves out is nil
+		// (&Repo{pool: pool} has no transaction): as a stored nil.
+		c.ref, c.refSet = value{obj: &object{kind: objNil}}, true
+		return
+	}
 	for i := range c.fields {
 		t.zeroCell(t.field(c, i), depth+1, budget)
 	}
+}
+
+// isHandleType reports whether typ is a database handle's type (a pool,
+// connection, transaction, statement, … or a DBTX-like interface).
+func isHandleType(typ types.Type) bool {
+	_, ok := dbObjectKind(typ)
+	return ok || dblib.IsDBInterface(typ)
 }
 
 // zeroOf is the zero value of v's Go type: for a string, the code of ""
