@@ -222,9 +222,11 @@ func (t *translator) noteZeroSplices(parts []value, texts []string) {
 // PostgreSQL's own grammar, so the server rejects the text too, and the
 // call returns an error without running anything. Other dialects' parsers
 // are not their engines' grammars, and a rejected text the program writes
-// itself is not this case: both stay unsupported.
-func (t *translator) zeroSpliceFails(kind dblib.Op, text string, err error, results *types.Tuple) (value, bool) {
-	if !t.zeroSplices[text] || t.dialect != sqlparse.Postgres || kind != dblib.Exec || asParseError(err) == nil {
+// itself is not this case: both stay unsupported. So does one in a
+// transaction or on a connection (tx other than the pool's 0), which the
+// failed statement would leave aborted.
+func (t *translator) zeroSpliceFails(kind dblib.Op, tx ir.Tx, text string, err error) (value, bool) {
+	if !t.zeroSplices[text] || t.dialect != sqlparse.Postgres || kind != dblib.Exec || tx != 0 || asParseError(err) == nil {
 		return value{}, false
 	}
 	info := t.info(ir.KindSQL, fmt.Sprintf("%s fails: syntax error (the zero value \"\" of a field spliced in)", compactSQL(text)))

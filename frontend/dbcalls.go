@@ -423,7 +423,7 @@ func (t *translator) runSQL(kind dblib.Op, tx ir.Tx, text string, known bool, ar
 	}
 	stmt, err := t.parse(query)
 	if err != nil {
-		if v, ok := t.zeroSpliceFails(kind, text, err, results); ok {
+		if v, ok := t.zeroSpliceFails(kind, tx, text, err); ok {
 			return v
 		}
 		t.unsupported("SQL %q: %v", compactSQL(text), err)
