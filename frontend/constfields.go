@@ -66,10 +66,16 @@ func (l *Loaded) constFields() map[*types.Var][]string {
 				switch i := instr.(type) {
 				case *ssa.FieldAddr:
 					f := fieldOf(i)
-					if f == nil || !isStringType(f.Type()) {
+					if f == nil {
 						continue
 					}
+					// The declared field: a generic type's field of type T
+					// is not a string field, even where T is string (its
+					// generic code may store any T).
 					f = f.Origin()
+					if !isStringType(f.Type()) {
+						continue
+					}
 					if f.Exported() || f.Pkg() == nil || !l.modulePackage(f.Pkg()) || importsUnsafe(f.Pkg()) {
 						bad[f] = true
 						continue
