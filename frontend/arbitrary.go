@@ -152,6 +152,9 @@ func (t *translator) input(name string, typ types.Type, depth int) value {
 				continue
 			}
 			fs[i] = t.input(name+"."+u.Field(i).Name(), u.Field(i).Type(), depth+1)
+			if texts, ok := t.l.constFieldTexts(u.Field(i)); ok {
+				fs[i] = t.constTexts(fs[i], texts)
+			}
 			t.markFilledMap(fs[i], u.Field(i), name+"."+u.Field(i).Name())
 			if t.internalField(u.Field(i)) {
 				markInternal(fs[i])

@@ -54,6 +54,10 @@ func nilCompare(i *ssa.BinOp, x, y value) (value, bool) {
 		nn = x.nonNil
 	case isNilConst(i.X) && y.nonNil != nil:
 		nn = y.nonNil
+	case isHandleType(i.X.Type()) && (isNilConst(i.Y) && isNilObject(x) || isNilConst(i.X) && isNilObject(y)):
+		// Known to be nil: exact, so the block it rules out is not
+		// translated (deadblocks.go), as for a Go constant.
+		return value{expr: ir.BoolConst(i.Op == token.EQL), goConst: true}, true
 	default:
 		return value{}, false
 	}
@@ -62,6 +66,11 @@ func nilCompare(i *ssa.BinOp, x, y value) (value, bool) {
 	}
 	return value{expr: nn}, true
 }
+
+// isNilObject reports whether v is the nil pointer or handle (a stored
+// nil, a handle field a composite literal leaves out: adv18, a repository
+// built as &Repo{pool: pool} ran its r.tx branch, on an untraced handle).
+func isNilObject(v value) bool { return v.obj != nil && v.obj.kind == objNil && v.nonNil == nil }
 
 func isNilConst(v ssa.Value) bool {
 	c, ok := v.(*ssa.Const)

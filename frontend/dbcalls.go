@@ -423,6 +423,9 @@ func (t *translator) runSQL(kind dblib.Op, tx ir.Tx, text string, known bool, ar
 	}
 	stmt, err := t.parse(query)
 	if err != nil {
+		if v, ok := t.zeroSpliceFails(kind, tx, text, err); ok {
+			return v
+		}
 		t.unsupported("SQL %q: %v", compactSQL(text), err)
 		return t.freshResults("sql()", results)
 	}

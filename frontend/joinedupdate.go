@@ -36,8 +36,14 @@ func (t *translator) joinedRead(stmt sqlir.Statement, args []ir.Expr, tx ir.Tx, 
 	}
 	j := u.Join
 	jt := t.l.cfg.Schema.Tables[strings.ToLower(j.Table)]
-	if jt == nil || !pinsKey(jt, j.Qualifier(), j.Where) {
+	if jt == nil {
 		return stmt, args, nil
+	}
+	var link *keyLink
+	if !pinsKey(jt, j.Qualifier(), j.Where) {
+		if link = t.linkedKey(u, jt); link == nil {
+			return stmt, args, nil
+		}
 	}
 	cols, ok := joinedColumns(u, jt)
 	if !ok {
@@ -47,6 +53,10 @@ func (t *translator) joinedRead(stmt sqlir.Statement, args []ir.Expr, tx ir.Tx, 
 		cols = []string{strings.ToLower(jt.Keys[0][0])}
 	}
 	sel := &sqlir.Select{Table: j.Table, Where: ownName(j.Where, j)}
+	selArgs, linkFailed := args, ir.Expr(nil)
+	if link != nil {
+		sel.Where, selArgs, linkFailed = t.readLink(u, link, sel.Where, args, tx, info)
+	}
 	var targets []*ir.Var
 	index := map[string]int{}
 	out := append(append([]ir.Expr(nil), args...), nil)
@@ -63,8 +73,13 @@ func (t *translator) joinedRead(stmt sqlir.Statement, args []ir.Expr, tx ir.Tx, 
 	noRow := t.p.NewVar("joinedNoRow", ir.Bool, ir.Local)
 	read := info
 	read.Text = fmt.Sprintf("%s (its row of %s)", info.Text, j.Table)
-	t.emit(&ir.Select{SQL: sel, Args: args, Tx: tx, Targets: targets, Err: errV, NoRow: noRow, Info: read})
+	t.emit(&ir.Select{SQL: sel, Args: selArgs, Tx: tx, Targets: targets, Err: errV, NoRow: noRow, Info: read})
 	out[foundAt] = ir.Not(errV)
+	failed := ir.And(errV, ir.Not(noRow))
+	if link != nil {
+		out[foundAt] = ir.And(ir.Not(errV), ir.Not(link.err))
+		failed = ir.Or(failed, linkFailed)
+	}
 	bind := func(e sqlir.Expr) sqlir.Expr {
 		return sqlir.Rewrite(e, func(x sqlir.Expr) (sqlir.Expr, bool) {
 			c, ok := x.(*sqlir.ColRef)
@@ -85,7 +100,7 @@ func (t *translator) joinedRead(stmt sqlir.Statement, args []ir.Expr, tx ir.Tx, 
 		found = &sqlir.Binary{Op: sqlir.OpAnd, X: found, Y: bind(j.TargetWhere)}
 	}
 	w.Where = found
-	return &w, out, ir.And(errV, ir.Not(noRow))
+	return &w, out, failed
 }
 
 // ownName returns e, conditions on the joined row of j, with its columns

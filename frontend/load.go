@@ -90,7 +90,9 @@ type Loaded struct {
 	dbFreeCache map[string]bool
 	// preparedCache holds the SQL of statement fields (prepared.go).
 	preparedCache map[*types.Var]string
-	calleeCache   map[*ssa.Function][]*ssa.Function
+	// constFieldCache holds the texts of constant string fields (constfields.go).
+	constFieldCache map[*types.Var][]string
+	calleeCache     map[*ssa.Function][]*ssa.Function
 	// fieldFuncCache holds storedFuncs (fieldfuncs.go).
 	fieldFuncCache *fieldFuncs
 	// initTableCache holds initTables (initmaps.go).

@@ -6,6 +6,7 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/dbverify/dbverify/frontend/dblib"
 	"github.com/dbverify/dbverify/ir"
 )
 
@@ -49,6 +50,11 @@ func (t *translator) field(c *cell, i int) *cell {
 			typ, name = u.Elem(), fmt.Sprintf("%s[%d]", c.name, i)
 		}
 		c.fields[i] = t.newCell(typ, name, c.input)
+		if st, ok := c.typ.Underlying().(*types.Struct); ok && c.fields[i].v != nil {
+			if texts, ok := t.l.constFieldTexts(st.Field(i)); ok {
+				c.fields[i].texts = texts
+			}
+		}
 		c.fields[i].untracked = c.untracked
 		c.fields[i].alloc = c.alloc
 		if c.named {
@@ -109,6 +115,9 @@ func (t *translator) load(c *cell, name string) value {
 		t.emit(&ir.Assign{Lhs: []*ir.Var{v}, Rhs: []ir.Expr{c.v}, Info: t.info(ir.KindAssign, "")})
 		out := value{expr: v}
 		t.loadIdentity(c, &out)
+		if c.texts != nil {
+			out = t.constTexts(out, c.texts)
+		}
 		return out
 	}
 	if c.fields != nil {
@@ -252,6 +261,11 @@ func (t *translator) havocCell(c *cell, depth int) {
 	for i := range c.fields {
 		t.havocCell(t.field(c, i), depth+1)
 	}
+	if c.refSet && isNilObject(c.ref) {
+		// A nil the model knew of (a left-out handle field) may have
+		// been overwritten: no longer known to be nil.
+		c.ref = value{}
+	}
 	if c.refSet && c.ref.obj != nil && c.ref.obj.kind == objPtr {
 		t.havocCell(c.ref.obj.cell, depth+1)
 	}
@@ -332,9 +346,22 @@ func (t *translator) zeroCell(c *cell, depth int, budget *int) {
 		t.emit(&ir.Assign{Lhs: []*ir.Var{c.v}, Rhs: []ir.Expr{t.zeroOf(c.v)}, Info: t.info(kind, "")})
 		return
 	}
+	if c.fields == nil && depth > 0 && !c.refSet && isHandleType(c.typ) {
+		// A database handle field the literal leaves out is nil
+		// (&Repo{pool: pool} has no transaction): as a stored nil.
+		c.ref, c.refSet = value{obj: &object{kind: objNil}}, true
+		return
+	}
 	for i := range c.fields {
 		t.zeroCell(t.field(c, i), depth+1, budget)
 	}
+}
+
+// isHandleType reports whether typ is a database handle's type (a pool,
+// connection, transaction, statement, … or a DBTX-like interface).
+func isHandleType(typ types.Type) bool {
+	_, ok := dbObjectKind(typ)
+	return ok || dblib.IsDBInterface(typ)
 }
 
 // zeroOf is the zero value of v's Go type: for a string, the code of ""

@@ -147,6 +147,7 @@ func (t *translator) sprintf(args []value) value {
 	if !ok {
 		return value{expr: t.freshVar("fmt.Sprintf()", ir.Int, ir.KindCall)}
 	}
+	t.noteZeroSplices(parts, texts)
 	return t.strChoice("fmt.Sprintf()", texts, conds)
 }
 

@@ -44,6 +44,9 @@ type translator struct {
 	lastClock *ir.Var
 	sentinels []*ir.Var // package-level error variables: non-nil
 	markers   []ir.Expr // values of numbers formatted into SQL (see strings.go)
+	// zeroSplices: SQL texts fmt.Sprintf made with the zero value "" of a
+	// constant string field spliced in (constfields.go).
+	zeroSplices map[string]bool
 	// argNulls: the NULL-ness of the placeholders of the library call
 	// being translated that are bound to nullable values (nullargs.go;
 	// sqlArgs sets it, runSQL takes it).

@@ -25,6 +25,9 @@ type value struct {
 	strKnown bool
 	// alts: the string is one of these constants; expr (its code) says which.
 	alts []string
+	// zeroAlt: the "" among alts is the zero value of a field that holds
+	// constants (constfields.go), not a text the program writes.
+	zeroAlt bool
 
 	obj *object // a database object, memory cell pointer, closure, …
 
@@ -180,6 +183,8 @@ type cell struct {
 	named bool
 	// approx: the content stands for an untracked element (see ir.Var.Approx).
 	approx string
+	// texts: a string field's constants (constfields.go); nil for others.
+	texts []string
 	// filled: an input's map field the program fills (filledmaps.go):
 	// why its elements are approximations; "" for others.
 	filled string

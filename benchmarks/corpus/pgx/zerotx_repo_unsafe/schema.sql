@@ -1,0 +1,1 @@
+CREATE TABLE wallets (id bigint PRIMARY KEY, balance bigint NOT NULL);

@@ -1,0 +1,3 @@
+module example.com/constfield
+
+go 1.22
