@@ -229,6 +229,7 @@ func GenerateDriver(pkgs []*packages.Package, moduleDir, modulePath string, entr
 		g := &fileGen{pkg: p.Types, syntax: p, hs: hs, imports: map[string]string{}}
 		var cases bytes.Buffer
 		for _, spec := range perPkg[pp] {
+			spec.Key = g.numberedKey(spec.Key)
 			saved := g.saveImports()
 			call, err := g.entryCall(spec)
 			if err != nil {
