@@ -17,7 +17,13 @@ import (
 //     on)";
 //   - a callee the path reads at two call sites (os.Getenv, then
 //     strconv.ParseInt, twice) is listed at each, named by the call as
-//     written and its line, never once as `strconv.ParseInt() = 38`.
+//     written and its line, never once as `strconv.ParseInt() = 38`;
+//   - a UUID column's values, and a Go string passed to uuid.Parse, print
+//     as UUID literals (user_id = "00000000-0000-4000-8000-000000000002"),
+//     never as the model's code (user_id = "2", refused by PostgreSQL)
+//     nor as a timestamp another column made of the same code (userID =
+//     "2024-01-01 00:00:00", adv19's payment-system); the string bound to
+//     the column prints as the row's UUID.
 func TestReadableTracesRound20(t *testing.T) {
 	recordInputs(t)
 	dir, err := filepath.Abs(filepath.Join("testdata", "readable"))
@@ -30,8 +36,13 @@ func TestReadableTracesRound20(t *testing.T) {
 	}
 	all, _ := readableReports(t, dir, runs)
 	checkStepLines(t, all)
+	// (Reserve binds a uuid.UUID, a [16]byte the trace does not print:
+	// its step keeps $2, so the step check is not run on it.)
+	uuids, _ := readableReports(t, dir, [][]string{{"--schema", filepath.Join("round20", "uuidkey", "schema.sql"), "-c", "balance.reserved >= 0", "./round20/uuidkey"}})
+	all += uuids
 	block := func(entry string) string { return readableBlock(all, "round20/"+entry) }
 	q := `"-?\d+"`
+	uuid := `[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`
 	for _, tt := range []struct {
 		entry, want string
 		absent      bool
@@ -44,6 +55,12 @@ func TestReadableTracesRound20(t *testing.T) {
 		{entry: "outsidecalls.Charge", want: `\n  outside: .*strconv\.ParseInt\(os\.Getenv\("BASE_FEE"\), 10, 64\) \(line 16\) = -?\d+`},
 		{entry: "outsidecalls.Charge", want: `\n  outside: .*strconv\.ParseInt\(os\.Getenv\("SURCHARGE"\), 10, 64\) \(line 20\) = -?\d+`},
 		{entry: "outsidecalls.Charge", want: `strconv\.ParseInt\(\) =`, absent: true},
+		{entry: "uuidkey.Reserve", want: `\n  inputs: .*userID = "` + uuid + `"`},
+		{entry: "uuidkey.Reserve", want: `\n  row r +balance: .*user_id = "` + uuid + `"`},
+		{entry: "uuidkey.Reserve", want: `userID = "\d{4}-`, absent: true},
+		{entry: "uuidkey.Release", want: `\n  inputs: .*userID = "(` + uuid + `)".*\n  row r +balance: .*user_id = "(` + uuid + `)"`},
+		{entry: "uuidkey.Release", want: `WHERE user_id = '` + uuid + `'`},
+		{entry: "uuidkey.Release", want: `user_id = "-?\d+"`, absent: true},
 	} {
 		b := block(tt.entry)
 		if b == "" {
@@ -54,7 +71,12 @@ func TestReadableTracesRound20(t *testing.T) {
 			t.Errorf("%s: %s matched %v (want %v) in:\n%s", tt.entry, tt.want, found, !tt.absent, b)
 		}
 	}
-	if strings.Count(all, "UNSAFE") < 2 {
-		t.Errorf("want both entries UNSAFE:\n%s", all)
+	if strings.Count(all, "UNSAFE") < 4 {
+		t.Errorf("want every entry UNSAFE:\n%s", all)
+	}
+	// The string bound to the UUID column is the row's UUID.
+	m := regexp.MustCompile(`userID = "(` + uuid + `)"[\s\S]*user_id = "(` + uuid + `)"`).FindStringSubmatch(block("uuidkey.Release"))
+	if m != nil && m[1] != m[2] {
+		t.Errorf("uuidkey.Release: userID %s and the row's user_id %s differ", m[1], m[2])
 	}
 }
