@@ -204,6 +204,7 @@ func Run(ctx context.Context, cfg Config) (*report.Report, error) {
 	printDates(results, in.schema)
 	noteSameColumnRows(results, in.schema, cfg.NoInferKey)
 	printSQLiteReals(results, string(cfg.Dialect))
+	noteEngineSemantics(results, string(cfg.Dialect))
 	rep.Results = results
 	rep.Tally()
 	rep.Stats.Seconds = time.Since(start).Seconds()
