@@ -343,7 +343,7 @@ func (t *translator) external(f *frame, fn *ssa.Function, c *ssa.CallCommon, arg
 		return v
 	}
 	canonicalParse := path == "strconv" && (name == "Atoi" || name == "ParseInt" || name == "ParseUint") && decimalParse(args)
-	if v, ok := t.pureExternal(fn, name, args, results, canonicalParse); ok {
+	if v, ok := t.pureExternal(fn, name, withoutEmptyVariadic(fn, c, args), results, canonicalParse); ok {
 		return v
 	}
 	if val, ok := validationOf(fn); ok {

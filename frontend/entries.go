@@ -115,21 +115,29 @@ func (l *Loaded) Entries(tables []string, match *regexp.Regexp) []*ssa.Function 
 // not select (Transfer selects neither (*TransferRequest).GetAmount nor
 // every function of a package named transfer; TransferRequest\. selects
 // the type's methods). A closure is selected only by a match that reaches
-// into its $n suffix (makeWithdraw\$1, \$1$), not by its enclosing
-// function's name.
+// into its $n suffix (makeWithdraw\$1, \$1$), or, for one named by the
+// field that holds it (NewHandlers.Redeem), to that field's dot
+// (NewHandlers\.Redeem, Redeem$), not by its enclosing function's name.
 func EntryMatches(fn *ssa.Function, match *regexp.Regexp) bool {
-	name := EntryName(fn)
-	short := name
-	if fn.Pkg != nil {
-		short = strings.TrimPrefix(name, fn.Pkg.Pkg.Path()+".")
+	names := []string{fn.String()}
+	for _, name := range []string{EntryName(fn), closureNumberName(fn)} {
+		short := name
+		if fn.Pkg != nil {
+			short = strings.TrimPrefix(name, fn.Pkg.Pkg.Path()+".")
+		}
+		plain := strings.NewReplacer("(*", "", ")", "").Replace(short)
+		names = append(names, name, short, plain)
 	}
-	plain := strings.NewReplacer("(*", "", ")", "").Replace(short)
-	for _, s := range []string{fn.String(), name, short, plain, fn.Name()} {
+	field := closureField(fn)
+	for _, s := range append(names, fn.Name()) {
 		// The match must end past the start of what names fn itself: the
-		// dot before its name, or for a closure its $n suffix.
+		// dot before its name, for a closure its $n suffix or the dot
+		// before the field that holds it.
 		from := strings.LastIndex(s, "$")
 		if fn.Parent() == nil {
 			from = ownNameStart(s, fn.Name()) - 1
+		} else if field != "" && !strings.Contains(s, "$") {
+			from = strings.LastIndex(s, "."+field)
 		}
 		for _, m := range match.FindAllStringIndex(s, -1) {
 			if m[1] > from {
@@ -246,10 +254,15 @@ func exportedAPI(fn *ssa.Function) bool {
 
 // EntryName names a function the way Go's runtime and profilers do:
 // "example.com/bank.Withdraw", "example.com/shop.(*Store).Reserve",
-// "example.com/shop.Store.Total", closures with their $n suffix.
+// "example.com/shop.Store.Total", closures with their $n suffix; a
+// closure its function stores in a struct field by that field:
+// "example.com/api.NewHandlers.Redeem" (closureField).
 func EntryName(fn *ssa.Function) string {
 	if fn.Parent() != nil {
-		return EntryName(fn.Parent()) + fn.Name()[len(fn.Parent().Name()):]
+		if field := closureField(fn); field != "" {
+			return EntryName(fn.Parent()) + "." + field
+		}
+		return closureNumberName(fn)
 	}
 	recv := fn.Signature.Recv()
 	if recv == nil || fn.Pkg == nil {
@@ -269,4 +282,13 @@ func EntryName(fn *ssa.Function) string {
 		name = "(*" + name + ")"
 	}
 	return n.Obj().Pkg().Path() + "." + name + "." + fn.Name()
+}
+
+// closureNumberName names closure fn by go/ssa's number within its
+// function: "example.com/api.NewHandlers$1".
+func closureNumberName(fn *ssa.Function) string {
+	if fn.Parent() == nil {
+		return EntryName(fn)
+	}
+	return closureNumberName(fn.Parent()) + fn.Name()[len(fn.Parent().Name()):]
 }

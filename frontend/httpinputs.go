@@ -32,6 +32,10 @@ var httpAccessors = map[string]string{
 	"(github.com/labstack/echo/v4.Context).FormValue":  ir.HTTPForm,
 	"(net/http.Header).Get":                            ir.HTTPHeader,
 	"(*github.com/gin-gonic/gin.Context).GetHeader":    ir.HTTPHeader,
+	"(*github.com/gofiber/fiber/v2.Ctx).Params":        ir.HTTPPath,
+	"(*github.com/gofiber/fiber/v2.Ctx).Query":         ir.HTTPQuery,
+	"(*github.com/gofiber/fiber/v2.Ctx).FormValue":     ir.HTTPForm,
+	"(*github.com/gofiber/fiber/v2.Ctx).Get":           ir.HTTPHeader,
 }
 
 // isMuxVars reports whether fn (its go/ssa name) is gorilla/mux's Vars,
@@ -111,6 +115,7 @@ var bodyDecoders = map[string]int{
 	"(*github.com/gin-gonic/gin.Context).BindJSON":       1,
 	"(*github.com/gin-gonic/gin.Context).ShouldBind":     1,
 	"(*github.com/gin-gonic/gin.Context).Bind":           1,
+	"(*github.com/gofiber/fiber/v2.Ctx).BodyParser":      1,
 }
 
 // markBody marks the scalar fields of the value a body decoder (callee

@@ -54,6 +54,11 @@ var pureFuncs = map[string]bool{
 	"(*github.com/gin-gonic/gin.Context).DefaultQuery": true,
 	"(*github.com/gin-gonic/gin.Context).PostForm":     true,
 	"(*github.com/gin-gonic/gin.Context).GetHeader":    true,
+
+	"(*github.com/gofiber/fiber/v2.Ctx).Params":    true,
+	"(*github.com/gofiber/fiber/v2.Ctx).Query":     true,
+	"(*github.com/gofiber/fiber/v2.Ctx).FormValue": true,
+	"(*github.com/gofiber/fiber/v2.Ctx).Get":       true,
 }
 
 // requestAccessor reports whether pure function name reads an object it
@@ -248,4 +253,17 @@ func (t *translator) pureLookup(f *frame, l *ssa.Lookup) (value, bool) {
 	}
 	t.pure[pk] = out
 	return out, true
+}
+
+// withoutEmptyVariadic drops the variadic argument of a call that passes
+// none (go/ssa's nil slice): fiber's c.Params("id") is
+// Params("id", nil...), a pure call on its key.
+func withoutEmptyVariadic(fn *ssa.Function, c *ssa.CallCommon, args []value) []value {
+	if !fn.Signature.Variadic() || len(c.Args) == 0 || len(args) != len(c.Args) {
+		return args
+	}
+	if k, ok := c.Args[len(c.Args)-1].(*ssa.Const); ok && k.IsNil() {
+		return args[:len(args)-1]
+	}
+	return args
 }

@@ -201,9 +201,11 @@ func Run(ctx context.Context, cfg Config) (*report.Report, error) {
 	}
 	rep.Warnings = append(rep.Warnings, applyIgnores(results, in.ignores, dir, in.loaded.RelFile)...)
 	markDatabaseChecks(results, in.constraints, in.schema, string(cfg.Dialect))
+	printUUIDs(results, in.schema)
 	printDates(results, in.schema)
 	noteSameColumnRows(results, in.schema, cfg.NoInferKey)
 	printSQLiteReals(results, string(cfg.Dialect))
+	noteEngineSemantics(results, string(cfg.Dialect))
 	rep.Results = results
 	rep.Tally()
 	rep.Stats.Seconds = time.Since(start).Seconds()

@@ -268,48 +268,6 @@ func (b *traceBuilder) elements(v *ir.Var, name string, lens map[string]string) 
 	return out, nil
 }
 
-// maxOutside bounds the outside values listed (the steps show them all).
-const maxOutside = 8
-
-// outside lists the values the path reads from calls outside the
-// analysed code: variables a call step havocs (not the entry's inputs,
-// rows, ghosts or errors), with the value the path first reads. A name
-// is listed once, with the value of the first call that gives it: the
-// fields of a decoded body (`A.body.Delta`) are havocked again by every
-// later call the body's address may reach (`w.WriteHeader`), each a
-// variable of its own, and the line listed `A.body.Delta` three times
-// with three values (an independent tester's p20twohandlers: which body
-// does A send?); the request sends the first, which the steps show
-// decoded.
-func (b *traceBuilder) outside() (Inputs, error) {
-	out := Inputs{}
-	seen := map[*ir.Var]bool{}
-	named := map[string]bool{}
-	for _, st := range b.pf.Steps {
-		h, ok := st.Edge.Stmt.(*ir.Havoc)
-		if !ok || h.Info.Kind != ir.KindCall || h.Info.File == "" {
-			continue
-		}
-		for _, r := range st.Defs {
-			v := b.pf.Origin[r].Orig
-			if seen[v] || !b.readLater[r] || !outsideValue(v) || b.hidden(v) || named[displayName(v.Name)] {
-				continue
-			}
-			seen[v] = true
-			s, err := b.value(r)
-			if err != nil {
-				return nil, err
-			}
-			named[displayName(v.Name)] = true
-			out = append(out, Binding{Name: shownName(v, nil, s), Value: s})
-			if len(out) == maxOutside {
-				return out, nil
-			}
-		}
-	}
-	return out, nil
-}
-
 // outsideValue reports whether v, havocked by a call, is a value a user
 // reads in a trace: a named variable or field, or a call's result; not a
 // ghost, a row, an input, an error flag or a compiler temporary.

@@ -93,7 +93,12 @@ func (g *fileGen) plainCall(spec *EntrySpec) (string, error) {
 		blanks[i] = "_"
 	}
 	blanks[site.returnedAt] = "zzf"
-	inner, err := g.callExpr(v, nil, nil, site.sig, "zzf")
+	callee := "zzf"
+	if site.field != "" {
+		// (returned in a struct: `return Handlers{Redeem: func…}`)
+		callee = "zzf." + site.field
+	}
+	inner, err := g.callExpr(v, nil, nil, site.sig, callee)
 	if err != nil {
 		return "", err
 	}
@@ -227,6 +232,7 @@ func resultBody(sig *types.Signature, call string) string {
 type closureSite struct {
 	sig        *types.Signature
 	returnedAt int    // -1: not returned
+	field      string // the field of the returned struct that holds it ("": the result itself)
 	router     string // the router's expression in the source (s.mux)
 	pattern    string // the route's pattern
 	// captured are the variables of the function the closure captures.
@@ -247,6 +253,9 @@ func (g *fileGen) closureSite(fn *types.Func, n int) (*closureSite, error) {
 	lit := lits[n-1]
 	site := &closureSite{returnedAt: -1, captured: capturedVars(g.syntax.TypesInfo, decl, lit)}
 	site.sig, _ = g.syntax.TypesInfo.TypeOf(lit).(*types.Signature)
+	if at, field, ok := returnedStruct(decl.Body, lit); ok {
+		site.returnedAt, site.field = at, field
+	}
 	ast.Inspect(decl.Body, func(x ast.Node) bool {
 		switch x := x.(type) {
 		case *ast.FuncLit:

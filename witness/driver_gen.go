@@ -100,7 +100,7 @@ func (s *DriverSource) needsSQLite() bool {
 	return ok
 }
 
-//go:embed rt_gin.go.tmpl rt_echo.go.tmpl rt_mux.go.tmpl rt_chi.go.tmpl rt_decimal.go.tmpl
+//go:embed rt_gin.go.tmpl rt_echo.go.tmpl rt_fiber.go.tmpl rt_mux.go.tmpl rt_chi.go.tmpl rt_decimal.go.tmpl
 var runtimeFiles embed.FS
 
 // runtimeExtras are the runtime's files for the libraries a program
@@ -113,6 +113,7 @@ var runtimeExtras = []struct{ pkg, file, tmpl string }{
 	{"github.com/shopspring/decimal", "decimal.go", "rt_decimal.go.tmpl"},
 	{"github.com/gin-gonic/gin", "gin.go", "rt_gin.go.tmpl"},
 	{"github.com/labstack/echo/v4", "echo.go", "rt_echo.go.tmpl"},
+	{"github.com/gofiber/fiber/v2", "fiber.go", "rt_fiber.go.tmpl"},
 	{"github.com/gorilla/mux", "mux.go", "rt_mux.go.tmpl"},
 	{"github.com/go-chi/chi/v5", "chi.go", "rt_chi.go.tmpl"},
 }
@@ -229,6 +230,7 @@ func GenerateDriver(pkgs []*packages.Package, moduleDir, modulePath string, entr
 		g := &fileGen{pkg: p.Types, syntax: p, hs: hs, imports: map[string]string{}}
 		var cases bytes.Buffer
 		for _, spec := range perPkg[pp] {
+			spec.Key = g.numberedKey(spec.Key)
 			saved := g.saveImports()
 			call, err := g.entryCall(spec)
 			if err != nil {

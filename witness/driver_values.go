@@ -35,6 +35,7 @@ var httpExprs = map[string]string{
 	"*net/http.Request":                   "zzrt.Request(ctx, in)",
 	"*github.com/gin-gonic/gin.Context":   "zzrt.GinContext(ctx, in)",
 	"github.com/labstack/echo/v4.Context": "zzrt.EchoContext(ctx, in)",
+	"*github.com/gofiber/fiber/v2.Ctx":    "zzrt.FiberCtx(ctx, in)",
 }
 
 // txExprs are the driver expressions for an open transaction: one begun
@@ -101,7 +102,7 @@ func (v *valueGen) exprAt(t types.Type, meta, pathExpr string, depth int) (strin
 		// now when the run has none.
 		v.input(meta, KindTime)
 		return "in.Time(" + pathExpr + ")", nil
-	case "*net/http.Request", "*github.com/gin-gonic/gin.Context", "github.com/labstack/echo/v4.Context":
+	case "*net/http.Request", "*github.com/gin-gonic/gin.Context", "github.com/labstack/echo/v4.Context", "*github.com/gofiber/fiber/v2.Ctx":
 		v.spec.Approximations = append(v.spec.Approximations, fmt.Sprintf("%s (%s) is a POST request built from the run's path, query, form and JSON body values", meta, ts))
 		v.spec.HTTP = true
 		return httpExprs[ts], nil

@@ -12,7 +12,7 @@ import (
 // (`Param(_, "id")`, `Get(_, "amount")`), by where the value is in the
 // request.
 var (
-	pathAccessors  = map[string]bool{"PathValue": true, "Param": true, "URLParam": true}
+	pathAccessors  = map[string]bool{"PathValue": true, "Param": true, "URLParam": true, "Params": true} // (Params: fiber's)
 	queryAccessors = map[string]bool{"Get": true, "QueryParam": true, "Query": true, "DefaultQuery": true, "FormValue": true}
 	formAccessors  = map[string]bool{"PostForm": true, "PostFormValue": true, "DefaultPostForm": true}
 	// parsers turn a request's text into the value the program uses.
@@ -24,8 +24,8 @@ var muxVars = regexp.MustCompile(`^Vars\(_\)\["([^"]+)"\]$`)
 
 // bodyDecode finds the variable a JSON body is decoded or bound into:
 // `Decode(&req)`, `ShouldBindJSON(&req)`, `c.Bind(&req)`,
-// `json.Unmarshal(data, &req)`.
-var bodyDecode = regexp.MustCompile(`(?:Decode|Bind\w*)\(\s*&(\w+)|Unmarshal\([\w.]+(?:\(\))?,\s*&(\w+)`)
+// `json.Unmarshal(data, &req)`, fiber's `c.BodyParser(&req)`.
+var bodyDecode = regexp.MustCompile(`(?:Decode|Bind\w*|BodyParser)\(\s*&(\w+)|Unmarshal\([\w.]+(?:\(\))?,\s*&(\w+)`)
 
 // HTTPInputs are the driver inputs ("$http.path.id", "$http.query.amount",
 // "$http.form.amount", "$http.body") of a handler's request, read from a

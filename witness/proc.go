@@ -71,6 +71,9 @@ type CallResult struct {
 	// statements the database refused.
 	Statements []Statement
 	Failed     []Statement
+	// Injected counts the statements whose failure the driver injected
+	// (Run.Fail): sent by the entry, not run by the database.
+	Injected int
 }
 
 // Statement is one statement an entry ran with its bound arguments as
@@ -106,6 +109,7 @@ type driverResponse struct {
 	Violation  string      `json:"violation"`
 	Statements []Statement `json:"statements"`
 	Failed     []Statement `json:"failed"`
+	Injected   int         `json:"injected"`
 }
 
 // StartDriver starts the driver binary.
@@ -246,5 +250,5 @@ func (d *Driver) Call(ctx context.Context, pkg, entry string, inputs map[string]
 	if err != nil {
 		return nil, err
 	}
-	return &CallResult{Err: r.Err, Panic: r.Panic, Violation: r.Violation, Statements: r.Statements, Failed: r.Failed}, nil
+	return &CallResult{Err: r.Err, Panic: r.Panic, Violation: r.Violation, Statements: r.Statements, Failed: r.Failed, Injected: r.Injected}, nil
 }

@@ -56,6 +56,11 @@ type ReplayOutcome struct {
 	Reproduced bool
 	// NotRun says why the entry was not called ("" if it was).
 	NotRun string
+	// NotDriven, for a run that did not break the constraint, says why
+	// the run did not follow the counterexample to the database (the
+	// entry panicked or failed before its first SQL statement): the
+	// counterexample is not refuted. "" when it did.
+	NotDriven string
 	// Notes are what the replay approximated (seeded values, driver
 	// inputs filled with fixed values).
 	Notes []string
@@ -427,6 +432,9 @@ func (r *ReplayResult) replayTarget(ctx context.Context, drv *Driver, src *Drive
 	o.Run, o.Outcome = rep.Run, rep.Outcome
 	o.Notes = append(o.Notes, rep.Added...)
 	o.Reproduced = rep.Outcome.Broken()
+	if !o.Reproduced {
+		o.NotDriven = notDriven(t.Cex, rep.Outcome)
+	}
 	return o
 }
 

@@ -38,6 +38,13 @@ func TestHTTPInputs(t *testing.T) {
 			want: map[string]string{"$http.path.id": "2", "$http.query.points": "-1"},
 		},
 		{
+			name: "fiber params, query and body",
+			in:   map[string]string{`Params(_, "id")`: "2", `Query(_, "plan")`: "1", `ParseInt(Params(_, "id"), 10, 64).0`: "2"},
+			steps: []CexStep{{Kind: "call", Text: "if err := c.BodyParser(&req); err != nil {",
+				Values: map[string]string{"req.Qty": "3"}}},
+			want: map[string]string{"$http.path.id": "2", "$http.query.plan": "1", "$http.body": `{"Qty":3}`, "$http.json.Qty": "3"},
+		},
+		{
 			name: "mux vars, query and form",
 			in:   map[string]string{`Vars(_)["id"]`: "4", `Get(_, "amt")`: "1", `PostForm(_, "amount")`: "3", "amount": "9"},
 			want: map[string]string{"$http.path.id": "4", "$http.query.amt": "1", "$http.form.amount": "3"},

@@ -30,8 +30,11 @@ type TestFile struct {
 // emittable says why an entry's call cannot be written into a test (nil
 // when it can): the test supports database/sql and sqlx handles and
 // transactions given to the entry, net/http, gin and echo handlers, not
-// pgx handles.
+// pgx handles nor fiber handlers (whose Ctx only replay's driver builds).
 func emittable(entry string, call string) error {
+	if strings.Contains(call, "zzrt.FiberCtx") {
+		return fmt.Errorf("%s is a fiber handler; the emitted test builds net/http, gin and echo requests (dbverify replay runs it)", entry)
+	}
 	if strings.Contains(call, "h.PgxTx") {
 		return fmt.Errorf("%s takes an open pgx transaction; the emitted test begins database/sql and sqlx ones", entry)
 	}

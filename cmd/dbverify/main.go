@@ -21,6 +21,10 @@ const (
 	exitUnsafe  = 1
 	exitUsage   = 2
 	exitUnknown = 3
+	// exitNotDriven: replay could not drive a counterexample's entry
+	// along its path (it panicked or failed before its first SQL
+	// statement) and refuted none.
+	exitNotDriven = 4
 )
 
 func main() {

@@ -220,12 +220,24 @@ func replaySequential(c *cli.Context, w io.Writer, d sqlparse.Dialect, dir strin
 		return 0, err
 	}
 	printReplay(w, res)
+	return replayExit(res), nil
+}
+
+// replayExit is replay's exit code: 1 when a counterexample did not
+// reproduce (or was not run), else 4 when one could not be driven along
+// its path (not refuted), else 0.
+func replayExit(res *witness.ReplayResult) int {
+	code := exitSafe
 	for _, o := range res.Outcomes {
-		if !o.Reproduced {
-			return exitUnsafe, nil
+		switch {
+		case o.Reproduced:
+		case o.NotDriven != "" && o.NotRun == "":
+			code = max(code, exitNotDriven)
+		default:
+			return exitUnsafe
 		}
 	}
-	return exitSafe, nil
+	return code
 }
 
 func contextOf(c *cli.Context) context.Context {
@@ -274,6 +286,9 @@ func printReplay(w io.Writer, res *witness.ReplayResult) {
 			for _, v := range o.Outcome.Violated() {
 				fmt.Fprintf(w, "    REPRODUCED: violated %s\n", v)
 			}
+		case o.NotDriven != "":
+			fmt.Fprintf(w, "    returned %s\n", o.Outcome.CallError())
+			fmt.Fprintf(w, "    COULD NOT DRIVE: %s: a dependency the driver left unset, or a call outside the analysed code that failed on the value the model chose for it; the counterexample is not refuted\n", o.NotDriven)
 		case len(o.Run.Unordered) > 0:
 			// Not a run the counterexample describes: the engine chose
 			// another row than the trace read.
@@ -294,5 +309,20 @@ func printReplay(w io.Writer, res *witness.ReplayResult) {
 			fmt.Fprintf(w, "    the database refused seeded rows: %s\n", strings.Join(o.Outcome.Refused, " | "))
 		}
 	}
-	fmt.Fprintf(w, "\n%d of %d counterexample(s) reproduced\n", reproduced, len(res.Outcomes))
+	fmt.Fprintf(w, "\n%d of %d counterexample(s) reproduced", reproduced, len(res.Outcomes))
+	if n := notDrivenCount(res); n > 0 {
+		fmt.Fprintf(w, ", %d could not be driven (not refuted)", n)
+	}
+	fmt.Fprintln(w)
+}
+
+// notDrivenCount counts the counterexamples the replay could not drive.
+func notDrivenCount(res *witness.ReplayResult) int {
+	n := 0
+	for _, o := range res.Outcomes {
+		if !o.Reproduced && o.NotDriven != "" {
+			n++
+		}
+	}
+	return n
 }
