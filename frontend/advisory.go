@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/dbverify/dbverify/ir"
 	"github.com/dbverify/dbverify/sqlir"
 	"github.com/dbverify/dbverify/sqlparse"
 )
@@ -47,6 +48,9 @@ func advisoryLockSQL(dialect sqlparse.Dialect, text string) (string, bool) {
 	}
 	switch len(args) {
 	case 1:
+		if m := hashTextCall.FindStringSubmatch(args[0]); m != nil {
+			return hashedLockSQL(strings.ToLower(m[1]), m[2], mode)
+		}
 		return "SELECT 1 FROM " + sqlir.AdvisoryTable + " WHERE id = (" + args[0] + ") " + mode, true
 	case 2:
 		return "SELECT 1 FROM " + sqlir.AdvisoryTable2 + " WHERE id = (" + args[0] + ") AND id2 = (" + args[1] + ") " + mode, true
@@ -88,4 +92,68 @@ func splitTopLevel(s string) []string {
 		}
 	}
 	return out
+}
+
+// hashTextCall matches a lock key that is PostgreSQL's hash of a text,
+// hashtext(t) or hashtextextended(t, seed).
+var hashTextCall = regexp.MustCompile(`(?is)^(?:pg_catalog\.)?(hashtext|hashtextextended)\s*\((.*)\)$`)
+
+// hashedLockSQL returns the locking read that stands for an advisory lock
+// on fn(args), fn one of PostgreSQL's text hashes.
+//
+// hashtext and hashtextextended are built-ins of PostgreSQL, immutable
+// and strict: equal texts (and seeds) hash to equal keys, so two requests
+// locking the hash of one text exclude each other. Different texts may
+// collide; the model takes them as different locks (the lock space
+// sqlir.AdvisoryHashText, keyed by the text itself, distinct from the
+// integer keys of sqlir.AdvisoryTable). That drops exclusions a collision
+// would add and keeps every schedule that is possible without one: the
+// model can only over-approximate the server's schedules, so a SAFE stays
+// sound. An UNSAFE schedule in which the two requests hold the locks of
+// two different texts together relies on their hashes differing: true
+// for all but about one pair in 2^32 (hashtext is 32 bits), and checked
+// by replaying the schedule on the server.
+func hashedLockSQL(fn, inner, mode string) (string, bool) {
+	args := splitTopLevel(inner)
+	switch {
+	case fn == "hashtext" && len(args) == 1:
+		return "SELECT 1 FROM " + sqlir.AdvisoryHashText + " WHERE id = (" + args[0] + ") " + mode, true
+	case fn == "hashtextextended" && len(args) == 2:
+		return "SELECT 1 FROM " + sqlir.AdvisoryHashTextExtended + " WHERE id = (" + args[0] + ") AND id2 = (" + args[1] + ") " + mode, true
+	}
+	return "", false
+}
+
+// noteOpaqueText records that v is a string the model does not compute:
+// an arbitrary value, not a function of what it is made of, so two
+// requests that make the same text may hold different values.
+func (t *translator) noteOpaqueText(v value, where string) {
+	x, ok := v.expr.(*ir.Var)
+	if !ok {
+		return
+	}
+	if t.opaqueTexts == nil {
+		t.opaqueTexts = map[*ir.Var]string{}
+	}
+	t.opaqueTexts[x] = where
+}
+
+// lockKeyApprox marks the opaque strings among an advisory lock's
+// arguments as approximations (ir.Var.Approx). Whether two requests
+// exclude each other is whether their keys are equal; an opaque text
+// (hashtext(ns || id) built in Go) is arbitrary in each request, so a
+// schedule that needs two such keys to differ (or to be equal) is not
+// shown to be possible: a counterexample through it is UNKNOWN, never
+// UNSAFE. Keys the model computes (inputs, constants, column values)
+// are exact: equal texts get equal codes (ir.StringCode).
+func (t *translator) lockKeyApprox(args []ir.Expr) {
+	for _, a := range args {
+		vars := map[*ir.Var]bool{}
+		ir.CollectVars(a, vars)
+		for v := range vars {
+			if where, ok := t.opaqueTexts[v]; ok && v.Approx == "" {
+				v.Approx = "the key of an advisory lock at " + t.posString(t.pos) + ", " + where + " whose text the model does not compute (whether two requests' keys are equal is not known)"
+			}
+		}
+	}
 }

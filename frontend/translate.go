@@ -44,6 +44,10 @@ type translator struct {
 	lastClock *ir.Var
 	sentinels []*ir.Var // package-level error variables: non-nil
 	markers   []ir.Expr // values of numbers formatted into SQL (see strings.go)
+	// opaqueTexts: the strings the model does not compute (a
+	// concatenation of unknown parts), by variable, with where they are
+	// made (see lockKeyApprox).
+	opaqueTexts map[*ir.Var]string
 	// argNulls: the NULL-ness of the placeholders of the library call
 	// being translated that are bound to nullable values (nullargs.go;
 	// sqlArgs sets it, runSQL takes it).
