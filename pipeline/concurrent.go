@@ -211,6 +211,7 @@ func searchPairs(ctx context.Context, r *report.Result, j job, peers []job, in *
 			setOutcome(r, res)
 			r.Reason = fmt.Sprintf("two concurrent requests (%s) break the constraint; each alone keeps it", pair)
 			fillCounterexample(r, prod, in.schema, progDialect(cfg, j.prog), j.entry, q.entry)
+			noteInProcessLocks(r, j.prog, q.prog)
 			return "", true
 		}
 		if res.Verdict == report.Unknown {
