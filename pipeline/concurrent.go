@@ -522,7 +522,9 @@ func lowerAndRun(ctx context.Context, prog *ir.Program, c spec.Property, in *inp
 	}
 	asm := append(append([]string(nil), prog.Assumptions...), low.Assumptions...)
 	cfg.KeepBoolProg = false
-	return runEngine(ctx, cfg, low.Program, s), asm, nil
+	// A product's counterexample is the users' schedule: canonical, the
+	// same in every run (refine.Options.Canonical).
+	return runEngine(ctx, cfg, low.Program, s, !peel), asm, nil
 }
 
 // stabilityFailure says why the stability check failed.
