@@ -1,8 +1,13 @@
 package frontend
 
 import (
+	"fmt"
+	"hash/fnv"
 	"regexp"
+	"strconv"
 	"strings"
+
+	"golang.org/x/tools/go/ssa"
 
 	"github.com/dbverify/dbverify/ir"
 	"github.com/dbverify/dbverify/sqlir"
@@ -156,4 +161,95 @@ func (t *translator) lockKeyApprox(args []ir.Expr) {
 			}
 		}
 	}
+}
+
+// A prefixedDecimal is a string built in Go as a constant prefix followed
+// by the decimal text of an integer ("wallet:" + strconv.FormatInt(id,
+// 10)). For a prefix that does not end in a digit or '-', the string
+// determines both: its decimal text is its longest ending of the form
+// -?[0-9]+. Two such strings are equal exactly when their prefixes and
+// their integers are.
+type prefixedDecimal struct {
+	prefix string
+	n      ir.Expr
+}
+
+// notePrefixedDecimal records v = x + y as a prefixedDecimal when x is a
+// known prefix that ends in neither a digit nor '-' and y is
+// strconv.Itoa(n) or strconv.FormatInt(n, 10). The integer is taken from
+// the call's argument: the call's result is a pure call's value (one per
+// run, see pureFuncs), arbitrary in each request.
+func (t *translator) notePrefixedDecimal(f *frame, v value, i *ssa.BinOp, x value) {
+	vv, ok := v.expr.(*ir.Var)
+	if !ok || !x.strKnown || x.str == "" || strings.ContainsAny(x.str[len(x.str)-1:], "0123456789-") {
+		return
+	}
+	arg, ok := decimalCallArg(i.Y)
+	if !ok {
+		return
+	}
+	n := t.val(f, arg).expr
+	if n == nil || n.Sort() != ir.Int {
+		return
+	}
+	if t.prefixedDecimals == nil {
+		t.prefixedDecimals = map[*ir.Var]prefixedDecimal{}
+	}
+	t.prefixedDecimals[vv] = prefixedDecimal{prefix: x.str, n: n}
+}
+
+// decimalCallArg returns n when v is the result of strconv.Itoa(n) or
+// strconv.FormatInt(n, 10).
+func decimalCallArg(v ssa.Value) (ssa.Value, bool) {
+	c, ok := v.(*ssa.Call)
+	if !ok {
+		return nil, false
+	}
+	fn := c.Call.StaticCallee()
+	if fn == nil {
+		return nil, false
+	}
+	switch fn.String() {
+	case "strconv.Itoa":
+		return c.Call.Args[0], true
+	case "strconv.FormatInt":
+		if k, ok := c.Call.Args[1].(*ssa.Const); ok && k.Int64() == 10 {
+			return c.Call.Args[0], true
+		}
+	}
+	return nil, false
+}
+
+// hashedKeyLock matches the locking read that stands for a lock on
+// hashtext($k) (hashedLockSQL).
+var hashedKeyLock = regexp.MustCompile(`^SELECT 1 FROM ` + sqlir.AdvisoryHashText + ` WHERE id = \(\$(\d+)\) (FOR \w+)$`)
+
+// exactLockKey rewrites the lock on hashtext($k) whose argument is a
+// prefixedDecimal into a lock of the prefix's own space keyed by the
+// integer: exact, as the text is equal exactly where the prefix and the
+// integer are (a space per prefix; the prefix is hashed into the space's
+// name, sqlir.AdvisoryPrefixedSpace). Other locks are left as they are.
+func (t *translator) exactLockKey(query string, args []ir.Expr) (string, []ir.Expr) {
+	m := hashedKeyLock.FindStringSubmatch(query)
+	if m == nil {
+		return query, args
+	}
+	k, err := strconv.Atoi(m[1])
+	if err != nil || k < 1 || k > len(args) {
+		return query, args
+	}
+	v, ok := args[k-1].(*ir.Var)
+	if !ok {
+		return query, args
+	}
+	pd, ok := t.prefixedDecimals[v]
+	if !ok {
+		return query, args
+	}
+	h := fnv.New64a()
+	h.Write([]byte(pd.prefix))
+	space := sqlir.AdvisoryPrefixedSpace + fmt.Sprintf("%016x", h.Sum64())
+	out := append([]ir.Expr(nil), args...)
+	out[k-1] = pd.n
+	return "SELECT 1 FROM " + space + " WHERE id = ($" + m[1] + ") " + m[2], out
 }

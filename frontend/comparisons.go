@@ -24,6 +24,7 @@ func (t *translator) stringBinop(f *frame, i *ssa.BinOp, x, y value) (value, boo
 		}
 		v := t.fresh(f.prefix+i.Name(), i.Type())
 		t.noteOpaqueText(v, "a concatenation of strings at "+t.posString(i.Pos()))
+		t.notePrefixedDecimal(f, v, i, x)
 		return v, true
 	}
 	if x.strKnown && y.strKnown {

@@ -481,6 +481,10 @@ const (
 	// from the integer keys (a hash collision only adds exclusions).
 	AdvisoryHashText         = "pg_advisory_xact_lock_hashtext"
 	AdvisoryHashTextExtended = "pg_advisory_xact_lock_hashtextextended"
+	// AdvisoryPrefixedSpace begins the names of the spaces of locks on
+	// hashtext(p || n) for a constant prefix p (hashed into the rest of
+	// the name) and the decimal text of an integer n, keyed by n.
+	AdvisoryPrefixedSpace = "pg_advisory_xact_lock_hashtext_p"
 )
 
 // AdvisoryKeys returns the key columns of an advisory lock table, nil
@@ -491,6 +495,9 @@ func AdvisoryKeys(table string) []string {
 		return []string{"id"}
 	case AdvisoryTable2, AdvisoryHashTextExtended:
 		return []string{"id", "id2"}
+	}
+	if strings.HasPrefix(table, AdvisoryPrefixedSpace) {
+		return []string{"id"}
 	}
 	return nil
 }

@@ -1,7 +1,6 @@
 // Package concat locks hashtext of a key built in Go, "wallet:" and the
-// account id: the model does not compute the concatenation, so whether
-// two requests' keys are equal is not known (two withdrawals of one
-// account lock the same key on the server).
+// account id's decimal text: two withdrawals of one account lock the same
+// key, and the second reads the balance the first left.
 package concat
 
 import (
