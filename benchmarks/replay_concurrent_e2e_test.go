@@ -57,6 +57,7 @@ var concurrentReplaySet = map[string]string{
 	"concurrent/mysql_bonus_gap_lock_alone_unsafe":          "InnoDB gap lock",
 	"concurrent/mysql_joint_charge_deadlock_ignored_unsafe": "a deadlock victim's error ignored",
 	"concurrent/pg_withdraw_advisory_after_read_unsafe":     "advisory lock taken after the read",
+	"concurrent/pg_withdraw_advisory_hashtext_unsafe":       "advisory locks on the hashes of two different texts",
 	"concurrent/pg_withdraw_mutex_unsafe":                   "a Go mutex that does not cover the transaction",
 	"concurrent/pg_withdraw_half_three_unsafe":              "three requests",
 	"concurrent/pg_set_transaction_pool_unsafe":             "SET TRANSACTION on a pooled connection",

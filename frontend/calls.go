@@ -355,6 +355,7 @@ func (t *translator) external(f *frame, fn *ssa.Function, c *ssa.CallCommon, arg
 	if v, ok := t.clockCall(fn, args, results); ok {
 		return v
 	}
+	t.noteInProcessLock(f, fn, c)
 	if v, ok := t.knownExternal(fn, path, name, args, results, canonicalParse); ok {
 		return v
 	}

@@ -22,7 +22,10 @@ func (t *translator) stringBinop(f *frame, i *ssa.BinOp, x, y value) (value, boo
 		if texts, conds, ok := product([]value{x, y}, func(ss []string) string { return strings.Join(ss, "") }); ok {
 			return t.strChoice(f.prefix+t.nameOf(f, i), texts, conds), true
 		}
-		return t.fresh(f.prefix+i.Name(), i.Type()), true
+		v := t.fresh(f.prefix+i.Name(), i.Type())
+		t.noteOpaqueText(v, "a concatenation of strings at "+t.posString(i.Pos()))
+		t.notePrefixedDecimal(f, v, i, x)
+		return v, true
 	}
 	if x.strKnown && y.strKnown {
 		// Two known strings: Go's byte-wise order (codes order only

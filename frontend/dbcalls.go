@@ -420,6 +420,8 @@ func (t *translator) runSQL(kind dblib.Op, tx ir.Tx, text string, known bool, ar
 			return t.freshResults("sql()", results)
 		}
 		query, lockOnly = lockSQL, true
+		query, args = t.exactLockKey(query, args)
+		t.lockKeyApprox(args)
 	}
 	stmt, err := t.parse(query)
 	if err != nil {

@@ -47,6 +47,13 @@ type translator struct {
 	// zeroSplices: SQL texts fmt.Sprintf made with the zero value "" of a
 	// constant string field spliced in (constfields.go).
 	zeroSplices map[string]bool
+	// opaqueTexts: the strings the model does not compute (a
+	// concatenation of unknown parts), by variable, with where they are
+	// made (see lockKeyApprox).
+	opaqueTexts map[*ir.Var]string
+	// prefixedDecimals: those of them that are a constant prefix and an
+	// integer's decimal text (exactLockKey).
+	prefixedDecimals map[*ir.Var]prefixedDecimal
 	// argNulls: the NULL-ness of the placeholders of the library call
 	// being translated that are bound to nullable values (nullargs.go;
 	// sqlArgs sets it, runSQL takes it).

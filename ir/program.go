@@ -40,6 +40,12 @@ type Program struct {
 	// their go statement (goroutine.go).
 	Goroutines []*Goroutine
 
+	// InProcessLocks are the in-process locks (sync.Mutex, sync.RWMutex)
+	// the entry takes. The model does not let them order requests: two
+	// instances of a service do not share them (package pipeline says so
+	// on a concurrent counterexample).
+	InProcessLocks []InProcessLock
+
 	// Dialect, when set, is the SQL dialect of this entry's statements
 	// where it is not the whole program's (a program that opens handles
 	// of two dialects): the row model reads them in it.
@@ -66,6 +72,16 @@ func (p *Program) Assume(text string) {
 		}
 	}
 	p.Assumptions = append(p.Assumptions, text)
+}
+
+// An InProcessLock is a call that takes an in-process lock: Lock or
+// RLock of a sync.Mutex or sync.RWMutex.
+type InProcessLock struct {
+	Name     string // the lock as the Go code writes it ("w.mu")
+	Key      string // the lock across entries: a type's field, a package variable
+	Type     string // "sync.Mutex", "sync.RWMutex"
+	Read     bool   // RLock: shared with other readers
+	Position string // file:line of the call
 }
 
 // A Setting is a statement that sets transaction characteristics, run
@@ -193,7 +209,7 @@ func (p *Program) Shell() *Program {
 		Entry: p.Entry, Exit: p.Exit, Error: p.Error,
 		NumLocs: p.NumLocs, Out: make([][]*Edge, p.NumLocs),
 		Unsupported: p.Unsupported, Assumptions: p.Assumptions, Strings: p.Strings,
-		Settings: p.Settings, names: map[string]int{},
+		Settings: p.Settings, InProcessLocks: p.InProcessLocks, names: map[string]int{},
 	}
 	for k, v := range p.names {
 		q.names[k] = v

@@ -211,6 +211,7 @@ func searchPairs(ctx context.Context, r *report.Result, j job, peers []job, in *
 			setOutcome(r, res)
 			r.Reason = fmt.Sprintf("two concurrent requests (%s) break the constraint; each alone keeps it", pair)
 			fillCounterexample(r, prod, in.schema, progDialect(cfg, j.prog), j.entry, q.entry)
+			noteInProcessLocks(r, j.prog, q.prog)
 			return "", true
 		}
 		if res.Verdict == report.Unknown {
@@ -521,7 +522,9 @@ func lowerAndRun(ctx context.Context, prog *ir.Program, c spec.Property, in *inp
 	}
 	asm := append(append([]string(nil), prog.Assumptions...), low.Assumptions...)
 	cfg.KeepBoolProg = false
-	return runEngine(ctx, cfg, low.Program, s), asm, nil
+	// A product's counterexample is the users' schedule: canonical, the
+	// same in every run (refine.Options.Canonical).
+	return runEngine(ctx, cfg, low.Program, s, !peel), asm, nil
 }
 
 // stabilityFailure says why the stability check failed.

@@ -105,12 +105,14 @@ func (c *odColumns) exists(table string) *ir.Var {
 func (c *odColumns) isRow(v *ir.Var) bool { return c.vars[v.Table+"."+v.Col] == v }
 
 // odWrite is a statement of a path that writes a constrained table's
-// column (col "" for a DELETE) and the condition under which it wrote.
+// column (col "" for a DELETE), the condition under which it wrote, and
+// the value it wrote (nil for a DELETE).
 type odWrite struct {
 	table, col string
 	at         ir.Info
 	tx         ir.Tx // the open transaction it belongs to (0: it committed at once)
 	cond       ir.Expr
+	value      ir.Expr
 }
 
 // odState is the state of a path being executed.
@@ -565,7 +567,7 @@ func (st *odState) update(s *ir.Exec, q *sqlir.Update, tx ir.Tx) {
 		}
 		cur.cols[col] = ir.IteOf(match, x, prev)
 		changed = append(changed, ir.Not(ir.Eq(x, prev)))
-		st.writes = append(st.writes, odWrite{table: table, col: col, at: s.Info, tx: tx, cond: match})
+		st.writes = append(st.writes, odWrite{table: table, col: col, at: s.Info, tx: tx, cond: match, value: x})
 	}
 	st.rows[table] = cur
 	for _, k := range st.cols.checks[table] {

@@ -76,7 +76,7 @@ func verify(ctx context.Context, entry string, prog *ir.Program, c spec.Property
 		}
 	}
 	timedOut := s.Stats().TimedOut
-	res := runEngine(ctx, cfg, low.Program, s)
+	res := runEngine(ctx, cfg, low.Program, s, false)
 	setOutcome(r, res)
 	if keys.decided != "" {
 		cache.put(keys, res, clockFree(ctx, cfg, time.Since(start), s.Stats().TimedOut-timedOut))
@@ -95,11 +95,13 @@ func clockFree(ctx context.Context, cfg Config, elapsed time.Duration, timedOut 
 	return timedOut == 0 && ctx.Err() == nil && (cfg.TimeLimit <= 0 || elapsed < cfg.TimeLimit)
 }
 
-// runEngine runs cfg's engine on the lowered program.
-func runEngine(ctx context.Context, cfg Config, p *ir.Program, s *smt.Solver) *refine.Result {
+// runEngine runs cfg's engine on the lowered program; canonical asks
+// for counterexamples that do not depend on the solver's state.
+func runEngine(ctx context.Context, cfg Config, p *ir.Program, s *smt.Solver, canonical bool) *refine.Result {
 	opt := refine.Options{
 		MaxRefinements: cfg.MaxRefinements, KeepBoolProg: cfg.KeepBoolProg, Timeout: cfg.TimeLimit,
 		MaxQueries: cfg.MaxQueries, MaxPredicates: cfg.MaxPredicates, MaxStates: cfg.MaxStates,
+		Canonical: canonical,
 	}
 	if cfg.TimeLimit == 0 {
 		opt.Timeout = -1 // none, as documented (refine's zero is its 2-minute default)

@@ -93,8 +93,8 @@ func TestJoinInvariantsAgreeWithOneFormula(t *testing.T) {
 	counts := map[string]int{}
 	for i := 0; i < n; i++ {
 		p := randomChecks(rng)
-		with := decideDAG(p, s, never, never, 0)
-		without := decideDAG(p, s, never, never, 1<<30)
+		with := decideDAG(p, s, never, never, 0, false)
+		without := decideDAG(p, s, never, never, 1<<30, false)
 		if with.verdict == Unknown || without.verdict == Unknown {
 			t.Errorf("program %d: with the pass %s (%s), without %s (%s)\n%s", i, with.verdict, with.reason, without.verdict, without.reason, p)
 			continue

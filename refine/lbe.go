@@ -118,7 +118,7 @@ func checkLBE(p *ir.Program, s *smt.Solver, opt Options) (res *Result) {
 		res.BoolProg = fmt.Sprintf("// large-block program: no loop can reach a check; one block L%d -> L%d (%d edges), decided by one formula\n", p.Entry, p.Error, len(edges))
 	}
 	spent := func() bool { return s.Stats().Queries-before.Queries > opt.MaxQueries }
-	o := decideDAG(p, s, late, spent, minJoinsForInvariants)
+	o := decideDAG(p, s, late, spent, minJoinsForInvariants, opt.Canonical)
 	switch o.verdict {
 	case Safe:
 		res.Verdict, res.Proof = Safe, ProofLoopFree
@@ -156,13 +156,14 @@ type dagOutcome struct {
 // be loop-free, with one formula (buildDAG). A model's path is validated
 // (vcgen.Validate, with the model's values) and traced; a path that reads
 // an over-approximated value is excluded and the query repeated, up to
-// maxApproxRetries times. late reports the wall-clock limit, spent the
+// maxApproxRetries times; with canonical, the counterexample's values
+// are canonicalModel's. late reports the wall-clock limit, spent the
 // query limit (which stops joinInvariants: its pass is linear in the
 // cone, but on the product of two requests' interleavings that is
 // thousands of queries). A cone with
 // at least minJoins joins is first given to joinInvariants, which may
 // prove it SAFE without the one formula and otherwise gives it lemmas.
-func decideDAG(q *ir.Program, s *smt.Solver, late, spent func() bool, minJoins int) dagOutcome {
+func decideDAG(q *ir.Program, s *smt.Solver, late, spent func() bool, minJoins int, canonical bool) dagOutcome {
 	fail := func(reason string) dagOutcome { return dagOutcome{verdict: Unknown, reason: reason} }
 	locs, edges := errorCone(q)
 	if !locs[q.Entry] {
@@ -276,6 +277,9 @@ func decideDAG(q *ir.Program, s *smt.Solver, late, spent func() bool, minJoins i
 				return fail("solver: " + err.Error())
 			}
 			continue
+		}
+		if canonical {
+			pm = canonicalModel(pf, pm)
 		}
 		t, err := report.BuildTrace(pf, pm)
 		if err != nil {

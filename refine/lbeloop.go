@@ -128,7 +128,7 @@ func checkLoops(p *ir.Program, s *smt.Solver, opt Options, res *Result, late fun
 			seq = append([]ir.Loc{st.loc}, seq...)
 		}
 		q, bounds := unroll(p, le.out, le.cut, seq)
-		o := decideDAG(q, s, late, func() bool { return le.overWork() != nil }, minJoinsForInvariants)
+		o := decideDAG(q, s, late, func() bool { return le.overWork() != nil }, minJoinsForInvariants, le.opt.Canonical)
 		switch o.verdict {
 		case Unsafe:
 			res.Verdict, res.Trace, res.Position = Unsafe, o.trace, o.position

@@ -34,6 +34,10 @@ type Options struct {
 	// between phases.
 	MaxQueries  int
 	Abstraction abstraction.Options
+	// Canonical makes a counterexample of the loop-free engine a function
+	// of its path formula, not of the solver's state (canonicalModel):
+	// the concurrent search's, whose values differed run to run.
+	Canonical bool
 }
 
 // The default work limits of Options: the corpus's hardest decided

@@ -87,7 +87,7 @@ func (le *loopEngine) agreeingUnrolling(seq []ir.Loc) (dagOutcome, bool) {
 				}
 				tried++
 				q, _ := unroll(le.p, le.out, le.cut, v)
-				if o := decideDAG(q, le.s, le.late, func() bool { return le.overWork() != nil }, minJoinsForInvariants); o.verdict == Unsafe {
+				if o := decideDAG(q, le.s, le.late, func() bool { return le.overWork() != nil }, minJoinsForInvariants, le.opt.Canonical); o.verdict == Unsafe {
 					return o, true
 				}
 				next = append(next, v)

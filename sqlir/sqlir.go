@@ -476,16 +476,28 @@ type Column struct {
 const (
 	AdvisoryTable  = "pg_advisory_xact_lock"
 	AdvisoryTable2 = "pg_advisory_xact_lock2"
+	// The locks on hashtext(t), row id = t, and on
+	// hashtextextended(t, seed), row id = t, id2 = seed: a space apart
+	// from the integer keys (a hash collision only adds exclusions).
+	AdvisoryHashText         = "pg_advisory_xact_lock_hashtext"
+	AdvisoryHashTextExtended = "pg_advisory_xact_lock_hashtextextended"
+	// AdvisoryPrefixedSpace begins the names of the spaces of locks on
+	// hashtext(p || n) for a constant prefix p (hashed into the rest of
+	// the name) and the decimal text of an integer n, keyed by n.
+	AdvisoryPrefixedSpace = "pg_advisory_xact_lock_hashtext_p"
 )
 
 // AdvisoryKeys returns the key columns of an advisory lock table, nil
 // for any other table.
 func AdvisoryKeys(table string) []string {
 	switch table {
-	case AdvisoryTable:
+	case AdvisoryTable, AdvisoryHashText:
 		return []string{"id"}
-	case AdvisoryTable2:
+	case AdvisoryTable2, AdvisoryHashTextExtended:
 		return []string{"id", "id2"}
+	}
+	if strings.HasPrefix(table, AdvisoryPrefixedSpace) {
+		return []string{"id"}
 	}
 	return nil
 }

@@ -22,9 +22,11 @@ func (s *Store) Bump(ctx context.Context, id, amount int64) error {
 	return err
 }
 
-// Forget clears last: after a bump it stays 0, before one the bump sets
-// it again.
+// Forget lowers last by one: after a bump last is one below the new
+// balance, before one the bump sets it to the new balance. (It cleared
+// last, a blind write as Bump's: no order-dependence finding since the
+// last writer of a cell no path reads wins.)
 func (s *Store) Forget(ctx context.Context, id int64) error {
-	_, err := s.db.ExecContext(ctx, "UPDATE accounts SET last = 0 WHERE id = ?", id)
+	_, err := s.db.ExecContext(ctx, "UPDATE accounts SET last = last - 1 WHERE id = ?", id)
 	return err
 }

@@ -1,0 +1,4 @@
+CREATE TABLE accounts (
+    id      BIGINT PRIMARY KEY,
+    balance BIGINT NOT NULL
+);
