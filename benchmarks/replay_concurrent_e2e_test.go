@@ -44,29 +44,34 @@ var concurrentReplayLimits = map[string]string{
 // cases make test replays, one per mechanism that makes a schedule break
 // the constraint or a replay reach it (make bench replays all 53:
 // DBVERIFY_REPLAY_ALL=1). The cases of notUnsafeByTheTool run too (no
-// replay: a check each). For the CI's time, two mechanisms are replayed
-// in make bench only — a transaction sent as SQL text aborted by a
-// failing statement (pg_conn_ledger_fallback_unsafe) and a failing
-// COMMIT through pgx (pgx_commit_fallback_unsafe) —; make test runs
-// their hand-written schedules in witness/schedule's ground truth.
+// replay: a check each). For the CI's time (each case is a check
+// --concurrent, a driver build and a replay: 6 s of CPU), these
+// mechanisms are replayed in make bench only, and make test runs their
+// hand-written schedules in witness/schedule's ground truth: a
+// transaction sent as SQL text aborted by a failing statement
+// (pg_conn_ledger_fallback_unsafe), a failing COMMIT through pgx
+// (pgx_commit_fallback_unsafe), and, each the second case of a mechanism
+// the set keeps or a variant of a kept one, InnoDB's gap lock
+// (mysql_bonus_gap_lock_alone_unsafe, an entry UNSAFE alone like
+// pg_bonus_serializable_alone_unsafe), an advisory lock taken after
+// the read (pg_withdraw_advisory_after_read_unsafe; the hashtext case
+// keeps advisory locks), a Go mutex (pg_withdraw_mutex_unsafe), SET
+// TRANSACTION on a pooled connection (pg_set_transaction_pool_unsafe),
+// autocommit statements on PostgreSQL (pg_redeem_points_autocommit_unsafe;
+// the SQLite case keeps them), an unchecked optimistic version
+// (mysql_version_unchecked_unsafe) and a foreign key's share lock
+// (pg_debit_parent_share_scanned_id_unsafe; the reference case keeps
+// references).
 var concurrentReplaySet = map[string]string{
 	"concurrent/pg_withdraw_plain_rc_unsafe":                "lost update, PostgreSQL READ COMMITTED",
 	"concurrent/mysql_withdraw_plain_rr_unsafe":             "lost update, InnoDB REPEATABLE READ",
 	"concurrent/mysql_snapshot_before_lock_unsafe":          "InnoDB consistent read before the lock",
 	"concurrent/pg_bonus_no_unique_unsafe":                  "two inserts, no unique key",
-	"concurrent/mysql_bonus_gap_lock_alone_unsafe":          "InnoDB gap lock",
 	"concurrent/mysql_joint_charge_deadlock_ignored_unsafe": "a deadlock victim's error ignored",
-	"concurrent/pg_withdraw_advisory_after_read_unsafe":     "advisory lock taken after the read",
 	"concurrent/pg_withdraw_advisory_hashtext_unsafe":       "advisory locks on the hashes of two different texts",
-	"concurrent/pg_withdraw_mutex_unsafe":                   "a Go mutex that does not cover the transaction",
 	"concurrent/pg_withdraw_half_three_unsafe":              "three requests",
-	"concurrent/pg_set_transaction_pool_unsafe":             "SET TRANSACTION on a pooled connection",
-	"concurrent/pg_redeem_points_autocommit_unsafe":         "autocommit statements",
 	"concurrent/pg_cap_upsert_locked_absent_unsafe":         "an upsert",
 	"concurrent/pgx_withdraw_pool_unsafe":                   "pgx",
-	"concurrent/mysql_version_unchecked_unsafe":             "an optimistic version not checked",
-	"concurrent/pg_debit_parent_share_scanned_id_unsafe":    "a foreign key's share lock",
-	"concurrent/pg_bonus_serializable_alone_unsafe":         "SERIALIZABLE, entry UNSAFE alone",
 	"concurrent/pg_chi_adjust_json_unsafe":                  "a chi handler's JSON body and path parameter",
 	"concurrent/sqlite_wallet_autocommit_unsafe":            "SQLite, statements that commit on their own",
 	"concurrent/pg_delete_owner_add_pet_unsafe":             "a reference: the owner's row has its own lock (the pets' parents seeded)",
