@@ -301,46 +301,19 @@ func (d *dateRenamer) rewrite(r *report.Result, rows []*report.Row, tables map[s
 			row.Values[c] = d.inColumn(row.Table, c, row.Values[c])
 		}
 	}
-	if c := r.Counterexample; c != nil {
-		for i := range c.Inputs {
-			c.Inputs[i].Value = d.elsewhere(c.Inputs[i].Value)
+	rewriteValues(r, d.elsewhere, func(name, v string) string {
+		if sym, col, ok := strings.Cut(name, "."); ok && tables[sym] != "" {
+			return d.inColumn(tables[sym], col, v)
 		}
-		for i := range c.Outside {
-			c.Outside[i].Value = d.elsewhere(c.Outside[i].Value)
-		}
-		for i := range c.Steps {
-			st := &c.Steps[i]
-			for j, a := range st.Args {
-				if a != "" {
-					st.Args[j] = d.elsewhere(a)
-				}
-			}
-			if st.SQL != "" {
-				st.SQL = report.BindSQL(st.Text, st.Args)
-			}
-			for name, v := range st.Values {
-				if sym, col, ok := strings.Cut(name, "."); ok && tables[sym] != "" {
-					st.Values[name] = d.inColumn(tables[sym], col, v)
-				} else {
-					st.Values[name] = d.elsewhere(v)
-				}
-			}
-		}
-		if len(d.text) > 0 {
-			c.Notes = append(c.Notes, "values of DATE, TIMESTAMP and TIME columns are printed as dates: the model compares them as numbers, n standing for 2024-01-01 plus n days (a TIME: 12:00:00 plus n seconds), or as strings equal or not, each one a distinct date")
-		}
+		return d.elsewhere(v)
+	})
+	if len(d.text) == 0 {
+		return
 	}
-	for i := range r.Requests {
-		for j := range r.Requests[i].Inputs {
-			r.Requests[i].Inputs[j].Value = d.elsewhere(r.Requests[i].Inputs[j].Value)
-		}
+	if c := r.Counterexample; c != nil {
+		c.Notes = append(c.Notes, "values of DATE, TIMESTAMP and TIME columns are printed as dates: the model compares them as numbers, n standing for 2024-01-01 plus n days (a TIME: 12:00:00 plus n seconds), or as strings equal or not, each one a distinct date")
 	}
 	for i := range r.Schedule {
-		for j, a := range r.Schedule[i].Args {
-			r.Schedule[i].Args[j] = d.elsewhere(a)
-		}
-		if len(d.text) > 0 {
-			r.Schedule[i].Bound = "" // (bound with the numbers the model compares: the args say the dates)
-		}
+		r.Schedule[i].Bound = "" // (bound with the numbers the model compares: the args say the dates)
 	}
 }

@@ -155,38 +155,8 @@ func (u *uuidRenamer) rewrite(r *report.Result, rows []*report.Row) {
 			row.Values[col] = u.print(v)
 		}
 	}
-	c := r.Counterexample
-	if c != nil {
-		for i := range c.Inputs {
-			c.Inputs[i].Value = u.print(c.Inputs[i].Value)
-		}
-		for i := range c.Outside {
-			c.Outside[i].Value = u.print(c.Outside[i].Value)
-		}
-		for i := range c.Steps {
-			st := &c.Steps[i]
-			for j, a := range st.Args {
-				if a != "" {
-					st.Args[j] = u.print(a)
-				}
-			}
-			if st.SQL != "" {
-				st.SQL = report.BindSQL(st.Text, st.Args)
-			}
-			for name, v := range st.Values {
-				st.Values[name] = u.print(v)
-			}
-		}
+	rewriteValues(r, u.print, func(_, v string) string { return u.print(v) })
+	if c := r.Counterexample; c != nil {
 		c.Notes = append(c.Notes, "values of UUID columns, and Go strings passed to uuid.Parse, are printed as UUIDs: the model compares them as strings, equal or not, each distinct string a distinct UUID")
-	}
-	for i := range r.Requests {
-		for j := range r.Requests[i].Inputs {
-			r.Requests[i].Inputs[j].Value = u.print(r.Requests[i].Inputs[j].Value)
-		}
-	}
-	for i := range r.Schedule {
-		for j, a := range r.Schedule[i].Args {
-			r.Schedule[i].Args[j] = u.print(a)
-		}
 	}
 }
