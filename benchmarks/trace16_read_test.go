@@ -2,7 +2,6 @@ package benchmarks_test
 
 import (
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 )
@@ -37,10 +36,7 @@ func TestReadableTracesRound16(t *testing.T) {
 	checkStepLines(t, all)
 	checkAligned(t, all)
 	block := func(entry string) string { return readableBlock(all, "round16/"+entry) }
-	for _, tt := range []struct {
-		entry, want string
-		absent      bool
-	}{
+	checkBlockWants(t, all, block, []blockWant{
 		{entry: "dates.Renew", want: `dates\.go:20 +sql +UPDATE subscriptions SET credits = credits - \(?-?\d+\)?, renews_at = '\d{4}-\d\d-\d\d \d\d:\d\d:\d\d' WHERE id = `},
 		{entry: "dates.Renew", want: `renews_at = \(?-?\d+\)? WHERE`, absent: true},
 		{entry: "parsed.Take", want: `\n  inputs: .*strconv\.ParseInt\(qtyText, 10, 64\) = -?\d+( \(and a non-nil error\))?(,|\n)`},
@@ -51,16 +47,7 @@ func TestReadableTracesRound16(t *testing.T) {
 		{entry: "joined.Buy", want: `joined\.go:22 +sql +UPDATE wallets w SET balance = w\.balance - p\.price \* \d+ FROM prices p WHERE p\.sku = '[^']*' AND w\.id = \(?-?\d+\)? AND`},
 		{entry: "joined.Buy", want: `its row of|\$\d`, absent: true},
 		{entry: "joined.Buy", want: `\n  row o1 +prices: price = \d+, sku = "[^"]*"\n`},
-	} {
-		b := block(tt.entry)
-		if b == "" {
-			t.Errorf("%s: no result in:\n%s", tt.entry, all)
-			continue
-		}
-		if found := regexp.MustCompile(tt.want).MatchString(b); found == tt.absent {
-			t.Errorf("%s: %s matched %v (want %v) in:\n%s", tt.entry, tt.want, found, !tt.absent, b)
-		}
-	}
+	})
 	if b := block("txdefer.Withdraw"); strings.Count(b, "sql    (deferred Rollback after Commit: no-op)") > 2 || strings.Count(b, " COMMIT ") < 2 {
 		t.Errorf("txdefer.Withdraw: want each request's COMMIT, each deferred Rollback said to be a no-op:\n%s", b)
 	}

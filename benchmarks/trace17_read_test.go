@@ -47,10 +47,7 @@ func TestReadableTracesRound17(t *testing.T) {
 	}
 	n := `\(?-?\d+\)?`
 	ts := `\d{4}-\d\d-\d\d \d\d:\d\d:\d\d`
-	for _, tt := range []struct {
-		entry, want string
-		absent      bool
-	}{
+	checkBlockWants(t, all, block, []blockWant{
 		{entry: "timeparam.Extend", want: `timeparam\.go:17 +sql +UPDATE subscriptions SET credits = credits - ` + n + `, renews_at = '` + ts + `' WHERE id = ` + n + ` `},
 		{entry: "timeparam.Extend", want: `\$\d`, absent: true},
 		{entry: "timecol.ChargeDue", want: `timecol\.go:18 +sql +UPDATE subscriptions SET credits = credits - ` + n + ` WHERE id = ` + n + ` AND renews_at < '` + ts + `' `},
@@ -58,16 +55,7 @@ func TestReadableTracesRound17(t *testing.T) {
 		{entry: "timecol.ChargeDue", want: `\n  row r +subscriptions: .*renews_at = "` + ts + `"\n`},
 		{entry: "upsertcount.Open", want: `upsertcount\.go:14 +sql +INSERT INTO accounts .* ON CONFLICT \(id\) DO NOTHING +⇒ .*rowsAffected = 1\b`},
 		{entry: "upsertcount.Seed", want: `upsertcount\.go:30 +sql +INSERT INTO accounts .* ON CONFLICT DO NOTHING +⇒ .*rowsAffected = 1\b`},
-	} {
-		b := block(tt.entry)
-		if b == "" {
-			t.Errorf("%s: no result in:\n%s", tt.entry, all)
-			continue
-		}
-		if found := regexp.MustCompile(tt.want).MatchString(b); found == tt.absent {
-			t.Errorf("%s: %s matched %v (want %v) in:\n%s", tt.entry, tt.want, found, !tt.absent, b)
-		}
-	}
+	})
 	checkParamQuoted(t, block("ginparam.(*Handler).redeem"))
 	// The timestamp the UPDATE binds is the value the step and the
 	// violation print for the column.

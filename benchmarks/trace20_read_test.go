@@ -48,10 +48,7 @@ func TestReadableTracesRound20(t *testing.T) {
 	block := func(entry string) string { return readableBlock(all, "round20/"+entry) }
 	q := `"-?\d+"`
 	uuid := `[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`
-	for _, tt := range []struct {
-		entry, want string
-		absent      bool
-	}{
+	checkBlockWants(t, all, block, []blockWant{
 		{entry: "fiberplans.(*App).upgrade", want: `\n  inputs: +path parameter "id" = ` + q + `.*, query parameter "plan" = ` + q + `.*, query parameter "quoted" = ` + q},
 		{entry: "fiberplans.(*App).upgrade", want: `\n  outside:`, absent: true},
 		{entry: "fiberplans.(*App).upgrade", want: `none the path depends on`, absent: true},
@@ -68,16 +65,7 @@ func TestReadableTracesRound20(t *testing.T) {
 		{entry: "uuidkey.Release", want: `\n  inputs: .*userID = "(` + uuid + `)".*\n  row r +balance: .*user_id = "(` + uuid + `)"`},
 		{entry: "uuidkey.Release", want: `WHERE user_id = '` + uuid + `'`},
 		{entry: "uuidkey.Release", want: `user_id = "-?\d+"`, absent: true},
-	} {
-		b := block(tt.entry)
-		if b == "" {
-			t.Errorf("%s: no result in:\n%s", tt.entry, all)
-			continue
-		}
-		if found := regexp.MustCompile(tt.want).MatchString(b); found == tt.absent {
-			t.Errorf("%s: %s matched %v (want %v) in:\n%s", tt.entry, tt.want, found, !tt.absent, b)
-		}
-	}
+	})
 	if strings.Count(all, "UNSAFE") < 6 {
 		t.Errorf("want every entry UNSAFE:\n%s", all)
 	}

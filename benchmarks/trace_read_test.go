@@ -241,3 +241,26 @@ func readableBlock(out, entry string) string {
 	}
 	return block
 }
+
+// blockWant is a pattern a result's block of the text report must match
+// (or, absent, must not).
+type blockWant struct {
+	entry, want string
+	absent      bool
+}
+
+// checkBlockWants checks each want against the block of its entry (block
+// finds it in all, the whole report).
+func checkBlockWants(t *testing.T, all string, block func(entry string) string, wants []blockWant) {
+	t.Helper()
+	for _, tt := range wants {
+		b := block(tt.entry)
+		if b == "" {
+			t.Errorf("%s: no result in:\n%s", tt.entry, all)
+			continue
+		}
+		if found := regexp.MustCompile(tt.want).MatchString(b); found == tt.absent {
+			t.Errorf("%s: %s matched %v (want %v) in:\n%s", tt.entry, tt.want, found, !tt.absent, b)
+		}
+	}
+}
