@@ -35,7 +35,15 @@ func replayArgs(c *harness.Case) []string {
 // temporary file, whose path it returns.
 func checkReport(t *testing.T, c *harness.Case) string {
 	t.Helper()
-	inv := dbverify(t, c.Dir, harness.CheckArgs(c, harness.Options{})...)
+	return unsafeReport(t, c.Dir, harness.CheckArgs(c, harness.Options{})...)
+}
+
+// unsafeReport runs dbverify with args (a check with --format json) in
+// dir, wants exit 1 (UNSAFE), and writes the JSON report into a
+// temporary file, whose path it returns.
+func unsafeReport(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	inv := dbverify(t, dir, args...)
 	if inv.ExitCode != 1 {
 		t.Fatalf("check: exit %d, want 1 (UNSAFE)\nstderr:\n%s", inv.ExitCode, inv.Stderr)
 	}
