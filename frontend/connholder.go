@@ -21,13 +21,21 @@ import (
 const maxHolderDepth = 8
 
 // connHolderArg returns the type of the first argument of c (the
-// receiver of a method is one) that holds a connection the front end
-// does not model, unless the callee is a method of a raw connection
-// that runs no SQL (pgconn's PID).
-func (l *Loaded) connHolderArg(c *ssa.CallCommon) (types.Type, bool) {
-	if fn := c.StaticCallee(); fn != nil {
-		if f, ok := fn.Object().(*types.Func); ok && dblib.RunsNoSQL(f) {
+// receiver of a method is one, as is the receiver bound in a method
+// value g.Save) that holds a connection the front end does not model,
+// unless the callee is a method of a raw connection that runs no SQL
+// (pgconn's PID). fn, when not nil, is the function the call runs.
+func (l *Loaded) connHolderArg(c *ssa.CallCommon, fn *ssa.Function) (types.Type, bool) {
+	var ts []types.Type
+	for _, callee := range []*ssa.Function{c.StaticCallee(), fn} {
+		if callee == nil {
+			continue
+		}
+		if f, ok := callee.Object().(*types.Func); ok && dblib.RunsNoSQL(f) {
 			return nil, false
+		}
+		for _, fv := range callee.FreeVars {
+			ts = append(ts, fv.Type())
 		}
 	}
 	for _, a := range c.Args {
@@ -35,6 +43,9 @@ func (l *Loaded) connHolderArg(c *ssa.CallCommon) (types.Type, bool) {
 		if mi, ok := a.(*ssa.MakeInterface); ok {
 			t = mi.X.Type()
 		}
+		ts = append(ts, t)
+	}
+	for _, t := range ts {
 		if l.holdsUnmodelledConn(t) {
 			return t, true
 		}
@@ -104,10 +115,21 @@ func holdsConn(typ types.Type, seen map[types.Type]bool, depth int) bool {
 // the module) is given a value that holds a connection the front end
 // does not model.
 func (t *translator) connHolderCall(fn *ssa.Function, c *ssa.CallCommon) bool {
-	typ, ok := t.l.connHolderArg(c)
+	typ, ok := t.l.connHolderArg(c, fn)
 	if !ok {
 		return false
 	}
-	t.unsupported("%s runs SQL dbverify does not read: a %s holds a database connection the analysis does not model", calleeText(fn), types.TypeString(typ, (*types.Package).Name))
+	t.unsupported("%s runs SQL dbverify does not read: a %s holds a database connection the analysis does not model", libCalleeText(fn), types.TypeString(typ, (*types.Package).Name))
 	return true
+}
+
+// libCalleeText names fn as calleeText does, and a method value's bound
+// wrapper ((*gorm.DB).Save$bound) as its method.
+func libCalleeText(fn *ssa.Function) string {
+	if f, ok := fn.Object().(*types.Func); ok && fn.Signature.Recv() == nil {
+		if recv := f.Type().(*types.Signature).Recv(); recv != nil {
+			return "(" + types.TypeString(recv.Type(), (*types.Package).Name) + ")." + f.Name()
+		}
+	}
+	return calleeText(fn)
 }

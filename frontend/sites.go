@@ -303,7 +303,7 @@ func (l *Loaded) mayRunUnknownSQL(c *ssa.CallCommon) bool {
 			return true
 		}
 	}
-	_, held := l.connHolderArg(c)
+	_, held := l.connHolderArg(c, nil)
 	return held
 }
 

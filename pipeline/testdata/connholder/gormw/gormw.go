@@ -39,3 +39,9 @@ func Adjust(g *gorm.DB, id, amt int64) error {
 	w.Balance += amt
 	return g.Save(&w).Error
 }
+
+// Credit saves the wallet through a method value of the handle.
+func Credit(g *gorm.DB, w *Wallet) error {
+	save := g.Save
+	return save(w).Error
+}
