@@ -359,12 +359,17 @@ func (t *translator) external(f *frame, fn *ssa.Function, c *ssa.CallCommon, arg
 	if v, ok := t.knownExternal(fn, path, name, args, results, canonicalParse); ok {
 		return v
 	}
+	handed := false
 	for _, a := range args {
 		if a.obj != nil && (a.obj.kind == objDB || a.obj.kind == objTx || a.obj.kind == objStmt) {
 			// (Rows and rows read elsewhere change no row.)
 			t.unsupported("database handle passed to %s.%s, which is not analysed", path, name)
+			handed = true
 			break
 		}
+	}
+	if !handed {
+		t.connHolderCall(fn, c)
 	}
 	t.callbacks(args, path+"."+name)
 	if _, ok := bodyDecoders[fn.String()]; ok {

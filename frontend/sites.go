@@ -303,7 +303,8 @@ func (l *Loaded) mayRunUnknownSQL(c *ssa.CallCommon) bool {
 			return true
 		}
 	}
-	return false
+	_, held := l.connHolderArg(c, nil)
+	return held
 }
 
 // Tables returns every table a module function writes or reads by SQL

@@ -26,6 +26,8 @@ type tables struct {
 	openers     map[string]bool
 	namedArgs   map[string]func(string) (string, []string, bool)
 	nullable    map[string]string
+	rawConns    map[string]bool
+	noSQL       map[string]bool
 }
 
 func newIndex(libs []*Library) *tables {
@@ -34,7 +36,7 @@ func newIndex(libs []*Library) *tables {
 		methods: map[string]Method{}, byName: map[string]Method{},
 		drivers: map[string]sqlparse.Dialect{}, driverNames: map[string]sqlparse.Dialect{},
 		openers: map[string]bool{}, namedArgs: map[string]func(string) (string, []string, bool){},
-		nullable: map[string]string{},
+		nullable: map[string]string{}, rawConns: map[string]bool{}, noSQL: map[string]bool{},
 	}
 	for _, l := range libs {
 		for _, p := range l.Packages {
@@ -60,6 +62,12 @@ func newIndex(libs []*Library) *tables {
 		}
 		for _, o := range l.Openers {
 			x.openers[o] = true
+		}
+		for typ, methods := range l.RawConns {
+			x.rawConns[typ] = true
+			for _, m := range methods {
+				x.noSQL[typ+"."+m] = true
+			}
 		}
 	}
 	for _, l := range libs {
@@ -196,4 +204,18 @@ func Nullable(t types.Type) (valid string, ok bool) {
 	}
 	valid, ok = index.nullable[typeName(t)]
 	return valid, ok
+}
+
+// IsRawConn reports whether t (or *t) is a connection type of a library
+// whose SQL the model does not read (pgx's pgconn.PgConn).
+func IsRawConn(t types.Type) bool { return index.rawConns[typeName(t)] }
+
+// RunsNoSQL reports whether f is a method of a raw connection type
+// (IsRawConn) that runs no SQL (pgconn.PgConn's PID).
+func RunsNoSQL(f *types.Func) bool {
+	sig, ok := f.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil {
+		return false
+	}
+	return index.noSQL[typeName(sig.Recv().Type())+"."+f.Name()]
 }

@@ -110,6 +110,12 @@ type Library struct {
 	// Openers are the functions that open a handle from a driver name
 	// given as their first argument ("database/sql.Open").
 	Openers []string
+	// RawConns maps the library's connection types whose SQL the model
+	// does not read (pgx's pgconn.PgConn, the wire-protocol connection
+	// under *pgx.Conn) to their methods that run no SQL (PID): any other
+	// call given one is UNKNOWN, and its function a possible writer of
+	// every table.
+	RawConns map[string][]string
 }
 
 // Value is one of the translator's abstract values. This package never

@@ -50,6 +50,12 @@ func addPgxVersion(l *Library, p, pgconn string, v4 bool) {
 		l.Handles[name] = k
 	}
 	l.Conns = append(l.Conns, p+".Conn", pool+".Conn")
+	if l.RawConns == nil {
+		l.RawConns = map[string][]string{}
+	}
+	// (*pgx.Conn).PgConn is the wire-protocol connection: its Exec,
+	// ExecParams, ExecPrepared, CopyFrom run SQL the model does not read.
+	l.RawConns[pgconn+".PgConn"] = []string{"PID", "TxStatus", "SecretKey", "ParameterStatus", "IsClosed", "IsBusy", "CleanupDone"}
 	for _, d := range []string{p, p + "/stdlib", pool} {
 		l.Drivers[d] = sqlparse.Postgres
 	}

@@ -1,0 +1,1 @@
+CREATE TABLE wallets (id BIGINT PRIMARY KEY, balance BIGINT NOT NULL);
