@@ -61,6 +61,11 @@ var mayVanish = map[string]bool{
 	// the solver picks either (the merged main of stop 31 picked the first
 	// for reserved_within_stock).
 	"schema/goose_checks_unsafe": true,
+	// The row the entry inserts is printed with a pre-state the model
+	// leaves free; when the solver picks its id equal to the id the
+	// entry inserts, the seeded row makes the INSERT fail (UNIQUE); other
+	// picks replay (open: an inserted row must not be seeded, adv20).
+	"trust/gen_insert_same_key_unsafe": true,
 }
 
 // knownCaseProblems are the cases the cross-check cannot run yet, with the
@@ -85,6 +90,8 @@ var knownFindings = map[findingKey]crosscheck.Kind{
 	// The counterexample's UPDATE breaks the schema's other CHECK
 	// (stock - 1 < reserved = 0), which MariaDB enforces: the write fails.
 	// dbverify's model does not enforce the other CHECKs of the table.
+	// See mayVanish: the seeded pre-state of the inserted row may collide.
+	{"trust/gen_insert_same_key_unsafe", "(*Store).OpenAccount", "accounts.hold >= 0"}:                     crosscheck.CexDoesNotReplay,
 	{"schema/goose_checks_unsafe", "(*Inventory).Restock", "positive_stock: stock >= 0"}:                   crosscheck.BreaksOtherCheck,
 	{"schema/goose_checks_unsafe", "(*Inventory).Restock", "reserved_within_stock: `reserved` <= `stock`"}: crosscheck.BreaksOtherCheck,
 	// The quantity text is a number out of int64's range; the model codes

@@ -32,7 +32,7 @@ func TestFieldClosures(t *testing.T) {
 		"(*Accounts).Withdraw": report.Safe,
 		"(*Accounts).Audit":    report.Unsafe,
 		"(*Store).Mutate":      report.Unknown, // exported: its fn is arbitrary
-		"NewAccounts$4":        report.Unsafe,  // the hook escapes
+		"NewAccounts.hook":     report.Unsafe,  // the hook escapes (a closure stored in field hook: named by it)
 		"(*Fees).Charge":       report.Unsafe,  // one of the two stored policies is unguarded
 		"(*Tolls).Charge":      report.Safe,    // both are guarded
 	}

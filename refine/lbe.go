@@ -293,10 +293,20 @@ func decideDAG(q *ir.Program, s *smt.Solver, late, spent func() bool, minJoins i
 // the model over-approximates (notes, as vcgen.PathFormula.ApproxReads
 // gives them) at the check at pos.
 func spuriousOutcome(notes []string, pos string, reread bool) dagOutcome {
-	more := ""
-	if len(notes) > 1 {
-		more = fmt.Sprintf(" (and %d more)", len(notes)-1)
+	return dagOutcome{verdict: Unknown, position: pos, spurious: true, reread: reread, reason: spuriousReason(notes)}
+}
+
+// spuriousReason is the reason of a counterexample that reads the values
+// notes name, which the model over-approximates: both of two are named
+// (the second is often the one the user knows to be constrained, e.g. a
+// captured variable behind a parsed input), the first of more.
+func spuriousReason(notes []string) string {
+	reads := notes[0]
+	switch {
+	case len(notes) == 2:
+		reads += ", and " + notes[1]
+	case len(notes) > 2:
+		reads += fmt.Sprintf(" (and %d more)", len(notes)-1)
 	}
-	return dagOutcome{verdict: Unknown, position: pos, spurious: true, reread: reread,
-		reason: fmt.Sprintf("a counterexample was found, but it reads %s%s: it may be spurious", notes[0], more)}
+	return "a counterexample was found, but it reads " + reads + ": it may be spurious"
 }

@@ -270,11 +270,7 @@ func (res *Result) concretize(p *ir.Program, s *smt.Solver, path []*ir.Edge, pre
 		if len(notes) > 0 {
 			// The path's feasibility rests on a value the model only
 			// over-approximates: the trace may be impossible.
-			more := ""
-			if len(notes) > 1 {
-				more = fmt.Sprintf(" (and %d more)", len(notes)-1)
-			}
-			res.fail(fmt.Sprintf("a counterexample was found, but it reads %s%s: it may be spurious", notes[0], more))
+			res.fail(spuriousReason(notes))
 			if len(path) > 0 {
 				res.Position = path[len(path)-1].Stmt.Source().Position()
 			}
