@@ -121,21 +121,11 @@ func Inspect(e Expr, f func(Expr)) {
 
 // CollectVars adds the variables of e to set.
 func CollectVars(e Expr, set map[*Var]bool) {
-	switch e := e.(type) {
-	case *Var:
-		set[e] = true
-	case *Unary:
-		CollectVars(e.X, set)
-	case *Binary:
-		CollectVars(e.X, set)
-		CollectVars(e.Y, set)
-	case *Ite:
-		CollectVars(e.Cond, set)
-		CollectVars(e.Then, set)
-		CollectVars(e.Else, set)
-	case *ToReal:
-		CollectVars(e.X, set)
-	}
+	Inspect(e, func(x Expr) {
+		if v, ok := x.(*Var); ok {
+			set[v] = true
+		}
+	})
 }
 
 // Mentions reports whether e uses any variable in set.

@@ -35,10 +35,7 @@ var textNumberCompare = regexp.MustCompile(`('(?:[^']|'')*')\s*(>=|<=|<>|!=|>|<|
 // the engine's semantics they rely on (see above); dialect is the run's.
 func noteEngineSemantics(results []*report.Result, dialect string) {
 	for _, r := range results {
-		d := r.Dialect
-		if d == "" {
-			d = dialect
-		}
+		d := resultDialect(r, dialect)
 		c := r.Counterexample
 		if c == nil {
 			continue
@@ -154,4 +151,13 @@ func right(text, num string, textLeft bool) string {
 		return num
 	}
 	return text
+}
+
+// resultDialect is the dialect r's SQL was read in: its own, else the
+// run's.
+func resultDialect(r *report.Result, dialect string) string {
+	if r.Dialect != "" {
+		return r.Dialect
+	}
+	return dialect
 }

@@ -22,10 +22,7 @@ import (
 // results' SQLite statements write (see above); dialect is the run's.
 func printSQLiteReals(results []*report.Result, dialect string) {
 	for _, r := range results {
-		d := r.Dialect
-		if d == "" {
-			d = dialect
-		}
+		d := resultDialect(r, dialect)
 		c := r.Counterexample
 		if d != "sqlite" || c == nil {
 			continue
